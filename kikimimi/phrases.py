@@ -1,0 +1,92 @@
+"""Phrase catalogues: phrase key + parameters -> text in the table's language.
+
+Catalogues are TOML files under `voices/<catalogue>/<lang>.toml` (installed
+as the `kikimimi_voices` package):
+
+    [phrases]
+    hand-piece = "{piece}"
+    [names]
+    "trident:heart-3" = "はーとの さん"
+
+A parameter whose value is a key of `[names]` is spoken by that name, so a
+game says `say("seat:2", "hand-piece", piece="trident:heart-3")` and never
+deals with language.  Japanese text is kept in kana: espeak-ng reads kanji
+as "Chinese letter".
+"""
+from __future__ import annotations
+
+import string
+import tomllib
+from collections.abc import Iterable, Mapping
+from importlib import resources
+from typing import Any
+
+LANGUAGES = ("ja", "en")
+
+
+class CatalogueError(ValueError):
+    """A catalogue file that cannot be used (bad TOML, wrong shape)."""
+
+
+def load_catalogue(catalogue: str, lang: str) -> tuple[dict[str, str], dict[str, str]]:
+    """(phrases, names) of one packaged catalogue; empty when it does not exist."""
+    ref = resources.files("kikimimi_voices").joinpath(catalogue, f"{lang}.toml")
+    if not ref.is_file():
+        return {}, {}
+    try:
+        data = tomllib.loads(ref.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as exc:
+        raise CatalogueError(f"voices/{catalogue}/{lang}.toml: {exc}") from None
+    phrases, names = data.get("phrases", {}), data.get("names", {})
+    for table, what in ((phrases, "phrases"), (names, "names")):
+        bad = [k for k, v in table.items() if not isinstance(v, str)]
+        if bad:
+            raise CatalogueError(f"voices/{catalogue}/{lang}.toml: [{what}] {bad[0]} is not a string")
+    return dict(phrases), dict(names)
+
+
+class Phrasebook:
+    """The merged catalogues of one table: the core's and its game's."""
+
+    def __init__(self, lang: str, catalogues: Iterable[str] = ("core",)):
+        if lang not in LANGUAGES:
+            raise CatalogueError(f"unknown language {lang!r} (have: {', '.join(LANGUAGES)})")
+        self.lang = lang
+        self.phrases: dict[str, str] = {}
+        self.names: dict[str, str] = {}
+        for catalogue in catalogues:
+            phrases, names = load_catalogue(catalogue, lang)
+            self.phrases.update(phrases)
+            self.names.update(names)
+
+    def name(self, value: Any) -> str:
+        """How a parameter value is spoken."""
+        if isinstance(value, bool):
+            return str(value).lower()
+        if isinstance(value, (list, tuple)):
+            sep = "、" if self.lang == "ja" else ", "
+            return sep.join(self.name(v) for v in value)
+        text = str(value)
+        return self.names.get(text, text)
+
+    def render(self, key: str, params: Mapping[str, Any] | None = None) -> str:
+        """The text for a phrase.  An unknown key is spoken as the key itself
+        (a catalogue test catches those before they reach a table)."""
+        params = params or {}
+        template = self.phrases.get(key)
+        if template is None:
+            extra = " ".join(self.name(v) for v in params.values())
+            return f"{key} {extra}".strip()
+        spoken = {k: self.name(v) for k, v in params.items()}
+        try:
+            return template.format_map(spoken)
+        except (KeyError, IndexError, ValueError):
+            return string.Formatter().vformat(template, (), _Lenient(spoken))
+
+    def has(self, key: str) -> bool:
+        return key in self.phrases
+
+
+class _Lenient(dict):
+    def __missing__(self, key: str) -> str:
+        return "{" + key + "}"

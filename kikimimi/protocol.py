@@ -1,0 +1,187 @@
+"""The contract between the runtime and every game.
+
+A game is pure: it receives `Input`s (each with its time) and returns
+`Event`s.  It never touches a reader, a thread, a clock or a sound device, so
+the same game code runs at a real table, in the simulator and in a replay,
+and always decides the same way for the same inputs.
+
+Everything a game says is a phrase key with parameters; the runtime turns it
+into text in the table's language and routes it to the speaker or one
+earphone.  Secrets ride on the events themselves: a `say` to `seat:N`, or any
+event carrying `private="seat:N"`, reaches only that seat and the referee.
+"""
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Protocol
+
+TABLE = "table"
+REFEREE = "referee"
+
+#: Command tags every game may use (CONTRACT.md).
+COMMAND_TAGS = frozenset(
+    f"cmd:{name}"
+    for name in (
+        "trident pass agree raise hint yes no ok bribe extend shorten".split()
+    )
+)
+
+
+def seat_audience(seat: int) -> str:
+    """The audience name of one seat's earphone."""
+    return f"seat:{seat}"
+
+
+@dataclass(frozen=True, slots=True)
+class Input:
+    """One entry of the table's input stream, already validated by the runtime.
+
+    Exactly one of `tag` (a reader saw a piece), `console` (a referee command
+    line) or `timer` (a timer the game asked for has fired) is set.
+    """
+
+    t: float
+    line: int | None = None
+    reader: str | None = None  # "hand" or "field"
+    seat: int | None = None  # the hand reader's seat; None for the field
+    tag: str | None = None  # "SET:NAME", resolved from a uid if need be
+    removed: bool = False
+    console: str | None = None
+    timer: str | None = None
+
+    @property
+    def placed(self) -> bool:
+        """A tag put on a reader (the event nearly every rule is about)."""
+        return self.tag is not None and not self.removed
+
+
+@dataclass(slots=True)
+class Event:
+    """Something the game decided or said.
+
+    `fields` are the event's own keys of CONTRACT.md (for a `say`: `to`,
+    `key` and the phrase parameters under `params`).  The runtime adds
+    `seq`, `t`, `in` and, for a `say`, the spoken `text`.
+    """
+
+    type: str
+    fields: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def audience(self) -> str:
+        """Who may learn this event: "table", "seat:N" or "referee"."""
+        if self.type == "say":
+            return str(self.fields["to"])
+        return str(self.fields.get("private", TABLE))
+
+
+def say(to: str, key: str, **params: Any) -> Event:
+    """A phrase for the speaker (`to="table"`) or one earphone (`"seat:N"`).
+
+    Parameter values that name a piece, suit or other catalogue entry
+    (for example "trident:heart-3") are spoken by their catalogue name.
+    """
+    return Event("say", {"to": to, "key": key, "params": params})
+
+
+def event(type_: str, **fields: Any) -> Event:
+    """Any other event of CONTRACT.md, e.g. `event("play", seat=2, tag=...)`."""
+    return Event(type_, fields)
+
+
+def error(message: str, **fields: Any) -> Event:
+    """An input the game refused; the game's state must be unchanged."""
+    return Event("error", {"message": message, **fields})
+
+
+def set_timer(name: str, at: float) -> Event:
+    """Ask the runtime to feed `Input(timer=name, t=at)` when its clock reaches `at`.
+
+    Setting a timer of the same name again moves it; `cancel_timer` drops it.
+    """
+    return Event("timer-set", {"name": name, "at": at})
+
+
+def cancel_timer(name: str) -> Event:
+    return Event("timer-cancel", {"name": name})
+
+
+class Game(ABC):
+    """One play of one game: a plugin registered in the `kikimimi.games` group.
+
+    Subclasses set the class attributes and implement `start` and `handle`.
+    The runtime validates inputs before they arrive here (known tag, a reader
+    that exists, a seat in range); the game decides everything else.
+    """
+
+    #: The name used in table scripts and on the command line.
+    name: ClassVar[str]
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 8
+    #: The tag sets this game's pieces belong to, e.g. ("trident",).
+    tag_sets: ClassVar[tuple[str, ...]] = ()
+
+    def __init__(self, players: int, options: Mapping[str, Any] | None = None):
+        self.players = players
+        self.options = dict(options or {})
+
+    @classmethod
+    @abstractmethod
+    def known_tags(cls, players: int) -> frozenset[str]:
+        """Every piece tag of this game (command tags and seat tokens are added by the runtime)."""
+
+    @abstractmethod
+    def start(self, t: float) -> list[Event]:
+        """The game begins (after the header): its opening announcements."""
+
+    @abstractmethod
+    def handle(self, inp: Input) -> list[Event]:
+        """Apply one input; return what happened.  Refusals are `error` events."""
+
+    @property
+    @abstractmethod
+    def over(self) -> bool:
+        """True once a `game-over` event has been returned."""
+
+    def snapshot(self) -> dict[str, Any]:
+        """The whole state as plain data, for the referee console (secrets included)."""
+        return {}
+
+    # Optional hooks -------------------------------------------------------
+    @classmethod
+    def simulation(
+        cls, seed: int, players: int, options: Mapping[str, Any], bot: str | None = None
+    ) -> "Simulation":
+        """The physical table and bots for `kikimimi sim`."""
+        raise NotImplementedError(f"{cls.name} has no simulator")
+
+    @classmethod
+    def add_cli(cls, subparsers: Any) -> None:
+        """Add game-specific subcommands (`kikimimi <game> ...`)."""
+
+
+class Simulation(Protocol):
+    """The physical table of one bot game: the basket, the hands, the bots.
+
+    The sim driver alternates: `next_input()` gives the next script line that
+    a bot or the table produces (a dict in CONTRACT.md form, without `t`; an
+    optional `"dt"` says how many seconds after the previous line it happens),
+    the runtime applies it, and `observe()` receives every resulting event as
+    a log dict.  Bots must act only on what their seat may know
+    (`kikimimi.protocol.visible_to`).
+    """
+
+    def next_input(self) -> dict[str, Any] | None: ...
+
+    def observe(self, events: Sequence[Mapping[str, Any]]) -> None: ...
+
+
+def visible_to(log_event: Mapping[str, Any], seat: int | None) -> bool:
+    """May seat `seat` (None: a spectator) learn this logged event?"""
+    if log_event.get("type") == "say":
+        to = log_event.get("to")
+    else:
+        to = log_event.get("private", TABLE)
+    return to == TABLE or (seat is not None and to == seat_audience(seat))
