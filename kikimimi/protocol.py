@@ -158,8 +158,21 @@ class Game(ABC):
         raise NotImplementedError(f"{cls.name} has no simulator")
 
     @classmethod
+    def tune(
+        cls, games: int, seed: int, players: int, options: Mapping[str, Any],
+        bot: str | None = None, plot: str | None = None, progress: bool = True,
+    ) -> str:
+        """`kikimimi sim GAME --games N`: play N bot games, return the designer's report."""
+        raise NotImplementedError(f"{cls.name} has no batch simulation")
+
+    @classmethod
+    def diagram(cls, fmt: str = "mermaid") -> str:
+        """`kikimimi diagram GAME`: the game's state machine drawn as text."""
+        raise NotImplementedError(f"{cls.name} draws no diagram")
+
+    @classmethod
     def add_cli(cls, subparsers: Any) -> None:
-        """Add game-specific subcommands (`kikimimi <game> ...`)."""
+        """Add game-specific subcommands (`kikimimi <game> ...`); each sets `func`."""
 
 
 class Simulation(Protocol):
