@@ -1,0 +1,170 @@
+"""`kikimimi replay`, `kikimimi sim` and `kikimimi diagram`: games without hardware."""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from kikimimi.cli import CliError
+from kikimimi.engine import Table, public_view, tagmap_for
+from kikimimi.registry import UnknownGame, game_class, game_names
+from kikimimi.script import ScriptError, dumps, read_script
+from kikimimi.tagmap import TagMapError
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("replay", help="run a table script, print its event log")
+    p.add_argument("script", help="table script (JSON lines, CONTRACT.md)")
+    p.add_argument("--public", action="store_true", help="only what a spectator may see")
+    p.add_argument("--tagmap", help="tag map TOML for uid lines (default: the header's or the game's)")
+    p.set_defaults(func=cmd_replay)
+
+    p = sub.add_parser("sim", help="bots play a game (prints its event log)")
+    p.add_argument("game", help=f"one of: {', '.join(game_names())}")
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--players", type=int, default=None, help="default: the game's official count")
+    p.add_argument("--bot", default=None, help="bot kind (game-specific)")
+    p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                   help="game option, e.g. scoring=competition (repeatable)")
+    p.add_argument("--lang", choices=("ja", "en"), default="en")
+    p.add_argument("--record", metavar="SCRIPT", help="write the table script that reproduces the game")
+    p.add_argument("--games", type=int, default=None, metavar="N",
+                   help="play N games and print the designer's report instead")
+    p.add_argument("--plot", metavar="FILE", help="with --games: also draw a plot")
+    p.add_argument("--narrate", action="store_true",
+                   help="print what is spoken, as text, instead of the event log")
+    p.add_argument("--voice", choices=("auto", "audio", "text"), default=None,
+                   help="speak the game: audio on the sound device, text, or auto (audio when there is one)")
+    p.add_argument("--listen", default="table,seat:1",
+                   help="with --voice: whose ears to play (default: the speaker and seat 1)")
+    p.add_argument("--pace", type=float, default=0.0, metavar="SECONDS",
+                   help="pause between inputs so people can follow")
+    p.set_defaults(func=cmd_sim)
+
+    p = sub.add_parser("diagram", help="draw a game's state machine")
+    p.add_argument("game")
+    p.add_argument("--format", choices=("mermaid", "svg"), default="mermaid")
+    p.add_argument("-o", "--output", help="file to write (default: stdout)")
+    p.set_defaults(func=cmd_diagram)
+
+
+def _load_game(name: str) -> Any:
+    try:
+        return game_class(name)
+    except UnknownGame as exc:
+        raise CliError(str(exc)) from None
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    try:
+        parsed = read_script(args.script)
+        tagmap = tagmap_for(parsed.header, Path(args.script).parent, args.tagmap)
+        table = Table(parsed.header, tagmap=tagmap)
+    except (ScriptError, TagMapError) as exc:
+        raise CliError(str(exc)) from None
+    for warning in parsed.warnings:
+        print(f"kikimimi: warning: {warning}", file=sys.stderr)
+    out = sys.stdout
+    keep = public_view if args.public else (lambda evs: evs)
+    for ev in keep(table.start()):
+        out.write(dumps(ev) + "\n")
+    for number, item in parsed.lines:
+        for ev in keep(table.feed(number, item)):
+            out.write(dumps(ev) + "\n")
+    out.flush()
+    return 0
+
+
+def parse_options(pairs: list[str]) -> dict[str, Any]:
+    options: dict[str, Any] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key:
+            raise CliError(f"--option {pair!r}: expected KEY=VALUE")
+        try:
+            options[key] = json.loads(value)
+        except json.JSONDecodeError:
+            options[key] = value
+    return options
+
+
+def open_voice(mode: str, players: int, lang: str, listen: list[str]) -> Any:
+    """The demo's output: the sound device when there is one, else text (said so)."""
+    from kikimimi.narrate import TextOutput
+
+    if mode in ("auto", "audio"):
+        try:
+            from kikimimi.voice.output import AudioOutput, available
+        except ImportError as exc:
+            reason = f"audio support not installed ({exc})"
+        else:
+            reason = available()
+            if reason is None:
+                return AudioOutput.default_device(players, lang, listen=listen)
+        if mode == "audio":
+            raise CliError(f"no sound output: {reason}")
+        print(f"kikimimi: no sound device ({reason}): showing the game as text.", file=sys.stderr)
+    return TextOutput(listen=None)
+
+
+def cmd_sim(args: argparse.Namespace) -> int:
+    from kikimimi.sim import play
+
+    cls = _load_game(args.game)
+    players = args.players or getattr(cls, "official_players", cls.min_players)
+    options = parse_options(args.option)
+    if args.games is not None:
+        try:
+            report = cls.tune(args.games, args.seed, players, options, bot=args.bot,
+                              plot=args.plot, progress=sys.stderr.isatty())
+        except NotImplementedError as exc:
+            raise CliError(str(exc)) from None
+        print(report)
+        return 0
+    output = None
+    if args.voice:
+        output = open_voice(args.voice, players, args.lang, args.listen.split(","))
+    elif args.narrate:
+        from kikimimi.narrate import TextOutput
+
+        output = TextOutput()
+
+    def watch(line: dict[str, Any], events: list[dict[str, Any]]) -> None:
+        if output is None:
+            for ev in events:
+                sys.stdout.write(dumps(ev) + "\n")
+            return
+        hand_seat = line.get("seat") if line.get("reader") == "hand" else None
+        output.emit(events, cause_hand_seat=hand_seat)
+        output.wait_idle()
+        if args.pace:
+            time.sleep(args.pace)
+
+    try:
+        script, _ = play(cls.name, args.seed, players, options, args.bot, lang=args.lang, watch=watch)
+    except (NotImplementedError, ScriptError, ValueError) as exc:
+        raise CliError(str(exc)) from None
+    finally:
+        if output is not None:
+            output.close()
+    if args.record:
+        with open(args.record, "w", encoding="utf-8") as f:
+            for line in script:
+                f.write(dumps(line) + "\n")
+    return 0
+
+
+def cmd_diagram(args: argparse.Namespace) -> int:
+    cls = _load_game(args.game)
+    try:
+        text = cls.diagram(args.format)
+    except NotImplementedError as exc:
+        raise CliError(str(exc)) from None
+    if args.output:
+        Path(args.output).write_text(text, encoding="utf-8")
+    else:
+        sys.stdout.write(text if text.endswith("\n") else text + "\n")
+    return 0

@@ -1,0 +1,226 @@
+"""The table engine: the one place where table-script lines become events.
+
+The daemon, the simulator and `kikimimi replay` all push lines through a
+`Table`, so a game recorded at a real table replays byte for byte.  The
+engine checks what only the runtime can (a reader that exists, a known tag,
+time that never runs backwards), numbers the events, gives each its `in`
+back-reference, resolves `say` phrases to text in the table's language, and
+fires the timers games ask for, on the script's clock, never the wall's.
+"""
+from __future__ import annotations
+
+import sys
+import traceback
+from collections.abc import Collection, Iterable, Mapping
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from kikimimi.phrases import Phrasebook
+from kikimimi.protocol import COMMAND_TAGS, TABLE, Event, Game, Input, seat_audience
+from kikimimi.registry import UnknownGame, game_class
+from kikimimi.script import Garbled, Header, ScriptError, iter_dicts
+from kikimimi.tagmap import load_tagmap, normalise_uid
+
+LogEvent = dict[str, Any]
+READER_STATES = ("lost", "back")
+
+
+class Table:
+    """One game at one table.  Not thread-safe: feed it from one thread."""
+
+    def __init__(
+        self,
+        header: Header,
+        *,
+        tagmap: Mapping[str, str] | None = None,
+        hand_seats: Collection[int] | None = None,
+        has_field: bool = True,
+    ) -> None:
+        try:
+            cls = game_class(header.game)
+        except UnknownGame as exc:
+            raise ScriptError(str(exc)) from None
+        if not cls.min_players <= header.players <= cls.max_players:
+            raise ScriptError(
+                f"{cls.name} is for {cls.min_players}-{cls.max_players} players, not {header.players}"
+            )
+        self.header = header
+        self.game: Game = cls(header.players, header.options)
+        self.phrasebook = Phrasebook(header.lang, ("core", cls.name))
+        seats = range(1, header.players + 1)
+        self.known_tags = (
+            cls.known_tags(header.players) | COMMAND_TAGS | {f"seat:{k}" for k in seats}
+        )
+        self.tagmap = {normalise_uid(k): v for k, v in (tagmap or {}).items()}
+        self.hand_seats = set(hand_seats) if hand_seats is not None else set(seats)
+        self.has_field = has_field
+        self.seq = 0
+        self.t: float = 0.0
+        self.timers: dict[str, float] = {}
+        self.inputs = 0  # script lines applied, header excluded
+
+    # -- public ------------------------------------------------------------
+    def start(self) -> list[LogEvent]:
+        """The header line: the game's opening announcements (`in` = 1)."""
+        return self._run(lambda: self.game.start(0.0), 0.0, 1)
+
+    def feed(self, line: int, item: Mapping[str, Any] | Garbled) -> list[LogEvent]:
+        """Apply one script line (number `line`, 1-based, header = 1)."""
+        self.inputs += 1
+        if isinstance(item, Garbled):
+            return [self._error(line, self.t, f"line {line}: {item.problem}")]
+        t = item.get("t")
+        if isinstance(t, bool) or not isinstance(t, (int, float)):
+            return [self._error(line, self.t, f'line {line}: missing or non-numeric "t"')]
+        if t < self.t:
+            return [self._error(line, self.t, f"line {line}: t={t} goes back in time (last {self.t})")]
+        out = self.advance(t)
+        parsed = self._to_input(line, t, item)
+        if isinstance(parsed, list):  # refused or handled by the runtime itself
+            return out + parsed
+        if self.game.over:
+            return out + [self._error(line, t, "the game is over"),
+                          self._say(self._answer_to(parsed), "game-is-over", {}, t, line)]
+        return out + self._run(lambda: self.game.handle(parsed), t, line)
+
+    def advance(self, t: float) -> list[LogEvent]:
+        """Fire, in time order, every timer due at or before `t`."""
+        out: list[LogEvent] = []
+        while self.timers:
+            name, at = min(self.timers.items(), key=lambda kv: (kv[1], kv[0]))
+            if at > t:
+                break
+            del self.timers[name]
+            self.t = max(self.t, at)
+            out += self._run(lambda: self.game.handle(Input(t=at, timer=name)), at, None)
+        self.t = max(self.t, t)
+        return out
+
+    # -- inputs ------------------------------------------------------------
+    def _to_input(self, line: int, t: float, item: Mapping[str, Any]) -> Input | list[LogEvent]:
+        if "console" in item:
+            cmd = item["console"]
+            if not isinstance(cmd, str) or not cmd.strip():
+                return [self._error(line, t, f'line {line}: "console" must be a command line')]
+            return Input(t=t, line=line, console=cmd.strip())
+        reader = item.get("reader")
+        if reader not in ("hand", "field"):
+            return [self._error(line, t, f'line {line}: needs "reader" ("hand" or "field") or "console"')]
+        seat = item.get("seat")
+        if reader == "hand":
+            if isinstance(seat, bool) or not isinstance(seat, int) or seat not in self.hand_seats:
+                return [self._error(line, t, f"line {line}: no hand reader for seat {seat!r}")]
+        else:
+            if not self.has_field:
+                return [self._error(line, t, f"line {line}: this table has no field reader")]
+            seat = None
+        state = next((s for s in READER_STATES if item.get(s) is True), None)
+        if state:
+            return self._reader_state(line, t, reader, seat, state, str(item.get("detail", "")))
+        tag = item.get("tag")
+        if tag is None and "uid" in item:
+            uid = normalise_uid(str(item["uid"]))
+            tag = self.tagmap.get(uid)
+            if tag is None:
+                return self._refuse_tag(line, t, reader, seat, f"unknown tag uid {uid}")
+        if not isinstance(tag, str):
+            return [self._error(line, t, f'line {line}: needs "tag" or "uid"')]
+        if tag not in self.known_tags:
+            return self._refuse_tag(line, t, reader, seat, f"unknown tag {tag}")
+        return Input(t=t, line=line, reader=reader, seat=seat, tag=tag,
+                     removed=bool(item.get("removed", False)))
+
+    def _refuse_tag(self, line: int, t: float, reader: str, seat: int | None, why: str) -> list[LogEvent]:
+        to = seat_audience(seat) if seat is not None else TABLE
+        return [self._error(line, t, why), self._say(to, "unknown-tag", {}, t, line)]
+
+    def _reader_state(self, line: int, t: float, reader: str, seat: int | None,
+                      state: str, detail: str) -> list[LogEvent]:
+        """A reader lost or back is the runtime's business, not the game's."""
+        name = reader if seat is None else f"{reader} {seat}"
+        ev: LogEvent = self._log(Event("reader", {"reader": reader, "seat": seat, "state": state}), t, line)
+        if detail:
+            ev["detail"] = detail
+        return [ev, self._say(TABLE, f"reader-{state}", {"reader": name}, t, line)]
+
+    @staticmethod
+    def _answer_to(inp: Input) -> str:
+        return seat_audience(inp.seat) if inp.seat is not None else TABLE
+
+    # -- events ------------------------------------------------------------
+    def _run(self, step: Any, t: float, line: int | None) -> list[LogEvent]:
+        try:
+            events = step()
+        except Exception as exc:  # a game bug must not take the table down
+            traceback.print_exc(file=sys.stderr)
+            return [self._error(line, t, f"internal error: {type(exc).__name__}: {exc}")]
+        return [self._log(ev, t, line) for ev in events]
+
+    def _log(self, ev: Event, t: float, line: int | None) -> LogEvent:
+        if ev.type == "timer-set":
+            self.timers[str(ev.fields["name"])] = float(ev.fields["at"])
+        elif ev.type == "timer-cancel":
+            self.timers.pop(str(ev.fields["name"]), None)
+        self.seq += 1
+        out: LogEvent = {"seq": self.seq, "t": t, "type": ev.type, "in": line}
+        if ev.type == "say":
+            params = ev.fields.get("params") or {}
+            out["to"] = ev.fields["to"]
+            out["key"] = ev.fields["key"]
+            out["text"] = self.phrasebook.render(ev.fields["key"], params)
+            if params:
+                out["params"] = params
+        else:
+            out.update(ev.fields)
+        return out
+
+    def _error(self, line: int | None, t: float, message: str) -> LogEvent:
+        return self._log(Event("error", {"message": message}), t, line)
+
+    def _say(self, to: str, key: str, params: dict[str, Any], t: float, line: int | None) -> LogEvent:
+        return self._log(Event("say", {"to": to, "key": key, "params": params}), t, line)
+
+
+def default_tagmap(game: str) -> dict[str, str]:
+    """The packaged tag map of a game's demo set, if there is one."""
+    ref = resources.files("kikimimi_hardware").joinpath("tagmaps", f"{game}.toml")
+    if not ref.is_file():
+        return {}
+    with resources.as_file(ref) as path:
+        return load_tagmap(path)
+
+
+def tagmap_for(header: Header, script_dir: Path | None = None,
+               override: str | Path | None = None) -> dict[str, str]:
+    """The tag map a replay uses: --tagmap, else the header's, else the game's packaged one."""
+    if override:
+        return load_tagmap(override)
+    named = header.extra.get("tagmap")
+    if isinstance(named, str):
+        path = Path(named)
+        if not path.is_absolute() and script_dir is not None:
+            path = script_dir / path
+        return load_tagmap(path)
+    return default_tagmap(header.game)
+
+
+def run_script(lines: Iterable[str | Mapping[str, Any]]) -> list[LogEvent]:
+    """Run a whole script (header first) and return its event log.  For tests and tools."""
+    items = iter_dicts(lines)
+    first = next(items, None)
+    if first is None or isinstance(first, Garbled):
+        raise ScriptError("line 1: the header must be a JSON object")
+    header = Header.parse(first)
+    table = Table(header, tagmap=tagmap_for(header))
+    log = table.start()
+    for number, item in enumerate(items, start=2):
+        log += table.feed(number, item)
+    return log
+
+
+def public_view(log: Iterable[LogEvent]) -> list[LogEvent]:
+    """What a spectator may see: events for the whole table only."""
+    from kikimimi.protocol import visible_to
+
+    return [ev for ev in log if visible_to(ev, None)]

@@ -1,0 +1,68 @@
+"""The bot-game driver behind `kikimimi sim`.
+
+A game's `Simulation` (its physical table and bots) proposes script lines;
+the driver stamps their time, pushes them through the same `Table` as a real
+table, and shows the bots what happened.  The recorded lines are a table
+script, so `kikimimi replay` of a recording prints the identical log.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from kikimimi.engine import LogEvent, Table, default_tagmap
+from kikimimi.registry import game_class
+from kikimimi.script import Header
+
+#: A bot game that has not ended after this many inputs is stopped by the referee.
+MAX_INPUTS = 20_000
+
+Watcher = Callable[[dict[str, Any], Sequence[LogEvent]], None]
+
+
+def play(
+    game: str,
+    seed: int,
+    players: int,
+    options: Mapping[str, Any] | None = None,
+    bot: str | None = None,
+    *,
+    lang: str = "en",
+    watch: Watcher | None = None,
+    max_inputs: int = MAX_INPUTS,
+) -> tuple[list[dict[str, Any]], list[LogEvent]]:
+    """Play one bot game; return (script lines with the header first, event log).
+
+    `watch(line, events)` is called after each input (the narrator, the
+    audio output and the console use it to follow the game as it happens).
+    """
+    cls = game_class(game)
+    options = dict(options or {})
+    header = Header(cls.name, players, options, lang, {"seed": seed})
+    table = Table(header, tagmap=default_tagmap(cls.name))
+    simulation = cls.simulation(seed, players, options, bot)
+    script: list[dict[str, Any]] = [header.to_json()]
+    log = table.start()
+    simulation.observe(log)
+    if watch:
+        watch(script[0], log)
+    t = 0.0
+    while not table.game.over:
+        if len(script) > max_inputs:
+            line = {"console": "stop"}
+        else:
+            proposed = simulation.next_input()
+            if proposed is None:
+                break
+            line = dict(proposed)
+        t = round(t + float(line.pop("dt", 1.0)), 3)
+        line = {"t": t, **line}
+        script.append(line)
+        events = table.feed(len(script), line)
+        log += events
+        simulation.observe(events)
+        if watch:
+            watch(line, events)
+        if line.get("console") == "stop" and len(script) > max_inputs + 1:
+            break
+    return script, log

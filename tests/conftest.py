@@ -1,0 +1,16 @@
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent / "core"))
+
+
+@pytest.fixture
+def toy():
+    """The toy game, registered for this process."""
+    from kikimimi.registry import register
+    from toygame import ToyGame
+
+    register(ToyGame)
+    return ToyGame
