@@ -1,0 +1,441 @@
+"""A club's records: players, official practice sessions, contests, settlements.
+
+Every write is one immediate transaction: a game result together with every
+ladder counter it moves, a settlement together with every player's new rank.
+A process killed at any point leaves either the whole game or none of it,
+and an open session simply continues with the next game.
+"""
+from __future__ import annotations
+
+import copy
+import json
+import sqlite3
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from typing import Any
+
+from kikimimi.records import ladder as L
+from kikimimi.records.errors import NotCounted, RecordsError
+from kikimimi.records.schema import open_database
+
+SESSION_KINDS = {"full": 10, "half": 5}
+PLAYERS_PER_GAME = 3
+_LADDER_COLUMNS = (
+    "rank peerage wins firsts games crashes run crash_run four_streaks contests sessions".split()
+)
+
+
+def _now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+@dataclass(frozen=True)
+class Player:
+    id: int
+    name: str
+    kana: str
+    form: str
+    created_at: str
+    rank_since: int | None
+    ladder: L.Ladder
+
+    @property
+    def rank(self) -> L.Rank:
+        return self.ladder.rank
+
+    @property
+    def peerage(self) -> int:
+        return self.ladder.peerage
+
+    @property
+    def rank_key(self) -> str:
+        return L.rank_key(self.ladder.rank, self.form)
+
+    @property
+    def peerage_key(self) -> str:
+        return L.peerage_key(self.ladder.peerage, self.form)
+
+    @property
+    def first_time(self) -> bool:
+        """Never finished an official session (no rank yet)."""
+        return self.ladder.rank is L.Rank.NONE
+
+
+@dataclass(frozen=True)
+class Settlement:
+    id: int
+    player_id: int
+    session_id: int | None
+    contest_id: int | None
+    at: str
+    rank_before: L.Rank
+    rank_after: L.Rank
+    peerage_before: int
+    peerage_after: int
+    wins_before: int
+    wins_after: int
+    reasons: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class SessionInfo:
+    id: int
+    kind: str
+    planned: int
+    status: str
+    started_at: str
+    ended_at: str | None
+    seats: dict[int, int]  # seat -> player id
+    games: int
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    session_id: int
+    number: int
+    game_id: int
+    winner: int  # player id
+    settlements: tuple[Settlement, ...]  # non-empty when this game completed the session
+
+
+class Club:
+    """The records of one club, kept in one SQLite file."""
+
+    def __init__(self, path: Any = None):
+        self.conn = open_database(path)
+
+    def close(self) -> None:
+        self.conn.close()
+
+    def __enter__(self) -> Club:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @contextmanager
+    def _tx(self) -> Iterator[sqlite3.Connection]:
+        self.conn.execute("BEGIN IMMEDIATE")
+        try:
+            yield self.conn
+        except BaseException:
+            self.conn.execute("ROLLBACK")
+            raise
+        self.conn.execute("COMMIT")
+
+    # -- players ---------------------------------------------------------
+
+    def add_player(self, name: str, kana: str, form: str = "king") -> Player:
+        name, kana = name.strip(), kana.strip()
+        if not name:
+            raise RecordsError("a player needs a display name")
+        if not kana:
+            raise RecordsError(f"player {name!r} needs a spoken name (kana)")
+        if form not in L.FORMS:
+            raise RecordsError(f"form must be one of {', '.join(L.FORMS)}, not {form!r}")
+        with self._tx() as db:
+            try:
+                cur = db.execute(
+                    "INSERT INTO players (name, kana, form, created_at) VALUES (?, ?, ?, ?)",
+                    (name, kana, form, _now()),
+                )
+            except sqlite3.IntegrityError:
+                raise RecordsError(f"a player named {name!r} already exists") from None
+            player_id = cur.lastrowid
+        return self.player(player_id)
+
+    def player(self, ref: int | str) -> Player:
+        """A player by id (int, or "#3") or by display name."""
+        row = None
+        if isinstance(ref, int) or (isinstance(ref, str) and ref.startswith("#") and ref[1:].isdigit()):
+            pid = ref if isinstance(ref, int) else int(ref[1:])
+            row = self.conn.execute("SELECT * FROM players WHERE id = ?", (pid,)).fetchone()
+        else:
+            row = self.conn.execute("SELECT * FROM players WHERE name = ?", (ref,)).fetchone()
+        if row is None:
+            raise RecordsError(f"no player {ref!r}")
+        return self._player_from_row(row)
+
+    def players(self) -> list[Player]:
+        rows = self.conn.execute("SELECT * FROM players ORDER BY id").fetchall()
+        return [self._player_from_row(r) for r in rows]
+
+    def _player_from_row(self, row: sqlite3.Row) -> Player:
+        values = {c: row[c] for c in _LADDER_COLUMNS}
+        values["rank"] = L.Rank(values["rank"])
+        bonuses = dict(
+            self.conn.execute(
+                "SELECT rank, count FROM streak_bonuses WHERE player_id = ?", (row["id"],)
+            ).fetchall()
+        )
+        return Player(
+            id=row["id"], name=row["name"], kana=row["kana"], form=row["form"],
+            created_at=row["created_at"], rank_since=row["rank_since"],
+            ladder=L.Ladder(**values, bonuses=bonuses),
+        )
+
+    def _save_ladder(self, player_id: int, ladder: L.Ladder, rank_since: int | None = None) -> None:
+        sets = ", ".join(f"{c} = ?" for c in _LADDER_COLUMNS)
+        values = [int(getattr(ladder, c)) for c in _LADDER_COLUMNS]
+        if rank_since is not None:
+            sets += ", rank_since = ?"
+            values.append(rank_since)
+        self.conn.execute(f"UPDATE players SET {sets} WHERE id = ?", (*values, player_id))
+        for rank, count in ladder.bonuses.items():
+            self.conn.execute(
+                "INSERT INTO streak_bonuses (player_id, rank, count) VALUES (?, ?, ?) "
+                "ON CONFLICT (player_id, rank) DO UPDATE SET count = excluded.count",
+                (player_id, int(rank), count),
+            )
+
+    # -- sessions ----------------------------------------------------------
+
+    def start_session(self, kind: str, seat_players: Mapping[int, int | str]) -> SessionInfo:
+        """Open a full or half trial with its seat -> player mapping."""
+        if kind not in SESSION_KINDS:
+            raise RecordsError(f"session kind must be full or half, not {kind!r}")
+        seats = self._resolve_seats(seat_players)
+        if len(seats) != PLAYERS_PER_GAME:
+            raise RecordsError(f"an official practice session has {PLAYERS_PER_GAME} players, not {len(seats)}")
+        with self._tx() as db:
+            for pid in seats.values():
+                busy = db.execute(
+                    "SELECT s.id FROM sessions s JOIN session_players sp ON sp.session_id = s.id "
+                    "WHERE s.status = 'open' AND sp.player_id = ?", (pid,),
+                ).fetchone()
+                if busy:
+                    name = self.player(pid).name
+                    raise RecordsError(f"{name} is already playing in open session {busy[0]}")
+            cur = db.execute(
+                "INSERT INTO sessions (kind, planned, started_at) VALUES (?, ?, ?)",
+                (kind, SESSION_KINDS[kind], _now()),
+            )
+            sid = cur.lastrowid
+            db.executemany(
+                "INSERT INTO session_players (session_id, seat, player_id) VALUES (?, ?, ?)",
+                [(sid, seat, pid) for seat, pid in sorted(seats.items())],
+            )
+        return self.session(sid)
+
+    def _resolve_seats(self, seat_players: Mapping[int, int | str]) -> dict[int, int]:
+        seats: dict[int, int] = {}
+        for seat, ref in seat_players.items():
+            try:
+                seat = int(seat)
+            except (TypeError, ValueError):
+                raise RecordsError(f"seat {seat!r} is not a number") from None
+            if seat < 1:
+                raise RecordsError(f"seat {seat} does not exist (seats count from 1)")
+            seats[seat] = self.player(ref).id
+        if len(set(seats.values())) != len(seats):
+            raise RecordsError("one player is given two seats")
+        return seats
+
+    def session(self, session_id: int) -> SessionInfo:
+        row = self.conn.execute("SELECT * FROM sessions WHERE id = ?", (session_id,)).fetchone()
+        if row is None:
+            raise RecordsError(f"no session {session_id}")
+        seats = dict(
+            self.conn.execute(
+                "SELECT seat, player_id FROM session_players WHERE session_id = ? ORDER BY seat",
+                (session_id,),
+            ).fetchall()
+        )
+        games = self.conn.execute("SELECT count(*) FROM games WHERE session_id = ?", (session_id,)).fetchone()[0]
+        return SessionInfo(
+            id=row["id"], kind=row["kind"], planned=row["planned"], status=row["status"],
+            started_at=row["started_at"], ended_at=row["ended_at"], seats=seats, games=games,
+        )
+
+    def sessions(self, status: str | None = None) -> list[SessionInfo]:
+        if status is None:
+            ids = self.conn.execute("SELECT id FROM sessions ORDER BY id").fetchall()
+        else:
+            ids = self.conn.execute("SELECT id FROM sessions WHERE status = ? ORDER BY id", (status,)).fetchall()
+        return [self.session(i[0]) for i in ids]
+
+    def record_game_over(
+        self, session_id: int, event: Mapping[str, Any], seat_players: Mapping[int, int | str]
+    ) -> GameRecord:
+        """Record one Trident game of an open session from its `game-over` event.
+
+        The game, every player's counters and (after the session's last game)
+        the settlement are one transaction.  Raises NotCounted for games the
+        official records ignore, RecordsError for anything malformed.
+        """
+        ranking = _check_game_over(event)
+        seats = self._resolve_seats(seat_players)
+        with self._tx() as db:
+            info = self.session(session_id)
+            if info.status != "open":
+                raise RecordsError(f"session {session_id} is {info.status}; start a new session")
+            if sorted(seats.values()) != sorted(info.seats.values()):
+                raise RecordsError(f"the seated players are not the players of session {session_id}")
+            if sorted(seats) != sorted(e["seat"] for e in ranking):
+                raise RecordsError(
+                    f"the ranking's seats {sorted(e['seat'] for e in ranking)} do not match the seats given {sorted(seats)}"
+                )
+            number = info.games + 1
+            cur = db.execute(
+                "INSERT INTO games (session_id, number, reason, recorded_at, event) VALUES (?, ?, ?, ?, ?)",
+                (session_id, number, event["reason"], _now(), json.dumps(dict(event), ensure_ascii=False, sort_keys=True)),
+            )
+            game_id = cur.lastrowid
+            winner = 0
+            for entry in ranking:
+                pid = seats[entry["seat"]]
+                player = self.player(pid)
+                first, crash = entry["place"] == 1, bool(entry.get("crash", False))
+                if first:
+                    winner = pid
+                rank_during = int(player.ladder.rank)
+                mark = L.apply_game(player.ladder, first=first, crash=crash)
+                self._save_ladder(pid, player.ladder)
+                db.execute(
+                    "INSERT INTO game_results (game_id, player_id, seat, place, pieces, points, crash, rank_during) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    (game_id, pid, entry["seat"], entry["place"], entry.get("pieces"), entry.get("points"),
+                     int(crash), rank_during),
+                )
+                if mark.crash_episode:
+                    db.execute(
+                        "UPDATE session_players SET demotion_at_wins = ? "
+                        "WHERE session_id = ? AND player_id = ? AND demotion_at_wins IS NULL",
+                        (player.ladder.wins, session_id, pid),
+                    )
+            settlements: tuple[Settlement, ...] = ()
+            if number >= info.planned:
+                settlements = self._settle(session_id)
+        return GameRecord(session_id, number, game_id, winner, settlements)
+
+    def end_session(self, session_id: int, *, abandon: bool = False) -> tuple[Settlement, ...]:
+        """End a session: settle it if all its games are in, or abandon it.
+
+        Ruling: a session short of its planned games is not an official
+        practice session; it can only be abandoned (its games still count
+        for wins and streaks, but nothing is settled).
+        """
+        with self._tx() as db:
+            info = self.session(session_id)
+            if info.status != "open":
+                raise RecordsError(f"session {session_id} is already {info.status}")
+            if abandon:
+                db.execute(
+                    "UPDATE sessions SET status = 'abandoned', ended_at = ? WHERE id = ?", (_now(), session_id)
+                )
+                return ()
+            if info.games < info.planned:
+                raise RecordsError(
+                    f"session {session_id} has {info.games} of {info.planned} games; "
+                    "record the rest, or end it with --abandon"
+                )
+            return self._settle(session_id)
+
+    def _settle(self, session_id: int) -> tuple[Settlement, ...]:
+        """Settle every player of a finished session (inside the caller's transaction)."""
+        db = self.conn
+        at = _now()
+        db.execute("UPDATE sessions SET status = 'completed', ended_at = ? WHERE id = ?", (at, session_id))
+        out = []
+        rows = db.execute(
+            "SELECT player_id, demotion_at_wins FROM session_players WHERE session_id = ? ORDER BY seat",
+            (session_id,),
+        ).fetchall()
+        for pid, demotion_at in rows:
+            player = self.player(pid)
+            before = copy.deepcopy(player.ladder)
+            reasons = L.settle_session(player.ladder, demotion_at)
+            out.append(self._store_settlement(player, before, reasons, at, session_id=session_id))
+        return tuple(out)
+
+    def _store_settlement(
+        self, player: Player, before: L.Ladder, reasons: list[str], at: str, *,
+        session_id: int | None = None, contest_id: int | None = None,
+    ) -> Settlement:
+        after = player.ladder
+        cur = self.conn.execute(
+            "INSERT INTO settlements (player_id, session_id, contest_id, at, rank_before, rank_after, "
+            "peerage_before, peerage_after, wins_before, wins_after, reasons) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+            (player.id, session_id, contest_id, at, int(before.rank), int(after.rank), before.peerage,
+             after.peerage, before.wins, after.wins, json.dumps(reasons or ["no-change"])),
+        )
+        sid = cur.lastrowid
+        self._save_ladder(player.id, after, rank_since=sid if after.rank != before.rank else None)
+        return self._settlement_from_row(self.conn.execute("SELECT * FROM settlements WHERE id = ?", (sid,)).fetchone())
+
+    # -- contests and history ------------------------------------------------
+
+    def record_contest(self, player_ref: int | str, name: str) -> Settlement:
+        """A contest (tournament) won: settles at once, outside any session."""
+        if not name.strip():
+            raise RecordsError("a contest needs a name")
+        with self._tx() as db:
+            player = self.player(player_ref)
+            busy = db.execute(
+                "SELECT s.id FROM sessions s JOIN session_players sp ON sp.session_id = s.id "
+                "WHERE s.status = 'open' AND sp.player_id = ?", (player.id,),
+            ).fetchone()
+            if busy:
+                raise RecordsError(
+                    f"{player.name} is in open session {busy[0]}; record the contest after it ends"
+                )
+            at = _now()
+            cur = db.execute(
+                "INSERT INTO contests (player_id, name, recorded_at) VALUES (?, ?, ?)", (player.id, name.strip(), at)
+            )
+            before = copy.deepcopy(player.ladder)
+            reasons = L.apply_contest(player.ladder)
+            return self._store_settlement(player, before, reasons, at, contest_id=cur.lastrowid)
+
+    def history(self, player_ref: int | str) -> list[Settlement]:
+        pid = self.player(player_ref).id
+        rows = self.conn.execute("SELECT * FROM settlements WHERE player_id = ? ORDER BY id", (pid,)).fetchall()
+        return [self._settlement_from_row(r) for r in rows]
+
+    @staticmethod
+    def _settlement_from_row(row: sqlite3.Row) -> Settlement:
+        return Settlement(
+            id=row["id"], player_id=row["player_id"], session_id=row["session_id"],
+            contest_id=row["contest_id"], at=row["at"],
+            rank_before=L.Rank(row["rank_before"]), rank_after=L.Rank(row["rank_after"]),
+            peerage_before=row["peerage_before"], peerage_after=row["peerage_after"],
+            wins_before=row["wins_before"], wins_after=row["wins_after"],
+            reasons=tuple(json.loads(row["reasons"])),
+        )
+
+
+def _check_game_over(event: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The ranking of a countable Trident game-over event, or a one-line refusal."""
+    if not isinstance(event, Mapping):
+        raise RecordsError("a game-over event must be a JSON object")
+    if event.get("type", "game-over") != "game-over":
+        raise RecordsError(f"not a game-over event (type {event.get('type')!r})")
+    reason = event.get("reason")
+    if reason not in ("out", "crash", "stopped"):
+        raise RecordsError(f"game-over reason must be out, crash or stopped, not {reason!r}")
+    ranking = event.get("ranking")
+    if not isinstance(ranking, Sequence) or not all(isinstance(e, Mapping) for e in ranking):
+        raise RecordsError("game-over has no ranking list")
+    if len(ranking) != PLAYERS_PER_GAME:
+        raise NotCounted(f"only {PLAYERS_PER_GAME}-player games count; this one had {len(ranking)}")
+    if reason == "stopped":
+        raise NotCounted("a game stopped by the referee is not an official result; play it again")
+    entries = []
+    for e in ranking:
+        seat, place = e.get("seat"), e.get("place")
+        if not isinstance(seat, int) or not isinstance(place, int) or isinstance(seat, bool) or isinstance(place, bool):
+            raise RecordsError(f"ranking entry {dict(e)} needs whole-number seat and place")
+        entries.append(dict(e))
+    if sorted(e["place"] for e in entries) != list(range(1, PLAYERS_PER_GAME + 1)):
+        raise RecordsError(f"ranking places must be 1..{PLAYERS_PER_GAME}, each once")
+    if len({e["seat"] for e in entries}) != len(entries):
+        raise RecordsError("ranking names one seat twice")
+    crashed = [e for e in entries if e.get("crash")]
+    if reason == "crash":
+        if len(crashed) != 1 or crashed[0]["place"] != PLAYERS_PER_GAME:
+            raise RecordsError("a crash game needs exactly one crashed player, in last place")
+    elif crashed:
+        raise RecordsError(f"a game over by {reason!r} cannot have a crashed player")
+    return sorted(entries, key=lambda e: e["place"])

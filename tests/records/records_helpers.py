@@ -1,0 +1,36 @@
+"""Trident game-over events as the game emits them (CONTRACT.md), for feeding
+the public recording API in tests."""
+from __future__ import annotations
+
+SEATS = (1, 2, 3)
+
+
+def game_over(winner: int, crash: int | None = None, seats=SEATS) -> dict:
+    """A 3-player game-over: `winner` seat 1st, `crash` seat crashed (last)."""
+    if crash is not None and crash == winner:
+        raise ValueError("the winner cannot crash")
+    middle = [s for s in seats if s not in (winner, crash)]
+    order = [winner, *middle] + ([crash] if crash is not None else [])
+    ranking = [
+        {"seat": s, "place": i + 1, "pieces": 0 if i == 0 else i + 1, "points": 0 if i == 0 else 3 * i,
+         "crash": s == crash}
+        for i, s in enumerate(order)
+    ]
+    return {"type": "game-over", "reason": "crash" if crash is not None else "out", "ranking": ranking}
+
+
+def play_session(club, players, results, kind: str | None = None):
+    """Start a session for three players (seat order) and record `results`:
+    each a winner index (0..2) or a (winner, crasher) pair of indexes.
+    Returns the last GameRecord (which carries the settlements when it
+    completed the session)."""
+    kind = kind or ("half" if len(results) == 5 else "full")
+    seats = {i + 1: p for i, p in enumerate(players)}
+    info = club.start_session(kind, seats)
+    record = None
+    for r in results:
+        winner, crash = (r, None) if isinstance(r, int) else r
+        record = club.record_game_over(
+            info.id, game_over(winner + 1, None if crash is None else crash + 1), seats
+        )
+    return info.id, record
