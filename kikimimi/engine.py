@@ -97,6 +97,10 @@ class Table:
         self.t = max(self.t, t)
         return out
 
+    def note(self, type_: str, fields: Mapping[str, Any], t: float, line: int | None) -> LogEvent:
+        """Log an event of the runtime's own (an undo, a dropped private phrase)."""
+        return self._log(Event(type_, dict(fields)), t, line)
+
     # -- inputs ------------------------------------------------------------
     def _to_input(self, line: int, t: float, item: Mapping[str, Any]) -> Input | list[LogEvent]:
         if "console" in item:

@@ -130,3 +130,20 @@ def iter_dicts(lines: Iterable[str | Mapping[str, Any]]) -> Iterator[dict[str, A
             yield parse_line(line)
         else:
             yield dict(line)
+
+
+UNDO = "undo"
+
+
+def without_undone(lines: list[tuple[int, dict[str, Any] | Garbled]]) -> list[tuple[int, dict[str, Any] | Garbled]]:
+    """The lines that still count once every `{"console": "undo"}` has taken back
+    the latest input before it.  The journal keeps undo lines (it is append-only,
+    so even an undo is logged before it acts); replays apply them this way."""
+    kept: list[tuple[int, dict[str, Any] | Garbled]] = []
+    for number, item in lines:
+        if isinstance(item, dict) and str(item.get("console", "")).strip() == UNDO:
+            if kept:
+                kept.pop()
+            continue
+        kept.append((number, item))
+    return kept

@@ -11,7 +11,7 @@ from typing import Any
 from kikimimi.cli import CliError
 from kikimimi.engine import Table, public_view, tagmap_for
 from kikimimi.registry import UnknownGame, game_class, game_names
-from kikimimi.script import ScriptError, dumps, read_script
+from kikimimi.script import ScriptError, dumps, read_script, without_undone
 from kikimimi.tagmap import TagMapError
 
 
@@ -71,7 +71,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
     keep = public_view if args.public else (lambda evs: evs)
     for ev in keep(table.start()):
         out.write(dumps(ev) + "\n")
-    for number, item in parsed.lines:
+    for number, item in without_undone(parsed.lines):
         for ev in keep(table.feed(number, item)):
             out.write(dumps(ev) + "\n")
     out.flush()

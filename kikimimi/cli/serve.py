@@ -1,0 +1,201 @@
+"""`kikimimi serve TABLE.toml`: run one table, its readers and its voices.
+
+Simulated readers are a backend like any other: with `driver = "sim"` (or
+`--sim-readers`), the keyboard or a table script stands in for the readers
+and everything else (journal, resume, voices, console API) is the real thing.
+"""
+from __future__ import annotations
+
+import argparse
+import signal
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+from kikimimi.cli import CliError
+from kikimimi.daemon import Daemon
+from kikimimi.narrate import TextOutput
+from kikimimi.script import Header, ScriptError, dumps
+from kikimimi.table_config import ConfigError, TableConfig, load_table_config
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("serve", help="run a table from its config (readers, voices, journal)")
+    p.add_argument("config", help="table config TOML (see hardware/)")
+    p.add_argument("--journal", help="table script to append to and resume from (default: the config's)")
+    p.add_argument("--fresh", action="store_true", help="start a new game: the old journal is kept aside")
+    p.add_argument("--sim-readers", metavar="interactive|SCRIPT",
+                   help="simulated readers: the keyboard, or a table script played at its times")
+    p.add_argument("--speed", type=float, default=1.0, help="with a script: time factor (0 = at once)")
+    p.add_argument("--voice", choices=("auto", "audio", "text"), default="auto",
+                   help="audio outputs from the config's [audio], or text only")
+    p.add_argument("--events", metavar="FILE", help="also append the event log (JSON lines) here")
+    p.add_argument("--quiet", action="store_true", help="print no narration")
+    p.set_defaults(func=cmd_serve)
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    try:
+        config = load_table_config(args.config)
+    except ConfigError as exc:
+        raise CliError(str(exc)) from None
+    journal = Path(args.journal) if args.journal else config.journal
+    if args.fresh and journal.exists():
+        aside = journal.with_name(f"{journal.stem}.{time.strftime('%Y%m%d-%H%M%S')}{journal.suffix}")
+        journal.rename(aside)
+        print(f"kikimimi: previous journal kept as {aside}", file=sys.stderr)
+    header = Header(config.game, config.players, config.options, config.lang, {"table": config.path.stem})
+    daemon = Daemon(header, journal, tagmap=config.tagmap, hand_seats=config.hand_seats,
+                    has_field=config.has_field)
+    try:
+        for warning in daemon.open():
+            print(f"kikimimi: warning: {warning}", file=sys.stderr)
+    except ScriptError as exc:
+        raise CliError(str(exc)) from None
+    if daemon.resumed:
+        print(f"kikimimi: resumed {journal} ({daemon.resumed} inputs replayed)", file=sys.stderr)
+
+    stop = threading.Event()
+    signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    outputs = _outputs(args, config)
+    events_file = open(args.events, "a", encoding="utf-8") if args.events else None
+
+    def fan_out(line: dict[str, Any], events: Any) -> None:
+        hand_seat = line.get("seat") if line.get("reader") == "hand" and not line.get("removed") else None
+        for out in outputs:
+            for problem in out.emit(events, cause_hand_seat=hand_seat) or []:
+                print(f"kikimimi: {problem}", file=sys.stderr)
+        if events_file:
+            for ev in events:
+                events_file.write(dumps(ev) + "\n")
+            events_file.flush()
+
+    daemon.subscribe(fan_out)
+    if not daemon.resumed:
+        fan_out({}, daemon.log)
+    api = _start_api(daemon, config, stop)
+    threads = [threading.Thread(target=_ticker, args=(daemon, stop), daemon=True, name="timers")]
+    source = args.sim_readers or ("interactive" if config.simulated else None)
+    runner = None
+    if source == "interactive":
+        from kikimimi.sim_readers import typed_lines, vocabulary_help
+
+        print(vocabulary_help(daemon.table.known_tags, config.players), file=sys.stderr)
+        threads.append(threading.Thread(
+            target=_then_stop, args=(stop, typed_lines, sys.stdin, daemon.table.known_tags,
+                                     daemon.submit, _complain, stop), daemon=True, name="keyboard"))
+    elif source:
+        from kikimimi.sim_readers import scripted_lines
+
+        threads.append(threading.Thread(
+            target=_then_stop, args=(stop, scripted_lines, source, daemon.submit, stop, args.speed),
+            daemon=True, name="script"))
+    else:
+        runner = _start_readers(config, daemon)
+    for thread in threads:
+        thread.start()
+    try:
+        while not stop.wait(0.2):
+            pass
+    except KeyboardInterrupt:
+        pass
+    finally:
+        stop.set()
+        if runner is not None:
+            runner.stop()
+        if api is not None:
+            api.stop()
+        for out in outputs:
+            out.wait_idle(timeout=5)
+            out.close()
+        daemon.close()
+        if events_file:
+            events_file.close()
+    return 0
+
+
+def _then_stop(stop: threading.Event, fn: Any, *args: Any) -> None:
+    try:
+        fn(*args)
+    except ScriptError as exc:
+        _complain(str(exc))
+    finally:
+        stop.set()
+
+
+def _complain(message: str) -> None:
+    print(f"kikimimi: {message}", file=sys.stderr, flush=True)
+
+
+def _ticker(daemon: Daemon, stop: threading.Event) -> None:
+    while not stop.wait(0.05):
+        daemon.tick()
+
+
+def _outputs(args: argparse.Namespace, config: TableConfig) -> list[Any]:
+    outputs: list[Any] = [] if args.quiet else [TextOutput()]
+    if args.voice == "text" or not config.audio:
+        return outputs
+    try:
+        from kikimimi.voice.output import AudioOutput, available
+    except ImportError as exc:
+        reason: str | None = f"audio support not installed ({exc})"
+    else:
+        reason = available()
+        if reason is None:
+            try:
+                audio = AudioOutput.from_config(config.audio, config.players, config.lang)
+            except ValueError as exc:
+                raise CliError(f"{config.path}: {exc}") from None
+            return outputs + [audio]
+    if args.voice == "audio":
+        raise CliError(f"no sound output: {reason}")
+    print(f"kikimimi: no sound device ({reason}): speaking as text.", file=sys.stderr)
+    return outputs or [TextOutput()]
+
+
+def _start_readers(config: TableConfig, daemon: Daemon) -> Any:
+    """Real drivers, each in its own thread, feeding the one reader runner."""
+    try:
+        from kikimimi.readers.factory import make_driver
+        from kikimimi.readers.runner import ReaderRunner, ReaderSettings
+    except ImportError as exc:
+        raise CliError(f"reader drivers unavailable ({exc})") from None
+    settings, drivers = [], []
+    for rid, section in config.readers.items():
+        settings.append(ReaderSettings(reader=rid, role=section["role"], seat=section.get("seat"),
+                                       debounce_ms=section.get("debounce_ms", 150),
+                                       ignore_at_connect=section.get("ignore_at_connect", True)))
+        try:
+            drivers.append(make_driver(rid, section))
+        except ValueError as exc:
+            raise CliError(f"{config.path}: readers.{rid}: {exc}") from None
+
+    def on_input(ri: Any) -> None:
+        line: dict[str, Any] = {"reader": ri.role}
+        if ri.seat is not None:
+            line["seat"] = ri.seat
+        if ri.kind in ("lost", "back"):
+            line[ri.kind] = True
+            if ri.detail:
+                line["detail"] = ri.detail
+        else:
+            line.update({"tag": ri.tag} if ri.tag else {"uid": ri.uid})
+            if ri.kind == "removed":
+                line["removed"] = True
+        daemon.submit(line)
+
+    runner = ReaderRunner(settings, on_input)
+    runner.start(drivers)
+    return runner
+
+
+def _start_api(daemon: Daemon, config: TableConfig, stop: threading.Event) -> Any:
+    """The local API for consoles and spectators, when that part is installed."""
+    try:
+        from kikimimi.api.server import start_api
+    except ImportError:
+        return None
+    return start_api(daemon, config)

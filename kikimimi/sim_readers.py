@@ -1,0 +1,141 @@
+"""Simulated readers: a keyboard or a table script stands in for the hardware.
+
+Typed vocabulary (one input per line):
+
+    2 heart-3        seat 2's hand reader sees trident:heart-3
+    f heart-3        the field reader sees it
+    -2 heart-3       lifted off seat 2's hand reader (-f: off the field)
+    2 pass           a command tag (cmd:pass) on seat 2's hand reader
+    2 uid 04a1b2c3   a raw tag id, resolved through the tag map
+    > declare trident 2    a referee console command
+    lost 2 / back 2 / lost f / back f    a reader unplugged / plugged back
+
+Short names gain the game's tag-set prefix; a full `SET:NAME` always works.
+"""
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable, Collection, Iterable
+from pathlib import Path
+from typing import Any, TextIO
+
+from kikimimi.protocol import COMMAND_TAGS
+from kikimimi.script import Garbled, read_script
+
+Submit = Callable[[dict[str, Any]], Any]
+
+
+class TypedLineError(ValueError):
+    pass
+
+
+def vocabulary_help(tags: Collection[str], players: int) -> str:
+    sets = sorted({t.split(":", 1)[0] for t in tags if ":" in t and not t.startswith(("cmd:", "seat:"))})
+    names = sorted(t.split(":", 1)[1] for t in tags if t.split(":", 1)[0] in sets)
+    sample = ", ".join(names[:12]) + (", ..." if len(names) > 12 else "")
+    commands = ", ".join(sorted(c.split(":", 1)[1] for c in COMMAND_TAGS))
+    return (f"Type: SEAT PIECE (seats 1-{players}) or f PIECE for the field; -SEAT/-f PIECE lifts it; "
+            f"SEAT uid HEX; > COMMAND for the console; lost/back SEAT|f.\n"
+            f"Pieces ({', '.join(sets)}): {sample}\nCommand tags: {commands}")
+
+
+def parse_typed(text: str, tags: Collection[str]) -> dict[str, Any] | None:
+    """One typed line -> one script line (without `t`); None for a blank line."""
+    text = text.strip()
+    if not text or text.startswith("#"):
+        return None
+    if text.startswith(">"):
+        command = text[1:].strip()
+        if not command:
+            raise TypedLineError("'>' needs a console command after it")
+        return {"console": command}
+    words = text.split()
+    if words[0] in ("lost", "back"):
+        if len(words) != 2:
+            raise TypedLineError(f"'{words[0]}' takes one reader: a seat number or f")
+        return {**_reader(words[1]), words[0]: True}
+    if len(words) < 2:
+        raise TypedLineError(f"{text!r}: expected a reader and a piece, e.g. '2 heart-3' or 'f heart-3'")
+    removed = words[0].startswith("-")
+    line = _reader(words[0].lstrip("-"))
+    if words[1] == "uid":
+        if len(words) != 3:
+            raise TypedLineError("'uid' takes one hex tag id")
+        line["uid"] = words[2]
+    else:
+        if len(words) != 2:
+            raise TypedLineError(f"{text!r}: one piece at a time")
+        line["tag"] = resolve_name(words[1], tags)
+    if removed:
+        line["removed"] = True
+    return line
+
+
+def _reader(word: str) -> dict[str, Any]:
+    if word in ("f", "field"):
+        return {"reader": "field"}
+    if word.isdigit():
+        return {"reader": "hand", "seat": int(word)}
+    raise TypedLineError(f"{word!r} is not a reader: use a seat number or f")
+
+
+def resolve_name(word: str, tags: Collection[str]) -> str:
+    """'heart-3' -> 'trident:heart-3'; 'pass' -> 'cmd:pass'; full names pass through."""
+    if ":" in word:
+        return word
+    matches = sorted(t for t in tags if t.split(":", 1)[1] == word)
+    if len(matches) == 1:
+        return matches[0]
+    if len(matches) > 1:
+        return next((m for m in matches if not m.startswith("cmd:")), matches[0])
+    return word  # the engine refuses it with its own message
+
+
+def typed_lines(stream: TextIO, tags: Collection[str], submit: Submit,
+                complain: Callable[[str], None], stop: threading.Event) -> None:
+    """Feed typed lines until end of input or `stop`."""
+    for raw in stream:
+        if stop.is_set():
+            return
+        try:
+            line = parse_typed(raw, tags)
+        except TypedLineError as exc:
+            complain(str(exc))
+            continue
+        if line is not None:
+            submit(line)
+
+
+def scripted_lines(path: str | Path, submit: Submit, stop: threading.Event,
+                   speed: float = 1.0) -> list[str]:
+    """Play a table script's inputs at their times (divided by `speed`; 0 = at once).
+
+    The lines are submitted as fresh inputs (the daemon stamps its own time),
+    so a recorded game can be played into a live table.
+    """
+    parsed = read_script(path)
+    start = time.monotonic()
+    for _, item in parsed.lines:
+        if stop.is_set():
+            break
+        if isinstance(item, Garbled):
+            continue
+        t = item.get("t", 0)
+        if speed > 0 and isinstance(t, (int, float)):
+            delay = start + t / speed - time.monotonic()
+            if delay > 0 and stop.wait(delay):
+                break
+        submit({k: v for k, v in item.items() if k != "t"})
+    return parsed.warnings
+
+
+def load_lines(lines: Iterable[str], tags: Collection[str]) -> list[dict[str, Any]]:
+    """Typed lines -> script lines (for tests and for pasting a game in)."""
+    out = []
+    for raw in lines:
+        line = parse_typed(raw, tags)
+        if line is not None:
+            out.append(line)
+    return out
+

@@ -1,0 +1,147 @@
+"""`kikimimi serve` as a real process: journal first, resume after a kill."""
+from __future__ import annotations
+
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from kikimimi.daemon import Daemon
+from kikimimi.script import Header, read_script, without_undone
+
+TOY = [sys.executable, str(Path(__file__).parent / "toy_kikimimi.py")]
+CONFIG = """
+[table]
+game = "toy"
+players = 2
+lang = "en"
+journal = "journal.jsonl"
+[readers.hand-1]
+role = "hand"
+seat = 1
+driver = "sim"
+[readers.hand-2]
+role = "hand"
+seat = 2
+driver = "sim"
+[readers.field]
+role = "field"
+driver = "sim"
+"""
+
+
+def _serve(tmp: Path) -> subprocess.Popen:
+    return subprocess.Popen(
+        TOY + ["serve", str(tmp / "table.toml"), "--voice", "text", "--events", str(tmp / "events.jsonl")],
+        stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, cwd=tmp)
+
+
+def _journal_inputs(tmp: Path) -> list[dict]:
+    return [item for _, item in read_script(tmp / "journal.jsonl").lines]
+
+
+def _wait_for(predicate, timeout=20.0):
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if predicate():
+            return True
+        time.sleep(0.02)
+    return False
+
+
+def _acknowledged(tmp: Path) -> int:
+    path = tmp / "events.jsonl"
+    if not path.exists():
+        return 0
+    return len({json.loads(l)["in"] for l in path.read_text().splitlines() if l.strip()} - {None, 1})
+
+
+@pytest.mark.parametrize("seed", [11, 12])
+def test_killed_serve_resumes_with_no_input_lost(tmp_path, seed):
+    rng = random.Random(seed)
+    (tmp_path / "table.toml").write_text(CONFIG)
+    typed = [f"{rng.choice(['1', '2'])} stone-{rng.randint(1, 6)}" for _ in range(40)]
+    proc = _serve(tmp_path)
+    kill_after = rng.randint(5, 30)
+    for i, line in enumerate(typed[:kill_after]):
+        proc.stdin.write(line + "\n")
+        proc.stdin.flush()
+        if i < 3:
+            assert _wait_for(lambda: _acknowledged(tmp_path) >= i + 1)
+    time.sleep(rng.random() * 0.05)  # a random moment, maybe mid-input
+    proc.send_signal(signal.SIGKILL)
+    proc.wait(timeout=10)
+    first = _journal_inputs(tmp_path)
+    assert len(first) >= 3  # everything acknowledged before the kill is there
+    # every journaled input is exactly one that was typed, in order
+    assert [f"{d['seat']} {d['tag'].split(':')[1]}" for d in first] == typed[: len(first)]
+
+    proc = _serve(tmp_path)
+    rest = ["f stone-1", "f stone-2"]
+    for line in rest:
+        proc.stdin.write(line + "\n")
+        proc.stdin.flush()
+    assert _wait_for(lambda: len(_journal_inputs(tmp_path)) == len(first) + 2)
+    proc.stdin.close()
+    assert proc.wait(timeout=20) == 0
+    err = proc.stderr.read()
+    assert f"resumed" in err and f"({len(first)} inputs replayed)" in err
+    inputs = _journal_inputs(tmp_path)
+    assert inputs[: len(first)] == first
+    assert [d["tag"] for d in inputs[len(first):]] == ["toy:stone-1", "toy:stone-2"]
+    assert all(b["t"] >= a["t"] for a, b in zip(inputs, inputs[1:]))  # time never runs back
+    # the resumed game knew the first part: the replay of the whole journal plays both stones
+    replay = subprocess.run(TOY + ["replay", str(tmp_path / "journal.jsonl")],
+                            capture_output=True, text=True, check=True)
+    plays = [json.loads(l)["tag"] for l in replay.stdout.splitlines() if '"play"' in l]
+    assert plays == ["toy:stone-1", "toy:stone-2"]
+
+
+def test_a_journal_torn_mid_line_is_cut_back_and_resumed(tmp_path, toy):
+    journal = tmp_path / "j.jsonl"
+    header = Header("toy", 2)
+    d = Daemon(header, journal)
+    d.open()
+    d.submit({"reader": "field", "tag": "toy:stone-1"})
+    d.close()
+    with open(journal, "a") as f:
+        f.write('{"t": 9, "reader": "fie')
+    d = Daemon(header, journal)
+    warnings = d.open()
+    assert warnings and "truncated" in warnings[0]
+    d.submit({"reader": "field", "tag": "toy:stone-2"})
+    d.close()
+    parsed = read_script(journal)
+    assert not parsed.warnings
+    assert [item["tag"] for _, item in parsed.lines] == ["toy:stone-1", "toy:stone-2"]
+
+
+def test_a_journal_of_another_game_is_refused(tmp_path, toy):
+    journal = tmp_path / "j.jsonl"
+    journal.write_text('{"game": "toy", "players": 3}\n')
+    with pytest.raises(Exception, match="not this table's toy for 2"):
+        Daemon(Header("toy", 2), journal).open()
+
+
+def test_undo_restores_the_state_of_the_shortened_script(tmp_path, toy):
+    d = Daemon(Header("toy", 2), tmp_path / "j.jsonl")
+    d.open()
+    d.submit({"reader": "field", "tag": "toy:stone-1"})
+    before = d.snapshot()["game"]
+    d.submit({"reader": "field", "tag": "toy:stone-2"})
+    assert d.snapshot()["game"] != before
+    assert d.last_input()[1]["tag"] == "toy:stone-2"
+    events = d.submit({"console": "undo"})
+    assert events[-1]["type"] == "undo" and events[-1]["input"]["tag"] == "toy:stone-2"
+    assert d.snapshot()["game"] == before
+    d.close()
+    # the journal keeps the undo; a replay of it applies the undo the same way
+    lines = read_script(tmp_path / "j.jsonl").lines
+    assert lines[-1][1]["console"] == "undo"
+    assert [item["tag"] for _, item in without_undone(lines)] == ["toy:stone-1"]
