@@ -1,0 +1,511 @@
+"""The Trident as the controller enforces it (shared/rules/trident.md).
+
+The controller never sees a hand: it learns each piece when it is scanned and
+attributes every scan from where that piece is (in a hand, on the field, in
+the basket).  Attribution is the whole trick, so it is spelled out once here:
+
+- a hand piece on the field is a play by whoever holds it (out of turn is a
+  wrong piece for the holder, and the turn does not move);
+- a basket piece on a hand reader is a draw by that seat (refused, with the
+  reason in that earphone, when the seat may not draw now);
+- a basket piece straight onto the field is a draw plus a play by the player
+  whose turn it is;
+- a hand piece on its holder's reader is the player listening to their hand.
+
+Every refusal is checked before anything changes, so an `error` leaves the
+state exactly as it was.  What a hand holds is spoken only into its holder's
+earphone; a wrong piece goes back to the hand unnamed.
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+from kikimimi.protocol import TABLE, Event, Game, Input, error, event, say, seat_audience
+
+from . import machine
+from .machine import PhaseModel
+from .pieces import BY_TAG, HAND_SIZE, TAGS, Kind, Piece, Suit, hand_points
+
+BASKET = 0
+FIELD = -1
+SCORINGS = ("normal", "competition")
+DECLARATIONS = ("trident", "pass", "agree")
+
+
+class OptionError(ValueError):
+    """A header option the game cannot play with."""
+
+
+class TridentGame(PhaseModel, Game):
+    """One play of The Trident: the state is plain data, the phases are the shared machine's."""
+
+    name: ClassVar[str] = "trident"
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 4
+    tag_sets: ClassVar[tuple[str, ...]] = ("trident",)
+
+    def __init__(self, players: int, options: Mapping[str, Any] | None = None):
+        Game.__init__(self, players, options)
+        if not self.min_players <= players <= self.max_players:
+            raise OptionError(f"The Trident is played by 2 to 4 players, not {players}")
+        self.scoring = str(self.options.get("scoring", "normal"))
+        if self.scoring not in SCORINGS:
+            raise OptionError(f"scoring must be normal or competition, not {self.scoring!r}")
+        first = self.options.get("first", 1)
+        if not isinstance(first, int) or isinstance(first, bool) or not 1 <= first <= players:
+            raise OptionError(f"first must be a seat from 1 to {players}, not {first!r}")
+        self.first: int = first
+        self.seats = tuple(range(1, players + 1))
+        self.hands: dict[int, list[str]] = {s: [] for s in self.seats}
+        self.field: list[str] = []
+        self.where: dict[str, int] = dict.fromkeys(BY_TAG, BASKET)
+        self.basket_count = len(BY_TAG)
+        self.turn: int = first
+        self.suit: Suit | None = None
+        self.pending = 0
+        self.owed: dict[int, int] = dict.fromkeys(self.seats, 0)
+        self.declared: dict[int, bool] = dict.fromkeys(self.seats, False)
+        self.agreed: set[int] = set()
+        self.has_drawn = False
+        self.chooser: int | None = None
+        self.result: dict[str, Any] | None = None
+        self._out: list[Event] = []
+        machine.attach(self)
+
+    # -- the Game protocol -------------------------------------------------
+    @classmethod
+    def known_tags(cls, players: int) -> frozenset[str]:
+        return TAGS
+
+    @property
+    def over(self) -> bool:
+        return self.state == "over"
+
+    def start(self, t: float) -> list[Event]:
+        return [say(TABLE, "deal", count=HAND_SIZE)]
+
+    def handle(self, inp: Input) -> list[Event]:
+        out = self._out = []
+        if self.state == "over":
+            out.append(error("the game is over"))
+        elif inp.console is not None:
+            self._console(inp.console.strip())
+        elif inp.timer is not None:
+            out.append(error(f"no timer named {inp.timer!r} in The Trident"))
+        elif inp.tag is None or inp.removed:
+            pass  # taking a piece off a reader means nothing in The Trident
+        elif inp.tag.startswith("cmd:"):
+            if inp.reader != "hand" or inp.seat is None:
+                self._refuse(None, "command-on-field", "command tags are read on a hand reader")
+            else:
+                self._declare(inp.seat, inp.tag[4:])
+        elif inp.tag in BY_TAG:
+            if inp.reader == "hand" and inp.seat is not None:
+                self._hand_scan(inp.seat, BY_TAG[inp.tag])
+            elif inp.reader == "field":
+                self._field_scan(BY_TAG[inp.tag])
+            else:
+                out.append(error(f"no reader {inp.reader!r} in The Trident"))
+        else:
+            self._refuse(inp.seat, "not-a-piece", f"{inp.tag} is not a Trident piece")
+        self._out = []
+        return out
+
+    def snapshot(self) -> dict[str, Any]:
+        return {
+            "phase": self.state, "turn": self.turn, "first": self.first,
+            "suit": self.suit.value if self.suit else None, "pending": self.pending,
+            "owed": dict(self.owed), "hands": {s: list(h) for s, h in self.hands.items()},
+            "field": list(self.field), "basket": sorted(t for t, w in self.where.items() if w == BASKET),
+            "declared": dict(self.declared), "agreed": sorted(self.agreed),
+            "chooser": self.chooser, "scoring": self.scoring, "result": self.result,
+        }
+
+    # -- speaking ------------------------------------------------------------
+    def _announce(self, key: str, **params: Any) -> None:
+        self._out.append(say(TABLE, key, **params))
+
+    def _tell(self, seat: int, key: str, **params: Any) -> None:
+        self._out.append(say(seat_audience(seat), key, **params))
+
+    def _refuse(self, seat: int | None, key: str, message: str, **params: Any) -> None:
+        """A refusal: the reason spoken to whoever it concerns, and an `error` (nothing changed)."""
+        self._out.append(say(TABLE if seat is None else seat_audience(seat), key, **params))
+        self._out.append(error(message, **({} if seat is None else {"seat": seat})))
+
+    # -- the basket ----------------------------------------------------------
+    @property
+    def available(self) -> int:
+        """Basket pieces not already owed to a seat that still has to draw them."""
+        return self.basket_count - sum(self.owed.values())
+
+    def _take(self, seat: int, tag: str) -> None:
+        """A basket piece goes into a hand (the holder hears what it is)."""
+        hand = self.hands[seat]
+        before = len(hand)
+        hand.append(tag)
+        self.where[tag] = seat
+        self.basket_count -= 1
+        self._out.append(event("draw", seat=seat, tag=tag, private=seat_audience(seat)))
+        self._tell(seat, "drawn", piece=tag)
+        self._hand_size_changed(seat, before)
+
+    def _hand_size_changed(self, seat: int, before: int) -> None:
+        """Trident must be declared after the hand last dropped to one piece."""
+        if len(self.hands[seat]) == 1 and before != 1:
+            self.declared[seat] = False
+
+    def _owe(self, seat: int, count: int) -> bool:
+        """`seat` must draw `count` more; a draw the basket cannot cover is a crash."""
+        if count > self.available:
+            self._crash(seat)
+            return False
+        self.owed[seat] += count
+        return True
+
+    # -- hand readers ----------------------------------------------------------
+    def _hand_scan(self, seat: int, p: Piece) -> None:
+        at = self.where[p.tag]
+        if at == seat:
+            if self.state == "choosing" and seat == self.chooser and p.basic:
+                assert p.suit is not None
+                self._choose(p.suit)
+                return
+            self._tell(seat, "hand-piece", piece=p.tag)
+            if self.state == "choosing" and seat == self.chooser:
+                self._tell(seat, "choose-suit")
+        elif at == FIELD:
+            self._refuse(seat, "on-field", "that piece is on the field")
+        elif at != BASKET:
+            self._refuse(seat, "other-hand", f"seat {seat} scanned a piece held by another seat")
+        else:
+            self._draw_request(seat, p.tag)
+
+    def _draw_request(self, seat: int, tag: str) -> None:
+        if self.state == "dealing":
+            if len(self.hands[seat]) >= HAND_SIZE:
+                self._refuse(seat, "deal-full", f"seat {seat} already has {HAND_SIZE} pieces", count=HAND_SIZE)
+                return
+            self._take(seat, tag)
+            if all(len(h) == HAND_SIZE for h in self.hands.values()):
+                self.dealt()
+                self._announce("opening-draw", seat=self.first)
+            return
+        if self.owed[seat] > 0:
+            self.owed[seat] -= 1
+            self._take(seat, tag)
+            if self.owed[seat]:
+                self._tell(seat, "draw-more", count=self.owed[seat])
+            return
+        if seat != self.turn or self.state not in ("turn", "drawn"):
+            self._refuse(seat, "no-draw-now", f"seat {seat} may not draw now")
+        elif self.state == "drawn":
+            self._refuse(seat, "already-drew", f"seat {seat} has already drawn this turn")
+        elif self.pending:
+            self._accept_attack(seat, tag)
+        elif self.available < 1:
+            self._refuse(seat, "basket-owed", "the rest of the basket is owed to other seats")
+        else:
+            self._take(seat, tag)
+            self.has_drawn = True
+            self.drew()
+
+    def _accept_attack(self, seat: int, first_tag: str | None) -> None:
+        """The turn player takes the whole pending total; their turn ends at once."""
+        total, self.pending = self.pending, 0
+        if total > self.available:
+            self._crash(seat)
+            return
+        self.owed[seat] += total
+        self._out.append(event("pending", total=0))
+        if first_tag is not None:
+            self.owed[seat] -= 1
+            self._take(seat, first_tag)
+        if self.owed[seat]:
+            self._tell(seat, "draw-more", count=self.owed[seat])
+        self._next_turn()
+
+    # -- the field reader --------------------------------------------------------
+    def _field_scan(self, p: Piece) -> None:
+        at = self.where[p.tag]
+        if at == FIELD:
+            self._refuse(None, "already-on-field", "that piece is already on the field")
+        elif self.state == "dealing":
+            self._refuse(None, "deal-first", "the deal is not finished", count=HAND_SIZE)
+        elif at == BASKET:
+            self._basket_to_field(p)
+        elif self.state in ("opening", "resetting"):
+            self._wrong(at, "out-of-turn")
+        elif self.state == "choosing":
+            if at == self.chooser:
+                self._refuse(at, "choose-suit-first", f"seat {at} must name a suit first")
+            else:
+                self._wrong(at, "out-of-turn")
+        elif at != self.turn:
+            self._wrong(at, "out-of-turn")
+        else:
+            self._play(at, p)
+
+    def _basket_to_field(self, p: Piece) -> None:
+        if self.state == "opening" or (self.state == "resetting" and self.available >= 1):
+            self._open_with(p)
+        elif self.state == "turn" and not self.pending and self.available >= 1:
+            self._take(self.turn, p.tag)
+            self.has_drawn = True
+            self.drew()
+            self._play(self.turn, p)
+        else:
+            self._refuse(None, "basket-to-field", "a piece from the basket cannot go on the field now")
+
+    def _open_with(self, p: Piece) -> None:
+        """The opening (and the reset): basic or change sets the suit, anything else is redone."""
+        seat = self.first if self.state == "opening" else self.turn
+        self.where[p.tag] = FIELD
+        self.basket_count -= 1
+        self.field.append(p.tag)
+        self._out.append(event("play", seat=seat, tag=p.tag, opening=True))
+        if p.opens:
+            assert p.suit is not None
+            self._announce("field-piece", piece=p.tag)
+            self._set_suit(p.suit)
+            if self.state == "opening":
+                self.opened()
+                self._start_turn()
+            else:
+                self.reset_done()
+                self._announce("reset-done", seat=self.turn)
+        else:
+            self._announce("field-no-effect", piece=p.tag, effect=p.effect)
+            if self.available < 1 and self.state == "resetting":
+                self.reset_done()  # nothing left to open with: the suit stays as it was
+                self._announce("reset-failed")
+
+    # -- playing ---------------------------------------------------------------
+    def _play(self, seat: int, p: Piece) -> None:
+        hand = self.hands[seat]
+        if self.pending and not p.answers_attack:
+            self._wrong(seat, "not-an-answer")
+            return
+        if p.basic and p.suit is not self.suit:
+            self._wrong(seat, "wrong-suit")
+            return
+        if len(hand) == 1 and not p.basic:
+            self._wrong(seat, "non-basic-last")
+            return
+        before = len(hand)
+        hand.remove(p.tag)
+        self.where[p.tag] = FIELD
+        self.field.append(p.tag)
+        self.agreed.clear()
+        self._out.append(event("play", seat=seat, tag=p.tag))
+        if p.kind is Kind.SPECIAL2:
+            self._announce("field-unknown", piece=p.tag, effect=p.effect)
+        else:
+            self._announce("field-piece", piece=p.tag)
+        self._hand_size_changed(seat, before)
+        if p.sets_suit is not None:
+            self._set_suit(p.sets_suit)
+        if p.rotate is not None:
+            self._rotate(p.rotate)
+        if p.adds:
+            self.pending += p.adds
+            self._out.append(event("pending", total=self.pending))
+            self._announce("pending", total=self.pending)
+        elif self.pending:  # an unknown answer adds nothing; the total moves on
+            self._out.append(event("pending", total=self.pending))
+            self._announce("pending", total=self.pending)
+        if not hand:
+            if self.declared[seat]:
+                self._game_over("out", winner=seat)
+                return
+            self._penalty(seat, "no-trident")
+            if self.over:
+                return
+        if p.kind is Kind.SPECIAL1:
+            self.chooser = seat
+            self.choose()
+            self._tell(seat, "choose-suit")
+            return
+        self._next_turn()
+
+    def _set_suit(self, suit: Suit) -> None:
+        self.suit = suit
+        self._out.append(event("suit", suit=suit.value))
+        self._announce("suit-set", suit=suit.value)
+
+    def _rotate(self, direction: str) -> None:
+        """right: every hand goes to the left neighbour (seat k -> k+1); left: the reverse."""
+        n = len(self.seats)
+        step = 1 if direction == "right" else -1
+        old = self.hands
+        self.hands = {s: old[((s - 1 - step) % n) + 1] for s in self.seats}
+        for s, h in self.hands.items():
+            for tag in h:
+                self.where[tag] = s
+            self._hand_size_changed(s, len(old[s]))
+        self._out.append(event("rotate", direction=direction))
+        self._announce(f"rotate-{direction}")
+
+    def _choose(self, suit: Suit) -> None:
+        self._set_suit(suit)
+        self.chooser = None
+        self._next_turn()
+
+    def _next_turn(self) -> None:
+        self.turn = self.turn % len(self.seats) + 1
+        self.has_drawn = False
+        self.pass_turn()
+        self._start_turn()
+
+    def _start_turn(self) -> None:
+        self.has_drawn = False
+        self._out.append(event("turn", seat=self.turn))
+        self._announce("turn", seat=self.turn)
+
+    # -- penalties and the end -------------------------------------------------
+    def _wrong(self, seat: int, why: str) -> None:
+        """A wrong piece: it goes back to its holder unnamed, who draws 2.  On one's
+        own turn the turn passes on (taking any pending attack with it); out of
+        turn the turn does not move."""
+        own_turn = seat == self.turn and self.state in ("turn", "drawn")
+        self._tell(seat, f"wrong-{why}")
+        self._penalty(seat, "wrong-piece", why=why)
+        if self.over or not own_turn:
+            return
+        if self.pending:
+            total, self.pending = self.pending, 0
+            self._out.append(event("pending", total=0))
+            if not self._owe(seat, total):
+                return
+        self._next_turn()
+
+    def _penalty(self, seat: int, reason: str, **extra: Any) -> None:
+        self._out.append(event("penalty", seat=seat, reason=reason, draw=2, **extra))
+        self._announce(f"penalty-{reason}", seat=seat)
+        self._owe(seat, 2)
+
+    def _crash(self, seat: int) -> None:
+        """The seat cannot draw what it must: it takes whatever is left and finishes last."""
+        rest = [t for t, w in self.where.items() if w == BASKET]
+        for tag in rest:
+            self._take(seat, tag)
+        self._game_over("crash", crashed=seat)
+
+    def _ranking(self, winner: int | None, crashed: int | None) -> list[dict[str, Any]]:
+        order = [((self.first - 1 + i) % len(self.seats)) + 1 for i in range(len(self.seats))]
+        middle = [s for s in order if s not in (winner, crashed)]
+        if self.scoring == "competition":
+            middle.sort(key=lambda s: (hand_points(self.hands[s]), order.index(s)))
+        else:
+            middle.sort(key=lambda s: (len(self.hands[s]), order.index(s)))
+        ranked = ([winner] if winner else []) + middle + ([crashed] if crashed else [])
+        return [
+            {"seat": s, "place": i + 1, "pieces": len(self.hands[s]),
+             "points": hand_points(self.hands[s]), "crash": s == crashed}
+            for i, s in enumerate(ranked)
+        ]
+
+    def _game_over(self, reason: str, winner: int | None = None, crashed: int | None = None) -> None:
+        ranking = self._ranking(winner, crashed)
+        self.result = {"reason": reason, "ranking": ranking}
+        self.finish()
+        machine.detach(self)
+        self._out.append(event("game-over", reason=reason, ranking=ranking))
+        self._announce(f"game-over-{reason}", seat=winner or crashed or 0)
+        key = "rank-points" if self.scoring == "competition" else "rank-pieces"
+        for entry in ranking:
+            self._announce(key, place=entry["place"], seat=entry["seat"],
+                           pieces=entry["pieces"], points=entry["points"])
+
+    # -- declarations and the console ---------------------------------------------
+    def _declare(self, seat: int, what: str) -> None:
+        if what not in DECLARATIONS:
+            self._refuse(seat, "no-such-declaration", f"cmd:{what} means nothing in The Trident")
+        elif self.state == "dealing":
+            self._refuse(seat, "deal-first", "the deal is not finished", count=HAND_SIZE)
+        elif what == "trident":
+            if len(self.hands[seat]) != 1:
+                self._refuse(seat, "trident-not-one", f"seat {seat} does not hold exactly one piece")
+            elif self.declared[seat]:
+                self._refuse(seat, "trident-again", f"seat {seat} has already declared Trident")
+            else:
+                self.declared[seat] = True
+                self._out.append(event("declare", seat=seat, what="trident"))
+                self._announce("declared-trident", seat=seat)
+        elif what == "pass":
+            self._pass(seat)
+        else:
+            self._agree(seat)
+
+    def _pass(self, seat: int) -> None:
+        if seat != self.turn or self.state not in ("turn", "drawn"):
+            self._refuse(seat, "not-your-turn", f"it is not seat {seat}'s turn")
+        elif self.state == "drawn":
+            self._out.append(event("declare", seat=seat, what="pass"))
+            self._announce("passed", seat=seat)
+            self._next_turn()
+        elif self.pending:
+            # Passing under an attack takes the whole total (a crash if the basket cannot cover it).
+            self._out.append(event("declare", seat=seat, what="pass"))
+            self._accept_attack(seat, None)
+        elif self.available < 1:
+            self._out.append(event("declare", seat=seat, what="pass"))
+            self._crash(seat)  # must draw, and the basket has nothing left
+        else:
+            self._refuse(seat, "draw-first", f"seat {seat} must draw before passing")
+
+    def _agree(self, seat: int) -> None:
+        if self.state not in ("turn", "drawn"):
+            self._refuse(seat, "agree-not-now", "the suit cannot be reset now")
+        elif seat in self.agreed:
+            self._refuse(seat, "agree-again", f"seat {seat} has already agreed")
+        elif self.available < 1:
+            self._refuse(seat, "agree-empty-basket", "the basket is empty: the suit cannot be reset")
+        else:
+            self.agreed.add(seat)
+            self._out.append(event("declare", seat=seat, what="agree"))
+            self._announce("agreed", seat=seat, count=len(self.agreed), players=len(self.seats))
+            if len(self.agreed) == len(self.seats):
+                self.agreed.clear()
+                self.all_agreed()
+                self._announce("reset-draw")
+
+    def _console(self, line: str) -> None:
+        words = line.split()
+        if words[:1] == ["stop"] and len(words) == 1:
+            self._game_over("stopped")
+        elif len(words) == 3 and words[0] == "declare" and words[1] in DECLARATIONS:
+            seat = self._console_seat(words[2])
+            if seat is not None:
+                self._declare(seat, words[1])
+        elif len(words) == 2 and words[0] == "suit":
+            if words[1] not in Suit._value2member_map_:
+                self._out.append(error(f"no suit {words[1]!r} (heart, diamond, spade, clover)"))
+            elif self.state != "choosing":
+                self._out.append(error("no suit is being chosen now"))
+            else:
+                self._choose(Suit(words[1]))
+        elif len(words) == 2 and words[0] == "penalty":
+            seat = self._console_seat(words[1])
+            if seat is not None:
+                if self.state == "dealing":
+                    self._out.append(error("the deal is not finished"))
+                else:
+                    self._penalty(seat, "wrong-piece", why="referee")
+        else:
+            self._out.append(error(
+                f"unknown command {line!r} (declare trident|pass|agree SEAT, suit SUIT, penalty SEAT, stop)"))
+
+    def _console_seat(self, word: str) -> int | None:
+        if word.isdigit() and 1 <= int(word) <= len(self.seats):
+            return int(word)
+        self._out.append(error(f"no seat {word!r} (1 to {len(self.seats)})"))
+        return None
+
+    # -- hooks for the runtime -----------------------------------------------------
+    @classmethod
+    def diagram(cls, fmt: str = "mermaid") -> str:
+        if fmt != "mermaid":
+            raise ValueError(f"The Trident draws only Mermaid diagrams, not {fmt!r}")
+        return machine.mermaid()

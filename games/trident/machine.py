@@ -1,0 +1,88 @@
+"""The Trident's phases as a `transitions` machine, declared once as data.
+
+The phases are what the table is waiting for: the deal, the opening piece,
+a turn (play or draw), a turn after a draw (play or pass), a suit choice
+after change-draw-4, the "everyone forgot" reset piece, and the end.  The
+rules that decide *whether* a move is legal live in `game.py`; this module
+only says which phase follows which, so the diagram tells a player the shape
+of the game at a glance.
+
+One machine is shared by every game (`add_model`): building a `Machine` per
+game costs more than a whole game's worth of inputs.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from transitions import Machine
+
+STATES = ["dealing", "opening", "turn", "drawn", "choosing", "resetting", "over"]
+
+TRANSITIONS: list[dict[str, Any]] = [
+    {"trigger": "dealt", "source": "dealing", "dest": "opening"},
+    {"trigger": "opened", "source": "opening", "dest": "turn"},
+    {"trigger": "drew", "source": "turn", "dest": "drawn"},
+    {"trigger": "pass_turn", "source": ["turn", "drawn", "choosing"], "dest": "turn"},
+    {"trigger": "choose", "source": ["turn", "drawn"], "dest": "choosing"},
+    {"trigger": "all_agreed", "source": ["turn", "drawn"], "dest": "resetting"},
+    {"trigger": "reset_done", "source": "resetting", "dest": "drawn", "conditions": "has_drawn"},
+    {"trigger": "reset_done", "source": "resetting", "dest": "turn", "unless": "has_drawn"},
+    {"trigger": "finish", "source": ["dealing", "opening", "turn", "drawn", "choosing", "resetting"], "dest": "over"},
+]
+
+#: The triggers the model class must declare (checked by a test against TRANSITIONS).
+TRIGGERS = sorted({t["trigger"] for t in TRANSITIONS})
+
+
+class _Unbound(RuntimeError):
+    pass
+
+
+class PhaseModel:
+    """Triggers declared on the class so type checkers and readers see them;
+    the shared machine replaces them per instance (`model_override=True`)."""
+
+    state: str
+    has_drawn: bool = False
+
+    def dealt(self) -> bool: raise _Unbound("dealt")
+    def opened(self) -> bool: raise _Unbound("opened")
+    def drew(self) -> bool: raise _Unbound("drew")
+    def pass_turn(self) -> bool: raise _Unbound("pass_turn")
+    def choose(self) -> bool: raise _Unbound("choose")
+    def all_agreed(self) -> bool: raise _Unbound("all_agreed")
+    def reset_done(self) -> bool: raise _Unbound("reset_done")
+    def finish(self) -> bool: raise _Unbound("finish")
+
+
+def _machine_kwargs() -> dict[str, Any]:
+    return dict(
+        states=STATES, transitions=TRANSITIONS, initial="dealing",
+        auto_transitions=False, model_override=True, ignore_invalid_triggers=False,
+    )
+
+
+MACHINE = Machine(model=None, **_machine_kwargs())
+
+
+def attach(model: PhaseModel) -> None:
+    """Put a new game under the shared machine, in the `dealing` phase."""
+    MACHINE.add_model(model, initial="dealing")
+
+
+def detach(model: PhaseModel) -> None:
+    """Release a finished game, so the shared machine does not keep it alive."""
+    if model in MACHINE.models:
+        MACHINE.remove_model(model)
+
+
+def mermaid() -> str:
+    """The phase diagram as Mermaid source (no graphviz binaries needed)."""
+    from transitions.extensions import GraphMachine
+
+    class _Drawing:
+        has_drawn = False
+
+    gm = GraphMachine(model=_Drawing(), graph_engine="mermaid", title="The Trident",
+                      show_conditions=True, **_machine_kwargs())
+    return str(gm.get_graph().draw(None))
