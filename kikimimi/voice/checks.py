@@ -1,0 +1,81 @@
+"""`kikimimi doctor` findings about sound: which devices exist, what each output maps to."""
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from kikimimi.checks import Check
+
+from .config import SPEAKER, parse_audio
+from .devices import PORTAUDIO_FIX, find_device, output_devices
+from .render import engine_version, pick_voice
+
+
+def doctor_checks(audio: Mapping[str, Any] | None, players: int, lang: str | None = None) -> list[Check]:
+    """Every finding, ok or not, each with the fix when something is wrong."""
+    checks: list[Check] = []
+    try:
+        devices = output_devices()
+    except OSError as exc:
+        return [Check("audio library", False, str(exc).split(":")[0], PORTAUDIO_FIX)]
+    except Exception as exc:
+        return [Check("audio library", False, f"PortAudio failed to start: {exc}",
+                      "check the ALSA/PulseAudio setup (aplay -l)")]
+    if devices:
+        listing = "; ".join(f"#{d.index} {d.name} ({d.channels} ch, {d.samplerate} Hz)" for d in devices)
+        checks.append(Check("audio devices", True, listing))
+    else:
+        checks.append(Check("audio devices", False, "no output device found",
+                            "plug in a sound card (or start PulseAudio); the table speaks as text meanwhile"))
+    checks.extend(_speech_checks(lang))
+    if audio is None:
+        checks.append(Check("audio outputs", False, "no [audio] table in the table file",
+                            "add [audio.outputs.speaker] and [audio.outputs.seat-N] with device and channels"))
+        return checks
+    try:
+        spec = parse_audio(audio, players)
+    except ValueError as exc:
+        return checks + [Check("audio config", False, str(exc), "correct that key in the table file")]
+    names = [SPEAKER] + [f"seat-{n}" for n in range(1, players + 1)]
+    for name in names:
+        out = spec.outputs.get(name)
+        if out is None:
+            checks.append(Check(f"output {name}", False, "not configured",
+                                f"add [audio.outputs.{name}] device = ..., channels = [1, 2]"))
+            continue
+        try:
+            dev = find_device(out.device, devices)
+        except LookupError as exc:
+            text = str(exc)
+            detail, _, fix = text.partition(": ")
+            checks.append(Check(f"output {name}", False, detail, fix or "plug the device in"))
+            continue
+        shown = [c + 1 for c in out.channels]
+        if max(out.channels) >= dev.channels:
+            checks.append(Check(f"output {name}", False,
+                                f"{dev.name!r} has {dev.channels} channels, configured {shown}",
+                                f"set channels within 1..{dev.channels}, or device = a bigger interface"))
+        else:
+            checks.append(Check(f"output {name}", True,
+                                f"#{dev.index} {dev.name!r} channels {shown} volume {out.volume:g}"))
+    if spec.pack is not None:
+        wavs = sorted(spec.pack.glob("*.wav"))
+        checks.append(Check("voice pack", bool(wavs), f"{spec.pack}: {len(wavs)} recorded phrases",
+                            "put <phrase key>.wav files in that folder"))
+    return checks
+
+
+def _speech_checks(lang: str | None) -> list[Check]:
+    try:
+        import pyttsx3
+
+        engine = pyttsx3.init()
+        voices = engine.getProperty("voices")
+    except Exception as exc:
+        return [Check("speech engine", False, f"pyttsx3 cannot start: {exc}", "apt-get install espeak-ng")]
+    found = [Check("speech engine", True, f"{engine_version()}, {len(voices)} voices")]
+    for want in ([lang] if lang else ["ja", "en"]):
+        vid = pick_voice(voices, want)
+        found.append(Check(f"voice {want}", vid is not None, vid or "no voice for this language",
+                           "apt-get install espeak-ng (it ships ja and en voices)"))
+    return found

@@ -1,0 +1,115 @@
+"""The table TOML's `[audio]` table, checked before any device is opened.
+
+    [audio]
+    voice = "jpx/ja"          # optional: a pyttsx3 voice id
+    rate = 160                # optional: words per minute
+    pack = "voices/packs/x"   # optional: recorded clips <key>.wav
+    [audio.outputs.speaker]
+    device = "USB"            # name substring or PortAudio index
+    channels = [1, 2]         # 1-based, on that device
+    volume = 1.0
+    [audio.outputs.seat-1]
+    device = "USB"
+    channels = [3, 4]
+
+A broken entry raises ValueError with one line naming the key, so a typo is
+found at start and not in the middle of a game.
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+SPEAKER = "speaker"
+_SEAT = re.compile(r"seat-([1-9][0-9]*)$")
+MAX_VOLUME = 4.0
+
+
+@dataclass(frozen=True, slots=True)
+class OutputSpec:
+    name: str  # "speaker" or "seat-N"
+    device: str | int | None  # None: the system default output
+    channels: tuple[int, ...]  # 0-based
+    volume: float = 1.0
+
+    @property
+    def audience(self) -> str:
+        return "table" if self.name == SPEAKER else "seat:" + self.name.split("-", 1)[1]
+
+
+@dataclass(frozen=True, slots=True)
+class AudioSpec:
+    outputs: dict[str, OutputSpec]
+    voice: str | None = None
+    rate: int | None = None
+    pack: Path | None = None
+
+
+def output_name(audience: str) -> str:
+    """"table" -> "speaker", "seat:3" -> "seat-3" (the config's names)."""
+    return SPEAKER if audience == "table" else audience.replace(":", "-", 1)
+
+
+def parse_audio(audio: Mapping[str, Any], players: int) -> AudioSpec:
+    """Check and normalise the `[audio]` table for a table of `players` seats."""
+    if not isinstance(audio, Mapping):
+        raise ValueError("[audio] must be a table")
+    known = {"outputs", "voice", "rate", "pack"}
+    for key in audio:
+        if key not in known:
+            raise ValueError(f"audio.{key}: unknown key (have: {', '.join(sorted(known))})")
+    voice = audio.get("voice")
+    if voice is not None and (not isinstance(voice, str) or not voice.strip()):
+        raise ValueError("audio.voice: must be a voice id string, e.g. \"jpx/ja\"")
+    rate = audio.get("rate")
+    if rate is not None and (isinstance(rate, bool) or not isinstance(rate, int) or not 40 <= rate <= 600):
+        raise ValueError(f"audio.rate: must be words per minute, 40-600 (got {rate!r})")
+    pack = audio.get("pack")
+    if pack is not None:
+        if not isinstance(pack, str) or not Path(pack).is_dir():
+            raise ValueError(f"audio.pack: {pack!r} is not a folder of <key>.wav clips")
+        pack = Path(pack)
+    outputs_raw = audio.get("outputs", {})
+    if not isinstance(outputs_raw, Mapping):
+        raise ValueError("audio.outputs: must be a table of [audio.outputs.NAME] sections")
+    outputs: dict[str, OutputSpec] = {}
+    for name, section in outputs_raw.items():
+        outputs[name] = _parse_output(name, section, players)
+    return AudioSpec(outputs, voice, rate, pack)
+
+
+def _parse_output(name: str, section: Any, players: int) -> OutputSpec:
+    where = f"audio.outputs.{name}"
+    m = _SEAT.match(name)
+    if name != SPEAKER and not m:
+        raise ValueError(f"{where}: unknown output (use \"speaker\" or \"seat-1\" .. \"seat-{players}\")")
+    if m and int(m.group(1)) > players:
+        raise ValueError(f"{where}: this table has only {players} seats")
+    if not isinstance(section, Mapping):
+        raise ValueError(f"{where}: must be a table with device and channels")
+    for key in section:
+        if key not in ("device", "channels", "volume"):
+            raise ValueError(f"{where}.{key}: unknown key (have: channels, device, volume)")
+    device = section.get("device")
+    if isinstance(device, bool) or not (device is None or isinstance(device, (str, int))):
+        raise ValueError(f"{where}.device: must be a name substring or a device index")
+    if isinstance(device, str):
+        device = device.strip()
+        if device.isdigit():
+            device = int(device)
+        elif not device:
+            raise ValueError(f"{where}.device: empty name")
+    if isinstance(device, int) and device < 0:
+        raise ValueError(f"{where}.device: index must be 0 or more")
+    channels = section.get("channels", [1, 2])
+    if (not isinstance(channels, list) or not 1 <= len(channels) <= 2
+            or any(isinstance(c, bool) or not isinstance(c, int) or c < 1 for c in channels)
+            or len(set(channels)) != len(channels)):
+        raise ValueError(f"{where}.channels: must be one or two 1-based channel numbers, e.g. [3, 4]")
+    volume = section.get("volume", 1.0)
+    if isinstance(volume, bool) or not isinstance(volume, (int, float)) or not 0.0 <= volume <= MAX_VOLUME:
+        raise ValueError(f"{where}.volume: must be a number from 0 to {MAX_VOLUME:g}")
+    return OutputSpec(name, device, tuple(c - 1 for c in channels), float(volume))

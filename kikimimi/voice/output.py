@@ -1,0 +1,310 @@
+"""The table's voice: `say` events in, sound out of the right earphone or speaker.
+
+The runtime hands every batch of log events to `AudioOutput.emit`.  Each
+output has its own lane (queue) on its device's stream; clips are rendered
+once (or taken from a recorded pack) and cached.  A private phrase goes only
+to its seat's earphone: if that earphone is missing or has failed, the phrase
+is dropped and `emit` returns a one-line notice for the referee, never
+re-routed where another player could hear it.  A public phrase whose speaker
+fails is played into the working earphones instead, since everyone may hear it.
+"""
+from __future__ import annotations
+
+import logging
+import time
+from collections import deque
+from collections.abc import Iterable, Mapping, Sequence
+from concurrent.futures import Future
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from .clips import ClipError, resample
+from .config import SPEAKER, AudioSpec, OutputSpec, output_name, parse_audio
+from .devices import Device, find_device, output_devices
+from .mixer import DeviceMixer, Item, Lane
+from .pack import VoicePack
+from .render import Renderer
+
+log = logging.getLogger(__name__)
+
+Source = tuple[str, str]  # ("tts", text) or ("pack", key)
+
+
+class AudioOutput:
+    """Routes `say` events to per-output queues on one stream per device."""
+
+    def __init__(self, spec: AudioSpec, players: int, lang: str, *,
+                 cache_dir: Path | None = None, muted: Iterable[str] = ()):
+        self.spec, self.players, self.lang = spec, players, lang
+        self.renderer = Renderer(lang, cache_dir, spec.voice, spec.rate)
+        self.pack = VoicePack(spec.pack)
+        self.lanes: dict[str, Lane] = {}
+        self.lane_device: dict[str, DeviceMixer] = {}
+        self.mixers: list[DeviceMixer] = []
+        self.problems: dict[str, str] = {}  # output name -> why it cannot play
+        self.muted = set(muted)  # outputs deliberately not played (the demo)
+        self.latencies: deque[float] = deque(maxlen=8192)  # emit -> first frame, seconds
+        self._sources: dict[Source, tuple[np.ndarray, int]] = {}
+        self._resampled: dict[tuple[Source, int], np.ndarray] = {}
+        self._pending: dict[Source, Future] = {}
+        self._notices: deque[str] = deque()
+        self._told: set[str] = set()
+        for key in self.pack.keys:
+            try:
+                self._sources[("pack", key)] = self.pack.load(key)
+            except ClipError as exc:
+                self._notice(f"voice pack: {exc}")
+        self._open_devices()
+
+    # -- construction ----------------------------------------------------------
+    @classmethod
+    def from_config(cls, audio: Mapping[str, Any], players: int, lang: str, *,
+                    cache_dir: Path | None = None) -> "AudioOutput":
+        """From the table TOML's `[audio]` table; ValueError names a broken key."""
+        return cls(parse_audio(audio, players), players, lang, cache_dir=cache_dir)
+
+    @classmethod
+    def default_device(cls, players: int, lang: str, listen: Sequence[str] = ("table", "seat:1"),
+                       *, cache_dir: Path | None = None) -> "AudioOutput":
+        """The demo: the default device plays the speaker and the listed earphones."""
+        outputs = {}
+        for audience in listen:
+            name = output_name(audience)
+            outputs[name] = OutputSpec(name, None, (0, 1), 1.0)
+        every = [SPEAKER] + [f"seat-{n}" for n in range(1, players + 1)]
+        muted = [n for n in every if n not in outputs]
+        return cls(AudioSpec(outputs), players, lang, cache_dir=cache_dir, muted=muted)
+
+    def _open_devices(self) -> None:
+        for n in range(1, self.players + 1):
+            name = f"seat-{n}"
+            if name not in self.spec.outputs and name not in self.muted:
+                self.problems[name] = f"no earphone configured: add [audio.outputs.{name}] to the table file"
+        if SPEAKER not in self.spec.outputs and SPEAKER not in self.muted:
+            self.problems[SPEAKER] = f"no speaker configured: add [audio.outputs.{SPEAKER}] to the table file"
+        try:
+            devices = output_devices()
+        except Exception as exc:  # OSError with the fix, or PortAudio failing
+            for name in self.spec.outputs:
+                self.problems[name] = str(exc)
+            return
+        groups: dict[int, tuple[Device, list[OutputSpec]]] = {}
+        for out in self.spec.outputs.values():
+            try:
+                dev = find_device(out.device, devices)
+            except LookupError as exc:
+                self.problems[out.name] = str(exc)
+                continue
+            if max(out.channels) >= dev.channels:
+                shown = [c + 1 for c in out.channels]
+                self.problems[out.name] = (f"device {dev.name!r} has {dev.channels} output channels, not "
+                                           f"{shown}: set channels = [1, 2] or another device")
+                continue
+            groups.setdefault(dev.index, (dev, []))[1].append(out)
+        for dev, outs in groups.values():
+            lanes = [Lane(o.name, o.channels, o.volume, self.latencies) for o in outs]
+            need = max(max(o.channels) for o in outs) + 1
+            channels = max(need, min(2, dev.channels))
+            try:
+                mixer = DeviceMixer(dev.index, dev.name, dev.samplerate, channels, lanes)
+            except Exception as exc:
+                for o in outs:
+                    self.problems[o.name] = f"device {dev.name!r} cannot open ({exc}): is another program holding it?"
+                continue
+            self.mixers.append(mixer)
+            for lane in lanes:
+                self.lanes[lane.name] = lane
+                self.lane_device[lane.name] = mixer
+
+    # -- clips -----------------------------------------------------------------
+    def prepare(self, texts: Iterable[str], progress: bool = True) -> None:
+        """Render a whole catalogue up front, so no phrase waits for the engine mid-game.
+
+        The bar shows only when something must be synthesised (a first start).
+        """
+        todo = [t for t in dict.fromkeys(texts) if t and ("tts", t) not in self._sources]
+        fresh = [t for t in todo if not self.renderer.cached(t)]
+        futures = [(t, self._source_future(("tts", t))) for t in todo]
+        bar = None
+        if progress and fresh:
+            from tqdm import tqdm
+
+            bar = tqdm(total=len(futures), desc="rendering voice", unit="phrase")
+        try:
+            for text, fut in futures:
+                try:
+                    fut.result()
+                except Exception as exc:
+                    self._notice(f"voice: cannot render {text!r}: {exc}")
+                if bar is not None:
+                    bar.update(1)
+            rates = {m.samplerate for m in self.mixers}
+            for text in todo:  # resample now, so emit only copies references
+                for rate in rates:
+                    self._samples(("tts", text), rate)
+        finally:
+            if bar is not None:
+                bar.close()
+
+    def _source_future(self, src: Source) -> Future:
+        fut = self._pending.get(src)
+        if fut is None:
+            fut = self.renderer.submit(src[1])
+
+            def keep(f: Future, src: Source = src) -> None:
+                if f.exception() is None:
+                    self._sources[src] = f.result()
+                self._pending.pop(src, None)
+
+            fut.add_done_callback(keep)
+            self._pending[src] = fut
+        return fut
+
+    def _samples(self, src: Source, rate: int) -> np.ndarray | None:
+        got = self._resampled.get((src, rate))
+        if got is None and src in self._sources:
+            samples, src_rate = self._sources[src]
+            got = self._resampled[(src, rate)] = resample(samples, src_rate, rate)
+        return got
+
+    def clip(self, text: str, rate: int, key: str | None = None) -> np.ndarray:
+        """The exact samples a phrase plays as at `rate` (rendering it if need be)."""
+        src: Source = ("pack", key) if key in self.pack else ("tts", text)
+        if src not in self._sources:
+            self._source_future(src).result()
+        got = self._samples(src, rate)
+        assert got is not None
+        return got
+
+    # -- playing ---------------------------------------------------------------
+    def emit(self, events: Sequence[Mapping[str, Any]], cause_hand_seat: int | None = None) -> list[str]:
+        """Queue the `say` events; return one-line problems for the referee.
+
+        `cause_hand_seat=N`: these events answer a new scan on seat N's hand
+        reader, so that earphone's stale clips are cut first.
+        """
+        now = time.perf_counter()
+        self._check_devices()
+        if cause_hand_seat is not None:
+            lane = self.lanes.get(f"seat-{cause_hand_seat}")
+            if lane is not None:
+                lane.cut()
+        for ev in events:
+            if ev.get("type") != "say":
+                continue
+            self._queue(ev, now)
+        out = list(self._notices)
+        self._notices.clear()
+        for line in out:
+            log.warning("%s", line)
+        return out
+
+    def _queue(self, ev: Mapping[str, Any], now: float) -> None:
+        to, key, text = str(ev.get("to", "")), str(ev.get("key", "")), ev.get("text")
+        if not isinstance(text, str):
+            self._notice(f"voice: say {key!r} to {to} has no text: not spoken")
+            return
+        if not text.strip() and key not in self.pack:
+            return
+        name = output_name(to)
+        if name in self.muted:
+            return
+        lanes = self._route(name, key)
+        if not lanes:
+            return
+        src: Source = ("pack", key) if key in self.pack else ("tts", text)
+        items = []
+        for lane in lanes:
+            rate = self.lane_device[lane.name].samplerate
+            item = Item(key, now, self._samples(src, rate))
+            items.append((item, rate))
+            lane.push(item)
+        if any(item.samples is None for item, _ in items):
+            fut = self._source_future(src)
+
+            def fill(f: Future, items: list = items, src: Source = src) -> None:
+                if f.exception() is not None:
+                    for item, _ in items:
+                        item.dropped = True
+                    self._notice(f"voice: cannot render {text!r} for {to}: {f.exception()}")
+                    return
+                self._sources[src] = f.result()
+                for item, rate in items:
+                    item.samples = self._samples(src, rate)
+
+            fut.add_done_callback(fill)
+
+    def _route(self, name: str, key: str) -> list[Lane]:
+        problem = self.problems.get(name)
+        if problem is None and name in self.lanes:
+            return [self.lanes[name]]
+        problem = problem or "no such output"
+        if name == SPEAKER:
+            seats = [lane for n, lane in self.lanes.items() if n != SPEAKER and n not in self.problems]
+            self._notice_once(f"speaker: {problem}; public phrases play in the earphones instead"
+                              if seats else f"speaker: {problem}; public phrases are not spoken")
+            return seats
+        self._notice(f"{name}: {problem}; private phrase {key!r} dropped, tell the player in person")
+        return []
+
+    def _check_devices(self) -> None:
+        for mixer in self.mixers:
+            problem = mixer.check()
+            if problem:
+                for lane in mixer.lanes:
+                    if lane.name not in self.problems:
+                        self.problems[lane.name] = problem
+                        self._notice(f"{lane.name}: {problem}")
+
+    def _notice(self, line: str) -> None:
+        self._notices.append(line)
+
+    def _notice_once(self, line: str) -> None:
+        if line not in self._told:
+            self._told.add(line)
+            self._notice(line)
+
+    def wait_idle(self, timeout: float | None = None) -> None:
+        """Block until every queue has played out (and left the device buffer)."""
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while True:
+            self._check_devices()
+            busy = [lane for name, lane in self.lanes.items()
+                    if name not in self.problems and not lane.idle]
+            if not busy:
+                break
+            if deadline is not None and time.monotonic() >= deadline:
+                return
+            time.sleep(0.005)
+        tail = max((m.output_latency for m in self.mixers if m.problem is None), default=0.0)
+        if deadline is not None:
+            tail = min(tail, max(0.0, deadline - time.monotonic()))
+        time.sleep(tail)
+
+    def health(self) -> dict[str, str]:
+        """Output name -> "ok" or the problem (plus "voice" for the speech engine)."""
+        self._check_devices()
+        report = {}
+        for name in [SPEAKER] + [f"seat-{n}" for n in range(1, self.players + 1)]:
+            if name in self.muted:
+                continue
+            report[name] = self.problems.get(name, "ok")
+        report["voice"] = self.renderer.health()
+        return report
+
+    def close(self) -> None:
+        for mixer in self.mixers:
+            try:
+                mixer.close()
+            except Exception as exc:  # a vanished device may refuse even to close
+                log.debug("closing %s: %s", mixer.name, exc)
+        self.mixers.clear()
+        self.renderer.close()
+
+    def __enter__(self) -> "AudioOutput":
+        return self
+
+    def __exit__(self, *_exc: Any) -> None:
+        self.close()

@@ -1,0 +1,185 @@
+"""Text -> clip, through pyttsx3, once per distinct text, cached on disk.
+
+pyttsx3 is not thread-safe and its espeak driver renders only the last
+utterance queued before `runAndWait`, so one engine lives on one worker
+thread (a single-worker executor) and every job is exactly one
+`save_to_file` + `runAndWait`.  `say()` is never used: it plays through the
+system default device and cannot be routed to an earphone.
+
+Rendered clips are kept as WAV files named by a hash of (text, voice,
+speech rate, engine version): a table restarts instantly, and a new espeak
+or pyttsx3 release renders afresh instead of reusing stale clips.
+"""
+from __future__ import annotations
+
+import ctypes.util
+import hashlib
+import json
+import os
+import threading
+from concurrent.futures import Future, ThreadPoolExecutor
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from .clips import read_wav
+
+
+class RenderError(RuntimeError):
+    """The speech engine cannot render (missing, or no voice for the language)."""
+
+
+def default_cache_dir() -> Path:
+    """`$XDG_CACHE_HOME/kikimimi/clips` (clips survive restarts, not a reinstall)."""
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "kikimimi" / "clips"
+
+
+def engine_version() -> str:
+    """What decides how a text sounds, besides voice and rate: part of the cache key."""
+    try:
+        ver = metadata.version("pyttsx3")
+    except metadata.PackageNotFoundError:
+        ver = "?"
+    lib = ctypes.util.find_library("espeak-ng") or ""
+    if lib:
+        for folder in ("/usr/lib/x86_64-linux-gnu", "/usr/lib/aarch64-linux-gnu", "/usr/lib"):
+            candidate = Path(folder) / lib
+            if candidate.exists():
+                lib = candidate.resolve().name  # e.g. libespeak-ng.so.1.1.51
+                break
+    return f"pyttsx3-{ver}/{lib or 'native'}"
+
+
+def pick_voice(voices: list[Any], lang: str) -> str | None:
+    """The id of the engine voice that speaks `lang`.
+
+    espeak-ng ids look like "jpx/ja" or "gmw/en"; its languages like ["ja"]
+    or ["en-gb"].  An id ending in the bare language wins, then an exact
+    language, then a regional variant.
+    """
+    def langs(v: Any) -> list[str]:
+        out = []
+        for item in getattr(v, "languages", None) or []:
+            if isinstance(item, bytes):
+                item = item.decode("utf-8", "ignore")
+            out.append(str(item).lower().lstrip("\x05"))
+        return out
+
+    lang = lang.lower()
+    ranked = []
+    for v in voices:
+        vid = str(v.id)
+        ls = langs(v)
+        if vid.lower().endswith("/" + lang) or vid.lower() == lang:
+            ranked.append((0, vid))
+        elif lang in ls:
+            ranked.append((1, vid))
+        elif any(x.startswith(lang + "-") or x.startswith(lang + "_") for x in ls):
+            ranked.append((2, vid))
+    return min(ranked)[1] if ranked else None
+
+
+class Renderer:
+    """One pyttsx3 engine on one thread, behind an on-disk clip cache."""
+
+    def __init__(self, lang: str, cache_dir: Path | None = None,
+                 voice: str | None = None, rate: int | None = None):
+        self.lang = lang
+        self.cache_dir = Path(cache_dir) if cache_dir else default_cache_dir()
+        self.cache_dir.mkdir(parents=True, exist_ok=True)
+        self.requested_voice = voice
+        self.rate = rate
+        self.version = engine_version()
+        self.voice: str | None = None  # resolved on the worker thread
+        self.problem: str | None = None
+        self.renders = 0  # how many texts the engine actually synthesised
+        self._engine: Any = None
+        self._ready = threading.Event()
+        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="kikimimi-tts")
+        self._pool.submit(self._start_engine)
+
+    # -- worker thread only ------------------------------------------------
+    def _start_engine(self) -> None:
+        try:
+            import pyttsx3
+
+            engine = pyttsx3.init()
+            _mute_driver_prints()
+            voice = self.requested_voice or pick_voice(engine.getProperty("voices"), self.lang)
+            if voice is None:
+                raise RenderError(f"no speech voice for language {self.lang!r} "
+                                  "(fix: apt-get install espeak-ng, or set [audio] voice = ...)")
+            engine.setProperty("voice", voice)
+            if self.rate:
+                engine.setProperty("rate", int(self.rate))
+            self._engine, self.voice = engine, voice
+        except Exception as exc:  # pyttsx3 raises many kinds when the engine is absent
+            msg = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+            self.problem = msg if isinstance(exc, RenderError) else (
+                f"speech engine unavailable: {msg} (fix: apt-get install espeak-ng)")
+        finally:
+            self._ready.set()
+
+    def _render_now(self, text: str) -> Path:
+        if self._engine is None:
+            raise RenderError(self.problem or "speech engine unavailable")
+        path = self.path_for(text)
+        if not path.exists():
+            tmp = path.with_name(f"{path.stem}.{os.getpid()}.part.wav")
+            self._engine.save_to_file(text, str(tmp))
+            self._engine.runAndWait()
+            if not tmp.exists():
+                raise RenderError(f"the speech engine wrote nothing for {text!r}")
+            os.replace(tmp, path)
+            self.renders += 1
+        return path
+
+    # -- any thread ----------------------------------------------------------
+    def key(self, text: str) -> str:
+        self._ready.wait()
+        blob = json.dumps([text, self.voice, self.rate, self.version], ensure_ascii=False)
+        return hashlib.sha256(blob.encode("utf-8")).hexdigest()[:32]
+
+    def path_for(self, text: str) -> Path:
+        return self.cache_dir / f"{self.key(text)}.wav"
+
+    def cached(self, text: str) -> bool:
+        return self.path_for(text).exists()
+
+    def submit(self, text: str) -> "Future[tuple[np.ndarray, int]]":
+        """Render (or load from the cache) on the worker; the result is (samples, rate)."""
+        def job() -> tuple[np.ndarray, int]:
+            return read_wav(self._render_now(text))
+        return self._pool.submit(job)
+
+    def render(self, text: str) -> tuple[np.ndarray, int]:
+        return self.submit(text).result()
+
+    def health(self) -> str:
+        self._ready.wait()
+        return self.problem or "ok"
+
+    def close(self) -> None:
+        self._pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _mute_driver_prints() -> None:
+    """pyttsx3's espeak driver prints "Audio saved to ..." after every file.
+
+    `kikimimi run` writes the event log to stdout, so a stray line there
+    corrupts it.  Swapping `sys.stdout` would also swallow other threads'
+    output, so instead the driver module's own `print` is shadowed.
+    """
+    import sys
+
+    mod = sys.modules.get("pyttsx3.drivers.espeak")
+    if mod is not None:
+        mod.print = _silent  # type: ignore[attr-defined]
+
+
+def _silent(*_args: Any, **_kwargs: Any) -> None:
+    return None
+
