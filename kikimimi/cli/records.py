@@ -1,0 +1,258 @@
+"""`kikimimi players|session|contest|seating|export`: the club's records by hand.
+
+The referee uses these between games; the daemon records games itself
+through `kikimimi.records.record_game_over`.  Every command takes `--db`
+(default $KIKIMIMI_DB or ~/.local/share/kikimimi/club.sqlite) and answers a
+refused request with one line on stderr and exit status 2.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from kikimimi.records import Club, RecordsError, Settlement
+from kikimimi.records.export import TABLES, write_csv
+from kikimimi.records.ladder import Rank, peerage_key, rank_key
+from kikimimi.records.seating import all_first_time, seating_line, seating_order
+from kikimimi.records.spoken import Speaker
+
+
+def _db_parent() -> argparse.ArgumentParser:
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--db", metavar="PATH", default=None,
+                        help="club records file (default: $KIKIMIMI_DB or ~/.local/share/kikimimi/club.sqlite)")
+    return common
+
+
+def add_parser(subparsers: argparse._SubParsersAction) -> None:
+    """Add players, session, contest, seating and export to a `kikimimi` parser."""
+    common = _db_parent()
+
+    players = subparsers.add_parser("players", help="club players and their titles")
+    psub = players.add_subparsers(dest="players_command", metavar="ACTION", required=True)
+    p = psub.add_parser("add", parents=[common], help="register a player")
+    p.add_argument("name", help="display name (unique in the club)")
+    p.add_argument("--kana", required=True, help="spoken name in kana")
+    p.add_argument("--form", choices=("king", "queen"), default="king",
+                   help="title form: King/Baron/... or Queen/Baroness/...")
+    p.set_defaults(func=_players_add)
+    p = psub.add_parser("list", parents=[common], help="every player with rank, peerage and wins")
+    p.set_defaults(func=_players_list)
+    p = psub.add_parser("show", parents=[common], help="one player's profile and settlement history")
+    p.add_argument("player", help="display name or #id")
+    p.set_defaults(func=_players_show)
+
+    session = subparsers.add_parser("session", help="official practice sessions (full/half trial)")
+    ssub = session.add_subparsers(dest="session_command", metavar="ACTION", required=True)
+    p = ssub.add_parser("start", parents=[common], help="open a session; players in seat order 1, 2, 3")
+    p.add_argument("--kind", choices=("full", "half"), default="full", help="full trial (10 games) or half (5)")
+    p.add_argument("players", nargs="+", metavar="PLAYER")
+    p.set_defaults(func=_session_start)
+    p = ssub.add_parser("status", parents=[common], help="a session's games so far (default: open sessions)")
+    p.add_argument("session", nargs="?", type=int)
+    p.set_defaults(func=_session_status)
+    p = ssub.add_parser("end", parents=[common], help="settle a finished session, or abandon an unfinished one")
+    p.add_argument("session", type=int)
+    p.add_argument("--abandon", action="store_true", help="record it as abandoned: no settlement")
+    p.set_defaults(func=_session_end)
+    p = ssub.add_parser("record-log", parents=[common], help="record a game from its event log (JSON lines)")
+    p.add_argument("session", type=int)
+    p.add_argument("log", type=Path, metavar="LOG.jsonl")
+    p.add_argument("--seats", required=True, metavar="P1,P2,P3", help="the players at seats 1, 2, 3")
+    p.set_defaults(func=_session_record_log)
+
+    contest = subparsers.add_parser("contest", help="contests (tournaments) won")
+    csub = contest.add_subparsers(dest="contest_command", metavar="ACTION", required=True)
+    p = csub.add_parser("record", parents=[common], help="record a contest winner: one peerage step and one rank")
+    p.add_argument("player")
+    p.add_argument("--name", required=True, help="the contest's name")
+    p.set_defaults(func=_contest_record)
+
+    p = subparsers.add_parser("seating", parents=[common], help="the order in which players choose seats")
+    p.add_argument("players", nargs="+", metavar="PLAYER", help="in order of arrival")
+    p.add_argument("--lang", choices=("ja", "en"), default="ja", help="language of the spoken line")
+    p.set_defaults(func=_seating)
+
+    p = subparsers.add_parser("export", parents=[common], help="export records as CSV")
+    p.add_argument("--what", choices=TABLES, default="players")
+    p.add_argument("--output", "-o", type=Path, help="file to write (default: stdout)")
+    p.set_defaults(func=_export)
+
+
+def _run(args: argparse.Namespace, body) -> int:
+    """Open the club, run one command; a refusal is one stderr line, exit 2."""
+    try:
+        club = Club(args.db)
+    except RecordsError as exc:
+        print(f"kikimimi: {exc}", file=sys.stderr)
+        return 2
+    try:
+        return int(body(club) or 0)
+    except RecordsError as exc:
+        print(f"kikimimi: {exc}", file=sys.stderr)
+        return 2
+    finally:
+        club.close()
+
+
+def _en(key: str) -> str:
+    return Speaker("en").book.name(key)
+
+
+def _title(rank: int, peerage: int, form: str) -> str:
+    text = _en(f"rank:{rank_key(Rank(rank), form)}")
+    if peerage:
+        text = f"{_en('peerage:' + peerage_key(peerage, form))} {text}"
+    return text
+
+
+def _players_add(args: argparse.Namespace) -> int:
+    def body(club: Club) -> None:
+        p = club.add_player(args.name, args.kana, args.form)
+        print(f"#{p.id} {p.name} ({p.kana}, {p.form} form)")
+    return _run(args, body)
+
+
+def _players_list(args: argparse.Namespace) -> int:
+    def body(club: Club) -> None:
+        for p in club.players():
+            lad = p.ladder
+            print(f"#{p.id}\t{p.name}\t{_title(lad.rank, lad.peerage, p.form)}\twins {lad.wins}\t"
+                  f"games {lad.games}\tsessions {lad.sessions}")
+    return _run(args, body)
+
+
+def _describe(s: Settlement, form: str) -> str:
+    where = f"session {s.session_id}" if s.session_id is not None else f"contest {s.contest_id}"
+    return (f"{s.at} {where}: {_title(s.rank_before, s.peerage_before, form)} -> "
+            f"{_title(s.rank_after, s.peerage_after, form)}, wins {s.wins_before} -> {s.wins_after} "
+            f"({', '.join(s.reasons)})")
+
+
+def _players_show(args: argparse.Namespace) -> int:
+    def body(club: Club) -> None:
+        p = club.player(args.player)
+        lad = p.ladder
+        print(f"#{p.id} {p.name} ({p.kana}), {_title(lad.rank, lad.peerage, p.form)}")
+        print(f"wins {lad.wins} (1st places {lad.firsts}), games {lad.games}, crashes {lad.crashes}, "
+              f"sessions {lad.sessions}, contests {lad.contests}")
+        bonuses = ", ".join(f"{_en('rank:' + rank_key(Rank(r), p.form))} {n}" for r, n in sorted(lad.bonuses.items()))
+        print(f"current run {lad.run}, 4-win streaks {lad.four_streaks}, streak bonuses by rank held: {bonuses or 'none'}")
+        for s in club.history(p.id):
+            print(_describe(s, p.form))
+    return _run(args, body)
+
+
+def _print_settlements(club: Club, settlements: Sequence[Settlement]) -> None:
+    for s in settlements:
+        p = club.player(s.player_id)
+        print(f"{p.name}: {_describe(s, p.form)}")
+
+
+def _session_start(args: argparse.Namespace) -> int:
+    def body(club: Club) -> None:
+        info = club.start_session(args.kind, {i + 1: name for i, name in enumerate(args.players)})
+        print(f"session {info.id} open: {info.kind} trial, {info.planned} games")
+    return _run(args, body)
+
+
+def _session_status(args: argparse.Namespace) -> int:
+    def body(club: Club) -> None:
+        infos = [club.session(args.session)] if args.session is not None else club.sessions("open")
+        if not infos:
+            print("no open session")
+        for info in infos:
+            seats = ", ".join(f"{seat}: {club.player(pid).name}" for seat, pid in info.seats.items())
+            print(f"session {info.id} ({info.kind} trial) {info.status}: {info.games} of {info.planned} games; seats {seats}")
+    return _run(args, body)
+
+
+def _session_end(args: argparse.Namespace) -> int:
+    def body(club: Club) -> None:
+        settled = club.end_session(args.session, abandon=args.abandon)
+        if args.abandon:
+            print(f"session {args.session} abandoned: its games count for wins and streaks; nothing settled")
+        _print_settlements(club, settled)
+    return _run(args, body)
+
+
+def read_game_over(path: Path) -> dict:
+    """The last `game-over` event of an event log (JSON lines)."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise RecordsError(f"{path}: cannot read ({exc})") from None
+    found = None
+    for number, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            event = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise RecordsError(f"{path}:{number}: not JSON ({exc.msg})") from None
+        if isinstance(event, dict) and event.get("type") == "game-over":
+            found = event
+    if found is None:
+        raise RecordsError(f"{path}: no game-over event (did the game finish?)")
+    return found
+
+
+def _session_record_log(args: argparse.Namespace) -> int:
+    def body(club: Club) -> None:
+        names = [n.strip() for n in args.seats.split(",") if n.strip()]
+        event = read_game_over(args.log)
+        rec = club.record_game_over(args.session, event, {i + 1: n for i, n in enumerate(names)})
+        info = club.session(args.session)
+        print(f"session {rec.session_id} game {rec.number} of {info.planned}: 1st {club.player(rec.winner).name}")
+        _print_settlements(club, rec.settlements)
+    return _run(args, body)
+
+
+def _contest_record(args: argparse.Namespace) -> int:
+    def body(club: Club) -> None:
+        s = club.record_contest(args.player, args.name)
+        _print_settlements(club, [s])
+    return _run(args, body)
+
+
+def _seating(args: argparse.Namespace) -> int:
+    def body(club: Club) -> None:
+        arrivals = [club.player(n) for n in args.players]
+        if len({p.id for p in arrivals}) != len(arrivals):
+            raise RecordsError("a player is listed twice")
+        order = seating_order(arrivals)
+        why = "order of arrival (all first-time)" if all_first_time(arrivals) else "lowest, highest, then top down"
+        for i, p in enumerate(order, 1):
+            print(f"{i}. {p.name} ({_title(p.rank, p.peerage, p.form)})")
+        print(f"# {why}")
+        print(seating_line(arrivals, args.lang))
+    return _run(args, body)
+
+
+def _export(args: argparse.Namespace) -> int:
+    def body(club: Club) -> None:
+        if args.output is None:
+            write_csv(club, args.what, sys.stdout)
+            return
+        try:
+            with open(args.output, "w", encoding="utf-8", newline="") as out:
+                n = write_csv(club, args.what, out)
+        except OSError as exc:
+            raise RecordsError(f"{args.output}: cannot write ({exc.strerror})") from None
+        print(f"{n} rows written to {args.output}", file=sys.stderr)
+    return _run(args, body)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """`python -m kikimimi.cli.records ...`: the records commands on their own."""
+    parser = argparse.ArgumentParser(prog="kikimimi")
+    add_parser(parser.add_subparsers(dest="command", metavar="COMMAND", required=True))
+    args = parser.parse_args(argv)
+    return int(args.func(args) or 0)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
