@@ -120,6 +120,8 @@ class Game(ABC):
     name: ClassVar[str]
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 8
+    #: The count the rules call official (the default of `kikimimi sim`).
+    official_players: ClassVar[int | None] = None
     #: The tag sets this game's pieces belong to, e.g. ("trident",).
     tag_sets: ClassVar[tuple[str, ...]] = ()
 

@@ -91,30 +91,34 @@ def parse_options(pairs: list[str]) -> dict[str, Any]:
     return options
 
 
-def open_voice(mode: str, players: int, lang: str, listen: list[str]) -> Any:
-    """The demo's output: the sound device when there is one, else text (said so)."""
+def open_outputs(mode: str, players: int, lang: str, listen: list[str]) -> list[Any]:
+    """The demo's outputs: text always; the sound device too when there is one."""
     from kikimimi.narrate import TextOutput
 
-    if mode in ("auto", "audio"):
-        try:
-            from kikimimi.voice.output import AudioOutput, available
-        except ImportError as exc:
-            reason = f"audio support not installed ({exc})"
-        else:
-            reason = available()
-            if reason is None:
-                return AudioOutput.default_device(players, lang, listen=listen)
-        if mode == "audio":
-            raise CliError(f"no sound output: {reason}")
-        print(f"kikimimi: no sound device ({reason}): showing the game as text.", file=sys.stderr)
-    return TextOutput(listen=None)
+    outputs: list[Any] = [TextOutput()]
+    if mode == "text":
+        return outputs
+    try:
+        from kikimimi.voice.output import AudioOutput, available
+    except ImportError as exc:
+        reason: str | None = f"audio support not installed ({exc})"
+    else:
+        reason = available()
+        if reason is None:
+            audio = AudioOutput.default_device(players, lang, listen=listen)
+            print(f"kikimimi: speaking through the sound device ({', '.join(listen)}).", file=sys.stderr)
+            return outputs + [audio]
+    if mode == "audio":
+        raise CliError(f"no sound output: {reason}")
+    print(f"kikimimi: no sound device ({reason}): showing the game as text only.", file=sys.stderr)
+    return outputs
 
 
 def cmd_sim(args: argparse.Namespace) -> int:
     from kikimimi.sim import play
 
     cls = _load_game(args.game)
-    players = args.players or getattr(cls, "official_players", cls.min_players)
+    players = args.players or cls.official_players or cls.min_players
     options = parse_options(args.option)
     if args.games is not None:
         try:
@@ -124,22 +128,24 @@ def cmd_sim(args: argparse.Namespace) -> int:
             raise CliError(str(exc)) from None
         print(report)
         return 0
-    output = None
+    outputs: list[Any] = []
     if args.voice:
-        output = open_voice(args.voice, players, args.lang, args.listen.split(","))
+        outputs = open_outputs(args.voice, players, args.lang, args.listen.split(","))
     elif args.narrate:
         from kikimimi.narrate import TextOutput
 
-        output = TextOutput()
+        outputs = [TextOutput()]
 
     def watch(line: dict[str, Any], events: list[dict[str, Any]]) -> None:
-        if output is None:
+        if not outputs:
             for ev in events:
                 sys.stdout.write(dumps(ev) + "\n")
             return
         hand_seat = line.get("seat") if line.get("reader") == "hand" else None
-        output.emit(events, cause_hand_seat=hand_seat)
-        output.wait_idle()
+        for out in outputs:
+            out.emit(events, cause_hand_seat=hand_seat)
+        for out in outputs:
+            out.wait_idle()
         if args.pace:
             time.sleep(args.pace)
 
@@ -148,8 +154,8 @@ def cmd_sim(args: argparse.Namespace) -> int:
     except (NotImplementedError, ScriptError, ValueError) as exc:
         raise CliError(str(exc)) from None
     finally:
-        if output is not None:
-            output.close()
+        for out in outputs:
+            out.close()
     if args.record:
         with open(args.record, "w", encoding="utf-8") as f:
             for line in script:
