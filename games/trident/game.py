@@ -19,13 +19,16 @@ earphone; a wrong piece goes back to the hand unnamed.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from kikimimi.protocol import TABLE, Event, Game, Input, error, event, say, seat_audience
 
 from . import machine
 from .machine import PhaseModel
 from .pieces import BY_TAG, HAND_SIZE, TAGS, Kind, Piece, Suit, hand_points
+
+if TYPE_CHECKING:
+    from .simulation import TridentSimulation
 
 BASKET = 0
 FIELD = -1
@@ -162,6 +165,7 @@ class TridentGame(PhaseModel, Game):
             self._crash(seat)
             return False
         self.owed[seat] += count
+        self._tell(seat, "draw-more", count=self.owed[seat])
         return True
 
     # -- hand readers ----------------------------------------------------------
@@ -504,6 +508,20 @@ class TridentGame(PhaseModel, Game):
         return None
 
     # -- hooks for the runtime -----------------------------------------------------
+    @classmethod
+    def simulation(cls, seed: int, players: int, options: Mapping[str, Any],
+                   bot: str | None = None) -> "TridentSimulation":
+        from .simulation import TridentSimulation
+
+        return TridentSimulation(seed, players, options, bot)
+
+    @classmethod
+    def tune(cls, games: int, seed: int, players: int, options: Mapping[str, Any],
+             bot: str | None = None, plot: str | None = None, progress: bool = True) -> str:
+        from .tuning import tune
+
+        return tune(games, seed, players, options, bot, plot, progress)
+
     @classmethod
     def diagram(cls, fmt: str = "mermaid") -> str:
         if fmt != "mermaid":

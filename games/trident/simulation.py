@@ -1,0 +1,325 @@
+"""Bot games of The Trident: a seeded physical table and players who act only on what they hear.
+
+The table (`World`) is physics: a shuffled basket, who holds which piece, what
+lies on the field.  It follows the controller's events the way real pieces
+follow the players' hands, and it is the only thing that sees everything.
+Each `Bot` sees only the log events its seat may know (`visible_to`) and keeps
+its own memory: what it heard its pieces to be, the suit it heard last, whose
+turn it is.  An unknown piece is remembered only as "unknown", as it is heard.
+
+`random` bots remember perfectly and pick uniformly among legal moves;
+`human` bots (the default) forget and misremember, so their games contain
+wrong pieces, missed Trident declarations and the occasional "everyone forgot".
+"""
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from kikimimi.protocol import visible_to
+
+from .pieces import BY_TAG, HAND_SIZE, TAGS, Kind, Suit
+
+BOTS = ("human", "random")
+SUITS = [s.value for s in Suit]
+#: A bot game still running after this many inputs is stopped by the referee.
+STEP_CAP = 3000
+
+
+def heard(tag: str) -> str:
+    """What a player hears a piece to be: its suit or effect, and only "unknown" for an unknown."""
+    p = BY_TAG[tag]
+    return "unknown" if p.kind is Kind.SPECIAL2 else p.effect
+
+
+def _is_basic(h: str) -> bool:
+    return h in SUITS
+
+
+def _answers(h: str) -> bool:
+    return h in ("draw-2", "draw-4", "change-draw-4", "unknown")
+
+
+@dataclass
+class Temper:
+    """How a bot's memory fails (all zero for `random`)."""
+
+    misremember: float = 0.0  # per remembered piece, per own turn: believes it is something else
+    forget_suit: float = 0.0  # per own turn: the field suit is gone from memory
+    miss_trident: float = 0.0  # per drop to one piece: forgets to declare
+    impatience: float = 0.0  # per input: plays out of turn
+    straight_to_field: float = 0.0  # per draw: puts the basket piece straight on the field
+
+
+HUMAN = Temper(misremember=0.03, forget_suit=0.06, miss_trident=0.15, impatience=0.004, straight_to_field=0.1)
+
+
+@dataclass
+class World:
+    """The physical table: follows the controller's events like pieces follow hands."""
+
+    players: int
+    rng: random.Random
+    basket: list[str] = field(default_factory=list)
+    hands: dict[int, list[str]] = field(default_factory=dict)
+    field_pieces: list[str] = field(default_factory=list)
+    needs_field_piece: bool = False
+    over: bool = False
+
+    def __post_init__(self) -> None:
+        self.basket = sorted(TAGS)
+        self.rng.shuffle(self.basket)
+        self.hands = {s: [] for s in range(1, self.players + 1)}
+
+    def top(self) -> str | None:
+        return self.basket[-1] if self.basket else None
+
+    def follow(self, ev: Mapping[str, Any]) -> None:
+        kind = ev["type"]
+        if kind == "draw":
+            self.basket.remove(ev["tag"])
+            self.hands[ev["seat"]].append(ev["tag"])
+        elif kind == "play":
+            tag = ev["tag"]
+            if tag in self.basket:
+                self.basket.remove(tag)
+            else:
+                self.hands[ev["seat"]].remove(tag)
+            self.field_pieces.append(tag)
+        elif kind == "rotate":
+            n = self.players
+            step = 1 if ev["direction"] == "right" else -1
+            old = self.hands
+            self.hands = {s: old[((s - 1 - step) % n) + 1] for s in old}
+        elif kind == "game-over":
+            self.over = True
+        elif kind == "say" and ev["to"] == "table":
+            if ev["key"] in ("opening-draw", "field-no-effect", "reset-draw"):
+                self.needs_field_piece = True
+            elif ev["key"] in ("suit-set", "reset-failed"):
+                self.needs_field_piece = False
+
+
+class Bot:
+    """One seat's player: acts on its own memory of what its earphone and the speaker said."""
+
+    def __init__(self, seat: int, players: int, temper: Temper, rng: random.Random):
+        self.seat = seat
+        self.players = players
+        self.temper = temper
+        self.rng = rng
+        self.memory: dict[str, str] = {}  # physical piece -> what it was heard to be
+        self.suit: str | None = None
+        self.turn: int | None = None
+        self.pending = 0
+        self.owed = 0
+        self.drawn = False
+        self.choosing = False
+        self.want_trident = False
+        self.want_agree = False
+        self.agreed = False
+        self.tried: str | None = None
+
+    # -- hearing -------------------------------------------------------------
+    def hear(self, ev: Mapping[str, Any], hand: list[str]) -> None:
+        kind = ev["type"]
+        if kind == "say":
+            key, params = ev["key"], ev.get("params") or {}
+            if ev["to"] != "table":
+                if key in ("drawn", "hand-piece"):
+                    self.memory[params["piece"]] = heard(params["piece"])
+                elif key == "draw-more":
+                    self.owed = int(params["count"])
+                elif key == "choose-suit":
+                    self.choosing = True
+                elif key.startswith("wrong-") and self.tried:
+                    self.memory.pop(self.tried, None)  # it was not what I thought: listen again
+        elif kind == "draw" and ev["seat"] == self.seat:
+            if self.owed:
+                self.owed -= 1
+            elif self.turn == self.seat and not self.pending:
+                self.drawn = True
+        elif kind == "suit":
+            self.suit = ev["suit"]
+            self.choosing = False
+        elif kind == "turn":
+            self._new_turn(ev["seat"])
+        elif kind == "pending":
+            self.pending = int(ev["total"])
+        elif kind == "play" and ev.get("seat") == self.seat and not ev.get("opening"):
+            if len(hand) == 1:  # my hand just dropped to one piece
+                self.want_trident = self.rng.random() >= self.temper.miss_trident
+        elif kind == "rotate":
+            self.memory = {}  # a new hand, unheard
+            self.want_trident = len(hand) == 1 and self.rng.random() >= self.temper.miss_trident
+        elif kind == "declare":
+            if ev["what"] == "agree" and ev["seat"] != self.seat and not self.agreed:
+                self.want_agree = self.suit is None or self.rng.random() < 0.5
+            elif ev["what"] == "agree" and ev["seat"] == self.seat:
+                self.agreed = True
+            elif ev["what"] == "trident" and ev["seat"] == self.seat:
+                self.want_trident = False
+
+    def _new_turn(self, seat: int) -> None:
+        self.turn = seat
+        self.drawn = False
+        self.agreed = self.want_agree = False
+        if seat != self.seat:
+            return
+        t = self.temper
+        if self.suit is not None and self.rng.random() < t.forget_suit:
+            self.suit = None
+        for tag in list(self.memory):
+            if self.rng.random() < t.misremember:
+                self.memory[tag] = self.rng.choice(SUITS + ["change-heart", "draw-2", "unknown"])
+
+    # -- acting ----------------------------------------------------------------
+    def off_turn_action(self, hand: list[str], world: World) -> dict[str, Any] | None:
+        """What this player does whatever the turn: declare, agree, pay a debt, listen."""
+        if self.want_trident and len(hand) == 1:
+            self.want_trident = False
+            return self._hand("cmd:trident")
+        if self.want_agree:
+            self.want_agree = False
+            return self._hand("cmd:agree")
+        if self.owed and world.basket:
+            return self._hand(world.basket[-1])
+        unheard = [t for t in hand if t not in self.memory]
+        if unheard:
+            return self._hand(unheard[0])
+        return None
+
+    def impatient_play(self, hand: list[str]) -> dict[str, Any] | None:
+        if hand and self.rng.random() < self.temper.impatience:
+            return self._field(self.rng.choice(hand))
+        return None
+
+    def choose(self, hand: list[str]) -> dict[str, Any]:
+        basics = [t for t in hand if _is_basic(self.memory.get(t, ""))]
+        if basics:
+            counts = {s: sum(self.memory[t] == s for t in basics) for s in SUITS}
+            best = max(SUITS, key=lambda s: counts[s])
+            return self._hand(next(t for t in basics if self.memory[t] == best))
+        return {"console": f"suit {self.rng.choice(SUITS)}"}
+
+    def turn_action(self, hand: list[str], world: World) -> dict[str, Any]:
+        if self.suit is None and not self.pending and not self.agreed and self.rng.random() < 0.5:
+            return self._hand("cmd:agree")
+        legal = self._believed_legal(hand)
+        if self.pending:
+            if legal and (self.temper.misremember == 0 or self.rng.random() < 0.9):
+                return self._play(self.rng.choice(legal))
+            return self._draw(world)
+        if self.temper.misremember == 0:  # a random legal player
+            options: list[str | None] = list(legal) + [None]
+            choice = self.rng.choice(options)
+            return self._play(choice) if choice else self._draw_or_pass(world)
+        basics = [t for t in legal if _is_basic(self.memory[t])]
+        if basics:
+            return self._play(self.rng.choice(basics))
+        others = [t for t in legal if not _is_basic(self.memory[t])]
+        if others and (self.drawn or self.rng.random() < 0.5):
+            return self._play(self.rng.choice(others))
+        return self._draw_or_pass(world)
+
+    def _believed_legal(self, hand: list[str]) -> list[str]:
+        suit = self.suit or self.rng.choice(SUITS)  # forgotten: a guess
+        out = []
+        for tag in hand:
+            h = self.memory.get(tag)
+            if h is None:
+                continue
+            if self.pending:
+                if _answers(h) and len(hand) > 1:
+                    out.append(tag)
+            elif _is_basic(h):
+                if h == suit:
+                    out.append(tag)
+            elif len(hand) > 1:
+                out.append(tag)
+        return out
+
+    def _draw_or_pass(self, world: World) -> dict[str, Any]:
+        if self.drawn:
+            return self._hand("cmd:pass")
+        return self._draw(world)
+
+    def _draw(self, world: World) -> dict[str, Any]:
+        top = world.top()
+        if top is None:
+            return self._hand("cmd:pass")  # nothing to draw: the controller decides (a crash)
+        if not self.pending and self.rng.random() < self.temper.straight_to_field:
+            return self._field(top)
+        return self._hand(top)
+
+    def _play(self, tag: str) -> dict[str, Any]:
+        self.tried = tag
+        return self._field(tag)
+
+    def _hand(self, tag: str) -> dict[str, Any]:
+        return {"reader": "hand", "seat": self.seat, "tag": tag}
+
+    @staticmethod
+    def _field(tag: str) -> dict[str, Any]:
+        return {"reader": "field", "tag": tag}
+
+
+class TridentSimulation:
+    """The `Simulation` of protocol.py: proposes the next script line, hears the results."""
+
+    def __init__(self, seed: int, players: int, options: Mapping[str, Any] | None = None,
+                 bot: str | None = None, step_cap: int = STEP_CAP):
+        kind = bot or "human"
+        if kind not in BOTS:
+            raise ValueError(f"no Trident bot {kind!r} (have: {', '.join(BOTS)})")
+        rng = random.Random(seed)
+        self.players = players
+        self.first = int((options or {}).get("first", 1))
+        self.world = World(players, random.Random(rng.random()))
+        temper = HUMAN if kind == "human" else Temper()
+        self.bots = {s: Bot(s, players, temper, random.Random(rng.random())) for s in range(1, players + 1)}
+        self.rng = random.Random(rng.random())
+        self.steps = 0
+        self.step_cap = step_cap
+        self.errors_in_a_row = 0
+
+    def next_input(self) -> dict[str, Any] | None:
+        if self.world.over:
+            return None
+        self.steps += 1
+        if self.steps > self.step_cap or self.errors_in_a_row > 50:
+            return {"console": "stop"}
+        w = self.world
+        short = [s for s, h in w.hands.items() if len(h) < HAND_SIZE]
+        if short and not w.field_pieces:
+            return {"reader": "hand", "seat": short[0], "tag": w.basket[-1]}
+        if w.needs_field_piece and w.basket:
+            return {"reader": "field", "tag": w.basket[-1]}
+        for seat, bot in self.bots.items():
+            action = bot.off_turn_action(w.hands[seat], w)
+            if action:
+                return action
+        for seat, bot in self.bots.items():
+            if bot.choosing:
+                return bot.choose(w.hands[seat])
+        turn = next(iter(self.bots.values())).turn
+        for seat, bot in self.bots.items():
+            if seat != turn:
+                action = bot.impatient_play(w.hands[seat])
+                if action:
+                    return action
+        if turn is None:
+            return {"console": "stop"}
+        return self.bots[turn].turn_action(w.hands[turn], w)
+
+    def observe(self, events: Sequence[Mapping[str, Any]]) -> None:
+        refused = False
+        for ev in events:
+            self.world.follow(ev)
+            refused = refused or ev["type"] == "error"
+            for seat, bot in self.bots.items():
+                if visible_to(ev, seat):
+                    bot.hear(ev, self.world.hands[seat])
+        self.errors_in_a_row = self.errors_in_a_row + 1 if refused else 0
