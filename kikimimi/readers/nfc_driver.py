@@ -1,0 +1,297 @@
+"""NFC readers through nfcpy: a PN532 on any serial path, and nfcpy's USB readers.
+
+Only ISO 14443-A at 106 kbps is polled (the pieces carry NTAG21x tags); a tag
+is identified by an NDEF text record `SET:NAME` when it carries one, else by
+its uid, which the table maps through its tag map.
+
+Why the PN532 is opened by hand rather than with `ContactlessFrontend('tty:…')`:
+nfcpy's `tty:` paths only match names directly under /dev, and a udev alias
+like /dev/kikimimi-hand-1 (or a test's pty symlink) must work.  And nfcpy
+raises the chip's line speed to 921600 baud; a process that dies without
+closing leaves the chip there, so opening must find the chip's speed again.
+"""
+from __future__ import annotations
+
+import errno
+import logging
+import re
+import termios
+import threading
+import time
+from collections.abc import Callable
+
+import ndef
+import nfc
+import nfc.clf
+import nfc.clf.pn532
+import nfc.clf.transport
+import nfc.tag
+
+from kikimimi.readers.base import Emit, RawEvent
+
+log = logging.getLogger(__name__)
+
+TAG_NAME = re.compile(r"^[a-z0-9_]+:[a-z0-9_.-]+$")
+RECOVERY_SPEEDS = (921600, 460800, 230400, 115200)
+# Anything nfcpy or the serial line throws when a device is unplugged or
+# answers nonsense.  termios.error is not an OSError, and is what a dead
+# serial line raises from the flush nfcpy does before every write.
+DEVICE_FAULTS: tuple[type[BaseException], ...] = (
+    OSError, termios.error, nfc.clf.Error, nfc.clf.pn532.Chipset.Error,
+)
+
+# (uid, name on the tag) -> the name to write on it now, or None to leave it
+Labeller = Callable[[str, str | None], str | None]
+
+
+def describe(exc: BaseException) -> str:
+    """A one-line reason for a device fault."""
+    text = str(exc) or exc.__class__.__name__
+    return f"{exc.__class__.__name__}: {text}".splitlines()[0]
+
+
+# -- opening ---------------------------------------------------------------------
+def _wrap(device: nfc.clf.device.Device, path: str) -> nfc.ContactlessFrontend:
+    device._path = path  # nfcpy's connect() sets these; __str__ needs them
+    device._device_name = getattr(device, "_device_name", "PN532")
+    clf = nfc.ContactlessFrontend()
+    clf.device = device
+    return clf
+
+
+def _bring_back_to_115200(path: str, speed: int) -> bool:
+    """If a PN532 answers at `speed`, tell it to go back to 115200 baud."""
+    transport = nfc.clf.transport.TTY(path)
+    try:
+        transport.open(path, speed)
+        transport.write(bytes(10))  # long preamble: wakes a chip in power-down
+        chipset = nfc.clf.pn532.Chipset(transport, logger=log)
+        chipset.get_firmware_version()
+        if speed != 115200:
+            chipset.set_serial_baudrate(115200)
+        return True
+    except DEVICE_FAULTS as exc:
+        log.debug("no PN532 at %d baud on %s: %s", speed, path, describe(exc))
+        return False
+    finally:
+        _close_transport(transport)
+
+
+def _close_transport(transport: nfc.clf.transport.TTY) -> None:
+    tty = transport.tty
+    transport.tty = None
+    if tty is not None:
+        try:
+            tty.close()
+        except DEVICE_FAULTS:
+            pass
+
+
+def open_pn532(path: str, baud: int = 115200) -> nfc.ContactlessFrontend:
+    """Open a PN532 on the serial device at `path` (any path, symlinks too).
+
+    Tries nfcpy's own initialisation (which starts at 115200 and then raises
+    the speed); if the chip is silent, looks for it at `baud` and the speeds
+    nfcpy may have left it at, brings it back to 115200 and tries again.
+    """
+    def attempt() -> nfc.ContactlessFrontend:
+        transport = nfc.clf.transport.TTY(path)
+        try:
+            return _wrap(nfc.clf.pn532.init(transport), path)
+        except BaseException:
+            _close_transport(transport)
+            raise
+
+    try:
+        return attempt()
+    except DEVICE_FAULTS as exc:
+        if isinstance(exc, OSError) and exc.errno in (errno.ENOENT, errno.EACCES):
+            raise
+        first = exc
+    speeds = [baud] + [s for s in RECOVERY_SPEEDS if s != baud]
+    for speed in speeds:
+        if _bring_back_to_115200(path, speed):
+            log.info("PN532 on %s was at %d baud; reset to 115200", path, speed)
+            return attempt()
+    raise OSError(errno.ENODEV, f"no PN532 answers on {path} ({describe(first)})")
+
+
+def open_usb(path: str) -> nfc.ContactlessFrontend:
+    """Open one of nfcpy's USB readers (PN533, ACR122U, RC-S380) at `usb:…`."""
+    clf = nfc.ContactlessFrontend()
+    if not clf.open(path):
+        raise OSError(errno.ENODEV, f"no NFC reader at {path}")
+    return clf
+
+
+def close_quietly(clf: nfc.ContactlessFrontend) -> None:
+    """Close a frontend whose device may already be gone."""
+    device = clf.device
+    try:
+        clf.close()  # puts a PN532 back to 115200 baud and to sleep
+    except DEVICE_FAULTS as exc:
+        log.debug("close failed: %s", describe(exc))
+        chipset = getattr(device, "chipset", None)
+        transport = getattr(chipset, "transport", None)
+        if isinstance(transport, nfc.clf.transport.TTY):
+            _close_transport(transport)
+        clf.device = None
+
+
+# -- talking to tags ---------------------------------------------------------------
+def sense(clf: nfc.ContactlessFrontend, uid: bytes | None = None) -> nfc.clf.RemoteTarget | None:
+    """One ISO 14443-A poll (optionally for one uid only)."""
+    target = nfc.clf.RemoteTarget("106A")
+    if uid is not None:
+        target.sel_req = bytearray(uid)
+    return clf.sense(target)
+
+
+def name_in(records: list) -> str | None:
+    """The piece name an NDEF message carries, if any."""
+    for record in records:
+        if isinstance(record, ndef.TextRecord) and TAG_NAME.match(record.text.strip()):
+            return record.text.strip()
+    return None
+
+
+class TagGone(Exception):
+    """The tag left the field before it could be read."""
+
+
+def identify(clf: nfc.ContactlessFrontend, target: nfc.clf.RemoteTarget) -> str | None:
+    """The name written on the tag, None when it carries none.
+
+    nfcpy reports a tag pulled out mid-read as "no NDEF", not as an error, so
+    "no NDEF" is believed only if the tag still answers afterwards.
+    """
+    uid = bytes(target.sdd_res)
+    tag = nfc.tag.activate(clf, target)
+    name = None
+    if tag is not None:
+        try:
+            if tag.ndef is not None:
+                name = name_in(tag.ndef.records)
+                if name is not None:
+                    return name
+        except nfc.tag.TagCommandError:
+            pass
+    if sense(clf, uid) is None:
+        raise TagGone(uid.hex())
+    return name
+
+
+def write_name(clf: nfc.ContactlessFrontend, target: nfc.clf.RemoteTarget, name: str) -> str:
+    """Write `name` as the tag's NDEF text record; say what happened."""
+    tag = nfc.tag.activate(clf, target)
+    if tag is None:
+        return "not an NFC Forum tag: uid only"
+    try:
+        if tag.ndef is None and not tag.format():
+            return "not formatted for NDEF: uid only"
+        if tag.ndef is None or not tag.ndef.is_writeable:
+            return "read-only: uid only"
+        tag.ndef.records = [ndef.TextRecord(name)]
+    except (nfc.tag.TagCommandError, ValueError, AttributeError) as exc:
+        return f"write failed ({describe(exc)}): uid only"
+    again = sense(clf, bytes(target.sdd_res))
+    if again is None:
+        return "tag left during the write: uid only"
+    written = identify(clf, again)
+    return "written" if written == name else f"read back {written!r}: uid only"
+
+
+# -- the driver -------------------------------------------------------------------
+class NfcDriver:
+    """Polls one nfcpy frontend; emits connected/placed/removed/lost; reopens after faults.
+
+    `labeller`, when set, is asked about each newly placed tag and may return
+    a name to write on it (enrolment); the placement then carries the name
+    read back from the tag and `detail` says whether the write took.
+    """
+
+    def __init__(
+        self,
+        reader: str,
+        opener: Callable[[], nfc.ContactlessFrontend],
+        where: str,
+        poll_ms: int = 30,
+        retry_ms: int = 500,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.reader = reader
+        self.opener = opener
+        self.where = where
+        self.poll_s = poll_ms / 1000
+        self.retry_s = retry_ms / 1000
+        self.clock = clock
+        self.labeller: Labeller | None = None
+
+    def __repr__(self) -> str:
+        return f"NfcDriver({self.reader!r} at {self.where})"
+
+    def run(self, emit: Emit, stop: threading.Event) -> None:
+        lost = False
+        while not stop.is_set():
+            try:
+                clf = self.opener()
+            except DEVICE_FAULTS as exc:
+                if not lost:
+                    emit(RawEvent(self.reader, "lost", self.clock(),
+                                  detail=f"cannot open {self.where}: {describe(exc)}"))
+                    lost = True
+                stop.wait(self.retry_s)
+                continue
+            try:
+                self._serve(clf, emit, stop)
+            except DEVICE_FAULTS as exc:
+                emit(RawEvent(self.reader, "lost", self.clock(), detail=describe(exc)))
+                lost = True
+                stop.wait(self.retry_s)
+            else:
+                lost = False
+            finally:
+                close_quietly(clf)
+
+    def _look(self, clf: nfc.ContactlessFrontend) -> tuple[str, str | None, str] | None:
+        """(uid, name, detail) of the tag on the reader, None if none (or it just left)."""
+        target = sense(clf)
+        if target is None:
+            return None
+        uid = bytes(target.sdd_res).hex()
+        try:
+            name = identify(clf, target)
+            detail = ""
+            if self.labeller is not None:
+                label = self.labeller(uid, name)
+                if label is not None:
+                    again = sense(clf, bytes(target.sdd_res))
+                    if again is None:
+                        raise TagGone(uid)
+                    detail = write_name(clf, again, label)
+                    if detail == "written":
+                        name = label
+        except TagGone:
+            return None
+        return uid, name, detail
+
+    def _serve(self, clf: nfc.ContactlessFrontend, emit: Emit, stop: threading.Event) -> None:
+        seen = self._look(clf)
+        emit(RawEvent(self.reader, "connected", self.clock(),
+                      present=((seen[0], seen[1]),) if seen else ()))
+        current = seen[0] if seen else None
+        while not stop.wait(self.poll_s):
+            target = sense(clf)
+            uid = bytes(target.sdd_res).hex() if target is not None else None
+            if uid == current:
+                continue  # resting (or still absent)
+            if current is not None:
+                emit(RawEvent(self.reader, "removed", self.clock(), uid=current))
+                current = None
+            if uid is None:
+                continue
+            seen = self._look(clf)
+            if seen is None or seen[0] != uid:
+                continue  # it left while being read; the next poll decides
+            emit(RawEvent(self.reader, "placed", self.clock(), uid=uid, tag=seen[1], detail=seen[2]))
+            current = uid
