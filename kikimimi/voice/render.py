@@ -82,64 +82,91 @@ def pick_voice(voices: list[Any], lang: str) -> str | None:
     return min(ranked)[1] if ranked else None
 
 
+class _Engine:
+    """The process's one pyttsx3 engine, on its one worker thread.
+
+    pyttsx3 caches one engine per driver and espeak keeps its voice and rate
+    in process-global state, so two renderers (two tables in one test run, a
+    doctor check) must share this worker and set their voice and rate before
+    every utterance.
+    """
+
+    _lock = threading.Lock()
+    _instance: "_Engine | None" = None
+
+    def __init__(self) -> None:
+        self.pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="kikimimi-tts")
+        self.engine: Any = None
+        self.problem: str | None = None
+        self.default_rate = 200
+        self.voices: list[Any] = []
+        self.pool.submit(self._start).result()
+
+    @classmethod
+    def get(cls) -> "_Engine":
+        with cls._lock:
+            if cls._instance is None:
+                cls._instance = cls()
+            return cls._instance
+
+    def _start(self) -> None:
+        try:
+            import pyttsx3
+
+            engine = pyttsx3.init()
+            _mute_driver_prints()
+            self.voices = list(engine.getProperty("voices"))
+            self.default_rate = int(engine.getProperty("rate") or 200)
+            self.engine = engine
+        except Exception as exc:  # pyttsx3 raises many kinds when the engine is absent
+            msg = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+            self.problem = f"speech engine unavailable: {msg} (fix: apt-get install espeak-ng)"
+
+    def save(self, text: str, path: Path, voice: str, rate: int | None) -> None:
+        """Worker thread only: one utterance per runAndWait (the driver keeps only the last)."""
+        if self.engine is None:
+            raise RenderError(self.problem or "speech engine unavailable")
+        self.engine.setProperty("voice", voice)
+        self.engine.setProperty("rate", int(rate or self.default_rate))
+        self.engine.save_to_file(text, str(path))
+        self.engine.runAndWait()
+
+
 class Renderer:
-    """One pyttsx3 engine on one thread, behind an on-disk clip cache."""
+    """Clips for one table's language, voice and rate, behind an on-disk cache."""
 
     def __init__(self, lang: str, cache_dir: Path | None = None,
                  voice: str | None = None, rate: int | None = None):
         self.lang = lang
         self.cache_dir = Path(cache_dir) if cache_dir else default_cache_dir()
         self.cache_dir.mkdir(parents=True, exist_ok=True)
-        self.requested_voice = voice
         self.rate = rate
         self.version = engine_version()
-        self.voice: str | None = None  # resolved on the worker thread
-        self.problem: str | None = None
         self.renders = 0  # how many texts the engine actually synthesised
-        self._engine: Any = None
-        self._ready = threading.Event()
-        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="kikimimi-tts")
-        self._pool.submit(self._start_engine)
-
-    # -- worker thread only ------------------------------------------------
-    def _start_engine(self) -> None:
-        try:
-            import pyttsx3
-
-            engine = pyttsx3.init()
-            _mute_driver_prints()
-            voice = self.requested_voice or pick_voice(engine.getProperty("voices"), self.lang)
-            if voice is None:
-                raise RenderError(f"no speech voice for language {self.lang!r} "
-                                  "(fix: apt-get install espeak-ng, or set [audio] voice = ...)")
-            engine.setProperty("voice", voice)
-            if self.rate:
-                engine.setProperty("rate", int(self.rate))
-            self._engine, self.voice = engine, voice
-        except Exception as exc:  # pyttsx3 raises many kinds when the engine is absent
-            msg = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-            self.problem = msg if isinstance(exc, RenderError) else (
-                f"speech engine unavailable: {msg} (fix: apt-get install espeak-ng)")
-        finally:
-            self._ready.set()
+        self._shared = _Engine.get()
+        self.problem: str | None = self._shared.problem
+        self.voice: str | None = voice
+        if self.problem is None and voice is None:
+            self.voice = pick_voice(self._shared.voices, lang)
+            if self.voice is None:
+                self.problem = (f"no speech voice for language {lang!r} "
+                                "(fix: apt-get install espeak-ng, or set [audio] voice = ...)")
 
     def _render_now(self, text: str) -> Path:
-        if self._engine is None:
-            raise RenderError(self.problem or "speech engine unavailable")
+        """Worker thread only."""
+        if self.problem is not None or self.voice is None:
+            raise RenderError(self.problem or "no voice")
         path = self.path_for(text)
         if not path.exists():
             tmp = path.with_name(f"{path.stem}.{os.getpid()}.part.wav")
-            self._engine.save_to_file(text, str(tmp))
-            self._engine.runAndWait()
+            self._shared.save(text, tmp, self.voice, self.rate)
             if not tmp.exists():
                 raise RenderError(f"the speech engine wrote nothing for {text!r}")
             os.replace(tmp, path)
             self.renders += 1
         return path
 
-    # -- any thread ----------------------------------------------------------
     def key(self, text: str) -> str:
-        self._ready.wait()
         blob = json.dumps([text, self.voice, self.rate, self.version], ensure_ascii=False)
         return hashlib.sha256(blob.encode("utf-8")).hexdigest()[:32]
 
@@ -153,17 +180,16 @@ class Renderer:
         """Render (or load from the cache) on the worker; the result is (samples, rate)."""
         def job() -> tuple[np.ndarray, int]:
             return read_wav(self._render_now(text))
-        return self._pool.submit(job)
+        return self._shared.pool.submit(job)
 
     def render(self, text: str) -> tuple[np.ndarray, int]:
         return self.submit(text).result()
 
     def health(self) -> str:
-        self._ready.wait()
         return self.problem or "ok"
 
     def close(self) -> None:
-        self._pool.shutdown(wait=True, cancel_futures=True)
+        """Nothing to release: the engine is shared by every renderer in the process."""
 
 
 def _mute_driver_prints() -> None:

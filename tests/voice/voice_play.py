@@ -1,0 +1,39 @@
+"""Run tests/voice/player.py in a fresh interpreter on virtual devices, and read back."""
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+
+from kikimimi.voice.clips import resample
+from kikimimi.voice.render import Renderer
+
+PLAYER = Path(__file__).with_name("player.py")
+
+
+def play(job: dict, env: dict, tmp: Path, timeout: float = 60) -> dict:
+    path = tmp / "job.json"
+    path.write_text(json.dumps(job))
+    proc = subprocess.run([sys.executable, str(PLAYER), str(path)], env=env,
+                          capture_output=True, text=True, timeout=timeout)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+def say(to: str, text: str, key: str = "phrase") -> dict:
+    return {"type": "say", "to": to, "key": key, "params": {}, "text": text, "in": 1}
+
+
+def expected_clip(text: str, cache: Path, rate: int, lang: str = "en") -> np.ndarray:
+    """What the player must have sent: the cached render, resampled like the player does."""
+    samples, src = Renderer(lang, cache).render(text)
+    return resample(samples, src, rate)
+
+
+def find_clip(channel: np.ndarray, clip: np.ndarray) -> int:
+    """Where `clip` starts in `channel`, aligned on the first non-zero sample of each."""
+    first_in_clip = int(np.flatnonzero(clip)[0])
+    nz = np.flatnonzero(channel)
+    assert nz.size, "channel is silent"
+    return int(nz[0]) - first_in_clip
