@@ -34,3 +34,31 @@ def play_session(club, players, results, kind: str | None = None):
             info.id, game_over(winner + 1, None if crash is None else crash + 1), seats
         )
     return info.id, record
+
+
+def play(club, spec: str, names=("A", "B", "C")):
+    """Play one session from a compact spec, one token per game: the winner's
+    letter, then optionally the crasher's letter in lower case ("Ab": A wins,
+    B crashes).  Seats follow `names`.  10 tokens = full trial, 5 = half;
+    fewer leaves the session open.  Returns (session id, last GameRecord)."""
+    tokens = spec.split() if " " in spec.strip() else list(spec.replace(" ", ""))
+    # "AAb" without spaces is ambiguous; a spec with crashes must use spaces.
+    idx = {n.upper(): i for i, n in enumerate(names)}
+    results = []
+    for tok in tokens:
+        winner = idx[tok[0]]
+        crash = idx[tok[1].upper()] if len(tok) > 1 else None
+        results.append(winner if crash is None else (winner, crash))
+    kind = "half" if len(results) == 5 else "full"
+    seats = {i + 1: n for i, n in enumerate(names)}
+    info = club.start_session(kind, seats)
+    record = None
+    for r in results:
+        winner, crash = (r, None) if isinstance(r, int) else r
+        record = club.record_game_over(info.id, game_over(winner + 1, None if crash is None else crash + 1), seats)
+    return info.id, record
+
+
+def new_club_players(club, names=("A", "B", "C"), form="king"):
+    for n in names:
+        club.add_player(n, n.lower() + "かな", form)
