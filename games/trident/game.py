@@ -359,7 +359,8 @@ class TridentGame(PhaseModel, Game):
     def _next_turn(self) -> None:
         self.turn = self.turn % len(self.seats) + 1
         self.has_drawn = False
-        self.pass_turn()
+        if self.state != "turn":  # turn -> turn changes nothing; skip the machine's overhead
+            self.pass_turn()
         self._start_turn()
 
     def _start_turn(self) -> None:

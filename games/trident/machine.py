@@ -54,6 +54,24 @@ class PhaseModel:
     def reset_done(self) -> bool: raise _Unbound("reset_done")
     def finish(self) -> bool: raise _Unbound("finish")
 
+    # Declared too, so the machine binds them instead of logging a warning per game.
+    def may_dealt(self) -> bool: raise _Unbound("may_dealt")
+    def may_opened(self) -> bool: raise _Unbound("may_opened")
+    def may_drew(self) -> bool: raise _Unbound("may_drew")
+    def may_pass_turn(self) -> bool: raise _Unbound("may_pass_turn")
+    def may_choose(self) -> bool: raise _Unbound("may_choose")
+    def may_all_agreed(self) -> bool: raise _Unbound("may_all_agreed")
+    def may_reset_done(self) -> bool: raise _Unbound("may_reset_done")
+    def may_finish(self) -> bool: raise _Unbound("may_finish")
+    def may_trigger(self, trigger: str) -> bool: raise _Unbound("may_trigger")
+    def is_dealing(self) -> bool: raise _Unbound("is_dealing")
+    def is_opening(self) -> bool: raise _Unbound("is_opening")
+    def is_turn(self) -> bool: raise _Unbound("is_turn")
+    def is_drawn(self) -> bool: raise _Unbound("is_drawn")
+    def is_choosing(self) -> bool: raise _Unbound("is_choosing")
+    def is_resetting(self) -> bool: raise _Unbound("is_resetting")
+    def is_over(self) -> bool: raise _Unbound("is_over")
+
 
 def _machine_kwargs() -> dict[str, Any]:
     return dict(

@@ -1,0 +1,87 @@
+"""The designer's table: what many bot games say about the rules' balance.
+
+It plays through the real engine (`kikimimi.sim.play`), so the figures are
+those of the code that runs at the table, not of a model of it.
+"""
+from __future__ import annotations
+
+import statistics
+from collections import Counter
+from collections.abc import Mapping
+from typing import Any
+
+from tqdm import tqdm
+
+from .pieces import BY_TAG, KIND_LABELS
+
+
+def game_stats(script: list[dict[str, Any]], log: list[dict[str, Any]]) -> dict[str, Any]:
+    """One game's figures: winner, ending, length, penalties, deciding piece kind."""
+    over = next((e for e in log if e["type"] == "game-over"), None)
+    plays = [e for e in log if e["type"] == "play" and not e.get("opening")]
+    penalties = Counter(str(e.get("why") or e["reason"]) for e in log if e["type"] == "penalty")
+    last = plays[-1]["tag"] if plays else None
+    return {
+        "winner": over["ranking"][0]["seat"] if over else None,
+        "reason": over["reason"] if over else "unfinished",
+        "inputs": len(script) - 1,
+        "turns": sum(1 for e in log if e["type"] == "turn"),
+        "penalties": penalties,
+        "deciding": KIND_LABELS[BY_TAG[last].kind] if last else None,
+    }
+
+
+def report(stats: list[dict[str, Any]], players: int) -> str:
+    n = len(stats)
+    if not n:
+        return "no games played"
+    lines = [f"The Trident: {n} bot games, {players} players"]
+    wins = Counter(s["winner"] for s in stats)
+    lines.append("win rate by seat: " + ", ".join(f"seat {k} {wins[k] / n:.1%}" for k in range(1, players + 1)))
+    reasons = Counter(s["reason"] for s in stats)
+    lines.append("endings: " + ", ".join(f"{r} {c / n:.1%}" for r, c in sorted(reasons.items())))
+    lines.append(f"crash rate: {reasons['crash'] / n:.1%}")
+    for what in ("inputs", "turns"):
+        xs = [s[what] for s in stats]
+        lines.append(f"game length ({what}): mean {statistics.fmean(xs):.1f}, median {statistics.median(xs):g}")
+    pen: Counter[str] = Counter()
+    for s in stats:
+        pen.update(s["penalties"])
+    lines.append("penalties per game: " + (", ".join(f"{k} {v / n:.2f}" for k, v in sorted(pen.items())) or "none"))
+    out = [s for s in stats if s["reason"] in ("out", "crash") and s["deciding"]]
+    deciding = Counter(s["deciding"] for s in out)
+    lines.append("deciding (last played) piece kind, games ended by out or crash: "
+                 + (", ".join(f"{k} {v / len(out):.1%}" for k, v in deciding.most_common()) or "none"))
+    return "\n".join(lines)
+
+
+def _plot(stats: list[dict[str, Any]], path: str) -> str:
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return "plot skipped: matplotlib is not installed (pip install 'kikimimi[plot]')"
+    fig, ax = plt.subplots()
+    ax.hist([s["turns"] for s in stats], bins=30)
+    ax.set_xlabel("turns per game")
+    ax.set_ylabel("games")
+    fig.savefig(path)
+    plt.close(fig)
+    return f"plot written to {path}"
+
+
+def tune(games: int, seed: int, players: int, options: Mapping[str, Any] | None = None,
+         bot: str | None = None, plot: str | None = None, progress: bool = True) -> str:
+    """Play `games` bot games (seeds seed, seed+1, ...) and return the report."""
+    from kikimimi.sim import play
+
+    stats = []
+    for i in tqdm(range(games), desc="trident", unit="game", disable=not progress):
+        script, log = play("trident", seed + i, players, dict(options or {}), bot)
+        stats.append(game_stats(script, log))
+    text = report(stats, players)
+    if plot:
+        text += "\n" + _plot(stats, plot)
+    return text
