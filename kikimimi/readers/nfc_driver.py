@@ -31,7 +31,7 @@ from kikimimi.readers.base import Emit, RawEvent
 
 log = logging.getLogger(__name__)
 
-TAG_NAME = re.compile(r"^[a-z0-9_]+:[a-z0-9_.-]+$")
+from kikimimi.tagmap import NAME as TAG_NAME  # the runtime's own rule for piece names
 RECOVERY_SPEEDS = (921600, 460800, 230400, 115200)
 # Anything nfcpy or the serial line throws when a device is unplugged or
 # answers nonsense.  termios.error is not an OSError, and is what a dead

@@ -1,0 +1,312 @@
+"""`kikimimi tags enroll|check`: teach the table which physical tag is which piece.
+
+Enrolment walks one person through a piece set by voice ("scan heart 1"):
+the prompts go through a `speak(text)` callable, which is plain printing until
+the runtime wires speech in.  Each tag gets its piece name written as an NDEF
+text record where the tag allows it, and its uid recorded in the tag map
+either way, so read-only tags and 125 kHz cards work too.  The map is saved
+after every piece: an interrupted enrolment resumes where it stopped.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import queue
+import re
+import sys
+import threading
+import time
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any
+
+from kikimimi.readers.base import RawEvent
+
+Speak = Callable[[str], None]
+
+COMMAND_TAGS = ("trident", "pass", "agree", "raise", "hint", "yes", "no", "ok", "bribe", "extend", "shorten")
+
+MESSAGES: dict[str, dict[str, str]] = {
+    "en": {
+        "scan": "Scan {name}.",
+        "done": "{name}: done.",
+        "done-uid": "{name}: done, uid only ({why}).",
+        "taken": "That tag is already {other}. Take another tag.",
+        "names-other": "That tag says it is {other}. Take another tag.",
+        "lost": "The reader is not answering.",
+        "back": "The reader is back.",
+        "skip": "{count} pieces already enrolled.",
+        "all": "All {count} pieces of {set} are enrolled.",
+        "timeout": "No tag for {seconds} seconds: stopping. {done} of {count} enrolled; run again to go on.",
+    },
+    "ja": {
+        "scan": "{name} を かざして ください。",
+        "done": "{name}、 とうろく しました。",
+        "done-uid": "{name}、 ばんごう だけ とうろく しました。",
+        "taken": "その タグは もう {other} です。 べつの タグを かざして ください。",
+        "names-other": "その タグには {other} と かいて あります。 べつの タグを かざして ください。",
+        "lost": "リーダーが こたえません。",
+        "back": "リーダーが もどりました。",
+        "skip": "{count} こ は とうろく ずみ です。",
+        "all": "{count} こ すべて とうろく しました。",
+        "timeout": "{seconds} びょう タグが ありません。 とめます。 {count} こ の うち {done} こ とうろく ずみ です。",
+    },
+}
+
+
+class TagsError(Exception):
+    """An expected failure of a tags command: one line for the user."""
+
+
+# -- piece sets and names ------------------------------------------------------------
+def _natural(name: str) -> list[Any]:
+    return [int(part) if part.isdigit() else part for part in re.split(r"(\d+)", name)]
+
+
+def pieces_of(set_name: str, players: int) -> list[str]:
+    """Every piece of a set, in the order a person would lay them out.
+
+    `seat` and `cmd` are the runtime's own sets; any other set is a game
+    plugin, asked through its `known_tags(players)`.
+    """
+    if set_name == "seat":
+        return [f"seat:{k}" for k in range(1, players + 1)]
+    if set_name == "cmd":
+        return [f"cmd:{c}" for c in COMMAND_TAGS]
+    from kikimimi.registry import UnknownGame, game_class
+
+    try:
+        cls = game_class(set_name)
+        tags = cls.known_tags(players)
+    except UnknownGame as exc:
+        raise TagsError(f"{exc}; or use the sets seat, cmd") from None
+    except Exception as exc:  # a plugin that cannot list its pieces
+        raise TagsError(f"game {set_name!r} cannot list its pieces: {exc}") from None
+    pieces = sorted((t for t in tags if t.startswith(f"{set_name}:")), key=_natural)
+    if not pieces:
+        raise TagsError(f"game {set_name!r} lists no pieces named {set_name}:…")
+    return pieces
+
+
+def spoken_names(set_name: str, lang: str) -> dict[str, str]:
+    """How each piece is said, from the game's phrase catalogue when it has one."""
+    from kikimimi.phrases import load_catalogue
+
+    names: dict[str, str] = {}
+    for catalogue in ("core", set_name):
+        try:
+            names.update(load_catalogue(catalogue, lang)[1])
+        except Exception:
+            pass
+    return names
+
+
+def say_name(piece: str, names: Mapping[str, str]) -> str:
+    """The catalogue's name, else the piece name read out ("seat 2", "heart 3")."""
+    if piece in names:
+        return names[piece]
+    set_name, _, rest = piece.partition(":")
+    words = rest.replace("-", " ")
+    return words if any(c.isalpha() for c in words) else f"{set_name} {words}"
+
+
+# -- the tag map file --------------------------------------------------------------
+def read_tagmap(path: Path) -> dict[str, str]:
+    from kikimimi.tagmap import TagMapError, load_tagmap
+
+    if not path.exists():
+        return {}
+    try:
+        return load_tagmap(path)
+    except TagMapError as exc:
+        raise TagsError(str(exc)) from None
+
+
+def write_tagmap(path: Path, tags: Mapping[str, str]) -> None:
+    """Write the map whole, to a temp file then renamed, so a crash leaves the old one."""
+    lines = ["# uid (lowercase hex) = piece; written by `kikimimi tags enroll`", "[tags]"]
+    for uid, piece in sorted(tags.items(), key=lambda kv: (_natural(kv[1]), kv[0])):
+        lines.append(f"{json.dumps(uid)} = {json.dumps(piece, ensure_ascii=False)}")
+    tmp = path.with_name(path.name + ".tmp")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    tmp.replace(path)
+
+
+# -- enrol -----------------------------------------------------------------------------
+def reader_section(spec: str, poll_ms: int = 30) -> dict[str, Any]:
+    """`pn532:/dev/ttyUSB0`, `rdm6300:/dev/ttyS1` or `usb:054c:06c3` -> a reader section."""
+    driver, _, rest = spec.partition(":")
+    if not rest:
+        raise TagsError(f"--reader {spec!r}: write DRIVER:PATH, e.g. pn532:/dev/kikimimi-hand-1")
+    path = spec if driver == "usb" else rest
+    return {"driver": driver, "path": path, "poll_ms": poll_ms, "retry_ms": 300}
+
+
+def enroll(
+    set_name: str,
+    reader: str,
+    tagmap_path: str | Path,
+    lang: str = "en",
+    speak: Speak = print,
+    players: int = 6,
+    timeout_s: float = 120.0,
+    poll_ms: int = 30,
+) -> int:
+    """Walk through the set; return 0 when every piece is enrolled, 1 if stopped."""
+    from kikimimi.readers.factory import make_driver
+
+    msg = MESSAGES.get(lang, MESSAGES["en"])
+    pieces = pieces_of(set_name, players)
+    names = spoken_names(set_name, lang)
+    path = Path(tagmap_path)
+    tagmap = read_tagmap(path)
+    try:
+        driver = make_driver("enrol", reader_section(reader, poll_ms))
+    except ValueError as exc:
+        raise TagsError(str(exc)) from None
+
+    enrolled = set(tagmap.values())
+    todo = [p for p in pieces if p not in enrolled]
+    if len(todo) < len(pieces):
+        speak(msg["skip"].format(count=len(pieces) - len(todo)))
+    if not todo:
+        speak(msg["all"].format(count=len(pieces), set=set_name))
+        return 0
+
+    expected: list[str | None] = [todo[0]]  # shared with the driver thread
+
+    def labeller(uid: str, name: str | None) -> str | None:
+        piece = expected[0]
+        if piece is None or tagmap.get(uid, piece) != piece or (name and name != piece):
+            return None  # refused below, nothing written
+        return None if name == piece else piece
+
+    if hasattr(driver, "labeller"):
+        driver.labeller = labeller
+    events: queue.Queue[RawEvent] = queue.Queue()
+    stop = threading.Event()
+    thread = threading.Thread(target=driver.run, args=(events.put, stop), name="enrol-reader", daemon=True)
+    thread.start()
+    done = len(pieces) - len(todo)
+    try:
+        for piece in todo:
+            expected[0] = piece
+            speak(msg["scan"].format(name=say_name(piece, names)))
+            if not _enrol_one(piece, events, tagmap, path, msg, names, speak, timeout_s):
+                speak(msg["timeout"].format(seconds=int(timeout_s), done=done, count=len(pieces)))
+                return 1
+            done += 1
+    finally:
+        stop.set()
+        thread.join(timeout=5)
+    speak(msg["all"].format(count=len(pieces), set=set_name))
+    return 0
+
+
+def _enrol_one(piece: str, events: "queue.Queue[RawEvent]", tagmap: dict[str, str], path: Path,
+               msg: Mapping[str, str], names: Mapping[str, str], speak: Speak, timeout_s: float) -> bool:
+    deadline = time.monotonic() + timeout_s
+    while True:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            return False
+        try:
+            ev = events.get(timeout=left)
+        except queue.Empty:
+            return False
+        if ev.kind == "lost":
+            speak(msg["lost"])
+            continue
+        if ev.kind == "connected":
+            present = dict(ev.present)
+            if ev.present and present.keys() - tagmap.keys():
+                # a tag already on the reader when it opened counts as scanned
+                uid = next(iter(present))
+                ev = RawEvent(ev.reader, "placed", ev.t, uid=uid, tag=present[uid])
+            else:
+                continue
+        if ev.kind != "placed" or ev.uid is None:
+            continue
+        other = tagmap.get(ev.uid)
+        if other is not None and other != piece:
+            speak(msg["taken"].format(other=say_name(other, names)))
+            continue
+        if ev.tag is not None and ev.tag != piece:
+            speak(msg["names-other"].format(other=say_name(ev.tag, names)))
+            continue
+        tagmap[ev.uid] = piece
+        write_tagmap(path, tagmap)
+        if ev.tag == piece:
+            speak(msg["done"].format(name=say_name(piece, names)))
+        else:
+            why = ev.detail.replace(": uid only", "") or "not an NFC tag"
+            speak(msg["done-uid"].format(name=say_name(piece, names), why=why))
+        return True
+
+
+# -- check -------------------------------------------------------------------------------
+def check(set_name: str, tagmap_path: str | Path, players: int = 6,
+          out: Callable[[str], None] = print) -> int:
+    """Say which pieces of a set are missing, duplicated or unknown; 0 when none are."""
+    pieces = pieces_of(set_name, players)
+    tagmap = read_tagmap(Path(tagmap_path))
+    by_piece: dict[str, list[str]] = {}
+    for uid, piece in tagmap.items():
+        if piece.startswith(f"{set_name}:"):
+            by_piece.setdefault(piece, []).append(uid)
+    missing = [p for p in pieces if p not in by_piece]
+    duplicated = {p: uids for p, uids in by_piece.items() if len(uids) > 1}
+    unknown = sorted(set(by_piece) - set(pieces), key=_natural)
+    for p in missing:
+        out(f"missing: {p}")
+    for p, uids in sorted(duplicated.items(), key=lambda kv: _natural(kv[0])):
+        out(f"duplicated: {p} on {len(uids)} tags ({', '.join(sorted(uids))})")
+    for p in unknown:
+        out(f"unknown: {p} is not a piece of {set_name} (uid {', '.join(sorted(by_piece[p]))})")
+    ok = not (missing or duplicated or unknown)
+    out(f"{set_name}: {len(pieces) - len(missing)} of {len(pieces)} pieces enrolled"
+        + ("" if ok else f", {len(missing)} missing, {len(duplicated)} duplicated, {len(unknown)} unknown"))
+    return 0 if ok else 1
+
+
+# -- command line ------------------------------------------------------------------------
+def add_parser(subparsers: argparse._SubParsersAction) -> None:
+    p = subparsers.add_parser("tags", help="enrol piece sets and check tag maps")
+    sub = p.add_subparsers(dest="tags_command", metavar="ACTION", required=True)
+
+    e = sub.add_parser("enroll", help="walk through a piece set, scanning each piece once")
+    e.add_argument("set", help="piece set: a game (e.g. trident), seat, or cmd")
+    e.add_argument("--reader", required=True, metavar="DRIVER:PATH",
+                   help="e.g. pn532:/dev/kikimimi-hand-1, rdm6300:/dev/ttyUSB1, usb:054c:06c3")
+    e.add_argument("--tagmap", required=True, metavar="FILE", help="tag map to add to (created if missing)")
+    e.add_argument("--lang", choices=("ja", "en"), default="ja")
+    e.add_argument("--players", type=int, default=6, help="for sets that depend on it (seat tokens)")
+    e.add_argument("--timeout", type=float, default=120.0, help="seconds to wait for each piece")
+    e.set_defaults(func=_enroll_handler)
+
+    c = sub.add_parser("check", help="which pieces of a set are missing or duplicated in a tag map")
+    c.add_argument("set")
+    c.add_argument("--tagmap", required=True, metavar="FILE")
+    c.add_argument("--players", type=int, default=6)
+    c.set_defaults(func=_check_handler)
+
+
+def _fail(exc: Exception) -> int:
+    print(f"kikimimi tags: {exc}", file=sys.stderr)
+    return 2
+
+
+def _enroll_handler(args: argparse.Namespace) -> int:
+    try:
+        return enroll(args.set, args.reader, args.tagmap, lang=args.lang, players=args.players,
+                      timeout_s=args.timeout)
+    except TagsError as exc:
+        return _fail(exc)
+
+
+def _check_handler(args: argparse.Namespace) -> int:
+    try:
+        return check(args.set, args.tagmap, players=args.players)
+    except TagsError as exc:
+        return _fail(exc)
