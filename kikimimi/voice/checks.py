@@ -8,7 +8,7 @@ from kikimimi.checks import Check
 
 from .config import SPEAKER, parse_audio
 from .devices import PORTAUDIO_FIX, find_device, output_devices
-from .render import engine_version, pick_voice
+from .render import _engine, pick_voice
 
 
 def doctor_checks(audio: Mapping[str, Any] | None, players: int, lang: str | None = None) -> list[Check]:
@@ -66,16 +66,13 @@ def doctor_checks(audio: Mapping[str, Any] | None, players: int, lang: str | Non
 
 
 def _speech_checks(lang: str | None) -> list[Check]:
-    try:
-        import pyttsx3
-
-        engine = pyttsx3.init()
-        voices = engine.getProperty("voices")
-    except Exception as exc:
-        return [Check("speech engine", False, f"pyttsx3 cannot start: {exc}", "apt-get install espeak-ng")]
-    found = [Check("speech engine", True, f"{engine_version()}, {len(voices)} voices")]
+    engine = _engine()
+    if engine.problem:
+        return [Check("speech engine", False, engine.problem, "apt-get install espeak-ng")]
+    found = [Check("speech engine", True, f"{engine.name} {getattr(engine, 'version', '')}, "
+                   f"{len(engine.voices)} voices")]
     for want in ([lang] if lang else ["ja", "en"]):
-        vid = pick_voice(voices, want)
+        vid = pick_voice(engine.voices, want)
         found.append(Check(f"voice {want}", vid is not None, vid or "no voice for this language",
                            "apt-get install espeak-ng (it ships ja and en voices)"))
     return found

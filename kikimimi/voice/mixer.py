@@ -54,11 +54,14 @@ class Lane:
         """Everything queued or playing so far is stale (a new hand scan)."""
         self.cut_mark = next(_serials)
 
-    def clear(self) -> None:
-        """Drop everything (the device is gone)."""
+    def clear(self) -> list[str]:
+        """Drop everything (the device is gone); the keys of phrases not heard in full."""
+        lost = [i.key for i in [self.current, *list(self.queue)]
+                if i is not None and not i.dropped and i.serial >= self.cut_mark]
         self.cut_mark = next(_serials)
         self.queue.clear()
         self.current = None
+        return lost
 
     @property
     def idle(self) -> bool:
@@ -119,6 +122,7 @@ class DeviceMixer:
         self.device, self.name, self.samplerate = device, name, samplerate
         self.lanes = lanes
         self.problem: str | None = None
+        self.lost: list[tuple[str, str]] = []  # (output, phrase key) cut off by a failure
         self.callbacks = 0
         self.last_callback = time.monotonic()
         self._closing = False
@@ -143,7 +147,7 @@ class DeviceMixer:
     def fail(self, problem: str) -> None:
         self.problem = problem
         for lane in self.lanes:
-            lane.clear()
+            self.lost.extend((lane.name, key) for key in lane.clear())
 
     def check(self, stall_after: float = 2.0) -> str | None:
         """The device's problem, noticing a stream that died without a word."""

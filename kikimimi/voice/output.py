@@ -257,6 +257,11 @@ class AudioOutput:
                     if lane.name not in self.problems:
                         self.problems[lane.name] = problem
                         self._notice(f"{lane.name}: {problem}")
+                while mixer.lost:
+                    name, key = mixer.lost.pop(0)
+                    what = "public" if name == SPEAKER else "private"
+                    self._notice(f"{name}: {what} phrase {key!r} cut off by the failure"
+                                 + ("" if what == "public" else ", tell the player in person"))
 
     def _notice(self, line: str) -> None:
         self._notices.append(line)

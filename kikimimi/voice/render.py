@@ -1,14 +1,24 @@
-"""Text -> clip, through pyttsx3, once per distinct text, cached on disk.
+"""Text -> clip, once per distinct text, cached on disk.
 
-pyttsx3 is not thread-safe and its espeak driver renders only the last
-utterance queued before `runAndWait`, so one engine lives on one worker
-thread (a single-worker executor) and every job is exactly one
-`save_to_file` + `runAndWait`.  `say()` is never used: it plays through the
-system default device and cannot be routed to an earphone.
+Two engines, one chosen per process:
 
-Rendered clips are kept as WAV files named by a hash of (text, voice,
-speech rate, engine version): a table restarts instantly, and a new espeak
-or pyttsx3 release renders afresh instead of reusing stale clips.
+* `espeak-ng` called directly, on Linux when its program is installed.  This
+  is a deliberate fallback from pyttsx3: pyttsx3 2.99's espeak driver runs
+  espeak in asynchronous retrieval mode, where voice and rate changes land at
+  unpredictable utterances.  Measured here (tests/voice/test_render.py checks
+  it): rendering "hello there my friend" at rates 80, 120, 300, 200 through
+  pyttsx3 gave clips all of one length, and a rate change once gave an empty
+  clip, while `espeak-ng -s RATE -w` gave the right length every time.  A
+  process of its own per clip has no shared state, so it is simply correct.
+* pyttsx3 elsewhere (SAPI5, NSSS), where `save_to_file` honours the voice.
+  pyttsx3 is not thread-safe and renders only the last utterance queued per
+  `runAndWait`: one engine on one worker thread, one utterance per call.
+  `say()` is never used: it plays through the default device and cannot be
+  routed to an earphone.
+
+Either way renders run on one worker thread, in order.  Clips are kept as
+WAV files named by a hash of (text, voice, speech rate, engine version): a
+table restarts instantly, and a new engine release renders afresh.
 """
 from __future__ import annotations
 
@@ -16,10 +26,14 @@ import ctypes.util
 import hashlib
 import json
 import os
+import shutil
+import subprocess
+import sys
 import threading
 from concurrent.futures import Future, ThreadPoolExecutor
 from importlib import metadata
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import numpy as np
@@ -82,6 +96,52 @@ def pick_voice(voices: list[Any], lang: str) -> str | None:
     return min(ranked)[1] if ranked else None
 
 
+class _EspeakCli:
+    """espeak-ng as a program: one process per clip, parameters always applied."""
+
+    name = "espeak-ng"
+
+    def __init__(self, program: str):
+        self.program = program
+        self.problem: str | None = None
+        self.default_rate = 175
+        self.voices: list[Any] = []
+        self.pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="kikimimi-tts")
+        try:
+            listing = subprocess.run([program, "--voices"], capture_output=True, text=True,
+                                     timeout=20, check=True).stdout
+        except (OSError, subprocess.SubprocessError) as exc:
+            self.problem = f"espeak-ng does not run: {exc} (fix: apt-get install --reinstall espeak-ng)"
+            return
+        for line in listing.splitlines()[1:]:
+            cols = line.split()
+            if len(cols) >= 5:
+                self.voices.append(SimpleNamespace(id=cols[4], languages=[cols[1]]))
+        version = subprocess.run([program, "--version"], capture_output=True, text=True, timeout=20).stdout
+        self.version = "espeak-ng-" + (version.split("text-to-speech:")[-1].split()[0] if version else "?")
+
+    def save(self, text: str, path: Path, voice: str, rate: int | None) -> None:
+        proc = subprocess.run(
+            [self.program, "-v", voice, "-s", str(int(rate or self.default_rate)), "-b", "1",
+             "-w", str(path), "--stdin"],
+            input=text.encode("utf-8"), capture_output=True, timeout=60)
+        if proc.returncode != 0:
+            err = proc.stderr.decode("utf-8", "replace").strip().splitlines()
+            raise RenderError(f"espeak-ng failed for {text!r}: {err[0] if err else proc.returncode}")
+
+
+def _engine() -> Any:
+    """The process's one speech engine (see the module docstring for the choice)."""
+    with _Engine._lock:
+        if _Engine._instance is None:
+            program = shutil.which("espeak-ng")
+            if sys.platform.startswith("linux") and program and not os.environ.get("KIKIMIMI_TTS") == "pyttsx3":
+                _Engine._instance = _EspeakCli(program)
+            else:
+                _Engine._instance = _Engine()
+        return _Engine._instance
+
+
 class _Engine:
     """The process's one pyttsx3 engine, on its one worker thread.
 
@@ -92,7 +152,8 @@ class _Engine:
     """
 
     _lock = threading.Lock()
-    _instance: "_Engine | None" = None
+    _instance: Any = None
+    name = "pyttsx3"
 
     def __init__(self) -> None:
         self.pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="kikimimi-tts")
@@ -101,13 +162,7 @@ class _Engine:
         self.default_rate = 200
         self.voices: list[Any] = []
         self.pool.submit(self._start).result()
-
-    @classmethod
-    def get(cls) -> "_Engine":
-        with cls._lock:
-            if cls._instance is None:
-                cls._instance = cls()
-            return cls._instance
+        self.version = engine_version()
 
     def _start(self) -> None:
         try:
@@ -141,9 +196,10 @@ class Renderer:
         self.cache_dir = Path(cache_dir) if cache_dir else default_cache_dir()
         self.cache_dir.mkdir(parents=True, exist_ok=True)
         self.rate = rate
-        self.version = engine_version()
         self.renders = 0  # how many texts the engine actually synthesised
-        self._shared = _Engine.get()
+        self._shared = _engine()
+        self.version = getattr(self._shared, "version", "?")
+        self.engine_name = self._shared.name
         self.problem: str | None = self._shared.problem
         self.voice: str | None = voice
         if self.problem is None and voice is None:
@@ -160,7 +216,8 @@ class Renderer:
         if not path.exists():
             tmp = path.with_name(f"{path.stem}.{os.getpid()}.part.wav")
             self._shared.save(text, tmp, self.voice, self.rate)
-            if not tmp.exists():
+            if not tmp.exists() or tmp.stat().st_size <= 44:
+                tmp.unlink(missing_ok=True)
                 raise RenderError(f"the speech engine wrote nothing for {text!r}")
             os.replace(tmp, path)
             self.renders += 1

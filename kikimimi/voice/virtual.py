@@ -42,14 +42,24 @@ def missing_tools(*tools: str) -> list[str]:
 class AlsaFileDevices:
     """ALSA PCMs named `name` with `channels` each, recorded as raw float32 files."""
 
-    def __init__(self, folder: Path, devices: dict[str, int], rate: int = 48000):
+    def __init__(self, folder: Path, devices: dict[str, int], rate: int = 48000,
+                 vanish_after: dict[str, int] | None = None):
+        """`vanish_after[name] = n`: that device fails after n bytes, like a pulled plug.
+
+        The file plugin then writes into a pipe whose reader (`head -c n`)
+        exits, so ALSA's next write fails and PortAudio ends the stream,
+        exactly the path a USB device unplugged mid-game takes.
+        """
         self.folder = Path(folder)
         self.folder.mkdir(parents=True, exist_ok=True)
         self.devices, self.rate = devices, rate
+        vanish_after = vanish_after or {}
         self.conf = self.folder / "asound.conf"
         parts = []
         for name, channels in devices.items():
-            raw = self.raw_path(name)
+            raw = str(self.raw_path(name))
+            if name in vanish_after:
+                raw = f"| head -c {int(vanish_after[name])} > {raw}"
             parts.append(
                 f'pcm.{name} {{\n'
                 f'  type plug\n'

@@ -99,3 +99,20 @@ def test_demo_default_device_plays_the_speaker_and_the_listened_seat(tmp_path, c
     assert set(result["health_after"]) == {"speaker", "seat-1", "voice"}
     left = devices.read("kkdefault")[:, 0]
     assert_only(left, expected_clip(SECRET, clip_cache, RATE))
+
+
+def test_earphone_vanishing_mid_game_is_reported_and_never_rerouted(tmp_path, clip_cache):
+    need("espeak-ng", "libportaudio2", "alsa")
+    devices = AlsaFileDevices(tmp_path / "alsa", {"kkquad": 4, "kkpair": 2}, rate=RATE,
+                              vanish_after={"kkpair": 200_000})
+    result = play({"audio": outputs(), "players": 2, "lang": "en", "cache_dir": str(clip_cache),
+                   "steps": [{"sleep": 0.3},  # the pair device dies meanwhile (its pipe closes)
+                             {"emit": [say("seat:2", SECRET, "hand-piece"), say("table", TABLE)]},
+                             {"wait": 10}]}, devices.env(), tmp_path)
+    assert result["health_before"]["seat-2"] == "ok"
+    assert "kkpair" in result["health_after"]["seat-2"] and "plug it back in" in result["health_after"]["seat-2"]
+    assert result["health_after"]["seat-1"] == "ok" and result["health_after"]["speaker"] == "ok"
+    assert any(p.startswith("seat-2:") and "'hand-piece' dropped" in p for p in result["problems"])
+    quad = devices.read("kkquad")
+    assert_only(quad[:, 0], expected_clip(TABLE, clip_cache, RATE))
+    assert not quad[:, 2:].any()  # seat 1's earphone never got seat 2's secret

@@ -1,4 +1,8 @@
 """Rendering with the real pyttsx3 engine, the clip cache, packs and resampling."""
+import os
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 
@@ -45,6 +49,31 @@ def test_cache_key_separates_voice_rate_and_text(en, clip_cache):
     finally:
         slow.close()
     assert en.path_for("hello") != en.path_for("hello!")
+
+
+def test_speech_rate_is_applied_to_every_clip_whatever_came_before(clip_cache):
+    """pyttsx3 2.99's espeak driver got this wrong (see render.py): guard it."""
+    need("espeak-ng")
+    sizes = {}
+    for rate in (80, 300, 120, 300, 80):
+        size = Renderer("en", clip_cache / f"r{rate}-{len(sizes)}", rate=rate).render("hello there my friend")[0].size
+        sizes.setdefault(rate, set()).add(size)
+    assert all(len(s) == 1 for s in sizes.values())  # same rate, same clip
+    assert min(sizes[80]) > 1.4 * min(sizes[120]) > 1.4 * 1.4 * min(sizes[300]) * 0.9
+
+
+def test_pyttsx3_engine_renders_a_clip(tmp_path):
+    """The pyttsx3 path (used off Linux) in a process of its own: one engine per process."""
+    need("espeak-ng")
+    code = ("import sys; from kikimimi.voice.render import Renderer; "
+            "r = Renderer('ja', sys.argv[1]); s, rate = r.render('はーとの さん'); "
+            "print(r.engine_name, r.voice, s.size, rate, abs(s).max())")
+    proc = subprocess.run([sys.executable, "-c", code, str(tmp_path)], capture_output=True, text=True,
+                          env={**os.environ, "KIKIMIMI_TTS": "pyttsx3"}, timeout=60)
+    assert proc.returncode == 0, proc.stderr[-1500:]
+    name, voice, size, rate, peak = proc.stdout.split()
+    assert name == "pyttsx3" and voice.endswith("ja")
+    assert int(size) > 0.3 * int(rate) and float(peak) > 0.05
 
 
 def test_japanese_text_uses_a_japanese_voice(clip_cache):
