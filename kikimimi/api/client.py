@@ -35,6 +35,7 @@ class ApiClient:
         self.role: str = welcome["welcome"]
         self.pushes: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
         self.on_push: Callable[[dict[str, Any] | None], None] | None = None
+        self._closing = False
         self._ids = itertools.count(1)
         self._waiting: dict[int, asyncio.Future[dict[str, Any]]] = {}
         self._task = asyncio.create_task(self._read())
@@ -68,6 +69,8 @@ class ApiClient:
         return cls(reader, writer, first)
 
     async def close(self) -> None:
+        self.on_push = None  # whoever listened is going away: nothing more is delivered
+        self._closing = True
         self._task.cancel()
         self.writer.close()
         try:
@@ -133,6 +136,8 @@ class ApiClient:
             self._deliver(None)
 
     def _deliver(self, message: dict[str, Any] | None) -> None:
+        if self._closing:
+            return
         if self.on_push is not None:
             self.on_push(message)
         else:

@@ -18,7 +18,8 @@ Protocol (one JSON object per line).  The client speaks first:
 answers `{"refused": WHY}` (and closes) or `{"welcome": ROLE, "header",
 "log", "health"}` plus, for referees, `"snapshot"` and `"last_input"`.
 Afterwards the server pushes `{"events": [...], "health"}` after every input
-(referees also get `"input"`, `"snapshot"`, `"last_input"`), and a referee
+(referees also get `"input"`, `"snapshot"`, `"last_input"`; after an undo,
+spectators get the rebuilt public `"log"`), and a referee
 may send `{"id": N, "submit": LINE}` (a `console` line or a reader
 `lost`/`back` line; `"expect_last": LINE_NO` makes an undo take back only
 the input the referee was shown) or `{"id": N, "get": "snapshot"}`; each
@@ -186,7 +187,7 @@ class ApiServer:
                 raise ApiError(f"{path}: cannot listen ({exc.strerror or exc})") from None
             os.chmod(path, mode)
             self._servers.append(server)
-            thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.2},
+            thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05},
                                       daemon=True, name=f"api-{'public' if public else 'referee'}")
             thread.start()
             self._threads.append(thread)
@@ -289,6 +290,9 @@ class ApiServer:
         public: dict[str, Any] = {"events": public_events(events)}
         if changed:
             public["health"] = dict(self.health.state)
+        if any(ev.get("type") == "undo" for ev in events):
+            # the game was rebuilt: spectators following from events start over
+            public["log"] = public_events(self.daemon.log)
         self._broadcast(lambda: {"input": line, "events": list(events), **self._referee_state(),
                                  **({"health": public["health"]} if changed else {})}, public)
 

@@ -109,7 +109,8 @@ async def test_a_spectator_sees_public_events_only_never_a_hand(table):
     seen = []
     while not any(ev["type"] == "undo" and ev["undone"] == 2 for ev in seen):
         push = await spectator.next_push()
-        assert set(push) <= {"events", "health"}  # no input, no snapshot
+        assert set(push) <= {"events", "health", "log"}  # no input, no snapshot
+        seen += push.get("log", [])
         seen += push["events"]
     text = json.dumps(spectator.welcome) + json.dumps(seen)
     assert "stone-4" not in text and "seat:1" not in text

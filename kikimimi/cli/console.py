@@ -1,0 +1,62 @@
+"""`kikimimi console [--socket PATH | CONFIG.toml]`: referee or watch a running table.
+
+Given the table config, the console finds the sockets and the secret next
+to the config's journal, exactly where `kikimimi serve` put them.
+"""
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from kikimimi.cli import CliError
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("console", help="the referee console (or a spectator's view) of a running table")
+    p.add_argument("config", nargs="?", help="the table config TOML that `kikimimi serve` runs")
+    p.add_argument("--socket", help="the table's socket instead (JOURNAL.sock; spectators: JOURNAL.public.sock)")
+    p.add_argument("--journal", help="the journal the table was served with, if not the config's")
+    p.add_argument("--spectator", action="store_true", help="public events only, no secret needed")
+    p.add_argument("--secret-file", help="the table's secret (default: next to the socket)")
+    p.set_defaults(func=cmd_console)
+
+
+def socket_from_args(args: argparse.Namespace) -> Path:
+    from kikimimi.api import paths
+
+    if args.socket:
+        if args.config or args.journal:
+            raise CliError("give either --socket or a table config, not both")
+        return Path(args.socket)
+    if args.journal:
+        journal = Path(args.journal)
+    elif args.config:
+        from kikimimi.table_config import ConfigError, load_table_config
+
+        try:
+            journal = load_table_config(args.config).journal
+        except ConfigError as exc:
+            raise CliError(str(exc)) from None
+    else:
+        raise CliError("which table? give its config (kikimimi console TABLE.toml) or --socket PATH")
+    return paths.public_socket(journal) if args.spectator else paths.referee_socket(journal)
+
+
+def cmd_console(args: argparse.Namespace) -> int:
+    from kikimimi.api import paths
+    from kikimimi.api.client import ApiClientError, read_secret
+    from kikimimi.console.app import ConsoleApp
+
+    socket = socket_from_args(args)
+    spectator = args.spectator or paths.is_public_socket(socket)
+    secret = None
+    if args.secret_file and not spectator:
+        try:
+            secret = read_secret(Path(args.secret_file))
+        except ApiClientError as exc:
+            raise CliError(str(exc)) from None
+    app = ConsoleApp(socket, spectator=spectator, secret=secret)
+    app.run()
+    if app.return_code and app.return_code != 0:
+        raise CliError(str(app.return_value if isinstance(app.return_value, str) else "could not attach to the table"))
+    return 0

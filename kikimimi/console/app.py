@@ -1,0 +1,237 @@
+"""The referee ("Priest") console: the table at a glance and a command line.
+
+Keyboard alone, plain text only (no markup, no meaning carried by colour),
+and one log of everything spoken and decided, so a screen reader or a
+braille line can follow the game as well as anyone.  The console keeps no
+game state of its own: it shows the daemon's snapshot (referee) or what
+public events told it (spectator), and every command it sends is a table
+script line that the daemon journals before acting on it.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from textual import on
+from textual.app import App, ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Button, Footer, Input, Log, Static
+
+from kikimimi.api.client import ApiClient, ApiClientError
+from kikimimi.console.commands import HELP, CommandError, parse_command
+from kikimimi.console.render import (
+    PublicTable, event_line, health_text, input_text, session_text, table_text,
+)
+
+
+class ConfirmUndo(ModalScreen[bool]):
+    """Asked once before an undo: what exactly will be taken back."""
+
+    BINDINGS = [Binding("y", "answer(True)", "Undo it"), Binding("n,escape", "answer(False)", "Keep it")]
+    DEFAULT_CSS = """
+    ConfirmUndo { align: center middle; }
+    ConfirmUndo > Vertical { width: 70; height: auto; border: thick $accent; padding: 1 2; }
+    """
+
+    def __init__(self, question: str):
+        super().__init__()
+        self.question = question
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static(self.question, id="question", markup=False)
+            with Horizontal():
+                yield Button("Yes, undo (y)", id="yes")
+                yield Button("No, keep it (n)", id="no")
+
+    def action_answer(self, yes: bool) -> None:
+        self.dismiss(yes)
+
+    @on(Button.Pressed)
+    def pressed(self, event: Button.Pressed) -> None:
+        self.dismiss(event.button.id == "yes")
+
+
+class ConsoleApp(App[str | None]):
+    """`kikimimi console`: a referee (with the table's secret) or a spectator."""
+
+    TITLE = "kikimimi console"
+    DEFAULT_CSS = """
+    #panes { height: 1fr; }
+    #table { width: 2fr; border: round $primary; padding: 0 1; }
+    #side { width: 1fr; }
+    #health, #session, #last { border: round $primary; padding: 0 1; height: auto; }
+    #log { height: 1fr; border: round $primary; }
+    #status { height: auto; padding: 0 1; }
+    """
+    BINDINGS = [Binding("ctrl+q", "quit", "Quit"), Binding("f1", "help", "Help")]
+
+    def __init__(self, socket_path: str | Path, *, spectator: bool = False, secret: str | None = None):
+        super().__init__()
+        self.socket_path = Path(socket_path)
+        self.spectator = spectator
+        self.secret = secret
+        self.client: ApiClient | None = None
+        self.header: dict[str, Any] = {}
+        self.snapshot: dict[str, Any] | None = None
+        self.last_input: list[Any] | None = None
+        self.health: dict[str, str] = {}
+        self.public = PublicTable()
+        self.spoken: list[str] = []  # every log line, for tests and for saving
+        self.status_text = ""
+        self.closed = False
+
+    # -- layout ------------------------------------------------------------
+    def compose(self) -> ComposeResult:
+        with Horizontal(id="panes"):
+            yield Static("connecting...", id="table", markup=False)
+            with Vertical(id="side"):
+                yield Static("", id="health", markup=False)
+                yield Static("", id="session", markup=False)
+                yield Static("", id="last", markup=False)
+        yield Log(id="log")
+        yield Static("", id="status", markup=False)
+        if not self.spectator:
+            yield Input(placeholder="command (help for the list), Enter sends", id="command")
+        yield Footer()
+
+    async def on_mount(self) -> None:
+        try:
+            self.client = await ApiClient.connect(self.socket_path, secret=self.secret, spectator=self.spectator)
+        except ApiClientError as exc:
+            self.exit(str(exc), return_code=2)
+            return
+        welcome = self.client.welcome
+        self.header = welcome["header"]
+        self.title = f"kikimimi {'referee' if not self.spectator else 'spectator'} - {self.header.get('game')}"
+        self.sub_title = str(self.header.get("table", self.socket_path.name))
+        self._show_log(welcome.get("log", []), reset=True)
+        self._take(welcome)
+        self.client.on_push = self._on_push
+        if not self.spectator:
+            self.query_one("#command", Input).focus()
+
+    async def on_unmount(self) -> None:
+        if self.client is not None:
+            await self.client.close()
+
+    # -- what the table sends ----------------------------------------------
+    def _on_push(self, push: dict[str, Any] | None) -> None:
+        if push is None:
+            self.closed = True
+            self._say("* the table has closed the connection (stopped?)")
+            self._set_status("disconnected: the table is no longer served")
+            return
+        if "log" in push:  # after an undo the game was rebuilt: start the public view over
+            self._show_log([], reset=True, quiet=True)
+            self.public.absorb(push["log"])
+        self._show_log(push.get("events", []))
+        self._take(push)
+
+    def _take(self, message: dict[str, Any]) -> None:
+        if "snapshot" in message:
+            self.snapshot = message["snapshot"]
+        if "last_input" in message:
+            self.last_input = message["last_input"]
+        if "health" in message:
+            self.health = message["health"]
+        self._redraw()
+
+    def _show_log(self, events: list[dict[str, Any]], reset: bool = False, quiet: bool = False) -> None:
+        if reset:
+            self.public = PublicTable()
+        self.public.absorb(events)
+        if quiet:
+            return
+        for ev in events:
+            line = event_line(ev)
+            if line is not None:
+                self._say(line)
+
+    def _say(self, line: str) -> None:
+        self.spoken.append(line)
+        self.query_one("#log", Log).write_line(line)
+
+    def _set_status(self, text: str) -> None:
+        self.status_text = text
+        self.query_one("#status", Static).update(text)
+
+    def _redraw(self) -> None:
+        self.query_one("#table", Static).update(
+            table_text(self.header, None if self.spectator else self.snapshot, self.public))
+        self.query_one("#health", Static).update(health_text(self.health))
+        self.query_one("#session", Static).update(
+            session_text(self.snapshot) if not self.spectator else "Spectator: public events only")
+        if not self.spectator:
+            last = self.last_input
+            self.query_one("#last", Static).update(
+                f"Undo would take back line {last[0]}: {input_text(last[1])}" if last else "Nothing to undo")
+
+    @property
+    def table_view(self) -> str:
+        return table_text(self.header, None if self.spectator else self.snapshot, self.public)
+
+    # -- commands ------------------------------------------------------------
+    @on(Input.Submitted, "#command")
+    async def command_entered(self, event: Input.Submitted) -> None:
+        event.input.value = ""
+        await self.run_command(event.value)
+
+    async def run_command(self, text: str) -> None:
+        try:
+            command = parse_command(text, int(self.header.get("players", 0)))
+        except CommandError as exc:
+            self._set_status(f"not sent: {exc}")
+            return
+        if command is None:
+            return
+        if command.kind == "help":
+            self.action_help()
+        elif command.kind == "quit":
+            self.exit(0)
+        elif self.client is None or self.closed:
+            self._set_status("not sent: not connected to the table")
+        elif command.kind == "undo":
+            await self._ask_undo()
+        else:
+            self._said(f"> {text.strip()}", await self._send(self.client.submit(command.line or {})))
+
+    async def _ask_undo(self) -> None:
+        assert self.client is not None
+        state = await self.client.state()
+        last = state.get("last_input")
+        self._take(state)
+        if not last:
+            self._set_status("nothing to undo")
+            return
+        question = f"Undo line {last[0]}: {input_text(last[1])}?"
+
+        async def answered(yes: bool | None) -> None:
+            if not yes:
+                self._set_status("undo cancelled: nothing was sent")
+                return
+            assert self.client is not None
+            self._said(f"> undo (line {last[0]})", await self._send(self.client.undo(last[0])))
+
+        self._set_status(question + " y: undo, n: keep")
+        await self.push_screen(ConfirmUndo(question), answered)
+
+    async def _send(self, request: Any) -> dict[str, Any]:
+        try:
+            return await request
+        except (ApiClientError, TimeoutError) as exc:
+            return {"ok": False, "error": str(exc)}
+
+    def _said(self, what: str, reply: dict[str, Any]) -> None:
+        if not reply.get("ok"):
+            self._set_status(f"{what}: not accepted: {reply.get('error')}")
+            return
+        refusals = [ev["message"] for ev in reply.get("events", []) if ev.get("type") == "error"]
+        self._set_status(f"{what}: " + (f"the game refused it: {refusals[0]}" if refusals
+                                         else f"done ({len(reply.get('events', []))} events)"))
+
+    def action_help(self) -> None:
+        for line in HELP.splitlines():
+            self._say(line)

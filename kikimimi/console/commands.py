@@ -1,0 +1,66 @@
+"""The console's command line: the table script's `console` grammar, plus the
+few words the console itself handles.
+
+Anything the game understands goes through untouched as `{"console": TEXT}`
+(`declare trident 2`, `suit heart`, `penalty 1`, `stop`, `session start`, ...),
+so the console never needs to know a game's commands and a command typed
+here is exactly the line a table script would hold.  Only these are the
+console's own:
+
+    undo              take back the latest input (shown, then confirmed once)
+    lost 2 | lost f   a reader is lost  -> {"reader": "hand", "seat": 2, "lost": true}
+    back 2 | back f   it is back
+    help              the list of commands
+    quit              leave the console (the table plays on)
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+HELP = """Commands (sent to the table as script lines, logged and replayable):
+  declare trident|pass|agree SEAT   declare for a seat
+  suit heart|diamond|spade|clover   choose the suit
+  penalty SEAT                      give a penalty
+  stop                              stop the game
+  session start | session end       start or end a club session
+  lost SEAT | lost f                mark a hand or the field reader lost (back SEAT: found again)
+  undo                              take back the latest input (asks first)
+  help, quit                        this list; leave the console (the table plays on)
+Keys: Enter sends, Tab moves between panes, Ctrl+Q quits."""
+
+
+class CommandError(ValueError):
+    """A command line the console cannot send (one line)."""
+
+
+@dataclass(frozen=True)
+class Command:
+    kind: str  # "submit", "undo", "help" or "quit"
+    line: dict[str, Any] | None = None
+
+
+def parse_command(text: str, players: int) -> Command | None:
+    """One typed line -> what to do; None for a blank line."""
+    text = " ".join(text.split())
+    if not text:
+        return None
+    words = text.split(" ")
+    head = words[0].lower()
+    if head in ("undo", "help", "quit") and len(words) == 1:
+        return Command(head)
+    if head in ("undo", "help", "quit"):
+        raise CommandError(f"'{head}' takes nothing after it")
+    if head in ("lost", "back"):
+        if len(words) != 2:
+            raise CommandError(f"'{head}' takes one reader: a seat number (1-{players}) or f for the field")
+        return Command("submit", {**_reader(words[1], players), head: True})
+    return Command("submit", {"console": text})
+
+
+def _reader(word: str, players: int) -> dict[str, Any]:
+    if word.lower() in ("f", "field"):
+        return {"reader": "field"}
+    if word.isdigit() and 1 <= int(word) <= players:
+        return {"reader": "hand", "seat": int(word)}
+    raise CommandError(f"{word!r} is not a reader: a seat number (1-{players}) or f for the field")

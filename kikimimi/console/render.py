@@ -1,0 +1,186 @@
+"""Plain text for every pane, built from whatever the snapshot and events hold.
+
+The console knows no game: it gives the keys most games share (seats and
+their hands, the field, the basket, the turn, the pending attack, the
+declarations, the phase) a familiar line each, and prints every other key
+as `key: value`, so a new game is readable on day one.  Everything is
+words and marks like `<- turn`, never colour alone, so a screen reader or a
+braille line can follow it.
+"""
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+#: Snapshot keys given their own line; everything else is listed as key: value.
+KNOWN = ("phase", "turn", "suit", "pending", "hands", "field", "basket", "declared",
+         "owed", "agreed", "chooser", "played")
+
+
+def short(tag: Any) -> str:
+    """`trident:heart-3` -> `heart-3`: the set is the same for every piece of a game."""
+    text = str(tag)
+    return text.split(":", 1)[1] if ":" in text and not text.startswith(("seat:", "cmd:")) else text
+
+
+def _by_seat(value: Any) -> dict[int, Any]:
+    """Snapshot dicts keyed by seat arrive with string keys after JSON."""
+    if not isinstance(value, Mapping):
+        return {}
+    out = {}
+    for key, item in value.items():
+        try:
+            out[int(key)] = item
+        except (TypeError, ValueError):
+            continue
+    return out
+
+
+def table_text(header: Mapping[str, Any], snapshot: Mapping[str, Any] | None,
+               public: "PublicTable | None" = None) -> str:
+    """The table at a glance: the referee's from the snapshot, a spectator's from public events."""
+    players = int(header.get("players", 0))
+    lines = [f"{header.get('game', '?')} - {players} players - {header.get('lang', '')}"]
+    game: Mapping[str, Any] = dict((snapshot or {}).get("game") or {}) if snapshot else {}
+    if public is not None and snapshot is None:
+        game = public.as_snapshot()
+    over = (snapshot or {}).get("over") if snapshot else (public.over if public else False)
+    if over:
+        lines.append("GAME OVER")
+    if "phase" in game:
+        lines.append(f"phase: {game['phase']}")
+    hands, declared, owed = _by_seat(game.get("hands")), _by_seat(game.get("declared")), _by_seat(game.get("owed"))
+    agreed = set(game.get("agreed") or [])
+    for seat in range(1, players + 1):
+        parts = [f"seat {seat}:"]
+        if seat in hands:
+            hand = hands[seat]
+            if isinstance(hand, (list, tuple)):
+                parts.append(f"{len(hand)} pieces" + (f" ({', '.join(short(t) for t in hand)})" if hand else ""))
+            else:
+                parts.append(f"{hand} pieces")
+        if game.get("turn") == seat:
+            parts.append("<- turn")
+        if declared.get(seat):
+            parts.append(f"declared {declared[seat] if isinstance(declared[seat], str) else 'trident'}")
+        if owed.get(seat):
+            parts.append(f"owes {owed[seat]}")
+        if seat in agreed:
+            parts.append("agreed")
+        if game.get("chooser") == seat:
+            parts.append("choosing the suit")
+        lines.append(" ".join(parts))
+    if "suit" in game:
+        lines.append(f"suit: {game['suit'] or 'none'}")
+    if "pending" in game:
+        lines.append(f"pending attack: {game['pending'] or 'none'}")
+    for key, label in (("field", "field"), ("played", "played")):
+        if key in game:
+            pieces = list(game[key] or [])
+            top = f", top {short(pieces[-1])}" if pieces else ""
+            lines.append(f"{label}: {len(pieces)} pieces{top}")
+    if "basket" in game:
+        basket = game["basket"]
+        lines.append(f"basket: {len(basket) if isinstance(basket, (list, tuple)) else basket} pieces")
+    for key, value in game.items():
+        if key not in KNOWN and key != "first":
+            lines.append(f"{key}: {value if isinstance(value, (str, int, float)) else json.dumps(value, ensure_ascii=False)}")
+    return "\n".join(lines)
+
+
+def health_text(health: Mapping[str, str]) -> str:
+    if not health:
+        return "Readers and audio: nothing reported"
+    lines = ["Readers and audio:"]
+    for name, state in sorted(health.items()):
+        lines.append(f"  {name}: {state.upper() if state == 'lost' else state}")
+    return "\n".join(lines)
+
+
+def session_text(snapshot: Mapping[str, Any] | None) -> str:
+    session = (snapshot or {}).get("session")
+    if not session:
+        return "Session: no session"
+    if isinstance(session, Mapping):
+        return "Session:\n" + "\n".join(f"  {k}: {v}" for k, v in session.items())
+    return f"Session: {session}"
+
+
+def input_text(item: Mapping[str, Any] | None) -> str:
+    """One script line in words, for the undo question."""
+    if not item:
+        return "nothing"
+    if "garbled" in item:
+        return f"an unreadable line ({item['garbled']!r})"
+    if "console" in item:
+        return f"the console command '{item['console']}'"
+    reader = "the field reader" if item.get("reader") == "field" else f"seat {item.get('seat')}'s hand reader"
+    for state in ("lost", "back"):
+        if item.get(state):
+            return f"{reader} marked {state}"
+    what = short(item.get("tag") or f"uid {item.get('uid')}")
+    verb = "taken off" if item.get("removed") else "put on"
+    return f"{what} {verb} {reader}"
+
+
+def event_line(ev: Mapping[str, Any]) -> str | None:
+    """One log line: what was spoken, to whom, and what the table decided."""
+    kind = ev.get("type")
+    if kind == "say":
+        to = str(ev.get("to"))
+        who = "speaker" if to == "table" else to.replace("seat:", "seat ") + " ear"
+        return f"[{who}] {ev.get('text', ev.get('key'))}"
+    if kind in ("timer-set", "timer-cancel"):
+        return None
+    if kind == "error":
+        return f"! refused: {ev.get('message')}"
+    if kind == "undo":
+        what = f": {input_text(ev['input'])}" if isinstance(ev.get("input"), Mapping) else ""
+        return f"undo: line {ev.get('undone')} taken back{what}"
+    if kind == "game-over":
+        places = ", ".join(f"{r.get('place')}. seat {r.get('seat')}" for r in ev.get("ranking", []))
+        return f"= game over ({ev.get('reason', '')}){': ' + places if places else ''}"
+    if kind == "reader":
+        name = "field reader" if ev.get("reader") == "field" else f"hand reader {ev.get('seat')}"
+        return f"* {name} {ev.get('state')}"
+    fields = {k: v for k, v in ev.items() if k not in ("seq", "t", "type", "in", "private")}
+    words = " ".join(f"{k}={short(v) if k == 'tag' else v}" for k, v in fields.items())
+    secret = " (private)" if "private" in ev else ""
+    return f"- {kind} {words}{secret}".rstrip()
+
+
+class PublicTable:
+    """What a spectator can know of the table, followed from public events."""
+
+    def __init__(self) -> None:
+        self.turn: int | None = None
+        self.suit: str | None = None
+        self.pending: int | None = None
+        self.field: list[str] = []
+        self.declared: dict[int, str] = {}
+        self.over = False
+
+    def absorb(self, events: Iterable[Mapping[str, Any]]) -> None:
+        for ev in events:
+            kind = ev.get("type")
+            if kind == "turn":
+                self.turn = ev.get("seat")
+            elif kind == "suit":
+                self.suit = ev.get("suit")
+            elif kind == "pending":
+                self.pending = ev.get("total")
+            elif kind == "play":
+                self.field.append(str(ev.get("tag")))
+            elif kind == "declare":
+                self.declared[int(ev.get("seat", 0))] = str(ev.get("what"))
+            elif kind == "game-over":
+                self.over = True
+
+    def as_snapshot(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"turn": self.turn, "field": self.field, "declared": dict(self.declared)}
+        if self.suit is not None:
+            out["suit"] = self.suit
+        if self.pending is not None:
+            out["pending"] = self.pending
+        return out
