@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from kikimimi.engine import LogEvent, Table
-from kikimimi.script import UNDO, Garbled, Header, ScriptError, dumps, read_script, without_undone
+from kikimimi.script import NEW_GAME, UNDO, Garbled, Header, ScriptError, dumps, read_script, without_undone
 
 Listener = Callable[[dict[str, Any], Sequence[LogEvent]], None]
 
@@ -96,6 +96,8 @@ class Daemon:
         """Journal one script line (its `t` is stamped now), then apply it."""
         with self.lock:
             item = {"t": max(self.now(), self.table.t), **{k: v for k, v in line.items() if k != "t"}}
+            if str(item.get("console", "")).strip() == NEW_GAME:
+                return self.new_game()
             self._write(item)
             number = len(self.lines) + 2
             self.lines.append((number, item))
@@ -106,6 +108,25 @@ class Daemon:
                 self.log += events
             self._tell(item, events)
             return events
+
+    def new_game(self) -> list[LogEvent]:
+        """The referee's `new`: keep this game's journal aside and start the next
+        game at the same table (a session's games follow one another this way)."""
+        with self.lock:
+            self.close()
+            path = self.journal_path
+            number = 1
+            while (aside := path.with_name(f"{path.stem}.game{number}{path.suffix}")).exists():
+                number += 1
+            path.rename(aside)
+            self.lines = []
+            self.table = Table(self.header, **self._table_args)
+            self._journal = open(path, "w", encoding="utf-8")
+            self._write(self.header.to_json())
+            self._offset, self._t0 = 0.0, self.clock()
+            self.log = self.table.start()
+            self._tell({"console": NEW_GAME}, self.log)
+            return self.log
 
     def tick(self) -> list[LogEvent]:
         """Fire the timers that are due on the table's clock."""

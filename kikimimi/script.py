@@ -133,6 +133,7 @@ def iter_dicts(lines: Iterable[str | Mapping[str, Any]]) -> Iterator[dict[str, A
 
 
 UNDO = "undo"
+NEW_GAME = "new"  # the daemon's: the next game at the same table, in a fresh journal
 
 
 def without_undone(lines: list[tuple[int, dict[str, Any] | Garbled]]) -> list[tuple[int, dict[str, Any] | Garbled]]:

@@ -33,6 +33,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                    help="audio outputs from the config's [audio], or text only")
     p.add_argument("--events", metavar="FILE", help="also append the event log (JSON lines) here")
     p.add_argument("--quiet", action="store_true", help="print no narration")
+    p.add_argument("--session", type=int, metavar="ID",
+                   help="record each finished game in this official practice session (kikimimi session start)")
+    p.add_argument("--db", help="with --session: the club records file (default: $KIKIMIMI_DB or the user's)")
     p.set_defaults(func=cmd_serve)
 
 
@@ -73,6 +76,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
             events_file.flush()
 
     daemon.subscribe(fan_out)
+    if args.session is not None:
+        daemon.subscribe(_session_recorder(args.session, args.db or config.records.get("db"), config.lang))
     if not daemon.resumed:
         fan_out({}, daemon.log)
     api = _start_api(daemon, config, stop)
@@ -114,6 +119,43 @@ def cmd_serve(args: argparse.Namespace) -> int:
         if events_file:
             events_file.close()
     return 0
+
+
+def _session_recorder(session_id: int, db: str | None, lang: str) -> Any:
+    """Record every game that ends at this table in the session; announce settlements.
+
+    The records are checked when the table starts, so a wrong session id is
+    found before the first game, not after it."""
+    from kikimimi.records import Club, RecordsError, record_game_over
+    from kikimimi.records.spoken import Speaker
+
+    try:
+        with Club(db) as club:
+            info = club.session(session_id)
+    except RecordsError as exc:
+        raise CliError(str(exc)) from None
+    if info.status != "open":
+        raise CliError(f"session {session_id} is {info.status}, not open")
+    seats = dict(info.seats)
+    speaker = Speaker(lang)
+
+    def record(line: dict[str, Any], events: Any) -> None:
+        for ev in events:
+            if ev.get("type") != "game-over":
+                continue
+            try:
+                result = record_game_over(session_id, ev, seats, db=db)
+            except RecordsError as exc:
+                _complain(f"game not recorded: {exc}")
+                continue
+            _complain(f"session {session_id}: game {result.number} recorded")
+            if result.settlements:
+                with Club(db) as club:
+                    for settlement in result.settlements:
+                        for text in speaker.settlement(club.player(settlement.player_id), settlement):
+                            _complain(text)
+
+    return record
 
 
 def _then_stop(stop: threading.Event, fn: Any, *args: Any) -> None:

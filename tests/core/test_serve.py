@@ -145,3 +145,22 @@ def test_undo_restores_the_state_of_the_shortened_script(tmp_path, toy):
     lines = read_script(tmp_path / "j.jsonl").lines
     assert lines[-1][1]["console"] == "undo"
     assert [item["tag"] for _, item in without_undone(lines)] == ["toy:stone-1"]
+
+
+def test_new_game_keeps_the_finished_journal_and_starts_afresh(tmp_path, toy):
+    journal = tmp_path / "j.jsonl"
+    d = Daemon(Header("toy", 2), journal)
+    d.open()
+    seen = []
+    d.subscribe(lambda line, events: seen.append(line))
+    for i in range(1, 6):
+        d.submit({"reader": "field", "tag": f"toy:stone-{i}"})
+    assert d.snapshot()["over"]
+    d.submit({"console": "new"})
+    assert not d.snapshot()["over"] and d.snapshot()["inputs"] == 0
+    d.submit({"reader": "field", "tag": "toy:stone-1"})
+    d.close()
+    first = read_script(tmp_path / "j.game1.jsonl")
+    assert [item["tag"] for _, item in first.lines] == [f"toy:stone-{i}" for i in range(1, 6)]
+    assert [item["tag"] for _, item in read_script(journal).lines] == ["toy:stone-1"]
+    assert {"console": "new"} in seen
