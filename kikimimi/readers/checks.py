@@ -1,0 +1,87 @@
+"""`kikimimi doctor` checks for real readers: is each one there, usable, unclaimed?
+
+Each finding names its fix, because the person running doctor is setting up a
+table, not debugging Python.
+"""
+from __future__ import annotations
+
+import glob
+import os
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from kikimimi.checks import Check
+
+BLACKLISTED = ("pn533", "pn533_usb", "port100", "nfc")
+RULES = "99-kikimimi.rules"
+RULES_DIRS = ("/etc/udev/rules.d", "/lib/udev/rules.d", "/usr/lib/udev/rules.d")
+ADD_GROUP = "sudo usermod -aG plugdev $USER, then log in again"
+INSTALL_RULES = (f"sudo cp udev/{RULES} /etc/udev/rules.d/ && sudo udevadm control --reload "
+                 "&& sudo udevadm trigger (fill in each seat's serial: docs/readers.md)")
+
+
+def loaded_modules(proc_modules: str = "/proc/modules") -> set[str]:
+    try:
+        return {line.split()[0] for line in Path(proc_modules).read_text().splitlines() if line.strip()}
+    except OSError:
+        return set()
+
+
+def _usb_node(vid: str, pid: str, sys_usb: str) -> str | None:
+    """The /dev/bus/usb node of the first device with this vendor:product, if plugged in."""
+    for dev in glob.glob(os.path.join(sys_usb, "*")):
+        try:
+            v = Path(dev, "idVendor").read_text().strip()
+            p = Path(dev, "idProduct").read_text().strip()
+            if (v, p) == (vid.lower(), pid.lower()):
+                bus = int(Path(dev, "busnum").read_text())
+                num = int(Path(dev, "devnum").read_text())
+                return f"/dev/bus/usb/{bus:03d}/{num:03d}"
+        except (OSError, ValueError):
+            continue
+    return None
+
+
+def _reader_check(rid: str, section: Mapping[str, Any], sys_usb: str) -> Check:
+    name = f"reader {rid}"
+    driver, path = section.get("driver"), str(section.get("path", ""))
+    if driver == "usb":
+        parts = path.split(":")
+        if len(parts) != 3 or not all(len(p) == 4 for p in parts[1:]):
+            return Check(name, True, f"{path} (by bus:device; not checked)")
+        node = _usb_node(parts[1], parts[2], sys_usb)
+        if node is None:
+            return Check(name, False, f"no USB device {parts[1]}:{parts[2]} plugged in",
+                         "plug the reader in (lsusb lists it)")
+        path = node
+    elif not os.path.exists(path):
+        return Check(name, False, f"{path} does not exist", f"plug the reader in; if it is, {INSTALL_RULES}")
+    if not os.access(path, os.R_OK | os.W_OK):
+        return Check(name, False, f"{path} is not readable and writable by this user",
+                     f"{ADD_GROUP} (the udev rules give group plugdev mode 0660)")
+    return Check(name, True, f"{driver} at {path}")
+
+
+def doctor_checks(
+    sections: Mapping[str, Mapping[str, Any]],
+    proc_modules: str = "/proc/modules",
+    rules_dirs: Sequence[str] = RULES_DIRS,
+    sys_usb: str = "/sys/bus/usb/devices",
+) -> list[Check]:
+    """One check per configured reader, then kernel modules and udev rules."""
+    checks = [_reader_check(rid, s, sys_usb) for rid, s in sections.items()]
+    if any(s.get("driver") in ("usb", "pn532") for s in sections.values()):
+        loaded = sorted(loaded_modules(proc_modules) & set(BLACKLISTED))
+        if loaded:
+            checks.append(Check("kernel NFC modules", False, f"loaded: {', '.join(loaded)} (they claim USB readers)",
+                                f"sudo modprobe -r {' '.join(reversed(loaded))} && "
+                                "sudo cp udev/kikimimi-blacklist.conf /etc/modprobe.d/"))
+        else:
+            checks.append(Check("kernel NFC modules", True, "none of pn533, pn533_usb, port100, nfc loaded"))
+    installed = [d for d in rules_dirs if os.path.exists(os.path.join(d, RULES))]
+    if installed:
+        checks.append(Check("udev rules", True, os.path.join(installed[0], RULES)))
+    else:
+        checks.append(Check("udev rules", False, f"{RULES} not installed", INSTALL_RULES))
+    return checks

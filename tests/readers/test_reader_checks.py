@@ -1,0 +1,53 @@
+"""Doctor checks for readers, with /proc/modules, rules dirs and sysfs pointed at test files."""
+from __future__ import annotations
+
+import os
+
+from kikimimi.readers.checks import doctor_checks
+
+
+def test_reader_checks_find_each_problem_and_its_fix(pn532s, tmp_path):
+    emu = pn532s()
+    (tmp_path / "modules").write_text("snd_hda 1 0 - Live\npn533_usb 2 0 - Live\npn533 3 1 pn533_usb, Live\n")
+    rules = tmp_path / "rules.d"
+    rules.mkdir()
+    locked = tmp_path / "locked"
+    locked.write_text("")
+    os.chmod(locked, 0)
+    usb = tmp_path / "usb" / "1-1"
+    usb.mkdir(parents=True)
+    for f, v in {"idVendor": "054c", "idProduct": "06c3", "busnum": "1", "devnum": "5"}.items():
+        (usb / f).write_text(v + "\n")
+    sections = {
+        "hand-1": {"driver": "pn532", "path": emu.path},
+        "hand-2": {"driver": "pn532", "path": str(tmp_path / "missing")},
+        "hand-3": {"driver": "rdm6300", "path": str(locked)},
+        "field": {"driver": "usb", "path": "usb:072f:2200"},
+    }
+    checks = {c.name: c for c in doctor_checks(sections, proc_modules=str(tmp_path / "modules"),
+                                                rules_dirs=[str(rules)], sys_usb=str(tmp_path / "usb"))}
+    assert checks["reader hand-1"].ok
+    assert not checks["reader hand-2"].ok and "does not exist" in checks["reader hand-2"].detail
+    assert "udev" in checks["reader hand-2"].fix
+    if os.geteuid() != 0:  # root reads anything
+        assert not checks["reader hand-3"].ok and "plugdev" in checks["reader hand-3"].fix
+    assert not checks["reader field"].ok and "072f:2200" in checks["reader field"].detail
+    mods = checks["kernel NFC modules"]
+    assert not mods.ok and "pn533_usb" in mods.detail and mods.fix.startswith("sudo modprobe -r pn533_usb pn533")
+    assert not checks["udev rules"].ok and "udevadm" in checks["udev rules"].fix
+    (rules / "99-kikimimi.rules").write_text("# installed\n")
+    again = {c.name: c for c in doctor_checks({"x": {"driver": "rdm6300", "path": emu.path}},
+                                               proc_modules=str(tmp_path / "nope"), rules_dirs=[str(rules)])}
+    assert again["udev rules"].ok and again["reader x"].ok
+    assert "kernel NFC modules" not in again  # only NFC readers care
+
+
+def test_shipped_udev_files_cover_every_seat_and_module():
+    root = os.path.join(os.path.dirname(__file__), "..", "..", "udev")
+    rules = open(os.path.join(root, "99-kikimimi.rules")).read()
+    for name in ("kikimimi-hand-1", "kikimimi-hand-2", "kikimimi-hand-3", "kikimimi-field"):
+        assert f'SYMLINK+="{name}"' in rules
+    assert rules.count('GROUP="plugdev", MODE="0660"') >= 5
+    blacklist = open(os.path.join(root, "kikimimi-blacklist.conf")).read().split()
+    for mod in ("pn533", "pn533_usb", "port100", "nfc"):
+        assert mod in blacklist
