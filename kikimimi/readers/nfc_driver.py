@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import errno
 import logging
-import re
 import termios
 import threading
 import time
@@ -28,10 +27,10 @@ import nfc.clf.transport
 import nfc.tag
 
 from kikimimi.readers.base import Emit, RawEvent
+from kikimimi.tagmap import NAME as TAG_NAME  # the runtime's own rule for piece names
 
 log = logging.getLogger(__name__)
 
-from kikimimi.tagmap import NAME as TAG_NAME  # the runtime's own rule for piece names
 RECOVERY_SPEEDS = (921600, 460800, 230400, 115200)
 # Anything nfcpy or the serial line throws when a device is unplugged or
 # answers nonsense.  termios.error is not an OSError, and is what a dead

@@ -1,0 +1,112 @@
+"""How quickly a placed tag becomes a table input, and what idle polling costs.
+
+Runs nfcpy's real PN532 driver against the pty emulator (so the figure
+includes nfcpy, the serial line, NDEF reading and the runner, but not RF):
+
+    .venv/bin/python bench/reader_latency.py [--placements 100] [--poll-ms 30] [--idle-seconds 10]
+
+Prints the present-to-input latency (median, p95) and the CPU this process
+uses with four emulated readers polling and nothing happening (the emulators
+run in a child process so they are not counted).
+"""
+from __future__ import annotations
+
+import argparse
+import multiprocessing
+import os
+import statistics
+import sys
+import tempfile
+import threading
+import time
+
+from kikimimi.readers.factory import make_driver
+from kikimimi.readers.runner import ReaderInput, ReaderRunner, ReaderSettings
+from kikimimi.testing.ntag import Ntag213
+from kikimimi.testing.pn532_emulator import PN532Emulator
+
+
+def latency(placements: int, poll_ms: int, tmp: str) -> list[float]:
+    emu = PN532Emulator(os.path.join(tmp, "lat")).start()
+    got: list[tuple[float, ReaderInput]] = []
+    cond = threading.Condition()
+
+    def on_input(inp: ReaderInput) -> None:
+        with cond:
+            got.append((time.monotonic(), inp))
+            cond.notify_all()
+
+    def wait(n: int) -> float:
+        with cond:
+            if not cond.wait_for(lambda: len(got) >= n, timeout=5):
+                raise SystemExit(f"no input after 5 s (have {len(got)})")
+            return got[n - 1][0]
+
+    runner = ReaderRunner([ReaderSettings("hand-1", "hand", 1, debounce_ms=50)], on_input)
+    runner.start([make_driver("hand-1", {"driver": "pn532", "path": emu.path, "poll_ms": poll_ms})])
+    time.sleep(0.5)
+    out = []
+    try:
+        for k in range(placements):
+            tag = Ntag213(f"04{k + 1:012x}", f"trident:heart-{k % 8 + 1}")
+            time.sleep(poll_ms / 1000 * (k % 7) / 7)  # land at different points of the poll cycle
+            t0 = time.monotonic()
+            emu.place(tag)
+            out.append(wait(2 * k + 1) - t0)
+            emu.remove()
+            wait(2 * k + 2)
+    finally:
+        runner.stop()
+        emu.stop()
+    return out
+
+
+def _emulators(paths: list[str], ready, done) -> None:
+    emus = [PN532Emulator(p).start() for p in paths]
+    ready.set()
+    done.wait()
+    for e in emus:
+        e.stop()
+
+
+def idle_cpu(seconds: float, poll_ms: int, tmp: str) -> tuple[float, int]:
+    paths = [os.path.join(tmp, f"idle-{k}") for k in range(4)]
+    ready, done = multiprocessing.Event(), multiprocessing.Event()
+    child = multiprocessing.Process(target=_emulators, args=(paths, ready, done), daemon=True)
+    child.start()
+    ready.wait(10)
+    inputs: list[ReaderInput] = []
+    settings = [ReaderSettings(f"r{k}", "hand", k + 1) for k in range(4)]
+    runner = ReaderRunner(settings, inputs.append)
+    runner.start([make_driver(f"r{k}", {"driver": "pn532", "path": p, "poll_ms": poll_ms})
+                  for k, p in enumerate(paths)])
+    time.sleep(1.0)  # let all four open
+    c0, w0 = time.process_time(), time.monotonic()
+    time.sleep(seconds)
+    cpu = (time.process_time() - c0) / (time.monotonic() - w0)
+    runner.stop()
+    done.set()
+    child.join(5)
+    return cpu, len(inputs)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--placements", type=int, default=100)
+    ap.add_argument("--poll-ms", type=int, default=30)
+    ap.add_argument("--idle-seconds", type=float, default=10.0)
+    a = ap.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        lat = sorted(latency(a.placements, a.poll_ms, tmp))
+        p95 = lat[min(len(lat) - 1, int(round(0.95 * len(lat))) - 1)]
+        print(f"present-to-input latency, PN532 via nfcpy + emulator, poll {a.poll_ms} ms, "
+              f"{len(lat)} placements: median {statistics.median(lat) * 1000:.1f} ms, "
+              f"p95 {p95 * 1000:.1f} ms, max {lat[-1] * 1000:.1f} ms")
+        cpu, n = idle_cpu(a.idle_seconds, a.poll_ms, tmp)
+        print(f"idle CPU with four readers polling every {a.poll_ms} ms for {a.idle_seconds:.0f} s: "
+              f"{cpu * 100:.1f}% of one core (inputs during idle: {n})")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
