@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+import re
 from typing import Any
 
 from kikimimi.checks import Check
@@ -9,6 +10,9 @@ from kikimimi.checks import Check
 from .config import SPEAKER, parse_audio
 from .devices import PORTAUDIO_FIX, find_device, output_devices
 from .render import _engine, pick_voice
+
+#: Devices that are a sound server, not a card (PulseAudio/PipeWire re-route on unplug).
+_SERVER_DEVICE = re.compile(r"^(default|sysdefault|pulse|pipewire|jack)$|pulse|pipewire", re.I)
 
 
 def doctor_checks(audio: Mapping[str, Any] | None, players: int, lang: str | None = None) -> list[Check]:
@@ -55,6 +59,11 @@ def doctor_checks(audio: Mapping[str, Any] | None, players: int, lang: str | Non
             checks.append(Check(f"output {name}", False,
                                 f"{dev.name!r} has {dev.channels} channels, configured {shown}",
                                 f"set channels within 1..{dev.channels}, or device = a bigger interface"))
+        elif name != SPEAKER and _SERVER_DEVICE.search(dev.name):
+            checks.append(Check(f"output {name}", False,
+                                f"{dev.name!r} goes through the sound server, which moves a stream to "
+                                "another output when its device is unplugged: secrets could reach the speaker",
+                                "set device = the earphone's own card (its ALSA hw name) for every seat"))
         else:
             checks.append(Check(f"output {name}", True,
                                 f"#{dev.index} {dev.name!r} channels {shown} volume {out.volume:g}"))
