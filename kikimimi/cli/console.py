@@ -49,10 +49,12 @@ def cmd_console(args: argparse.Namespace) -> int:
 
     socket = socket_from_args(args)
     spectator = args.spectator or paths.is_public_socket(socket)
+    if not socket.exists():  # said before the screen switches to the console
+        raise CliError(f"{socket}: no table is being served here (is `kikimimi serve` running?)")
     secret = None
-    if args.secret_file and not spectator:
+    if not spectator:
         try:
-            secret = read_secret(Path(args.secret_file))
+            secret = read_secret(Path(args.secret_file) if args.secret_file else paths.secret_for_socket(socket))
         except ApiClientError as exc:
             raise CliError(str(exc)) from None
     app = ConsoleApp(socket, spectator=spectator, secret=secret)

@@ -60,7 +60,7 @@ class ConsoleApp(App[str | None]):
     TITLE = "kikimimi console"
     DEFAULT_CSS = """
     #panes { height: 1fr; }
-    #table { width: 2fr; border: round $primary; padding: 0 1; }
+    #table { width: 2fr; height: 100%; border: round $primary; padding: 0 1; overflow-y: auto; }
     #side { width: 1fr; }
     #health, #session, #last { border: round $primary; padding: 0 1; height: auto; }
     #log { height: 1fr; border: round $primary; }

@@ -24,6 +24,10 @@ def short(tag: Any) -> str:
     return text.split(":", 1)[1] if ":" in text and not text.startswith(("seat:", "cmd:")) else text
 
 
+def pieces(n: int) -> str:
+    return f"{n} piece" if n == 1 else f"{n} pieces"
+
+
 def _by_seat(value: Any) -> dict[int, Any]:
     """Snapshot dicts keyed by seat arrive with string keys after JSON."""
     if not isinstance(value, Mapping):
@@ -57,9 +61,9 @@ def table_text(header: Mapping[str, Any], snapshot: Mapping[str, Any] | None,
         if seat in hands:
             hand = hands[seat]
             if isinstance(hand, (list, tuple)):
-                parts.append(f"{len(hand)} pieces" + (f" ({', '.join(short(t) for t in hand)})" if hand else ""))
+                parts.append(pieces(len(hand)) + (f" ({', '.join(short(t) for t in hand)})" if hand else ""))
             else:
-                parts.append(f"{hand} pieces")
+                parts.append(pieces(int(hand)) if isinstance(hand, int) else f"{hand} pieces")
         if game.get("turn") == seat:
             parts.append("<- turn")
         if declared.get(seat):
@@ -77,12 +81,13 @@ def table_text(header: Mapping[str, Any], snapshot: Mapping[str, Any] | None,
         lines.append(f"pending attack: {game['pending'] or 'none'}")
     for key, label in (("field", "field"), ("played", "played")):
         if key in game:
-            pieces = list(game[key] or [])
-            top = f", top {short(pieces[-1])}" if pieces else ""
-            lines.append(f"{label}: {len(pieces)} pieces{top}")
+            items = list(game[key] or [])
+            top = f", top {short(items[-1])}" if items else ""
+            lines.append(f"{label}: {pieces(len(items))}{top}")
     if "basket" in game:
         basket = game["basket"]
-        lines.append(f"basket: {len(basket) if isinstance(basket, (list, tuple)) else basket} pieces")
+        count = len(basket) if isinstance(basket, (list, tuple)) else basket
+        lines.append(f"basket: {pieces(count) if isinstance(count, int) else count}")
     for key, value in game.items():
         if key not in KNOWN and key != "first":
             lines.append(f"{key}: {value if isinstance(value, (str, int, float)) else json.dumps(value, ensure_ascii=False)}")
