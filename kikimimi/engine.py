@@ -46,7 +46,10 @@ class Table:
                 f"{cls.name} is for {cls.min_players}-{cls.max_players} players, not {header.players}"
             )
         self.header = header
-        self.game: Game = cls(header.players, header.options)
+        try:
+            self.game: Game = cls(header.players, header.options)
+        except ValueError as exc:  # a bad option: say which, in one line
+            raise ScriptError(f"{cls.name}: {exc}") from None
         self.phrasebook = Phrasebook(header.lang, ("core", cls.name))
         seats = range(1, header.players + 1)
         self.known_tags = (

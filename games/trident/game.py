@@ -46,6 +46,7 @@ class TridentGame(PhaseModel, Game):
     name: ClassVar[str] = "trident"
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 4
+    official_players: ClassVar[int] = 3
     tag_sets: ClassVar[tuple[str, ...]] = ("trident",)
 
     def __init__(self, players: int, options: Mapping[str, Any] | None = None):
