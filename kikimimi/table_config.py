@@ -37,7 +37,8 @@ from kikimimi.registry import UnknownGame, game_class
 from kikimimi.tagmap import TagMapError, load_tagmap
 
 DRIVERS = ("pn532", "usb", "rdm6300", "sim")
-READER_KEYS = {"role", "seat", "driver", "path", "poll_ms", "debounce_ms", "ignore_at_connect", "baud"}
+READER_KEYS = {"role", "seat", "driver", "path", "poll_ms", "debounce_ms", "ignore_at_connect", "baud",
+               "hold_ms", "retry_ms"}
 
 
 class ConfigError(ValueError):

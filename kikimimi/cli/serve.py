@@ -201,19 +201,17 @@ def _outputs(args: argparse.Namespace, config: TableConfig) -> list[Any]:
 def _start_readers(config: TableConfig, daemon: Daemon) -> Any:
     """Real drivers, each in its own thread, feeding the one reader runner."""
     try:
-        from kikimimi.readers.factory import make_driver
-        from kikimimi.readers.runner import ReaderRunner, ReaderSettings
+        from kikimimi.readers.factory import make_driver, make_settings
+        from kikimimi.readers.runner import ReaderRunner
     except ImportError as exc:
         raise CliError(f"reader drivers unavailable ({exc})") from None
     settings, drivers = [], []
     for rid, section in config.readers.items():
-        settings.append(ReaderSettings(reader=rid, role=section["role"], seat=section.get("seat"),
-                                       debounce_ms=section.get("debounce_ms", 150),
-                                       ignore_at_connect=section.get("ignore_at_connect", True)))
         try:
+            settings.append(make_settings(rid, section))
             drivers.append(make_driver(rid, section))
         except ValueError as exc:
-            raise CliError(f"{config.path}: readers.{rid}: {exc}") from None
+            raise CliError(f"{config.path}: {exc}") from None
 
     def on_input(ri: Any) -> None:
         line: dict[str, Any] = {"reader": ri.role}
