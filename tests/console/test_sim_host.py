@@ -5,6 +5,8 @@ import asyncio
 import json
 import time
 
+import pytest
+
 from kikimimi.api.sim_host import SimHost
 from kikimimi.console.app import ConsoleApp
 from kikimimi.engine import Table
@@ -53,3 +55,17 @@ async def test_a_bot_game_can_be_refereed_and_watched(tmp_path, toy):
     assert table.game.over and table.game.snapshot()["played"] == referee.snapshot["game"]["played"]
     times = [item["t"] for _, item in parsed.lines]
     assert times == sorted(times) and times[0] >= 2.0  # the bots' own clock, not the wall's
+
+
+@pytest.mark.parametrize("game,seed,players", [("toy", 5, 2), ("trident", 2, 3)])
+def test_unrefereed_it_plays_exactly_like_kikimimi_sim(tmp_path, toy, game, seed, players):
+    from kikimimi.sim import play
+
+    script, log = play(game, seed, players)
+    host = SimHost(game, seed, players, journal=tmp_path / "h.jsonl")
+    host.start()
+    while host.step():
+        pass
+    host.close()
+    assert host.daemon.log == log
+    assert [item for _, item in read_script(tmp_path / "h.jsonl").lines] == script[1:]
