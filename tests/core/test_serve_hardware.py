@@ -1,0 +1,73 @@
+"""A real `kikimimi serve` process reading four PN532 readers (emulated on
+pseudo-terminals) through nfcpy: placements, uids through the tag map, a
+reader unplugged and back — all journaled as table-script lines."""
+from __future__ import annotations
+
+import signal
+import subprocess
+import sys
+import time
+
+from kikimimi.script import read_script
+from kikimimi.testing.ntag import Ntag213
+from kikimimi.testing.pn532_emulator import PN532Emulator
+
+
+def _config(tmp_path) -> str:
+    readers = "".join(
+        f'[readers.hand-{s}]\nrole = "hand"\nseat = {s}\ndriver = "pn532"\npath = "{tmp_path}/hand-{s}"\npoll_ms = 20\n'
+        for s in (1, 2, 3))
+    readers += f'[readers.field]\nrole = "field"\ndriver = "pn532"\npath = "{tmp_path}/field"\npoll_ms = 20\n'
+    (tmp_path / "tags.toml").write_text('[tags]\n"04c0ffee000001" = "trident:spade-8"\n')
+    return (f'[table]\ngame = "trident"\nplayers = 3\nlang = "en"\ntagmap = "tags.toml"\n'
+            f'journal = "journal.jsonl"\n{readers}')
+
+
+def _inputs(tmp_path) -> list[dict]:
+    path = tmp_path / "journal.jsonl"
+    return [item for _, item in read_script(path).lines] if path.exists() else []
+
+
+def _wait(predicate, timeout=15.0) -> bool:
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if predicate():
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def test_serve_turns_reader_events_into_journaled_inputs(tmp_path):
+    (tmp_path / "table.toml").write_text(_config(tmp_path))
+    emus = {name: PN532Emulator(str(tmp_path / name)).start() for name in ("hand-1", "hand-2", "hand-3", "field")}
+    proc = subprocess.Popen([sys.executable, "-m", "kikimimi.cli", "serve", str(tmp_path / "table.toml"),
+                             "--voice", "text", "--quiet"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        # every reader connected and polling (a tag resting at connect would be ignored)
+        assert _wait(lambda: all(e.commands["InListPassiveTarget"] >= 2 for e in emus.values()), timeout=30)
+        emus["hand-1"].place(Ntag213("04aa000000000a", text="trident:heart-3"))
+        assert _wait(lambda: len(_inputs(tmp_path)) >= 1)
+        emus["hand-2"].place(Ntag213("04c0ffee000001"))  # no NDEF: the tag map names it
+        assert _wait(lambda: len(_inputs(tmp_path)) >= 2)
+        time.sleep(0.5)  # resting: no repeats
+        emus["hand-1"].remove()
+        assert _wait(lambda: len(_inputs(tmp_path)) >= 3)
+        emus["hand-3"].vanish()
+        assert _wait(lambda: any(i.get("lost") for i in _inputs(tmp_path)))
+        emus["hand-3"].come_back()
+        assert _wait(lambda: any(i.get("back") for i in _inputs(tmp_path)), timeout=20)
+        time.sleep(0.5)
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(timeout=20)
+        for emu in emus.values():
+            emu.stop()
+    got = [{k: v for k, v in i.items() if k not in ("t", "detail")} for i in _inputs(tmp_path)]
+    assert got == [
+        {"reader": "hand", "seat": 1, "tag": "trident:heart-3"},
+        {"reader": "hand", "seat": 2, "uid": "04c0ffee000001"},
+        {"reader": "hand", "seat": 1, "tag": "trident:heart-3", "removed": True},
+        {"reader": "hand", "seat": 3, "lost": True},
+        {"reader": "hand", "seat": 3, "back": True},
+    ]
