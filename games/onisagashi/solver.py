@@ -1,0 +1,285 @@
+"""Exact deduction for one seat: which deals are still possible, and the best question.
+
+Why this is exact and fast: a card that was never declared is constrained
+only by the hand counts, so all undeclared unknown cards of one category are
+interchangeable.  We therefore enumerate, as numpy rows, every assignment of
+the *relevant* cards (each declared unknown card plus one representative
+undeclared card per category) to an owner (the answer or another seat), prune
+rows with the capacity and "have" constraints as soon as they close, and
+weight each surviving row by the number of ways the remaining interchangeable
+cards complete it (a product of multinomials).  The weighted rows are the
+consistent deals, counted exactly; a matrix cell is 1 iff a row of positive
+weight (or, for an undeclared card, its category's representative) puts the
+card there.
+
+The best declaration maximises the mutual information between the answer
+triple and the "have" pattern, over the same weighted rows.  Undeclared
+cards of a category give identical information (they are interchangeable),
+so only the representative is scored; ties go to the lowest card order.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from functools import cached_property
+
+import numpy as np
+
+from .cards import BY_CATEGORY, CARDS, CATEGORIES, CATEGORY_OF, INDEX
+from .knowledge import Knowledge, KnowledgeError
+
+ANSWER = "answer"
+_FACT = np.array([math.factorial(i) for i in range(19)], dtype=np.int64)
+_TIE = 1e-9
+
+
+class Contradiction(KnowledgeError):
+    """No deal is consistent with the observations."""
+
+
+@dataclass
+class _Rows:
+    cards: list[str]  # the relevant cards, column order of `own`
+    own: np.ndarray  # (n, len(cards)) owner index: 0 answer, i>0 = others[i-1]
+    weight: np.ndarray  # (n,) int64 completions of each row, all > 0
+    free_rest: tuple[int, int, int]  # undeclared unknown cards per category besides the representative
+
+
+class Analysis:
+    """Everything one seat can deduce; built once per knowledge state."""
+
+    def __init__(self, knowledge: Knowledge):
+        self.k = knowledge
+        self.others = knowledge.others()
+        self.rep: dict[str, str] = {}  # undeclared card -> its category's representative
+        self._rows = self._enumerate()
+        if len(self._rows.weight) == 0:
+            raise Contradiction("no deal is consistent with these observations")
+
+    # -- enumeration -------------------------------------------------------
+    def _enumerate(self) -> _Rows:
+        k = self.k
+        beginner = k.rules == "beginner"
+        unknown = [c for c in CARDS if c not in k.hand]
+        declared: list[str] = []
+        for d in k.history:
+            for c in d.cards:
+                if c not in k.hand and c not in declared:
+                    declared.append(c)
+        free_rest = [0, 0, 0]
+        reps: list[str] = []
+        for cat in CATEGORIES:
+            free = [c for c in BY_CATEGORY[cat] if c in unknown and c not in declared]
+            if free:
+                reps.append(free[0])
+                for c in free:
+                    self.rep[c] = free[0]
+                free_rest[CATEGORIES.index(cat)] = len(free) - 1
+        cards = declared + reps
+        col = {c: j for j, c in enumerate(cards)}
+        n_own = len(self.others) + 1
+        seat_index = {s: i + 1 for i, s in enumerate(self.others)}
+
+        forbidden = {c: set() for c in cards}  # owner indices
+        closing: dict[int, list[tuple[int, list[int]]]] = {}
+        for d in k.history:
+            mine = [c for c in d.cards if c not in k.hand]
+            for s in self.others:
+                o = seat_index[s]
+                if s == d.declarer:
+                    if beginner:
+                        for c in mine:
+                            forbidden[c].add(o)
+                elif s in d.have:
+                    if not mine:
+                        raise Contradiction(f"seat {s} cannot have cards that are all in your hand")
+                    cols = [col[c] for c in mine]
+                    closing.setdefault(max(cols), []).append((o, cols))
+                else:
+                    for c in mine:
+                        forbidden[c].add(o)
+
+        cap = np.zeros((n_own, 3), dtype=np.int8)
+        cap[0, :] = 1
+        for s in self.others:
+            cap[seat_index[s]] = k.counts[s]
+        own = np.zeros((1, 0), dtype=np.int8)
+        load = np.zeros((1, n_own, 3), dtype=np.int8)
+        total = np.zeros((1, n_own), dtype=np.int8)
+        for j, c in enumerate(cards):
+            g = CATEGORY_OF[c]
+            parts = []
+            for o in range(n_own):
+                if o in forbidden[c]:
+                    continue
+                if o == 0 or beginner:
+                    ok = load[:, o, g] < cap[o, g]
+                else:
+                    ok = total[:, o] < cap[o, 0]
+                idx = np.flatnonzero(ok)
+                if len(idx):
+                    parts.append((o, idx))
+            if not parts:
+                own = own[:0]
+                load, total = load[:0], total[:0]
+                break
+            idx_all = np.concatenate([idx for _, idx in parts])
+            who = np.concatenate([np.full(len(idx), o, dtype=np.int8) for o, idx in parts])
+            rows = np.arange(len(idx_all))
+            own = np.concatenate([own[idx_all], who[:, None]], axis=1)
+            load = load[idx_all]
+            load[rows, who, g] += 1
+            total = total[idx_all]
+            total[rows, who] += 1
+            for o, cols in closing.get(j, ()):
+                keep = (own[:, cols] == o).any(axis=1)
+                own, load, total = own[keep], load[keep], total[keep]
+
+        need = 1 - load[:, 0, :].astype(np.int64)  # (n, 3) answer still needs an undeclared card
+        fr = np.array(free_rest, dtype=np.int64)
+        ok = (need <= fr).all(axis=1)
+        weight = np.prod(np.where(need == 1, fr, 1), axis=1)
+        if beginner:
+            rem = cap[None, 1:, :].astype(np.int64) - load[:, 1:, :]
+            multi = np.prod(_FACT[np.maximum(fr - need, 0)], axis=1) // np.prod(_FACT[rem], axis=(1, 2))
+        else:
+            rem = cap[None, 1:, 0].astype(np.int64) - total[:, 1:]
+            multi = _FACT[rem.sum(axis=1)] // np.prod(_FACT[rem], axis=1)
+        weight = weight * multi
+        keep = ok & (weight > 0)
+        return _Rows(cards, own[keep], weight[keep], (free_rest[0], free_rest[1], free_rest[2]))
+
+    # -- the matrix ----------------------------------------------------------
+    @property
+    def deals(self) -> int:
+        """The number of consistent deals (answer + every other hand)."""
+        return int(self._rows.weight.sum())
+
+    @cached_property
+    def possible(self) -> dict[str, frozenset]:
+        """card -> the owners (seat numbers and/or "answer") some consistent deal gives it."""
+        out: dict[str, frozenset] = {}
+        owners = [ANSWER] + self.others
+        r = self._rows
+        for j, c in enumerate(r.cards):
+            present = np.unique(r.own[:, j])
+            out[c] = frozenset(owners[o] for o in present)
+        for c in CARDS:
+            if c in self.k.hand:
+                out[c] = frozenset([self.k.me])
+            elif c not in out:
+                out[c] = out[self.rep[c]]
+        return out
+
+    def matrix(self) -> dict[str, dict[str, int]]:
+        """The seed's table: 1 = possible, 0 = impossible, per seat and the answer."""
+        cols = [str(s) for s in range(1, self.k.players + 1)] + [ANSWER]
+        return {
+            c: {col: int((int(col) if col != ANSWER else ANSWER) in self.possible[c]) for col in cols}
+            for c in CARDS
+        }
+
+    def answer(self) -> dict[str, str | None]:
+        """Per category the settled answer card, or None."""
+        out = {}
+        for cat in CATEGORIES:
+            cands = [c for c in BY_CATEGORY[cat] if ANSWER in self.possible[c]]
+            out[cat] = cands[0] if len(cands) == 1 else None
+        return out
+
+    def solved(self) -> tuple[str, str, str] | None:
+        a = self.answer()
+        if all(a.values()):
+            return a["culprit"], a["weapon"], a["place"]  # type: ignore[return-value]
+        return None
+
+    def settled(self, card: str) -> bool:
+        return len(self.possible[card]) == 1
+
+    # -- the best declaration ---------------------------------------------
+    def legal_cards(self, cat: int) -> list[str]:
+        cards = BY_CATEGORY[CATEGORIES[cat]]
+        if self.k.rules == "beginner":
+            return [c for c in cards if c not in self.k.hand]
+        return list(cards)
+
+    def information(self) -> dict[tuple[str, str, str], float]:
+        """Expected bits about the answer triple for each scored declaration.
+
+        Undeclared cards are represented by their category's representative
+        and (advanced rules) one's own cards of a category by the lowest one:
+        the others score identically.
+        """
+        r = self._rows
+        p = r.weight.astype(np.float64)
+        p /= p.sum()
+        n_seats = len(self.others)
+        seat_bit = np.array([0] + [1 << i for i in range(n_seats)], dtype=np.int64)
+        col = {c: j for j, c in enumerate(r.cards)}
+        label = np.zeros(len(p), dtype=np.int64)
+        radix = 1
+        cands: list[list[str]] = []
+        bits: list[np.ndarray] = []
+        for g, cat in enumerate(CATEGORIES):
+            kc = [c for c in BY_CATEGORY[cat] if c in col]
+            lab = np.full(len(p), len(kc), dtype=np.int64)
+            for i, c in enumerate(kc):
+                lab[r.own[:, col[c]] == 0] = i
+            label += radix * lab
+            radix *= len(kc) + 1
+            names = list(kc)
+            cols = [seat_bit[r.own[:, col[c]]] for c in kc]
+            if self.k.rules == "advanced":
+                mine = [c for c in BY_CATEGORY[cat] if c in self.k.hand]
+                if mine:
+                    names.append(mine[0])
+                    cols.append(np.zeros(len(p), dtype=np.int64))
+            order = sorted(range(len(names)), key=lambda i: INDEX[names[i]])
+            cands.append([names[i] for i in order])
+            bits.append(np.stack([cols[i] for i in order], axis=1))
+        _, label = np.unique(label, return_inverse=True)
+        n_lab = int(label.max()) + 1
+        h_label = _entropy(np.bincount(label, weights=p, minlength=n_lab))
+        n_r = 1 << n_seats
+        c1, c2 = bits[1].shape[1], bits[2].shape[1]
+        out: dict[tuple[str, str, str], float] = {}
+        for i, first in enumerate(cands[0]):
+            rr = bits[0][:, i, None, None] | bits[1][:, :, None] | bits[2][:, None, :]  # (n, c1, c2)
+            d = np.arange(c1 * c2).reshape(1, c1, c2)
+            pw = np.broadcast_to(p[:, None, None], rr.shape)
+            key_r = (d * n_r + rr).ravel()
+            h_r = _entropy_rows(np.bincount(key_r, weights=pw.ravel(), minlength=c1 * c2 * n_r).reshape(c1 * c2, n_r))
+            key_lr = ((d * n_lab + label[:, None, None]) * n_r + rr).ravel()
+            h_lr = _entropy_rows(
+                np.bincount(key_lr, weights=pw.ravel(), minlength=c1 * c2 * n_lab * n_r).reshape(c1 * c2, n_lab * n_r)
+            )
+            info = h_label + h_r - h_lr
+            for jj, second in enumerate(cands[1]):
+                for kk, third in enumerate(cands[2]):
+                    out[(first, second, third)] = max(0.0, float(info[jj * c2 + kk]))
+        return out
+
+    def best(self) -> tuple[str, str, str]:
+        """The legal declaration with the most expected information; lowest card order on ties."""
+        info = self.information()
+        top = max(info.values())
+        return min((d for d, v in info.items() if v >= top - _TIE),
+                   key=lambda d: tuple(INDEX[c] for c in d))
+
+    def to_json(self) -> dict:
+        return {"matrix": self.matrix(), "answer": self.answer(), "best": list(self.best())}
+
+
+def _entropy(counts: np.ndarray) -> float:
+    q = counts[counts > 0]
+    return float(-(q * np.log2(q)).sum())
+
+
+def _entropy_rows(counts: np.ndarray) -> np.ndarray:
+    with np.errstate(divide="ignore", invalid="ignore"):
+        terms = np.where(counts > 0, counts * np.log2(np.where(counts > 0, counts, 1)), 0.0)
+    return -terms.sum(axis=1)
+
+
+def analyse(knowledge: Knowledge) -> Analysis:
+    return Analysis(knowledge)
