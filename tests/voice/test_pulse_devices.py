@@ -46,7 +46,8 @@ AUDIO = {"outputs": {"speaker": {"device": "kkspk"}, "seat-1": {"device": "kkear
 
 def test_realtime_routing_and_a_new_scan_cuts_the_stale_answer(pulse, tmp_path, clip_cache):
     result = play({"audio": AUDIO, "players": 1, "lang": "en", "cache_dir": str(clip_cache),
-                   "steps": [{"emit": [say("seat:1", LONG), say("table", TABLE)]},
+                   "steps": [{"sleep": 0.3},  # let both streams settle before the first clip
+                             {"emit": [say("seat:1", LONG), say("table", TABLE)]},
                              {"sleep": 0.4},
                              {"emit": [say("seat:1", SHORT)], "cause": 1},
                              {"wait": 10}, {"sleep": 0.3}]}, pulse.env(), tmp_path)
@@ -54,11 +55,13 @@ def test_realtime_routing_and_a_new_scan_cuts_the_stale_answer(pulse, tmp_path, 
     assert result["problems"] == [] and result["health_after"]["seat-1"] == "ok"
     spk, ear = pulse.read("kkspk")[:, 0], pulse.read("kkear")[:, 0]
     table, short, long_ = (expected_clip(t, clip_cache, RATE) for t in (TABLE, SHORT, LONG))
-    assert match(spk, table)[0] > 0.9  # the speaker got the announcement
-    assert match(spk, short)[0] < 0.5  # and never the secret
-    got, at = match(ear, short)
-    assert got > 0.9  # the earphone got the new answer
-    assert match(ear, table)[0] < 0.5
+    # Real-time recording on a loaded 2-core machine can drop blocks (seen:
+    # a true match falling from 0.99 to 0.55), while a wrong phrase stays
+    # near 0.2; the thresholds sit between, so only a misroute fails.
+    assert match(spk, table)[0] > 0.45  # the speaker got the announcement
+    assert match(spk, short)[0] < 0.3  # and never the secret
+    assert match(ear, short)[0] > 0.45  # the earphone got the new answer
+    assert match(ear, table)[0] < 0.3
     # the stale long answer was cut: the earphone heard well under its length in all
     heard = np.flatnonzero(np.abs(ear) > 1e-4)
     assert heard[-1] - heard[0] < long_.size * 0.6
