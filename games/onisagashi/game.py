@@ -1,0 +1,353 @@
+"""鬼探し at the table: the controller knows every hand and answers "have" for everyone.
+
+The physical shuffle happens off-controller, so a deal is whatever the seats
+scan, as long as it matches the public counts (`cards.hand_counts`); the
+three cards nobody scanned are the answer.  A seat's assistant reasons from
+that seat's own knowledge only (`knowledge.Knowledge`): the controller's view
+of the other hands never reaches an earphone.
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from kikimimi.protocol import TABLE, Event, Game, Input, cancel_timer, error, event, say, seat_audience, set_timer
+
+from . import machine
+from .cards import BY_CATEGORY, CARDS, CATEGORIES, CATEGORY_OF, all_tags, card_tag, hand_counts, parse_tag, sort_cards
+from .knowledge import Declaration, Knowledge
+from .solver import ANSWER, Analysis
+
+MODES = ("off", "matrix", "full")
+DEFAULTS = {"rules": "beginner", "assistant": "full", "rounds": 3, "target": None, "first": 1, "raise_window": 8.0}
+
+
+def parse_options(players: int, options: Mapping[str, Any]) -> dict[str, Any]:
+    """Validated options; ValueError names the bad one."""
+    unknown = set(options) - set(DEFAULTS)
+    if unknown:
+        raise ValueError(f"unknown option {sorted(unknown)[0]!r} (have: {', '.join(DEFAULTS)})")
+    out = {**DEFAULTS, **options}
+    if out["rules"] not in ("beginner", "advanced"):
+        raise ValueError(f"rules must be beginner or advanced, not {out['rules']!r}")
+    a = out["assistant"]
+    if isinstance(a, str):
+        a = {s: a for s in range(1, players + 1)}
+    elif isinstance(a, list) and len(a) == players:
+        a = {s: m for s, m in enumerate(a, 1)}
+    elif isinstance(a, dict):
+        a = {s: a.get(str(s), a.get(s, "off")) for s in range(1, players + 1)}
+    else:
+        raise ValueError("assistant must be off|matrix|full, a list per seat, or {seat: mode}")
+    if any(m not in MODES for m in a.values()):
+        raise ValueError(f"assistant modes are {', '.join(MODES)}, not {sorted(set(a.values()) - set(MODES))}")
+    out["assistant"] = a
+    for key in ("rounds", "target"):
+        v = out[key]
+        if v is not None and (isinstance(v, bool) or not isinstance(v, int) or v < 1):
+            raise ValueError(f"{key} must be a positive whole number, not {v!r}")
+    if not isinstance(out["first"], int) or not 1 <= out["first"] <= players:
+        raise ValueError(f"first must be a seat 1..{players}")
+    if isinstance(out["raise_window"], bool) or not isinstance(out["raise_window"], (int, float)) or out["raise_window"] <= 0:
+        raise ValueError("raise_window must be a positive number of seconds")
+    return out
+
+
+class OnisagashiGame(Game):
+    name = "onisagashi"
+    min_players = 3
+    max_players = 6
+    tag_sets = ("oni",)
+
+    def __init__(self, players: int, options: Mapping[str, Any] | None = None):
+        super().__init__(players, options)
+        self.opts = parse_options(players, self.options)
+        self.rules: str = self.opts["rules"]
+        self.counts = hand_counts(self.rules, players)
+        self.points = {s: 0 for s in range(1, players + 1)}
+        self.round = 0
+        self.first = self.opts["first"]
+        self.hands: dict[int, set[str]] = {}
+        self.answer: tuple[str, str, str] | None = None
+        self.history: list[Declaration] = []
+        self.turn_seat = 0
+        self.tokens: dict[int, str] = {}  # category -> card, on the field
+        self.raised: list[int] = []
+        self.answering = 0
+        self.guess: dict[int, str] = {}
+        self._analyses: dict[tuple[int, int, int], Analysis] = {}
+        self.state: str
+        machine.attach(self)
+
+    # -- protocol -------------------------------------------------------------
+    @classmethod
+    def known_tags(cls, players: int) -> frozenset[str]:
+        return all_tags()
+
+    @property
+    def over(self) -> bool:
+        return self.state == "over"
+
+    def start(self, t: float) -> list[Event]:
+        return [say(TABLE, "start", rules=self.rules)] + self._begin_round()
+
+    def handle(self, inp: Input) -> list[Event]:
+        if self.over:
+            return [error("the game is over")]
+        if inp.timer is not None:
+            return self._close_window(inp.t) if inp.timer == "raise-window" and self.state == "window" else []
+        if inp.console is not None:
+            return self._console(inp)
+        if inp.removed:
+            if inp.reader == "field" and self.state == "declaring":
+                parsed = parse_tag(inp.tag or "")
+                if parsed and parsed[0] == "token" and self.tokens.get(CATEGORY_OF[parsed[1]]) == parsed[1]:
+                    del self.tokens[CATEGORY_OF[parsed[1]]]
+            return []
+        tag = inp.tag or ""
+        if inp.reader == "hand":
+            seat = inp.seat or 0
+            if tag == "cmd:raise":
+                return self._raise(seat)
+            if tag == "cmd:hint":
+                return self._hint(seat)
+            parsed = parse_tag(tag)
+            if parsed is None:
+                return self._refuse(seat, f"{tag} has no use in onisagashi", "not-now")
+            kind, card = parsed
+            if kind == "card":
+                return self._scan_card(seat, card)
+            if self.state == "answering" and seat == self.answering:
+                return self._answer_token(seat, card)
+            return self._assist(seat, card)
+        parsed = parse_tag(tag)
+        if parsed is None or parsed[0] != "token":
+            return self._refuse(None, f"{tag} does not belong on the field", "field-tokens-only")
+        return self._declare_token(parsed[1], inp.t)
+
+    def snapshot(self) -> dict[str, Any]:
+        return {"state": self.state, "rules": self.rules, "round": self.round, "turn": self.turn_seat,
+                "hands": {s: sort_cards(h) for s, h in self.hands.items()}, "answer": self.answer,
+                "points": dict(self.points), "history": [
+                    {"declarer": d.declarer, "cards": list(d.cards), "have": sorted(d.have)} for d in self.history],
+                "tokens": [self.tokens[g] for g in sorted(self.tokens)], "raised": list(self.raised)}
+
+    # -- hooks ----------------------------------------------------------------
+    @classmethod
+    def simulation(cls, seed: int, players: int, options: Mapping[str, Any], bot: str | None = None):
+        from .bots import OnisagashiSimulation
+
+        return OnisagashiSimulation(seed, players, options, bot)
+
+    @classmethod
+    def tune(cls, games: int, seed: int, players: int, options: Mapping[str, Any],
+             bot: str | None = None, plot: str | None = None, progress: bool = True) -> str:
+        from .tuning import tune
+
+        return tune(games, seed, players, options, bot=bot, plot=plot, progress=progress)
+
+    @classmethod
+    def diagram(cls, fmt: str = "mermaid") -> str:
+        if fmt != "mermaid":
+            raise NotImplementedError(f"onisagashi draws only mermaid, not {fmt}")
+        return machine.mermaid()
+
+    @classmethod
+    def add_cli(cls, subparsers: Any) -> None:
+        from .cli import add_cli
+
+        add_cli(subparsers)
+
+    # -- knowledge --------------------------------------------------------------
+    def knowledge(self, seat: int) -> Knowledge:
+        """What `seat` knows: its own hand, the public counts and declarations."""
+        return Knowledge(self.rules, self.players, seat, frozenset(self.hands.get(seat, ())),
+                         tuple(self.history), self.counts)
+
+    def analysis(self, seat: int) -> Analysis:
+        key = (self.round, len(self.history), seat)
+        if key not in self._analyses:
+            self._analyses = {k: v for k, v in self._analyses.items() if k[:2] == key[:2]}
+            self._analyses[key] = Analysis(self.knowledge(seat))
+        return self._analyses[key]
+
+    # -- the deal ---------------------------------------------------------------
+    def _begin_round(self) -> list[Event]:
+        self.round += 1
+        self.hands = {s: set() for s in range(1, self.players + 1)}
+        self.answer, self.history, self.tokens, self.raised, self.guess = None, [], {}, [], {}
+        self.answering = 0
+        sizes = {str(s): (sum(c) if self.rules == "beginner" else c[0]) for s, c in self.counts.items()}
+        return [event("round", number=self.round, counts=sizes),
+                say(TABLE, "scan-hand", round=self.round)]
+
+    def _scan_card(self, seat: int, card: str) -> list[Event]:
+        me = seat_audience(seat)
+        if card in self.hands.get(seat, ()):
+            return [say(me, "hand-card", card=card_tag(card))]
+        if self.state != "dealing":
+            return self._refuse(seat, "cards are scanned only during the deal", "not-now")
+        if any(card in h for h in self.hands.values()):
+            return self._refuse(seat, "that card was already scanned into another hand", "already-scanned")
+        g = CATEGORY_OF[card]
+        want = self.counts[seat]
+        mine = self.hands[seat]
+        if self.rules == "beginner" and sum(CATEGORY_OF[c] == g for c in mine) >= want[g]:
+            return self._refuse(seat, f"seat {seat} already holds its {CATEGORIES[g]} cards", "too-many-kind")
+        if self.rules == "advanced" and len(mine) >= want[0]:
+            return self._refuse(seat, f"seat {seat} already holds its {want[0]} cards", "too-many")
+        if sum(CATEGORY_OF[c] == g for h in self.hands.values() for c in h) >= 5:
+            return self._refuse(seat, f"one {CATEGORIES[g]} must stay hidden as the answer", "kind-full")
+        mine.add(card)
+        out = [say(me, "hand-card", card=card_tag(card))]
+        if all(len(self.hands[s]) == sum(self.counts[s]) for s in self.hands):
+            held = set().union(*self.hands.values())
+            self.answer = tuple(c for c in CARDS if c not in held)  # type: ignore[assignment]
+            self.dealt()
+            out += [event("dealt", round=self.round), say(TABLE, "dealt")]
+            self.turn_seat = (self.first + self.round - 2) % self.players + 1
+            out += self._turn()
+        return out
+
+    # -- declarations -------------------------------------------------------------
+    def _turn(self) -> list[Event]:
+        self.tokens, self.raised = {}, []
+        return [event("turn", seat=self.turn_seat), say(TABLE, "turn", seat=self.turn_seat)]
+
+    def _declare_token(self, card: str, t: float) -> list[Event]:
+        if self.state != "declaring":
+            return self._refuse(None, "declaration tokens go on the field only during a turn", "not-now")
+        g = CATEGORY_OF[card]
+        if g in self.tokens:
+            if self.tokens[g] == card:
+                return []
+            return self._refuse(None, f"the field already has a {CATEGORIES[g]} token; take it off first", "same-kind")
+        d = self.turn_seat
+        if self.rules == "beginner" and card in self.hands[d]:
+            return self._refuse(d, f"seat {d} may not declare a card it holds", "own-card")
+        self.tokens[g] = card
+        if len(self.tokens) < 3:
+            return []
+        cards = tuple(self.tokens[i] for i in range(3))
+        have = frozenset(s for s in self.hands if s != d and self.hands[s] & set(cards))
+        self.history.append(Declaration(d, cards, have))  # type: ignore[arg-type]
+        self.declared()
+        tags = [card_tag(c) for c in cards]
+        out = [event("declare", seat=d, cards=list(cards)), say(TABLE, "declare", seat=d, cards=tags),
+               event("answers", seat=d, cards=list(cards), have=sorted(have))]
+        out.append(say(TABLE, "have", seats=sorted(have)) if have else say(TABLE, "nobody"))
+        return out + [set_timer("raise-window", t + float(self.opts["raise_window"]))]
+
+    def _raise(self, seat: int) -> list[Event]:
+        if self.state not in ("declaring", "window"):
+            return self._refuse(seat, "hands are raised only during a turn", "not-now")
+        if seat in self.raised:
+            return [say(seat_audience(seat), "already-raised")]
+        self.raised.append(seat)
+        return [event("raise", seat=seat), say(TABLE, "raised", seat=seat)]
+
+    def _close_window(self, t: float) -> list[Event]:
+        out: list[Event] = [cancel_timer("raise-window")]
+        if self.raised:
+            order = [(self.turn_seat - 1 + i) % self.players + 1 for i in range(self.players)]
+            self.answering = next(s for s in order if s in self.raised)
+            self.guess = {}
+            self.granted()
+            return out + [event("grant", seat=self.answering), say(TABLE, "grant", seat=self.answering)]
+        self.nobody_raised()
+        self.turn_seat = self.turn_seat % self.players + 1
+        return out + self._turn()
+
+    # -- answering ---------------------------------------------------------------
+    def _answer_token(self, seat: int, card: str) -> list[Event]:
+        g = CATEGORY_OF[card]
+        if g in self.guess and self.guess[g] != card:
+            return self._refuse(seat, f"you already answered a {CATEGORIES[g]}", "same-kind")
+        self.guess[g] = card
+        out = [say(seat_audience(seat), "answer-token", card=card_tag(card))]
+        if len(self.guess) < 3:
+            return out
+        guess = tuple(self.guess[i] for i in range(3))
+        right = guess == self.answer
+        self.points[seat] += 1 if right else -1
+        self.judged()
+        assert self.answer is not None
+        out += [event("verdict", seat=seat, cards=list(guess), correct=right, answer=list(self.answer)),
+                say(TABLE, "right" if right else "wrong", seat=seat, cards=[card_tag(c) for c in self.answer])]
+        out += [say(TABLE, "score", seat=s, points=p) for s, p in self.points.items()]
+        target, rounds = self.opts["target"], self.opts["rounds"]
+        if target is not None:
+            if max(self.points.values()) >= target:
+                return out + self._game_over("target")
+        elif self.round >= rounds:
+            return out + self._game_over("rounds")
+        return out + [say(TABLE, "next-round")]
+
+    def _game_over(self, reason: str) -> list[Event]:
+        self.finish()
+        ranked = sorted(self.points, key=lambda s: (-self.points[s], s))
+        ranking = []
+        for s in ranked:
+            place = 1 + sum(1 for o in self.points if self.points[o] > self.points[s])
+            ranking.append({"seat": s, "place": place, "points": self.points[s]})
+        winners = [r["seat"] for r in ranking if r["place"] == 1]
+        return [event("game-over", ranking=ranking, reason=reason, rounds=self.round),
+                say(TABLE, "game-over", seats=winners, points=self.points[winners[0]])]
+
+    # -- the assistant -------------------------------------------------------------
+    def _assist(self, seat: int, card: str) -> list[Event]:
+        me = seat_audience(seat)
+        tag = card_tag(card)
+        if card in self.hands.get(seat, ()):
+            return [say(me, "card-mine", card=tag)]
+        if self.opts["assistant"][seat] == "off" or self.state == "dealing":
+            return [say(me, "card-no-assistant", card=tag)]
+        where = self.analysis(seat).possible[card]
+        seats = sorted(o for o in where if o != ANSWER)
+        if where == {ANSWER}:
+            return [say(me, "card-answer", card=tag)]
+        if ANSWER in where:
+            return [say(me, "card-unknown", card=tag, seats=seats)]
+        if len(seats) == 1:
+            return [say(me, "card-held", card=tag, seat=seats[0])]
+        return [say(me, "card-not-answer", card=tag, seats=seats)]
+
+    def _hint(self, seat: int) -> list[Event]:
+        me = seat_audience(seat)
+        if self.opts["assistant"][seat] != "full":
+            return [say(me, "no-hint")]
+        if self.state not in ("declaring", "window"):
+            return [say(me, "not-now")]
+        a = self.analysis(seat)
+        solved = a.solved()
+        if solved:
+            return [say(me, "hint-solved", cards=[card_tag(c) for c in solved])]
+        return [say(me, "hint", cards=[card_tag(c) for c in a.best()])]
+
+    # -- console and refusals ---------------------------------------------------
+    def _console(self, inp: Input) -> list[Event]:
+        words = (inp.console or "").split()
+        cmd, args = words[0], words[1:]
+        if cmd == "stop":
+            return self._game_over("stopped")
+        if cmd == "deal":
+            if self.state not in ("dealing", "between"):
+                return [error("deal: a round is under way; finish it first")]
+            same_round = self.state == "dealing"  # the referee restarts a misdeal
+            self.redeal()
+            if same_round:
+                self.round -= 1
+            return self._begin_round()
+        if cmd == "raise" and len(args) == 1 and args[0].isdigit() and 1 <= int(args[0]) <= self.players:
+            return self._raise(int(args[0]))
+        if cmd == "next":
+            if self.state != "window":
+                return [error("next: there is no raise-hand window open")]
+            return self._close_window(inp.t)
+        return [error(f"unknown console command {inp.console!r} (have: deal, raise SEAT, next, stop)")]
+
+    def _refuse(self, seat: int | None, message: str, key: str, private: bool = True) -> list[Event]:
+        """A refusal to a seat stays private: even "already scanned" says where a card is."""
+        to = seat_audience(seat) if seat is not None else TABLE
+        extra = {"private": to} if private and seat is not None else {}
+        return [error(message, **extra), say(to, key)]
