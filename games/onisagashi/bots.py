@@ -89,6 +89,10 @@ class OnisagashiSimulation:
                 self._deal()
             elif kind == "turn":
                 seat = int(ev["seat"])
+                # players lean on their assistant: ask for a hint and about one card
+                probe = self.rng.choice(CARDS)
+                self.queue.append({"reader": "hand", "seat": seat, "tag": "cmd:hint", "dt": 0.5})
+                self.queue.append({"reader": "hand", "seat": seat, "tag": token_tag(probe), "dt": 0.5})
                 for card in self.bots[seat].declaration():
                     self.queue.append({"reader": "field", "tag": token_tag(card), "dt": 1.0})
             elif kind == "answers":
