@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from kikimimi.engine import LogEvent, Table
+from kikimimi.protocol import REFEREE, TABLE
 from kikimimi.script import NEW_GAME, UNDO, Garbled, Header, ScriptError, dumps, read_script, without_undone
 
 Listener = Callable[[dict[str, Any], Sequence[LogEvent]], None]
@@ -174,11 +175,15 @@ class Daemon:
         undone_line, undone = kept[-1]
         self._rebuild()
         self.table.seq = max(self.table.seq, self.log[-1]["seq"] if self.log else 0)
+        # The undone input may be a hand scan (a secret): only the referee sees it.
         ev = self.table.note("undo", {"undone": undone_line,
-                                            "input": undone if isinstance(undone, dict) else undone.text},
-                                   self.table.t, len(self.lines) + 1)
-        self.log.append(ev)
-        return [ev]
+                                      "input": undone if isinstance(undone, dict) else undone.text,
+                                      "private": REFEREE},
+                             self.table.t, len(self.lines) + 1)
+        said = self.table.note("say", {"to": TABLE, "key": "undone", "text": self.table.phrasebook.render("undone")},
+                               self.table.t, len(self.lines) + 1)
+        self.log += [ev, said]
+        return [ev, said]
 
     def _rebuild(self) -> None:
         """The game as the journal says, every undo applied (replay, silently)."""

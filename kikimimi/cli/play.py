@@ -42,6 +42,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                    help="with --voice: whose ears to play (default: the speaker and seat 1)")
     p.add_argument("--pace", type=float, default=0.0, metavar="SECONDS",
                    help="pause between inputs so people can follow")
+    p.add_argument("--serve", metavar="JOURNAL",
+                   help="play through a live table with the console API open (kikimimi console attaches); "
+                        "the journal is the recording")
     p.set_defaults(func=cmd_sim)
 
     p = sub.add_parser("diagram", help="draw a game's state machine")
@@ -128,6 +131,8 @@ def cmd_sim(args: argparse.Namespace) -> int:
             raise CliError(str(exc)) from None
         print(report)
         return 0
+    if args.serve:
+        return _serve_sim(cls, args, players, options)
     outputs: list[Any] = []
     if args.voice:
         outputs = open_outputs(args.voice, players, args.lang, args.listen.split(","))
@@ -160,6 +165,24 @@ def cmd_sim(args: argparse.Namespace) -> int:
         with open(args.record, "w", encoding="utf-8") as f:
             for line in script:
                 f.write(dumps(line) + "\n")
+    return 0
+
+
+def _serve_sim(cls: Any, args: argparse.Namespace, players: int, options: dict[str, Any]) -> int:
+    """A bot game a referee can watch and steer from `kikimimi console`."""
+    from kikimimi.api.sim_host import serve_sim
+    from kikimimi.narrate import TextOutput
+
+    text = TextOutput()
+
+    def narrate(line: dict[str, Any], events: list[dict[str, Any]]) -> None:
+        text.emit(events)  # runs under the table's lock: print only, never wait
+
+    try:
+        serve_sim(cls.name, args.seed, players, options, args.bot, journal=Path(args.serve),
+                  lang=args.lang, pace=args.pace or 1.0, watch=narrate)
+    except (NotImplementedError, ScriptError, ValueError) as exc:
+        raise CliError(str(exc)) from None
     return 0
 
 

@@ -81,6 +81,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
     if not daemon.resumed:
         fan_out({}, daemon.log)
     api = _start_api(daemon, config, stop)
+    if api is not None:
+        for out in outputs:
+            for component, state in getattr(out, "health", dict)().items():
+                api.report_health(f"audio {component}", state)
     threads = [threading.Thread(target=_ticker, args=(daemon, stop), daemon=True, name="timers")]
     source = args.sim_readers or ("interactive" if config.simulated else None)
     runner = None
@@ -191,11 +195,21 @@ def _outputs(args: argparse.Namespace, config: TableConfig) -> list[Any]:
                 audio = AudioOutput.from_config(config.audio, config.players, config.lang)
             except ValueError as exc:
                 raise CliError(f"{config.path}: {exc}") from None
+            audio.prepare(_fixed_texts(config), progress=sys.stderr.isatty())
             return outputs + [audio]
     if args.voice == "audio":
         raise CliError(f"no sound output: {reason}")
     print(f"kikimimi: no sound device ({reason}): speaking as text.", file=sys.stderr)
     return outputs or [TextOutput()]
+
+
+def _fixed_texts(config: TableConfig) -> list[str]:
+    """Every phrase that needs no parameter, and every name: rendered before the
+    first input so no answer waits for synthesis."""
+    from kikimimi.phrases import Phrasebook
+
+    book = Phrasebook(config.lang, ("core", config.game))
+    return [text for text in book.phrases.values() if "{" not in text] + list(book.names.values())
 
 
 def _start_readers(config: TableConfig, daemon: Daemon) -> Any:
@@ -235,7 +249,10 @@ def _start_readers(config: TableConfig, daemon: Daemon) -> Any:
 def _start_api(daemon: Daemon, config: TableConfig, stop: threading.Event) -> Any:
     """The local API for consoles and spectators, when that part is installed."""
     try:
-        from kikimimi.api.server import start_api
-    except ImportError:
+        from kikimimi.api.server import ApiError, start_api
+    except ModuleNotFoundError:
         return None
-    return start_api(daemon, config)
+    try:
+        return start_api(daemon, config)
+    except ApiError as exc:
+        raise CliError(str(exc)) from None

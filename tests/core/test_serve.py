@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from kikimimi.daemon import Daemon
+from kikimimi.engine import public_view
 from kikimimi.script import Header, read_script, without_undone
 
 TOY = [sys.executable, str(Path(__file__).parent / "toy_kikimimi.py")]
@@ -137,8 +138,12 @@ def test_undo_restores_the_state_of_the_shortened_script(tmp_path, toy):
     d.submit({"reader": "field", "tag": "toy:stone-2"})
     assert d.snapshot()["game"] != before
     assert d.last_input()[1]["tag"] == "toy:stone-2"
+    d.submit({"reader": "hand", "seat": 1, "tag": "toy:stone-5"})  # a secret, then taken back
     events = d.submit({"console": "undo"})
-    assert events[-1]["type"] == "undo" and events[-1]["input"]["tag"] == "toy:stone-2"
+    undo = next(ev for ev in events if ev["type"] == "undo")
+    assert undo["input"]["tag"] == "toy:stone-5" and undo["private"] == "referee"
+    assert [ev["key"] for ev in public_view(events)] == ["undone"]  # the table hears only that
+    d.submit({"console": "undo"})
     assert d.snapshot()["game"] == before
     d.close()
     # the journal keeps the undo; a replay of it applies the undo the same way
