@@ -94,13 +94,13 @@ def parse_options(pairs: list[str]) -> dict[str, Any]:
     return options
 
 
-def open_outputs(mode: str, players: int, lang: str, listen: list[str]) -> list[Any]:
-    """The demo's outputs: text always; the sound device too when there is one."""
-    from kikimimi.narrate import TextOutput
+def audio_or_text(mode: str, make_audio: Any) -> Any | None:
+    """The audio output `make_audio(AudioOutput)` builds, or None (text only).
 
-    outputs: list[Any] = [TextOutput()]
+    `mode` "text" never opens audio; "audio" insists (no device is an error);
+    "auto" falls back to text and says so on stderr."""
     if mode == "text":
-        return outputs
+        return None
     try:
         from kikimimi.voice.output import AudioOutput, available
     except ImportError as exc:
@@ -108,13 +108,21 @@ def open_outputs(mode: str, players: int, lang: str, listen: list[str]) -> list[
     else:
         reason = available()
         if reason is None:
-            audio = AudioOutput.default_device(players, lang, listen=listen)
-            print(f"kikimimi: speaking through the sound device ({', '.join(listen)}).", file=sys.stderr)
-            return outputs + [audio]
+            return make_audio(AudioOutput)
     if mode == "audio":
         raise CliError(f"no sound output: {reason}")
-    print(f"kikimimi: no sound device ({reason}): showing the game as text only.", file=sys.stderr)
-    return outputs
+    print(f"kikimimi: no sound device ({reason}): text only.", file=sys.stderr)
+    return None
+
+
+def open_outputs(mode: str, players: int, lang: str, listen: list[str]) -> list[Any]:
+    """The demo's outputs: text always; the sound device too when there is one."""
+    from kikimimi.narrate import TextOutput
+
+    audio = audio_or_text(mode, lambda cls: cls.default_device(players, lang, listen=listen))
+    if audio is not None:
+        print(f"kikimimi: speaking through the sound device ({', '.join(listen)}).", file=sys.stderr)
+    return [TextOutput()] + ([audio] if audio is not None else [])
 
 
 def cmd_sim(args: argparse.Namespace) -> int:

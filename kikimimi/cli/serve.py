@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from kikimimi.cli import CliError
+from kikimimi.cli.play import audio_or_text
 from kikimimi.daemon import Daemon
 from kikimimi.narrate import TextOutput
 from kikimimi.script import Header, ScriptError, dumps
@@ -182,24 +183,20 @@ def _ticker(daemon: Daemon, stop: threading.Event) -> None:
 
 def _outputs(args: argparse.Namespace, config: TableConfig) -> list[Any]:
     outputs: list[Any] = [] if args.quiet else [TextOutput()]
-    if args.voice == "text" or not config.audio:
+    if not config.audio:
         return outputs
-    try:
-        from kikimimi.voice.output import AudioOutput, available
-    except ImportError as exc:
-        reason: str | None = f"audio support not installed ({exc})"
-    else:
-        reason = available()
-        if reason is None:
-            try:
-                audio = AudioOutput.from_config(config.audio, config.players, config.lang)
-            except ValueError as exc:
-                raise CliError(f"{config.path}: {exc}") from None
-            audio.prepare(_fixed_texts(config), progress=sys.stderr.isatty())
-            return outputs + [audio]
-    if args.voice == "audio":
-        raise CliError(f"no sound output: {reason}")
-    print(f"kikimimi: no sound device ({reason}): speaking as text.", file=sys.stderr)
+
+    def make(cls: Any) -> Any:
+        try:
+            audio = cls.from_config(config.audio, config.players, config.lang)
+        except ValueError as exc:
+            raise CliError(f"{config.path}: {exc}") from None
+        audio.prepare(_fixed_texts(config), progress=sys.stderr.isatty())
+        return audio
+
+    audio = audio_or_text(args.voice, make)
+    if audio is not None:
+        return outputs + [audio]
     return outputs or [TextOutput()]
 
 
