@@ -102,7 +102,8 @@ def audio_or_text(mode: str, make_audio: Any) -> Any | None:
     if mode == "text":
         return None
     try:
-        from kikimimi.voice.output import AudioOutput, available
+        from kikimimi.voice.devices import available
+        from kikimimi.voice.output import AudioOutput
     except ImportError as exc:
         reason: str | None = f"audio support not installed ({exc})"
     else:
