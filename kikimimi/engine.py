@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from kikimimi.phrases import Phrasebook
-from kikimimi.protocol import COMMAND_TAGS, TABLE, Event, Game, Input, seat_audience
+from kikimimi.protocol import COMMAND_TAGS, TABLE, Event, Game, Input, seat_audience, visible_to
 from kikimimi.registry import UnknownGame, game_class
 from kikimimi.script import Garbled, Header, ScriptError, iter_dicts
 from kikimimi.tagmap import load_tagmap, normalise_uid
@@ -228,6 +228,4 @@ def run_script(lines: Iterable[str | Mapping[str, Any]]) -> list[LogEvent]:
 
 def public_view(log: Iterable[LogEvent]) -> list[LogEvent]:
     """What a spectator may see: events for the whole table only."""
-    from kikimimi.protocol import visible_to
-
     return [ev for ev in log if visible_to(ev, None)]

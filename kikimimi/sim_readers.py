@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable, Collection, Iterable
+from collections.abc import Callable, Collection
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -128,14 +128,3 @@ def scripted_lines(path: str | Path, submit: Submit, stop: threading.Event,
                 break
         submit({k: v for k, v in item.items() if k != "t"})
     return parsed.warnings
-
-
-def load_lines(lines: Iterable[str], tags: Collection[str]) -> list[dict[str, Any]]:
-    """Typed lines -> script lines (for tests and for pasting a game in)."""
-    out = []
-    for raw in lines:
-        line = parse_typed(raw, tags)
-        if line is not None:
-            out.append(line)
-    return out
-

@@ -14,7 +14,7 @@ from typing import Any
 from kikimimi.protocol import TABLE, Event, Game, Input, cancel_timer, error, event, say, seat_audience, set_timer
 
 from . import machine
-from .cards import BY_CATEGORY, CARDS, CATEGORIES, CATEGORY_OF, all_tags, card_tag, hand_counts, parse_tag, sort_cards
+from .cards import CARDS, CATEGORIES, CATEGORY_OF, all_tags, card_tag, hand_counts, parse_tag, sort_cards
 from .knowledge import Declaration, Knowledge
 from .solver import ANSWER, Analysis
 

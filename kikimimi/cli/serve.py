@@ -81,7 +81,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         daemon.subscribe(_session_recorder(args.session, args.db or config.records.get("db"), config.lang))
     if not daemon.resumed:
         fan_out({}, daemon.log)
-    api = _start_api(daemon, config, stop)
+    api = _start_api(daemon, config)
     if api is not None:
         for out in outputs:
             for component, state in getattr(out, "health", dict)().items():
@@ -243,7 +243,7 @@ def _start_readers(config: TableConfig, daemon: Daemon) -> Any:
     return runner
 
 
-def _start_api(daemon: Daemon, config: TableConfig, stop: threading.Event) -> Any:
+def _start_api(daemon: Daemon, config: TableConfig) -> Any:
     """The local API for consoles and spectators, when that part is installed."""
     try:
         from kikimimi.api.server import ApiError, start_api

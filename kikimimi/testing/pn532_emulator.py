@@ -14,7 +14,7 @@ import logging
 import threading
 
 from kikimimi.testing.ntag import Ntag213
-from kikimimi.testing.ptylink import PtyLink
+from kikimimi.testing.pty_device import PtyDevice
 
 log = logging.getLogger(__name__)
 
@@ -39,37 +39,22 @@ def frame(payload: bytes) -> bytes:
     return head + body + bytes([dcs, 0])
 
 
-class PN532Emulator:
+class PN532Emulator(PtyDevice):
     """One emulated PN532 breakout behind a USB-UART, at the path `link`."""
+    kind = "pn532"
 
     def __init__(self, link: str, speed: int = 115200) -> None:
-        self.link = PtyLink(link)
-        self.path = link
+        super().__init__(link)
         self.speed = speed  # the chip's current UART speed
         self.tag: Ntag213 | None = None
         self.regs: dict[int, int] = collections.defaultdict(int)
         self.commands: collections.Counter[str] = collections.Counter()
         self.lose_tag_after_reads: int | None = None
         self._lock = threading.RLock()
-        self._stop = threading.Event()
         self._buf = bytearray()
-        self._thread: threading.Thread | None = None
         self.garbled = 0  # frames ignored because host and chip speeds differed
 
     # -- the table side -------------------------------------------------------
-    def start(self) -> "PN532Emulator":
-        self.link.appear()
-        self._thread = threading.Thread(target=self._serve, name=f"pn532-emu {self.path}", daemon=True)
-        self._thread.start()
-        return self
-
-    def stop(self) -> None:
-        self._stop.set()
-        if self._thread:
-            self._thread.join(timeout=2)
-        with self._lock:
-            self.link.vanish()
-
     def place(self, tag: Ntag213) -> None:
         """Put a tag on the reader (replacing any: a swap)."""
         with self._lock:

@@ -9,34 +9,20 @@ from __future__ import annotations
 import threading
 
 from kikimimi.readers.serial_rfid import encode_frame
-from kikimimi.testing.ptylink import PtyLink
+from kikimimi.testing.pty_device import PtyDevice
 
 
-class Rdm6300Emulator:
+class Rdm6300Emulator(PtyDevice):
+    kind = "rdm6300"
+
     def __init__(self, link: str, repeat_ms: int = 50, crlf: bool = False, speed: int = 9600) -> None:
-        self.link = PtyLink(link)
-        self.path = link
+        super().__init__(link)
         self.repeat_s = repeat_ms / 1000
         self.crlf = crlf
         self.speed = speed
         self.card: str | None = None
         self.frames_sent = 0
         self._lock = threading.Lock()
-        self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
-
-    def start(self) -> "Rdm6300Emulator":
-        self.link.appear()
-        self._thread = threading.Thread(target=self._serve, name=f"rdm6300-emu {self.path}", daemon=True)
-        self._thread.start()
-        return self
-
-    def stop(self) -> None:
-        self._stop.set()
-        if self._thread:
-            self._thread.join(timeout=2)
-        with self._lock:
-            self.link.vanish()
 
     def place(self, card: str) -> None:
         with self._lock:

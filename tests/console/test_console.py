@@ -6,7 +6,6 @@ referee does goes through the console's command line.
 """
 from __future__ import annotations
 
-import asyncio
 import json
 import os
 import subprocess
@@ -20,25 +19,9 @@ from kikimimi.api import paths
 from kikimimi.console.app import ConfirmUndo, ConsoleApp
 from kikimimi.engine import Table
 from kikimimi.script import read_script, without_undone
+from kikimimi.testing.tables import sim_table_toml
 
-CONFIG = """
-[table]
-game = "trident"
-players = 2
-lang = "en"
-journal = "j.jsonl"
-[readers.hand-1]
-role = "hand"
-seat = 1
-driver = "sim"
-[readers.hand-2]
-role = "hand"
-seat = 2
-driver = "sim"
-[readers.field]
-role = "field"
-driver = "sim"
-"""
+CONFIG = sim_table_toml("trident", 2, journal="j.jsonl")
 DEAL = [f"1 heart-{i}" for i in range(1, 6)] + [f"2 spade-{i}" for i in range(1, 6)]
 HAND_PIECES = [line.split()[1] for line in DEAL]
 

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import json
-import os
 import random
 import signal
 import subprocess
@@ -15,26 +14,10 @@ import pytest
 from kikimimi.daemon import Daemon
 from kikimimi.engine import public_view
 from kikimimi.script import Header, read_script, without_undone
+from kikimimi.testing.tables import sim_table_toml
 
 TOY = [sys.executable, str(Path(__file__).parent / "toy_kikimimi.py")]
-CONFIG = """
-[table]
-game = "toy"
-players = 2
-lang = "en"
-journal = "journal.jsonl"
-[readers.hand-1]
-role = "hand"
-seat = 1
-driver = "sim"
-[readers.hand-2]
-role = "hand"
-seat = 2
-driver = "sim"
-[readers.field]
-role = "field"
-driver = "sim"
-"""
+CONFIG = sim_table_toml("toy", 2, journal="journal.jsonl")
 
 
 def _serve(tmp: Path) -> subprocess.Popen:

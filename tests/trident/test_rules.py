@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from kikimimi.script import ScriptError
-from kikimimi_games.trident import PIECES, TridentGame
+from kikimimi_games.trident import PIECES
 from kikimimi_games.trident.pieces import BY_TAG, Kind
 
 from .helpers import DEAL, Script, T
