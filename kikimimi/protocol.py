@@ -8,7 +8,8 @@ and always decides the same way for the same inputs.
 Everything a game says is a phrase key with parameters; the runtime turns it
 into text in the table's language and routes it to the speaker or one
 earphone.  Secrets ride on the events themselves: a `say` to `seat:N`, or any
-event carrying `private="seat:N"`, reaches only that seat and the referee.
+event carrying `private="seat:N"` (or a list of such audiences, for a team's
+secret), reaches only those seats and the referee.
 """
 from __future__ import annotations
 
@@ -70,11 +71,14 @@ class Event:
     fields: dict[str, Any] = field(default_factory=dict)
 
     @property
-    def audience(self) -> str:
-        """Who may learn this event: "table", "seat:N" or "referee"."""
+    def audiences(self) -> tuple[str, ...]:
+        """Who may learn this event: ("table",), ("seat:N", ...) or ("referee",).
+
+        A group secret (the witches' target, a team's chat) lists every seat
+        that may know it; the referee always may."""
         if self.type == "say":
-            return str(self.fields["to"])
-        return str(self.fields.get("private", TABLE))
+            return (str(self.fields["to"]),)
+        return audiences_of(self.fields.get("private", TABLE))
 
 
 def say(to: str, key: str, **params: Any) -> Event:
@@ -193,10 +197,24 @@ class Simulation(Protocol):
     def observe(self, events: Sequence[Mapping[str, Any]]) -> None: ...
 
 
+def audiences_of(private: Any) -> tuple[str, ...]:
+    """The audiences named by an event's `private` field: one name or a list.
+
+    Anything else (a number, an empty list) is read as the referee only, so a
+    malformed secret is never widened to the table."""
+    if isinstance(private, str):
+        return (private,)
+    if isinstance(private, (list, tuple)) and private and all(isinstance(a, str) for a in private):
+        return tuple(private)
+    return (REFEREE,)
+
+
 def visible_to(log_event: Mapping[str, Any], seat: int | None) -> bool:
     """May seat `seat` (None: a spectator) learn this logged event?"""
     if log_event.get("type") == "say":
-        to = log_event.get("to")
+        audiences: tuple[str, ...] = (str(log_event.get("to")),)
     else:
-        to = log_event.get("private", TABLE)
-    return to == TABLE or (seat is not None and to == seat_audience(seat))
+        audiences = audiences_of(log_event.get("private", TABLE))
+    if TABLE in audiences:
+        return True
+    return seat is not None and seat_audience(seat) in audiences
