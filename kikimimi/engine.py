@@ -9,6 +9,7 @@ fires the timers games ask for, on the script's clock, never the wall's.
 """
 from __future__ import annotations
 
+import math
 import sys
 import traceback
 from collections.abc import Collection, Iterable, Mapping
@@ -17,9 +18,9 @@ from pathlib import Path
 from typing import Any
 
 from kikimimi.phrases import Phrasebook
-from kikimimi.protocol import COMMAND_TAGS, TABLE, Event, Game, Input, seat_audience, visible_to
+from kikimimi.protocol import COMMAND_TAGS, REFEREE, TABLE, Event, Game, Input, seat_audience, visible_to
 from kikimimi.registry import UnknownGame, game_class
-from kikimimi.script import Garbled, Header, ScriptError, iter_dicts
+from kikimimi.script import Garbled, Header, ScriptError, is_undo, iter_dicts
 from kikimimi.tagmap import load_tagmap, normalise_uid
 
 LogEvent = dict[str, Any]
@@ -74,7 +75,7 @@ class Table:
         if isinstance(item, Garbled):
             return [self._error(line, self.t, f"line {line}: {item.problem}")]
         t = item.get("t")
-        if isinstance(t, bool) or not isinstance(t, (int, float)):
+        if isinstance(t, bool) or not isinstance(t, (int, float)) or not math.isfinite(t):
             return [self._error(line, self.t, f'line {line}: missing or non-numeric "t"')]
         if t < self.t:
             return [self._error(line, self.t, f"line {line}: t={t} goes back in time (last {self.t})")]
@@ -99,6 +100,13 @@ class Table:
             out += self._run(lambda: self.game.handle(Input(t=at, timer=name)), at, None)
         self.t = max(self.t, t)
         return out
+
+    def close(self) -> None:
+        """This table is being discarded: let the game release what it holds."""
+        try:
+            self.game.close()
+        except Exception:  # a game bug must not take the table down
+            traceback.print_exc(file=sys.stderr)
 
     def note(self, type_: str, fields: Mapping[str, Any], t: float, line: int | None) -> LogEvent:
         """Log an event of the runtime's own (an undo, a dropped private phrase)."""
@@ -212,6 +220,67 @@ def tagmap_for(header: Header, script_dir: Path | None = None,
     return default_tagmap(header.game)
 
 
+class ScriptRun:
+    """A table script applied line by line, undo included.
+
+    The one definition of what a journal means: the live daemon and
+    `kikimimi replay` both push every line through here, so the live log and
+    the replay of its journal are the same, `seq` for `seq`, across undos.
+
+    An undo takes back the latest input the table *accepted* (a line whose
+    events hold no `error`); refused lines, undos and lines an undo already
+    took back are never its target.  The game is rebuilt from the inputs
+    still standing, silently, and numbering carries on where it was.
+    """
+
+    def __init__(self, header: Header, **table_args: Any) -> None:
+        self.header = header
+        self._table_args = table_args
+        self.table = Table(header, **table_args)
+        self.log: list[LogEvent] = self.table.start()
+        #: The accepted inputs still standing, oldest first: the undo stack.
+        self.standing: list[tuple[int, dict[str, Any]]] = []
+
+    def feed(self, number: int, item: Mapping[str, Any] | Garbled) -> list[LogEvent]:
+        if is_undo(item):
+            assert isinstance(item, Mapping)
+            events = self._undo(number, item)
+        else:
+            events = self.table.feed(number, item)
+            if not isinstance(item, Garbled) and not any(
+                    ev["type"] == "error" and ev["in"] == number for ev in events):
+                self.standing.append((number, dict(item)))
+        self.log += events
+        return events
+
+    def last_input(self) -> tuple[int, dict[str, Any]] | None:
+        """The input an undo would take back now."""
+        return self.standing[-1] if self.standing else None
+
+    def close(self) -> None:
+        self.table.close()
+
+    def _undo(self, number: int, item: Mapping[str, Any]) -> list[LogEvent]:
+        t = item.get("t")
+        when = max(self.table.t, t) if isinstance(t, (int, float)) and math.isfinite(t) else self.table.t
+        if not self.standing:
+            return [self.table.note("error", {"message": "nothing to undo"}, when, number)]
+        undone_line, undone = self.standing.pop()
+        seq = self.table.seq
+        self.table.close()
+        self.table = Table(self.header, **self._table_args)
+        self.table.start()
+        for n, kept in self.standing:
+            self.table.feed(n, kept)
+        self.table.seq = seq
+        when = max(self.table.t, when)
+        # The undone input may be a hand scan (a secret): only the referee sees it.
+        ev = self.table.note("undo", {"undone": undone_line, "input": undone, "private": REFEREE},
+                             when, number)
+        said = self.table.note("say", {"to": TABLE, "key": "undone"}, when, number)
+        return [ev, said]
+
+
 def run_script(lines: Iterable[str | Mapping[str, Any]]) -> list[LogEvent]:
     """Run a whole script (header first) and return its event log.  For tests and tools."""
     items = iter_dicts(lines)
@@ -219,11 +288,11 @@ def run_script(lines: Iterable[str | Mapping[str, Any]]) -> list[LogEvent]:
     if first is None or isinstance(first, Garbled):
         raise ScriptError("line 1: the header must be a JSON object")
     header = Header.parse(first)
-    table = Table(header, tagmap=tagmap_for(header))
-    log = table.start()
+    run = ScriptRun(header, tagmap=tagmap_for(header))
     for number, item in enumerate(items, start=2):
-        log += table.feed(number, item)
-    return log
+        run.feed(number, item)
+    run.close()
+    return run.log
 
 
 def public_view(log: Iterable[LogEvent]) -> list[LogEvent]:

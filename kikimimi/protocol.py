@@ -128,6 +128,8 @@ class Game(ABC):
     official_players: ClassVar[int | None] = None
     #: The tag sets this game's pieces belong to, e.g. ("trident",).
     tag_sets: ClassVar[tuple[str, ...]] = ()
+    #: The option names this game knows; None: not declared (any name passes `check_options`).
+    option_names: ClassVar[frozenset[str] | None] = None
 
     def __init__(self, players: int, options: Mapping[str, Any] | None = None):
         self.players = players
@@ -154,6 +156,32 @@ class Game(ABC):
     def snapshot(self) -> dict[str, Any]:
         """The whole state as plain data, for the referee console (secrets included)."""
         return {}
+
+    def close(self) -> None:
+        """The runtime discards this game (an undo rebuilt it, a resume, the next
+        game, the table stops): release anything shared, e.g. a registration
+        on a class-wide state machine.  Called once; the game is not used after."""
+
+    @classmethod
+    def check_options(cls, players: int, options: Mapping[str, Any]) -> None:
+        """Refuse bad options with a one-line `ValueError` naming the option.
+
+        Called before a table creates anything, so a typo in a config is
+        found at once.  The default refuses names outside `option_names` (if
+        declared) and then sets up one game with them, which runs the game's
+        own checks; a game may override this with a cheaper check."""
+        if cls.option_names is not None:
+            unknown = sorted(set(options) - cls.option_names)
+            if unknown:
+                known = ", ".join(sorted(cls.option_names)) or "none"
+                raise ValueError(f"unknown option {unknown[0]!r} (known: {known})")
+        try:
+            game = cls(players, options)
+        except ValueError:
+            raise
+        except Exception as exc:  # a game that checks with another exception type
+            raise ValueError(f"{type(exc).__name__}: {exc}") from None
+        game.close()
 
     # Optional hooks -------------------------------------------------------
     @classmethod
