@@ -9,6 +9,7 @@ fires the timers games ask for, on the script's clock, never the wall's.
 """
 from __future__ import annotations
 
+import functools
 import math
 import sys
 import traceback
@@ -25,6 +26,13 @@ from kikimimi.tagmap import load_tagmap, normalise_uid
 
 LogEvent = dict[str, Any]
 READER_STATES = ("lost", "back")
+
+
+@functools.lru_cache(maxsize=32)
+def _phrasebook(lang: str, game: str) -> Phrasebook:
+    """Catalogues are read once per process: an undo or a resume rebuilds the
+    Table, and parsing the TOML again each time was most of an undo's cost."""
+    return Phrasebook(lang, ("core", game))
 
 
 class Table:
@@ -51,7 +59,7 @@ class Table:
             self.game: Game = cls(header.players, header.options)
         except ValueError as exc:  # a bad option: say which, in one line
             raise ScriptError(f"{cls.name}: {exc}") from None
-        self.phrasebook = Phrasebook(header.lang, ("core", cls.name))
+        self.phrasebook = _phrasebook(header.lang, cls.name)
         seats = range(1, header.players + 1)
         self.known_tags = (
             cls.known_tags(header.players) | COMMAND_TAGS | {f"seat:{k}" for k in seats}
@@ -148,7 +156,9 @@ class Table:
 
     def _refuse_tag(self, line: int, t: float, reader: str, seat: int | None, why: str) -> list[LogEvent]:
         to = seat_audience(seat) if seat is not None else TABLE
-        return [self._error(line, t, why), self._say(to, "unknown-tag", {}, t, line)]
+        # A tag in a hand is that seat's business, even one the table does not know.
+        fields: dict[str, Any] = {"message": why, **({"private": to} if seat is not None else {})}
+        return [self._log(Event("error", fields), t, line), self._say(to, "unknown-tag", {}, t, line)]
 
     def _reader_state(self, line: int, t: float, reader: str, seat: int | None,
                       state: str, detail: str) -> list[LogEvent]:
