@@ -175,7 +175,7 @@ class Daemon:
         with self.lock:
             events = self.table.advance(self.now())
             if events:
-                self.run.log.extend(events)
+                self.run.record(events)
                 self._tell({}, events)
             return events
 

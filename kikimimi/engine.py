@@ -250,6 +250,11 @@ class ScriptRun:
         self.log: list[LogEvent] = self.table.start()
         #: The accepted inputs still standing, oldest first: the undo stack.
         self.standing: list[tuple[int, dict[str, Any]]] = []
+        #: The events of the game as it stands: the latest rebuild's, then all
+        #: logged since.  For views that follow the state from events (a
+        #: console starts over from it after an undo); a rebuilt event keeps the
+        #: rebuild's own `seq`, so only `log` is the record.
+        self.standing_log: list[LogEvent] = list(self.log)
 
     def feed(self, number: int, item: Mapping[str, Any] | Garbled) -> list[LogEvent]:
         if is_undo(item):
@@ -260,8 +265,13 @@ class ScriptRun:
             if not isinstance(item, Garbled) and not any(
                     ev["type"] == "error" and ev["in"] == number for ev in events):
                 self.standing.append((number, dict(item)))
-        self.log += events
+        self.record(events)
         return events
+
+    def record(self, events: list[LogEvent]) -> None:
+        """Log events made outside `feed` (the daemon's timers, fired on its clock)."""
+        self.log += events
+        self.standing_log += events
 
     def last_input(self) -> tuple[int, dict[str, Any]] | None:
         """The input an undo would take back now."""
@@ -279,10 +289,11 @@ class ScriptRun:
         seq = self.table.seq
         self.table.close()
         self.table = Table(self.header, **self._table_args)
-        self.table.start()
+        rebuilt = self.table.start()
         for n, kept in self.standing:
-            self.table.feed(n, kept)
+            rebuilt += self.table.feed(n, kept)
         self.table.seq = seq
+        self.standing_log = rebuilt
         when = max(self.table.t, when)
         # The undone input may be a hand scan (a secret): only the referee sees it.
         ev = self.table.note("undo", {"undone": undone_line, "input": undone, "private": REFEREE},

@@ -19,7 +19,7 @@ answers `{"refused": WHY}` (and closes) or `{"welcome": ROLE, "header",
 "log", "health"}` plus, for referees, `"snapshot"` and `"last_input"`.
 Afterwards the server pushes `{"events": [...], "health"}` after every input
 (referees also get `"input"`, `"snapshot"`, `"last_input"`; after an undo,
-spectators get the rebuilt public `"log"`), and a referee
+spectators get the public `"log"` of the game as it now stands, to start over from), and a referee
 may send `{"id": N, "submit": LINE}` (a `console` line or a reader
 `lost`/`back` line; `"expect_last": LINE_NO` makes an undo take back only
 the input the referee was shown) or `{"id": N, "get": "snapshot"}`; each
@@ -40,6 +40,7 @@ the daemon) is what says no other table uses these paths.
 from __future__ import annotations
 
 import asyncio
+import collections
 import concurrent.futures
 import functools
 import hmac
@@ -113,6 +114,9 @@ class ApiServer:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._thread: threading.Thread | None = None
         self._servers: list[asyncio.AbstractServer] = []
+        # Sends handed from the daemon's threads to the loop; one wake-up per batch.
+        self._outbox: collections.deque[tuple[_Client, bytes]] = collections.deque()
+        self._outbox_lock = threading.Lock()
         self._pools = {
             "referee": concurrent.futures.ThreadPoolExecutor(2, thread_name_prefix="api-referee"),
             "spectator": concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="api-spectator"),
@@ -351,7 +355,7 @@ class ApiServer:
             public["health"] = dict(self.health.state)
         if any(ev.get("type") == "undo" for ev in events):
             # the game was rebuilt: spectators following from events start over
-            public["log"] = public_events(self.daemon.log)
+            public["log"] = public_events(self.daemon.run.standing_log)
         self._broadcast(lambda: {"input": line, "events": list(events), **self._referee_state(),
                                  **({"health": public["health"]} if changed else {})}, public)
 
@@ -372,20 +376,30 @@ class ApiServer:
             else:
                 continue  # nothing public happened: a spectator learns not even that
             sends.append((client, data))
-        if sends and self._loop is not None:
+        self._hand_over(sends)
+
+    def _post(self, client: _Client, data: bytes) -> None:
+        self._hand_over([(client, data)])
+
+    def _hand_over(self, sends: list[tuple[_Client, bytes]]) -> None:
+        """Queue sends for the loop, in order; wake it only if it is not already due
+        (waking a loop costs a system call and a thread switch: once per batch)."""
+        if not sends or self._loop is None:
+            return
+        with self._outbox_lock:
+            wake = not self._outbox
+            self._outbox.extend(sends)
+        if wake:
             try:
-                self._loop.call_soon_threadsafe(_send_all, sends)
+                self._loop.call_soon_threadsafe(self._flush)
             except RuntimeError:
                 pass  # the loop has stopped: the table is closing
 
-    def _post(self, client: _Client, data: bytes) -> None:
-        if self._loop is not None:
-            self._loop.call_soon_threadsafe(client.send, data)
-
-
-def _send_all(sends: list[tuple[_Client, bytes]]) -> None:
-    for client, data in sends:
-        client.send(data)
+    def _flush(self) -> None:
+        with self._outbox_lock:
+            sends, self._outbox = self._outbox, collections.deque()
+        for client, data in sends:
+            client.send(data)
 
 
 async def _refuse(writer: asyncio.StreamWriter, why: str) -> None:
