@@ -57,7 +57,7 @@ class Table:
         self.header = header
         try:
             self.game: Game = cls(header.players, header.options)
-        except ValueError as exc:  # a bad option: say which, in one line
+        except Exception as exc:  # a bad option: say which, in one line (whatever the game raised)
             raise ScriptError(f"{cls.name}: {exc}") from None
         self.phrasebook = _phrasebook(header.lang, cls.name)
         seats = range(1, header.players + 1)

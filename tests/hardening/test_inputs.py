@@ -126,6 +126,27 @@ def test_a_header_cannot_make_replay_read_a_device(tmp_path, toy, target):
     assert len(proc.stderr.strip().splitlines()) == 1
 
 
+@pytest.mark.parametrize("header", [
+    {"game": "trident", "players": 10 ** 30},
+    {"game": "trident", "players": 3, "options": {"scoring": ["x"]}},
+    {"game": "trident", "players": 3, "options": {"scoring": "bogus"}},
+    {"game": "onisagashi", "players": 5, "options": {"nope": 1}},
+    {"game": "trident", "players": 3, "lang": "xx"},
+    {"game": "../../etc/passwd", "players": 3},
+    {"game": "trident", "players": 3, "tagmap": 7},
+    {"game": "trident", "players": 3, "tagmap": "/etc"},
+])
+def test_a_hostile_header_is_one_line(tmp_path, header):
+    script = tmp_path / "s.jsonl"
+    script.write_text(json.dumps(header) + "\n")
+    proc = subprocess.run(TOY_CLI + ["replay", str(script)], capture_output=True, text=True, timeout=60)
+    assert "Traceback" not in proc.stderr
+    if proc.returncode != 0:
+        assert len(proc.stderr.strip().splitlines()) == 1
+    for line in proc.stdout.splitlines():
+        strict_json(line)
+
+
 def test_a_script_on_a_device_is_refused(toy):
     with pytest.raises(ValueError, match="not a regular file"):
         read_script("/dev/zero")
