@@ -163,9 +163,12 @@ class Daemon:
         with self.lock:
             assert self._journal is not None, "Daemon.open() first"
             self._journal.set_aside("game", numbered=True)
-            self._append(self.header.to_json())
             self._replace_run(ScriptRun(self.header, **self._table_args))
             self.lines = []
+            try:
+                self._append(self.header.to_json())
+            except JournalUnwritable:
+                pass  # alerted; the header goes in before the next input that fits
             self._offset, self._t0 = 0.0, self.clock()
             self._tell({"console": NEW_GAME}, self.log)
             return self.log

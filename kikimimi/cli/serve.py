@@ -133,6 +133,7 @@ def _serve(args: argparse.Namespace, config: TableConfig, daemon: Daemon, warnin
     else:
         runner = _start_readers(config, daemon)
         cleanup.callback(runner.stop)
+    cleanup.callback(stop.set)  # on any way out, the input threads stop first
     for thread in threads:
         thread.start()
     try:

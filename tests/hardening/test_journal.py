@@ -322,3 +322,19 @@ def test_the_journal_lock_is_held_across_threads_of_one_table(tmp_path, toy):
     t.join()
     d.close()
     assert errors and "already serving" in errors[0]
+
+
+def test_new_game_on_a_full_disk_still_starts_the_next_game_cleanly(tmp_path, toy):
+    d = _daemon(tmp_path)
+    d.open()
+    d.submit({"reader": "field", "tag": "toy:stone-1"})
+    disk = _Disk()
+    d._journal.pwrite = disk.pwrite
+    disk.full = True
+    d.submit({"console": "new"})  # the header cannot be written yet
+    assert d.snapshot()["game"]["played"] == []
+    disk.full = False
+    d.submit({"reader": "field", "tag": "toy:stone-2"})
+    d.close()
+    assert replay(tmp_path / "j.jsonl") == d.log
+    assert read_script(tmp_path / "j.game1.jsonl").lines[0][1]["tag"] == "toy:stone-1"
