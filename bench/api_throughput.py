@@ -32,7 +32,7 @@ from pathlib import Path
 from kikimimi.api.client import ApiClient
 from kikimimi.api.server import start_api
 from kikimimi.daemon import Daemon
-from kikimimi.engine import ScriptRun
+from kikimimi.engine import Table
 from kikimimi.script import Header
 from kikimimi.sim import play
 
@@ -43,12 +43,12 @@ def game_in_progress() -> tuple[list[dict], str]:
     """A bot game stopped three inputs before its end, and a piece seat 1 holds."""
     script, _ = play("trident", 1, 3, {}, None)
     lines = script[1:-3]
-    run = ScriptRun(HEADER)
+    table = Table(HEADER)
+    table.start()
     for number, line in enumerate(lines, start=2):
-        run.feed(number, line)
-    hand = run.table.game.snapshot()["hands"]
+        table.feed(number, line)
+    hand = table.game.snapshot()["hands"]
     hand = hand.get(1, hand.get("1")) if isinstance(hand, dict) else hand[0]
-    run.close()
     return lines, sorted(hand)[0]
 
 

@@ -98,6 +98,7 @@ class Journal:
         self.path = path
         self.fd = fd
         self.size = os.fstat(fd).st_size
+        self._torn = False  # bytes past `size` may be on disk (a cut-back failed)
 
     # -- opening -------------------------------------------------------------
     @classmethod
@@ -146,8 +147,9 @@ class Journal:
         except (TypeError, ValueError) as exc:
             raise JournalUnwritable(f"{self.path}: not a line a journal can hold ({exc})") from None
         try:
-            if os.fstat(self.fd).st_size != self.size:
+            if self._torn:
                 os.ftruncate(self.fd, self.size)  # an earlier cut-back did not go through
+                self._torn = False
             written = 0
             while written < len(data):
                 written += self.pwrite(self.fd, data[written:], self.size + written)
@@ -208,8 +210,9 @@ class Journal:
         try:
             os.ftruncate(self.fd, self.size)
             os.fsync(self.fd)
+            self._torn = False
         except OSError:
-            pass  # tried again before the next append
+            self._torn = True  # tried again before the next append
 
 
 def _lock(fd: int, path: Path) -> None:
