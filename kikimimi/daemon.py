@@ -24,7 +24,7 @@ from typing import Any
 from kikimimi.engine import LogEvent, ScriptRun, Table
 from kikimimi.journal import Journal, JournalUnwritable
 from kikimimi.protocol import TABLE
-from kikimimi.script import NEW_GAME, Garbled, Header, ScriptError, clean_line
+from kikimimi.script import NEW_GAME, Garbled, Header, ScriptError, dumps, parse_line
 
 Listener = Callable[[dict[str, Any], Sequence[LogEvent]], None]
 #: Told (with one printable line and the same line as a `say` to the table,
@@ -136,10 +136,14 @@ class Daemon:
             stamped = {"t": max(self.now(), self.table.t), **{k: v for k, v in line.items() if k != "t"}}
             if str(stamped.get("console", "")).strip() == NEW_GAME:
                 return self.new_game()
-            item = clean_line(stamped)
+            try:
+                text = dumps(stamped)
+            except (TypeError, ValueError, RecursionError) as exc:
+                raise InputRefused(f"input refused: not usable JSON ({exc})") from None
+            item = parse_line(text)  # the journal's own bounds, as a replay will read it
             if isinstance(item, Garbled):  # never journaled, never logged: it could not be replayed
                 raise InputRefused(f"input refused: {item.problem}")
-            self._append(item)
+            self._append(text)
             number = len(self.lines) + 2
             self.lines.append((number, item))
             events = self.run.feed(number, item)
@@ -213,7 +217,7 @@ class Daemon:
             self.alert_listeners.append(listener)
 
     # -- internals -----------------------------------------------------------
-    def _append(self, obj: Mapping[str, Any]) -> None:
+    def _append(self, obj: Mapping[str, Any] | str) -> None:
         assert self._journal is not None, "Daemon.open() first"
         try:
             if self._journal.size == 0 and obj != self.header.to_json():

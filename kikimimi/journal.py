@@ -140,12 +140,15 @@ class Journal:
         return parse_bytes(data, str(self.path))
 
     # -- writing ---------------------------------------------------------------
-    def append(self, obj: Mapping[str, Any]) -> None:
-        """Write one line durably, or not at all (`JournalUnwritable`)."""
+    def append(self, obj: Mapping[str, Any] | str) -> None:
+        """Write one line (an object, or its `dumps` text) durably, or not at all
+        (`JournalUnwritable`)."""
         try:
-            data = (dumps(obj) + "\n").encode("utf-8")
+            data = ((obj if isinstance(obj, str) else dumps(obj)) + "\n").encode("utf-8")
         except (TypeError, ValueError) as exc:
             raise JournalUnwritable(f"{self.path}: not a line a journal can hold ({exc})") from None
+        if b"\n" in data[:-1]:
+            raise JournalUnwritable(f"{self.path}: not one line")
         try:
             if self._torn:
                 os.ftruncate(self.fd, self.size)  # an earlier cut-back did not go through

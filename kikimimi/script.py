@@ -144,6 +144,10 @@ def parse_line(text: str) -> dict[str, Any] | Garbled:
     """One script line -> its object, or a `Garbled` saying why not (never an exception)."""
     if len(text) > MAX_LINE_BYTES:
         return Garbled.of(text, f"longer than {MAX_LINE_BYTES} characters")
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return Garbled.of(text, "not Unicode text (a lone surrogate)")
     if _too_deep(text):
         return Garbled.of(text, f"nested deeper than {MAX_DEPTH} levels")
     try:
@@ -155,10 +159,11 @@ def parse_line(text: str) -> dict[str, Any] | Garbled:
         return Garbled.of(text, f"not usable JSON ({exc})")
     if not isinstance(obj, dict):
         return Garbled.of(text, "not a JSON object")
-    try:
-        dumps(obj).encode("utf-8")
-    except UnicodeEncodeError:
-        return Garbled.of(text, "not Unicode text (a lone surrogate)")
+    if "\\u" in text:  # an escape may have made a lone surrogate
+        try:
+            dumps(obj).encode("utf-8")
+        except UnicodeEncodeError:
+            return Garbled.of(text, "not Unicode text (a lone surrogate)")
     return obj
 
 
