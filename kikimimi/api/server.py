@@ -64,6 +64,9 @@ MAX_BUFFERED = 4 << 20
 MAX_SPECTATORS = 64
 MAX_REFEREES = 16
 HELLO_TIMEOUT = 10.0
+#: While inputs keep coming, how often the loop collects what they queued (the
+#: latency it adds to a push, at most).
+BATCH_SECONDS = 0.002
 
 
 class ApiError(RuntimeError):
@@ -117,6 +120,7 @@ class ApiServer:
         # Sends handed from the daemon's threads to the loop; one wake-up per batch.
         self._outbox: collections.deque[tuple[_Client, bytes]] = collections.deque()
         self._outbox_lock = threading.Lock()
+        self._collecting = False  # the loop has sends to collect, or will look again soon
         self._pools = {
             "referee": concurrent.futures.ThreadPoolExecutor(2, thread_name_prefix="api-referee"),
             "spectator": concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="api-spectator"),
@@ -382,24 +386,32 @@ class ApiServer:
         self._hand_over([(client, data)])
 
     def _hand_over(self, sends: list[tuple[_Client, bytes]]) -> None:
-        """Queue sends for the loop, in order; wake it only if it is not already due
-        (waking a loop costs a system call and a thread switch: once per batch)."""
+        """Queue sends for the loop, in order.  The loop is woken from here only
+        at the start of a burst; while inputs keep coming it collects them
+        itself every `BATCH_SECONDS` (waking another thread costs the input
+        path a system call and a switch of the interpreter lock each time)."""
         if not sends or self._loop is None:
             return
         with self._outbox_lock:
-            wake = not self._outbox
             self._outbox.extend(sends)
+            wake = not self._collecting
+            self._collecting = True
         if wake:
             try:
-                self._loop.call_soon_threadsafe(self._flush)
+                self._loop.call_soon_threadsafe(self._collect)
             except RuntimeError:
                 pass  # the loop has stopped: the table is closing
 
-    def _flush(self) -> None:
+    def _collect(self) -> None:
+        """On the loop: send what is queued; look again shortly while there is traffic."""
         with self._outbox_lock:
             sends, self._outbox = self._outbox, collections.deque()
+            if not sends:
+                self._collecting = False  # quiet: the next burst wakes the loop again
+                return
         for client, data in sends:
             client.send(data)
+        asyncio.get_running_loop().call_later(BATCH_SECONDS, self._collect)
 
 
 async def _refuse(writer: asyncio.StreamWriter, why: str) -> None:
