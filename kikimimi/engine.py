@@ -282,9 +282,13 @@ class ScriptRun:
 
     def _undo(self, number: int, item: Mapping[str, Any]) -> list[LogEvent]:
         t = item.get("t")
-        when = max(self.table.t, t) if isinstance(t, (int, float)) and math.isfinite(t) else self.table.t
+        timely = isinstance(t, (int, float)) and not isinstance(t, bool) and math.isfinite(t)
+        when = max(self.table.t, t) if timely else self.table.t
+        # Timers due by the undo's time fire first, as the live table's clock
+        # fired them before the referee's undo arrived (a replay must too).
+        fired = self.table.advance(when)
         if not self.standing:
-            return [self.table.note("error", {"message": "nothing to undo"}, when, number)]
+            return fired + [self.table.note("error", {"message": "nothing to undo"}, when, number)]
         undone_line, undone = self.standing.pop()
         seq = self.table.seq
         self.table.close()
@@ -299,7 +303,7 @@ class ScriptRun:
         ev = self.table.note("undo", {"undone": undone_line, "input": undone, "private": REFEREE},
                              when, number)
         said = self.table.note("say", {"to": TABLE, "key": "undone"}, when, number)
-        return [ev, said]
+        return fired + [ev, said]
 
 
 def run_script(lines: Iterable[str | Mapping[str, Any]]) -> list[LogEvent]:

@@ -338,3 +338,18 @@ def test_new_game_on_a_full_disk_still_starts_the_next_game_cleanly(tmp_path, to
     d.close()
     assert replay(tmp_path / "j.jsonl") == d.log
     assert read_script(tmp_path / "j.game1.jsonl").lines[0][1]["tag"] == "toy:stone-1"
+
+
+def test_a_timer_fired_by_the_clock_before_an_undo_is_in_the_replay_too(tmp_path, toy):
+    now = [0.0]
+    d = Daemon(Header("toy", 2), tmp_path / "j.jsonl", clock=lambda: now[0])
+    d.open()
+    now[0] = 1.0
+    d.submit({"reader": "field", "tag": "toy:stone-1"})  # the next turn's idle timer: t = 11
+    now[0] = 12.0
+    assert [ev["type"] for ev in d.tick()][:1] == ["turn"]  # the live clock fires it
+    d.submit({"console": "undo"})
+    now[0] = 13.0
+    d.submit({"reader": "field", "tag": "toy:stone-2"})
+    d.close()
+    assert replay(tmp_path / "j.jsonl") == d.log
