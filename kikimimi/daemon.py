@@ -191,6 +191,22 @@ class Daemon:
         with self.lock:
             return self.run.last_input()
 
+    def situation_report(self) -> list[LogEvent]:
+        """Where the table stands, as phrases to speak after a resume (the game's
+        optional `situation()` hook).  Not logged: a resume is no input, and
+        the log stays what a replay of the journal gives."""
+        with self.lock:
+            hook = getattr(self.table.game, "situation", None)
+            try:
+                events = hook() if callable(hook) else []
+            except Exception as exc:  # a game bug must not stop the table
+                print(f"kikimimi: situation failed: {type(exc).__name__}: {exc}", file=sys.stderr)
+                return []
+            book = self.table.phrasebook
+            return [{"seq": None, "t": self.table.t, "type": "say", "in": None, "to": ev.fields["to"],
+                     "key": ev.fields["key"], "text": book.render(ev.fields["key"], ev.fields.get("params"))}
+                    for ev in events if ev.type == "say" and ev.fields.get("to") == TABLE]
+
     # -- views -------------------------------------------------------------
     def snapshot(self) -> dict[str, Any]:
         """Everything, for the referee: never send this to a spectator."""

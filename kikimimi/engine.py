@@ -109,6 +109,13 @@ class Table:
         self.t = max(self.t, t)
         return out
 
+    def situation(self, t: float, line: int | None) -> list[LogEvent]:
+        """Where the table stands, from the game's optional `situation()` hook:
+        logged, because it follows an input (an undo, a reader back) that a
+        replay applies too."""
+        hook = getattr(self.game, "situation", None)
+        return self._run(hook, t, line) if callable(hook) else []
+
     def close(self) -> None:
         """This table is being discarded: let the game release what it holds."""
         try:
@@ -167,7 +174,8 @@ class Table:
         ev: LogEvent = self._log(Event("reader", {"reader": reader, "seat": seat, "state": state}), t, line)
         if detail:
             ev["detail"] = detail
-        return [ev, self._say(TABLE, f"reader-{state}", {"reader": name}, t, line)]
+        out = [ev, self._say(TABLE, f"reader-{state}", {"reader": name}, t, line)]
+        return out + (self.situation(t, line) if state == "back" else [])
 
     @staticmethod
     def _answer_to(inp: Input) -> str:
@@ -303,7 +311,7 @@ class ScriptRun:
         ev = self.table.note("undo", {"undone": undone_line, "input": undone, "private": REFEREE},
                              when, number)
         said = self.table.note("say", {"to": TABLE, "key": "undone"}, when, number)
-        return fired + [ev, said]
+        return fired + [ev, said] + self.table.situation(when, number)
 
 
 def run_script(lines: Iterable[str | Mapping[str, Any]]) -> list[LogEvent]:

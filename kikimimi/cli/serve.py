@@ -109,6 +109,9 @@ def _serve(args: argparse.Namespace, config: TableConfig, daemon: Daemon, warnin
         daemon.subscribe(recorder)
     if not daemon.resumed:
         fan_out({}, daemon.log)
+    else:  # the last call heard before the stop may no longer be true: say where the table stands
+        for out in outputs:
+            out.emit(daemon.situation_report(), cause_hand_seat=None)
     api = _start_api(daemon, config)
     if api is not None:
         cleanup.callback(api.stop)

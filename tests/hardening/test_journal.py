@@ -353,3 +353,32 @@ def test_a_timer_fired_by_the_clock_before_an_undo_is_in_the_replay_too(tmp_path
     d.submit({"reader": "field", "tag": "toy:stone-2"})
     d.close()
     assert replay(tmp_path / "j.jsonl") == d.log
+
+
+def test_the_game_says_where_the_table_stands_after_undo_reader_back_and_resume(tmp_path, toy):
+    from kikimimi.protocol import say
+    from kikimimi.registry import register
+
+    class Situated(toy):
+        name = "situated"
+
+        def situation(self):
+            return [say("table", "turn", seat=self.turn)]
+
+    register(Situated)
+    d = Daemon(Header("situated", 2), tmp_path / "j.jsonl")
+    d.open()
+    d.submit({"reader": "field", "tag": "toy:stone-1"})
+    undo = d.submit({"console": "undo"})
+    assert [ev.get("key") for ev in undo][-1] == "turn" and undo[-1]["params"] == {"seat": 1}
+    d.submit({"reader": "field", "lost": True})
+    back = d.submit({"reader": "field", "back": True})
+    assert back[-1]["key"] == "turn"
+    d.close()
+    assert replay(tmp_path / "j.jsonl") == d.log
+    resumed = Daemon(Header("situated", 2), tmp_path / "j.jsonl")
+    resumed.open()
+    report = resumed.situation_report()
+    assert [ev["key"] for ev in report] == ["turn"] and report[0]["seq"] is None and report[0]["text"]
+    assert resumed.log == d.log  # spoken, never logged
+    resumed.close()
