@@ -218,6 +218,39 @@ class Journal:
             self._torn = True  # tried again before the next append
 
 
+class EventsFile:
+    """The `--events` copy of the live log: private like the journal, and each
+    batch of lines written whole or not at all (cut back on a failed write),
+    so a reader of it never meets a torn line.  Not fsynced: the journal is
+    the record; this is a convenience copy."""
+
+    def __init__(self, path: Path) -> None:
+        private_dir(path.parent)
+        self.path = path
+        self.fd = open_private(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT)
+        self.size = os.fstat(self.fd).st_size
+
+    def write_lines(self, lines: list[str]) -> None:
+        """Append lines (without their newlines); `OSError` if they could not all go."""
+        data = "".join(line + "\n" for line in lines).encode("utf-8")
+        try:
+            written = 0
+            while written < len(data):
+                written += os.write(self.fd, data[written:])
+        except OSError:
+            try:
+                os.ftruncate(self.fd, self.size)
+            except OSError:
+                pass
+            raise
+        self.size += len(data)
+
+    def close(self) -> None:
+        if self.fd >= 0:
+            os.close(self.fd)
+            self.fd = -1
+
+
 def _lock(fd: int, path: Path) -> None:
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)

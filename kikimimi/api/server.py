@@ -19,8 +19,8 @@ answers `{"refused": WHY}` (and closes) or `{"welcome": ROLE, "header",
 "log", "health"}` plus, for referees, `"snapshot"` and `"last_input"`.
 Afterwards the server pushes `{"events": [...], "health"}` after every input
 (referees also get `"input"`, `"snapshot"`, `"last_input"`; after an undo,
-spectators get the public `"log"` of the game as it now stands, to start over from), and a referee
-may send `{"id": N, "submit": LINE}` (a `console` line or a reader
+spectators get the public `"log"` of the game as it now stands, to start
+over from), and a referee may send `{"id": N, "submit": LINE}` (a `console` line or a reader
 `lost`/`back` line; `"expect_last": LINE_NO` makes an undo take back only
 the input the referee was shown) or `{"id": N, "get": "snapshot"}`; each
 gets `{"id": N, "ok": true, ...}` or `{"id": N, "ok": false, "error": WHY}`.

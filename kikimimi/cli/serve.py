@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import os
 import signal
 import sys
 import threading
@@ -92,9 +91,7 @@ def _serve(args: argparse.Namespace, config: TableConfig, daemon: Daemon, warnin
             for problem in out.emit(events, cause_hand_seat=hand_seat) or []:
                 print(f"kikimimi: {problem}", file=sys.stderr)
         if events_file:
-            for ev in events:
-                events_file.write(dumps(ev) + "\n")
-            events_file.flush()
+            events_file.write_lines([dumps(ev) for ev in events])
 
     def alert(message: str, said: dict[str, Any]) -> None:
         """An input the journal could not take: printed once and spoken, never logged."""
@@ -150,15 +147,12 @@ def _serve(args: argparse.Namespace, config: TableConfig, daemon: Daemon, warnin
 
 def _open_events(name: str) -> Any:
     """The `--events` file: it holds every hand, so it is the table's own (0600, no symlink)."""
-    from kikimimi.journal import JournalError, open_private, private_dir
+    from kikimimi.journal import EventsFile, JournalError
 
-    path = Path(name)
     try:
-        private_dir(path.parent)
-        fd = open_private(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT)
+        return EventsFile(Path(name))
     except JournalError as exc:
         raise CliError(f"--events: {exc}") from None
-    return os.fdopen(fd, "a", encoding="utf-8")
 
 
 def _session_recorder(session_id: int, db: str | None, lang: str) -> Any:

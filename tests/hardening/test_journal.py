@@ -382,3 +382,24 @@ def test_the_game_says_where_the_table_stands_after_undo_reader_back_and_resume(
     assert [ev["key"] for ev in report] == ["turn"] and report[0]["seq"] is None and report[0]["text"]
     assert resumed.log == d.log  # spoken, never logged
     resumed.close()
+
+
+def test_the_events_file_is_written_whole_lines_or_nothing(tmp_path, monkeypatch):
+    from kikimimi.journal import EventsFile
+
+    events = EventsFile(tmp_path / "out" / "events.jsonl")
+    events.write_lines(['{"seq": 1}'])
+    real_write = os.write
+
+    def full(fd, data):
+        real_write(fd, data[:3])
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(os, "write", full)
+    with pytest.raises(OSError):
+        events.write_lines(['{"seq": 2}', '{"seq": 3}'])
+    monkeypatch.setattr(os, "write", real_write)
+    events.write_lines(['{"seq": 2}'])
+    events.close()
+    assert (tmp_path / "out" / "events.jsonl").read_text() == '{"seq": 1}\n{"seq": 2}\n'
+    assert stat.S_IMODE((tmp_path / "out" / "events.jsonl").stat().st_mode) == 0o600
