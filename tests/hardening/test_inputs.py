@@ -248,3 +248,12 @@ def test_a_replay_run_releases_its_games(toy):
     assert len(_ALIVE) == 1
     run.close()
     assert _ALIVE == []
+
+
+def test_a_bot_game_releases_its_game(toy):
+    from kikimimi.sim import play
+
+    _leaky(toy)
+    _ALIVE.clear()
+    play("leaky", 3, 2)
+    assert _ALIVE == []
