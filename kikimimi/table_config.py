@@ -128,6 +128,10 @@ def _read_toml(p: Path) -> dict[str, Any]:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{p}: not valid TOML: {_toml_problem(exc, text)}") from None
+    except RecursionError:
+        raise ConfigError(f"{p}: not a usable config (nested too deep)") from None
+    except ValueError as exc:  # e.g. a number of thousands of digits
+        raise ConfigError(f"{p}: not a usable config ({exc})") from None
 
 
 def _toml_problem(exc: tomllib.TOMLDecodeError, text: str) -> str:

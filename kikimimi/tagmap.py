@@ -58,4 +58,8 @@ def load_tagmap(path: str | Path) -> dict[str, str]:
         raise TagMapError(f"{p}: not UTF-8 text") from None
     except tomllib.TOMLDecodeError as exc:
         raise TagMapError(f"{p}: {exc}") from None
+    except RecursionError:
+        raise TagMapError(f"{p}: not a usable tag map (nested too deep)") from None
+    except ValueError as exc:  # e.g. a number of thousands of digits
+        raise TagMapError(f"{p}: not a usable tag map ({exc})") from None
     return parse_tagmap(data, str(p))

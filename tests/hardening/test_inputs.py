@@ -62,6 +62,18 @@ def test_a_toml_syntax_error_names_line_and_column(tmp_path, toy):
         load_table_config(path)
 
 
+@pytest.mark.parametrize("hostile", ["x = " + "[" * 100000, "x = " + "9" * 5000])
+def test_a_hostile_config_or_tag_map_is_one_line(tmp_path, toy, hostile):
+    from kikimimi.tagmap import TagMapError, load_tagmap
+
+    path = _config(tmp_path, hostile)
+    with pytest.raises(ConfigError) as info:
+        load_table_config(path)
+    assert "\n" not in str(info.value)
+    with pytest.raises(TagMapError):
+        load_tagmap(path)
+
+
 def test_trident_refuses_a_bogus_scoring_at_check_time(tmp_path):
     path = _config(tmp_path, sim_table_toml("trident", 3).replace(
         "players = 3", 'players = 3\noptions = { scoring = "bogus" }'))
