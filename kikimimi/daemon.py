@@ -157,7 +157,7 @@ class Daemon:
             return self.submit(line)
         except JournalUnwritable:
             return []
-        except InputRefused as exc:
+        except ScriptError as exc:  # refused, or `new` could not keep the journal aside
             print(f"kikimimi: {exc}", file=sys.stderr, flush=True)
             return []
 
@@ -165,7 +165,8 @@ class Daemon:
         """The referee's `new`: keep this game's journal aside and start the next
         game at the same table (a session's games follow one another this way)."""
         with self.lock:
-            assert self._journal is not None, "Daemon.open() first"
+            if self._journal is None:
+                raise InputRefused("input refused: the table is not open")
             self._journal.set_aside("game", numbered=True)
             self._replace_run(ScriptRun(self.header, **self._table_args))
             self.lines = []
@@ -234,7 +235,8 @@ class Daemon:
 
     # -- internals -----------------------------------------------------------
     def _append(self, obj: Mapping[str, Any] | str) -> None:
-        assert self._journal is not None, "Daemon.open() first"
+        if self._journal is None:  # not opened yet, or closed (a console's last request at shutdown)
+            raise InputRefused("input refused: the table is not open")
         try:
             if self._journal.size == 0 and obj != self.header.to_json():
                 self._journal.append(self.header.to_json())  # a header lost to a full disk
