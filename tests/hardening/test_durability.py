@@ -44,12 +44,26 @@ def _typed(rng: random.Random) -> str:
     return rng.choice(["1 nothing", "> bogus"])  # refused by the table: never an undo's target
 
 
+_RUNNING: list[subprocess.Popen] = []
+
+
+@pytest.fixture(autouse=True)
+def _no_serve_left_behind():
+    yield
+    while _RUNNING:  # a failed test must not leave a table running
+        proc = _RUNNING.pop()
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(timeout=10)
+
+
 class _Serve:
     def __init__(self, tmp: Path):
         self.tmp = tmp
         self.proc = subprocess.Popen(
             TOY_CLI + ["serve", "table.toml", "--voice", "text", "--quiet", "--events", str(tmp / "events.jsonl")],
             cwd=tmp, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        _RUNNING.append(self.proc)
         self.err: list[str] = []
         self._reader = threading.Thread(target=self._read, daemon=True)
         self._reader.start()
