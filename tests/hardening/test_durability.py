@@ -47,14 +47,18 @@ def _typed(rng: random.Random) -> str:
 _RUNNING: list[subprocess.Popen] = []
 
 
-@pytest.fixture(autouse=True)
-def _no_serve_left_behind():
-    yield
+def _kill_running() -> None:
     while _RUNNING:  # a failed test must not leave a table running
         proc = _RUNNING.pop()
         if proc.poll() is None:
             proc.kill()
             proc.wait(timeout=10)
+
+
+@pytest.fixture(autouse=True)
+def _no_serve_left_behind():
+    yield
+    _kill_running()
 
 
 class _Serve:
@@ -125,6 +129,7 @@ def small_disk(tmp_path):
     if mounted.returncode != 0:
         pytest.skip(f"cannot mount a tmpfs here: {mounted.stderr.decode().strip()}")
     yield disk
+    _kill_running()
     subprocess.run(["umount", "-l", str(disk)], capture_output=True)
 
 
