@@ -204,10 +204,6 @@ class Game(ABC):
         """`kikimimi diagram GAME`: the game's state machine drawn as text."""
         raise NotImplementedError(f"{cls.name} draws no diagram")
 
-    @classmethod
-    def add_cli(cls, subparsers: Any) -> None:
-        """Add game-specific subcommands (`kikimimi <game> ...`); each sets `func`."""
-
 
 class Simulation(Protocol):
     """The physical table of one bot game: the basket, the hands, the bots.
