@@ -150,7 +150,10 @@ class WitchGame(HiddenRoleGame):
             decision = decide(self.votes)
             if decision.seat is None and decision.how == "tie":
                 self.votes.append(Vote.open(self.roster.alive(), round=2))
-                return out + [say(TABLE, "revote", seats=vote.leaders())]
+                out.append(say(TABLE, "revote", seats=vote.leaders()))
+                if self.talk_over:  # no time left to talk: straight to the ballots
+                    out.append(say(TABLE, "vote-now", missing=len(self.votes[-1].missing)))
+                return out
         else:
             decision = decide(self.votes, ("cumulative", "lot"), self.lot(t, f"vote-{self.day}"))
         if decision.seat is None:  # the referee counted an empty ballot box
