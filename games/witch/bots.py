@@ -26,18 +26,19 @@ from kikimimi.roles import assign_with_preferences
 from .rules import parse_options
 
 BOTS = ("reason", "random")
-CLAIM = re.compile(r"mirror:((?:\s*\d+\s+(?:witch|human),?)+)")
+CLAIM = re.compile(r"(mirror|priest):((?:\s*\d+\s+(?:witch|human),?)+)")
 
 
-def claim_text(findings: Mapping[int, str]) -> str:
-    return "mirror: " + ", ".join(f"{t} {f}" for t, f in sorted(findings.items()))
+def claim_text(findings: Mapping[int, str], role: str = "mirror") -> str:
+    return f"{role}: " + ", ".join(f"{t} {f}" for t, f in sorted(findings.items()))
 
 
-def parse_claim(text: str) -> dict[int, str] | None:
-    m = CLAIM.search(text)
-    if not m:
-        return None
-    return {int(t): f for t, f in re.findall(r"(\d+)\s+(witch|human)", m.group(1))}
+def parse_claim(text: str, role: str = "mirror") -> dict[int, str] | None:
+    """The findings a speech claims for `role` ("mirror: 3 witch, 5 human"), or None."""
+    for m in CLAIM.finditer(text):
+        if m.group(1) == role:
+            return {int(t): f for t, f in re.findall(r"(\d+)\s+(witch|human)", m.group(2))}
+    return None
 
 
 class BotSeat:
@@ -50,7 +51,8 @@ class BotSeat:
         self.alive = set(range(1, players + 1))
         self.findings: dict[int, str] = {}  # my own (mirror, priest)
         self.claimed: dict[int, str] = {}  # what I have claimed so far
-        self.claims: dict[int, dict[int, str]] = {}  # claimant -> its findings
+        self.claims: dict[int, dict[int, str]] = {}  # mirror claimant -> its findings
+        self.priest_claims: dict[int, dict[int, str]] = {}  # priest claimant -> its findings
         self.witch_choice: int | None = None
         self.exorcised = False
         self.day = 0
@@ -71,9 +73,11 @@ class BotSeat:
         elif key == "witches-chose" and mine:
             self.witch_choice = int(p["seat"])
         elif key == "speech" and p.get("seat") != self.seat:
-            claim = parse_claim(str(p.get("text", "")))
-            if claim:
-                self.claims.setdefault(int(p["seat"]), {}).update(claim)
+            text = str(p.get("text", ""))
+            for role, book in (("mirror", self.claims), ("priest", self.priest_claims)):
+                claim = parse_claim(text, role)
+                if claim:
+                    book.setdefault(int(p["seat"]), {}).update(claim)
 
     # -- decisions ------------------------------------------------------------------
     def others(self) -> list[int]:
@@ -85,9 +89,13 @@ class BotSeat:
     def trusted_claimant(self) -> int | None:
         """The mirror claimant this seat believes (never one who lied about what it knows)."""
         honest = []
+        known = dict(self.findings)
+        if len(self.priest_claims) == 1:  # a lone priest claim is believed
+            known.update(next(iter(self.priest_claims.values())))
         for c, found in self.claims.items():
             lies = any((t == self.seat or t in self.partners) and f == "witch" and not self.is_witch()
                        for t, f in found.items())
+            lies = lies or any(known.get(t, f) != f for t, f in found.items())
             if not lies and c in self.alive:
                 honest.append(c)
         if self.role == "mirror" or not honest:
@@ -96,9 +104,9 @@ class BotSeat:
 
     def speech(self) -> str:
         if self.style == "reason":
-            if self.role == "mirror" and self.findings and self.findings != self.claimed:
+            if self.role in ("mirror", "priest") and self.findings and self.findings != self.claimed:
                 self.claimed = dict(self.findings)
-                return claim_text(self.claimed)
+                return claim_text(self.claimed, self.role)
             if self.is_witch() and self.seat == min([self.seat, *[p for p in self.partners if p in self.alive]]):
                 pool = [s for s in self.others() if s not in self.partners and s not in self.claimed]
                 if pool and self.day >= 1:
