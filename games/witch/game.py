@@ -290,10 +290,11 @@ class WitchGame(HiddenRoleGame):
                 return off
             width = int((inp.t - since) * self.opts["token_chars_per_second"])
             return off + self.speak(seat, width, inp.t)
-        if self.mic is not None:
-            if self.mic[0] == seat:
+        speaking = self._speaker()
+        if speaking is not None:
+            if speaking == seat:
                 return []
-            return [error(f"seat {self.mic[0]} is speaking"), say(TABLE, "mic-busy", seat=self.mic[0])]
+            return [error(f"seat {speaking} is speaking"), say(TABLE, "mic-busy", seat=speaking)]
         if self.phase not in ("prologue", "day") or not self.roster.is_alive(seat):
             return [error(f"seat {seat} cannot take the microphone now"), say(TABLE, "mic-refused", seat=seat)]
         why = self._may_not_speak(seat) if self.phase == "day" else None
@@ -302,6 +303,12 @@ class WitchGame(HiddenRoleGame):
                     say(TABLE, "mic-refused", seat=seat), say(seat_audience(seat), why)]
         self.mic = (seat, inp.t, self.phase, self.day)
         return [event("mic", seat=seat, on=True)]
+
+    def _speaker(self) -> int | None:
+        """The seat on the microphone in this phase (a token left from an earlier phase holds nothing)."""
+        if self.mic is None or self.mic[2:] != (self.phase, self.day):
+            return None
+        return self.mic[0]
 
     # -- nights ---------------------------------------------------------------------
     def _nightfall(self, t: float) -> list[Event]:
@@ -437,8 +444,8 @@ class WitchGame(HiddenRoleGame):
     def hint_more(self, seat: int) -> list[Event]:
         me = seat_audience(seat)
         out: list[Event] = []
-        if self.mic:
-            out.append(say(me, "hint-mic", seat=self.mic[0]))
+        if self._speaker() is not None:
+            out.append(say(me, "hint-mic", seat=self._speaker()))
         if self.phase == "day":
             out.append(say(me, "hint-day", minutes=self.day_clock.left, round=self.votes[-1].round))
             if seat in self.allowance:
@@ -466,7 +473,7 @@ class WitchGame(HiddenRoleGame):
             "allowance": {s: [a.left, a.length] for s, a in self.allowance.items()},
             "ballots": dict(self.votes[-1].ballots) if self.votes else {},
             "vote_round": self.votes[-1].round if self.votes else 0,
-            "mic": self.mic[0] if self.mic else None, "mark": self.mark, "exorcism_used": self.exorcism_used,
+            "mic": self._speaker(), "mark": self.mark, "exorcism_used": self.exorcism_used,
             "night": dict(self.night.scanned) if self.night else None,
             "findings": {s: list(f) for s, f in self.findings.items()}, "fired": dict(self.fired),
         })

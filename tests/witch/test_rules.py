@@ -496,3 +496,13 @@ def test_role_cards_and_stray_tags_after_the_deal():
     log = day1().hand(2, "witch:role-mirror-1").hand(3, "witch:role-human-3").field("witch:role-human-1").run()
     assert said(log, "your-role", "seat:2")[-1]["params"]["role"] == "role:mirror"
     assert said(log, "not-now", "seat:3") and said(log, "field-seats-only")
+
+
+def test_a_token_left_on_the_field_when_the_day_ends_costs_nothing_and_blocks_nobody():
+    s = day1().field("seat:3")
+    everyone_votes(s, ALL8, 7, 8)
+    night(s, [1, 2, 3, 4, 5, 6, 8], {1: 8, 6: 8, 2: 3})
+    s.field("seat:4").field("seat:4", removed=True, dt=5).field("seat:3", removed=True)
+    log = s.run()
+    assert [(e["seat"], e["minutes"]) for e in of(log, "speech")] == [(4, 5)]
+    assert not said(log, "mic-busy")
