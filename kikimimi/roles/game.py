@@ -63,7 +63,8 @@ class HiddenRoleGame(Game):
         return self.finished
 
     def start(self, t: float) -> list[Event]:
-        return [event("phase", phase=self.DEAL, day=0), say(TABLE, "scan-role")]
+        # No `phase` event for the deal: the contract's phases begin when the deal is done.
+        return [say(TABLE, "scan-role")]
 
     def handle(self, inp: Input) -> list[Event]:
         if self.finished:
