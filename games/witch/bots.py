@@ -140,8 +140,8 @@ class BotSeat:
         others = self.others()
         if not others:
             return self.seat
-        if self.style == "random":
-            return self.rng.choice(others)
+        if self.style == "random":  # legal at random: a witch never names a witch
+            return self.rng.choice([s for s in others if not (self.is_witch() and s in self.partners)] or others)
         if self.is_witch():
             if self.witch_choice in self.alive:
                 return self.witch_choice  # type: ignore[return-value]
