@@ -378,6 +378,24 @@ class WitchGame(Talk, HiddenRoleGame):
         return WitchSimulation(seed, players, options, bot)
 
     @classmethod
+    def diagram(cls, fmt: str = "mermaid") -> str:
+        if fmt != "mermaid":
+            raise NotImplementedError(f"witch draws only mermaid, not {fmt}")
+        return "\n".join([
+            "stateDiagram-v2", "    [*] --> deal",
+            "    deal --> prologue: every seat scanned a role card",
+            "    prologue --> day: all OK / next",
+            "    day --> revote: a tie at the count",
+            "    revote --> night: voted out (most votes, most over both rounds, the lot)",
+            "    day --> night: one player voted out",
+            "    night --> day: all scanned / time limit / next (morning)",
+            "    day --> epilogue: a win after the vote",
+            "    revote --> epilogue: a win after the vote",
+            "    night --> epilogue: a win in the morning",
+            "    epilogue --> [*]",
+        ])
+
+    @classmethod
     def tune(cls, games: int, seed: int, players: int, options: Mapping[str, Any],
              bot: str | None = None, plot: str | None = None, progress: bool = True) -> str:
         from .tuning import tune
