@@ -357,6 +357,19 @@ class WitchGame(Talk, HiddenRoleGame):
             out.append(say(me, "hint-exorcism-used" if self.exorcism_used else "hint-exorcism-left"))
         return out
 
+    def situation_more(self) -> list[Event]:
+        """Public only: who holds the microphone, the day's or the night's time, the vote's round."""
+        out: list[Event] = []
+        if self._speaker() is not None:
+            out.append(say(TABLE, "hint-mic", seat=self._speaker()))
+        if self.phase == "day":
+            out.append(say(TABLE, "hint-day", minutes=self.day_clock.left, round=self.votes[-1].round))
+            if self.talk_over:
+                out.append(say(TABLE, "vote-now", missing=len(self.votes[-1].missing)))
+        elif self.phase == "night":
+            out.append(say(TABLE, "hint-night", minutes=self.night_clock.left))
+        return out
+
     def snapshot(self) -> dict[str, Any]:
         snap = super().snapshot()
         snap.update({

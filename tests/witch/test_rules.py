@@ -506,3 +506,21 @@ def test_a_token_left_on_the_field_when_the_day_ends_costs_nothing_and_blocks_no
     log = s.run()
     assert [(e["seat"], e["minutes"]) for e in of(log, "speech")] == [(4, 5)]
     assert not said(log, "mic-busy")
+
+
+def test_the_situation_is_public_facts_only_and_odd_digits_are_not_seats():
+    from kikimimi.engine import Table
+    from kikimimi.script import Header
+
+    s = everyone_votes(day1(), ALL8, 7, 8)
+    table = Table(Header("witch", 8, {"roles": DECK8}))
+    table.start()
+    for number, line in enumerate(s.lines[1:], start=2):
+        table.feed(number, line)
+    events = table.game.situation()
+    assert {e.fields["to"] for e in events} == {"table"}
+    spoken = {e.fields["key"]: e.fields["params"] for e in events}
+    assert spoken["hint-phase"] == {"phase": "phase:night", "day": 1} and spoken["hint-out"]["seats"] == [7]
+    assert spoken["hint-night"]["minutes"] == 360 and "your-role" not in spoken
+    log = day1().console("act ² 3").console("hint ٣").console("act 1 ²").run()
+    assert [e["private"] for e in of(log, "error")] == ["referee"] * 3
