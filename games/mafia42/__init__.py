@@ -4,7 +4,8 @@ The jobs are data (`jobs.toml`, read by `jobs`), the win arithmetic is pure
 (`power`), the table game is `game`, the bots and the batch report are
 `bots` and `tuning`.
 """
+from .game import Mafia42Game
 from .jobs import Catalogue, default_catalogue
 from .power import Decision, Seat, decide, sides
 
-__all__ = ["Catalogue", "default_catalogue", "Decision", "Seat", "decide", "sides"]
+__all__ = ["Mafia42Game", "Catalogue", "default_catalogue", "Decision", "Seat", "decide", "sides"]

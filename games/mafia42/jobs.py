@@ -81,6 +81,7 @@ class Job:
 class Catalogue:
     version: str
     jobs: Mapping[str, Job] = field(default_factory=dict)
+    deals: Mapping[int, tuple[str, ...]] = field(default_factory=dict)
 
     def __getitem__(self, name: str) -> Job:
         return self.jobs[name]
@@ -98,7 +99,7 @@ class Catalogue:
                 raise CatalogueError(f"job_changes.{name} must be a table")
             base = {} if name not in jobs else _as_raw(jobs[name])
             jobs[str(name)] = parse_job(str(name), {**base, **fields_})
-        return Catalogue(f"{self.version}+changes", jobs)
+        return Catalogue(f"{self.version}+changes", jobs, self.deals)
 
 
 def _as_raw(job: Job) -> dict[str, Any]:
@@ -179,7 +180,16 @@ def parse_catalogue(text: str) -> Catalogue:
     jobs = data.get("jobs")
     if not isinstance(jobs, Mapping) or not jobs:
         raise CatalogueError("jobs catalogue: needs [jobs.NAME] tables")
-    return Catalogue(version, {name: parse_job(name, raw) for name, raw in jobs.items()})
+    parsed = {name: parse_job(name, raw) for name, raw in jobs.items()}
+    deals: dict[int, tuple[str, ...]] = {}
+    for count, deck in (data.get("deals") or {}).items():
+        if not str(count).isdigit() or not isinstance(deck, list) or len(deck) != int(count):
+            raise CatalogueError(f"jobs catalogue: deals.{count} must list {count} jobs")
+        unknown = [j for j in deck if j not in parsed]
+        if unknown:
+            raise CatalogueError(f"jobs catalogue: deals.{count} names an unknown job {unknown[0]!r}")
+        deals[int(count)] = tuple(deck)
+    return Catalogue(version, parsed, deals)
 
 
 def default_catalogue() -> Catalogue:
