@@ -131,7 +131,10 @@ class Mafia42Game(Game):
             out = self._refuse(None, "hand-only", "マフィア42 reads tags on the hand readers only")
         else:
             out = self._scan(inp.seat, inp.tag, inp.t)
-        return out + self._power_event()
+        power = self._power_event()
+        ends = [i for i, ev in enumerate(out) if ev.type == "game-over"]
+        at = ends[0] if ends else len(out)
+        return out[:at] + power + out[at:]
 
     def snapshot(self) -> dict[str, Any]:
         return {"phase": self.phase, "day": self.day, "deadline": self.deadline, "mode": self.mode,

@@ -25,7 +25,8 @@ def cult_deck(deck: list[str], players: int) -> list[str]:
     for job in cult:
         spot = max((i for i, j in enumerate(out) if j == "citizen"), default=None)
         if spot is None:
-            spot = max(i for i, j in enumerate(out) if j not in ("mafia", "police", "doctor", "cult-leader"))
+            spot = max(i for i, j in enumerate(out)
+                       if j not in ("mafia", "police", "doctor", "cult-leader", "lover", "society"))
         out[spot] = job
     return out
 
