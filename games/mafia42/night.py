@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 def effective(game: "Mafia42Game", seat: int) -> Job | None:
     """The ability a living seat uses tonight (a thief's borrowed one), or None."""
     p = game.p[seat]
-    if not p.s.alive or not game._able(seat):
+    if not p.s.alive or not game.able(seat):
         return None
     job = game.catalogue[p.borrowed or p.s.job]
     if job.uses and p.used.get(job.effect, 0) >= job.uses:
@@ -107,7 +107,7 @@ def resolve(game: "Mafia42Game") -> list[Event]:
         if _is_mafia(game, target):
             _contact(game, seat, out)
             game.causes.append("witch")
-    acting = {s: j for s, j in acting.items() if game._able(s)}  # frogs lose tonight's act
+    acting = {s: j for s, j in acting.items() if game.able(s)}  # frogs lose tonight's act
     for seat, target in by("threaten"):
         game.p[target].s.threatened = True
         game.causes.append("gangster")
@@ -160,13 +160,15 @@ def resolve(game: "Mafia42Game") -> list[Event]:
         t = game.p[target]
         if not t.s.alive and not t.rested:
             use(seat, acting[seat])
-            t.s.alive, t.s.job = True, "citizen"
+            game.set_alive(target, True)
+            t.s.job = "citizen"
             game.causes.append("clergy")
             out.append(event("revived", seat=target))
             game.announce.append(say(TABLE, "revived", seat=target))
     for n, p in game.p.items():
         if not p.s.alive and p.revive_on == day and not p.rested:
-            p.s.alive, p.revive_on = True, 0
+            game.set_alive(n, True)
+            p.revive_on = 0
             p.used["revive-self"] = 1
             game.causes.append("scientist")
             out.append(event("revived", seat=n))
@@ -226,7 +228,7 @@ def kill(game: "Mafia42Game", seat: int, when: str, cause: str) -> list[Event]:
         p.s.job = plays
         out.append(game.tell(seat, "magic-fired", True, seat=victim, job=f"job:{plays}"))
         return out + kill(game, victim, when, cause)
-    p.s.alive = False
+    game.set_alive(seat, False, cause)
     out += [event("death", seat=seat, when=when),
             event("death-cause", seat=seat, cause=cause, private=REFEREE)]
     if when == "night":
@@ -265,7 +267,8 @@ def _convert(game: "Mafia42Game", seat: int, target: int) -> list[Event]:
         return []
     if t.s.team == "mafia" or job.unconvertible:
         return [game.tell(seat, "convert-failed", True, seat=target)]
-    t.s.team, t.s.converted = "cult", True
+    game.set_team(target, "cult")
+    t.s.converted = True
     game.causes.append("cult-leader")
     leaders = [n for n, p in game.p.items() if p.s.alive and p.s.job in ("cult-leader",)] or [seat]
     return [event("converted", seat=target, private=[seat_audience(seat), seat_audience(target)]),
@@ -275,9 +278,9 @@ def _convert(game: "Mafia42Game", seat: int, target: int) -> list[Event]:
 
 def day_abilities(game: "Mafia42Game", out: list[Event]) -> None:
     """The madam and the thief act through their vote, with no scan of their own."""
-    for voter, target in sorted(game.choices.items()):
+    for voter, target in sorted(game.vote.ballots.items()):
         p = game.p[voter]
-        if not p.s.alive or not game._able(voter):
+        if not p.s.alive or not game.able(voter):
             continue
         job = game.catalogue[p.s.job]
         if job.effect == "seduce":
