@@ -26,6 +26,11 @@ def effective(game: "Mafia42Game", seat: int) -> Job | None:
     if not p.s.alive or not game.able(seat):
         return None
     job = game.catalogue[p.borrowed or p.s.job]
+    if job.effect == "inherit":  # a converted fanatic takes over the dead leader's converting
+        leader_alive = any(q.s.alive and game.catalogue[q.s.job].effect == "convert" for q in game.p.values())
+        if not p.s.converted or leader_alive:
+            return None
+        job = next(j for j in game.catalogue.jobs.values() if j.effect == "convert")
     if job.uses and p.used.get(job.effect, 0) >= job.uses:
         return None
     if game.day < job.from_night or (job.nights == "odd" and game.day % 2 == 0):

@@ -42,12 +42,14 @@ class Table:
         return self.next()
 
     def day(self, votes: Mapping[int, int] | None = None, yes: Iterable[int] = (), no: Iterable[int] = ()) -> "Table":
-        """From the morning: discussion, the vote, and (if someone is accused) defence and approval."""
+        """From the morning: discussion, the vote, and (when ballots are given: someone
+        is accused) the last defence and the approval."""
+        yes, no = list(yes), list(no)
         self.next().next()  # morning -> discussion -> vote
         for seat, target in (votes or {}).items():
             self.hand(seat, f"seat:{target}")
         self.next()  # the vote closes
-        if votes:
+        if yes or no:
             self.next()  # defence -> approval
             for seat in yes:
                 self.hand(seat, "cmd:yes")
