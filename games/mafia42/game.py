@@ -283,7 +283,7 @@ class Mafia42Game(HiddenRoleGame):
         self.announce = []
         for n, p in self.p.items():
             job = self.catalogue[p.s.job]
-            if p.s.alive and job.effect == "revelation" and job.on_morning == self.day and self.able(n):
+            if p.s.alive and job.effect == "revelation" and job.on_morning == self.day:
                 self.fired.revelation = n
                 self.causes.append(p.s.job)
                 out.append(say(TABLE, "revelation", seat=n))
