@@ -23,6 +23,8 @@ from .roster import Roster, partners_of, ranking, team_event
 
 #: Bound on a console line's words a game will look at (untrusted input).
 MAX_WORDS = 64
+#: Bound on a console line's characters a game will look at.
+MAX_LINE = 4000
 
 
 class HiddenRoleGame(Game):
@@ -49,6 +51,7 @@ class HiddenRoleGame(Game):
         self.finished = False
         self.winner: str | None = None
         self.phase_timer = PhaseTimer()
+        self.console_line = ""
 
     # -- protocol -------------------------------------------------------------
     @classmethod
@@ -141,7 +144,7 @@ class HiddenRoleGame(Game):
                 ("stop", "stop the game (nobody wins)")]
 
     # -- helpers for games ---------------------------------------------------------
-    def refuse(self, seat: int | None, message: str, key: str, **params: Any) -> list[Event]:
+    def refuse(self, seat: int | None, message: str, key: str, /, **params: Any) -> list[Event]:
         """A refusal that stays where it belongs: a seat's in its earphone, the console's with the referee."""
         if seat is None:
             return [error(message, private=REFEREE)]
@@ -268,6 +271,7 @@ class HiddenRoleGame(Game):
         return self.refuse(seat, f"{tag} has no use now", "not-now")
 
     def _console(self, line: str, t: float) -> list[Event]:
+        self.console_line = line[:MAX_LINE]  # the raw line, for commands that carry text
         words = line.split()[:MAX_WORDS]
         cmd, args = words[0].lower(), words[1:]
         if cmd == "stop" and not args:

@@ -5,7 +5,7 @@ import random
 
 import pytest
 
-from helpers import Script, internal_errors, of, public_view, said, seen_by
+from kikimimi.roles.testing import Script, internal_errors, of, public_view, said, seen_by
 from kikimimi.roles import Night, Vote, VirtualClock, assign_with_preferences, chars_to_minutes, decide, settle
 
 ROLES = ["wolf", "seer", "villager", "villager", "wolf", "villager"]  # wolves 1 and 5, seer 2

@@ -1,4 +1,6 @@
-"""Script building for the layer's tests (the toy game) — and for any hidden-role game."""
+"""Table scripts for hidden-role games' tests: build inputs, run them through the
+real engine, pick events out of the log.  The layer's toy game, 闇に笑う魔女 and
+マフィア42 all test this way (rules driven through table-script inputs)."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
@@ -32,6 +34,11 @@ class Script:
     def console(self, text: str, dt: float = 1.0) -> "Script":
         return self._add({"console": text}, dt)
 
+    def wait(self, seconds: float) -> "Script":
+        """Let real time pass (timers fire before the next line)."""
+        self.t += seconds
+        return self
+
     def deal(self, card_set: str, roles: Sequence[str], kind: str = "role") -> "Script":
         seen: dict[str, int] = {}
         for seat, role in enumerate(roles, 1):
@@ -60,8 +67,16 @@ def seen_by(log: Iterable[dict[str, Any]], seat: int | None) -> list[dict[str, A
     return [e for e in log if visible_to(e, seat)]
 
 
+def secrets_in_public(log: Iterable[dict[str, Any]], private_types: Iterable[str],
+                      private_keys: Iterable[str] = ()) -> list[dict[str, Any]]:
+    """Events a spectator would see that should never be public (empty when all is well)."""
+    types, keys = set(private_types), set(private_keys)
+    return [e for e in public_view(log) if e["type"] in types or "private" in e
+            or (e["type"] == "say" and (e["to"] != "table" or e["key"] in keys))]
+
+
 def internal_errors(log: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
     return [e for e in log if e["type"] == "error" and str(e["message"]).startswith("internal error")]
 
 
-__all__ = ["Script", "of", "said", "seen_by", "internal_errors", "public_view"]
+__all__ = ["Script", "of", "said", "seen_by", "internal_errors", "public_view", "secrets_in_public"]
