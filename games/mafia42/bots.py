@@ -167,7 +167,8 @@ class Mafia42Simulation:
         return [s for s, b in self.bots.items() if s not in b.dead]
 
     def _scan(self, seat: int, tag: str) -> None:
-        self.queue.append({"reader": "hand", "seat": seat, "tag": tag, "dt": round(self.rng.uniform(0.3, 2.0), 3)})
+        # twelve scans of at most 0.6 s fit in the shortest phase (approval, 10 s)
+        self.queue.append({"reader": "hand", "seat": seat, "tag": tag, "dt": round(self.rng.uniform(0.1, 0.6), 3)})
 
     def _phase(self, phase: str) -> None:
         self.phase = phase
