@@ -320,12 +320,14 @@ class Mafia42Game(HiddenRoleGame):
         why = self.vote.refusal(seat, target)
         if why:
             return self.refuse(seat, "vote for a living player", "target-dead")
+        before = self._shown()
         self.vote.cast(seat, target)
         out = [self.tell(seat, "voted", seat=target)]
         if not self.hushed:
             shown = self._shown()
-            out += [event("tally", totals=shown, final=False),
-                    say(TABLE, "tally-now", counts=self._spoken(shown))]
+            changed = sorted({s for s in (*before, *shown) if before.get(s, 0) != shown.get(s, 0)}, key=int)
+            out.append(event("tally", totals=shown, final=False))
+            out += [say(TABLE, "tally-entry", seat=int(s), votes=shown.get(s, 0)) for s in changed]
         return out
 
     def _shown(self) -> dict[str, int]:
@@ -336,13 +338,15 @@ class Mafia42Game(HiddenRoleGame):
         return dict(sorted(out.items(), key=lambda kv: int(kv[0])))
 
     @staticmethod
-    def _spoken(totals: Mapping[str, int]) -> list[str]:
-        return [f"{s}:{n}" for s, n in totals.items()] or ["0"]
+    def _spoken(to: str, key: str, totals: Mapping[str, int]) -> list[Event]:
+        """A tally as the app's screen shows it: a heading, then each seat with votes."""
+        if not totals:
+            return [say(to, "tally-none")]
+        return [say(to, key)] + [say(to, "tally-entry", seat=int(s), votes=n) for s, n in totals.items()]
 
     def _close_vote(self, t: float) -> list[Event]:
         shown = self._shown()
-        out: list[Event] = [event("tally", totals=shown, final=True),
-                            say(TABLE, "tally-final", counts=self._spoken(shown))]
+        out: list[Event] = [event("tally", totals=shown, final=True)] + self._spoken(TABLE, "tally-final", shown)
         night.day_abilities(self, out)
         decision = count_votes([self.vote])  # no votes or a tie for most: nobody
         self.accused = decision.seat
@@ -424,7 +428,7 @@ class Mafia42Game(HiddenRoleGame):
         if self.phase not in (self.DEAL, "over"):
             out.append(say(me, "hint-time", left=max(0, int(math.ceil(self.deadline - self.now)))))
         if self.phase == "vote" and not self.hushed:
-            out.append(say(me, "tally-now", counts=self._spoken(self._shown())))
+            out += self._spoken(me, "tally-now", self._shown())
         p = self.p.get(seat)
         if p is not None:
             out.append(say(me, "your-team", team=f"team:{p.s.team}"))

@@ -114,3 +114,13 @@ def test_the_dead_cannot_act_and_refusals_stay_private():
 def test_bad_options_are_one_line_errors(options, why):
     with pytest.raises(ScriptError, match=why):
         run_script([{"game": "mafia42", "players": 4, "options": options}])
+
+
+def test_the_speaker_reads_each_changed_count_and_the_final_tally():
+    t = Table(["mafia", C, C, C]).night().next().next()
+    t.hand(1, "seat:2").hand(1, "seat:3")  # a changed vote: seat 2 loses it, seat 3 gains it
+    log = t.next().run()
+    entries = [e["params"] for e in said(log, "tally-entry", "table")]
+    assert entries == [{"seat": 2, "votes": 1}, {"seat": 2, "votes": 0}, {"seat": 3, "votes": 1},
+                       {"seat": 3, "votes": 1}]  # the last one: the final tally
+    assert said(log, "tally-final", "table")
