@@ -77,7 +77,8 @@ def _spy(game: "Mafia42Game", seat: int, target: int) -> list[Event]:
     """The spy's look is answered at once; finding a mafioso gives one more look."""
     out = [game.tell(seat, "night-choice", seat=target)]
     looks = game.spy_looks.get(seat, 0)
-    allowed = 2 if game.p[seat].s.contacted and game.spy_looks.get(-seat) else 1
+    again = game.catalogue[game.p[seat].s.job].again_on_contact and game.spy_looks.get(-seat)
+    allowed = 2 if game.p[seat].s.contacted and again else 1
     if looks >= allowed:
         return out
     game.spy_looks[seat] = looks + 1

@@ -45,9 +45,17 @@ def parse_options(players: int, options: Mapping[str, Any]) -> dict[str, Any]:
         v = out[key]
         if isinstance(v, bool) or not isinstance(v, (int, float)) or not 1 <= v <= 600:
             raise ValueError(f"{key} must be a number of seconds from 1 to 600, not {v!r}")
+    changes = out["job_changes"]
+    if isinstance(changes, Mapping):
+        for name, fields in changes.items():
+            if name not in default_catalogue():
+                raise ValueError(f"job_changes: {str(name)[:32]!r} is not a job of the catalogue "
+                                 "(a new job and its cards go into jobs.toml)")
+            if isinstance(fields, Mapping) and {"team", "helper", "contact"} & set(fields):
+                raise ValueError(f"job_changes: {name}'s team is printed on its card; change the catalogue")
     try:
         catalogue: Catalogue = default_catalogue()
-        if out["job_changes"]:
+        if changes:
             catalogue = catalogue.changed(out["job_changes"])
     except CatalogueError as exc:
         raise ValueError(str(exc)) from None

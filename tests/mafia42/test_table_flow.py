@@ -109,6 +109,8 @@ def test_the_dead_cannot_act_and_refusals_stay_private():
     ({"jobs": ["mafia", "cult-leader", "citizen", "citizen"]}, "only in cult mode"),
     ({"skills": {"9": "escape"}}, "skills"),
     ({"job_changes": {"doctor": {"effect": "fly"}}}, "effect"),
+    ({"job_changes": {"nurse": {"effect": "protect"}}}, "not a job of the catalogue"),
+    ({"job_changes": {"doctor": {"team": "mafia"}}}, "team is printed on its card"),
     ({"colour": "red"}, "unknown option"),
 ])
 def test_bad_options_are_one_line_errors(options, why):
