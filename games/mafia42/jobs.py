@@ -144,7 +144,8 @@ def parse_job(name: str, raw: Mapping[str, Any]) -> Job:
     team = _choice(raw, "team", TEAMS, "", name)
     contact = _choice(raw, "contact", CONTACTS, "", name)
     if helper != bool(contact) or (helper and team != "mafia"):
-        raise CatalogueError(f"{name}: a helper is on the mafia team and has a contact trigger, and only a helper has one")
+        raise CatalogueError(f"{name}: a helper is on the mafia team and has a contact trigger; "
+                             "only a helper has one")
     power = []
     for entry in raw.get("power", ()) or ():
         if not isinstance(entry, Mapping) or entry.get("state") not in POWER_STATES:

@@ -79,9 +79,9 @@ def tune(games: int, seed: int, players: int, options: Mapping[str, Any], progre
     for (n, mode) in cells:
         w, total = wins[(n, mode)], max(1, sum(wins[(n, mode)].values()))
         d = days[(n, mode)]
-        lines.append(f"{n:7d} {mode:8s} " + " ".join(f"{100 * w[t] / total:5.1f}%" for t in
-                                                     ("mafia", "citizens", "cult", "void"))
-                     + f"  {sum(d) / max(1, len(d)):5.2f}" + (f"  unfinished {w['unfinished']}" if w["unfinished"] else ""))
+        rates = " ".join(f"{100 * w[t] / total:5.1f}%" for t in ("mafia", "citizens", "cult", "void"))
+        unfinished = f"  unfinished {w['unfinished']}" if w["unfinished"] else ""
+        lines.append(f"{n:7d} {mode:8s} {rates}  {sum(d) / max(1, len(d)):5.2f}{unfinished}")
     total_games = sum(sum(w.values()) for w in wins.values())
     lines.append(f"abilities that changed the board in the deciding phase ({total_games} games):")
     for job, count in decided.most_common():

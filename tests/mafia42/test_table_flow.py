@@ -38,7 +38,8 @@ def test_extend_and_shorten_once_per_player_per_day():
     t = Table(["mafia", C, C, C]).night().next()  # discussion from 3.0 (4 living: 60 s)
     t.hand(2, "cmd:extend").hand(2, "cmd:shorten").hand(3, "cmd:shorten").hand(4, "cmd:shorten")
     log = t.run()
-    assert [e["params"]["left"] for e in said(log, "extended") + said(log, "shortened")] == [75, 59, 43]  # +15, -15, -15
+    left = [e["params"]["left"] for e in said(log, "extended") + said(log, "shortened")]
+    assert left == [75, 59, 43]  # +15, -15, -15
     assert said(log, "once-a-day", "seat:2")
     t.add({"reader": "hand", "seat": 1, "tag": "seat:1", "removed": True}, dt=50)
     assert ("vote", 48.0) in phases(t.run())
