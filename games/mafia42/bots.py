@@ -42,6 +42,10 @@ class BotSeat:
             self.dead.add(int(ev["seat"]))
         elif kind == "revived":
             self.dead.discard(int(ev["seat"]))
+        elif kind == "say" and ev.get("to") == "table" and ev.get("key") in ("scoop", "politician-survives"):
+            params = ev.get("params") or {}  # a job made public: everyone may use it
+            seat = int(params["seat"])
+            (self.mafia if params.get("job") == "job:mafia" else self.clear).add(seat)
         elif kind == "say" and ev.get("to") == f"seat:{self.seat}":
             key, params = ev.get("key"), ev.get("params") or {}
             seat = params.get("seat")

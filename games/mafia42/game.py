@@ -75,7 +75,8 @@ class Mafia42Game(HiddenRoleGame):
         self.deadline = 0.0
         self.choices: dict[int, int] = {}  # tonight's scans
         self.order: list[int] = []  # who scanned, in order (the mafia's latest choice counts)
-        self.spy_looks: dict[int, int] = {}
+        self.spy_looks: dict[int, int] = {}  # looks taken tonight
+        self.spy_bonus: set[int] = set()  # spies who found a mafioso tonight: one more look
         self.vote = Vote.open(())
         self.yes: set[int] = set()
         self.no: set[int] = set()
@@ -210,7 +211,7 @@ class Mafia42Game(HiddenRoleGame):
         ev = self.enter(phase, day)
         ev.fields["seconds"] = seconds
         self.deadline = t + seconds
-        self.choices, self.order, self.spy_looks = {}, [], {}
+        self.choices, self.order, self.spy_looks, self.spy_bonus = {}, [], {}, set()
         out: list[Event] = [ev, say(TABLE, f"{phase}-start", day=self.day, seconds=int(seconds))]
         if phase == "night":
             out += self._night_start()

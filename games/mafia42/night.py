@@ -77,7 +77,7 @@ def _spy(game: "Mafia42Game", seat: int, target: int) -> list[Event]:
     """The spy's look is answered at once; finding a mafioso gives one more look."""
     out = [game.tell(seat, "night-choice", seat=target)]
     looks = game.spy_looks.get(seat, 0)
-    again = game.catalogue[game.p[seat].s.job].again_on_contact and game.spy_looks.get(-seat)
+    again = game.catalogue[game.p[seat].s.job].again_on_contact and seat in game.spy_bonus
     allowed = 2 if game.p[seat].s.contacted and again else 1
     if looks >= allowed:
         return out
@@ -86,7 +86,7 @@ def _spy(game: "Mafia42Game", seat: int, target: int) -> list[Event]:
     out.append(game.tell(seat, "job-of", True, seat=target, job=f"job:{game.p[target].s.job}"))
     if _is_mafia(game, target) and not game.p[seat].s.contacted:
         _contact(game, seat, out)
-        game.spy_looks[-seat] = 1  # the extra look of tonight
+        game.spy_bonus.add(seat)  # the extra look of tonight
         game.causes.append("spy")
     return out
 
@@ -230,7 +230,7 @@ def kill(game: "Mafia42Game", seat: int, when: str, cause: str) -> list[Event]:
         p.mark = 0
         game.causes.append("magician")
         plays = game.p[victim].s.job
-        p.s.side = "citizens" if p.s.team == "citizens" else p.s.team
+        p.s.side = p.s.team  # he plays on as the victim, for his own side
         p.s.job = plays
         out.append(game.tell(seat, "magic-fired", True, seat=victim, job=f"job:{plays}"))
         return out + kill(game, victim, when, cause)
