@@ -131,6 +131,22 @@ class Mafia42Game(HiddenRoleGame):
 
         return tune(games, seed, players, options, progress=progress)
 
+    #: The phases and what ends each (drawn by `kikimimi diagram mafia42`).
+    FLOW: ClassVar[tuple[tuple[str, str, str], ...]] = (
+        ("deal", "night", "every seat has a job card"), ("night", "morning", "timer or next"),
+        ("morning", "discussion", "timer or next"), ("discussion", "vote", "timer or next"),
+        ("vote", "defence", "one seat has the most votes"), ("vote", "night", "no votes or a tie"),
+        ("defence", "approval", "timer or next"), ("approval", "night", "executed or spared"),
+        ("night", "over", "time-limited"), ("morning", "over", "a side wins"), ("approval", "over", "a side wins"),
+    )
+
+    @classmethod
+    def diagram(cls, fmt: str = "mermaid") -> str:
+        if fmt != "mermaid":
+            raise NotImplementedError(f"mafia42 draws only mermaid, not {fmt}")
+        return "\n".join(["stateDiagram-v2", "    [*] --> deal"]
+                         + [f"    {a} --> {b}: {why}" for a, b, why in cls.FLOW] + ["    over --> [*]"])
+
     # -- helpers ------------------------------------------------------------------
     def job(self, seat: int) -> Job:
         return self.catalogue[self.p[seat].s.job]

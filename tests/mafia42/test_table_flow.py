@@ -5,6 +5,7 @@ import pytest
 
 from kikimimi.engine import public_view, run_script
 from kikimimi.script import ScriptError
+from kikimimi.sim import play
 from kikimimi_games.mafia42 import Mafia42Game
 
 from .table import Table, of, said
@@ -127,3 +128,10 @@ def test_the_speaker_reads_each_changed_count_and_the_final_tally():
     assert entries == [{"seat": 2, "votes": 1}, {"seat": 2, "votes": 0}, {"seat": 3, "votes": 1},
                        {"seat": 3, "votes": 1}]  # the last one: the final tally
     assert said(log, "tally-final", "table")
+
+
+def test_the_diagram_draws_every_phase_the_game_enters():
+    text = Mafia42Game.diagram()
+    _, log = play("mafia42", 3, 8, {})
+    for phase in {e["phase"] for e in of(log, "phase")}:
+        assert f"{phase} -->" in text or f"--> {phase}" in text
