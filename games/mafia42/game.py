@@ -23,9 +23,8 @@ from typing import Any, ClassVar
 
 from kikimimi.protocol import REFEREE, TABLE, Event, Input, cancel_timer, error, event, say, seat_audience, set_timer
 from kikimimi.roles import HiddenRoleGame, Vote
-from kikimimi.roles import decide as count_votes
 
-from . import night
+from . import day, night
 from .jobs import Catalogue, Job, default_catalogue
 from .options import parse_options
 from .power import Decision, Fired, Seat, as_event, decide, side_of, sides
@@ -213,7 +212,7 @@ class Mafia42Game(HiddenRoleGame):
             if p.original == "mercenary" and citizens:
                 p.client = min(citizens, key=lambda c: (c - n) % self.players)
                 out.append(self.tell(n, "client-is", True, seat=p.client))
-        return out + self._begin("night", t)
+        return out + self.begin("night", t)
 
     # -- phases --------------------------------------------------------------------
     def _seconds(self, phase: str) -> float:
@@ -221,7 +220,7 @@ class Mafia42Game(HiddenRoleGame):
             return float(self.opts["discussion_per_player"]) * len(self.alive())
         return float(self.opts[phase])
 
-    def _begin(self, phase: str, t: float) -> list[Event]:
+    def begin(self, phase: str, t: float) -> list[Event]:
         day = self.day + 1 if phase == "night" else self.day
         seconds = self._seconds(phase)
         ev = self.enter(phase, day)
@@ -273,15 +272,15 @@ class Mafia42Game(HiddenRoleGame):
         out: list[Event] = [cancel_timer("warn"), cancel_timer("hush"), say(TABLE, "time-up")]
         if self.phase == "night":
             out += night.resolve(self)
-            out += self._begin("morning", t)
+            out += self.begin("morning", t)
             return out + self._morning()
         following = {"morning": "discussion", "discussion": "vote", "defence": "approval"}
         if self.phase in following:
-            return out + self._begin(following[self.phase], t)
+            return out + self.begin(following[self.phase], t)
         if self.phase == "vote":
-            return out + self._close_vote(t)
+            return out + day.close_vote(self, t)
         if self.phase == "approval":
-            return out + self._close_approval(t)
+            return out + day.close_approval(self, t)
         return [error(f"next: nothing to end in the {self.phase}", private=REFEREE)]
 
     def _night_start(self) -> list[Event]:
@@ -293,7 +292,7 @@ class Mafia42Game(HiddenRoleGame):
             return []
         self.fired.time_limited = holders
         self.causes.append("time-limited")
-        return self._check()
+        return self.check()
 
     def _morning(self) -> list[Event]:
         out = list(self.announce) or [say(TABLE, "quiet-night")]
@@ -305,19 +304,19 @@ class Mafia42Game(HiddenRoleGame):
                 self.causes.append(p.s.job)
                 out.append(say(TABLE, "revelation", seat=n))
                 break
-        return out + self._check()
+        return out + self.check()
 
     # -- acts -------------------------------------------------------------------------
     def on_choose(self, seat: int, target: int, t: float) -> list[Event]:
         if self.phase == "night":
             return night.choose(self, seat, target)
         if self.phase == "vote":
-            return self._vote(seat, target)
+            return day.cast_vote(self, seat, target)
         return self.refuse(seat, "seat tokens count at night and in the vote", "not-now")
 
     def on_command(self, seat: int, name: str, t: float) -> list[Event]:
         if name in ("yes", "no"):
-            return self._ballot(seat, name == "yes")
+            return day.ballot(self, seat, name == "yes")
         if name in ("extend", "shorten"):
             return self._move_time(seat, 15 if name == "extend" else -15, t)
         return super().on_command(seat, name, t)
@@ -331,101 +330,10 @@ class Mafia42Game(HiddenRoleGame):
             return self._chat(seat, " ".join(args[1:])[:CHAT_LIMIT])
         return None
 
-    def _vote(self, seat: int, target: int) -> list[Event]:
-        if self.p[seat].s.threatened:
-            return self.refuse(seat, "a threatened player cannot vote today", "threatened")
-        why = self.vote.refusal(seat, target)
-        if why:
-            return self.refuse(seat, "vote for a living player", "target-dead")
-        before = self._shown()
-        self.vote.cast(seat, target)
-        out = [self.tell(seat, "voted", seat=target)]
-        if not self.hushed:
-            shown = self._shown()
-            changed = sorted({s for s in (*before, *shown) if before.get(s, 0) != shown.get(s, 0)}, key=int)
-            out.append(event("tally", totals=shown, final=False))
-            out += [say(TABLE, "tally-entry", seat=int(s), votes=shown.get(s, 0)) for s in changed]
-        return out
-
-    def _shown(self) -> dict[str, int]:
-        """Votes per target as the app displays them: the politician's ballot shows as 1."""
-        out: dict[str, int] = {}
-        for target in self.vote.ballots.values():
-            out[str(target)] = out.get(str(target), 0) + 1
-        return dict(sorted(out.items(), key=lambda kv: int(kv[0])))
-
-    @staticmethod
-    def _spoken(to: str, key: str, totals: Mapping[str, int]) -> list[Event]:
-        """A tally as the app's screen shows it: a heading, then each seat with votes."""
-        if not totals:
-            return [say(to, "tally-none")]
-        return [say(to, key)] + [say(to, "tally-entry", seat=int(s), votes=n) for s, n in totals.items()]
-
-    def _close_vote(self, t: float) -> list[Event]:
-        shown = self._shown()
-        out: list[Event] = [event("tally", totals=shown, final=True)] + self._spoken(TABLE, "tally-final", shown)
-        night.day_abilities(self, out)
-        decision = count_votes([self.vote])  # no votes or a tie for most: nobody
-        self.accused = decision.seat
-        if decision.seat is None:
-            out += [event("accused", seat=None), say(TABLE, "no-accused")]
-            return out + self._to_night(t)
-        out += [event("accused", seat=decision.seat), say(TABLE, "accused", seat=decision.seat)]
-        return out + self._begin("defence", t)
-
-    def _ballot(self, seat: int, yes: bool) -> list[Event]:
-        if self.phase != "approval":
-            return self.refuse(seat, "yes and no count in the approval vote", "not-now")
-        if seat == self.accused:
-            return self.refuse(seat, "only the living, other than the accused, approve", "no-ballot")
-        (self.yes if yes else self.no).add(seat)
-        (self.no if yes else self.yes).discard(seat)
-        return [self.tell(seat, "ballot-yes" if yes else "ballot-no")]
-
-    def _close_approval(self, t: float) -> list[Event]:
-        """Executed when "yes" ≥ half of the living voters (a threatened ballot is "no");
-        a judge overruled is revealed and decides, and from then on decides alone."""
-        voters = [n for n in self.alive() if n != self.accused]
-        yes = {n for n in self.yes if n in voters and not self.p[n].s.threatened}
-        no = len(voters) - len(yes)
-        executed = bool(voters) and 2 * len(yes) >= len(voters)
-        out: list[Event] = []
-        judges = [n for n in voters if self.job(n).effect == "judge" and not self.p[n].s.threatened
-                  and self.able(n) and (n in self.yes or n in self.no)]
-        deciding = next((n for n in judges if self.p[n].s.revealed), None)
-        if deciding is None:
-            deciding = next((n for n in judges if (n in self.yes) != executed), None)
-            if deciding is not None:
-                self.p[deciding].s.revealed = True
-                out.append(say(TABLE, "judge-revealed", seat=deciding))
-        if deciding is not None:
-            executed = deciding in self.yes
-            self.causes.append("judge")
-        out += [event("approval", yes=len(yes), no=no, executed=executed),
-                say(TABLE, "approval-result", yes=len(yes), no=no)]
-        accused = self.accused
-        assert accused is not None
-        if executed and self.job(accused).effect == "unexecutable":
-            out.append(say(TABLE, "politician-survives", seat=accused))
-            executed = False
-            self.causes.append("politician")
-        elif executed and self.p[accused].s.skill == "escape" and not self.p[accused].s.escaped:
-            self.p[accused].s.escaped = True
-            out.append(say(TABLE, "escaped", seat=accused))
-            executed = False
-            self.causes.append("escape")
-        if executed:
-            out.append(say(TABLE, "executed", seat=accused))
-            out += night.kill(self, accused, "day", "vote")
-        else:
-            out.append(say(TABLE, "spared", seat=accused))
-        out += self._check()
-        return out if self.finished else out + self._to_night(t)
-
-    def _to_night(self, t: float) -> list[Event]:
+    def to_night(self, t: float) -> list[Event]:
         for p in self.p.values():
             p.s.threatened = False
-        return self._begin("night", t)
+        return self.begin("night", t)
 
     def _move_time(self, seat: int, delta: int, t: float) -> list[Event]:
         if self.phase != "discussion":
@@ -445,7 +353,7 @@ class Mafia42Game(HiddenRoleGame):
         if self.phase not in (self.DEAL, "over"):
             out.append(say(me, "hint-time", left=max(0, int(math.ceil(self.deadline - self.now)))))
         if self.phase == "vote" and not self.hushed:
-            out += self._spoken(me, "tally-now", self._shown())
+            out += day.spoken(me, "tally-now", day.shown(self))
         p = self.p.get(seat)
         if p is not None:
             out.append(say(me, "your-team", team=f"team:{p.s.team}"))
@@ -482,7 +390,7 @@ class Mafia42Game(HiddenRoleGame):
         decision = decide(self.seats(), self.mode, self.catalogue, self.fired)
         return decision.winner if decision else None
 
-    def _check(self) -> list[Event]:
+    def check(self) -> list[Event]:
         """The win arithmetic after a change; general mode voids a game decided before night 2."""
         decision = decide(self.seats(), self.mode, self.catalogue, self.fired)
         self.fired = Fired()
