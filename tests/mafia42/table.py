@@ -1,35 +1,34 @@
-"""Table scripts for マフィア42's tests: a deal, then nights and days in a few calls.
+"""Table scripts for マフィア42's tests, on the layer's `Script`: a deal, then
+nights and days in a few calls.
 
 Phases are ended by the referee's `next`, as a table does when everyone has
-acted; the timer tests let the clock run instead.
+acted; the timer tests let the clock run instead.  Lines are half a second
+apart unless a test says otherwise.
 """
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from kikimimi.engine import public_view, run_script
+from kikimimi.roles.testing import Script, internal_errors, of, public_view, said
+
+STEP = 0.5
 
 
-class Table:
+class Table(Script):
     def __init__(self, jobs: Sequence[str], lang: str = "en", **options: Any):
-        self.lines: list[dict[str, Any]] = [
-            {"game": "mafia42", "players": len(jobs), "lang": lang, "options": {"jobs": list(jobs), **options}}]
-        self.t = 0.0
-        seen: dict[str, int] = {}
-        for seat, job in enumerate(jobs, 1):
-            seen[job] = seen.get(job, 0) + 1
-            self.hand(seat, f"mafia42:job-{job}-{seen[job]}")
+        super().__init__("mafia42", len(jobs), jobs=list(jobs), **options)
+        self.lines[0]["lang"] = lang
+        self.deal("mafia42", jobs, kind="job")
 
-    def add(self, line: dict[str, Any], dt: float = 0.5) -> "Table":
-        self.t = round(self.t + dt, 3)
-        self.lines.append({"t": self.t, **line})
+    def add(self, line: dict[str, Any], dt: float = STEP) -> "Table":
+        self._add(line, dt)
         return self
 
-    def hand(self, seat: int, tag: str, dt: float = 0.5) -> "Table":
+    def hand(self, seat: int, tag: str, dt: float = STEP) -> "Table":
         return self.add({"reader": "hand", "seat": seat, "tag": tag}, dt)
 
-    def console(self, text: str, dt: float = 0.5) -> "Table":
+    def console(self, text: str, dt: float = STEP) -> "Table":
         return self.add({"console": text}, dt)
 
     def next(self) -> "Table":
@@ -64,17 +63,6 @@ class Table:
             self.night().day()
         return self
 
-    def run(self) -> list[dict[str, Any]]:
-        return run_script(self.lines)
-
-
-def of(log: list[dict[str, Any]], type_: str) -> list[dict[str, Any]]:
-    return [e for e in log if e["type"] == type_]
-
-
-def said(log: list[dict[str, Any]], key: str, to: str | None = None) -> list[dict[str, Any]]:
-    return [e for e in log if e["type"] == "say" and e["key"] == key and (to is None or e["to"] == to)]
-
 
 def power(log: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
     """The latest `power` event's sides."""
@@ -84,10 +72,6 @@ def power(log: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
 def over(log: list[dict[str, Any]]) -> dict[str, Any] | None:
     ends = of(log, "game-over")
     return ends[-1] if ends else None
-
-
-def internal_errors(log: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    return [e for e in log if e["type"] == "error" and e["message"].startswith("internal error")]
 
 
 __all__ = ["Table", "of", "said", "power", "over", "internal_errors", "public_view"]
