@@ -3,7 +3,7 @@
 Each bot learns only what its seat hears: the `say` events addressed to the
 table or to its own earphone (`visible_to`), never a logged event's fields,
 so the same bots can later play by ear alone.  Claims travel as typed
-speech ("mirror: 3 witch, 5 human"), which the other bots parse from the
+speech ("mirror 3 witch, 5 human"), which the other bots parse from the
 spoken text, exactly as people at a remote table would.
 
 Two kinds: `random` (legal moves at random) and `reason` (the default): the
@@ -20,25 +20,35 @@ from collections import deque
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from kikimimi.phrases import load_catalogue
 from kikimimi.protocol import visible_to
 from kikimimi.roles import assign_with_preferences
 
 from .rules import parse_options
 
 BOTS = ("reason", "random")
-CLAIM = re.compile(r"(mirror|priest):((?:\s*\d+\s+(?:witch|human),?)+)")
+CLAIM = re.compile(r"\b(mirror|priest)((?:,?\s+\d+\s+(?:witch|human))+)")
 
 
 def claim_text(findings: Mapping[int, str], role: str = "mirror") -> str:
-    return f"{role}: " + ", ".join(f"{t} {f}" for t, f in sorted(findings.items()))
+    return f"{role} " + ", ".join(f"{t} {f}" for t, f in sorted(findings.items()))
 
 
 def parse_claim(text: str, role: str = "mirror") -> dict[int, str] | None:
-    """The findings a speech claims for `role` ("mirror: 3 witch, 5 human"), or None."""
+    """The findings a speech claims for `role` ("mirror 3 witch, 5 human"), or None."""
     for m in CLAIM.finditer(text):
         if m.group(1) == role:
             return {int(t): f for t, f in re.findall(r"(\d+)\s+(witch|human)", m.group(2))}
     return None
+
+
+def role_of(spoken: Any) -> str:
+    """A role from its parameter: the catalogue key (`role:mirror`) or its spoken English name."""
+    text = str(spoken)
+    if text.startswith("role:"):
+        return text[5:]
+    _, names = load_catalogue("witch", "en")
+    return next((k[5:] for k, v in names.items() if k.startswith("role:") and v == text), text)
 
 
 class BotSeat:
@@ -57,15 +67,19 @@ class BotSeat:
         self.exorcised = False
         self.day = 0
 
-    def hear(self, ev: Mapping[str, Any]) -> None:
-        key, p = ev.get("key"), ev.get("params") or {}
-        mine = ev.get("to") == f"seat:{self.seat}"
+    def hear(self, ev: Any) -> None:
+        """One phrase this seat heard: a logged `say`, or an ear's `Heard` (parameters as spoken)."""
+        if isinstance(ev, Mapping):
+            to, key, p = ev.get("to"), ev.get("key"), ev.get("params") or {}
+        else:
+            to, key, p = ev.to, ev.key, ev.params
+        mine = to == f"seat:{self.seat}"
         if key == "your-role" and mine:
-            self.role = str(p["role"]).split(":", 1)[1]
+            self.role = role_of(p["role"])
         elif key == "partners" and mine:
             self.partners = list(p["seats"])
         elif key in ("mirror-result", "priest-result") and mine:
-            self.findings[int(p["target"])] = str(p["found"]).split(":", 1)[1]
+            self.findings[int(p["target"])] = str(p["found"]).rsplit(":", 1)[-1]
         elif key in ("voted-out", "morning"):
             self.alive -= set(p["seats"])
         elif key == "day":
@@ -140,8 +154,8 @@ class BotSeat:
         others = self.others()
         if not others:
             return self.seat
-        if self.style == "random":
-            return self.rng.choice(others)
+        if self.style == "random":  # legal at random: a witch never names a witch
+            return self.rng.choice([s for s in others if not (self.is_witch() and s in self.partners)] or others)
         if self.is_witch():
             if self.witch_choice in self.alive:
                 return self.witch_choice  # type: ignore[return-value]

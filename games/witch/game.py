@@ -4,7 +4,8 @@ The controller is the game master of the seed's chat game: roles dealt by
 scanning, the day before, days whose talk costs virtual time, votes with one
 revote, nights where every living player scans (the witches' Ba-Shiruura,
 the mirror, the knight's guard, or cover) and settles in the seed's
-priority order, and the win checked after every removal.  The shared
+priority order, and the win checked after every removal.  Speech and time
+are `talk.py`; the night's priority rules `night.py`.  The shared
 hidden-role machinery is `kikimimi.roles`; this module keeps only the rules.
 """
 from __future__ import annotations
@@ -13,19 +14,19 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
-from kikimimi.protocol import REFEREE, TABLE, Event, Input, error, event, say, seat_audience
-from kikimimi.roles import (HiddenRoleGame, Night, VirtualClock, Vote, assign_with_preferences, chars_to_minutes,
-                            decide, settle, team_event, team_say)
+from kikimimi.protocol import REFEREE, TABLE, Event, error, event, say, seat_audience
+from kikimimi.roles import (HiddenRoleGame, Night, VirtualClock, Vote, assign_with_preferences, decide, settle,
+                            team_event, team_say)
 
 from . import night as night_rules
 from .rules import KNOWS, MAX_PLAYERS, MIN_PLAYERS, TEAMS, finding, parse_options
+from .talk import Talk, width
 
 #: Longest typed speech accepted (characters); a table speech is bounded by the clock.
 MAX_SPEECH = 2000
-LOW_ALLOWANCE = 30  # minutes: below this a speaker hears its allowance after each speech
 
 
-class WitchGame(HiddenRoleGame):
+class WitchGame(Talk, HiddenRoleGame):
     name = "witch"
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
@@ -202,107 +203,6 @@ class WitchGame(HiddenRoleGame):
             return [say(me, "exorcise-armed")]
         return self.refuse(seat, f"cmd:{name} has no use by day", "not-now")
 
-    def _silence(self, seat: int, t: float) -> list[Event]:
-        """More than half of the living chose silence: the day loses an hour, and it may happen again."""
-        if self.talk_over:
-            return self.refuse(seat, "the talk is over", "day-over")
-        self.silenced.add(seat)
-        out = [say(seat_audience(seat), "silence-noted")]
-        if 2 * len(self.silenced) <= len(self.roster.alive()):
-            return out
-        self.silenced = set()
-        self.day_clock.shorten(self.opts["silence_minutes"])
-        self.fired["silence"] += 1
-        out += [event("silence", day_left=self.day_clock.left), say(TABLE, "silence", minutes=self.day_clock.left)]
-        return out + self._talk_check()
-
-    def _talk_check(self) -> list[Event]:
-        """The day's time ran out: nobody speaks any more; the count of unvoted players is announced."""
-        if self.talk_over or self.day_clock.open:
-            return []
-        self.talk_over = True
-        missing = len(self.votes[-1].missing)
-        return [event("vote-call", missing=missing), say(TABLE, "vote-now", missing=missing)]
-
-    # -- speech ---------------------------------------------------------------------
-    def speak(self, seat: int, width: int, t: float, text: str | None = None) -> list[Event]:
-        """A speech of `width` half-width characters; `text` when it was typed."""
-        me = seat_audience(seat)
-        if not self.roster.is_alive(seat):
-            dead = self.roster.dead()
-            return [team_event("deadroom", dead, seat=seat, text=text or "")] + team_say(
-                dead, "deadroom-speech", seat=seat, text=text or "")
-        minutes = width // self.opts["chars_per_minute"]
-        if self.phase == "prologue":
-            return [event("speech", seat=seat, minutes=0, day_left=None)] + (
-                [say(TABLE, "speech", seat=seat, text=text)] if text else [])
-        if self.phase == "night":
-            return self._night_speech(seat, minutes, text)
-        if self.phase != "day":
-            return self.refuse(seat, f"no speech in the {self.phase}", "not-now")
-        why = self._may_not_speak(seat)
-        if why:
-            return self.refuse(seat, "you may not speak now", why)
-        hours = self.day_clock.spend(minutes)
-        allowance = self.allowance[seat]
-        allowance.spend(minutes)
-        out = [event("speech", seat=seat, minutes=minutes, day_left=self.day_clock.left)]
-        if text:
-            out.append(say(TABLE, "speech", seat=seat, text=text))
-        if hours and self.day_clock.open:
-            out.append(say(TABLE, "day-hours", hours=min(hours)))
-        if allowance.left <= LOW_ALLOWANCE:
-            out.append(say(me, "allowance-left", minutes=max(0, allowance.left)))
-        return out + self._talk_check()
-
-    def _may_not_speak(self, seat: int) -> str | None:
-        if not self.day_clock.open or self.talk_over:
-            return "day-over"
-        if not self.allowance[seat].open:
-            return "allowance-spent"
-        return None
-
-    def _night_speech(self, seat: int, minutes: int, text: str | None) -> list[Event]:
-        """The witches' chat: their earphones and the dead room read it; the island hears laughter."""
-        if self.roster.role(seat) != "witch":
-            return self.refuse(seat, "only the witches talk at night", "night-silent")
-        if not self.night_clock.open:
-            return self.refuse(seat, "the night's time is spent", "night-over")
-        self.night_clock.spend(minutes)
-        readers = self.roster.holders("witch", alive_only=True) + self.roster.dead()
-        out = [team_event("speech", readers, seat=seat, minutes=minutes, night_left=self.night_clock.left)]
-        out += team_say(readers, "night-speech", seat=seat, text=text or "")
-        return out + [event("laugh", night_left=self.night_clock.left), say(TABLE, "laugh")]
-
-    def on_field(self, inp: Input) -> list[Event]:
-        """The field reader is the microphone: a seat token resting on it is that seat speaking."""
-        tag = inp.tag or ""
-        if not tag.startswith("seat:"):
-            return [error(f"{tag} has no use on the field"), say(TABLE, "field-seats-only")]
-        seat = int(tag[5:])
-        if inp.removed:
-            if self.mic is None or self.mic[0] != seat:
-                return []
-            _, since, phase, day = self.mic
-            self.mic = None
-            off = [event("mic", seat=seat, on=False)]
-            if (phase, day) != (self.phase, self.day):  # the phase ended under the token: nothing to charge
-                return off
-            width = int((inp.t - since) * self.opts["token_chars_per_second"])
-            return off + self.speak(seat, width, inp.t)
-        if self.mic is not None:
-            if self.mic[0] == seat:
-                return []
-            return [error(f"seat {self.mic[0]} is speaking"), say(TABLE, "mic-busy", seat=self.mic[0])]
-        if self.phase not in ("prologue", "day") or not self.roster.is_alive(seat):
-            return [error(f"seat {seat} cannot take the microphone now"), say(TABLE, "mic-refused", seat=seat)]
-        why = self._may_not_speak(seat) if self.phase == "day" else None
-        if why:
-            return [error(f"seat {seat} may not speak now", private=seat_audience(seat)),
-                    say(TABLE, "mic-refused", seat=seat), say(seat_audience(seat), why)]
-        self.mic = (seat, inp.t, self.phase, self.day)
-        return [event("mic", seat=seat, on=True)]
-
     # -- nights ---------------------------------------------------------------------
     def _nightfall(self, t: float) -> list[Event]:
         for human, target in sorted(self.advised.items()):
@@ -406,12 +306,10 @@ class WitchGame(HiddenRoleGame):
             if len(text) > MAX_SPEECH:
                 return [error(f"{cmd}: a speech is at most {MAX_SPEECH} characters", private=REFEREE)]
             if cmd == "deadroom":
-                dead = self.roster.dead()
-                return [team_event("deadroom", dead, seat=seat, text=text)] + team_say(
-                    dead, "deadroom-speech", seat=seat, text=text)
+                return self.dead_room(seat, text)
             if self.phase == self.DEAL:
                 return self.refuse(seat, "scan your role card first", "scan-role-first")
-            return self.speak(seat, _width(text), t, text)
+            return self.speak(seat, width(text), t, text)
         if cmd in ("advise", "exorcise") and len(args) == 2 and seat:
             target = self._seat_arg(args[1])
             if target is None:
@@ -437,8 +335,8 @@ class WitchGame(HiddenRoleGame):
     def hint_more(self, seat: int) -> list[Event]:
         me = seat_audience(seat)
         out: list[Event] = []
-        if self.mic:
-            out.append(say(me, "hint-mic", seat=self.mic[0]))
+        if self._speaker() is not None:
+            out.append(say(me, "hint-mic", seat=self._speaker()))
         if self.phase == "day":
             out.append(say(me, "hint-day", minutes=self.day_clock.left, round=self.votes[-1].round))
             if seat in self.allowance:
@@ -459,6 +357,19 @@ class WitchGame(HiddenRoleGame):
             out.append(say(me, "hint-exorcism-used" if self.exorcism_used else "hint-exorcism-left"))
         return out
 
+    def situation_more(self) -> list[Event]:
+        """Public only: who holds the microphone, the day's or the night's time, the vote's round."""
+        out: list[Event] = []
+        if self._speaker() is not None:
+            out.append(say(TABLE, "hint-mic", seat=self._speaker()))
+        if self.phase == "day":
+            out.append(say(TABLE, "hint-day", minutes=self.day_clock.left, round=self.votes[-1].round))
+            if self.talk_over:
+                out.append(say(TABLE, "vote-now", missing=len(self.votes[-1].missing)))
+        elif self.phase == "night":
+            out.append(say(TABLE, "hint-night", minutes=self.night_clock.left))
+        return out
+
     def snapshot(self) -> dict[str, Any]:
         snap = super().snapshot()
         snap.update({
@@ -466,7 +377,7 @@ class WitchGame(HiddenRoleGame):
             "allowance": {s: [a.left, a.length] for s, a in self.allowance.items()},
             "ballots": dict(self.votes[-1].ballots) if self.votes else {},
             "vote_round": self.votes[-1].round if self.votes else 0,
-            "mic": self.mic[0] if self.mic else None, "mark": self.mark, "exorcism_used": self.exorcism_used,
+            "mic": self._speaker(), "mark": self.mark, "exorcism_used": self.exorcism_used,
             "night": dict(self.night.scanned) if self.night else None,
             "findings": {s: list(f) for s, f in self.findings.items()}, "fired": dict(self.fired),
         })
@@ -475,9 +386,31 @@ class WitchGame(HiddenRoleGame):
     # -- hooks ---------------------------------------------------------------------
     @classmethod
     def simulation(cls, seed: int, players: int, options: Mapping[str, Any], bot: str | None = None):
+        if bot == "ear":  # bots that decide from what they hear (docs/ear.md)
+            from .ear import ear_simulation
+
+            return ear_simulation(seed, players, options)
         from .bots import WitchSimulation
 
         return WitchSimulation(seed, players, options, bot)
+
+    @classmethod
+    def diagram(cls, fmt: str = "mermaid") -> str:
+        if fmt != "mermaid":
+            raise NotImplementedError(f"witch draws only mermaid, not {fmt}")
+        return "\n".join([
+            "stateDiagram-v2", "    [*] --> deal",
+            "    deal --> prologue: every seat scanned a role card",
+            "    prologue --> day: all OK / next",
+            "    day --> revote: a tie at the count",
+            "    revote --> night: voted out (most votes, most over both rounds, the lot)",
+            "    day --> night: one player voted out",
+            "    night --> day: all scanned / time limit / next (morning)",
+            "    day --> epilogue: a win after the vote",
+            "    revote --> epilogue: a win after the vote",
+            "    night --> epilogue: a win in the morning",
+            "    epilogue --> [*]",
+        ])
 
     @classmethod
     def tune(cls, games: int, seed: int, players: int, options: Mapping[str, Any],
@@ -486,7 +419,3 @@ class WitchGame(HiddenRoleGame):
 
         return tune(games, seed, players, options, bot=bot, plot=plot, progress=progress)
 
-
-def _width(text: str) -> int:
-    """Half-width characters of a typed speech: a full-width character counts 2."""
-    return chars_to_minutes(text, 1)

@@ -63,7 +63,8 @@ class HiddenRoleGame(Game):
         return self.finished
 
     def start(self, t: float) -> list[Event]:
-        return [event("phase", phase=self.DEAL, day=0), say(TABLE, "scan-role")]
+        # No `phase` event for the deal: the contract's phases begin when the deal is done.
+        return [say(TABLE, "scan-role")]
 
     def handle(self, inp: Input) -> list[Event]:
         if self.finished:
@@ -216,6 +217,19 @@ class HiddenRoleGame(Game):
                     out.append(say(me, "partners", role=self.role_name(role), seats=partners))
         return out + self.hint_more(seat)
 
+    def situation(self) -> list[Event]:
+        """Where the table stands, on the speaker (after an undo, a resume, a reader
+        back): public facts only — the phase, who is on the island, who left."""
+        out = [say(TABLE, "hint-phase", phase=f"phase:{self.phase}", day=self.day),
+               say(TABLE, "hint-alive", seats=self.roster.alive())]
+        if self.roster.dead():
+            out.append(say(TABLE, "hint-out", seats=self.roster.dead()))
+        return out + self.situation_more()
+
+    def situation_more(self) -> list[Event]:
+        """The game's public part of the situation (clocks, whose speech, the vote)."""
+        return []
+
     # -- the deal ------------------------------------------------------------
     def _scan_card(self, seat: int, role: str, n: int, t: float) -> list[Event]:
         me = seat_audience(seat)
@@ -297,6 +311,7 @@ class HiddenRoleGame(Game):
         return [error(f"unknown console command {line[:80]!r} (have: {have})", private=REFEREE)]
 
     def _seat_arg(self, word: str) -> int | None:
-        if word.isdigit() and len(word) <= 3 and 1 <= int(word) <= self.players:
+        # ASCII digits only: "²".isdigit() is true and int("²") fails
+        if word.isascii() and word.isdigit() and len(word) <= 3 and 1 <= int(word) <= self.players:
             return int(word)
         return None

@@ -258,3 +258,14 @@ def test_random_inputs_never_crash_and_never_leak(toyroles):
         assert not [e for e in public if e["type"] == "say" and e["key"] in ("seen", "your-role", "partners")]
 
     run()
+
+
+def test_a_team_secret_with_nobody_left_to_tell_stays_the_referees_and_a_ballot_can_be_withdrawn():
+    from kikimimi.roles import team_event, team_say
+
+    assert team_event("kill", [], target=3).fields["private"] == "referee"
+    assert team_event("kill", [5, 1, 5], target=3).fields["private"] == ["seat:1", "seat:5"]
+    assert [e.fields["to"] for e in team_say([3, 1], "hello")] == ["seat:1", "seat:3"]
+    vote = Vote.open([1, 2, 3])
+    vote.cast(1, 2)
+    assert vote.withdraw(1) and not vote.withdraw(1) and vote.missing == [1, 2, 3]

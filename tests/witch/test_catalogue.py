@@ -71,3 +71,10 @@ def test_the_simulated_table_config_loads_and_its_options_are_the_games():
     assert (config.game, config.players) == ("witch", 8)
     assert sorted(r["seat"] for r in config.readers.values() if r["role"] == "hand") == list(range(1, 9))
     WitchGame(config.players, config.options)  # valid options, or ValueError
+
+
+def test_the_phases_are_drawn():
+    from kikimimi_games.witch import WitchGame
+
+    drawing = WitchGame.diagram()
+    assert drawing.startswith("stateDiagram-v2") and all(p in drawing for p in ("prologue", "day", "night", "epilogue"))

@@ -87,6 +87,8 @@ def test_bot_games_end_with_a_winner_keep_secrets_and_replay_identically(players
         script, log = play("witch", seed, players, {}, bot)
         assert of(log, "game-over")[0]["winner"] in ("islanders", "witches", "imp")
         check(log)
+        assert not of(log, "error")  # the bots play legally: no refusal, no referee needed
+        assert not [line for line in script if "console" in line and line["console"].split()[0] in ("next", "stop")]
         assert run_script(script) == log
 
 

@@ -496,3 +496,31 @@ def test_role_cards_and_stray_tags_after_the_deal():
     log = day1().hand(2, "witch:role-mirror-1").hand(3, "witch:role-human-3").field("witch:role-human-1").run()
     assert said(log, "your-role", "seat:2")[-1]["params"]["role"] == "role:mirror"
     assert said(log, "not-now", "seat:3") and said(log, "field-seats-only")
+
+
+def test_a_token_left_on_the_field_when_the_day_ends_costs_nothing_and_blocks_nobody():
+    s = day1().field("seat:3")
+    everyone_votes(s, ALL8, 7, 8)
+    night(s, [1, 2, 3, 4, 5, 6, 8], {1: 8, 6: 8, 2: 3})
+    s.field("seat:4").field("seat:4", removed=True, dt=5).field("seat:3", removed=True)
+    log = s.run()
+    assert [(e["seat"], e["minutes"]) for e in of(log, "speech")] == [(4, 5)]
+    assert not said(log, "mic-busy")
+
+
+def test_the_situation_is_public_facts_only_and_odd_digits_are_not_seats():
+    from kikimimi.engine import Table
+    from kikimimi.script import Header
+
+    s = everyone_votes(day1(), ALL8, 7, 8)
+    table = Table(Header("witch", 8, {"roles": DECK8}))
+    table.start()
+    for number, line in enumerate(s.lines[1:], start=2):
+        table.feed(number, line)
+    events = table.game.situation()
+    assert {e.fields["to"] for e in events} == {"table"}
+    spoken = {e.fields["key"]: e.fields["params"] for e in events}
+    assert spoken["hint-phase"] == {"phase": "phase:night", "day": 1} and spoken["hint-out"]["seats"] == [7]
+    assert spoken["hint-night"]["minutes"] == 360 and "your-role" not in spoken
+    log = day1().console("act ² 3").console("hint ٣").console("act 1 ²").run()
+    assert [e["private"] for e in of(log, "error")] == ["referee"] * 3
