@@ -90,8 +90,7 @@ class Mafia42Game(HiddenRoleGame):
 
     # -- protocol ---------------------------------------------------------------
     def start(self, t: float) -> list[Event]:
-        return [event("phase", phase=self.DEAL, day=0),
-                say(TABLE, "scan-role", players=self.players, mode=self.mode)]
+        return [say(TABLE, "scan-role", players=self.players, mode=self.mode)]
 
     def handle(self, inp: Input) -> list[Event]:
         self.now = inp.t
@@ -363,6 +362,15 @@ class Mafia42Game(HiddenRoleGame):
             choice = self.choices.get(seat) if self.phase == "night" else self.vote.ballots.get(seat)
             if choice is not None and self.phase in ("night", "vote"):
                 out.append(say(me, "your-choice", seat=choice))
+        return out
+
+    def situation_more(self) -> list[Event]:
+        """What the app's screen shows everyone: the time left and, while it is public, the tally."""
+        out = []
+        if self.phase not in (self.DEAL, "over"):
+            out.append(say(TABLE, "hint-time", left=max(0, int(math.ceil(self.deadline - self.now)))))
+        if self.phase == "vote" and not self.hushed:
+            out += day.spoken(TABLE, "tally-now", day.shown(self))
         return out
 
     def _chat(self, seat: int, text: str) -> list[Event]:

@@ -3,8 +3,9 @@ from __future__ import annotations
 
 import pytest
 
+from kikimimi.engine import Table as Engine
 from kikimimi.engine import public_view, run_script
-from kikimimi.script import ScriptError
+from kikimimi.script import Header, ScriptError
 from kikimimi.sim import play
 from kikimimi_games.mafia42 import Mafia42Game
 
@@ -23,7 +24,7 @@ def test_the_game_starts_at_night_and_every_phase_runs_on_its_timer():
     t.add({"reader": "hand", "seat": 1, "tag": "seat:1", "removed": True}, dt=200)  # the clock runs
     log = t.run()
     got = phases(log)
-    assert got[:7] == [("deal", 0.0), ("night", 2.0), ("morning", 27.0), ("discussion", 32.0),
+    assert got[:6] == [("night", 2.0), ("morning", 27.0), ("discussion", 32.0),
                        ("vote", 92.0), ("night", 107.0), ("morning", 132.0)]  # 15 s x 4 living
     assert said(log, "ten-seconds")[0]["t"] == 17.0
     assert said(log, "tally-hidden")[0]["t"] == 102.0
@@ -32,7 +33,7 @@ def test_the_game_starts_at_night_and_every_phase_runs_on_its_timer():
 def test_timers_are_options():
     t = Table(["mafia", C, C, C], night=10, morning=2, discussion_per_player=5, vote=6)
     t.add({"reader": "hand", "seat": 1, "tag": "seat:1", "removed": True}, dt=60)
-    assert phases(t.run())[1:5] == [("night", 2.0), ("morning", 12.0), ("discussion", 14.0), ("vote", 34.0)]
+    assert phases(t.run())[0:4] == [("night", 2.0), ("morning", 12.0), ("discussion", 14.0), ("vote", 34.0)]
 
 
 def test_extend_and_shorten_once_per_player_per_day():
@@ -135,3 +136,20 @@ def test_the_diagram_draws_every_phase_the_game_enters():
     _, log = play("mafia42", 3, 8, {})
     for phase in {e["phase"] for e in of(log, "phase")}:
         assert f"{phase} -->" in text or f"--> {phase}" in text
+
+
+def test_the_situation_on_the_speaker_holds_public_facts_only():
+    """The runtime speaks it after an undo, a resume or a reader back."""
+    t = Table(["mafia", "police", C, C]).night({1: 3}).next().next().hand(1, "seat:2")
+    engine = Engine(Header.parse(t.lines[0]))
+    engine.start()
+    for n, line in enumerate(t.lines[1:], start=2):
+        engine.feed(n, line)
+    situation = engine.game.situation()
+    assert all(ev.fields["to"] == "table" for ev in situation)
+    keys = [ev.fields["key"] for ev in situation]
+    assert keys[:3] == ["hint-phase", "hint-alive", "hint-out"] and "hint-time" in keys
+    assert [ev.fields["params"] for ev in situation if ev.fields["key"] == "tally-entry"] == [{"seat": 2, "votes": 1}]
+    assert not any("job:" in str(ev.fields.get("params")) for ev in situation)
+    at_the_deal = Mafia42Game(4, {"jobs": ["mafia", "police", C, C]}).situation()
+    assert [ev.fields["key"] for ev in at_the_deal] == ["hint-phase", "hint-alive"]
