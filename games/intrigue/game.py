@@ -118,7 +118,7 @@ class IntrigueGame(Game):
 
     def start(self, t: float) -> list[Event]:
         out = self._out = []
-        self._announce("start", edition=self.ed.name, rounds=self.ed.rounds, cash=self.ed.start_cash,
+        self._announce("start", edition=self.ed.name, rounds=self.ed.rounds, start_cash=self.ed.start_cash,
                        players=len(self.seats), bribes=self.ed.bribes)
         for s in self.seats:
             self._whisper_cash(s)
