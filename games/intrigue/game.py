@@ -536,13 +536,13 @@ class IntrigueGame(Game):
             self._out.append(error(f"unknown command {' '.join(words)[:80]!r} (help lists the commands)"))
 
     def _section(self, word: str) -> int | None:
-        if word.isdigit() and 1 <= int(word) <= self.ed.sections:
+        if word.isascii() and word.isdigit() and 1 <= int(word) <= self.ed.sections:
             return int(word)
         self._out.append(error(f"no section {word[:10]!r} (1 to {self.ed.sections})"))
         return None
 
     def _seat(self, word: str) -> int | None:
-        if word.isdigit() and 1 <= int(word) <= len(self.seats):
+        if word.isascii() and word.isdigit() and 1 <= int(word) <= len(self.seats):
             return int(word)
         self._out.append(error(f"no seat {word[:10]!r} (1 to {len(self.seats)})"))
         return None

@@ -98,3 +98,25 @@ def test_sim_games_prints_the_designers_report():
 def test_an_unknown_bot_is_refused():
     with pytest.raises(ValueError, match="greedy"):
         IntrigueSimulation(1, 4, {}, "clever")
+
+
+def test_the_simulated_table_config_serves_a_recorded_game(tmp_path):
+    """hardware/intrigue-sim.toml: four hand readers and no field reader run a whole bot game."""
+    from pathlib import Path
+    import json
+
+    config = Path(__file__).parents[2] / "hardware" / "intrigue-sim.toml"
+    record, events = tmp_path / "game.jsonl", tmp_path / "events.jsonl"
+    sim = subprocess.run([sys.executable, "-m", "kikimimi.cli", "sim", "intrigue", "--seed", "5",
+                          "--record", str(record)], capture_output=True, text=True, timeout=120)
+    assert sim.returncode == 0, sim.stderr
+    served = subprocess.run([sys.executable, "-m", "kikimimi.cli", "serve", str(config), "--sim-readers",
+                             str(record), "--speed", "0", "--journal", str(tmp_path / "journal.jsonl"),
+                             "--voice", "text", "--quiet", "--events", str(events)],
+                            capture_output=True, text=True, timeout=120)
+    assert served.returncode == 0, served.stderr
+    want = [json.loads(line) for line in sim.stdout.splitlines()]
+    got = [json.loads(line) for line in events.read_text().splitlines()]
+    strip = lambda ev: {k: v for k, v in ev.items() if k not in ("t", "text")}  # noqa: E731
+    assert [strip(e) for e in got] == [strip(e) for e in want]
+    assert got[-1]["text"].endswith("デュカ。")  # the config's table speaks Japanese

@@ -8,6 +8,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from kikimimi.engine import public_view, run_script
 from kikimimi.phrases import Phrasebook
@@ -232,3 +234,19 @@ def test_a_script_with_an_unknown_option_fails_replay_in_one_line(tmp_path):
     run = subprocess.run([sys.executable, "-m", "kikimimi.cli", "replay", str(script)],
                          capture_output=True, text=True, timeout=60)
     assert run.returncode != 0 and "rounds" in run.stderr and len(run.stderr.strip().splitlines()) == 1
+
+
+WORDS = st.sampled_from(["act", "scan", "place", "send", "bribe", "ok", "next", "hint", "stop", "1", "2", "5",
+                         "²", "１", "advisor-1-law-1", "intrigue:section-3", "seat:2", "-1", "99999999999999999999"])
+
+
+@settings(max_examples=150, deadline=None, derandomize=True)
+@given(st.lists(st.one_of(st.lists(WORDS, min_size=1, max_size=4).map(" ".join), st.text(min_size=1, max_size=30)),
+                min_size=1, max_size=12))
+def test_any_console_line_is_answered_without_a_traceback(lines):
+    s = Script()
+    for line in lines:
+        if line.strip():
+            s.console(line)
+    r = s.run()  # Run asserts no internal error
+    assert all("\n" not in e["message"] for e in r.of("error"))
