@@ -20,7 +20,7 @@ from typing import Any
 from kikimimi.protocol import visible_to
 
 from .editions import COPIES, edition_from_options
-from .pieces import advisor_tag, parse_advisor, section_tag
+from .pieces import advisor_of, advisor_tag, section_tag
 
 BOTS = ("greedy", "random", "mixed")
 REFUSALS = {"not-in-garden", "settle-free-first", "conflict-order", "choose-advisor-first", "conflict-section",
@@ -29,9 +29,7 @@ REFUSALS = {"not-in-garden", "settle-free-first", "conflict-order", "choose-advi
 
 
 def _role(tag: str) -> str:
-    a = parse_advisor(tag)
-    assert a is not None
-    return a.role
+    return advisor_of(tag).role
 
 
 class Bot:

@@ -27,7 +27,7 @@ from kikimimi.protocol import TABLE, Event, Game, Input, error, event, say, seat
 
 from . import machine
 from .editions import COPIES, Edition, edition_from_options
-from .pieces import Advisor, advisor_tag, all_tags, parse_advisor, parse_section, section_tag
+from .pieces import Advisor, advisor_of, advisor_tag, all_tags, parse_advisor, parse_section, section_tag
 
 if TYPE_CHECKING:
     from .bots import IntrigueSimulation
@@ -183,8 +183,7 @@ class IntrigueGame(Game):
     @staticmethod
     def _who(tag: str) -> dict[str, Any]:
         """An advisor as the phrases speak it: its owner's seat and its role (the copy looks the same)."""
-        a = parse_advisor(tag)
-        assert a is not None
+        a = advisor_of(tag)
         return {"seat": a.owner, "role": a.role, "advisor": tag}
 
     # -- a turn ------------------------------------------------------------------
@@ -218,10 +217,10 @@ class IntrigueGame(Game):
         """Non-conflicting newcomers in the order sent; then conflicts, the highest-paid
         section's first; then conflicts among newcomers only, in the order sent."""
         waiting = self.gardens[owner]
-        employed = {parse_advisor(t).role: t for t in self.sections[owner].values()}  # type: ignore[union-attr]
+        employed = {advisor_of(t).role: t for t in self.sections[owner].values()}
         by_role: dict[str, list[str]] = {}
         for t in waiting:
-            by_role.setdefault(parse_advisor(t).role, []).append(t)  # type: ignore[union-attr]
+            by_role.setdefault(advisor_of(t).role, []).append(t)
         singles, held, fresh = [], [], []
         for role, ts in by_role.items():
             if role in employed:
@@ -230,8 +229,8 @@ class IntrigueGame(Game):
                 fresh.append(Group(role, ts))
             else:
                 singles.append(Group(role, ts))
-        held.sort(key=lambda g: (-self.ed.incomes[self.where[g.employed].section - 1],  # type: ignore[index]
-                                 -self.where[g.employed].section))  # type: ignore[index]
+        held.sort(key=lambda g: (-self.ed.incomes[self.where[employed[g.role]].section - 1],
+                                 -self.where[employed[g.role]].section))
         return singles + held + fresh
 
     def _group_of(self, tag: str) -> Group | None:
@@ -249,7 +248,7 @@ class IntrigueGame(Game):
         self._announce(key, owner=self.turn, conflict=g.conflict, **self._who(tag))
 
     def _bribe_tap(self, seat: int) -> None:
-        bidder = parse_advisor(self.bids[0]).owner  # type: ignore[union-attr]
+        bidder = advisor_of(self.bids[0]).owner
         if seat != bidder:
             self._refuse(seat, "not-your-offer", f"seat {seat} is not the one offering now")
         elif (self.taps + 1) * self.ed.step > self.cash[seat]:
@@ -260,7 +259,7 @@ class IntrigueGame(Game):
 
     def _confirm_offer(self, seat: int) -> None:
         tag = self.bids[0]
-        bidder = parse_advisor(tag).owner  # type: ignore[union-attr]
+        bidder = advisor_of(tag).owner
         if seat != bidder:
             self._refuse(seat, "not-your-offer", f"seat {seat} is not the one offering now")
             return
@@ -452,7 +451,7 @@ class IntrigueGame(Game):
                            **self._who(sections[k]))
             for t in self.gardens[m]:
                 self._tell(seat, "hint-garden", owner=m, **self._who(t))
-        roles = [parse_advisor(t).role for t in self.hand(seat)]  # type: ignore[union-attr]
+        roles = [advisor_of(t).role for t in self.hand(seat)]
         self._tell(seat, "hint-hand", count=len(roles), roles=roles)
         self._tell(seat, "cash", cash=self.cash[seat])
 
@@ -493,10 +492,10 @@ class IntrigueGame(Game):
         elif seat != self.turn or self.state not in ("placing", "dispatching"):
             self._identify(seat, tag)
         elif self.state == "placing":
-            if a is not None:
+            if k is None:
                 self._choose_to_place(seat, tag)
             else:
-                self._place(seat, k)  # type: ignore[arg-type]
+                self._place(seat, k)
         elif a is not None:
             self._choose_to_send(seat, tag)
         else:
@@ -510,7 +509,7 @@ class IntrigueGame(Game):
             self._game_over("stopped")
         elif shape == ("next", 0):
             if self.state == "offers":
-                self._confirm_offer(parse_advisor(self.bids[0]).owner)  # type: ignore[union-attr]
+                self._confirm_offer(advisor_of(self.bids[0]).owner)
             else:
                 self._out.append(error("next: no offer is being made now"))
         elif shape in (("hint", 1), ("bribe", 1), ("ok", 1)):

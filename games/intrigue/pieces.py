@@ -42,6 +42,14 @@ def parse_advisor(tag: str) -> Advisor | None:
     return Advisor(owner, parts[1], copy)
 
 
+def advisor_of(tag: str) -> Advisor:
+    """The advisor of a tag the game itself placed (never raw input: use `parse_advisor`)."""
+    a = parse_advisor(tag)
+    if a is None:
+        raise ValueError(f"not an advisor: {tag!r}")
+    return a
+
+
 def parse_section(tag: str) -> int | None:
     prefix = f"{SET}:section-"
     if tag.startswith(prefix) and tag[len(prefix):].isdigit():
