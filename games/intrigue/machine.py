@@ -22,16 +22,21 @@ TRANSITIONS: list[dict[str, Any]] = [
 ]
 
 
+def _machine_kwargs() -> dict[str, Any]:
+    return dict(states=STATES, transitions=TRANSITIONS, initial="turn", auto_transitions=False)
+
+
 def attach(model: Any) -> Machine:
     """Give `model` a `state` and one method per trigger."""
-    return Machine(model=model, states=STATES, transitions=TRANSITIONS,
-                   initial="turn", auto_transitions=False)
+    return Machine(model=model, **_machine_kwargs())
 
 
 def mermaid() -> str:
-    lines = ["stateDiagram-v2", "    [*] --> turn"]
-    for t in TRANSITIONS:
-        sources = t["source"] if isinstance(t["source"], list) else [t["source"]]
-        lines += [f"    {s} --> {t['dest']}: {t['trigger']}" for s in sources]
-    lines.append("    over --> [*]")
-    return "\n".join(lines)
+    """The steps of a turn as Mermaid source, drawn by `transitions` itself."""
+    from transitions.extensions import GraphMachine
+
+    class _Drawing:
+        pass
+
+    graph = GraphMachine(model=_Drawing(), graph_engine="mermaid", title="Intrige: a turn", **_machine_kwargs())
+    return str(graph.get_graph().draw(None))

@@ -250,3 +250,13 @@ def test_any_console_line_is_answered_without_a_traceback(lines):
             s.console(line)
     r = s.run()  # Run asserts no internal error
     assert all("\n" not in e["message"] for e in r.of("error"))
+
+
+def test_the_diagram_draws_the_steps_of_a_turn():
+    text = IntrigueGame.diagram()
+    for state in ("turn", "offers", "placing", "dispatching", "over"):
+        assert f'state "{state}"' in text
+    for trigger in ("call_offers", "call_placing", "call_dispatch", "begin_turn", "finish"):
+        assert trigger in text
+    with pytest.raises(ValueError):
+        IntrigueGame.diagram("dot")
