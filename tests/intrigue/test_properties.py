@@ -69,6 +69,8 @@ def test_every_bot_game_ends_conserves_money_and_advisors_and_keeps_cash_private
             check_advisors(game)
     assert replayed == log
     check_advisors(game)
+    # 10 advisors (8 in amigo), two a round, no dispatch in the last round: every hand is empty.
+    assert all(not game.hand(s) for s in game.seats)
 
     # No seat's cash in a public event or another seat's earphone before the end.
     end = over[0]["seq"]

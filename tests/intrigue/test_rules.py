@@ -353,3 +353,32 @@ def test_most_cash_wins_and_ties_share_the_place():
     assert over["reason"] == "stopped"
     assert [(e["seat"], e["place"], e["cash"], e["won"]) for e in over["ranking"]] == [
         (2, 1, 340_000, True), (3, 2, 320_000, False), (4, 2, 320_000, False), (1, 4, 300_000, False)]
+
+
+def test_every_advisor_in_the_garden_is_placed_before_the_dispatch():
+    s = Script().send(1, "1-law-1", 2).send(1, "1-finance-1", 3).offer(1, 0)
+    s.scan(2, A("2-law-1"))
+    own = s.line
+    s.scan(2, "seat:3")
+    early = s.line
+    r = s.run()
+    assert r.keys(own) == ["not-in-garden"] and r.keys(early) == ["not-now"]
+    assert r.snap["phase"] == "placing" and not [e for e in r.of("dispatch") if e["seat"] == 2]
+
+
+def test_bribes_do_not_bind_the_owner():
+    s = Script().send(1, "1-law-1", 2).send(1, "1-finance-1", 3)
+    s.offer(1, 0).place(2, "1-law-1", 1).send(2, "2-military-1", 3).send(2, "2-finance-1", 4)
+    # Seat 3's garden: 1-finance-1 (30,000 offered), 2-military-1 (nothing): the better section goes to 2.
+    s.offer(1, 3).offer(2, 0).place(3, "2-military-1", 5).place(3, "1-finance-1", 1)
+    r = s.run()
+    assert [(e["advisor"], e["section"]) for e in r.of("hire") if e["owner"] == 3] == [
+        (A("2-military-1"), 5), (A("1-finance-1"), 1)]
+    assert r.cash(1) == START - 30_000 and r.cash(3) == START + 30_000
+
+
+def test_the_referee_sees_every_balance():
+    s = Script().send(1, "1-law-1", 2).send(1, "1-finance-1", 3).offer(1, 1)
+    snap = s.run().snap
+    assert snap["cash"] == {1: 310_000, 2: 330_000, 3: START, 4: START}
+    assert snap["turn"] == 2 and snap["phase"] == "placing"
