@@ -27,7 +27,7 @@ from kikimimi.protocol import TABLE, Event, Game, Input, error, event, say, seat
 
 from . import machine
 from .editions import COPIES, Edition, edition_from_options
-from .pieces import Advisor, advisor_of, advisor_tag, all_tags, parse_advisor, parse_section, section_tag
+from .pieces import advisor_of, advisor_tag, all_tags, parse_advisor, parse_section, section_tag
 
 if TYPE_CHECKING:
     from .bots import IntrigueSimulation
@@ -575,4 +575,4 @@ class IntrigueGame(Game):
         return machine.mermaid()
 
 
-__all__ = ["IntrigueGame", "Advisor"]
+__all__ = ["IntrigueGame"]

@@ -6,11 +6,7 @@ start 320,000, step 10,000).
 """
 from __future__ import annotations
 
-import pytest
-
-from kikimimi.engine import public_view, run_script
-from kikimimi.protocol import visible_to
-from kikimimi.script import ScriptError
+from kikimimi.engine import public_view
 
 from .helpers import A, Script
 

@@ -1,8 +1,10 @@
 """Bots that play by ear, and the designer's report of `kikimimi sim intrigue --games N`."""
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -17,7 +19,6 @@ def drive(seed: int, bot: str, **options):
     """The sim driver's loop, keeping the bots in hand to look into their memories."""
     table = Table(Header("intrigue", 4, options, "en", {}))
     sim = IntrigueSimulation(seed, 4, options, bot)
-    heard: dict[int, list[dict]] = {b.seat: [] for b in sim.bots}
     log = table.start()
     sim.observe(log)
     n, t = 1, 0.0
@@ -29,8 +30,6 @@ def drive(seed: int, bot: str, **options):
         events = table.feed(n, {"t": t, **line})
         log += events
         sim.observe(events)
-        for b in sim.bots:
-            heard[b.seat] += [e for e in events if visible_to(e, b.seat)]
     return table.game, sim, log
 
 
@@ -102,9 +101,6 @@ def test_an_unknown_bot_is_refused():
 
 def test_the_simulated_table_config_serves_a_recorded_game(tmp_path):
     """hardware/intrigue-sim.toml: four hand readers and no field reader run a whole bot game."""
-    from pathlib import Path
-    import json
-
     config = Path(__file__).parents[2] / "hardware" / "intrigue-sim.toml"
     record, events = tmp_path / "game.jsonl", tmp_path / "events.jsonl"
     sim = subprocess.run([sys.executable, "-m", "kikimimi.cli", "sim", "intrigue", "--seed", "5",
