@@ -33,6 +33,8 @@ if TYPE_CHECKING:
     from .bots import IntrigueSimulation
 
 HAND, GARDEN, SECTION, OUT = "hand", "garden", "section", "out"
+#: One spoken line: a phrase key and its parameters.
+Line = tuple[str, dict[str, Any]]
 
 
 @dataclass
@@ -237,12 +239,13 @@ class IntrigueGame(Game):
         return next((g for g in self.groups if tag in g.advisors), None)
 
     # -- offers --------------------------------------------------------------------
-    def _call_offer(self) -> None:
+    def _call_offer(self, again: bool = False) -> None:
         tag = self.bids[0]
         g = self._group_of(tag)
         assert g is not None
-        self.taps = 0
-        if g.conflict and tag == g.advisors[0]:
+        if not again:
+            self.taps = 0
+        if g.conflict and tag == g.advisors[0] and not again:
             self._announce("conflict", owner=self.turn, role=g.role, count=len(g.advisors))
         key = "offer-call-employed" if tag == g.employed else "offer-call"
         self._announce(key, owner=self.turn, conflict=g.conflict, **self._who(tag))
@@ -298,11 +301,12 @@ class IntrigueGame(Game):
         singles = [g for g in pending if not g.conflict]
         return singles, (None if singles else next((g for g in pending if g.conflict), None))
 
-    def _call_next_conflict(self) -> None:
+    def _call_next_conflict(self, again: bool = False) -> None:
         singles, conflict = self._current()
         if not singles and conflict is not None:
-            self._out.append(event("conflict", owner=self.turn, role=conflict.role,
-                                   advisors=list(conflict.advisors)))
+            if not again:
+                self._out.append(event("conflict", owner=self.turn, role=conflict.role,
+                                       advisors=list(conflict.advisors)))
             self._announce("settle-conflict", owner=self.turn, role=conflict.role, count=len(conflict.advisors))
 
     def _choose_to_place(self, seat: int, tag: str) -> None:
@@ -437,23 +441,44 @@ class IntrigueGame(Game):
             self._announce("rank", place=e["place"], seat=e["seat"], cash=e["cash"])
 
     # -- what a seat hears on request -------------------------------------------------------------
-    def _hint(self, seat: int) -> None:
-        """Everything a sighted player sees on the board, and the asking seat's own cash."""
-        self._tell(seat, "hint-turn", round=self.round, rounds=self.ed.rounds, turn=self.turn, step=self.state)
+    def sight(self, seat: int) -> list[Line]:
+        """Everything a sighted player sees on the board now (public lines; `seat` is the one asking)."""
+        lines: list[Line] = [("hint-turn", {"round": self.round, "rounds": self.ed.rounds, "turn": self.turn,
+                                            "step": self.state})]
         if self.state == "offers":
-            self._tell(seat, "hint-offer", owner=self.turn, **self._who(self.bids[0]))
+            lines.append(("hint-offer", {"owner": self.turn, **self._who(self.bids[0])}))
         for m in self.seats:
             sections = self.sections[m]
             if not sections and not self.gardens[m]:
-                self._tell(seat, "hint-empty", owner=m)
+                lines.append(("hint-empty", {"owner": m}))
             for k in sorted(sections):
-                self._tell(seat, "hint-section", owner=m, section=k, income=self.ed.incomes[k - 1],
-                           **self._who(sections[k]))
-            for t in self.gardens[m]:
-                self._tell(seat, "hint-garden", owner=m, **self._who(t))
+                lines.append(("hint-section", {"owner": m, "section": k, "income": self.ed.incomes[k - 1],
+                                               **self._who(sections[k])}))
+            lines += [("hint-garden", {"owner": m, **self._who(t)}) for t in self.gardens[m]]
+        return lines
+
+    def _hint(self, seat: int) -> None:
+        """The board, then what only the asking seat may hear: its hand and its cash."""
         roles = [advisor_of(t).role for t in self.hand(seat)]
-        self._tell(seat, "hint-hand", count=len(roles), roles=roles)
-        self._tell(seat, "cash", cash=self.cash[seat])
+        own: list[Line] = [("hint-hand", {"count": len(roles), "roles": roles}), ("cash", {"cash": self.cash[seat]})]
+        for key, params in self.sight(seat) + own:
+            self._tell(seat, key, **params)
+
+    def situation(self) -> list[Event]:
+        """Where the table stands, on the speaker (after an undo, a resume or a reader coming back):
+        whose turn, and the call that is waiting to be answered."""
+        if self.over:
+            return []
+        out = self._out = [say(TABLE, "turn", seat=self.turn)]
+        if self.state == "offers":
+            self._call_offer(again=True)
+        elif self.state == "placing":
+            self._announce("place-call", owner=self.turn)
+            self._call_next_conflict(again=True)
+        elif self.state == "dispatching":
+            self._announce("dispatch-call", seat=self.turn, count=self.to_send)
+        self._out = []
+        return out
 
     def _identify(self, seat: int, tag: str) -> None:
         """A piece scanned when it is no move: the player asks what it is (the pieces look alike by touch)."""

@@ -260,3 +260,26 @@ def test_the_diagram_draws_the_steps_of_a_turn():
         assert trigger in text
     with pytest.raises(ValueError):
         IntrigueGame.diagram("dot")
+
+
+def test_situation_repeats_whose_turn_and_the_waiting_call_on_the_speaker():
+    s = Script().send(1, "1-law-1", 2).send(1, "1-finance-1", 3).cmd(1, "bribe")
+    r = s.run()
+    again = r.game.situation()
+    assert [(e.fields["to"], e.fields["key"]) for e in again] == [("table", "turn"), ("table", "offer-call")]
+    assert again[1].fields["params"]["advisor"] == A("1-law-1")
+    assert r.game.taps == 1  # repeating the call keeps the offer in the making
+    s.cmd(1, "ok")
+    r = s.run()
+    assert [e.fields["key"] for e in r.game.situation()] == ["turn", "place-call"]
+    s.place(2, "1-law-1", 5)
+    r = s.run()
+    assert [e.fields["key"] for e in r.game.situation()] == ["turn", "dispatch-call"]
+    assert all(e.fields["to"] == "table" and "cash" not in e.fields["params"] for e in r.game.situation())
+
+
+def test_sight_is_public_the_hint_adds_only_the_seats_own_facts():
+    s = Script().send(1, "1-law-1", 2).send(1, "1-finance-1", 3)
+    r = s.run()
+    assert r.game.sight(1) == r.game.sight(3)  # the board is the same for every seat
+    assert not any("cash" in params for _, params in r.game.sight(1))
