@@ -222,8 +222,9 @@ class PostgresDatabase(Database):
 
 
 def _first_line(exc: BaseException) -> str:
-    text = str(exc).strip()
-    return text.splitlines()[0] if text else type(exc).__name__
+    """A driver error as one line (libpq's messages span several)."""
+    text = " ".join(str(exc).split())
+    return text[:300] if text else type(exc).__name__
 
 
 def connect_postgres(url: str, *, create: bool) -> PostgresDatabase:
@@ -232,7 +233,9 @@ def connect_postgres(url: str, *, create: bool) -> PostgresDatabase:
     where = describe_url(url)
     try:
         conn = _connect(psycopg, url)
-    except psycopg.errors.InvalidCatalogName:
+    except psycopg.Error as exc:
+        if not _no_such_database(exc):
+            raise RecordsError(f"{where}: cannot connect ({_first_line(exc)})") from None
         if not create:
             raise RecordsError(
                 f"{where}: no such database (create it with `kikimimi players add`, or pass --create)"
@@ -242,9 +245,17 @@ def connect_postgres(url: str, *, create: bool) -> PostgresDatabase:
             conn = _connect(psycopg, url)
         except psycopg.Error as exc:
             raise RecordsError(f"{where}: cannot connect ({_first_line(exc)})") from None
-    except psycopg.Error as exc:
-        raise RecordsError(f"{where}: cannot connect ({_first_line(exc)})") from None
     return PostgresDatabase(url, conn)
+
+
+def _no_such_database(exc: BaseException) -> bool:
+    """Whether connecting failed because the URL's database does not exist (SQLSTATE 3D000).
+
+    A failed connection carries no SQLSTATE in psycopg; the server's message is the evidence."""
+    if getattr(exc, "sqlstate", None) == "3D000":
+        return True
+    text = str(exc)
+    return "database \"" in text and "\" does not exist" in text
 
 
 def _connect(psycopg: Any, url: str) -> Any:
