@@ -62,7 +62,6 @@ class Database:
     """A connection to a club's records, with the dialect's differences inside."""
 
     kind = ""
-    IntegrityError: tuple[type[BaseException], ...] = ()
 
     def __init__(self, where: str):
         self.where = where  # how messages name this database (never a password)
@@ -92,7 +91,6 @@ class Database:
 
 class SqliteDatabase(Database):
     kind = "sqlite"
-    IntegrityError = (sqlite3.IntegrityError,)
 
     def __init__(self, path: Path, conn: sqlite3.Connection):
         super().__init__(str(path))
@@ -179,10 +177,13 @@ class PostgresDatabase(Database):
         psycopg = _psycopg()
         self.psycopg = psycopg
         self.conn = conn
-        self.IntegrityError = (psycopg.IntegrityError,)
-        # Worth running again from the start: someone else's transaction won a race.
-        self._retry = (psycopg.errors.SerializationFailure, psycopg.errors.DeadlockDetected)
+        # Worth running again from the start: someone else's transaction won a race.  A unique
+        # violation is one too (two tables inserting the same key at once); run again, the
+        # body's own checks see the other table's row and refuse with their one line.
+        self._retry = (psycopg.errors.SerializationFailure, psycopg.errors.DeadlockDetected,
+                       psycopg.errors.UniqueViolation)
         self._in_tx = False
+        self.retries = 0  # transactions run again after losing a race (bench and tests read it)
 
     def execute(self, sql: str, params: Sequence[Any] = ()) -> Any:
         if "%" in sql:
@@ -212,6 +213,7 @@ class PostgresDatabase(Database):
                         f"{self.where}: gave up after {MAX_ATTEMPTS} tries, other tables kept writing "
                         f"the same records ({_first_line(exc)})"
                     ) from None
+                self.retries += 1
                 time.sleep(random.uniform(0, 0.01 * 2 ** min(attempt, 6)))
             except (self.psycopg.OperationalError, self.psycopg.InterfaceError) as exc:
                 raise RecordsError(f"{self.where}: {_first_line(exc)}") from None

@@ -157,13 +157,10 @@ class Club:
         def body() -> int:
             if self.db.one("SELECT id FROM players WHERE name = ?", (name,)) is not None:
                 raise RecordsError(f"a player named {name!r} already exists")
-            try:
-                return self.db.value(
-                    "INSERT INTO players (name, kana, form, created_at) VALUES (?, ?, ?, ?) RETURNING id",
-                    (name, kana, form, _now()),
-                )
-            except self.db.IntegrityError:
-                raise RecordsError(f"a player named {name!r} already exists") from None
+            return self.db.value(
+                "INSERT INTO players (name, kana, form, created_at) VALUES (?, ?, ?, ?) RETURNING id",
+                (name, kana, form, _now()),
+            )
 
         return self.player(self._write(body))
 
@@ -319,16 +316,11 @@ class Club:
                     f"the ranking's seats {sorted(e['seat'] for e in ranking)} do not match the seats given {sorted(seats)}"
                 )
             number = info.games + 1
-            try:
-                game_row = self.db.value(
-                    "INSERT INTO games (session_id, number, reason, recorded_at, event, game_key) "
-                    "VALUES (?, ?, ?, ?, ?, ?) RETURNING id",
-                    (session_id, number, event["reason"], _now(), event_text, key),
-                )
-            except self.db.IntegrityError:
-                if key is not None:
-                    raise AlreadyRecorded("this game is already recorded (recorded at another table a moment ago)") from None
-                raise
+            game_row = self.db.value(
+                "INSERT INTO games (session_id, number, reason, recorded_at, event, game_key) "
+                "VALUES (?, ?, ?, ?, ?, ?) RETURNING id",
+                (session_id, number, event["reason"], _now(), event_text, key),
+            )
             winner = 0
             for entry in ranking:
                 pid = seats[entry["seat"]]

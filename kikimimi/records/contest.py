@@ -68,13 +68,10 @@ def start_contest(club: Club, name: str, tables: int, kind: str = "half") -> Con
     def body() -> int:
         if club.db.one("SELECT id FROM club_contests WHERE name = ?", (name,)) is not None:
             raise RecordsError(f"a contest named {name!r} already exists")
-        try:
-            return club.db.value(
-                "INSERT INTO club_contests (name, table_count, kind, started_at) VALUES (?, ?, ?, ?) RETURNING id",
-                (name, tables, kind, _now()),
-            )
-        except club.db.IntegrityError:
-            raise RecordsError(f"a contest named {name!r} already exists") from None
+        return club.db.value(
+            "INSERT INTO club_contests (name, table_count, kind, started_at) VALUES (?, ?, ?, ?) RETURNING id",
+            (name, tables, kind, _now()),
+        )
 
     return contest(club, club._write(body))
 

@@ -1,0 +1,78 @@
+"""Several tables recording into one club at the same moment end with exactly
+the records of the same games recorded one by one (issue 19)."""
+import multiprocessing
+
+import pytest
+from records_tables import CONTEST, play_table, race_game, setup_club, snapshot, worker
+
+from kikimimi.records import Club
+from kikimimi.records.contest import close_contest
+
+TABLES, SESSIONS, ROUNDS = 2, 2, 7
+SHARED_GAMES = 4 + 3 * TABLES  # 4 rounds of one game offered twice, 3 of a game per table: a full trial
+
+
+def _close(url):
+    with Club(url, create=False) as club:
+        info, settlement = close_contest(club, CONTEST, winner=None if _sole_leader(club) else _a_leader(club))
+        return snapshot(club)
+
+
+def _leaders(club):
+    from kikimimi.records.contest import standings
+
+    return [s.player.name for s in standings(club, CONTEST)[1] if s.place == 1]
+
+
+def _sole_leader(club):
+    return len(_leaders(club)) == 1
+
+
+def _a_leader(club):
+    return sorted(_leaders(club))[0]
+
+
+def test_tables_finishing_games_at_the_same_moment_record_what_one_by_one_records(db_url, tmp_path):
+    # One by one: the same tables' games in a single process, table after table, game by game.
+    reference = str(tmp_path / "reference.sqlite")
+    setup_club(reference, TABLES)
+    with Club(reference, create=False) as club:
+        for t in range(1, TABLES + 1):
+            play_table(club, t, SESSIONS)
+        recorded = [race_game(club, t, r) for r in range(ROUNDS) for t in range(1, TABLES + 1)]
+        assert sum(recorded) == SHARED_GAMES
+    expected = _close(reference)
+
+    # At once: one process per table, every game written at the same moment as the other table's.
+    setup_club(db_url, TABLES)
+    ctx = multiprocessing.get_context("spawn")
+    barrier, results = ctx.Barrier(TABLES), ctx.Queue()
+    procs = [ctx.Process(target=worker, args=(db_url, t, SESSIONS, ROUNDS, barrier, results))
+             for t in range(1, TABLES + 1)]
+    for p in procs:
+        p.start()
+    for p in procs:
+        p.join(timeout=180)
+    assert [p.exitcode for p in procs] == [0] * TABLES
+    reports = sorted(results.get(timeout=5) for _ in procs)
+    # Each game offered by both tables was recorded once; each table's own game once each.
+    assert sum(recorded for _, recorded, _ in reports) == SHARED_GAMES
+    got = _close(db_url)
+    assert got == expected
+    # The records really were shared: both tables' sessions hang off one contest, all closed.
+    assert got["contests"] == [(CONTEST, "closed", TABLES, TABLES * SESSIONS, got["contests"][0][4],
+                                sorted(list(range(1, TABLES + 1)) * SESSIONS))]
+    assert sum(1 for s in got["sessions"].values() if s[3]) == TABLES * SESSIONS
+    assert all(s[1] == "completed" for s in got["sessions"].values())
+    shared = got["sessions"][(("D1", "D2", "D3"), 0)]
+    assert shared[2] == 10 and len(set(shared[6])) == 10
+
+
+@pytest.mark.parametrize("table", [1, 2])
+def test_table_plans_exercise_streaks_and_crashes(table):
+    from records_tables import table_plan
+
+    games = [g for s in table_plan(table, SESSIONS) for g in s]
+    assert any(c is not None for _, c in games)
+    runs = max(sum(1 for _ in group) for _, group in __import__("itertools").groupby(w for w, _ in games))
+    assert runs >= 2
