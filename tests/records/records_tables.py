@@ -8,6 +8,7 @@ processes at once or one by one, and the records compared.
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 from typing import Any
 
 from records_helpers import game_over
@@ -55,15 +56,21 @@ def setup_club(url: str, tables: int) -> None:
         club.start_session("full", {1: "D1", 2: "D2", 3: "D3"})
 
 
-def play_table(club: Club, table: int, sessions: int, wait: Any = lambda: None) -> None:
-    """One table's sessions, game by game; `wait()` lines the tables up before each write."""
+def table_steps(club: Club, table: int, sessions: int) -> Iterator[None]:
+    """One table's sessions, one write per step (a session's start, then each game)."""
     seats = {i + 1: n for i, n in enumerate(table_players(table))}
     for s, games in enumerate(table_plan(table, sessions)):
-        wait()
         sid = club.start_session("half", seats, contest=CONTEST).id
+        yield
         for k, (winner, crash) in enumerate(games):
-            wait()
             club.record_game_over(sid, game_over(winner, crash), seats, game_id=f"table{table}-s{s}-g{k}")
+            yield
+
+
+def play_tables_in_turn(club: Club, tables: int, sessions: int) -> None:
+    """Every table's steps one by one, in turns: table 1's, then table 2's, ..."""
+    for _ in zip(*(table_steps(club, t, sessions) for t in range(1, tables + 1))):
+        pass
 
 
 def race_game(club: Club, table: int, r: int) -> bool:
@@ -94,7 +101,11 @@ def worker(url: str, table: int, sessions: int, rounds: int, barrier: Any, resul
         barrier.wait(timeout=120)
 
     with Club(url, create=False) as club:
-        play_table(club, table, sessions, wait)
+        steps = table_steps(club, table, sessions)
+        while True:
+            wait()
+            if next(steps, StopIteration) is StopIteration:
+                break
         recorded = 0
         for r in range(rounds):
             wait()

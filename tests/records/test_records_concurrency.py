@@ -3,7 +3,7 @@ the records of the same games recorded one by one (issue 19)."""
 import multiprocessing
 
 import pytest
-from records_tables import CONTEST, play_table, race_game, setup_club, snapshot, worker
+from records_tables import CONTEST, play_tables_in_turn, race_game, setup_club, snapshot, worker
 
 from kikimimi.records import Club
 from kikimimi.records.contest import close_contest
@@ -33,12 +33,11 @@ def _a_leader(club):
 
 
 def test_tables_finishing_games_at_the_same_moment_record_what_one_by_one_records(db_url, tmp_path):
-    # One by one: the same tables' games in a single process, table after table, game by game.
+    # One by one: the same tables' games in a single process, in turns.
     reference = str(tmp_path / "reference.sqlite")
     setup_club(reference, TABLES)
     with Club(reference, create=False) as club:
-        for t in range(1, TABLES + 1):
-            play_table(club, t, SESSIONS)
+        play_tables_in_turn(club, TABLES, SESSIONS)
         recorded = [race_game(club, t, r) for r in range(ROUNDS) for t in range(1, TABLES + 1)]
         assert sum(recorded) == SHARED_GAMES
     expected = _close(reference)
