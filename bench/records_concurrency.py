@@ -10,9 +10,10 @@ divided by the anchor says how close recording comes to the database's own
 commit rate.
 
 Run: .venv/bin/python bench/records_concurrency.py [GAMES_PER_TABLE]
-PostgreSQL: $KIKIMIMI_TEST_POSTGRES (a maintenance database URL), else a
-throwaway server started with scripts/postgres; skipped with the reason if
-none can be had.
+PostgreSQL: $KIKIMIMI_BENCH_POSTGRES (a maintenance database URL), else a
+throwaway server with durable commits started with scripts/postgres (not the
+tests' server, which runs without fsync); skipped with the reason if none can
+be had.
 """
 from __future__ import annotations
 
@@ -88,14 +89,14 @@ def commit_rate(url: str, n: int) -> float:
 
 
 def _postgres_admin() -> tuple[str | None, str, object]:
-    url = os.environ.get("KIKIMIMI_TEST_POSTGRES")
+    url = os.environ.get("KIKIMIMI_BENCH_POSTGRES")
     if url:
         return url, "", None
     folder = tempfile.mkdtemp(prefix="kikimimi-pg-bench-")
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    env = {**os.environ, "KIKIMIMI_PG_DIR": folder, "KIKIMIMI_PG_PORT": str(port)}
+    env = {**os.environ, "KIKIMIMI_PG_DIR": folder, "KIKIMIMI_PG_PORT": str(port), "KIKIMIMI_PG_FAST": "0"}
     proc = subprocess.run([str(ROOT / "scripts" / "postgres"), "start"], env=env, capture_output=True, text=True)
     if proc.returncode != 0:
         shutil.rmtree(folder, ignore_errors=True)

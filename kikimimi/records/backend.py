@@ -192,7 +192,7 @@ class PostgresDatabase(Database):
             return self.conn.execute(sql.replace("?", "%s"), tuple(params))
         except self._retry:
             raise
-        except (self.psycopg.OperationalError, self.psycopg.InterfaceError) as exc:
+        except (self.psycopg.OperationalError, self.psycopg.InterfaceError, self.psycopg.DataError) as exc:
             raise RecordsError(f"{self.where}: {_first_line(exc)}") from None
 
     def transaction(self, body: Callable[[], T]) -> T:

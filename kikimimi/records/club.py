@@ -27,6 +27,7 @@ T = TypeVar("T")
 
 SESSION_KINDS = {"full": 10, "half": 5}
 PLAYERS_PER_GAME = 3
+MAX_SCORE = 1_000_000  # pieces or points in one game: far above any real hand, far below a column's limit
 _LADDER_COLUMNS = (
     "rank peerage wins firsts games crashes run crash_run four_streaks contests sessions".split()
 )
@@ -149,8 +150,8 @@ class Club:
         name, kana = name.strip(), kana.strip()
         if not name:
             raise RecordsError("a player needs a display name")
-        if len(name) > 80 or len(kana) > 80:
-            raise RecordsError("a player's name and kana are at most 80 characters")
+        if len(name) > 80 or len(kana) > 80 or not (name + kana).isprintable():
+            raise RecordsError("a player's name and kana are at most 80 printable characters")
         if form not in L.FORMS:
             raise RecordsError(f"form must be one of {', '.join(L.FORMS)}, not {form!r}")
 
@@ -484,6 +485,11 @@ def _check_game_over(event: Mapping[str, Any]) -> list[dict[str, Any]]:
         seat, place = e.get("seat"), e.get("place")
         if not isinstance(seat, int) or not isinstance(place, int) or isinstance(seat, bool) or isinstance(place, bool):
             raise RecordsError(f"ranking entry {dict(e)} needs whole-number seat and place")
+        for key in ("pieces", "points"):
+            value = e.get(key)
+            if value is not None and (not isinstance(value, int) or isinstance(value, bool)
+                                      or not -MAX_SCORE <= value <= MAX_SCORE):
+                raise RecordsError(f"ranking entry's {key} must be a whole number up to {MAX_SCORE}, not {value!r}")
         entries.append(dict(e))
     if sorted(e["place"] for e in entries) != list(range(1, PLAYERS_PER_GAME + 1)):
         raise RecordsError(f"ranking places must be 1..{PLAYERS_PER_GAME}, each once")

@@ -58,8 +58,8 @@ def start_contest(club: Club, name: str, tables: int, kind: str = "half") -> Con
     from kikimimi.records.club import SESSION_KINDS, _now
 
     name = name.strip()
-    if not name or len(name) > 80:
-        raise RecordsError("a contest needs a name of 1 to 80 characters")
+    if not name or len(name) > 80 or not name.isprintable():
+        raise RecordsError("a contest needs a name of 1 to 80 printable characters")
     if not isinstance(tables, int) or not 1 <= tables <= MAX_TABLES:
         raise RecordsError(f"a contest has 1 to {MAX_TABLES} tables, not {tables}")
     if kind not in SESSION_KINDS:

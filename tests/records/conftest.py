@@ -45,7 +45,7 @@ def postgres_admin():
     started = None
     if not url:
         folder = tempfile.mkdtemp(prefix="kikimimi-pg-")
-        env = {**os.environ, "KIKIMIMI_PG_DIR": folder, "KIKIMIMI_PG_PORT": str(_free_port())}
+        env = {**os.environ, "KIKIMIMI_PG_DIR": folder, "KIKIMIMI_PG_PORT": str(_free_port()), "KIKIMIMI_PG_FAST": "1"}
         proc = subprocess.run([str(ROOT / "scripts" / "postgres"), "start"], env=env,
                               capture_output=True, text=True, timeout=300)
         if proc.returncode != 0:

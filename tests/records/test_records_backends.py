@@ -182,3 +182,21 @@ def test_sqlite_marker_is_unchanged_for_old_readers(tmp_path):
     conn = sqlite3.connect(tmp_path / "c.sqlite")
     assert conn.execute("PRAGMA application_id").fetchone()[0] == schema.APPLICATION_ID
     assert Path(tmp_path / "c.sqlite").stat().st_size > 0
+
+
+@pytest.mark.parametrize("entry, message", [
+    ({"points": 10**20}, "points must be a whole number"),
+    ({"pieces": "many"}, "pieces must be a whole number"),
+    ({"points": True}, "points must be a whole number"),
+])
+def test_out_of_range_scores_are_one_line_on_both_databases(club, entry, message):
+    new_club_players(club)
+    seats = {1: "A", 2: "B", 3: "C"}
+    sid = club.start_session("half", seats).id
+    event = game_over(1)
+    event["ranking"][0].update(entry)
+    with pytest.raises(RecordsError, match=message):
+        club.record_game_over(sid, event, seats)
+    with pytest.raises(RecordsError, match="printable"):
+        club.add_player("nul\x00name", "x")
+    assert _counts(club) == (0, 0, 0)
