@@ -85,11 +85,13 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     p = csub.add_parser("standings", parents=[common], help="the standings across the contest's tables")
     p.add_argument("name", nargs="?", help="the contest (default: the one open contest)")
     p.add_argument("--lang", choices=("ja", "en"), default="ja", help="language of the spoken line")
+    _voice_option(p)
     p.set_defaults(func=_contest_standings)
     p = csub.add_parser("close", parents=[common], help="close a contest: its winner's peerage step is recorded")
     p.add_argument("name", help="the contest")
     p.add_argument("--winner", metavar="PLAYER", help="the play-off's winner, when the top is tied")
     p.add_argument("--lang", choices=("ja", "en"), default="ja", help="language of the spoken lines")
+    _voice_option(p)
     p.set_defaults(func=_contest_close)
     p = csub.add_parser("list", parents=[common], help="every contest across tables")
     p.set_defaults(func=_contest_list)
@@ -107,6 +109,32 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--what", choices=TABLES, default="players")
     p.add_argument("--output", "-o", type=Path, help="file to write (default: stdout)")
     p.set_defaults(func=_export)
+
+
+def _voice_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--voice", choices=("text", "auto", "audio"), default="text",
+                   help="also speak the lines on the sound device (auto: if there is one); default: print them")
+
+
+def _speak(lines: Sequence[str], lang: str, mode: str) -> None:
+    """Say the lines on the speaker of the default sound device, as a table would."""
+    if mode == "text" or not lines:
+        return
+    from kikimimi.cli import CliError
+    from kikimimi.cli.play import audio_or_text
+
+    try:
+        audio = audio_or_text(mode, lambda cls: cls.default_device(1, lang, listen=("table",)))
+    except CliError as exc:
+        raise RecordsError(str(exc)) from None
+    if audio is None:
+        return
+    try:
+        for problem in audio.emit([{"type": "say", "to": "table", "key": "records", "text": t} for t in lines]):
+            print(f"kikimimi: {problem}", file=sys.stderr)
+        audio.wait_idle(timeout=120)
+    finally:
+        audio.close()
 
 
 def _run(args: argparse.Namespace, body, *, create: bool = False) -> int:
@@ -311,7 +339,9 @@ def _contest_standings(args: argparse.Namespace) -> int:
             for s in table:
                 tables = ",".join(str(t) for t in s.tables)
                 print(f"{s.place}.\t{s.player.name}\twins {s.wins}\tpoints {s.points}\tgames {s.games}\ttable {tables}")
-        print(Speaker(args.lang).standings(info.name, table))
+        line = Speaker(args.lang).standings(info.name, table)
+        print(line)
+        _speak([line], args.lang, args.voice)
     return _run(args, body)
 
 
@@ -322,9 +352,11 @@ def _contest_close(args: argparse.Namespace) -> int:
         print(f"contest {info.name!r} closed: won by {winner.name}")
         _print_settlements(club, [settlement])
         speaker = Speaker(args.lang)
-        print(speaker.render("contest-won", name=speaker.spoken_name(winner), contest=info.name))
-        for line in speaker.settlement(winner, settlement):
+        lines = [speaker.render("contest-won", name=speaker.spoken_name(winner), contest=info.name),
+                 *speaker.settlement(winner, settlement)]
+        for line in lines:
             print(line)
+        _speak(lines, args.lang, args.voice)
     return _run(args, body)
 
 

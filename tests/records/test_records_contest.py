@@ -66,8 +66,8 @@ def test_a_contest_across_two_tables_from_start_to_close(db_url, tmp_path, capsy
         ("1.", "Ann", "wins 3", "points 6"), ("2.", "Eve", "wins 3", "points 9"),
         ("3.", "Dee", "wins 1", "points 12"), ("4.", "Ben", "wins 1", "points 15"),
         ("5.", "Cy", "wins 1", "points 24"), ("5.", "Fay", "wins 1", "points 24")]
-    assert lines[7] == ("Standings of Spring Cup: 1. Ann, 3 wins, 2. Eve, 3 wins, 3. Dee, 1 wins, "
-                        "4. Ben, 1 wins, 5. Cy, 1 wins, 5. Fay, 1 wins.")
+    assert lines[7] == ("Standings of Spring Cup: 1. Ann, won 3, 2. Eve, won 3, 3. Dee, won 1, "
+                        "4. Ben, won 1, 5. Cy, won 1, 5. Fay, won 1.")
     code, out, _ = run(db_url, capsys, "contest", "standings", "Spring Cup", "--lang", "ja")
     assert out.splitlines()[-1].startswith("Spring Cupの順位です。1位はAnn、3勝、2位はEve、3勝")
 
@@ -150,3 +150,37 @@ def test_a_log_recorded_twice_is_refused_with_one_line(db_url, tmp_path, capsys)
     assert "1 of 5 games" in out
     with Club(db_url) as club:
         assert club.player("A").ladder.run == 1  # no false streak
+
+
+def test_standings_are_spoken_on_the_sound_device(tmp_path):
+    """`contest standings --voice audio` says the line on the default device's speaker
+    (here an ALSA device recorded to a file) as well as printing it."""
+    import subprocess
+    import sys
+
+    import numpy as np
+
+    from kikimimi.voice.virtual import AlsaFileDevices, missing_tools
+
+    missing = missing_tools("espeak-ng")
+    if missing:
+        pytest.skip(f"needs {', '.join(missing)}")
+    db = tmp_path / "club.sqlite"
+    with Club(db) as club:
+        for n in ("Ann", "Ben", "Cy"):
+            club.add_player(n)
+        from kikimimi.records.contest import start_contest
+
+        start_contest(club, "Cup", 1)
+        sid = club.start_session("half", {1: "Ann", 2: "Ben", 3: "Cy"}, contest="Cup").id
+        club.record_game_over(sid, game_over(2), {1: "Ann", 2: "Ben", 3: "Cy"})
+    devices = AlsaFileDevices(tmp_path / "alsa", {"kkclub": 2})
+    devices.conf.write_text(devices.conf.read_text() + 'pcm.!default "kkclub"\n')
+    env = {**devices.env(), "XDG_CACHE_HOME": str(tmp_path / "cache")}
+    result = subprocess.run([sys.executable, "-m", "kikimimi.cli", "contest", "standings", "Cup", "--db", str(db),
+                             "--lang", "en", "--voice", "audio"], capture_output=True, text=True, env=env, timeout=300)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines()[-1].startswith("Standings of Cup: 1. Ben, won 1")
+    heard = devices.read("kkclub")
+    assert heard.shape[0] > 48000 * 1  # a spoken sentence, not a click
+    assert np.abs(heard).max() > 0.05
