@@ -190,8 +190,10 @@ class PostgresDatabase(Database):
             raise ValueError("records SQL must not contain '%' (it is a psycopg placeholder)")
         try:
             return self.conn.execute(sql.replace("?", "%s"), tuple(params))
-        except self._retry:
-            raise
+        except self._retry as exc:
+            if self._in_tx:
+                raise  # transaction() runs the whole body again
+            raise RecordsError(f"{self.where}: {_first_line(exc)}; try again") from None
         except (self.psycopg.OperationalError, self.psycopg.InterfaceError, self.psycopg.DataError) as exc:
             raise RecordsError(f"{self.where}: {_first_line(exc)}") from None
 

@@ -242,24 +242,32 @@ def _inspect_postgres(db: Database) -> int:
 
 
 def _migrate_postgres(db: Database) -> int:
-    while True:
-        def step() -> int | None:
-            db.execute("SELECT pg_advisory_xact_lock(?)", (APPLICATION_ID,))
-            version = _inspect_postgres(db)  # again, under the lock: another table may have migrated
-            if version >= latest_version():
-                return version
-            if version == 0:
-                db.execute(_META)
-                db.execute("INSERT INTO kikimimi_meta (key, value) VALUES ('application', ?)", (APPLICATION,))
-                db.execute("INSERT INTO kikimimi_meta (key, value) VALUES ('schema_version', '0')")
-            for statement in MIGRATIONS[version]:
-                db.execute(render(statement, "postgresql"))
-            db.execute("UPDATE kikimimi_meta SET value = ? WHERE key = 'schema_version'", (str(version + 1),))
-            return None
+    """Each migration in its own transaction, all under the database's advisory lock.
 
-        done = db.transaction(step)
-        if done is not None:
-            return done
+    The lock is a session lock taken before the transaction starts: a
+    SERIALIZABLE transaction's snapshot is fixed at its first statement, so a
+    lock taken inside it would not let it see another table's migration."""
+    db.execute("SELECT pg_advisory_lock(?)", (APPLICATION_ID,))
+    try:
+        while True:
+            def step() -> int | None:
+                version = _inspect_postgres(db)  # again, under the lock: another table may have migrated
+                if version >= latest_version():
+                    return version
+                if version == 0:
+                    db.execute(_META)
+                    db.execute("INSERT INTO kikimimi_meta (key, value) VALUES ('application', ?)", (APPLICATION,))
+                    db.execute("INSERT INTO kikimimi_meta (key, value) VALUES ('schema_version', '0')")
+                for statement in MIGRATIONS[version]:
+                    db.execute(render(statement, "postgresql"))
+                db.execute("UPDATE kikimimi_meta SET value = ? WHERE key = 'schema_version'", (str(version + 1),))
+                return None
+
+            done = db.transaction(step)
+            if done is not None:
+                return done
+    finally:
+        db.execute("SELECT pg_advisory_unlock(?)", (APPLICATION_ID,))
 
 
 def version_of(db: Database) -> int:

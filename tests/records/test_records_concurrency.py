@@ -75,3 +75,25 @@ def test_table_plans_exercise_streaks_and_crashes(table):
     assert any(c is not None for _, c in games)
     runs = max(sum(1 for _ in group) for _, group in __import__("itertools").groupby(w for w, _ in games))
     assert runs >= 2
+
+
+def _open_and_add(url, name, barrier, results):
+    barrier.wait(timeout=60)
+    with Club(url, create=True) as club:
+        club.add_player(name)
+        results.put(name)
+
+
+def test_tables_opening_a_new_club_at_once_migrate_it_once(db_url):
+    """Three tables started together on an empty database: one creates the schema,
+    the others wait for it and use it."""
+    ctx = multiprocessing.get_context("spawn")
+    barrier, results = ctx.Barrier(3), ctx.Queue()
+    procs = [ctx.Process(target=_open_and_add, args=(db_url, f"P{i}", barrier, results)) for i in range(3)]
+    for p in procs:
+        p.start()
+    for p in procs:
+        p.join(timeout=120)
+    assert [p.exitcode for p in procs] == [0, 0, 0]
+    with Club(db_url, create=False) as club:
+        assert sorted(p.name for p in club.players()) == ["P0", "P1", "P2"]
