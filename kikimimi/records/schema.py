@@ -15,6 +15,7 @@ difference (an integer key the database numbers itself).
 from __future__ import annotations
 
 import os
+import sqlite3
 from pathlib import Path
 
 from kikimimi.records.backend import Database, closing_on_error, connect
@@ -182,8 +183,6 @@ def _check_version(db: Database, version: int) -> int:
 
 def _inspect_sqlite(db: Database) -> int:
     """The file's schema version (0: a new, empty file); raises if the file is not ours.  Reads only."""
-    import sqlite3
-
     try:
         app_id = db.conn.execute("PRAGMA application_id").fetchone()[0]
         version = db.conn.execute("PRAGMA user_version").fetchone()[0]
@@ -302,8 +301,6 @@ def open_database(target: str | os.PathLike[str] | None = None, *, create: bool 
                 db.conn.execute("PRAGMA journal_mode = WAL")
                 db.conn.execute("PRAGMA synchronous = FULL")
                 _migrate_sqlite(db)
-                import sqlite3
-
                 db.conn.row_factory = sqlite3.Row
             else:
                 _migrate_postgres(db)
@@ -312,13 +309,11 @@ def open_database(target: str | os.PathLike[str] | None = None, *, create: bool 
         except Exception as exc:  # a database error while checking or migrating: one line
             if not _is_db_error(exc):
                 raise
-            raise RecordsError(f"{db.where}: {str(exc).strip().splitlines()[0] if str(exc).strip() else exc!r}") from None
+            raise RecordsError(f"{db.where}: {' '.join(str(exc).split()) or type(exc).__name__}") from None
     return db
 
 
 def _is_db_error(exc: BaseException) -> bool:
-    import sqlite3
-
     if isinstance(exc, sqlite3.Error):
         return True
     module = type(exc).__module__ or ""

@@ -54,8 +54,10 @@ def test_a_postgres_club_is_marked_and_versioned(postgres_url):
         new_club_players(club)
         assert schema.version_of(club.db) == schema.latest_version()
         assert club.db.kind == "postgresql"
-    meta = dict(_pg_snapshot(postgres_url)["kikimimi_meta"] and [
-        eval(r) for r in _pg_snapshot(postgres_url)["kikimimi_meta"]])
+    import psycopg
+
+    with psycopg.connect(postgres_url) as conn:
+        meta = dict(conn.execute("SELECT key, value FROM kikimimi_meta").fetchall())
     assert meta == {"application": schema.APPLICATION, "schema_version": str(schema.latest_version())}
 
 

@@ -1,35 +1,24 @@
 """Several tables recording into one club at the same moment end with exactly
 the records of the same games recorded one by one (issue 19)."""
+import itertools
 import multiprocessing
 
 import pytest
-from records_tables import CONTEST, play_tables_in_turn, race_game, setup_club, snapshot, worker
+from records_tables import CONTEST, play_tables_in_turn, race_game, setup_club, snapshot, table_plan, worker
 
 from kikimimi.records import Club
-from kikimimi.records.contest import close_contest
+from kikimimi.records.contest import close_contest, standings
 
 TABLES, SESSIONS, ROUNDS = 2, 2, 7
 SHARED_GAMES = 4 + 3 * TABLES  # 4 rounds of one game offered twice, 3 of a game per table: a full trial
 
 
 def _close(url):
+    """The referee closes the contest (naming the first of tied leaders, as a play-off would)."""
     with Club(url, create=False) as club:
-        info, settlement = close_contest(club, CONTEST, winner=None if _sole_leader(club) else _a_leader(club))
+        leaders = sorted(s.player.name for s in standings(club, CONTEST)[1] if s.place == 1)
+        close_contest(club, CONTEST, winner=leaders[0])
         return snapshot(club)
-
-
-def _leaders(club):
-    from kikimimi.records.contest import standings
-
-    return [s.player.name for s in standings(club, CONTEST)[1] if s.place == 1]
-
-
-def _sole_leader(club):
-    return len(_leaders(club)) == 1
-
-
-def _a_leader(club):
-    return sorted(_leaders(club))[0]
 
 
 def test_tables_finishing_games_at_the_same_moment_record_what_one_by_one_records(db_url, tmp_path):
@@ -69,12 +58,9 @@ def test_tables_finishing_games_at_the_same_moment_record_what_one_by_one_record
 
 @pytest.mark.parametrize("table", [1, 2])
 def test_table_plans_exercise_streaks_and_crashes(table):
-    from records_tables import table_plan
-
     games = [g for s in table_plan(table, SESSIONS) for g in s]
     assert any(c is not None for _, c in games)
-    runs = max(sum(1 for _ in group) for _, group in __import__("itertools").groupby(w for w, _ in games))
-    assert runs >= 2
+    assert max(len(list(group)) for _, group in itertools.groupby(w for w, _ in games)) >= 2
 
 
 def _open_and_add(url, name, barrier, results):
