@@ -12,7 +12,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from kikimimi.records.backend import is_server_url
 from kikimimi.records.club import Club, GameRecord, Player, SessionInfo, Settlement, game_identity
 from kikimimi.records.errors import AlreadyRecorded, NotCounted, RecordsError
 from kikimimi.records.ladder import Ladder, Rank
@@ -20,8 +19,8 @@ from kikimimi.records.schema import default_path, default_target, open_database
 
 __all__ = [
     "AlreadyRecorded", "Club", "GameRecord", "Ladder", "NotCounted", "Player", "Rank", "RecordsError",
-    "SessionInfo", "Settlement", "default_path", "default_target", "game_identity", "is_server_url",
-    "open_database", "record_game_over",
+    "SessionInfo", "Settlement", "default_path", "default_target", "game_identity", "open_database",
+    "record_game_over",
 ]
 
 
