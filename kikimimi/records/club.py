@@ -445,8 +445,17 @@ class Club:
         )
 
 
-def game_identity(journal: bytes) -> str:
-    """A game's identity from its journal's (or event log's) bytes: the same game, the same id."""
+def game_identity(journal: bytes, last_line: int | None = None) -> str:
+    """A game's identity from its journal's (or event log's) bytes: the same game, the same id.
+
+    `last_line` (the game-over event's `in`: the journal line that ended the
+    game, the header being line 1) keeps only the lines up to it, so what a
+    table journals after the game ended (a scan answered "the game is over",
+    a restart) does not make it another game."""
+    if last_line is not None:
+        if not isinstance(last_line, int) or isinstance(last_line, bool) or last_line < 1:
+            raise RecordsError(f"a journal line number counts from 1, not {last_line!r}")
+        journal = b"\n".join(journal.split(b"\n")[:last_line])
     return "sha256:" + hashlib.sha256(journal).hexdigest()
 
 

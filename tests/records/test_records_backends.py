@@ -202,3 +202,15 @@ def test_out_of_range_scores_are_one_line_on_both_databases(club, entry, message
     with pytest.raises(RecordsError, match="printable"):
         club.add_player("nul\x00name", "x")
     assert _counts(club) == (0, 0, 0)
+
+
+def test_a_journal_identity_ignores_what_was_journaled_after_the_game_ended():
+    header = b'{"game": "trident", "players": 3, "lang": "en"}'
+    inputs = [b'{"t": 1.0, "reader": "hand-1", "tag": "heart-3"}', b'{"t": 2.5, "reader": "field", "tag": "heart-3"}']
+    journal = b"\n".join([header, *inputs]) + b"\n"
+    later = journal + b'{"t": 9.0, "reader": "hand-2", "tag": "spade-1"}\n'  # refused: the game is over
+    assert game_identity(journal, 3) == game_identity(later, 3) == game_identity(b"\n".join([header, *inputs]))
+    assert game_identity(journal, 2) != game_identity(journal, 3)
+    assert game_identity(journal) != game_identity(later)
+    with pytest.raises(RecordsError, match="counts from 1"):
+        game_identity(journal, 0)
