@@ -240,7 +240,11 @@ def _session_status(args: argparse.Namespace) -> int:
             print("no open session")
         for info in infos:
             seats = ", ".join(f"{seat}: {club.player(pid).name}" for seat, pid in info.seats.items())
-            print(f"session {info.id} ({info.kind} trial) {info.status}: {info.games} of {info.planned} games; seats {seats}")
+            where = ""
+            if info.contest_id is not None:
+                where = f", table {info.table} of contest {contests.contest(club, info.contest_id).name!r}"
+            print(f"session {info.id} ({info.kind} trial{where}) {info.status}: {info.games} of {info.planned} games; "
+                  f"seats {seats}")
     return _run(args, body)
 
 

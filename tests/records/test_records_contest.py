@@ -51,6 +51,8 @@ def test_a_contest_across_two_tables_from_start_to_close(db_url, tmp_path, capsy
         code, _, err = run(db_url, capsys, "session", "start", *argv, "Gus", "Hal", "Ivy")
         assert code == 2 and message in err and err.count("\n") == 1, (argv, err)
 
+    code, out, _ = run(db_url, capsys, "session", "status")
+    assert out.splitlines()[1].startswith("session 2 (half trial, table 2 of contest 'Spring Cup') open: 0 of 5")
     _play(db_url, capsys, tmp_path, 1, ["Ann", "Ben", "Cy"], [1, 1, 2, 1], "t1")  # Ann 3 wins
     _play(db_url, capsys, tmp_path, 2, ["Dee", "Eve", "Fay"], [2, 2, 2, 1, 3], "t2")  # Eve 3 wins, table done
     code, _, err = run(db_url, capsys, "contest", "close", "Spring Cup")
