@@ -214,3 +214,19 @@ def test_a_journal_identity_ignores_what_was_journaled_after_the_game_ended():
     assert game_identity(journal) != game_identity(later)
     with pytest.raises(RecordsError, match="counts from 1"):
         game_identity(journal, 0)
+
+
+def test_kikimimi_db_selects_the_database(db_url, monkeypatch, tmp_path, capsys):
+    monkeypatch.setenv("KIKIMIMI_DB", db_url)
+    with Club() as club:
+        club.add_player("Env", "えんゔ")
+        assert club.db.kind == ("postgresql" if db_url.startswith("postgresql://") else "sqlite")
+    import argparse
+
+    from kikimimi.cli.records import add_parser
+
+    parser = argparse.ArgumentParser(prog="kikimimi")
+    add_parser(parser.add_subparsers(dest="command", required=True))
+    args = parser.parse_args(["players", "list"])
+    assert args.func(args) == 0
+    assert "\tEnv\t" in capsys.readouterr().out
