@@ -230,3 +230,32 @@ def test_kikimimi_db_selects_the_database(db_url, monkeypatch, tmp_path, capsys)
     args = parser.parse_args(["players", "list"])
     assert args.func(args) == 0
     assert "\tEnv\t" in capsys.readouterr().out
+
+
+def test_a_lost_race_is_run_again_and_the_retries_are_bounded(postgres_url, monkeypatch):
+    import psycopg
+
+    from kikimimi.records import backend
+
+    monkeypatch.setattr(backend.time, "sleep", lambda s: None)
+    with Club(postgres_url) as club:
+        db = club.db
+        tries = []
+
+        def flaky():
+            tries.append(1)
+            db.execute("INSERT INTO players (name, kana, form, created_at) VALUES (?, '', 'king', 'now')",
+                       (f"P{len(tries)}",))
+            if len(tries) < 3:
+                raise psycopg.errors.SerializationFailure("could not serialize access")
+            return len(tries)
+
+        assert db.transaction(flaky) == 3 and db.retries == 2
+        assert [p.name for p in club.players()] == ["P3"]  # the lost attempts wrote nothing
+
+        def hopeless():
+            raise psycopg.errors.SerializationFailure("could not serialize access")
+
+        with pytest.raises(RecordsError, match=f"gave up after {backend.MAX_ATTEMPTS} tries") as err:
+            db.transaction(hopeless)
+        assert "\n" not in str(err.value)
