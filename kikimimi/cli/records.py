@@ -42,8 +42,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     p = psub.add_parser("add", parents=[common], help="register a player")
     p.add_argument("name", help="display name (unique in the club)")
     p.add_argument("--kana", default="", help="spoken name in kana (needed where the tables speak Japanese)")
-    p.add_argument("--lang", choices=("ja", "en"), default="ja",
-                   help="the language the club's tables speak (default ja: --kana is needed)")
+    p.add_argument("--lang", choices=("ja", "en"), default=None,
+                   help="the language the club's tables speak (default: the --table's, else ja: --kana is needed)")
+    p.add_argument("--table", type=Path, metavar="TABLE.toml", help="take the language from this table's config")
     p.add_argument("--form", choices=("king", "queen"), default="king",
                    help="title form: King/Baron/... or Queen/Baroness/...")
     p.set_defaults(func=_players_add)
@@ -164,8 +165,27 @@ def _title(rank: int, peerage: int, form: str) -> str:
     return text
 
 
+def _table_lang(args: argparse.Namespace) -> str:
+    """The language players are spoken in: --lang, else the --table's, else Japanese."""
+    if args.lang is not None:
+        return args.lang
+    if args.table is None:
+        return "ja"
+    from kikimimi.table_config import ConfigError, load_table_config
+
+    try:
+        return load_table_config(args.table).lang
+    except ConfigError as exc:
+        raise RecordsError(str(exc)) from None
+
+
 def _players_add(args: argparse.Namespace) -> int:
-    if args.lang == "ja" and not args.kana.strip():
+    try:
+        lang = _table_lang(args)
+    except RecordsError as exc:
+        print(f"kikimimi: {exc}", file=sys.stderr)
+        return 2
+    if lang == "ja" and not args.kana.strip():
         print("kikimimi: a Japanese table speaks each player's kana: give --kana "
               "(or --lang en where the tables speak English)", file=sys.stderr)
         return 2

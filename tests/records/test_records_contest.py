@@ -2,6 +2,7 @@
 records commands' refusals of issue 15 (missing database, empty results,
 kana only at Japanese tables, a log recorded twice)."""
 import json
+from pathlib import Path
 
 import pytest
 from records_helpers import game_over
@@ -132,6 +133,14 @@ def test_records_commands_refusals_and_empty_results(tmp_path, capsys):
     code, _, err = run(db, capsys, "players", "add", "太郎")  # a Japanese table needs the reading
     assert code == 2 and "--kana" in err and err.count("\n") == 1
     assert run(db, capsys, "players", "add", "Tom", "--lang", "en")[0] == 0
+    shipped = Path(__file__).resolve().parents[2] / "hardware" / "trident-sim.toml"  # an English table
+    assert run(db, capsys, "players", "add", "Sue", "--table", str(shipped))[0] == 0
+    japanese = tmp_path / "ja.toml"
+    japanese.write_text(shipped.read_text().replace('lang = "en"', 'lang = "ja"'))
+    code, _, err = run(db, capsys, "players", "add", "花子", "--table", str(japanese))
+    assert code == 2 and "--kana" in err
+    code, _, err = run(db, capsys, "players", "add", "Al", "--table", str(tmp_path / "none.toml"))
+    assert code == 2 and "none.toml" in err and err.count("\n") == 1
     code, out, _ = run(db, capsys, "players", "show", "Tom")
     assert "no settlements yet" in out
     code, out, _ = run(db, capsys, "contest", "list")
