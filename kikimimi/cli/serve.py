@@ -81,6 +81,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
         daemon.subscribe(_session_recorder(args.session, args.db or config.records.get("db"), config.lang))
     if not daemon.resumed:
         fan_out({}, daemon.log)
+    else:  # the referee's voice settings (rate, volume) replayed from the journal
+        for out in outputs:
+            getattr(out, "restore", lambda _log: None)(daemon.log)
     api = _start_api(daemon, config)
     if api is not None:
         for out in outputs:
@@ -201,12 +204,11 @@ def _outputs(args: argparse.Namespace, config: TableConfig) -> list[Any]:
 
 
 def _fixed_texts(config: TableConfig) -> list[str]:
-    """Every phrase that needs no parameter, and every name: rendered before the
-    first input so no answer waits for synthesis."""
-    from kikimimi.phrases import Phrasebook
+    """Every phrase with every value its parameters take at this table, and every
+    name: rendered before the first input so no answer waits for synthesis."""
+    from kikimimi.voice.domains import table_texts
 
-    book = Phrasebook(config.lang, ("core", config.game))
-    return [text for text in book.phrases.values() if "{" not in text] + list(book.names.values())
+    return table_texts(config.game, config.players, config.options, config.lang).texts
 
 
 def _start_readers(config: TableConfig, daemon: Daemon) -> Any:
