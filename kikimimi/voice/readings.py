@@ -39,7 +39,10 @@ class Readings:
     def __init__(self, table: Mapping[str, str]):
         self.table = dict(table)
         words = sorted(self.table, key=len, reverse=True)
-        self._pattern = re.compile("|".join(map(re.escape, words))) if words else None
+        # "ドロー4" must not rewrite the start of "ドロー44": a word ending in a digit
+        # matches only where no digit follows.
+        alternatives = [re.escape(w) + ("(?![0-9０-９])" if w[-1].isdigit() else "") for w in words]
+        self._pattern = re.compile("|".join(alternatives)) if words else None
 
     def __call__(self, text: str) -> str:
         if self._pattern is None:
