@@ -19,6 +19,7 @@ COMMAND_MODULES = (
     "kikimimi.cli.tags",      # tags enroll|check
     "kikimimi.cli.records",   # players, session, contest, seating, export
     "kikimimi.cli.console",   # console
+    "kikimimi.cli.voices",    # voices check|prepare
 )
 
 

@@ -137,42 +137,27 @@ class AudioOutput:
         """Render a whole catalogue up front, at every output's rate, so no phrase
         waits for the engine mid-game.
 
-        Clips already in the cache are read here, on the caller's thread (a
-        warm start); the rest go to the engine, with a bar on the terminal
-        only when something must be synthesised (a first start).
+        What is not in the cache goes to the engine first, with a bar on the
+        terminal (a first start); then every clip is read from the cache and
+        resampled to its device's rate, so `emit` only copies references.
         """
-        new = [t for t in dict.fromkeys(texts) if t]
+        new = [t for t in dict.fromkeys(texts) if t.strip()]
         self._texts = list(dict.fromkeys(self._texts + new))
-        todo = [("tts", t, w) for w in self._live_rates() for t in new]
-        todo = [src for src in todo if src not in self._sources]
-        fresh = []
-        for src in todo:
-            got = self.renderer.load_cached(src[1], src[2])
-            if got is None:
-                fresh.append(src)
-            else:
-                self._sources[src] = got
-        bar = None
-        if progress and fresh:
-            from tqdm import tqdm
-
-            bar = tqdm(total=len(fresh), desc=f"rendering voice ({self.renderer.engine_name})", unit="clip")
-        try:
-            futures = [(src, self._source_future(src)) for src in fresh]
-            for src, fut in futures:
-                try:
-                    fut.result()
-                except Exception as exc:
-                    self._notice(f"voice: cannot render {src[1]!r}: {exc}")
-                if bar is not None:
-                    bar.update(1)
-            rates = {m.samplerate for m in self.mixers}
-            for src in todo:  # resample now, so emit only copies references
-                for rate in rates:
+        if self.renderer.problem is None:
+            _, failures = self.renderer.fill_cache(new, self._live_rates(), progress)
+            for line in failures:
+                self._notice(line)
+        rates = {m.samplerate for m in self.mixers}
+        for wpm in self._live_rates():
+            for text in new:
+                src: Source = ("tts", text, wpm)
+                if src not in self._sources:
+                    got = self.renderer.load_cached(text, wpm)
+                    if got is None:
+                        continue
+                    self._sources[src] = got
+                for rate in rates:  # resample now, so emit only copies references
                     self._samples(src, rate)
-        finally:
-            if bar is not None:
-                bar.close()
 
     def _source_future(self, src: Source) -> Future:
         fut = self._pending.get(src)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from concurrent.futures import Future
 from pathlib import Path
 from typing import Any
@@ -105,6 +105,38 @@ class Renderer:
 
     def render(self, text: str, rate: int | None = None) -> tuple[np.ndarray, int]:
         return self.submit(text, rate).result()
+
+    def fill_cache(self, texts: Iterable[str], rates: Iterable[int | None] = (None,),
+                   progress: bool = True) -> tuple[int, list[str]]:
+        """Render into the cache every text at every rate that is not there yet.
+
+        Returns (how many clips were synthesised, one line per failure).  The
+        bar shows on the terminal only when something must be synthesised (a
+        first start); a warm start only checks that the files exist.
+        """
+        todo = [(t, r) for r in dict.fromkeys(rates) for t in dict.fromkeys(texts)
+                if t.strip() and not self.cached(t, r)]
+        if not todo:
+            return 0, []
+        failures: list[str] = []
+        bar = None
+        if progress:
+            from tqdm import tqdm
+
+            bar = tqdm(total=len(todo), desc=f"rendering voice ({self.engine_name})", unit="clip")
+        try:
+            futures = [(t, self._shared.pool.submit(self._render_now, t, r)) for t, r in todo]
+            for text, fut in futures:
+                try:
+                    fut.result()
+                except Exception as exc:
+                    failures.append(f"voice: cannot render {text!r}: {exc}")
+                if bar is not None:
+                    bar.update(1)
+        finally:
+            if bar is not None:
+                bar.close()
+        return len(todo) - len(failures), failures
 
     def health(self) -> str:
         return self.problem or "ok"
