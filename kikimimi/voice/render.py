@@ -12,9 +12,11 @@ from __future__ import annotations
 
 import hashlib
 import json
+import multiprocessing
 import os
+import threading
 from collections.abc import Iterable, Mapping
-from concurrent.futures import Future
+from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -80,12 +82,7 @@ class Renderer:
             raise RenderError(self.problem or "no voice")
         path = self.path_for(text, rate)
         if not path.exists():
-            tmp = path.with_name(f"{path.stem}.{os.getpid()}.part.wav")
-            self._shared.save(self.spoken(text), tmp, self.voice, self.rate_of(rate))
-            if not tmp.exists() or tmp.stat().st_size <= 44:
-                tmp.unlink(missing_ok=True)
-                raise RenderError(f"the speech engine wrote nothing for {text!r}")
-            os.replace(tmp, path)
+            _write_clip(self._shared, self.voice, self.spoken(text), self.rate_of(rate), path)
             self.renders += 1
         return path
 
@@ -112,21 +109,36 @@ class Renderer:
 
         Returns (how many clips were synthesised, one line per failure).  The
         bar shows on the terminal only when something must be synthesised (a
-        first start); a warm start only checks that the files exist.
+        first start); a warm start only checks that the files exist.  A long
+        list is rendered on every core: Open JTalk in worker processes (its
+        engine is one per process), espeak-ng in threads (each clip is its own
+        process anyway); pyttsx3 stays on its one thread.
         """
+        if self.problem is not None or self.voice is None:
+            return 0, [f"voice: {self.problem or 'no voice'}"]
         todo = [(t, r) for r in dict.fromkeys(rates) for t in dict.fromkeys(texts)
                 if t.strip() and not self.cached(t, r)]
         if not todo:
             return 0, []
+        jobs = [(self.spoken(t), self.rate_of(r), self.path_for(t, r)) for t, r in todo]
+        workers = _cores() if len(jobs) >= 20 else 1
+        if self.engine_name == "openjtalk" and workers > 1:
+            pool: Any = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"))
+            futures = [pool.submit(_write_in_child, self.engine_name, self.voice, *job) for job in jobs]
+        elif self.engine_name == "espeak-ng" and workers > 1:
+            pool = ThreadPoolExecutor(workers, thread_name_prefix="kikimimi-fill")
+            futures = [pool.submit(_write_clip, self._shared, self.voice, *job) for job in jobs]
+        else:
+            pool = None
+            futures = [self._shared.pool.submit(_write_clip, self._shared, self.voice, *job) for job in jobs]
         failures: list[str] = []
         bar = None
         if progress:
             from tqdm import tqdm
 
-            bar = tqdm(total=len(todo), desc=f"rendering voice ({self.engine_name})", unit="clip")
+            bar = tqdm(total=len(jobs), desc=f"rendering voice ({self.engine_name})", unit="clip")
         try:
-            futures = [(t, self._shared.pool.submit(self._render_now, t, r)) for t, r in todo]
-            for text, fut in futures:
+            for (text, _), fut in zip(todo, futures):
                 try:
                     fut.result()
                 except Exception as exc:
@@ -136,7 +148,11 @@ class Renderer:
         finally:
             if bar is not None:
                 bar.close()
-        return len(todo) - len(failures), failures
+            if pool is not None:
+                pool.shutdown(cancel_futures=True)
+        made = len(jobs) - len(failures)
+        self.renders += made
+        return made, failures
 
     def health(self) -> str:
         return self.problem or "ok"
@@ -147,3 +163,31 @@ class Renderer:
 
     def close(self) -> None:
         """Nothing to release: each engine is shared by every renderer in the process."""
+
+
+def _cores() -> int:
+    try:
+        return max(1, min(8, len(os.sched_getaffinity(0))))
+    except AttributeError:  # not Linux
+        return max(1, min(8, os.cpu_count() or 1))
+
+
+def _write_clip(eng: Any, voice: str, spoken: str, wpm: int, path: Path) -> None:
+    """Synthesise into a temporary file, then move it into place: a clip in the
+    cache is always whole, whoever wrote it and whenever it was interrupted."""
+    if path.exists():
+        return
+    tmp = path.with_name(f"{path.stem}.{os.getpid()}.{threading.get_ident()}.part.wav")
+    eng.save(spoken, tmp, voice, wpm)
+    if not tmp.exists() or tmp.stat().st_size <= 44:
+        tmp.unlink(missing_ok=True)
+        raise RenderError(f"the speech engine wrote nothing for {spoken!r}")
+    os.replace(tmp, path)
+
+
+def _write_in_child(engine_name: str, voice: str, spoken: str, wpm: int, path: Path) -> None:
+    """A worker process's render: its own engine instance, made on first use."""
+    eng = engines.engine(engine_name)
+    if eng.problem:
+        raise RenderError(eng.problem)
+    _write_clip(eng, voice, spoken, wpm, path)
