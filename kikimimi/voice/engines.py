@@ -139,8 +139,7 @@ class OpenJTalk:
         self.default_rate = NORMAL_WPM
         self.version = "openjtalk-?"
         self.pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="kikimimi-openjtalk")
-        self._tts: Any = None
-        self.g2p: Any = None
+        self._module: Any = None
         folder = os.environ.get("OPEN_JTALK_DICT_DIR") or str(DEBIAN_DICT_DIR)
         dic = Path(folder) / "sys.dic"
         if not dic.is_file():
@@ -156,7 +155,9 @@ class OpenJTalk:
             self.problem = (f"pyopenjtalk was imported before its dictionary was set "
                             f"(it uses {os.fsdecode(pyopenjtalk.OPEN_JTALK_DICT_DIR)})")
             return
-        self._tts, self.g2p = pyopenjtalk.tts, pyopenjtalk.g2p
+        # The module, not its functions: a function kept past interpreter
+        # shutdown makes pyopenjtalk's teardown fail ("Error in sys.excepthook").
+        self._module = pyopenjtalk
         stat = dic.stat()
         dic_id = hashlib.sha256(f"{stat.st_size}:{int(stat.st_mtime)}".encode()).hexdigest()[:8]
         self.version = f"pyopenjtalk-{metadata.version('pyopenjtalk')}/mei_normal/dic-{dic_id}"
@@ -164,10 +165,14 @@ class OpenJTalk:
     def voice_for(self, lang: str) -> str | None:
         return "mei_normal" if lang == "ja" else None
 
+    def g2p(self, text: str, kana: bool = True) -> str:
+        """The reading Open JTalk gives a text (tests pin the names that matter)."""
+        return self._module.g2p(text, kana=kana)
+
     def save(self, text: str, path: Path, voice: str, rate: int | None) -> None:
         speed = (rate or self.default_rate) / NORMAL_WPM
         try:
-            wave, sr = self._tts(text, speed=speed)
+            wave, sr = self._module.tts(text, speed=speed)
         except Exception as exc:  # the C engine raises plain RuntimeErrors
             raise RenderError(f"Open JTalk failed for {text!r}: {exc}") from None
         samples = np.asarray(wave, np.float64) / 32768.0

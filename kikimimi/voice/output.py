@@ -171,6 +171,8 @@ class AudioOutput:
             def keep(f: Future, src: Source = src) -> None:
                 if f.exception() is None:
                     self._sources[src] = f.result()
+                    for mixer in list(self.mixers):  # resampled here, off the emit path
+                        self._samples(src, mixer.samplerate)
                 self._pending.pop(src, None)
 
             fut.add_done_callback(keep)
@@ -216,13 +218,9 @@ class AudioOutput:
         rate = ev.get("rate")
         if isinstance(rate, int) and MIN_RATE <= rate <= MAX_RATE:
             self.rates[name] = rate
-            for text in self._texts:
+            for text in self._texts:  # on the engine's worker: emit must not wait for the disk
                 if ("tts", text, rate) not in self._sources:
-                    got = self.renderer.load_cached(text, rate) if self.renderer.cached(text, rate) else None
-                    if got is not None:
-                        self._sources[("tts", text, rate)] = got
-                    else:
-                        self._source_future(("tts", text, rate))
+                    self._source_future(("tts", text, rate))
 
     def restore(self, log: Iterable[Mapping[str, Any]]) -> None:
         """Re-apply the `voice` events of a resumed table's log (the journal replayed)."""
