@@ -1,5 +1,6 @@
 """Japanese through Open JTalk: the readings of names that matter, real audio, and the fallback."""
 import os
+import re
 import subprocess
 import sys
 
@@ -56,6 +57,15 @@ def test_trident_pieces_and_titles_read_as_players_say_them(g2p):
     records = Phrasebook("ja", ("records",))
     assert [g2p(records.names[f"rank:{r}"]) for r in ("apprentice", "bishop", "knight", "general")] == [
         "トテー", "ソーリョ", "キシ", "ショーグン"]
+
+
+@pytest.mark.parametrize("catalogue", ["core", "trident", "onisagashi", "records"])
+def test_no_latin_word_reaches_open_jtalk(catalogue):
+    """Open JTalk spells Latin letters one by one ("Draw" -> ディーアールエーダブリュー)."""
+    book = Phrasebook("ja", (catalogue,))
+    readings = Readings(load_readings("ja"))
+    texts = list(book.phrases.values()) + list(book.names.values())
+    assert not [t for t in texts if re.search(r"[A-Za-z]", readings(re.sub(r"\{[a-z_]+\}", "", t)))]
 
 
 def test_open_jtalk_renders_japanese_audio_of_plausible_length(tmp_path):

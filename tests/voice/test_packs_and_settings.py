@@ -7,7 +7,7 @@ import sys
 import numpy as np
 import pytest
 
-from kikimimi.engine import run_script
+from kikimimi.engine import public_view, run_script
 from kikimimi.phrases import Phrasebook
 from kikimimi.voice.clips import resample, write_wav
 from kikimimi.voice.config import AudioSpec, OutputSpec, parse_audio
@@ -82,6 +82,7 @@ def test_voice_console_line_is_a_runtime_event_not_a_game_input():
     assert [(e["output"], e.get("rate"), e.get("volume")) for e in voice] == [
         ("seat-2", 320, None), ("speaker", None, 80)]
     assert all(e["private"] == "referee" for e in voice)  # a player's setting is nobody else's business
+    assert not [e for e in public_view(log) if e["type"] == "voice"]
     errors = [e["message"] for e in log if e["type"] == "error"]
     assert errors == ["voice: no output 'seat-9' (speaker or seat-1 .. seat-3)",
                       "voice: rate must be 40-600 words per minute"]
