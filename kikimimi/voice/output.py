@@ -147,17 +147,23 @@ class AudioOutput:
             _, failures = self.renderer.fill_cache(new, self._live_rates(), progress)
             for line in failures:
                 self._notice(line)
-        rates = {m.samplerate for m in self.mixers}
+        rates = sorted({m.samplerate for m in self.mixers})
         for wpm in self._live_rates():
             for text in new:
                 src: Source = ("tts", text, wpm)
-                if src not in self._sources:
+                if src in self._sources:
+                    continue
+                if not rates:
                     got = self.renderer.load_cached(text, wpm)
+                    if got is not None:
+                        self._sources[src] = got
+                    continue
+                for rate in rates:  # at each device's rate now, so emit only copies references
+                    got = self.renderer.load_at(text, wpm, rate)
                     if got is None:
-                        continue
-                    self._sources[src] = got
-                for rate in rates:  # resample now, so emit only copies references
-                    self._samples(src, rate)
+                        break
+                    self._sources.setdefault(src, got)
+                    self._resampled[(src, rate)] = got[0]
 
     def _source_future(self, src: Source) -> Future:
         fut = self._pending.get(src)
