@@ -12,6 +12,8 @@ from pathlib import Path
 import numpy as np
 
 _SCALE = {1: 128.0, 2: 32768.0, 4: 2147483648.0}
+#: A phrase is seconds long; a recorded pack file of an hour is a mistake, not a clip.
+MAX_SECONDS = 120
 
 
 class ClipError(ValueError):
@@ -27,6 +29,9 @@ def read_wav(path: Path) -> tuple[np.ndarray, int]:
     try:
         with wave.open(str(path), "rb") as w:
             width, channels, rate = w.getsampwidth(), w.getnchannels(), w.getframerate()
+            if not 0 < channels <= 8 or not 4000 <= rate <= 192000 or w.getnframes() > rate * MAX_SECONDS:
+                raise ClipError(f"{path}: {channels} channels at {rate} Hz, {w.getnframes()} frames: "
+                                f"not a phrase (at most {MAX_SECONDS} s, 4-192 kHz)")
             raw = w.readframes(w.getnframes())
     except (wave.Error, EOFError, OSError) as exc:
         raise ClipError(f"{path}: not a PCM WAV file ({exc})") from None

@@ -40,8 +40,9 @@ class Readings:
         self.table = dict(table)
         words = sorted(self.table, key=len, reverse=True)
         # "ドロー4" must not rewrite the start of "ドロー44": a word ending in a digit
-        # matches only where no digit follows.
-        alternatives = [re.escape(w) + ("(?![0-9０-９])" if w[-1].isdigit() else "") for w in words]
+        # matches only where no digit follows; "-" is a minus sign only before one.
+        alternatives = [re.escape(w) + ("(?![0-9０-９])" if w[-1].isdigit() else
+                                        "(?=[0-9０-９])" if w.endswith("-") else "") for w in words]
         self._pattern = re.compile("|".join(alternatives)) if words else None
 
     def __call__(self, text: str) -> str:

@@ -105,3 +105,10 @@ def test_debian_dictionary_folder_is_where_the_package_puts_it():
     if not DEBIAN_DICT_DIR.exists():
         pytest.skip("open-jtalk-mecab-naist-jdic not installed")
     assert (DEBIAN_DICT_DIR / "sys.dic").is_file()
+
+
+def test_readings_respect_numbers():
+    r = Readings({"ドロー4": "ドローフォー", "-": "マイナス"})
+    assert r("ドロー4、ドロー44") == "ドローフォー、ドロー44"
+    assert r("-1ポイント") == "マイナス1ポイント"
+    assert Readings({"-": "マイナス"})("ハイ-フン") == "ハイ-フン"

@@ -151,3 +151,15 @@ def test_wav_round_trip_and_pack_lookup(tmp_path):
     (tmp_path / "broken.wav").write_bytes(b"RIFF nonsense")
     with pytest.raises(ValueError, match="broken.wav"):
         read_wav(tmp_path / "broken.wav")
+
+
+def test_a_wav_too_long_for_a_phrase_is_refused_in_one_line(tmp_path):
+    import struct
+
+    path = tmp_path / "hour.wav"
+    write_wav(path, np.zeros(10, np.float32), 8000)
+    data = bytearray(path.read_bytes())
+    data[40:44] = struct.pack("<I", 8000 * 3600 * 2)  # the header claims an hour
+    path.write_bytes(bytes(data))
+    with pytest.raises(ValueError, match="not a phrase"):
+        read_wav(path)
