@@ -23,6 +23,7 @@ from kikimimi.protocol import COMMAND_TAGS, REFEREE, TABLE, Event, Game, Input, 
 from kikimimi.registry import UnknownGame, game_class
 from kikimimi.script import Garbled, Header, ScriptError, is_undo, iter_dicts
 from kikimimi.tagmap import load_tagmap, normalise_uid
+from kikimimi.voice.settings import is_voice_command, parse_voice_command
 
 LogEvent = dict[str, Any]
 READER_STATES = ("lost", "back")
@@ -133,6 +134,9 @@ class Table:
             cmd = item["console"]
             if not isinstance(cmd, str) or not cmd.strip():
                 return [self._error(line, t, f'line {line}: "console" must be a command line')]
+            if is_voice_command(cmd):  # an output's speech rate or volume: the runtime's, not the game's
+                got = parse_voice_command(cmd, self.header.players)
+                return [self._error(line, t, got) if isinstance(got, str) else self._log(Event("voice", got), t, line)]
             return Input(t=t, line=line, console=cmd.strip())
         reader = item.get("reader")
         if reader not in ("hand", "field"):

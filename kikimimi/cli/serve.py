@@ -106,7 +106,11 @@ def _serve(args: argparse.Namespace, config: TableConfig, daemon: Daemon, warnin
         daemon.subscribe(recorder)
     if not daemon.resumed:
         fan_out({}, daemon.log)
-    else:  # the last call heard before the stop may no longer be true: say where the table stands
+    else:
+        # the referee's voice settings (rate, volume) replayed from the journal, then
+        # where the table stands: the last call heard before the stop may no longer be true
+        for out in outputs:
+            getattr(out, "restore", lambda _log: None)(daemon.log)
         for out in outputs:
             out.emit(daemon.situation_report(), cause_hand_seat=None)
     api = _start_api(daemon, config)
@@ -236,12 +240,11 @@ def _outputs(args: argparse.Namespace, config: TableConfig) -> list[Any]:
 
 
 def _fixed_texts(config: TableConfig) -> list[str]:
-    """Every phrase that needs no parameter, and every name: rendered before the
-    first input so no answer waits for synthesis."""
-    from kikimimi.phrases import Phrasebook
+    """Every phrase with every value its parameters take at this table, and every
+    name: rendered before the first input so no answer waits for synthesis."""
+    from kikimimi.voice.domains import table_texts
 
-    book = Phrasebook(config.lang, ("core", config.game))
-    return [text for text in book.phrases.values() if "{" not in text] + list(book.names.values())
+    return table_texts(config.game, config.players, config.options, config.lang).texts
 
 
 def _start_readers(config: TableConfig, daemon: Daemon) -> Any:
