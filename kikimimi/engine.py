@@ -140,7 +140,7 @@ class Table:
 
     def _refuse_tag(self, line: int, t: float, reader: str, seat: int | None, why: str) -> list[LogEvent]:
         to = seat_audience(seat) if seat is not None else TABLE
-        return [self._error(line, t, why), self._say(to, "unknown-tag", {}, t, line)]
+        return [self._error(line, t, why), self._say(to, "tag-not-in-game", {}, t, line)]
 
     def _reader_state(self, line: int, t: float, reader: str, seat: int | None,
                       state: str, detail: str) -> list[LogEvent]:

@@ -156,6 +156,13 @@ class Game(ABC):
         return {}
 
     # Optional hooks -------------------------------------------------------
+    def situation(self) -> list[Event]:
+        """Where the table stands (whose turn, what is pending), on the speaker:
+        the runtime asks after an undo, a resume or a reader coming back, when
+        the last call heard may no longer be true.  Public facts only
+        (`kikimimi.hints.situation` builds the events)."""
+        return []
+
     @classmethod
     def simulation(
         cls, seed: int, players: int, options: Mapping[str, Any], bot: str | None = None
