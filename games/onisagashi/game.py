@@ -145,6 +145,10 @@ class OnisagashiGame(Game):
     # -- hooks ----------------------------------------------------------------
     @classmethod
     def simulation(cls, seed: int, players: int, options: Mapping[str, Any], bot: str | None = None):
+        if bot == "ear":
+            from .ear import ear_simulation
+
+            return ear_simulation(seed, players, options)
         from .bots import OnisagashiSimulation
 
         return OnisagashiSimulation(seed, players, options, bot)

@@ -36,6 +36,8 @@ from .machine import PhaseModel
 from .pieces import BY_TAG, HAND_SIZE, TAGS, Kind, Piece, Suit, hand_points
 
 if TYPE_CHECKING:
+    from kikimimi.ear import EarTable
+
     from .simulation import TridentSimulation
 
 BASKET = 0
@@ -582,7 +584,11 @@ class TridentGame(PhaseModel, Game):
     # -- hooks for the runtime -----------------------------------------------------
     @classmethod
     def simulation(cls, seed: int, players: int, options: Mapping[str, Any],
-                   bot: str | None = None) -> "TridentSimulation":
+                   bot: str | None = None) -> "TridentSimulation | EarTable":
+        if bot == "ear":
+            from .ear import ear_simulation
+
+            return ear_simulation(seed, players, options)
         from .simulation import TridentSimulation
 
         return TridentSimulation(seed, players, options, bot)
