@@ -7,6 +7,7 @@ import weakref
 import pytest
 
 from kikimimi.engine import Table, public_view
+from kikimimi.phrases import Phrasebook
 from kikimimi.script import Header
 from kikimimi_games.onisagashi import OnisagashiGame
 from kikimimi_games.onisagashi.machine import MACHINE
@@ -20,12 +21,17 @@ def scripted(lang="en", **options):
     return s
 
 
-@pytest.mark.parametrize("lang,first,second", [("en", "Keiichi Maebara.", "metal bat."),
-                                               ("ja", "まえばら けいいち。", "きんぞく ばっと。")])
-def test_every_declaration_token_on_the_field_is_named(lang, first, second):
+def name(lang, card):
+    return Phrasebook(lang, ("onisagashi",)).name(f"oni:card-{card}")
+
+
+@pytest.mark.parametrize("lang,stop", [("en", "."), ("ja", "。")])
+def test_every_declaration_token_on_the_field_is_named(lang, stop):
     log = scripted(lang).deal().declare("keiichi", "bat", "forest").run()
     tokens = said(log, "table", "token")
-    assert [e["text"] for e in tokens] == [first, second]  # the third is named by the declaration itself
+    # the third is named by the declaration itself
+    assert [e["text"] for e in tokens] == [name(lang, "keiichi") + stop, name(lang, "bat") + stop]
+    assert name("en", "keiichi") == "Keiichi Maebara"
     assert said(log, "table", "declare")
 
 
@@ -97,7 +103,7 @@ def test_hint_speaks_the_table_then_the_seats_own_assistant(lang):
     assert keys2[-1] == "no-hint" and "hint" not in keys2
     tokens = said(log, "seat:1", "tokens-on-field")[0]["text"]
     assert tokens == ("On the field: Keiichi Maebara, metal bat." if lang == "en"
-                      else "場にあるのはまえばら けいいち、きんぞく ばっと。")
+                      else f"場にあるのは{name('ja', 'keiichi')}、{name('ja', 'bat')}。")
     assert not [e for e in log if e["type"] == "say" and e["to"] == "table" and e["in"] >= asked]
 
 
