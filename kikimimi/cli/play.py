@@ -135,7 +135,10 @@ def cmd_sim(args: argparse.Namespace) -> int:
     if args.games is not None and args.bot == "ear":
         from kikimimi.ear import compare  # the ear bots' report beside the event bots'
 
-        print(compare(cls.name, args.games, args.seed, players, options, progress=sys.stderr.isatty()))
+        try:
+            print(compare(cls.name, args.games, args.seed, players, options, progress=sys.stderr.isatty()))
+        except (NotImplementedError, ValueError) as exc:
+            raise CliError(str(exc)) from None
         return 0
     if args.games is not None:
         try:

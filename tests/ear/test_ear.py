@@ -138,3 +138,16 @@ def test_sim_command_plays_ear_bots(capsys):
     assert "ear bots" in out and "event bots" in out and "internal errors 0" in out
     assert main(["sim", "trident", "--bot", "ear", "--seed", "4"]) == 0
     assert '"game-over"' in capsys.readouterr().out
+
+
+def test_seat_numbers_are_ascii_digits_in_range():
+    from kikimimi.hints import seat_number
+
+    assert [seat_number(w, 4) for w in ("1", "4", "5", "0", "²", "３", "-1", "1" * 5000, "")] == \
+        [1, 4, None, None, None, None, None, None, None]
+
+
+def test_a_game_without_ear_bots_is_a_one_line_refusal(toy, capsys):
+    assert main(["sim", toy.name, "--bot", "ear", "--games", "1"]) != 0
+    out = capsys.readouterr()
+    assert "has no ear bots" in out.err and out.err.count("\n") == 1 and "ear bots" not in out.out
