@@ -45,13 +45,17 @@ def test_an_attack_taken_by_a_pass_is_announced_with_its_count(lang, words):
     assert words in texts(r, s.line) and r.snap["owed"][2] == 2 and r.snap["turn"] == 3
 
 
-def test_an_attack_taken_by_a_draw_is_announced_then_the_debt_paid():
-    s = Script().start().field("draw-2-1").hand(2, "heart-7")
+@pytest.mark.parametrize("lang,takes,paid", [
+    ("en", "Seat 2 takes 2.", "Seat 2 has drawn all they owed."),
+    ("ja", "2番が攻撃を受けて、2個取ります。", "2番、引く分を取り終えました。"),
+])
+def test_an_attack_taken_by_a_draw_is_announced_then_the_debt_paid(lang, takes, paid):
+    s = Script(lang=lang).start().field("draw-2-1").hand(2, "heart-7")
     r = s.run()
-    assert "Seat 2 takes 2." in texts(r, s.line) and "draws" not in [e["key"] for e in spoken(r, s.line)]
+    assert takes in texts(r, s.line) and "draws" not in [e["key"] for e in spoken(r, s.line)]
     s.hand(2, "heart-6")
     r = s.run()
-    assert texts(r, s.line) == ["Seat 2 has drawn all they owed."]
+    assert texts(r, s.line) == [paid]
 
 
 @pytest.mark.parametrize("lang,table_says", [
@@ -122,13 +126,20 @@ def test_hint_tells_debts_and_agreements_and_never_the_suit():
     assert not [e for e in r.at(s.line) if e["type"] == "say" and "suit" in (e.get("params") or {})]
 
 
-def test_hint_during_the_deal_and_the_deal_short_refusal_name_the_short_seats():
-    s = Script().hand(1, "heart-1").cmd(2, "hint")
+@pytest.mark.parametrize("lang,words", [
+    ("en", "Finish the deal first: 5 pieces each. Still short: seat 2, 3."),
+    ("ja", "先に配り終えてください。一人5個です。まだ足りないのは2、3番です。"),
+])
+def test_hint_during_the_deal_and_the_deal_short_refusal_name_the_short_seats(lang, words):
+    s = Script(lang=lang)
+    for name in ("heart-1", "heart-2", "heart-3", "heart-4", "heart-5"):
+        s.hand(1, name)
+    s.hand(2, "spade-1").cmd(2, "hint")
     r = s.run()
-    assert texts(r, s.line, "seat:2")[0] == "Finish the deal first: 5 pieces each. Still short: seat 1, 2, 3."
-    s.field("heart-2")
+    assert texts(r, s.line, "seat:2")[0] == words
+    s.field("spade-2")
     r = s.run()
-    assert texts(r, s.line) == ["Finish the deal first: 5 pieces each. Still short: seat 1, 2, 3."]
+    assert texts(r, s.line) == [words]
 
 
 def test_situation_says_whose_turn_and_what_waits_and_never_the_suit():
