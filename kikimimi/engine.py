@@ -169,7 +169,7 @@ class Table:
         to = seat_audience(seat) if seat is not None else TABLE
         # A tag in a hand is that seat's business, even one the table does not know.
         fields: dict[str, Any] = {"message": why, **({"private": to} if seat is not None else {})}
-        return [self._log(Event("error", fields), t, line), self._say(to, "unknown-tag", {}, t, line)]
+        return [self._log(Event("error", fields), t, line), self._say(to, "tag-not-in-game", {}, t, line)]
 
     def _reader_state(self, line: int, t: float, reader: str, seat: int | None,
                       state: str, detail: str) -> list[LogEvent]:

@@ -184,6 +184,13 @@ class Game(ABC):
         game.close()
 
     # Optional hooks -------------------------------------------------------
+    def situation(self) -> list[Event]:
+        """Where the table stands (whose turn, what is pending), on the speaker:
+        the runtime asks after an undo, a resume or a reader coming back, when
+        the last call heard may no longer be true.  Public facts only
+        (`kikimimi.hints.situation` builds the events)."""
+        return []
+
     @classmethod
     def phrase_values(cls, players: int, options: Mapping[str, Any]) -> Mapping[str, Sequence[Any]]:
         """Every value each phrase parameter can take at such a table ("seat" -> 1..players),

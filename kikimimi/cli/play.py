@@ -133,6 +133,14 @@ def cmd_sim(args: argparse.Namespace) -> int:
     cls = _load_game(args.game)
     players = args.players or cls.official_players or cls.min_players
     options = parse_options(args.option)
+    if args.games is not None and args.bot == "ear":
+        from kikimimi.ear import compare  # the ear bots' report beside the event bots'
+
+        try:
+            print(compare(cls.name, args.games, args.seed, players, options, progress=sys.stderr.isatty()))
+        except (NotImplementedError, ValueError) as exc:
+            raise CliError(str(exc)) from None
+        return 0
     if args.games is not None:
         try:
             report = cls.tune(args.games, args.seed, players, options, bot=args.bot,
