@@ -51,6 +51,10 @@ class Daemon:
         self._journal: Any = None
         self._offset = 0.0
         self._t0 = clock()
+        #: Session flow (kikimimi.evening): sees each input first; a list it returns is the answer.
+        self.intercept: Callable[[dict[str, Any]], list[LogEvent] | None] | None = None
+        #: Extra referee-snapshot keys (e.g. "session"), each computed when asked.
+        self.extras: dict[str, Callable[[], Any]] = {}
 
     # -- lifecycle ------------------------------------------------------------
     def open(self) -> list[str]:
@@ -97,6 +101,8 @@ class Daemon:
         """Journal one script line (its `t` is stamped now), then apply it."""
         with self.lock:
             item = {"t": max(self.now(), self.table.t), **{k: v for k, v in line.items() if k != "t"}}
+            if self.intercept is not None and (handled := self.intercept(item)) is not None:
+                return handled
             if str(item.get("console", "")).strip() == NEW_GAME:
                 return self.new_game()
             self._write(item)
@@ -154,7 +160,13 @@ class Daemon:
                 "t": self.table.t,
                 "over": self.table.game.over,
                 "game": self.table.game.snapshot(),
+                **{key: extra() for key, extra in self.extras.items()},
             }
+
+    def announce(self, events: Sequence[LogEvent]) -> None:
+        """Tell every listener about events of the table's own (a session's lines)."""
+        with self.lock:
+            self._tell({}, events)
 
     def subscribe(self, listener: Listener) -> None:
         with self.lock:

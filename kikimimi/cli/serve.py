@@ -17,6 +17,7 @@ from typing import Any
 from kikimimi.cli import CliError
 from kikimimi.cli.play import audio_or_text
 from kikimimi.daemon import Daemon
+from kikimimi.evening import Evening, SessionRefused, SessionState
 from kikimimi.narrate import TextOutput
 from kikimimi.script import Header, ScriptError, dumps
 from kikimimi.table_config import ConfigError, TableConfig, load_table_config
@@ -50,7 +51,12 @@ def cmd_serve(args: argparse.Namespace) -> int:
         aside = journal.with_name(f"{journal.stem}.{time.strftime('%Y%m%d-%H%M%S')}{journal.suffix}")
         journal.rename(aside)
         print(f"kikimimi: previous journal kept as {aside}", file=sys.stderr)
-    header = Header(config.game, config.players, config.options, config.lang, {"table": config.path.stem})
+    db = args.db or config.records.get("db")
+    club = _club_session(args.session, db, config) if args.session is not None else None
+    extra: dict[str, Any] = {"table": config.path.stem}
+    if club is not None:
+        extra["session"] = Evening.header_session(club)
+    header = Header(config.game, config.players, config.options, config.lang, extra)
     daemon = Daemon(header, journal, tagmap=config.tagmap, hand_seats=config.hand_seats,
                     has_field=config.has_field)
     try:
@@ -77,15 +83,18 @@ def cmd_serve(args: argparse.Namespace) -> int:
             events_file.flush()
 
     daemon.subscribe(fan_out)
-    if args.session is not None:
-        daemon.subscribe(_session_recorder(args.session, args.db or config.records.get("db"), config.lang))
-    if not daemon.resumed:
-        fan_out({}, daemon.log)
     api = _start_api(daemon, config)
     if api is not None:
         for out in outputs:
             for component, state in getattr(out, "health", dict)().items():
                 api.report_health(f"audio {component}", state)
+    try:  # after the outputs and the API, so its lines follow the game's everywhere
+        _evening(daemon, club, db, config).begin()
+    except SessionRefused as exc:
+        if api is not None:
+            api.stop()
+        daemon.close()
+        raise CliError(str(exc)) from None
     threads = [threading.Thread(target=_ticker, args=(daemon, stop), daemon=True, name="timers")]
     source = args.sim_readers or ("interactive" if config.simulated else None)
     runner = None
@@ -126,41 +135,29 @@ def cmd_serve(args: argparse.Namespace) -> int:
     return 0
 
 
-def _session_recorder(session_id: int, db: str | None, lang: str) -> Any:
-    """Record every game that ends at this table in the session; announce settlements.
-
-    The records are checked when the table starts, so a wrong session id is
-    found before the first game, not after it."""
-    from kikimimi.records import Club, RecordsError, record_game_over
-    from kikimimi.records.spoken import Speaker
+def _club_session(session_id: int, db: Any, config: TableConfig) -> Any:
+    """The official session to play, checked before anything starts: the table
+    must be set for the seed's competition rules and the session open."""
+    from kikimimi.evening import ClubSession, check_session_table
 
     try:
-        with Club(db) as club:
-            info = club.session(session_id)
-    except RecordsError as exc:
+        check_session_table(config.game, config.players, config.options, str(config.path))
+        return ClubSession(session_id, db, config.lang)
+    except SessionRefused as exc:
         raise CliError(str(exc)) from None
-    if info.status != "open":
-        raise CliError(f"session {session_id} is {info.status}, not open")
-    seats = dict(info.seats)
-    speaker = Speaker(lang)
 
-    def record(line: dict[str, Any], events: Any) -> None:
-        for ev in events:
-            if ev.get("type") != "game-over":
-                continue
+
+def _evening(daemon: Daemon, club: Any, db: Any, config: TableConfig) -> Evening:
+    """The flow between games; a journal of an open session resumes that session
+    even when the restart does not name it again."""
+    if club is None:
+        on_disk = SessionState.from_header(daemon.header)
+        if on_disk is not None:
             try:
-                result = record_game_over(session_id, ev, seats, db=db)
-            except RecordsError as exc:
-                _complain(f"game not recorded: {exc}")
-                continue
-            _complain(f"session {session_id}: game {result.number} recorded")
-            if result.settlements:
-                with Club(db) as club:
-                    for settlement in result.settlements:
-                        for text in speaker.settlement(club.player(settlement.player_id), settlement):
-                            _complain(text)
-
-    return record
+                club = _club_session(on_disk.id, db, config)
+            except CliError as exc:
+                _complain(f"{daemon.journal_path} was a game of session {on_disk.id}, not resumed: {exc}")
+    return Evening(daemon, club, complain=_complain)
 
 
 def _then_stop(stop: threading.Event, fn: Any, *args: Any) -> None:
