@@ -229,8 +229,8 @@ class Evening:
 
     def _waiting_lines(self) -> list[LogEvent]:
         s = self.session
-        if s is not None and not s.closed:
-            return [self._say("session-next", number=s.number)]
+        if s is not None and not s.closed and self.club is not None:
+            return [self._say("session-next", number=self.club.recorded() + 1)]
         return [self._say("table-waiting")]
 
     # -- the daemon's hooks (called under its lock) -------------------------------
@@ -276,7 +276,6 @@ class Evening:
                 s.absorb(list(ev.get("ranking", [])))
             else:
                 self.complain(f"session {s.id}: game {s.number} is already recorded; not recorded again")
-            s.number = recorded + 1
             if recorded >= s.total:
                 s.closed = True
                 return [self._say("session-over")]
@@ -305,7 +304,6 @@ class Evening:
             lines += [] if texts else [self._say("session-no-change")]
             lines.append(self._say("session-over"))
             return lines
-        s.number = record.number + 1
         return lines + self._waiting_lines()
 
     def _agree(self, seat: int) -> list[LogEvent]:
