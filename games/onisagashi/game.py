@@ -351,3 +351,10 @@ class OnisagashiGame(Game):
         to = seat_audience(seat) if seat is not None else TABLE
         extra = {"private": to} if private and seat is not None else {}
         return [error(message, **extra), say(to, key)]
+
+    @classmethod
+    def referee_commands(cls) -> list[tuple[str, str]]:
+        return [("deal", "deal the next round (or deal this round again after a misdeal)"),
+                ("raise SEAT", "raise that seat's hand in the window after a declaration"),
+                ("next", "close the raise-hand window now"),
+                ("stop", "end the game now (it counts as stopped)")]

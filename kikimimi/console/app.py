@@ -19,8 +19,9 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Footer, Input, Log, Static
 
-from kikimimi.api.client import ApiClient, ApiClientError
-from kikimimi.console.commands import HELP, CommandError, parse_command
+from kikimimi.api.client import ApiClientError
+from kikimimi.console.commands import CommandError, help_text, parse_command
+from kikimimi.console.link import BACKOFF, Link
 from kikimimi.console.render import (
     PublicTable, event_line, health_text, input_text, session_text, table_text,
 )
@@ -68,12 +69,14 @@ class ConsoleApp(App[str | None]):
     """
     BINDINGS = [Binding("ctrl+q", "quit", "Quit"), Binding("f1", "help", "Help")]
 
-    def __init__(self, socket_path: str | Path, *, spectator: bool = False, secret: str | None = None):
+    def __init__(self, socket_path: str | Path, *, spectator: bool = False, secret: str | None = None,
+                 secret_file: str | Path | None = None, backoff: tuple[float, ...] = BACKOFF):
         super().__init__()
         self.socket_path = Path(socket_path)
         self.spectator = spectator
-        self.secret = secret
-        self.client: ApiClient | None = None
+        self.link = Link(socket_path, spectator=spectator, secret=secret, secret_file=secret_file,
+                         on_welcome=self._welcomed, on_push=self._on_push, on_status=self._link_status,
+                         backoff=backoff)
         self.header: dict[str, Any] = {}
         self.snapshot: dict[str, Any] | None = None
         self.last_input: list[Any] | None = None
@@ -82,6 +85,10 @@ class ConsoleApp(App[str | None]):
         self.spoken: list[str] = []  # every log line, for tests and for saving
         self.status_text = ""
         self.closed = False
+
+    @property
+    def client(self) -> Any:
+        return self.link.client
 
     # -- layout ------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -99,31 +106,36 @@ class ConsoleApp(App[str | None]):
 
     async def on_mount(self) -> None:
         try:
-            self.client = await ApiClient.connect(self.socket_path, secret=self.secret, spectator=self.spectator)
+            await self.link.first()
         except ApiClientError as exc:
             self.exit(str(exc), return_code=2)
             return
-        welcome = self.client.welcome
+        if not self.spectator:
+            self.query_one("#command", Input).focus()
+        self.run_worker(self.link.keep(), exclusive=True, name="reconnect")
+
+    async def on_unmount(self) -> None:
+        await self.link.close()
+
+    # -- what the table sends ----------------------------------------------
+    def _welcomed(self, welcome: dict[str, Any], again: bool) -> None:
+        """A first welcome, or a new one after the table restarted: start the view over."""
+        self.closed = False
         self.header = welcome["header"]
         self.title = f"kikimimi {'referee' if not self.spectator else 'spectator'} - {self.header.get('game')}"
         self.sub_title = str(self.header.get("table", self.socket_path.name))
-        self._show_log(welcome.get("log", []), reset=True)
+        if again:
+            self._say("* connected to the table again")
+        self._show_log(welcome.get("log", []), reset=True, quiet=again)
         self._take(welcome)
-        self.client.on_push = self._on_push
-        if not self.spectator:
-            self.query_one("#command", Input).focus()
 
-    async def on_unmount(self) -> None:
-        if self.client is not None:
-            await self.client.close()
-
-    # -- what the table sends ----------------------------------------------
-    def _on_push(self, push: dict[str, Any] | None) -> None:
-        if push is None:
+    def _link_status(self, text: str) -> None:
+        if "lost" in text and not self.closed:
             self.closed = True
-            self._say("* the table has closed the connection (stopped?)")
-            self._set_status("disconnected: the table is no longer served")
-            return
+            self._say("* the table has closed the connection (stopped or restarting?)")
+        self._set_status(text)
+
+    def _on_push(self, push: dict[str, Any]) -> None:
         if "log" in push:  # after an undo the game was rebuilt: start the public view over
             self._show_log([], reset=True, quiet=True)
             self.public.absorb(push["log"])
@@ -233,5 +245,6 @@ class ConsoleApp(App[str | None]):
                                          else f"done ({len(reply.get('events', []))} events)"))
 
     def action_help(self) -> None:
-        for line in HELP.splitlines():
+        for line in help_text(self.header.get("game")).splitlines():
             self._say(line)
+        self._say("Keys: Enter sends, Tab moves between panes, F1 this help, Ctrl+Q quits.")

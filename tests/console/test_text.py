@@ -23,8 +23,10 @@ def test_commands_are_table_script_lines():
 
 def test_an_unknown_game_snapshot_is_shown_as_key_value_text():
     header = {"game": "witch", "players": 2, "lang": "en"}
-    text = table_text(header, {"over": False, "game": {"turn": 2, "moon": "full", "cauldron": [1, 2]}})
-    assert "seat 2: <- turn" in text and "moon: full" in text and "cauldron: [1, 2]" in text
+    text = table_text(header, {"over": False, "game": {"turn": 2, "moon": "full", "cauldron": [1, 2],
+                                                      "result": None, "history": []}})
+    assert "seat 2: <- turn" in text and "moon: full" in text and "cauldron: 1, 2" in text
+    assert "result" not in text and "history" not in text and "null" not in text
     assert "seat 1:" in text and "seat 1: <- turn" not in text
 
 
