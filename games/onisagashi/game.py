@@ -57,6 +57,7 @@ class OnisagashiGame(Game):
     name = "onisagashi"
     min_players = 3
     max_players = 6
+    official_players = 5
     tag_sets = ("oni",)
 
     def __init__(self, players: int, options: Mapping[str, Any] | None = None):

@@ -23,7 +23,7 @@ from kikimimi.api.client import ApiClientError
 from kikimimi.console.commands import CommandError, help_text, parse_command
 from kikimimi.console.link import BACKOFF, Link
 from kikimimi.console.render import (
-    PublicTable, event_line, health_text, input_text, session_text, table_text,
+    PublicTable, event_line, health_text, input_text, last_seq, session_text, table_text, unseen,
 )
 
 
@@ -85,6 +85,7 @@ class ConsoleApp(App[str | None]):
         self.spoken: list[str] = []  # every log line, for tests and for saving
         self.status_text = ""
         self.closed = False
+        self.seq = 0  # the last game event shown
 
     @property
     def client(self) -> Any:
@@ -124,9 +125,15 @@ class ConsoleApp(App[str | None]):
         self.header = welcome["header"]
         self.title = f"kikimimi {'referee' if not self.spectator else 'spectator'} - {self.header.get('game')}"
         self.sub_title = str(self.header.get("table", self.socket_path.name))
+        log = welcome.get("log", [])
         if again:
             self._say("* connected to the table again")
-        self._show_log(welcome.get("log", []), reset=True, quiet=again)
+            for ev in unseen(log, self.seq):  # what happened while the console was away
+                line = event_line(ev)
+                if line is not None:
+                    self._say(line)
+        self._show_log(log, reset=True, quiet=again)
+        self.seq = last_seq(log)
         self._take(welcome)
 
     def _link_status(self, text: str) -> None:
@@ -140,6 +147,7 @@ class ConsoleApp(App[str | None]):
             self._show_log([], reset=True, quiet=True)
             self.public.absorb(push["log"])
         self._show_log(push.get("events", []))
+        self.seq = last_seq(push.get("events", []), self.seq)
         self._take(push)
 
     def _take(self, message: dict[str, Any]) -> None:

@@ -205,6 +205,27 @@ def event_line(ev: Mapping[str, Any]) -> str | None:
     return f"- {kind} {words}{secret}".rstrip()
 
 
+def unseen(log: Iterable[Mapping[str, Any]], last_seq: int) -> list[Mapping[str, Any]]:
+    """After a reconnection: the events of the welcome log not shown yet.
+
+    A resumed game replays to the same numbering, so what is past `last_seq`
+    is new; a log that ends before `last_seq` is another game, shown whole."""
+    events = list(log)
+    top = max((ev["seq"] for ev in events if isinstance(ev.get("seq"), int)), default=0)
+    if top < last_seq:
+        return events
+    return [ev for ev in events if isinstance(ev.get("seq"), int) and ev["seq"] > last_seq]
+
+
+def last_seq(events: Iterable[Mapping[str, Any]], before: int = 0) -> int:
+    """The highest game `seq` after these events (a game's first event starts it over)."""
+    for ev in events:
+        seq = ev.get("seq")
+        if isinstance(seq, int):
+            before = seq if seq == 1 else max(before, seq)
+    return before
+
+
 class PublicTable:
     """What a spectator can know of the table, followed from public events."""
 
