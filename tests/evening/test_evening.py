@@ -149,7 +149,8 @@ def test_a_malformed_session_in_a_journal_header_is_one_line(session):
 def test_serve_refuses_normal_scoring_in_a_session_before_anything_starts(tmp_path):
     _club(tmp_path)
     table = Path(__file__).parents[2] / "hardware" / "trident-sim.toml"
-    (tmp_path / "table.toml").write_text(table.read_text().replace("../var/trident-sim.jsonl", "var/j.jsonl"))
+    text = table.read_text().replace("../var/trident-sim.jsonl", "var/j.jsonl")
+    (tmp_path / "table.toml").write_text(text.replace('"competition"', '"normal"'))
     proc = subprocess.run([sys.executable, "-m", "kikimimi.cli", "serve", "table.toml", "--session", "1",
                            "--db", "club.sqlite", "--voice", "text"], cwd=tmp_path, capture_output=True,
                           text=True, stdin=subprocess.DEVNULL, timeout=60)
@@ -164,7 +165,7 @@ def test_serve_refuses_a_session_that_is_not_open(tmp_path):
         club.end_session(1, abandon=True)
     table = Path(__file__).parents[2] / "hardware" / "trident-sim.toml"
     text = table.read_text().replace("../var/trident-sim.jsonl", "var/j.jsonl")
-    (tmp_path / "table.toml").write_text(text.replace('"normal"', '"competition"'))
+    (tmp_path / "table.toml").write_text(text)
     proc = subprocess.run([sys.executable, "-m", "kikimimi.cli", "serve", "table.toml", "--session", "1",
                            "--db", "club.sqlite", "--voice", "text"], cwd=tmp_path, capture_output=True,
                           text=True, stdin=subprocess.DEVNULL, timeout=60)
