@@ -229,6 +229,10 @@ def _start_readers(config: TableConfig, daemon: Daemon) -> Any:
             line[ri.kind] = True
             if ri.detail:
                 line["detail"] = ri.detail
+            if ri.kind == "lost" and getattr(ri, "unopened", False):
+                line["detail"] = unopened_line(ri, config)
+                line["unopened"] = True
+                _complain(line["detail"])  # the OS reason, once, on the terminal (and to the referee)
         else:
             line.update({"tag": ri.tag} if ri.tag else {"uid": ri.uid})
             if ri.kind == "removed":
@@ -238,6 +242,14 @@ def _start_readers(config: TableConfig, daemon: Daemon) -> Any:
     runner = ReaderRunner(settings, on_input)
     runner.start(drivers)
     return runner
+
+
+def unopened_line(ri: Any, config: TableConfig) -> str:
+    """One line for a reader that never opened: which, where, the OS reason, and what to run."""
+    name = f"hand {ri.seat} reader" if ri.role == "hand" else "field reader"
+    path = config.readers.get(ri.reader, {}).get("path", "")
+    reason = ri.detail.removeprefix(f"cannot open {path}: ") if path else ri.detail
+    return f"{name} ({ri.reader}) cannot be opened at {path or '?'}: {reason}; run kikimimi doctor {config.path}"
 
 
 def _start_api(daemon: Daemon, config: TableConfig) -> Any:

@@ -198,7 +198,8 @@ def event_line(ev: Mapping[str, Any]) -> str | None:
         return f"= game over ({ev.get('reason', '')}){': ' + places if places else ''}"
     if kind == "reader":
         name = "field reader" if ev.get("reader") == "field" else f"hand reader {ev.get('seat')}"
-        return f"* {name} {ev.get('state')}"
+        detail = f": {ev['detail']}" if ev.get("detail") else ""
+        return f"* {name} {ev.get('state')}{detail}"
     fields = {k: v for k, v in ev.items() if k not in ("seq", "t", "type", "in", "private")}
     words = " ".join(f"{k}={short(v) if k == 'tag' else v}" for k, v in fields.items())
     secret = " (private)" if "private" in ev else ""
