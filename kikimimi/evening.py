@@ -271,15 +271,18 @@ class Evening:
         from kikimimi.records import NotCounted, RecordsError
 
         recorded = self.club.recorded()
+        ranking = sorted(ev.get("ranking", []), key=lambda e: e["place"])
         if recorded >= s.number:
-            if resumed:
-                s.absorb(list(ev.get("ranking", [])))
+            lines = []
+            if resumed:  # recorded just before the restart: said again, counted in the scores once
+                s.absorb(ranking)
+                lines.append(self._result_line(s.number, ranking))
             else:
                 self.complain(f"session {s.id}: game {s.number} is already recorded; not recorded again")
             if recorded >= s.total:
                 s.closed = True
-                return [self._say("session-over")]
-            return self._waiting_lines()
+                return lines + [self._say("session-over")]
+            return lines + self._waiting_lines()
         try:
             record = self.club.record(ev, self._game_id(ev))
         except NotCounted as exc:
@@ -289,12 +292,9 @@ class Evening:
             self.complain(f"session {s.id}: game {s.number} not recorded: {exc} "
                           f"(kikimimi session record-log {s.id} can record it from the event log)")
             return [self._say("session-not-recorded"), *self._waiting_lines()]
-        ranking = sorted(ev.get("ranking", []), key=lambda e: e["place"])
         s.absorb(ranking)
-        names = [self.club.names.get(e["seat"], f"seat {e['seat']}") for e in ranking]
         self.complain(f"session {s.id}: game {record.number} of {s.total} recorded")
-        lines = [self._say("session-game-result", number=record.number, total=s.total,
-                           first=names[0], second=names[1], third=names[2])]
+        lines = [self._result_line(record.number, ranking)]
         if record.settlements:
             s.closed = True
             texts = self.club.settlement_lines(record.settlements)
@@ -305,6 +305,13 @@ class Evening:
             lines.append(self._say("session-over"))
             return lines
         return lines + self._waiting_lines()
+
+    def _result_line(self, number: int, ranking: list[Mapping[str, Any]]) -> LogEvent:
+        names = [self.club.names.get(e["seat"], f"seat {e['seat']}") if self.club else f"seat {e['seat']}"
+                 for e in ranking]
+        total = self.session.total if self.session else number
+        return self._say("session-game-result", number=number, total=total,
+                         first=names[0], second=names[1], third=names[2])
 
     def _agree(self, seat: int) -> list[LogEvent]:
         self.agreed.add(seat)

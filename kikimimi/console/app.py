@@ -21,10 +21,9 @@ from textual.widgets import Button, Footer, Input, Log, Static
 
 from kikimimi.api.client import ApiClientError
 from kikimimi.console.commands import CommandError, help_text, parse_command
+from kikimimi.console.follow import Follower, reply_text, send
 from kikimimi.console.link import BACKOFF, Link
-from kikimimi.console.render import (
-    PublicTable, event_line, health_text, input_text, last_seq, session_text, table_text, unseen,
-)
+from kikimimi.console.render import event_line, health_text, input_text, session_text
 
 
 class ConfirmUndo(ModalScreen[bool]):
@@ -77,19 +76,34 @@ class ConsoleApp(App[str | None]):
         self.link = Link(socket_path, spectator=spectator, secret=secret, secret_file=secret_file,
                          on_welcome=self._welcomed, on_push=self._on_push, on_status=self._link_status,
                          backoff=backoff)
-        self.header: dict[str, Any] = {}
-        self.snapshot: dict[str, Any] | None = None
-        self.last_input: list[Any] | None = None
-        self.health: dict[str, str] = {}
-        self.public = PublicTable()
+        self.follow = Follower(spectator)
         self.spoken: list[str] = []  # every log line, for tests and for saving
         self.status_text = ""
         self.closed = False
-        self.seq = 0  # the last game event shown
 
     @property
     def client(self) -> Any:
         return self.link.client
+
+    @property
+    def header(self) -> dict[str, Any]:
+        return self.follow.header
+
+    @property
+    def snapshot(self) -> dict[str, Any] | None:
+        return self.follow.snapshot
+
+    @property
+    def health(self) -> dict[str, str]:
+        return self.follow.health
+
+    @property
+    def public(self) -> Any:
+        return self.follow.public
+
+    @property
+    def table_view(self) -> str:
+        return self.follow.table_view
 
     # -- layout ------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -120,21 +134,14 @@ class ConsoleApp(App[str | None]):
 
     # -- what the table sends ----------------------------------------------
     def _welcomed(self, welcome: dict[str, Any], again: bool) -> None:
-        """A first welcome, or a new one after the table restarted: start the view over."""
+        """A first welcome, or a new one after the table restarted."""
         self.closed = False
-        self.header = welcome["header"]
-        self.title = f"kikimimi {'referee' if not self.spectator else 'spectator'} - {self.header.get('game')}"
-        self.sub_title = str(self.header.get("table", self.socket_path.name))
-        log = welcome.get("log", [])
         if again:
             self._say("* connected to the table again")
-            for ev in unseen(log, self.seq):  # what happened while the console was away
-                line = event_line(ev)
-                if line is not None:
-                    self._say(line)
-        self._show_log(log, reset=True, quiet=again)
-        self.seq = last_seq(log)
-        self._take(welcome)
+        self._show(self.follow.welcome(welcome, again))  # after a reconnection: what was missed
+        self.title = f"kikimimi {'referee' if not self.spectator else 'spectator'} - {self.header.get('game')}"
+        self.sub_title = str(self.header.get("table", self.socket_path.name))
+        self._redraw()
 
     def _link_status(self, text: str) -> None:
         if "lost" in text and not self.closed:
@@ -143,28 +150,10 @@ class ConsoleApp(App[str | None]):
         self._set_status(text)
 
     def _on_push(self, push: dict[str, Any]) -> None:
-        if "log" in push:  # after an undo the game was rebuilt: start the public view over
-            self._show_log([], reset=True, quiet=True)
-            self.public.absorb(push["log"])
-        self._show_log(push.get("events", []))
-        self.seq = last_seq(push.get("events", []), self.seq)
-        self._take(push)
-
-    def _take(self, message: dict[str, Any]) -> None:
-        if "snapshot" in message:
-            self.snapshot = message["snapshot"]
-        if "last_input" in message:
-            self.last_input = message["last_input"]
-        if "health" in message:
-            self.health = message["health"]
+        self._show(self.follow.push(push))
         self._redraw()
 
-    def _show_log(self, events: list[dict[str, Any]], reset: bool = False, quiet: bool = False) -> None:
-        if reset:
-            self.public = PublicTable()
-        self.public.absorb(events)
-        if quiet:
-            return
+    def _show(self, events: list[Any]) -> None:
         for ev in events:
             line = event_line(ev)
             if line is not None:
@@ -179,19 +168,14 @@ class ConsoleApp(App[str | None]):
         self.query_one("#status", Static).update(text)
 
     def _redraw(self) -> None:
-        self.query_one("#table", Static).update(
-            table_text(self.header, None if self.spectator else self.snapshot, self.public))
+        self.query_one("#table", Static).update(self.follow.table_view)
         self.query_one("#health", Static).update(health_text(self.health))
         self.query_one("#session", Static).update(
             session_text(self.snapshot) if not self.spectator else "Spectator: public events only")
         if not self.spectator:
-            last = self.last_input
+            last = self.follow.last_input
             self.query_one("#last", Static).update(
                 f"Undo would take back line {last[0]}: {input_text(last[1])}" if last else "Nothing to undo")
-
-    @property
-    def table_view(self) -> str:
-        return table_text(self.header, None if self.spectator else self.snapshot, self.public)
 
     # -- commands ------------------------------------------------------------
     @on(Input.Submitted, "#command")
@@ -216,13 +200,14 @@ class ConsoleApp(App[str | None]):
         elif command.kind == "undo":
             await self._ask_undo()
         else:
-            self._said(f"> {text.strip()}", await self._send(self.client.submit(command.line or {})))
+            self._said(f"> {text.strip()}", await send(self.client.submit(command.line or {})))
 
     async def _ask_undo(self) -> None:
         assert self.client is not None
         state = await self.client.state()
         last = state.get("last_input")
-        self._take(state)
+        self.follow.take(state)
+        self._redraw()
         if not last:
             self._set_status("nothing to undo")
             return
@@ -233,24 +218,13 @@ class ConsoleApp(App[str | None]):
                 self._set_status("undo cancelled: nothing was sent")
                 return
             assert self.client is not None
-            self._said(f"> undo (line {last[0]})", await self._send(self.client.undo(last[0])))
+            self._said(f"> undo (line {last[0]})", await send(self.client.undo(last[0])))
 
         self._set_status(question + " y: undo, n: keep")
         await self.push_screen(ConfirmUndo(question), answered)
 
-    async def _send(self, request: Any) -> dict[str, Any]:
-        try:
-            return await request
-        except (ApiClientError, TimeoutError) as exc:
-            return {"ok": False, "error": str(exc)}
-
     def _said(self, what: str, reply: dict[str, Any]) -> None:
-        if not reply.get("ok"):
-            self._set_status(f"{what}: not accepted: {reply.get('error')}")
-            return
-        refusals = [ev["message"] for ev in reply.get("events", []) if ev.get("type") == "error"]
-        self._set_status(f"{what}: " + (f"the game refused it: {refusals[0]}" if refusals
-                                         else f"done ({len(reply.get('events', []))} events)"))
+        self._set_status(reply_text(what, reply))
 
     def action_help(self) -> None:
         for line in help_text(self.header.get("game")).splitlines():

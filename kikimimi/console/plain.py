@@ -14,12 +14,10 @@ import sys
 from pathlib import Path
 from typing import Any, TextIO
 
-from kikimimi.api.client import ApiClientError
 from kikimimi.console.commands import CommandError, help_text, parse_command
+from kikimimi.console.follow import Follower, reply_text, send
 from kikimimi.console.link import BACKOFF, Link
-from kikimimi.console.render import (
-    PublicTable, event_line, health_text, input_text, last_seq, session_text, table_text, unseen,
-)
+from kikimimi.console.render import event_line, health_text, input_text, session_text
 
 PROMPT = "> "
 
@@ -36,12 +34,7 @@ class PlainConsole:
         self.link = Link(socket_path, spectator=spectator, secret=secret, secret_file=secret_file,
                          on_welcome=self._welcomed, on_push=self._pushed, on_status=self._status,
                          backoff=backoff)
-        self.header: dict[str, Any] = {}
-        self.snapshot: dict[str, Any] | None = None
-        self.last_input: list[Any] | None = None
-        self.health: dict[str, str] = {}
-        self.public = PublicTable()
-        self.seq = 0  # the last game event printed
+        self.follow = Follower(spectator)
         self._session_shown = ""
         self._health_shown = ""
 
@@ -50,54 +43,39 @@ class PlainConsole:
         print(text, file=self.out, flush=True)
 
     def _welcomed(self, welcome: dict[str, Any], again: bool) -> None:
-        self.header = welcome["header"]
         if again:
             self.line("* connected to the table again")
-        else:
+        events = self.follow.welcome(welcome, again)
+        header = self.follow.header
+        if not again:
             role = "spectator" if self.spectator else "referee"
-            self.line(f"* {role} of {self.header.get('game')} at {self.header.get('table', 'this table')}, "
-                      f"{self.header.get('players')} players. Type help for the commands.")
-        log = welcome.get("log", [])
-        self.public = PublicTable()
-        self.public.absorb(log)
-        for ev in unseen(log, self.seq) if again else log:
-            self._event(ev)
-        self.seq = last_seq(log)
-        self._take(welcome)
+            self.line(f"* {role} of {header.get('game')} at {header.get('table', 'this table')}, "
+                      f"{header.get('players')} players. Type help for the commands.")
+        self._show(events)
+        self._changes()
 
     def _pushed(self, push: dict[str, Any]) -> None:
-        if "log" in push:  # an undo rebuilt the game: the public view starts over, silently
-            self.public = PublicTable()
-            self.public.absorb(push["log"])
-        else:
-            self.public.absorb(push.get("events", []))
-        for ev in push.get("events", []):
-            self._event(ev)
-        self.seq = last_seq(push.get("events", []), self.seq)
-        self._take(push)
+        self._show(self.follow.push(push))
+        self._changes()
 
-    def _event(self, ev: dict[str, Any]) -> None:
-        text = event_line(ev)
-        if text is not None:
-            self.line(text)
-
-    def _take(self, message: dict[str, Any]) -> None:
-        if "snapshot" in message:
-            self.snapshot = message["snapshot"]
-            session = session_text(self.snapshot)
-            if session != self._session_shown and "session" in (self.snapshot or {}):
-                if self._session_shown or (self.snapshot or {}).get("session"):
-                    self.line(session)
-                self._session_shown = session
-        if "last_input" in message:
-            self.last_input = message["last_input"]
-        if "health" in message:
-            self.health = message["health"]
-            lost = sorted(name for name, state in self.health.items() if state == "lost")
-            text = f"* lost: {', '.join(lost)}" if lost else "* every reader answers"
-            if text != self._health_shown and (lost or self._health_shown):
+    def _show(self, events: list[Any]) -> None:
+        for ev in events:
+            text = event_line(ev)
+            if text is not None:
                 self.line(text)
-            self._health_shown = text
+
+    def _changes(self) -> None:
+        """The session and the readers are printed when they change, never redrawn."""
+        snapshot = self.follow.snapshot or {}
+        session = session_text(snapshot)
+        if session != self._session_shown and (self._session_shown or snapshot.get("session")):
+            self.line(session)
+        self._session_shown = session
+        lost = sorted(name for name, state in self.follow.health.items() if state == "lost")
+        text = f"* lost: {', '.join(lost)}" if lost else "* every reader answers"
+        if text != self._health_shown and (lost or self._health_shown):
+            self.line(text)
+        self._health_shown = text
 
     def _status(self, text: str) -> None:
         self.line(f"* {text}")
@@ -126,21 +104,21 @@ class PlainConsole:
         """Do one typed line; False once the referee quits."""
         words = text.split()
         if words in (["state"], ["session"], ["health"]):
-            view = {"state": lambda: table_text(self.header, None if self.spectator else self.snapshot, self.public),
-                    "session": lambda: session_text(self.snapshot),
-                    "health": lambda: health_text(self.health)}[words[0]]()
+            f = self.follow
+            view = {"state": lambda: f.table_view, "session": lambda: session_text(f.snapshot),
+                    "health": lambda: health_text(f.health)}[words[0]]()
             for row in view.splitlines():
                 self.line(row)
             return True
         try:
-            command = parse_command(text, int(self.header.get("players", 0)))
+            command = parse_command(text, self.follow.players)
         except CommandError as exc:
             self.line(f"not sent: {exc}")
             return True
         if command is None:
             return True
         if command.kind == "help":
-            for row in help_text(self.header.get("game")).splitlines():
+            for row in help_text(self.follow.header.get("game")).splitlines():
                 self.line(row)
             self.line("  state, session, health    print the table, the session, the readers (once)")
             return True
@@ -154,11 +132,11 @@ class PlainConsole:
         elif command.kind == "undo":
             await self._undo(client)
         else:
-            self._said(text.strip(), await _send(client.submit(command.line or {})))
+            self.line(reply_text(text.strip(), await send(client.submit(command.line or {}))))
         return True
 
     async def _undo(self, client: Any) -> None:
-        state = await _send(client.state())
+        state = await send(client.state())
         last = state.get("last_input")
         if not last:
             self.line("nothing to undo")
@@ -168,18 +146,4 @@ class PlainConsole:
         if (answer or "").strip().lower() not in ("y", "yes"):
             self.line("undo cancelled: nothing was sent")
             return
-        self._said(f"undo (line {last[0]})", await _send(client.undo(last[0])))
-
-    def _said(self, what: str, reply: dict[str, Any]) -> None:
-        if not reply.get("ok"):
-            self.line(f"{what}: not accepted: {reply.get('error')}")
-            return
-        refusals = [ev["message"] for ev in reply.get("events", []) if ev.get("type") == "error"]
-        self.line(f"{what}: " + (f"the game refused it: {refusals[0]}" if refusals else "done"))
-
-
-async def _send(request: Any) -> dict[str, Any]:
-    try:
-        return await request
-    except (ApiClientError, TimeoutError) as exc:
-        return {"ok": False, "error": str(exc)}
+        self.line(reply_text(f"undo (line {last[0]})", await send(client.undo(last[0]))))

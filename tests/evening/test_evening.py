@@ -92,7 +92,8 @@ def test_a_session_game_is_recorded_once_even_after_an_undo_and_a_restart(tmp_pa
     again.subscribe(lambda line, events: heard2.extend(events))
     Evening(again, ClubSession(1, db, "en"), complain=complaints.append).begin()
     assert club.recorded() == 1
-    assert _speaker(heard2) == ["For game 2, everyone scans AGREE on their hand reader."]
+    assert _speaker(heard2)[0].startswith("Game 1 of 5 is over. First, ")  # said again, not recorded again
+    assert _speaker(heard2)[1:] == ["For game 2, everyone scans AGREE on their hand reader."]
     firsts = again.snapshot()["session"]["scores"]
     winner = result["ranking"][0]["seat"]
     assert [s["firsts"] for s in firsts] == [int(s["seat"] == winner) for s in firsts]
@@ -171,3 +172,32 @@ def test_serve_refuses_a_session_that_is_not_open(tmp_path):
                           text=True, stdin=subprocess.DEVNULL, timeout=60)
     assert proc.returncode != 0 and "abandoned, not open" in proc.stderr
     assert "Traceback" not in proc.stderr
+
+
+def test_a_restart_mid_game_resumes_the_session_and_says_so(tmp_path):
+    db = _club(tmp_path)
+    daemon, heard, _ = _table(tmp_path, ClubSession(1, db, "en"))
+    script, _ = play("trident", 1, 3, COMPETITION)
+    for line in script[1:11]:
+        daemon.submit({k: v for k, v in line.items() if k != "t"})
+    daemon.close()
+    again = Daemon(Header("trident", 3, dict(COMPETITION), "en"), tmp_path / "j.jsonl")
+    again.open()
+    assert again.resumed == 10
+    said: list[dict] = []
+    again.subscribe(lambda line, events: said.extend(events))
+    Evening(again, ClubSession(1, db, "en")).begin()
+    assert _speaker(said) == ["Game 1 of 5 continues."]
+    assert again.snapshot()["session"]["game"] == 1 and "waiting" not in again.snapshot()["session"]
+
+
+def test_a_journal_of_another_unfinished_game_is_refused_for_a_session(tmp_path):
+    db = _club(tmp_path)
+    daemon = Daemon(Header("trident", 3, dict(COMPETITION), "en"), tmp_path / "j.jsonl")
+    daemon.open()
+    daemon.submit({"reader": "hand", "seat": 1, "tag": "trident:heart-1"})
+    daemon.close()
+    again = Daemon(Header("trident", 3, dict(COMPETITION), "en"), tmp_path / "j.jsonl")
+    again.open()
+    with pytest.raises(SessionRefused, match="unfinished game that is not of session 1"):
+        Evening(again, ClubSession(1, db, "en")).begin()
