@@ -249,8 +249,8 @@ class Evening:
         if item.get("removed"):
             return []  # lifting the AGREE tag again says nothing
         seat = item.get("seat")
-        if seat not in self._seats():
-            return None
+        if isinstance(seat, bool) or not isinstance(seat, int) or seat not in self._seats():
+            return None  # the engine refuses it in its own words
         return self._agree(seat)
 
     def _after(self, line: dict[str, Any], events: Any) -> None:

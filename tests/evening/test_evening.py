@@ -52,13 +52,19 @@ def test_a_plain_table_waits_after_game_over_and_every_agree_starts_the_next(tmp
     daemon, heard, _ = _table(tmp_path)
     _finish(daemon)
     assert _speaker(heard)[-1] == "The game is over. For the next game, everyone scans AGREE on their hand reader."
-    before = len(read_script(daemon.journal_path).lines)
     daemon.submit({"reader": "hand", "seat": 1, "tag": "cmd:agree"})
     daemon.submit({"reader": "hand", "seat": 1, "tag": "cmd:agree", "removed": True})  # lifted: nothing said
+    for odd in ({"reader": "hand", "seat": True, "tag": "cmd:agree"}, {"reader": "hand", "seat": "2", "tag": "cmd:agree"},
+                {"reader": "hand", "seat": 9, "tag": "cmd:agree"}, {"reader": "field", "tag": "cmd:agree"},
+                {"reader": "hand", "seat": 2, "uid": 7}, {"console": ["new"]}):
+        events = daemon.submit(odd)  # the engine answers each in its own words; nobody is ready
+        assert events and events[0]["type"] == "error"
+    before = len(read_script(daemon.journal_path).lines)
     daemon.submit({"reader": "hand", "seat": 2, "tag": "cmd:agree"})
     assert daemon.snapshot()["session"] == {"waiting": True, "ready": [1, 2]}
     assert len(read_script(daemon.journal_path).lines) == before  # between games nothing is journaled
-    assert _speaker(heard)[-2:] == ["Seat 1 is ready: 1 of 3.", "Seat 2 is ready: 2 of 3."]
+    assert _speaker(heard)[-1] == "Seat 2 is ready: 2 of 3."
+    assert _speaker(heard).count("Seat 1 is ready: 1 of 3.") == 1 and "Seat 1 is ready: 2 of 3." not in _speaker(heard)
     events = daemon.submit({"reader": "hand", "seat": 3, "tag": "cmd:agree"})
     assert not daemon.table.game.over and daemon.table.inputs == 0
     assert any(ev["type"] == "turn" or ev["type"] == "say" for ev in events)
