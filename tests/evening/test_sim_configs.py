@@ -29,7 +29,8 @@ def test_every_game_ships_a_simulated_table():
 @pytest.mark.parametrize("path", SIM_CONFIGS, ids=lambda p: p.name)
 def test_a_sim_config_loads_and_serves_a_bot_game_to_its_end(path, tmp_path):
     config = load_table_config(path)
-    assert config.simulated and config.players == (game_class(config.game).official_players or config.players)
+    cls = game_class(config.game)
+    assert config.simulated and cls.min_players <= config.players <= cls.max_players
     script, log = play(config.game, 7, config.players, config.options, lang=config.lang)
     assert script[0]["players"] == config.players
     (tmp_path / "game.jsonl").write_text("".join(dumps(line) + "\n" for line in script))
@@ -42,6 +43,9 @@ def test_a_sim_config_loads_and_serves_a_bot_game_to_its_end(path, tmp_path):
     assert "Traceback" not in proc.stderr
     events = [json.loads(l) for l in (tmp_path / "events.jsonl").read_text().splitlines()]
     served = [ev for ev in events if ev.get("seq") is not None]
+    assert served and not any("internal error" in str(ev.get("message", "")) for ev in served)
+    if any(ev["in"] is None for ev in log):
+        return  # a timer fired in the bots' game: a live table's timers run on the wall clock, not replayable at once
     assert [ev["type"] for ev in served if ev["type"] == "game-over"] == ["game-over"]
     over = next(ev for ev in log if ev["type"] == "game-over")
     assert next(ev for ev in served if ev["type"] == "game-over")["ranking"] == over["ranking"]
