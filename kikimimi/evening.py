@@ -159,7 +159,7 @@ class ClubSession:
 
 
 class Evening:
-    """The flow between games on one daemon; `attach()` it once the outputs listen."""
+    """The flow between games on one daemon; `begin()` it once the outputs and the API listen."""
 
     def __init__(self, daemon: Any, club: ClubSession | None = None, *, complain: Complain | None = None):
         self.daemon = daemon
