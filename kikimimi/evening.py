@@ -159,7 +159,8 @@ class ClubSession:
 
 
 class Evening:
-    """The flow between games on one daemon; `begin()` it once the outputs and the API listen."""
+    """The flow between games on one daemon: `prepare()` it before anything opens (it may
+    refuse), `begin()` it once the outputs and the API listen."""
 
     def __init__(self, daemon: Any, club: ClubSession | None = None, *, complain: Complain | None = None):
         self.daemon = daemon
@@ -167,34 +168,44 @@ class Evening:
         self.complain = complain or _complain
         self.session: SessionState | None = None
         self.agreed: set[int] = set()
+        self._prepared = False
+        self._start_next = False
 
     # -- start-up ---------------------------------------------------------------
-    def begin(self) -> None:
-        """Attach to the daemon and say where the evening stands: a fresh game, a
-        resumed one, or a finished one waiting for the next."""
+    def prepare(self) -> None:
+        """Decide which session this journal continues, or refuse in one line; attaches nothing."""
         d = self.daemon
         with d.lock:
             on_disk = SessionState.from_header(d.header)
-            over = d.table.game.over
-            start_next = False
-            if self.club is not None:
-                if on_disk is not None and on_disk.id == self.club.id:
-                    self.session = on_disk
-                elif d.resumed and not over:
-                    raise SessionRefused(
-                        f"{d.journal_path}: the journal holds an unfinished game that is not of session "
-                        f"{self.club.id}: finish it, or start with --fresh")
-                else:  # a finished game of no session (or another) waits: the session starts anew
-                    self.session = SessionState(self.club.id, self.club.recorded() + 1, self.club.total)
-                    start_next = True
+            self._start_next = False
+            if self.club is None:
+                return
+            if on_disk is not None and on_disk.id == self.club.id:
+                self.session = on_disk
+            elif d.resumed and not d.table.game.over:
+                raise SessionRefused(
+                    f"{d.journal_path}: the journal holds an unfinished game that is not of session "
+                    f"{self.club.id}: finish it, or start with --fresh")
+            else:  # a finished game of no session (or another) waits: the session starts anew
+                self.session = SessionState(self.club.id, self.club.recorded() + 1, self.club.total)
+                self._start_next = True
+        self._prepared = True
+
+    def begin(self) -> None:
+        """Attach to the daemon and say where the evening stands: a fresh game, a
+        resumed one, or a finished one waiting for the next."""
+        if not self._prepared:
+            self.prepare()
+        d = self.daemon
+        with d.lock:
             d.intercept = self._intercept
             d.subscribe(self._after)
             d.extras["session"] = self.view
-            if start_next:
+            if self._start_next:
                 self._next_game()
             elif not d.resumed:
                 d.announce(self._opening_lines() + list(d.log))
-            elif over:
+            elif d.table.game.over:
                 ended = next((ev for ev in reversed(d.log) if ev.get("type") == "game-over"), None)
                 d.announce(self._game_over(ended, resumed=True) if ended is not None else self._waiting_lines())
             else:

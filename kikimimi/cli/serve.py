@@ -64,6 +64,12 @@ def cmd_serve(args: argparse.Namespace) -> int:
             print(f"kikimimi: warning: {warning}", file=sys.stderr)
     except ScriptError as exc:
         raise CliError(str(exc)) from None
+    try:  # the session is settled before any output, socket or reader opens
+        evening = _evening(daemon, club, db, config)
+        evening.prepare()
+    except SessionRefused as exc:
+        daemon.close()
+        raise CliError(str(exc)) from None
     if daemon.resumed:
         print(f"kikimimi: resumed {journal} ({daemon.resumed} inputs replayed)", file=sys.stderr)
 
@@ -88,13 +94,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         for out in outputs:
             for component, state in getattr(out, "health", dict)().items():
                 api.report_health(f"audio {component}", state)
-    try:  # after the outputs and the API, so its lines follow the game's everywhere
-        _evening(daemon, club, db, config).begin()
-    except SessionRefused as exc:
-        if api is not None:
-            api.stop()
-        daemon.close()
-        raise CliError(str(exc)) from None
+    evening.begin()  # after the outputs and the API, so its lines follow the game's everywhere
     threads = [threading.Thread(target=_ticker, args=(daemon, stop), daemon=True, name="timers")]
     source = args.sim_readers or ("interactive" if config.simulated else None)
     runner = None
