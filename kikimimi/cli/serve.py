@@ -229,7 +229,7 @@ def _start_readers(config: TableConfig, daemon: Daemon) -> Any:
             line[ri.kind] = True
             if ri.detail:
                 line["detail"] = ri.detail
-            if ri.kind == "lost" and getattr(ri, "unopened", False):
+            if ri.kind == "lost" and ri.unopened:
                 line["detail"] = unopened_line(ri, config)
                 line["unopened"] = True
                 _complain(line["detail"])  # the OS reason, once, on the terminal (and to the referee)

@@ -207,3 +207,30 @@ def test_a_journal_of_another_unfinished_game_is_refused_for_a_session(tmp_path)
     again.open()
     with pytest.raises(SessionRefused, match="unfinished game that is not of session 1"):
         Evening(again, ClubSession(1, db, "en")).begin()
+
+
+def test_a_plain_restart_of_a_session_journal_resumes_the_session(tmp_path, capsys):
+    from kikimimi.cli.serve import _evening
+    from kikimimi.table_config import load_table_config
+
+    db = _club(tmp_path)
+    table = Path(__file__).parents[2] / "hardware" / "trident-sim.toml"
+    (tmp_path / "t.toml").write_text(table.read_text().replace("../var/trident-sim.jsonl", "j.jsonl"))
+    config = load_table_config(tmp_path / "t.toml")
+    daemon, _, _ = _table(tmp_path, ClubSession(1, db, "en"))
+    daemon.submit({"reader": "hand", "seat": 1, "tag": "trident:heart-1"})
+    daemon.close()
+    again = Daemon(Header("trident", 3, dict(COMPETITION), "en"), tmp_path / "j.jsonl")
+    again.open()
+    evening = _evening(again, None, db, config)  # `serve t.toml` without --session
+    evening.begin()
+    assert evening.session is not None and evening.session.id == 1
+    assert again.snapshot()["session"]["game"] == 1
+    with Club(db) as club:  # a session that is no longer open is not resumed: the table plays on
+        club.end_session(1, abandon=True)
+    third = Daemon(Header("trident", 3, dict(COMPETITION), "en"), tmp_path / "j.jsonl")
+    third.open()
+    evening = _evening(third, None, db, config)
+    evening.begin()
+    assert evening.session is None
+    assert "was a game of session 1, not resumed: session 1 is abandoned" in capsys.readouterr().err
