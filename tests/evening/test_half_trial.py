@@ -16,7 +16,7 @@ from pathlib import Path
 from kikimimi.api import paths
 from kikimimi.api.client import ApiClient
 from kikimimi.records import Club
-from kikimimi.script import read_script
+from kikimimi.script import ScriptError, read_script
 from kikimimi.sim import play
 
 SEEDS = (1, 2, 3, 4, 5)
@@ -63,7 +63,11 @@ class Table:
         self.proc.stdin.flush()
 
     def inputs(self) -> int:
-        return len(read_script(self.journal).lines) if self.journal.exists() else 0
+        """Inputs in the current journal (-1 while a new one is being started)."""
+        try:
+            return len(read_script(self.journal).lines)
+        except (OSError, ScriptError):
+            return -1
 
     def referee(self, text: str) -> dict:
         async def go():
