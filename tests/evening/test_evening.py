@@ -130,9 +130,9 @@ def test_session_lines_in_japanese_use_kanji_and_the_spoken_names(tmp_path):
     daemon, heard, _ = _table(tmp_path, ClubSession(1, db, "ja"), lang="ja")
     _finish(daemon)
     spoken = _speaker(heard)
-    assert spoken[0] == "全5戦のうち、第1戦です。"
-    assert spoken[-2].startswith("第1戦が終わりました。1位、") and "ann" in spoken[-2] + spoken[-2].lower()
-    assert spoken[-1] == "第2戦に進みます。全員、手元のリーダーに同意をかざしてください。"
+    assert spoken[0] == "公式練習会、全5回戦のうち第1回戦です。"
+    assert spoken[-2].startswith("第1回戦が終わりました。1位、") and "ann" in spoken[-2]  # the spoken name
+    assert spoken[-1] == "第2回戦に進みます。全員、手元のリーダーに合意のタグをかざしてください。"
 
 
 @pytest.mark.parametrize("game, players, options, why", [
