@@ -99,6 +99,22 @@ class SessionState:
                 self.points[seat] = self.points.get(seat, 0) + points
 
 
+def game_identity(journal: bytes, last_line: Any) -> str:
+    """A game's identity: the records' own function when it has one (so `session
+    record-log` of the same journal finds the same game), else a sha256 of the
+    journal's lines up to the one that ended the game."""
+    try:
+        from kikimimi.records import game_identity as records_identity
+    except ImportError:
+        records_identity = None
+    upto = last_line if isinstance(last_line, int) and not isinstance(last_line, bool) and last_line > 0 else None
+    if records_identity is not None:
+        return str(records_identity(journal, upto))
+    if upto is not None:
+        journal = b"\n".join(journal.split(b"\n")[:upto])
+    return "sha256:" + hashlib.sha256(journal).hexdigest()
+
+
 def _seat_counts(raw: Any) -> dict[int, int]:
     if not isinstance(raw, Mapping):
         return {}
@@ -110,15 +126,19 @@ def _seat_counts(raw: Any) -> dict[int, int]:
 
 
 class ClubSession:
-    """The records side of one official session, through the records API only."""
+    """The records side of one official session, through the records API only.
+
+    Written against the records API as it is and as it is becoming: when
+    `Club` takes `create=` (a read must not create a mistyped database) and
+    `record_game_over` takes `game_id=` (a game recorded once), they are used."""
 
     def __init__(self, session_id: int, db: Any, lang: str):
-        from kikimimi.records import Club, RecordsError
+        from kikimimi.records import RecordsError
         from kikimimi.records.spoken import Speaker
 
         self.id, self.db = session_id, db
         try:
-            with Club(db) as club:
+            with self._club() as club:
                 info = club.session(session_id)
                 self.seats = dict(info.seats)
                 speaker = Speaker(lang)
@@ -132,27 +152,35 @@ class ClubSession:
         self.total = info.planned
         self.speaker = speaker
 
+    def _club(self) -> Any:
+        from kikimimi.records import Club
+
+        if "create" in inspect.signature(Club).parameters:
+            return Club(self.db, create=False)
+        return Club(self.db)
+
     def recorded(self) -> int:
         """How many games of the session the records hold."""
-        from kikimimi.records import Club
-
-        with Club(self.db) as club:
+        with self._club() as club:
             return club.session(self.id).games
 
-    def record(self, event: Mapping[str, Any], game_id: str) -> Any:
-        """Record one game; the journal's content identifies it once the records API takes it."""
-        from kikimimi.records import record_game_over
+    def record(self, event: Mapping[str, Any], journal: bytes) -> Any:
+        """Record one game, identified by its journal's bytes up to the line that ended it;
+        None when the records already hold that game."""
+        from kikimimi import records
 
         kwargs: dict[str, Any] = {"db": self.db}
-        if "game_id" in inspect.signature(record_game_over).parameters:
-            kwargs["game_id"] = game_id
-        return record_game_over(self.id, event, self.seats, **kwargs)
+        if "game_id" in inspect.signature(records.record_game_over).parameters:
+            kwargs["game_id"] = game_identity(journal, event.get("in"))
+        try:
+            return records.record_game_over(self.id, event, self.seats, **kwargs)
+        except getattr(records, "AlreadyRecorded", ()) as exc:  # type: ignore[misc]
+            _complain(f"session {self.id}: {exc}")
+            return None
 
     def settlement_lines(self, settlements: Any) -> list[str]:
-        from kikimimi.records import Club
-
         lines: list[str] = []
-        with Club(self.db) as club:
+        with self._club() as club:
             for settlement in settlements:
                 lines += self.speaker.settlement(club.player(settlement.player_id), settlement)
         return lines
@@ -295,7 +323,7 @@ class Evening:
                 return lines + [self._say("session-over")]
             return lines + self._waiting_lines()
         try:
-            record = self.club.record(ev, self._game_id(ev))
+            record = self.club.record(ev, Path(self.daemon.journal_path).read_bytes())
         except NotCounted as exc:
             self.complain(f"session {s.id}: game {s.number} not counted: {exc}")
             return [self._say("session-not-counted", number=s.number), *self._waiting_lines()]
@@ -303,6 +331,8 @@ class Evening:
             self.complain(f"session {s.id}: game {s.number} not recorded: {exc} "
                           f"(kikimimi session record-log {s.id} can record it from the event log)")
             return [self._say("session-not-recorded"), *self._waiting_lines()]
+        if record is None:  # the records hold this very game already: said, not counted again
+            return [self._result_line(s.number, ranking), *self._waiting_lines()]
         s.absorb(ranking)
         self.complain(f"session {s.id}: game {record.number} of {s.total} recorded")
         lines = [self._result_line(record.number, ranking)]
@@ -358,14 +388,6 @@ class Evening:
     def _seats(self) -> set[int]:
         table = self.daemon.table
         return set(range(1, table.header.players + 1)) & set(table.hand_seats)
-
-    def _game_id(self, ev: Mapping[str, Any]) -> str:
-        """sha256 of the journal's bytes up to the line that ended the game: the game's identity."""
-        upto = ev.get("in")
-        data = Path(self.daemon.journal_path).read_bytes()
-        if isinstance(upto, int) and upto > 0:
-            data = b"".join(data.splitlines(keepends=True)[:upto])
-        return hashlib.sha256(data).hexdigest()
 
     # -- the referee's view --------------------------------------------------------
     def view(self) -> dict[str, Any] | None:
