@@ -130,8 +130,9 @@ def test_hint_tells_the_board_and_only_the_asking_seats_own_cash():
     s = Script().send(1, "1-law-1", 2).send(1, "1-finance-1", 3).offer(1, 1).place(2, "1-law-1", 4)
     s.cmd(3, "hint")
     r = s.run()
-    said = r.at(s.line)
+    said = [e for e in r.at(s.line) if e["type"] == "say"]
     assert {e["to"] for e in said} == {"seat:3"}
+    assert [(e["seat"], e["private"]) for e in r.of("hint", s.line)] == [(3, "seat:3")]  # who asked: not public
     texts = [e["text"] for e in said]
     assert "Round 1 of 6. Seat 2's turn: sending advisors." in texts
     assert "Seat 2's mansion, section 4, 50000: seat 1's law advisor." in texts
@@ -140,14 +141,14 @@ def test_hint_tells_the_board_and_only_the_asking_seats_own_cash():
     assert not any("310000" in t or "330000" in t for t in texts)  # seats 1 and 2's balances
     s.console("hint 1")
     r = s.run()
-    assert "Your cash: 310000 ducats." in [e["text"] for e in r.at(s.line)]
-    assert {e["to"] for e in r.at(s.line)} == {"seat:1"}
+    assert "Your cash: 310000 ducats." in [e.get("text") for e in r.at(s.line)]
+    assert {e.get("to", e.get("private")) for e in r.at(s.line)} == {"seat:1"}
 
 
 def test_hint_during_offers_names_the_offer_being_made():
     s = Script().send(1, "1-law-1", 2).send(1, "1-finance-1", 3).cmd(4, "hint")
     r = s.run()
-    assert "Now offering: seat 1 for its law advisor." in [e["text"] for e in r.at(s.line)]
+    assert "Now offering: seat 1 for its law advisor." in [e.get("text") for e in r.at(s.line)]
 
 
 def test_the_referee_console_plays_the_same_acts():
