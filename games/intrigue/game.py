@@ -32,6 +32,8 @@ from .editions import COPIES, Edition, edition_from_options
 from .pieces import advisor_of, advisor_tag, all_tags, parse_advisor, parse_section, section_tag
 
 if TYPE_CHECKING:
+    from kikimimi.ear import EarTable
+
     from .bots import IntrigueSimulation
 
 HAND, GARDEN, SECTION, OUT = "hand", "garden", "section", "out"
@@ -597,7 +599,11 @@ class IntrigueGame(Game):
     # -- hooks for the runtime ------------------------------------------------------------------------
     @classmethod
     def simulation(cls, seed: int, players: int, options: Mapping[str, Any],
-                   bot: str | None = None) -> "IntrigueSimulation":
+                   bot: str | None = None) -> "IntrigueSimulation | EarTable":
+        if bot == "ear":  # bots that decide from what they hear (docs/ear.md)
+            from .ear import ear_simulation
+
+            return ear_simulation(seed, players, options)
         from .bots import IntrigueSimulation
 
         return IntrigueSimulation(seed, players, options, bot)
