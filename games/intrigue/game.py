@@ -19,7 +19,7 @@ refusal that could hint at a balance is spoken only to the seat it refuses.
 """
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -115,6 +115,21 @@ class IntrigueGame(Game):
             ("hint SEAT", "tell seat SEAT the board and its own cash"),
             ("stop", "end the game now, ranked by cash"),
         ]
+
+    @classmethod
+    def phrase_values(cls, players: int, options: Mapping[str, Any]) -> Mapping[str, Sequence[Any]]:
+        """What each phrase parameter can be at this table, so its clips are rendered before play.
+        Balances, offers and incomes (any multiple of the step; an income belongs to its section,
+        and expanding the two apart would render texts never said) are rendered when said."""
+        ed = edition_from_options(options)
+        seats = list(range(1, players + 1))
+        return {
+            "seat": seats, "owner": seats, "target": seats, "turn": seats, "place": seats,
+            "players": [players], "role": list(ed.roles), "section": list(range(1, ed.sections + 1)),
+            "count": list(range(0, ed.advisors_each + 1)),
+            "round": list(range(1, ed.rounds + 1)), "rounds": [ed.rounds], "step": list(machine.STATES),
+            "edition": [ed.name], "bribes": [ed.bribes], "start_cash": [ed.start_cash],
+        }
 
     @property
     def over(self) -> bool:

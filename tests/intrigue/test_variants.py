@@ -284,3 +284,14 @@ def test_sight_is_public_the_hint_adds_only_the_seats_own_facts():
     r = s.run()
     assert r.game.sight(1) == r.game.sight(3)  # the board is the same for every seat
     assert not any("cash" in params for _, params in r.game.sight(1))
+
+
+def test_the_tables_phrases_are_rendered_before_play():
+    from kikimimi.voice.domains import table_texts
+
+    got = table_texts("intrigue", 4, {"edition": "amigo"}, "en")
+    assert "Seat 3's turn." in got.texts and "Round 5." in got.texts and "Round 6." not in got.texts
+    assert "Seat 2 sends a science advisor to seat 4's garden." in got.texts
+    assert "Seat 2 sends a church advisor to seat 4's garden." not in got.texts  # amigo has no church
+    assert set(got.on_demand) >= {"cash", "offer-raised", "hired"}  # balances: any multiple of the step
+    assert len(got.texts) < 1500
