@@ -21,6 +21,7 @@ from typing import Any
 
 from kikimimi.ear import EarBot, EarTable, Handles, Heard
 
+from .bots import prospect
 from .editions import COPIES, edition_from_options
 from .pieces import advisor_tag, section_tag
 
@@ -202,13 +203,8 @@ class IntrigueEar(EarBot):
         return {"reader": "hand", "tag": f"seat:{target}", "dt": 1.0}
 
     def _prospect(self, target: int, role: str) -> float:
-        """The best free section left for a newcomer of `role`; nothing where a conflict waits."""
-        secs, garden = self.sections[target], self.gardens[target]
-        if any(w[1] == role for w in [*secs.values(), *garden]):
-            return -1.0
-        free = sorted((self.ed.incomes[k - 1] for k in range(1, self.ed.sections + 1) if k not in secs),
-                      reverse=True)
-        return float(free[len(garden)]) if len(garden) < len(free) else 0.0
+        held = {k: w[1] for k, w in self.sections[target].items()}
+        return prospect(self.ed.incomes, held, [w[1] for w in self.gardens[target]], role)
 
 
 def ear_simulation(seed: int, players: int, options: Mapping[str, Any]) -> EarTable:
