@@ -46,6 +46,4 @@ def test_public_replay_holds_no_private_event(game, tmp_path):
 def test_the_game_has_phrases_in_both_languages(game, lang):
     book = Phrasebook(lang, ("core", game_class(game).name))
     assert len(book.phrases) > 5
-    if lang == "ja":  # kana only: espeak-ng reads kanji as "Chinese letter"
-        kanji = [k for k, text in book.phrases.items() if any("\u4e00" <= ch <= "\u9fff" for ch in text)]
-        assert kanji == []
+    # Japanese may use kanji: Open JTalk reads it (tests/voice/test_japanese.py pins readings).

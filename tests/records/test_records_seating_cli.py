@@ -20,7 +20,7 @@ def test_all_first_time_choose_in_order_of_arrival(club):
     new_club_players(club)
     arrivals = [club.player(n) for n in "CAB"]
     assert names(seating_order(arrivals)) == ["C", "A", "B"]
-    assert seating_line(arrivals, "ja") == "みんな はじめてなので、きた じゅんに せきを えらびます。cかな、aかな、bかな。"
+    assert seating_line(arrivals, "ja") == "全員はじめてなので、来た順に座席を選びます。cかな、aかな、bかな。"
 
 
 def test_lowest_then_highest_then_middle(club):
@@ -81,7 +81,7 @@ def test_cli_session_from_event_logs_to_settlement_and_export(db_url, tmp_path, 
     code, out, _ = run(db_url, capsys, "players", "show", "Hanako")
     assert "4-win streaks 1" in out and "first-session:apprentice" in out
     code, out, _ = run(db_url, capsys, "seating", "Hanako", "Taro", "Jiro", "--lang", "ja")
-    assert out.splitlines()[-1] == "せきを えらぶ じゅんばんは、はなこ、たろう、じろう です。"  # Apprentices: arrival
+    assert out.splitlines()[-1] == "座席を選ぶ順番は、はなこ、たろう、じろうです。"  # Apprentices: arrival
     code, out, _ = run(db_url, capsys, "export", "--what", "players")
     rows = list(csv.DictReader(io.StringIO(out)))
     assert [(r["name"], r["rank"], r["peerage"], r["wins"]) for r in rows] == [
