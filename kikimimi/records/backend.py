@@ -217,7 +217,15 @@ class PostgresDatabase(Database):
     def queued(self) -> Iterator[None]:
         """Hold the club's write lock (a session advisory lock: re-entrant, and
         released by the server if this client dies)."""
-        self.execute("SELECT pg_advisory_lock(?)", (CLUB_LOCK,))
+        try:
+            self.conn.execute("SELECT pg_advisory_lock(%s)", (CLUB_LOCK,))
+        except self.psycopg.errors.LockNotAvailable:
+            raise RecordsError(
+                f"{self.where}: the records stayed busy for {LOCK_WAIT_SECONDS} s (another table is writing); "
+                "try again"
+            ) from None
+        except (self.psycopg.OperationalError, self.psycopg.InterfaceError) as exc:
+            raise RecordsError(f"{self.where}: {_first_line(exc)}") from None
         try:
             yield
         finally:

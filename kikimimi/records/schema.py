@@ -297,9 +297,10 @@ def open_database(target: str | os.PathLike[str] | None = None, *, create: bool 
                 db.conn.execute("PRAGMA foreign_keys = ON")
                 db.conn.execute("PRAGMA journal_mode = WAL")
                 db.conn.execute("PRAGMA synchronous = FULL")
-                _migrate_sqlite(db)
+                if version < latest_version():  # a reader does not queue behind the writers
+                    _migrate_sqlite(db)
                 db.conn.row_factory = sqlite3.Row
-            else:
+            elif version < latest_version():
                 _migrate_postgres(db)
         except RecordsError:
             raise
