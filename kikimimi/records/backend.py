@@ -17,8 +17,8 @@ race (a deadlock, a unique key, a client that does not queue) is run again
 from the start, a bounded number of times.  Why not let SERIALIZABLE alone
 sort the tables out: a club's tables are tiny, PostgreSQL's predicate locks
 then cover whole pages, and tables recording games for different players
-abort each other most of the time — with four tables writing flat out, some
-writes lost twelve races in a row.  Queued, none retries, and a write is
+abort each other — with four tables writing flat out, a third of the writes
+ran again and some lost twelve races in a row.  Queued, none retries, and a write is
 milliseconds while a table finishes a game every few minutes.
 """
 from __future__ import annotations
