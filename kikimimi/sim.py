@@ -68,4 +68,5 @@ def play(
             watch(line, events)
         if line.get("console") == "stop" and len(script) > max_inputs + 1:
             break
+    table.close()  # the game is done with: release what it holds (Game.close)
     return script, log

@@ -166,12 +166,6 @@ class OnisagashiGame(Game):
             raise NotImplementedError(f"onisagashi draws only mermaid, not {fmt}")
         return machine.mermaid()
 
-    @classmethod
-    def add_cli(cls, subparsers: Any) -> None:
-        from .cli import add_cli
-
-        add_cli(subparsers)
-
     # -- knowledge --------------------------------------------------------------
     def knowledge(self, seat: int) -> Knowledge:
         """What `seat` knows: its own hand, the public counts and declarations."""

@@ -9,9 +9,9 @@ from pathlib import Path
 from typing import Any
 
 from kikimimi.cli import CliError
-from kikimimi.engine import Table, public_view, tagmap_for
+from kikimimi.engine import ScriptRun, public_view, tagmap_for
 from kikimimi.registry import UnknownGame, game_class, game_names
-from kikimimi.script import ScriptError, dumps, read_script, without_undone
+from kikimimi.script import ScriptError, dumps, read_script
 from kikimimi.tagmap import TagMapError
 
 
@@ -65,18 +65,19 @@ def cmd_replay(args: argparse.Namespace) -> int:
     try:
         parsed = read_script(args.script)
         tagmap = tagmap_for(parsed.header, Path(args.script).parent, args.tagmap)
-        table = Table(parsed.header, tagmap=tagmap)
+        run = ScriptRun(parsed.header, tagmap=tagmap)
     except (ScriptError, TagMapError) as exc:
         raise CliError(str(exc)) from None
     for warning in parsed.warnings:
         print(f"kikimimi: warning: {warning}", file=sys.stderr)
     out = sys.stdout
     keep = public_view if args.public else (lambda evs: evs)
-    for ev in keep(table.start()):
+    for ev in keep(run.log):
         out.write(dumps(ev) + "\n")
-    for number, item in without_undone(parsed.lines):
-        for ev in keep(table.feed(number, item)):
+    for number, item in parsed.lines:  # undo lines too: the live table's log, seq for seq
+        for ev in keep(run.feed(number, item)):
             out.write(dumps(ev) + "\n")
+    run.close()
     out.flush()
     return 0
 

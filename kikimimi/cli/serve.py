@@ -7,10 +7,10 @@ and everything else (journal, resume, voices, console API) is the real thing.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import signal
 import sys
 import threading
-import time
 from pathlib import Path
 from typing import Any
 
@@ -41,30 +41,49 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
+    # Everything is checked before anything is created or moved: the config
+    # (schema, game options, readers), the session, then the journal's lock.
     try:
         config = load_table_config(args.config)
     except ConfigError as exc:
         raise CliError(str(exc)) from None
     journal = Path(args.journal) if args.journal else config.journal
-    if args.fresh and journal.exists():
-        aside = journal.with_name(f"{journal.stem}.{time.strftime('%Y%m%d-%H%M%S')}{journal.suffix}")
-        journal.rename(aside)
-        print(f"kikimimi: previous journal kept as {aside}", file=sys.stderr)
+    recorder = None
+    if args.session is not None:
+        recorder = _session_recorder(args.session, args.db or config.records.get("db"), config.lang)
     header = Header(config.game, config.players, config.options, config.lang, {"table": config.path.stem})
-    daemon = Daemon(header, journal, tagmap=config.tagmap, hand_seats=config.hand_seats,
-                    has_field=config.has_field)
     try:
-        for warning in daemon.open():
-            print(f"kikimimi: warning: {warning}", file=sys.stderr)
+        daemon = Daemon(header, journal, tagmap=config.tagmap, hand_seats=config.hand_seats,
+                        has_field=config.has_field)
+        warnings = daemon.open(fresh=args.fresh)
     except ScriptError as exc:
         raise CliError(str(exc)) from None
+    with contextlib.ExitStack() as cleanup:
+        cleanup.callback(daemon.close)
+        return _serve(args, config, daemon, warnings, recorder, cleanup)
+    return 1  # unreachable
+
+
+def _serve(args: argparse.Namespace, config: TableConfig, daemon: Daemon, warnings: list[str],
+           recorder: Any, cleanup: contextlib.ExitStack) -> int:
+    journal = daemon.journal_path
+    if daemon.set_aside is not None:
+        print(f"kikimimi: previous journal kept as {daemon.set_aside}", file=sys.stderr)
+    for warning in warnings:
+        print(f"kikimimi: warning: {warning}", file=sys.stderr)
     if daemon.resumed:
         print(f"kikimimi: resumed {journal} ({daemon.resumed} inputs replayed)", file=sys.stderr)
 
     stop = threading.Event()
+    failed: list[str] = []
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
     outputs = _outputs(args, config)
-    events_file = open(args.events, "a", encoding="utf-8") if args.events else None
+    for out in outputs:
+        cleanup.callback(out.close)
+        cleanup.callback(out.wait_idle, timeout=5)
+    events_file = _open_events(args.events) if args.events else None
+    if events_file:
+        cleanup.callback(events_file.close)
 
     def fan_out(line: dict[str, Any], events: Any) -> None:
         hand_seat = line.get("seat") if line.get("reader") == "hand" and not line.get("removed") else None
@@ -72,38 +91,53 @@ def cmd_serve(args: argparse.Namespace) -> int:
             for problem in out.emit(events, cause_hand_seat=hand_seat) or []:
                 print(f"kikimimi: {problem}", file=sys.stderr)
         if events_file:
-            for ev in events:
-                events_file.write(dumps(ev) + "\n")
-            events_file.flush()
+            events_file.write_lines([dumps(ev) for ev in events])
+
+    def alert(message: str, said: dict[str, Any]) -> None:
+        """An input the journal could not take: printed once and spoken, never logged."""
+        _complain(message)
+        for out in outputs:
+            out.emit([said], cause_hand_seat=None)
 
     daemon.subscribe(fan_out)
-    if args.session is not None:
-        daemon.subscribe(_session_recorder(args.session, args.db or config.records.get("db"), config.lang))
+    cleanup.callback(daemon.unsubscribe, fan_out)
+    daemon.subscribe_alerts(alert)
+    if recorder is not None:
+        daemon.subscribe(recorder)
     if not daemon.resumed:
         fan_out({}, daemon.log)
+    else:
+        # the referee's voice settings (rate, volume) replayed from the journal, then
+        # where the table stands: the last call heard before the stop may no longer be true
+        for out in outputs:
+            getattr(out, "restore", lambda _log: None)(daemon.log)
+        for out in outputs:
+            out.emit(daemon.situation_report(), cause_hand_seat=None)
     api = _start_api(daemon, config)
     if api is not None:
+        cleanup.callback(api.stop)
         for out in outputs:
             for component, state in getattr(out, "health", dict)().items():
                 api.report_health(f"audio {component}", state)
     threads = [threading.Thread(target=_ticker, args=(daemon, stop), daemon=True, name="timers")]
     source = args.sim_readers or ("interactive" if config.simulated else None)
-    runner = None
     if source == "interactive":
         from kikimimi.sim_readers import typed_lines, vocabulary_help
 
         print(vocabulary_help(daemon.table.known_tags, config.players), file=sys.stderr)
         threads.append(threading.Thread(
-            target=_then_stop, args=(stop, typed_lines, sys.stdin, daemon.table.known_tags,
-                                     daemon.submit, _complain, stop), daemon=True, name="keyboard"))
+            target=_then_stop, args=(stop, failed, typed_lines, sys.stdin.buffer, daemon.table.known_tags,
+                                     daemon.try_submit, _complain, stop), daemon=True, name="keyboard"))
     elif source:
         from kikimimi.sim_readers import scripted_lines
 
         threads.append(threading.Thread(
-            target=_then_stop, args=(stop, scripted_lines, source, daemon.submit, stop, args.speed),
+            target=_then_stop, args=(stop, failed, scripted_lines, source, daemon.try_submit, stop, args.speed),
             daemon=True, name="script"))
     else:
         runner = _start_readers(config, daemon)
+        cleanup.callback(runner.stop)
+    cleanup.callback(stop.set)  # on any way out, the input threads stop first
     for thread in threads:
         thread.start()
     try:
@@ -111,19 +145,18 @@ def cmd_serve(args: argparse.Namespace) -> int:
             pass
     except KeyboardInterrupt:
         pass
-    finally:
-        stop.set()
-        if runner is not None:
-            runner.stop()
-        if api is not None:
-            api.stop()
-        for out in outputs:
-            out.wait_idle(timeout=5)
-            out.close()
-        daemon.close()
-        if events_file:
-            events_file.close()
-    return 0
+    stop.set()
+    return 1 if failed else 0
+
+
+def _open_events(name: str) -> Any:
+    """The `--events` file: it holds every hand, so it is the table's own (0600, no symlink)."""
+    from kikimimi.journal import EventsFile, JournalError
+
+    try:
+        return EventsFile(Path(name))
+    except JournalError as exc:
+        raise CliError(f"--events: {exc}") from None
 
 
 def _session_recorder(session_id: int, db: str | None, lang: str) -> Any:
@@ -163,11 +196,17 @@ def _session_recorder(session_id: int, db: str | None, lang: str) -> Any:
     return record
 
 
-def _then_stop(stop: threading.Event, fn: Any, *args: Any) -> None:
+def _then_stop(stop: threading.Event, failed: list[str], fn: Any, *args: Any) -> None:
+    """Run an input source; when it ends the table stops.  Its failure is one
+    printed line and a non-zero exit, never a silent stop."""
     try:
         fn(*args)
     except ScriptError as exc:
         _complain(str(exc))
+        failed.append(str(exc))
+    except Exception as exc:
+        _complain(f"{threading.current_thread().name} input stopped: {type(exc).__name__}: {exc}")
+        failed.append(str(exc))
     finally:
         stop.set()
 
@@ -201,12 +240,11 @@ def _outputs(args: argparse.Namespace, config: TableConfig) -> list[Any]:
 
 
 def _fixed_texts(config: TableConfig) -> list[str]:
-    """Every phrase that needs no parameter, and every name: rendered before the
-    first input so no answer waits for synthesis."""
-    from kikimimi.phrases import Phrasebook
+    """Every phrase with every value its parameters take at this table, and every
+    name: rendered before the first input so no answer waits for synthesis."""
+    from kikimimi.voice.domains import table_texts
 
-    book = Phrasebook(config.lang, ("core", config.game))
-    return [text for text in book.phrases.values() if "{" not in text] + list(book.names.values())
+    return table_texts(config.game, config.players, config.options, config.lang).texts
 
 
 def _start_readers(config: TableConfig, daemon: Daemon) -> Any:
@@ -236,7 +274,7 @@ def _start_readers(config: TableConfig, daemon: Daemon) -> Any:
             line.update({"tag": ri.tag} if ri.tag else {"uid": ri.uid})
             if ri.kind == "removed":
                 line["removed"] = True
-        daemon.submit(line)
+        daemon.try_submit(line)
 
     runner = ReaderRunner(settings, on_input)
     runner.start(drivers)

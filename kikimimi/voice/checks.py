@@ -9,7 +9,7 @@ from kikimimi.checks import Check
 
 from .config import SPEAKER, parse_audio
 from .devices import PORTAUDIO_FIX, find_device, output_devices
-from .render import _engine, pick_voice
+from .engines import OPENJTALK_FIX, choose
 
 #: Devices that are a sound server, not a card (PulseAudio/PipeWire re-route on unplug).
 _SERVER_DEVICE = re.compile(r"^(default|sysdefault|pulse|pipewire|jack)$|pulse|pipewire", re.I)
@@ -31,7 +31,7 @@ def doctor_checks(audio: Mapping[str, Any] | None, players: int, lang: str | Non
     else:
         checks.append(Check("audio devices", False, "no output device found",
                             "plug in a sound card (or start PulseAudio); the table speaks as text meanwhile"))
-    checks.extend(_speech_checks(lang))
+    checks.extend(_speech_checks(lang, audio))
     if audio is None:
         checks.append(Check("audio outputs", False, "no [audio] table in the table file",
                             "add [audio.outputs.speaker] and [audio.outputs.seat-N] with device and channels"))
@@ -74,14 +74,25 @@ def doctor_checks(audio: Mapping[str, Any] | None, players: int, lang: str | Non
     return checks
 
 
-def _speech_checks(lang: str | None) -> list[Check]:
-    engine = _engine()
-    if engine.problem:
-        return [Check("speech engine", False, engine.problem, "apt-get install espeak-ng")]
-    found = [Check("speech engine", True, f"{engine.name} {getattr(engine, 'version', '')}, "
-                   f"{len(engine.voices)} voices")]
+def _speech_checks(lang: str | None, audio: Mapping[str, Any] | None = None) -> list[Check]:
+    """Which engine speaks each language, and why: a fallback is a finding, with its fix."""
+    wanted = "auto"
+    if isinstance(audio, Mapping) and isinstance(audio.get("engine"), str):
+        wanted = audio["engine"]
+    found = []
     for want in ([lang] if lang else ["ja", "en"]):
-        vid = pick_voice(engine.voices, want)
-        found.append(Check(f"voice {want}", vid is not None, vid or "no voice for this language",
-                           "apt-get install espeak-ng (it ships ja and en voices)"))
+        try:
+            choice = choose(want, wanted)
+        except ValueError as exc:
+            return [Check("speech engine", False, str(exc), "set [audio] engine = \"auto\"")]
+        eng = choice.engine
+        detail = f"{eng.name} {eng.version}, voice {choice.voice or '-'}: {choice.why}"
+        if choice.problem:
+            found.append(Check(f"voice {want}", False, f"{detail}; {choice.problem}",
+                               "apt-get install espeak-ng (it ships ja and en voices)"))
+        elif want == "ja" and eng.name != "openjtalk":
+            found.append(Check(f"voice {want}", False, detail + " (espeak-ng reads kanji as \"Chinese letter\")",
+                               OPENJTALK_FIX))
+        else:
+            found.append(Check(f"voice {want}", True, detail))
     return found

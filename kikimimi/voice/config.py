@@ -1,9 +1,10 @@
 """The table TOML's `[audio]` table, checked before any device is opened.
 
     [audio]
-    voice = "jpx/ja"          # optional: a pyttsx3 voice id
-    rate = 160                # optional: words per minute
-    pack = "voices/packs/x"   # optional: recorded clips <key>.wav
+    engine = "auto"           # optional: auto | openjtalk | espeak-ng | pyttsx3
+    voice = "jpx/ja"          # optional: an espeak-ng/pyttsx3 voice id
+    rate = 160                # optional: words per minute, every output's default
+    pack = "voices/packs/x"   # optional: recorded clips <key>.wav, <key>@<value>.wav
     [audio.outputs.speaker]
     device = "USB"            # name substring or PortAudio index
     channels = [1, 2]         # 1-based, on that device
@@ -11,6 +12,7 @@
     [audio.outputs.seat-1]
     device = "USB"
     channels = [3, 4]
+    rate = 320                # this earphone's own speech rate
 
 A broken entry raises ValueError with one line naming the key, so a typo is
 found at start and not in the middle of a game.
@@ -23,6 +25,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from .engines import ENGINES
+from .settings import MAX_RATE, MIN_RATE
+
 SPEAKER = "speaker"
 _SEAT = re.compile(r"seat-([1-9][0-9]*)$")
 MAX_VOLUME = 4.0
@@ -34,6 +39,7 @@ class OutputSpec:
     device: str | int | None  # None: the system default output
     channels: tuple[int, ...]  # 0-based
     volume: float = 1.0
+    rate: int | None = None  # words per minute; None: the table's [audio] rate
 
     @property
     def audience(self) -> str:
@@ -46,6 +52,7 @@ class AudioSpec:
     voice: str | None = None
     rate: int | None = None
     pack: Path | None = None
+    engine: str = "auto"
 
 
 def output_name(audience: str) -> str:
@@ -57,16 +64,17 @@ def parse_audio(audio: Mapping[str, Any], players: int) -> AudioSpec:
     """Check and normalise the `[audio]` table for a table of `players` seats."""
     if not isinstance(audio, Mapping):
         raise ValueError("[audio] must be a table")
-    known = {"outputs", "voice", "rate", "pack"}
+    known = {"outputs", "voice", "rate", "pack", "engine"}
     for key in audio:
         if key not in known:
             raise ValueError(f"audio.{key}: unknown key (have: {', '.join(sorted(known))})")
     voice = audio.get("voice")
     if voice is not None and (not isinstance(voice, str) or not voice.strip()):
         raise ValueError("audio.voice: must be a voice id string, e.g. \"jpx/ja\"")
-    rate = audio.get("rate")
-    if rate is not None and (isinstance(rate, bool) or not isinstance(rate, int) or not 40 <= rate <= 600):
-        raise ValueError(f"audio.rate: must be words per minute, 40-600 (got {rate!r})")
+    engine = audio.get("engine", "auto")
+    if engine not in ENGINES:
+        raise ValueError(f"audio.engine: must be one of {', '.join(ENGINES)} (got {engine!r})")
+    rate = _rate(audio.get("rate"), "audio.rate")
     pack = audio.get("pack")
     if pack is not None:
         if not isinstance(pack, str) or not Path(pack).is_dir():
@@ -78,7 +86,14 @@ def parse_audio(audio: Mapping[str, Any], players: int) -> AudioSpec:
     outputs: dict[str, OutputSpec] = {}
     for name, section in outputs_raw.items():
         outputs[name] = _parse_output(name, section, players)
-    return AudioSpec(outputs, voice, rate, pack)
+    return AudioSpec(outputs, voice, rate, pack, engine)
+
+
+def _rate(rate: Any, where: str) -> int | None:
+    if rate is not None and (isinstance(rate, bool) or not isinstance(rate, int)
+                             or not MIN_RATE <= rate <= MAX_RATE):
+        raise ValueError(f"{where}: must be words per minute, {MIN_RATE}-{MAX_RATE} (got {rate!r})")
+    return rate
 
 
 def _parse_output(name: str, section: Any, players: int) -> OutputSpec:
@@ -91,8 +106,8 @@ def _parse_output(name: str, section: Any, players: int) -> OutputSpec:
     if not isinstance(section, Mapping):
         raise ValueError(f"{where}: must be a table with device and channels")
     for key in section:
-        if key not in ("device", "channels", "volume"):
-            raise ValueError(f"{where}.{key}: unknown key (have: channels, device, volume)")
+        if key not in ("device", "channels", "volume", "rate"):
+            raise ValueError(f"{where}.{key}: unknown key (have: channels, device, rate, volume)")
     device = section.get("device")
     if isinstance(device, bool) or not (device is None or isinstance(device, (str, int))):
         raise ValueError(f"{where}.device: must be a name substring or a device index")
@@ -112,4 +127,5 @@ def _parse_output(name: str, section: Any, players: int) -> OutputSpec:
     volume = section.get("volume", 1.0)
     if isinstance(volume, bool) or not isinstance(volume, (int, float)) or not 0.0 <= volume <= MAX_VOLUME:
         raise ValueError(f"{where}.volume: must be a number from 0 to {MAX_VOLUME:g}")
-    return OutputSpec(name, device, tuple(c - 1 for c in channels), float(volume))
+    rate = _rate(section.get("rate"), f"{where}.rate")
+    return OutputSpec(name, device, tuple(c - 1 for c in channels), float(volume), rate)

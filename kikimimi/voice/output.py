@@ -22,6 +22,7 @@ import numpy as np
 
 from .clips import ClipError, resample
 from .config import SPEAKER, AudioSpec, OutputSpec, output_name, parse_audio
+from .settings import MAX_RATE, MIN_RATE
 from .devices import Device, find_device, output_devices
 from .mixer import DeviceMixer, Item, Lane
 from .pack import VoicePack
@@ -29,7 +30,7 @@ from .render import Renderer
 
 log = logging.getLogger(__name__)
 
-Source = tuple[str, str]  # ("tts", text) or ("pack", key)
+Source = tuple[str, str, int]  # ("tts", text, words per minute) or ("pack", file stem, 0)
 
 
 class AudioOutput:
@@ -38,8 +39,11 @@ class AudioOutput:
     def __init__(self, spec: AudioSpec, players: int, lang: str, *,
                  cache_dir: Path | None = None, muted: Iterable[str] = ()):
         self.spec, self.players, self.lang = spec, players, lang
-        self.renderer = Renderer(lang, cache_dir, spec.voice, spec.rate)
+        self.renderer = Renderer(lang, cache_dir, spec.voice, spec.rate, spec.engine)
         self.pack = VoicePack(spec.pack)
+        #: each output's speech rate (None: the table's); the console may change it mid-game
+        self.rates: dict[str, int | None] = {name: out.rate for name, out in spec.outputs.items()}
+        self._texts: list[str] = []  # everything prepared, to re-render when a rate changes
         self.lanes: dict[str, Lane] = {}
         self.lane_device: dict[str, DeviceMixer] = {}
         self.mixers: list[DeviceMixer] = []
@@ -51,11 +55,13 @@ class AudioOutput:
         self._pending: dict[Source, Future] = {}
         self._notices: deque[str] = deque()
         self._told: set[str] = set()
-        for key in self.pack.keys:
+        for stem in self.pack.files:
             try:
-                self._sources[("pack", key)] = self.pack.load(key)
+                self._sources[("pack", stem, 0)] = self.pack.load(stem)
             except ClipError as exc:
                 self._notice(f"voice pack: {exc}")
+        for name in self.pack.bad:
+            self._notice(f"voice pack: {name} is not <key>.wav or <key>@<param>=<value>.wav: not used")
         self._open_devices()
 
     # -- construction ----------------------------------------------------------
@@ -119,43 +125,60 @@ class AudioOutput:
                 self.lane_device[lane.name] = mixer
 
     # -- clips -----------------------------------------------------------------
+    def wpm(self, name: str) -> int:
+        """The speech rate output `name` plays at now."""
+        return self.renderer.rate_of(self.rates.get(name))
+
+    def _live_rates(self) -> list[int]:
+        names = [n for n in self.lanes] or [SPEAKER]
+        return sorted({self.wpm(n) for n in names})
+
     def prepare(self, texts: Iterable[str], progress: bool = True) -> None:
-        """Render a whole catalogue up front, so no phrase waits for the engine mid-game.
+        """Render a whole catalogue up front, at every output's rate, so no phrase
+        waits for the engine mid-game.
 
-        The bar shows only when something must be synthesised (a first start).
+        What is not in the cache goes to the engine first, with a bar on the
+        terminal (a first start); then every clip is read from the cache and
+        resampled to its device's rate, so `emit` only copies references.
         """
-        todo = [t for t in dict.fromkeys(texts) if t and ("tts", t) not in self._sources]
-        fresh = [t for t in todo if not self.renderer.cached(t)]
-        futures = [(t, self._source_future(("tts", t))) for t in todo]
-        bar = None
-        if progress and fresh:
-            from tqdm import tqdm
-
-            bar = tqdm(total=len(futures), desc="rendering voice", unit="phrase")
-        try:
-            for text, fut in futures:
-                try:
-                    fut.result()
-                except Exception as exc:
-                    self._notice(f"voice: cannot render {text!r}: {exc}")
-                if bar is not None:
-                    bar.update(1)
-            rates = {m.samplerate for m in self.mixers}
-            for text in todo:  # resample now, so emit only copies references
-                for rate in rates:
-                    self._samples(("tts", text), rate)
-        finally:
-            if bar is not None:
-                bar.close()
+        new = [t for t in dict.fromkeys(texts) if t.strip()]
+        self._texts = list(dict.fromkeys(self._texts + new))
+        if self.renderer.problem is None:
+            _, failures = self.renderer.fill_cache(new, self._live_rates(), progress)
+            for line in failures:
+                self._notice(line)
+        rates = sorted({m.samplerate for m in self.mixers})
+        for wpm in self._live_rates():
+            for text in new:
+                src: Source = ("tts", text, wpm)
+                if src in self._sources:
+                    continue
+                if not rates:
+                    got = self.renderer.load_cached(text, wpm)
+                    if got is not None:
+                        self._sources[src] = got
+                    continue
+                for rate in rates:  # at each device's rate now, so emit only copies references
+                    got = self.renderer.load_at(text, wpm, rate)
+                    if got is None:
+                        break
+                    self._sources.setdefault(src, got)
+                    self._resampled[(src, rate)] = got[0]
 
     def _source_future(self, src: Source) -> Future:
         fut = self._pending.get(src)
         if fut is None:
-            fut = self.renderer.submit(src[1])
+            if src[0] == "pack":
+                fut = Future()
+                fut.set_result(self.pack.load(src[1]))
+            else:
+                fut = self.renderer.submit(src[1], src[2])
 
             def keep(f: Future, src: Source = src) -> None:
                 if f.exception() is None:
                     self._sources[src] = f.result()
+                    for mixer in list(self.mixers):  # resampled here, off the emit path
+                        self._samples(src, mixer.samplerate)
                 self._pending.pop(src, None)
 
             fut.add_done_callback(keep)
@@ -169,14 +192,56 @@ class AudioOutput:
             got = self._resampled[(src, rate)] = resample(samples, src_rate, rate)
         return got
 
-    def clip(self, text: str, rate: int, key: str | None = None) -> np.ndarray:
-        """The exact samples a phrase plays as at `rate` (rendering it if need be)."""
-        src: Source = ("pack", key) if key in self.pack else ("tts", text)
+    def _source(self, name: str, key: str, text: str, params: Mapping[str, Any] | None) -> Source:
+        stem = self.pack.match(key, params)
+        return ("pack", stem, 0) if stem is not None else ("tts", text, self.wpm(name))
+
+    def clip(self, text: str, rate: int, key: str | None = None, params: Mapping[str, Any] | None = None,
+             output: str = SPEAKER) -> np.ndarray:
+        """The exact samples a phrase plays as on `output` at sample rate `rate` (rendering it if need be)."""
+        src = self._source(output, key or "", text, params)
         if src not in self._sources:
             self._source_future(src).result()
         got = self._samples(src, rate)
         assert got is not None
         return got
+
+    # -- settings ----------------------------------------------------------------
+    def apply(self, ev: Mapping[str, Any]) -> None:
+        """A `voice` event from the referee console: one output's rate or volume.
+
+        After a rate change the catalogue is re-rendered at the new rate in
+        the background; until a phrase's new clip is ready, its clip at the
+        nearest rate plays, so no phrase waits for the engine.
+        """
+        name = ev.get("output")
+        if not isinstance(name, str) or (name not in self.spec.outputs and name not in self.lanes):
+            return
+        if isinstance(ev.get("volume"), int):
+            lane = self.lanes.get(name)
+            if lane is not None:
+                lane.volume = np.float32(min(ev["volume"], 400) / 100.0)
+        rate = ev.get("rate")
+        if isinstance(rate, int) and MIN_RATE <= rate <= MAX_RATE:
+            self.rates[name] = rate
+            for text in self._texts:  # on the engine's worker: emit must not wait for the disk
+                if ("tts", text, rate) not in self._sources:
+                    self._source_future(("tts", text, rate))
+
+    def restore(self, log: Iterable[Mapping[str, Any]]) -> None:
+        """Re-apply the `voice` events of a resumed table's log (the journal replayed)."""
+        for ev in log:
+            if ev.get("type") == "voice":
+                self.apply(ev)
+
+    def _stand_in(self, src: Source, rate: int) -> np.ndarray | None:
+        """The same text at the nearest speech rate already rendered, while `src` renders."""
+        if src[0] != "tts":
+            return None
+        near = [s for s in list(self._sources) if s[0] == "tts" and s[1] == src[1]]
+        if not near:
+            return None
+        return self._samples(min(near, key=lambda s: abs(s[2] - src[2])), rate)
 
     # -- playing ---------------------------------------------------------------
     def emit(self, events: Sequence[Mapping[str, Any]], cause_hand_seat: int | None = None) -> list[str]:
@@ -192,9 +257,10 @@ class AudioOutput:
             if lane is not None:
                 lane.cut()
         for ev in events:
-            if ev.get("type") != "say":
-                continue
-            self._queue(ev, now)
+            if ev.get("type") == "voice":
+                self.apply(ev)
+            elif ev.get("type") == "say":
+                self._queue(ev, now)
         out = list(self._notices)
         self._notices.clear()
         for line in out:
@@ -206,33 +272,34 @@ class AudioOutput:
         if not isinstance(text, str):
             self._notice(f"voice: say {key!r} to {to} has no text: not spoken")
             return
-        if not text.strip() and key not in self.pack:
+        params = ev.get("params") if isinstance(ev.get("params"), Mapping) else None
+        if not text.strip() and self.pack.match(key, params) is None:
             return
         name = output_name(to)
         if name in self.muted:
             return
         lanes = self._route(name, key)
-        if not lanes:
-            return
-        src: Source = ("pack", key) if key in self.pack else ("tts", text)
-        items = []
         for lane in lanes:
+            src = self._source(lane.name, key, text, params)
             rate = self.lane_device[lane.name].samplerate
-            item = Item(key, now, self._samples(src, rate))
-            items.append((item, rate))
+            samples = self._samples(src, rate)
+            if samples is None:
+                samples = self._stand_in(src, rate)
+            item = Item(key, now, samples)
             lane.push(item)
-        if any(item.samples is None for item, _ in items):
+            if samples is not None:
+                if src[0] == "tts" and src not in self._sources:
+                    self._source_future(src)  # the exact rate, for next time
+                continue
             fut = self._source_future(src)
 
-            def fill(f: Future, items: list = items, src: Source = src) -> None:
+            def fill(f: Future, item: Item = item, src: Source = src, rate: int = rate) -> None:
                 if f.exception() is not None:
-                    for item, _ in items:
-                        item.dropped = True
+                    item.dropped = True
                     self._notice(f"voice: cannot render {text!r} for {to}: {f.exception()}")
                     return
                 self._sources[src] = f.result()
-                for item, rate in items:
-                    item.samples = self._samples(src, rate)
+                item.samples = self._samples(src, rate)
 
             fut.add_done_callback(fill)
 

@@ -1,48 +1,33 @@
-"""Text -> clip, once per distinct text, cached on disk.
+"""Text -> clip, once per distinct text and speech rate, cached on disk.
 
-Two engines, one chosen per process:
-
-* `espeak-ng` called directly, on Linux when its program is installed.  This
-  is a deliberate fallback from pyttsx3: pyttsx3 2.99's espeak driver runs
-  espeak in asynchronous retrieval mode, where voice and rate changes land at
-  unpredictable utterances.  Measured here (tests/voice/test_render.py checks
-  it): rendering "hello there my friend" at rates 80, 120, 300, 200 through
-  pyttsx3 gave clips all of one length, and a rate change once gave an empty
-  clip, while `espeak-ng -s RATE -w` gave the right length every time.  A
-  process of its own per clip has no shared state, so it is simply correct.
-* pyttsx3 elsewhere (SAPI5, NSSS), where `save_to_file` honours the voice.
-  pyttsx3 is not thread-safe and renders only the last utterance queued per
-  `runAndWait`: one engine on one worker thread, one utterance per call.
-  `say()` is never used: it plays through the default device and cannot be
-  routed to an earphone.
-
-Either way renders run on one worker thread, in order.  Clips are kept as
-WAV files named by a hash of (text, voice, speech rate, engine version): a
-table restarts instantly, and a new engine release renders afresh.
+The engine is chosen per table language (`engines.choose`): Open JTalk for
+Japanese, espeak-ng for English and as the fallback.  Renders run on the
+engine's one worker thread, in order.  Clips are WAV files named by a hash of
+(text as the engine reads it, voice, speech rate, engine and its version): a
+table restarts instantly, and a new engine release or dictionary renders
+afresh.  The rate is part of the key because each output (an earphone, the
+speaker) may be set to its own rate: one text may have several clips.
 """
 from __future__ import annotations
 
-import ctypes.util
 import hashlib
 import json
+import multiprocessing
 import os
-import shutil
-import subprocess
-import sys
 import threading
-from concurrent.futures import Future, ThreadPoolExecutor
-from importlib import metadata
+from collections.abc import Iterable, Mapping
+from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
 from pathlib import Path
-from types import SimpleNamespace
 from typing import Any
 
 import numpy as np
 
-from .clips import read_wav
+from . import engines
+from .clips import read_wav, resample
+from .engines import RenderError, pick_voice
+from .readings import Readings, load_readings
 
-
-class RenderError(RuntimeError):
-    """The speech engine cannot render (missing, or no voice for the language)."""
+__all__ = ["Renderer", "RenderError", "default_cache_dir", "pick_voice"]
 
 
 def default_cache_dir() -> Path:
@@ -51,218 +36,185 @@ def default_cache_dir() -> Path:
     return Path(base) / "kikimimi" / "clips"
 
 
-def engine_version() -> str:
-    """What decides how a text sounds, besides voice and rate: part of the cache key."""
-    try:
-        ver = metadata.version("pyttsx3")
-    except metadata.PackageNotFoundError:
-        ver = "?"
-    lib = ctypes.util.find_library("espeak-ng") or ""
-    if lib:
-        for folder in ("/usr/lib/x86_64-linux-gnu", "/usr/lib/aarch64-linux-gnu", "/usr/lib"):
-            candidate = Path(folder) / lib
-            if candidate.exists():
-                lib = candidate.resolve().name  # e.g. libespeak-ng.so.1.1.51
-                break
-    return f"pyttsx3-{ver}/{lib or 'native'}"
-
-
-def pick_voice(voices: list[Any], lang: str) -> str | None:
-    """The id of the engine voice that speaks `lang`.
-
-    espeak-ng ids look like "jpx/ja" or "gmw/en"; its languages like ["ja"]
-    or ["en-gb"].  An id ending in the bare language wins, then an exact
-    language, then a regional variant.
-    """
-    def langs(v: Any) -> list[str]:
-        out = []
-        for item in getattr(v, "languages", None) or []:
-            if isinstance(item, bytes):
-                item = item.decode("utf-8", "ignore")
-            out.append(str(item).lower().lstrip("\x05"))
-        return out
-
-    lang = lang.lower()
-    ranked = []
-    for v in voices:
-        vid = str(v.id)
-        ls = langs(v)
-        if vid.lower().endswith("/" + lang) or vid.lower() == lang:
-            ranked.append((0, vid))
-        elif lang in ls:
-            ranked.append((1, vid))
-        elif any(x.startswith(lang + "-") or x.startswith(lang + "_") for x in ls):
-            ranked.append((2, vid))
-    return min(ranked)[1] if ranked else None
-
-
-class _EspeakCli:
-    """espeak-ng as a program: one process per clip, parameters always applied."""
-
-    name = "espeak-ng"
-
-    def __init__(self, program: str):
-        self.program = program
-        self.problem: str | None = None
-        self.default_rate = 175
-        self.voices: list[Any] = []
-        self.pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="kikimimi-tts")
-        try:
-            listing = subprocess.run([program, "--voices"], capture_output=True, text=True,
-                                     timeout=20, check=True).stdout
-        except (OSError, subprocess.SubprocessError) as exc:
-            self.problem = f"espeak-ng does not run: {exc} (fix: apt-get install --reinstall espeak-ng)"
-            return
-        for line in listing.splitlines()[1:]:
-            cols = line.split()
-            if len(cols) >= 5:
-                self.voices.append(SimpleNamespace(id=cols[4], languages=[cols[1]]))
-        version = subprocess.run([program, "--version"], capture_output=True, text=True, timeout=20).stdout
-        self.version = "espeak-ng-" + (version.split("text-to-speech:")[-1].split()[0] if version else "?")
-
-    def save(self, text: str, path: Path, voice: str, rate: int | None) -> None:
-        proc = subprocess.run(
-            [self.program, "-v", voice, "-s", str(int(rate or self.default_rate)), "-b", "1",
-             "-w", str(path), "--stdin"],
-            input=text.encode("utf-8"), capture_output=True, timeout=60)
-        if proc.returncode != 0:
-            err = proc.stderr.decode("utf-8", "replace").strip().splitlines()
-            raise RenderError(f"espeak-ng failed for {text!r}: {err[0] if err else proc.returncode}")
-
-
-def _engine() -> Any:
-    """The process's one speech engine (see the module docstring for the choice)."""
-    with _Engine._lock:
-        if _Engine._instance is None:
-            program = shutil.which("espeak-ng")
-            if sys.platform.startswith("linux") and program and not os.environ.get("KIKIMIMI_TTS") == "pyttsx3":
-                _Engine._instance = _EspeakCli(program)
-            else:
-                _Engine._instance = _Engine()
-        return _Engine._instance
-
-
-class _Engine:
-    """The process's one pyttsx3 engine, on its one worker thread.
-
-    pyttsx3 caches one engine per driver and espeak keeps its voice and rate
-    in process-global state, so two renderers (two tables in one test run, a
-    doctor check) must share this worker and set their voice and rate before
-    every utterance.
-    """
-
-    _lock = threading.Lock()
-    _instance: Any = None
-    name = "pyttsx3"
-
-    def __init__(self) -> None:
-        self.pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="kikimimi-tts")
-        self.engine: Any = None
-        self.problem: str | None = None
-        self.default_rate = 200
-        self.voices: list[Any] = []
-        self.pool.submit(self._start).result()
-        self.version = engine_version()
-
-    def _start(self) -> None:
-        try:
-            import pyttsx3
-
-            engine = pyttsx3.init()
-            _mute_driver_prints()
-            self.voices = list(engine.getProperty("voices"))
-            self.default_rate = int(engine.getProperty("rate") or 200)
-            self.engine = engine
-        except Exception as exc:  # pyttsx3 raises many kinds when the engine is absent
-            msg = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-            self.problem = f"speech engine unavailable: {msg} (fix: apt-get install espeak-ng)"
-
-    def save(self, text: str, path: Path, voice: str, rate: int | None) -> None:
-        """Worker thread only: one utterance per runAndWait (the driver keeps only the last)."""
-        if self.engine is None:
-            raise RenderError(self.problem or "speech engine unavailable")
-        self.engine.setProperty("voice", voice)
-        self.engine.setProperty("rate", int(rate or self.default_rate))
-        self.engine.save_to_file(text, str(path))
-        self.engine.runAndWait()
-
-
 class Renderer:
-    """Clips for one table's language, voice and rate, behind an on-disk cache."""
+    """Clips for one table's language and voice, at any speech rate, behind an on-disk cache."""
 
     def __init__(self, lang: str, cache_dir: Path | None = None,
-                 voice: str | None = None, rate: int | None = None):
+                 voice: str | None = None, rate: int | None = None, engine: str = "auto",
+                 readings: Mapping[str, str] | None = None):
         self.lang = lang
         self.cache_dir = Path(cache_dir) if cache_dir else default_cache_dir()
         self.cache_dir.mkdir(parents=True, exist_ok=True)
+        self.choice = engines.choose(lang, engine, voice)
+        self._shared: Any = self.choice.engine
+        self.engine_name: str = self._shared.name
+        self.version: str = getattr(self._shared, "version", "?")
+        self.voice: str | None = self.choice.voice
+        self.problem: str | None = self.choice.problem
+        if self.problem is not None and self._shared.problem is None:
+            self.problem += " (fix: apt-get install espeak-ng, or set [audio] voice = ...)"
         self.rate = rate
+        self.readings = Readings(load_readings(lang) if readings is None else readings)
         self.renders = 0  # how many texts the engine actually synthesised
-        self._shared = _engine()
-        self.version = getattr(self._shared, "version", "?")
-        self.engine_name = self._shared.name
-        self.problem: str | None = self._shared.problem
-        self.voice: str | None = voice
-        if self.problem is None and voice is None:
-            self.voice = pick_voice(self._shared.voices, lang)
-            if self.voice is None:
-                self.problem = (f"no speech voice for language {lang!r} "
-                                "(fix: apt-get install espeak-ng, or set [audio] voice = ...)")
 
-    def _render_now(self, text: str) -> Path:
+    def spoken(self, text: str) -> str:
+        """The text as handed to the engine (readings applied)."""
+        return self.readings(text)
+
+    def rate_of(self, rate: int | None) -> int:
+        """The effective words per minute: the output's, else the table's, else the engine's."""
+        return int(rate or self.rate or self._shared.default_rate)
+
+    def key(self, text: str, rate: int | None = None) -> str:
+        blob = json.dumps([self.spoken(text), self.voice, self.rate_of(rate), self.engine_name, self.version],
+                          ensure_ascii=False)
+        return hashlib.sha256(blob.encode("utf-8")).hexdigest()[:32]
+
+    def path_for(self, text: str, rate: int | None = None) -> Path:
+        return self.cache_dir / f"{self.key(text, rate)}.wav"
+
+    def cached(self, text: str, rate: int | None = None) -> bool:
+        return self.path_for(text, rate).exists()
+
+    def _render_now(self, text: str, rate: int | None) -> Path:
         """Worker thread only."""
         if self.problem is not None or self.voice is None:
             raise RenderError(self.problem or "no voice")
-        path = self.path_for(text)
+        path = self.path_for(text, rate)
         if not path.exists():
-            tmp = path.with_name(f"{path.stem}.{os.getpid()}.part.wav")
-            self._shared.save(text, tmp, self.voice, self.rate)
-            if not tmp.exists() or tmp.stat().st_size <= 44:
-                tmp.unlink(missing_ok=True)
-                raise RenderError(f"the speech engine wrote nothing for {text!r}")
-            os.replace(tmp, path)
+            _write_clip(self._shared, self.voice, self.spoken(text), self.rate_of(rate), path)
             self.renders += 1
         return path
 
-    def key(self, text: str) -> str:
-        blob = json.dumps([text, self.voice, self.rate, self.version], ensure_ascii=False)
-        return hashlib.sha256(blob.encode("utf-8")).hexdigest()[:32]
-
-    def path_for(self, text: str) -> Path:
-        return self.cache_dir / f"{self.key(text)}.wav"
-
-    def cached(self, text: str) -> bool:
-        return self.path_for(text).exists()
-
-    def submit(self, text: str) -> "Future[tuple[np.ndarray, int]]":
-        """Render (or load from the cache) on the worker; the result is (samples, rate)."""
+    def submit(self, text: str, rate: int | None = None) -> "Future[tuple[np.ndarray, int]]":
+        """Render (or load from the cache) on the worker; the result is (samples, sample rate)."""
         def job() -> tuple[np.ndarray, int]:
-            return read_wav(self._render_now(text))
+            return read_wav(self._render_now(text, rate))
         return self._shared.pool.submit(job)
 
-    def render(self, text: str) -> tuple[np.ndarray, int]:
-        return self.submit(text).result()
+    def load_cached(self, text: str, rate: int | None = None) -> tuple[np.ndarray, int] | None:
+        """The clip if it is in the cache, read on the caller's thread (a warm start)."""
+        path = self.path_for(text, rate)
+        try:
+            return read_wav(path) if path.exists() else None
+        except ValueError:
+            return None
+
+    def load_at(self, text: str, rate: int | None, device_rate: int) -> tuple[np.ndarray, int] | None:
+        """The cached clip already resampled to `device_rate`, or None if not rendered yet.
+
+        The resampled samples are kept beside the WAV as raw float32, so a warm
+        start reads them instead of resampling every clip again (espeak-ng's
+        22 kHz clips took ~2-4 ms each to resample: 17 s for 鬼探し's 4657)."""
+        path = self.path_for(text, rate)
+        side = path.with_name(f"{path.stem}.{device_rate}.f32")
+        try:
+            if side.exists():
+                return np.fromfile(side, "<f4"), device_rate
+        except (OSError, ValueError):
+            pass
+        got = self.load_cached(text, rate)
+        if got is None:
+            return None
+        if got[1] == device_rate:
+            return got
+        samples = resample(got[0], got[1], device_rate)
+        tmp = side.with_name(f"{side.name}.{os.getpid()}.{threading.get_ident()}.part")
+        try:
+            samples.astype("<f4").tofile(tmp)
+            os.replace(tmp, side)
+        except OSError:  # a read-only cache still plays
+            tmp.unlink(missing_ok=True)
+        return samples, device_rate
+
+    def render(self, text: str, rate: int | None = None) -> tuple[np.ndarray, int]:
+        return self.submit(text, rate).result()
+
+    def fill_cache(self, texts: Iterable[str], rates: Iterable[int | None] = (None,),
+                   progress: bool = True) -> tuple[int, list[str]]:
+        """Render into the cache every text at every rate that is not there yet.
+
+        Returns (how many clips were synthesised, one line per failure).  The
+        bar shows on the terminal only when something must be synthesised (a
+        first start); a warm start only checks that the files exist.  A long
+        list is rendered on every core: Open JTalk in worker processes (its
+        engine is one per process), espeak-ng in threads (each clip is its own
+        process anyway); pyttsx3 stays on its one thread.
+        """
+        if self.problem is not None or self.voice is None:
+            return 0, [f"voice: {self.problem or 'no voice'}"]
+        todo = [(t, r) for r in dict.fromkeys(rates) for t in dict.fromkeys(texts)
+                if t.strip() and not self.cached(t, r)]
+        if not todo:
+            return 0, []
+        jobs = [(self.spoken(t), self.rate_of(r), self.path_for(t, r)) for t, r in todo]
+        workers = _cores() if len(jobs) >= 20 else 1
+        if self.engine_name == "openjtalk" and workers > 1:
+            pool: Any = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"))
+            futures = [pool.submit(_write_in_child, self.engine_name, self.voice, *job) for job in jobs]
+        elif self.engine_name == "espeak-ng" and workers > 1:
+            pool = ThreadPoolExecutor(workers, thread_name_prefix="kikimimi-fill")
+            futures = [pool.submit(_write_clip, self._shared, self.voice, *job) for job in jobs]
+        else:
+            pool = None
+            futures = [self._shared.pool.submit(_write_clip, self._shared, self.voice, *job) for job in jobs]
+        failures: list[str] = []
+        bar = None
+        if progress:
+            from tqdm import tqdm
+
+            bar = tqdm(total=len(jobs), desc=f"rendering voice ({self.engine_name})", unit="clip")
+        try:
+            for (text, _), fut in zip(todo, futures):
+                try:
+                    fut.result()
+                except Exception as exc:
+                    failures.append(f"voice: cannot render {text!r}: {exc}")
+                if bar is not None:
+                    bar.update(1)
+        finally:
+            if bar is not None:
+                bar.close()
+            if pool is not None:
+                pool.shutdown(cancel_futures=True)
+        made = len(jobs) - len(failures)
+        self.renders += made
+        return made, failures
 
     def health(self) -> str:
         return self.problem or "ok"
 
+    def describe(self) -> str:
+        """"openjtalk mei_normal (Open JTalk reads kanji)": what speaks and why."""
+        return f"{self.engine_name} {self.voice or '-'} ({self.choice.why})"
+
     def close(self) -> None:
-        """Nothing to release: the engine is shared by every renderer in the process."""
+        """Nothing to release: each engine is shared by every renderer in the process."""
 
 
-def _mute_driver_prints() -> None:
-    """pyttsx3's espeak driver prints "Audio saved to ..." after every file.
-
-    `kikimimi run` writes the event log to stdout, so a stray line there
-    corrupts it.  Swapping `sys.stdout` would also swallow other threads'
-    output, so instead the driver module's own `print` is shadowed.
-    """
-    import sys
-
-    mod = sys.modules.get("pyttsx3.drivers.espeak")
-    if mod is not None:
-        mod.print = _silent  # type: ignore[attr-defined]
+def _cores() -> int:
+    try:
+        return max(1, min(8, len(os.sched_getaffinity(0))))
+    except AttributeError:  # not Linux
+        return max(1, min(8, os.cpu_count() or 1))
 
 
-def _silent(*_args: Any, **_kwargs: Any) -> None:
-    return None
+def _write_clip(eng: Any, voice: str, spoken: str, wpm: int, path: Path) -> None:
+    """Synthesise into a temporary file, then move it into place: a clip in the
+    cache is always whole, whoever wrote it and whenever it was interrupted."""
+    if path.exists():
+        return
+    tmp = path.with_name(f"{path.stem}.{os.getpid()}.{threading.get_ident()}.part.wav")
+    eng.save(spoken, tmp, voice, wpm)
+    if not tmp.exists() or tmp.stat().st_size <= 44:
+        tmp.unlink(missing_ok=True)
+        raise RenderError(f"the speech engine wrote nothing for {spoken!r}")
+    os.replace(tmp, path)
 
+
+def _write_in_child(engine_name: str, voice: str, spoken: str, wpm: int, path: Path) -> None:
+    """A worker process's render: its own engine instance, made on first use."""
+    eng = engines.engine(engine_name)
+    if eng.problem:
+        raise RenderError(eng.problem)
+    _write_clip(eng, voice, spoken, wpm, path)

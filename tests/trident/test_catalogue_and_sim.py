@@ -45,9 +45,12 @@ def test_keys_heard_in_bot_games_are_all_known():
         assert {e["key"] for e in log if e["type"] == "say"} <= set(book.phrases)
 
 
+def test_japanese_is_written_with_kanji_as_the_seed():
+    book = Phrasebook("ja", ("core", "trident"))
+    assert book.names["trident:heart-3"] == "ハートの3" and "個" in book.phrases["deal"]
+
+
 def test_both_languages_have_the_same_phrases():
-    # Japanese is now written with kanji (Open JTalk reads it); what must hold is that
-    # no phrase exists in one language only.
     en, ja = Phrasebook("en", ("core", "trident")), Phrasebook("ja", ("core", "trident"))
     assert set(en.phrases) == set(ja.phrases)
 

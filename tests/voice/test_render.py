@@ -66,7 +66,7 @@ def test_pyttsx3_engine_renders_a_clip(tmp_path):
     """The pyttsx3 path (used off Linux) in a process of its own: one engine per process."""
     need("espeak-ng")
     code = ("import sys; from kikimimi.voice.render import Renderer; "
-            "r = Renderer('ja', sys.argv[1]); s, rate = r.render('はーとの さん'); "
+            "r = Renderer('ja', sys.argv[1], engine='pyttsx3'); s, rate = r.render('はーとの さん'); "
             "print(r.engine_name, r.voice, s.size, rate, abs(s).max())")
     proc = subprocess.run([sys.executable, "-c", code, str(tmp_path)], capture_output=True, text=True,
                           env={**os.environ, "KIKIMIMI_TTS": "pyttsx3"}, timeout=60)
@@ -76,9 +76,9 @@ def test_pyttsx3_engine_renders_a_clip(tmp_path):
     assert int(size) > 0.3 * int(rate) and float(peak) > 0.05
 
 
-def test_japanese_text_uses_a_japanese_voice(clip_cache):
+def test_espeak_ng_speaks_japanese_with_its_japanese_voice(clip_cache):
     need("espeak-ng")
-    ja = Renderer("ja", clip_cache)
+    ja = Renderer("ja", clip_cache, engine="espeak-ng")
     try:
         samples, _ = ja.render("はーとの さん")
         assert ja.health() == "ok"
@@ -151,3 +151,15 @@ def test_wav_round_trip_and_pack_lookup(tmp_path):
     (tmp_path / "broken.wav").write_bytes(b"RIFF nonsense")
     with pytest.raises(ValueError, match="broken.wav"):
         read_wav(tmp_path / "broken.wav")
+
+
+def test_a_wav_too_long_for_a_phrase_is_refused_in_one_line(tmp_path):
+    import struct
+
+    path = tmp_path / "hour.wav"
+    write_wav(path, np.zeros(10, np.float32), 8000)
+    data = bytearray(path.read_bytes())
+    data[40:44] = struct.pack("<I", 8000 * 3600 * 2)  # the header claims an hour
+    path.write_bytes(bytes(data))
+    with pytest.raises(ValueError, match="not a phrase"):
+        read_wav(path)

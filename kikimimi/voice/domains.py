@@ -1,0 +1,152 @@
+"""Every text a table can speak, worked out before the first input.
+
+A parametrised phrase ("{seat}番。", "{card}、あなたのカードです。") rendered on
+first use made its answer wait 24-30 ms p95 for the engine (Open JTalk:
+50-200 ms), against ~2 ms for a cached clip.  So at table start every phrase
+is rendered with every value its parameters can take at that table: a game
+declares its parameter domains (`Game.phrase_values`); this module holds
+them for the games that do not declare their own yet, and expands each
+catalogue template over the domains of the parameters it actually names.
+
+A phrase whose expansion is larger than `MAX_VARIANTS` (the Trident's final
+ranking by points: seat x place x every possible score) or names a
+parameter without a domain is left to render when first said, and the
+report lists it, so that choice is visible rather than silent.
+"""
+from __future__ import annotations
+
+import itertools
+import string
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from kikimimi.phrases import Phrasebook
+
+#: Most texts one phrase may expand to (a Open JTalk clip takes ~0.1 s on a first start).
+MAX_VARIANTS = 1500
+
+Domains = dict[str, Sequence[Any]]
+
+
+def _subsets(seats: Sequence[int]) -> list[list[int]]:
+    """Non-empty sets of seats, sorted as the games pass them."""
+    return [list(c) for k in range(1, len(seats) + 1) for c in itertools.combinations(seats, k)]
+
+
+def trident_values(players: int, options: Mapping[str, Any]) -> Domains:
+    from kikimimi_games.trident.pieces import PIECES, Suit, hand_points
+
+    seats = list(range(1, players + 1))
+    tags = sorted(p.tag for p in PIECES)
+    return {
+        "seat": seats, "place": seats, "players": [players],
+        "count": range(0, len(PIECES) + 1), "total": range(0, len(PIECES) + 1),
+        "pieces": range(0, len(PIECES) + 1), "points": range(0, hand_points(tags) + 1),
+        "piece": tags, "effect": sorted({p.effect for p in PIECES}), "suit": [s.value for s in Suit],
+    }
+
+
+def onisagashi_values(players: int, options: Mapping[str, Any]) -> Domains:
+    from kikimimi_games.onisagashi.cards import BY_CATEGORY, CARDS, CATEGORIES, card_tag
+    from kikimimi_games.onisagashi.game import DEFAULTS
+
+    seats = list(range(1, players + 1))
+    rounds = options.get("rounds", DEFAULTS["rounds"])
+    target = options.get("target", DEFAULTS["target"])
+    most = max(int(rounds or 1), int(target or 1))
+    triples = [[card_tag(c) for c in trio] for trio in itertools.product(*(BY_CATEGORY[g] for g in CATEGORIES))]
+    return {
+        "seat": seats, "seats": _subsets(seats), "round": range(1, most + 1),
+        "rules": ["beginner", "advanced"], "points": range(-most, most + 1),
+        "card": [card_tag(c) for c in CARDS], "cards": triples,
+    }
+
+
+#: Domains of games that do not declare `phrase_values` themselves (yet).
+BUILTIN: dict[str, Callable[[int, Mapping[str, Any]], Domains]] = {
+    "trident": trident_values,
+    "onisagashi": onisagashi_values,
+}
+
+
+def core_values(players: int) -> Domains:
+    """What the runtime's own phrases take (reader names as engine.py builds them)."""
+    return {"reader": ["field"] + [f"hand {n}" for n in range(1, players + 1)]}
+
+
+def domains_for(game_cls: Any, players: int, options: Mapping[str, Any]) -> Domains:
+    declared = {}
+    hook = getattr(game_cls, "phrase_values", None)
+    if hook is not None:
+        declared = dict(hook(players, options) or {})
+    if not declared and game_cls.name in BUILTIN:
+        declared = BUILTIN[game_cls.name](players, options)
+    return {**core_values(players), **declared}
+
+
+def placeholders(template: str) -> list[str]:
+    """The parameter names a template uses, in order, each once."""
+    names = []
+    try:
+        for _, name, _, _ in string.Formatter().parse(template):
+            if name is not None and name not in names:
+                names.append(name)
+    except ValueError:  # a stray brace: the phrasebook speaks it leniently
+        return []
+    return names
+
+
+@dataclass
+class Expansion:
+    """The texts of one table's catalogue, and what was left to render when said."""
+
+    texts: list[str] = field(default_factory=list)
+    per_key: dict[str, int] = field(default_factory=dict)
+    on_demand: dict[str, str] = field(default_factory=dict)  # phrase key -> why
+
+
+def expand(book: Phrasebook, domains: Mapping[str, Sequence[Any]],
+           max_variants: int = MAX_VARIANTS) -> Expansion:
+    """Every text the phrasebook renders for the given parameter domains, in catalogue order."""
+    out = Expansion()
+    seen: set[str] = set()
+
+    def add(text: str) -> None:
+        if text.strip() and text not in seen:
+            seen.add(text)
+            out.texts.append(text)
+
+    for key, template in book.phrases.items():
+        names = placeholders(template)
+        missing = [n for n in names if n not in domains]
+        if missing:
+            out.on_demand[key] = f"no domain for {', '.join(missing)}"
+            continue
+        size = 1
+        for n in names:
+            size *= len(domains[n])
+        if size > max_variants:
+            out.on_demand[key] = f"{size} variants (more than {max_variants})"
+            continue
+        before = len(out.texts)
+        for combo in itertools.product(*(domains[n] for n in names)):
+            add(book.render(key, dict(zip(names, combo))))
+        out.per_key[key] = len(out.texts) - before
+    for spoken in book.names.values():  # a name may be said alone ("{piece}")
+        add(spoken)
+    return out
+
+
+def table_texts(game: str, players: int, options: Mapping[str, Any], lang: str,
+                extra_names: Iterable[str] = ()) -> Expansion:
+    """Everything a table of `game` in `lang` may say (player names appended as spoken alone)."""
+    from kikimimi.registry import game_class
+
+    cls = game_class(game)
+    book = Phrasebook(lang, ("core", cls.name))
+    got = expand(book, domains_for(cls, players, options))
+    for name in extra_names:
+        if name.strip() and name not in got.texts:
+            got.texts.append(name)
+    return got

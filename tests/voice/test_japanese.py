@@ -1,0 +1,114 @@
+"""Japanese through Open JTalk: the readings of names that matter, real audio, and the fallback."""
+import os
+import re
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from kikimimi.phrases import Phrasebook
+from kikimimi.voice.engines import DEBIAN_DICT_DIR, engine
+from kikimimi.voice.readings import Readings, load_readings
+from kikimimi.voice.render import Renderer
+
+
+def openjtalk():
+    eng = engine("openjtalk")
+    if eng.problem:
+        pytest.skip(f"Open JTalk missing: {eng.problem}")
+    return eng
+
+
+@pytest.fixture(scope="module")
+def g2p():
+    eng = openjtalk()
+    readings = Readings(load_readings("ja"))
+    return lambda text: eng.g2p(readings(text), kana=True).replace("　", "").replace(" ", "")
+
+
+def test_the_g2p_of_園崎魅音(g2p):
+    assert g2p("犯人は園崎魅音、凶器は鉈") == "ハンニンワソノザキミオン、キョーキワナタ"
+
+
+#: How the 鬼探し cards must sound (rules/onisagashi.md: 古手 not 古出, 罌 spoken かめ).
+CARDS = {
+    "oni:card-keiichi": "マエバラケーイチ", "oni:card-rena": "リューグーレナ", "oni:card-mion": "ソノザキミオン",
+    "oni:card-satoko": "ホージョーサトコ", "oni:card-rika": "フルデリカ", "oni:card-shion": "ソノザキシオン",
+    "oni:card-bat": "キンゾクバット", "oni:card-nata": "ナタ", "oni:card-kugi": "ゴスンクギ",
+    "oni:card-kame": "カメ", "oni:card-kuwa": "クワ", "oni:card-tofu": "トーフノカド",
+    "oni:card-forest": "モリノナカ", "oni:card-swamp": "ヌマ", "oni:card-dam": "ダムアトチ",
+    "oni:card-phonebox": "デンワボックス", "oni:card-roadside": "ミチバタ", "oni:card-riverbank": "カワラ",
+}
+
+
+@pytest.mark.parametrize("tag", sorted(CARDS))
+def test_each_onisagashi_card_reads_as_the_rules_say(g2p, tag):
+    name = Phrasebook("ja", ("core", "onisagashi")).names[tag]
+    assert g2p(name) == CARDS[tag]
+
+
+def test_trident_pieces_and_titles_read_as_players_say_them(g2p):
+    trident = Phrasebook("ja", ("core", "trident"))
+    assert g2p(trident.names["trident:clover-5"]) == "クローバノゴ"
+    assert g2p(trident.names["draw-4"]) == "ドローフォー"
+    assert g2p(trident.render("pending", {"total": 44})) == "ドローヨンジューヨンガマッテイマス。"
+    assert g2p(trident.render("opening-draw", {"seat": 2})).startswith("ニバンノホー")
+    records = Phrasebook("ja", ("records",))
+    assert [g2p(records.names[f"rank:{r}"]) for r in ("apprentice", "bishop", "knight", "general")] == [
+        "トテー", "ソーリョ", "キシ", "ショーグン"]
+
+
+@pytest.mark.parametrize("catalogue", ["core", "trident", "onisagashi", "records"])
+def test_no_latin_word_reaches_open_jtalk(catalogue):
+    """Open JTalk spells Latin letters one by one ("Draw" -> ディーアールエーダブリュー)."""
+    book = Phrasebook("ja", (catalogue,))
+    readings = Readings(load_readings("ja"))
+    texts = list(book.phrases.values()) + list(book.names.values())
+    assert not [t for t in texts if re.search(r"[A-Za-z]", readings(re.sub(r"\{[a-z_]+\}", "", t)))]
+
+
+def test_open_jtalk_renders_japanese_audio_of_plausible_length(tmp_path):
+    openjtalk()
+    ja = Renderer("ja", tmp_path)
+    assert ja.engine_name == "openjtalk" and ja.health() == "ok"
+    text = "犯人は園崎魅音、凶器は罌、犯行現場は河原。"
+    samples, rate = ja.render(text)
+    seconds = samples.size / rate
+    morae = len(openjtalk().g2p(ja.spoken(text), kana=True))
+    assert rate == 48000
+    assert 0.06 * morae < seconds < 0.25 * morae  # ~8 morae a second, pauses allowed
+    assert np.sqrt(np.mean(samples ** 2)) > 0.02 and np.abs(samples).max() <= 1.0
+    fast, _ = Renderer("ja", tmp_path, rate=350).render(text)  # the rate reaches Open JTalk
+    assert fast.size < 0.7 * samples.size
+    assert ja.path_for(text) != ja.path_for(text, 350)
+    assert "openjtalk" in ja.describe() and "kanji" in ja.describe()
+
+
+def test_japanese_falls_back_to_espeak_ng_when_open_jtalk_is_missing(tmp_path):
+    """A fresh process with no dictionary where Open JTalk looks: espeak-ng speaks, and says why."""
+    code = ("import sys; from kikimimi.voice.render import Renderer; r = Renderer('ja', sys.argv[1]); "
+            "s, rate = r.render('はーとの さん'); print(r.engine_name, r.voice, s.size > 0.3 * rate); "
+            "print(r.choice.why)")
+    env = {**os.environ, "OPEN_JTALK_DICT_DIR": str(tmp_path / "no-dictionary")}
+    proc = subprocess.run([sys.executable, "-c", code, str(tmp_path)], env=env,
+                          capture_output=True, text=True, timeout=60)
+    if "espeak-ng is not installed" in proc.stderr:
+        pytest.skip("espeak-ng missing")
+    assert proc.returncode == 0, proc.stderr[-1500:]
+    first, why = proc.stdout.splitlines()
+    assert first == "espeak-ng jpx/ja True"
+    assert why.startswith("fallback: no Open JTalk dictionary") and "open-jtalk-mecab-naist-jdic" in why
+
+
+def test_debian_dictionary_folder_is_where_the_package_puts_it():
+    if not DEBIAN_DICT_DIR.exists():
+        pytest.skip("open-jtalk-mecab-naist-jdic not installed")
+    assert (DEBIAN_DICT_DIR / "sys.dic").is_file()
+
+
+def test_readings_respect_numbers():
+    r = Readings({"ドロー4": "ドローフォー", "-": "マイナス"})
+    assert r("ドロー4、ドロー44") == "ドローフォー、ドロー44"
+    assert r("-1ポイント") == "マイナス1ポイント"
+    assert Readings({"-": "マイナス"})("ハイ-フン") == "ハイ-フン"
