@@ -173,3 +173,19 @@ def test_two_hundred_rebuilds_leave_one_game_alive():
     gc.collect()
     assert sum(ref() is not None for ref in refs) == 1 and len(MACHINE.models) == before == 0
     assert isinstance(refs[-1](), TridentGame) and refs[-1]().state == "dealing"
+
+
+@pytest.mark.parametrize("lang,words", [("en", "It is seat 2's turn."), ("ja", "2番の番です。")])
+def test_an_undo_and_a_reader_back_say_whose_turn_it_is(lang, words):
+    from kikimimi.engine import ScriptRun
+    from kikimimi.script import UNDO
+
+    s = Script(lang=lang).start().field("heart-1").field("diamond-1")  # seat 2 errs: the turn moves to 3
+    run = ScriptRun(Header.parse(s.lines[0]))
+    for n, line in enumerate(s.lines[1:], start=2):
+        run.feed(n, line)
+    undo = run.feed(len(s.lines) + 1, {"t": s.t + 1, "console": UNDO})
+    said = [e for e in undo if e["type"] == "say"]
+    assert [e["key"] for e in said] == ["undone", "now-turn"] and said[-1]["text"] == words
+    back = run.feed(len(s.lines) + 2, {"t": s.t + 2, "reader": "hand", "seat": 1, "back": True})
+    assert [e["text"] for e in back if e["type"] == "say"][-1] == words
