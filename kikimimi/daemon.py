@@ -67,6 +67,10 @@ class Daemon:
         self._journal: Journal | None = None
         self._offset = 0.0
         self._t0 = clock()
+        #: Session flow (kikimimi.evening): sees each input first; a list it returns is the answer.
+        self.intercept: Callable[[dict[str, Any]], list[LogEvent] | None] | None = None
+        #: Extra referee-snapshot keys (e.g. "session"), each computed when asked.
+        self.extras: dict[str, Callable[[], Any]] = {}
 
     @property
     def table(self) -> Table:
@@ -134,6 +138,8 @@ class Daemon:
         take it: then nothing happened."""
         with self.lock:
             stamped = {"t": max(self.now(), self.table.t), **{k: v for k, v in line.items() if k != "t"}}
+            if self.intercept is not None and (handled := self.intercept(stamped)) is not None:
+                return handled
             if str(stamped.get("console", "")).strip() == NEW_GAME:
                 return self.new_game()
             try:
@@ -218,7 +224,13 @@ class Daemon:
                 "t": self.table.t,
                 "over": self.table.game.over,
                 "game": self.table.game.snapshot(),
+                **{key: extra() for key, extra in self.extras.items()},
             }
+
+    def announce(self, events: Sequence[LogEvent]) -> None:
+        """Tell every listener about events of the table's own (a session's lines)."""
+        with self.lock:
+            self._tell({}, events)
 
     def subscribe(self, listener: Listener) -> None:
         with self.lock:

@@ -151,7 +151,8 @@ class Table:
             seat = None
         state = next((s for s in READER_STATES if item.get(s) is True), None)
         if state:
-            return self._reader_state(line, t, reader, seat, state, str(item.get("detail", "")))
+            return self._reader_state(line, t, reader, seat, state, str(item.get("detail", "")),
+                                      item.get("unopened") is True)
         tag = item.get("tag")
         if tag is None and "uid" in item:
             uid = normalise_uid(str(item["uid"]))
@@ -172,12 +173,15 @@ class Table:
         return [self._log(Event("error", fields), t, line), self._say(to, "tag-not-in-game", {}, t, line)]
 
     def _reader_state(self, line: int, t: float, reader: str, seat: int | None,
-                      state: str, detail: str) -> list[LogEvent]:
+                      state: str, detail: str, item_unopened: bool = False) -> list[LogEvent]:
         """A reader lost or back is the runtime's business, not the game's."""
         name = reader if seat is None else f"{reader} {seat}"
         ev: LogEvent = self._log(Event("reader", {"reader": reader, "seat": seat, "state": state}), t, line)
         if detail:
             ev["detail"] = detail
+        if state == "lost" and item_unopened:  # never opened: say which reader, in the table's words
+            key, params = f"reader-{reader}-cannot-open", ({"seat": seat} if seat is not None else {})
+            return [ev, self._say(TABLE, key, params, t, line)]
         out = [ev, self._say(TABLE, f"reader-{state}", {"reader": name}, t, line)]
         return out + (self.situation(t, line) if state == "back" else [])
 

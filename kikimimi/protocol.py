@@ -219,6 +219,16 @@ class Game(ABC):
         """`kikimimi diagram GAME`: the game's state machine drawn as text."""
         raise NotImplementedError(f"{cls.name} draws no diagram")
 
+    @classmethod
+    def referee_commands(cls) -> list[tuple[str, str]]:
+        """The referee's console commands of this game: (syntax, one-line help).
+
+        The console lists exactly these, so a referee is never offered a
+        command the table would refuse.  The default is what CONTRACT.md gives
+        every game; a game with its own commands returns its whole list."""
+        return [("hint SEAT", "tell that seat, in its earphone, what it may know"),
+                ("stop", "end the game now (it counts as stopped)")]
+
 
 class Simulation(Protocol):
     """The physical table of one bot game: the basket, the hands, the bots.

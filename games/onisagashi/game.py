@@ -65,6 +65,7 @@ class OnisagashiGame(Game):
     name = "onisagashi"
     min_players = 3
     max_players = 6
+    official_players = 5
     tag_sets = ("oni",)
 
     def __init__(self, players: int, options: Mapping[str, Any] | None = None):
@@ -412,3 +413,10 @@ class OnisagashiGame(Game):
         to = seat_audience(seat) if seat is not None else TABLE
         extra = {"private": to} if private and seat is not None else {}
         return [error(message, **extra), say(to, key)]
+
+    @classmethod
+    def referee_commands(cls) -> list[tuple[str, str]]:
+        return [("deal", "deal the next round (or deal this round again after a misdeal)"),
+                ("raise SEAT", "raise that seat's hand in the window after a declaration"),
+                ("next", "close the raise-hand window now"),
+                ("stop", "end the game now (it counts as stopped)")]

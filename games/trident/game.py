@@ -605,3 +605,10 @@ class TridentGame(PhaseModel, Game):
         if fmt != "mermaid":
             raise ValueError(f"The Trident draws only Mermaid diagrams, not {fmt!r}")
         return machine.mermaid()
+
+    @classmethod
+    def referee_commands(cls) -> list[tuple[str, str]]:
+        return [("declare trident|pass|agree SEAT", "declare for a seat (as its command tag would)"),
+                ("suit heart|diamond|spade|clover", "choose the suit for the seat that is choosing"),
+                ("penalty SEAT", "give a seat the wrong-piece penalty (draw two)"),
+                ("stop", "end the game now (it counts as stopped)")]

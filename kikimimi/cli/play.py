@@ -47,9 +47,11 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                         "the journal is the recording")
     p.set_defaults(func=cmd_sim)
 
-    p = sub.add_parser("diagram", help="draw a game's state machine")
+    p = sub.add_parser("diagram", help="draw a game's state machine (Mermaid text)")
     p.add_argument("game")
-    p.add_argument("--format", choices=("mermaid", "svg"), default="mermaid")
+    # Only Mermaid: no SVG renderer ships with kikimimi, so none is offered (paste the text
+    # into any Mermaid viewer, or `mmdc` from @mermaid-js/mermaid-cli, to get a picture).
+    p.add_argument("--format", choices=("mermaid",), default="mermaid")
     p.add_argument("-o", "--output", help="file to write (default: stdout)")
     p.set_defaults(func=cmd_diagram)
 
@@ -208,7 +210,7 @@ def cmd_diagram(args: argparse.Namespace) -> int:
     cls = _load_game(args.game)
     try:
         text = cls.diagram(args.format)
-    except NotImplementedError as exc:
+    except (NotImplementedError, ValueError) as exc:
         raise CliError(str(exc)) from None
     if args.output:
         Path(args.output).write_text(text, encoding="utf-8")

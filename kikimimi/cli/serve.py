@@ -17,6 +17,7 @@ from typing import Any
 from kikimimi.cli import CliError
 from kikimimi.cli.play import audio_or_text
 from kikimimi.daemon import Daemon
+from kikimimi.evening import Evening, SessionRefused, SessionState
 from kikimimi.narrate import TextOutput
 from kikimimi.script import Header, ScriptError, dumps
 from kikimimi.table_config import ConfigError, TableConfig, load_table_config
@@ -48,10 +49,12 @@ def cmd_serve(args: argparse.Namespace) -> int:
     except ConfigError as exc:
         raise CliError(str(exc)) from None
     journal = Path(args.journal) if args.journal else config.journal
-    recorder = None
-    if args.session is not None:
-        recorder = _session_recorder(args.session, args.db or config.records.get("db"), config.lang)
-    header = Header(config.game, config.players, config.options, config.lang, {"table": config.path.stem})
+    db = args.db or config.records.get("db")
+    club = _club_session(args.session, db, config) if args.session is not None else None
+    extra: dict[str, Any] = {"table": config.path.stem}
+    if club is not None:
+        extra["session"] = Evening.header_session(club)
+    header = Header(config.game, config.players, config.options, config.lang, extra)
     try:
         daemon = Daemon(header, journal, tagmap=config.tagmap, hand_seats=config.hand_seats,
                         has_field=config.has_field)
@@ -60,12 +63,17 @@ def cmd_serve(args: argparse.Namespace) -> int:
         raise CliError(str(exc)) from None
     with contextlib.ExitStack() as cleanup:
         cleanup.callback(daemon.close)
-        return _serve(args, config, daemon, warnings, recorder, cleanup)
+        try:  # the session is settled before any output, socket or reader opens
+            evening = _evening(daemon, club, db, config)
+            evening.prepare()
+        except SessionRefused as exc:
+            raise CliError(str(exc)) from None
+        return _serve(args, config, daemon, warnings, evening, cleanup)
     return 1  # unreachable
 
 
 def _serve(args: argparse.Namespace, config: TableConfig, daemon: Daemon, warnings: list[str],
-           recorder: Any, cleanup: contextlib.ExitStack) -> int:
+           evening: Evening, cleanup: contextlib.ExitStack) -> int:
     journal = daemon.journal_path
     if daemon.set_aside is not None:
         print(f"kikimimi: previous journal kept as {daemon.set_aside}", file=sys.stderr)
@@ -102,23 +110,19 @@ def _serve(args: argparse.Namespace, config: TableConfig, daemon: Daemon, warnin
     daemon.subscribe(fan_out)
     cleanup.callback(daemon.unsubscribe, fan_out)
     daemon.subscribe_alerts(alert)
-    if recorder is not None:
-        daemon.subscribe(recorder)
-    if not daemon.resumed:
-        fan_out({}, daemon.log)
-    else:
-        # the referee's voice settings (rate, volume) replayed from the journal, then
-        # where the table stands: the last call heard before the stop may no longer be true
-        for out in outputs:
-            getattr(out, "restore", lambda _log: None)(daemon.log)
-        for out in outputs:
-            out.emit(daemon.situation_report(), cause_hand_seat=None)
+    for out in outputs:  # the referee's voice settings (rate, volume) replayed from the journal
+        getattr(out, "restore", lambda _log: None)(daemon.log)
     api = _start_api(daemon, config)
     if api is not None:
         cleanup.callback(api.stop)
         for out in outputs:
             for component, state in getattr(out, "health", dict)().items():
                 api.report_health(f"audio {component}", state)
+    evening.begin()  # after the outputs and the API, so its lines follow the game's everywhere
+    if daemon.resumed and not daemon.table.game.over:
+        # the last call heard before the stop may no longer be true: say where the table stands
+        for out in outputs:
+            out.emit(daemon.situation_report(), cause_hand_seat=None)
     threads = [threading.Thread(target=_ticker, args=(daemon, stop), daemon=True, name="timers")]
     source = args.sim_readers or ("interactive" if config.simulated else None)
     if source == "interactive":
@@ -126,7 +130,7 @@ def _serve(args: argparse.Namespace, config: TableConfig, daemon: Daemon, warnin
 
         print(vocabulary_help(daemon.table.known_tags, config.players), file=sys.stderr)
         threads.append(threading.Thread(
-            target=_then_stop, args=(stop, failed, typed_lines, sys.stdin.buffer, daemon.table.known_tags,
+            target=_then_stop, args=(stop, failed, typed_lines, _keyboard(), daemon.table.known_tags,
                                      daemon.try_submit, _complain, stop), daemon=True, name="keyboard"))
     elif source:
         from kikimimi.sim_readers import scripted_lines
@@ -149,6 +153,13 @@ def _serve(args: argparse.Namespace, config: TableConfig, daemon: Daemon, warnin
     return 1 if failed else 0
 
 
+def _keyboard() -> Any:
+    """Standard input unbuffered: a daemon thread blocked in a buffered read
+    holds the buffer's lock, and Python aborts (SIGABRT) when it exits under
+    it; a raw read holds no lock, so SIGTERM ends the table cleanly."""
+    return open(sys.stdin.fileno(), "rb", buffering=0, closefd=False)
+
+
 def _open_events(name: str) -> Any:
     """The `--events` file: it holds every hand, so it is the table's own (0600, no symlink)."""
     from kikimimi.journal import EventsFile, JournalError
@@ -159,41 +170,29 @@ def _open_events(name: str) -> Any:
         raise CliError(f"--events: {exc}") from None
 
 
-def _session_recorder(session_id: int, db: str | None, lang: str) -> Any:
-    """Record every game that ends at this table in the session; announce settlements.
-
-    The records are checked when the table starts, so a wrong session id is
-    found before the first game, not after it."""
-    from kikimimi.records import Club, RecordsError, record_game_over
-    from kikimimi.records.spoken import Speaker
+def _club_session(session_id: int, db: Any, config: TableConfig) -> Any:
+    """The official session to play, checked before anything starts: the table
+    must be set for the seed's competition rules and the session open."""
+    from kikimimi.evening import ClubSession, check_session_table
 
     try:
-        with Club(db) as club:
-            info = club.session(session_id)
-    except RecordsError as exc:
+        check_session_table(config.game, config.players, config.options, str(config.path))
+        return ClubSession(session_id, db, config.lang)
+    except SessionRefused as exc:
         raise CliError(str(exc)) from None
-    if info.status != "open":
-        raise CliError(f"session {session_id} is {info.status}, not open")
-    seats = dict(info.seats)
-    speaker = Speaker(lang)
 
-    def record(line: dict[str, Any], events: Any) -> None:
-        for ev in events:
-            if ev.get("type") != "game-over":
-                continue
+
+def _evening(daemon: Daemon, club: Any, db: Any, config: TableConfig) -> Evening:
+    """The flow between games; a journal of an open session resumes that session
+    even when the restart does not name it again."""
+    if club is None:
+        on_disk = SessionState.from_header(daemon.header)
+        if on_disk is not None:
             try:
-                result = record_game_over(session_id, ev, seats, db=db)
-            except RecordsError as exc:
-                _complain(f"game not recorded: {exc}")
-                continue
-            _complain(f"session {session_id}: game {result.number} recorded")
-            if result.settlements:
-                with Club(db) as club:
-                    for settlement in result.settlements:
-                        for text in speaker.settlement(club.player(settlement.player_id), settlement):
-                            _complain(text)
-
-    return record
+                club = _club_session(on_disk.id, db, config)
+            except CliError as exc:
+                _complain(f"{daemon.journal_path} was a game of session {on_disk.id}, not resumed: {exc}")
+    return Evening(daemon, club, complain=_complain)
 
 
 def _then_stop(stop: threading.Event, failed: list[str], fn: Any, *args: Any) -> None:
@@ -270,6 +269,10 @@ def _start_readers(config: TableConfig, daemon: Daemon) -> Any:
             line[ri.kind] = True
             if ri.detail:
                 line["detail"] = ri.detail
+            if ri.kind == "lost" and ri.unopened:
+                line["detail"] = unopened_line(ri, config)
+                line["unopened"] = True
+                _complain(line["detail"])  # the OS reason, once, on the terminal (and to the referee)
         else:
             line.update({"tag": ri.tag} if ri.tag else {"uid": ri.uid})
             if ri.kind == "removed":
@@ -279,6 +282,14 @@ def _start_readers(config: TableConfig, daemon: Daemon) -> Any:
     runner = ReaderRunner(settings, on_input)
     runner.start(drivers)
     return runner
+
+
+def unopened_line(ri: Any, config: TableConfig) -> str:
+    """One line for a reader that never opened: which, where, the OS reason, and what to run."""
+    name = f"hand {ri.seat} reader" if ri.role == "hand" else "field reader"
+    path = config.readers.get(ri.reader, {}).get("path", "")
+    reason = ri.detail.removeprefix(f"cannot open {path}: ") if path else ri.detail
+    return f"{name} ({ri.reader}) cannot be opened at {path or '?'}: {reason}; run kikimimi doctor {config.path}"
 
 
 def _start_api(daemon: Daemon, config: TableConfig) -> Any:

@@ -65,7 +65,8 @@ def test_japanese_keeps_the_seed_s_words_and_kame_is_spoken_kame():
 
 
 def test_both_languages_have_the_same_phrases():
-    assert set(_catalogue("ja")["phrases"]) == set(_catalogue("en")["phrases"])
+    ja, en = _catalogue("ja"), _catalogue("en")
+    assert set(ja["phrases"]) == set(en["phrases"])
 
 
 def test_every_spoken_key_and_card_exists_in_both_languages():
