@@ -130,7 +130,7 @@ def _serve(args: argparse.Namespace, config: TableConfig, daemon: Daemon, warnin
 
         print(vocabulary_help(daemon.table.known_tags, config.players), file=sys.stderr)
         threads.append(threading.Thread(
-            target=_then_stop, args=(stop, failed, typed_lines, sys.stdin.buffer, daemon.table.known_tags,
+            target=_then_stop, args=(stop, failed, typed_lines, _keyboard(), daemon.table.known_tags,
                                      daemon.try_submit, _complain, stop), daemon=True, name="keyboard"))
     elif source:
         from kikimimi.sim_readers import scripted_lines
@@ -201,6 +201,13 @@ def _then_stop(stop: threading.Event, failed: list[str], fn: Any, *args: Any) ->
         failed.append(str(exc))
     finally:
         stop.set()
+
+
+def _keyboard() -> Any:
+    """Standard input unbuffered: the keyboard thread, blocked in a read when the table
+    stops, then holds no buffer lock that the interpreter's shutdown would wait on (a
+    buffered stdin makes Python abort there: "could not acquire lock for <stdin>")."""
+    return open(sys.stdin.fileno(), "rb", buffering=0, closefd=False)
 
 
 def _complain(message: str) -> None:
