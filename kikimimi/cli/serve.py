@@ -153,6 +153,13 @@ def _serve(args: argparse.Namespace, config: TableConfig, daemon: Daemon, warnin
     return 1 if failed else 0
 
 
+def _keyboard() -> Any:
+    """Standard input unbuffered: a daemon thread blocked in a buffered read
+    holds the buffer's lock, and Python aborts (SIGABRT) when it exits under
+    it; a raw read holds no lock, so SIGTERM ends the table cleanly."""
+    return open(sys.stdin.fileno(), "rb", buffering=0, closefd=False)
+
+
 def _open_events(name: str) -> Any:
     """The `--events` file: it holds every hand, so it is the table's own (0600, no symlink)."""
     from kikimimi.journal import EventsFile, JournalError
