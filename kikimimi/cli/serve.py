@@ -210,13 +210,6 @@ def _then_stop(stop: threading.Event, failed: list[str], fn: Any, *args: Any) ->
         stop.set()
 
 
-def _keyboard() -> Any:
-    """Standard input unbuffered: the keyboard thread, blocked in a read when the table
-    stops, then holds no buffer lock that the interpreter's shutdown would wait on (a
-    buffered stdin makes Python abort there: "could not acquire lock for <stdin>")."""
-    return open(sys.stdin.fileno(), "rb", buffering=0, closefd=False)
-
-
 def _complain(message: str) -> None:
     print(f"kikimimi: {message}", file=sys.stderr, flush=True)
 
