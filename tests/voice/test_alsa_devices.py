@@ -6,11 +6,10 @@ PortAudio starts) and then reads what every virtual device received.
 import numpy as np
 import pytest
 
-from kikimimi.voice.clips import write_wav
+from kikimimi.voice.clips import resample, write_wav
+from kikimimi.voice.render import Renderer
 from kikimimi.voice.virtual import AlsaFileDevices
 from voice_needs import need
-from kikimimi.voice.clips import resample
-from kikimimi.voice.render import Renderer
 from voice_play import expected_clip, find_clip, play, say
 
 RATE = 48000
