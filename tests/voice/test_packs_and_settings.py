@@ -132,3 +132,15 @@ def test_every_phrase_is_expanded_over_the_table_s_values():
 def test_pack_names_survive_odd_values():
     folder_less = VoicePack(None)
     assert folder_less.match("turn", {"seat": 2}) is None
+
+
+def test_until_the_new_rate_is_rendered_the_nearest_rate_stands_in(clip_cache):
+    need("espeak-ng")
+    with AudioOutput(AudioSpec({}, rate=175), 2, "en", cache_dir=clip_cache,
+                     muted=["speaker", "seat-1", "seat-2"]) as out:
+        for wpm in (120, 175):
+            out._sources[("tts", "Draw four more.", wpm)] = out.renderer.render("Draw four more.", wpm)
+        near = out._stand_in(("tts", "Draw four more.", 320), 48000)
+        np.testing.assert_array_equal(near, out._samples(("tts", "Draw four more.", 175), 48000))
+        assert out._stand_in(("tts", "Never said.", 320), 48000) is None
+        assert out._stand_in(("pack", "turn", 0), 48000) is None
