@@ -6,8 +6,7 @@ PortAudio starts) and then reads what every virtual device received.
 import numpy as np
 import pytest
 
-from kikimimi.voice.clips import resample, write_wav
-from kikimimi.voice.render import Renderer
+from kikimimi.voice.clips import write_wav
 from kikimimi.voice.virtual import AlsaFileDevices
 from voice_needs import need
 from voice_play import expected_clip, find_clip, play, say
@@ -136,8 +135,7 @@ def test_referee_sets_an_earphone_s_rate_and_another_s_volume_mid_game(devices, 
     assert result["problems"] == []
     quad, pair = devices.read("kkquad"), devices.read("kkpair")
     normal = expected_clip(TABLE, clip_cache, RATE)
-    samples, src = Renderer("en", clip_cache, rate=320).render(TABLE)
-    fast = resample(samples, src, RATE)
+    fast = expected_clip(TABLE, clip_cache, RATE, wpm=320)
     assert fast.size < 0.75 * normal.size
     seat1 = quad[:, 2]  # configured at volume 0.5; the referee turned it down to 25 %
     start = _last_clip_start(seat1, normal)
