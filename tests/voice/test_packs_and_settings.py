@@ -10,7 +10,7 @@ import pytest
 from kikimimi.engine import public_view, run_script
 from kikimimi.phrases import Phrasebook
 from kikimimi.voice.clips import resample, write_wav
-from kikimimi.voice.config import AudioSpec, OutputSpec, parse_audio
+from kikimimi.voice.config import AudioSpec, parse_audio
 from kikimimi.voice.domains import expand, placeholders, table_texts
 from kikimimi.voice.output import AudioOutput
 from kikimimi.voice.pack import VoicePack
