@@ -4,11 +4,16 @@ Readers, the console API, the keyboard and the timer ticker all call
 `submit()` from their own threads; the lock makes that one ordered input
 stream.  Each input is appended to the journal and fsynced *before* it is
 applied, so a crash or power cut loses nothing that was acted on, and
-starting the same table again rebuilds the game by replaying the journal.
+starting the same table again rebuilds the game by replaying the journal
+through the same `ScriptRun` as `kikimimi replay`: the live log and the
+replay of its journal are one and the same.
+
+An input the journal cannot hold (a full disk) is not applied: `submit`
+raises `JournalUnwritable` after telling the alert listeners (who print it
+and speak it), and the table goes on; the next input tries the disk again.
 """
 from __future__ import annotations
 
-import os
 import sys
 import threading
 import time
@@ -16,15 +21,25 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from kikimimi.engine import LogEvent, Table
-from kikimimi.protocol import REFEREE, TABLE
-from kikimimi.script import NEW_GAME, UNDO, Garbled, Header, ScriptError, dumps, read_script, without_undone
+from kikimimi.engine import LogEvent, ScriptRun, Table
+from kikimimi.journal import Journal, JournalUnwritable
+from kikimimi.protocol import TABLE
+from kikimimi.script import NEW_GAME, Garbled, Header, ScriptError, dumps, parse_line
 
 Listener = Callable[[dict[str, Any], Sequence[LogEvent]], None]
+#: Told (with one printable line and the same line as a `say` to the table,
+#: never logged) when an input could not be taken.
+AlertListener = Callable[[str, LogEvent], None]
+
+__all__ = ["Daemon", "InputRefused", "JournalMismatch", "JournalUnwritable"]
 
 
 class JournalMismatch(ScriptError):
     pass
+
+
+class InputRefused(ScriptError):
+    """A line that no journal could hold or replay (one line, ready to print); nothing happened."""
 
 
 class Daemon:
@@ -44,42 +59,64 @@ class Daemon:
         self.clock = clock
         self.lock = threading.RLock()
         self.listeners: list[Listener] = []
+        self.alert_listeners: list[AlertListener] = []
+        self.run = ScriptRun(header, **self._table_args)
         self.lines: list[tuple[int, dict[str, Any] | Garbled]] = []  # every journal line after the header
-        self.log: list[LogEvent] = []
-        self.table = Table(header, **self._table_args)
         self.resumed = 0
-        self._journal: Any = None
+        self.set_aside: Path | None = None  # where --fresh kept the previous journal
+        self._journal: Journal | None = None
         self._offset = 0.0
         self._t0 = clock()
+        #: Session flow (kikimimi.evening): sees each input first; a list it returns is the answer.
+        self.intercept: Callable[[dict[str, Any]], list[LogEvent] | None] | None = None
+        #: Extra referee-snapshot keys (e.g. "session"), each computed when asked.
+        self.extras: dict[str, Callable[[], Any]] = {}
+
+    @property
+    def table(self) -> Table:
+        return self.run.table
+
+    @property
+    def log(self) -> list[LogEvent]:
+        return self.run.log
 
     # -- lifecycle ------------------------------------------------------------
-    def open(self) -> list[str]:
-        """Resume from the journal if there is one, else start it.  Returns warnings."""
-        warnings: list[str] = []
+    def open(self, fresh: bool = False) -> list[str]:
+        """Lock the journal; resume from it if it has a game (unless `fresh`:
+        then it is kept aside first), else start it.  Returns warnings."""
+        journal = Journal.acquire(self.journal_path)
+        try:
+            return self._open(journal, fresh)
+        except BaseException:
+            journal.close()
+            raise
+
+    def _open(self, journal: Journal, fresh: bool) -> list[str]:
         path = self.journal_path
-        path.parent.mkdir(parents=True, exist_ok=True)
-        if path.exists() and path.stat().st_size > 0:
-            parsed = read_script(path)
+        warnings = journal.repair()
+        if fresh and journal.size:
+            self.set_aside = journal.set_aside(time.strftime("%Y%m%d-%H%M%S"))
+        parsed = journal.read()
+        if parsed is not None:
             on_disk = (parsed.header.game, parsed.header.players)
             if on_disk != (self.header.game, self.header.players):
                 raise JournalMismatch(
                     f"{path}: journal is a {on_disk[0]} game for {on_disk[1]}, not this table's "
                     f"{self.header.game} for {self.header.players} (move it away or use --fresh)")
-            self.header = parsed.header
             warnings += parsed.warnings
-            if parsed.warnings:  # cut the torn last line so appends start clean
-                self._truncate_to_complete_lines(path)
+            self.header = parsed.header
+            self._replace_run(ScriptRun(self.header, **self._table_args))
+            for number, item in parsed.lines:
+                self.run.feed(number, item)
             self.lines = list(parsed.lines)
-            self._rebuild()
             self.resumed = len(self.lines)
-            last_t = max((item["t"] for _, item in self.lines
-                          if isinstance(item, dict) and isinstance(item.get("t"), (int, float))), default=0.0)
-            self._offset = float(last_t)
-            self._journal = open(path, "a", encoding="utf-8")
+            last_t = max((item["t"] for _, item in parsed.lines
+                          if isinstance(item, dict) and isinstance(item.get("t"), (int, float))
+                          and not isinstance(item.get("t"), bool)), default=0.0)
+            self._offset = max(float(last_t), self.table.t)
         else:
-            self._journal = open(path, "w", encoding="utf-8")
-            self._write(self.header.to_json())
-            self.log = self.table.start()
+            journal.append(self.header.to_json())
+        self._journal = journal
         self._t0 = self.clock()
         return warnings
 
@@ -88,44 +125,62 @@ class Daemon:
             if self._journal:
                 self._journal.close()
                 self._journal = None
+            self.run.close()
 
     # -- the input stream ----------------------------------------------------
     def now(self) -> float:
         return round(self._offset + self.clock() - self._t0, 2)
 
     def submit(self, line: Mapping[str, Any]) -> list[LogEvent]:
-        """Journal one script line (its `t` is stamped now), then apply it."""
+        """Journal one script line (its `t` is stamped now), then apply it.
+
+        Raises `JournalUnwritable` (after alerting) if the journal could not
+        take it: then nothing happened."""
         with self.lock:
-            item = {"t": max(self.now(), self.table.t), **{k: v for k, v in line.items() if k != "t"}}
-            if str(item.get("console", "")).strip() == NEW_GAME:
+            stamped = {"t": max(self.now(), self.table.t), **{k: v for k, v in line.items() if k != "t"}}
+            if self.intercept is not None and (handled := self.intercept(stamped)) is not None:
+                return handled
+            if str(stamped.get("console", "")).strip() == NEW_GAME:
                 return self.new_game()
-            self._write(item)
+            try:
+                text = dumps(stamped)
+            except (TypeError, ValueError, RecursionError) as exc:
+                raise InputRefused(f"input refused: not usable JSON ({exc})") from None
+            item = parse_line(text)  # the journal's own bounds, as a replay will read it
+            if isinstance(item, Garbled):  # never journaled, never logged: it could not be replayed
+                raise InputRefused(f"input refused: {item.problem}")
+            self._append(text)
             number = len(self.lines) + 2
             self.lines.append((number, item))
-            if str(item.get("console", "")).strip() == UNDO:
-                events = self._undo(item)
-            else:
-                events = self.table.feed(number, item)
-                self.log += events
+            events = self.run.feed(number, item)
             self._tell(item, events)
             return events
+
+    def try_submit(self, line: Mapping[str, Any]) -> list[LogEvent]:
+        """`submit` for reader and keyboard threads: a refused input is told
+        (an unwritable journal is already alerted) and simply not applied."""
+        try:
+            return self.submit(line)
+        except JournalUnwritable:
+            return []
+        except ScriptError as exc:  # refused, or `new` could not keep the journal aside
+            print(f"kikimimi: {exc}", file=sys.stderr, flush=True)
+            return []
 
     def new_game(self) -> list[LogEvent]:
         """The referee's `new`: keep this game's journal aside and start the next
         game at the same table (a session's games follow one another this way)."""
         with self.lock:
-            self.close()
-            path = self.journal_path
-            number = 1
-            while (aside := path.with_name(f"{path.stem}.game{number}{path.suffix}")).exists():
-                number += 1
-            path.rename(aside)
+            if self._journal is None:
+                raise InputRefused("input refused: the table is not open")
+            self._journal.set_aside("game", numbered=True)
+            self._replace_run(ScriptRun(self.header, **self._table_args))
             self.lines = []
-            self.table = Table(self.header, **self._table_args)
-            self._journal = open(path, "w", encoding="utf-8")
-            self._write(self.header.to_json())
+            try:
+                self._append(self.header.to_json())
+            except JournalUnwritable:
+                pass  # alerted; the header goes in before the next input that fits
             self._offset, self._t0 = 0.0, self.clock()
-            self.log = self.table.start()
             self._tell({"console": NEW_GAME}, self.log)
             return self.log
 
@@ -134,15 +189,30 @@ class Daemon:
         with self.lock:
             events = self.table.advance(self.now())
             if events:
-                self.log += events
+                self.run.record(events)
                 self._tell({}, events)
             return events
 
     def last_input(self) -> tuple[int, dict[str, Any] | Garbled] | None:
         """The input an undo would take back (the console shows it and asks once)."""
         with self.lock:
-            kept = without_undone(self.lines)
-            return kept[-1] if kept else None
+            return self.run.last_input()
+
+    def situation_report(self) -> list[LogEvent]:
+        """Where the table stands, as phrases to speak after a resume (the game's
+        optional `situation()` hook).  Not logged: a resume is no input, and
+        the log stays what a replay of the journal gives."""
+        with self.lock:
+            hook = getattr(self.table.game, "situation", None)
+            try:
+                events = hook() if callable(hook) else []
+            except Exception as exc:  # a game bug must not stop the table
+                print(f"kikimimi: situation failed: {type(exc).__name__}: {exc}", file=sys.stderr)
+                return []
+            book = self.table.phrasebook
+            return [{"seq": None, "t": self.table.t, "type": "say", "in": None, "to": ev.fields["to"],
+                     "key": ev.fields["key"], "text": book.render(ev.fields["key"], ev.fields.get("params"))}
+                    for ev in events if ev.type == "say" and ev.fields.get("to") == TABLE]
 
     # -- views -------------------------------------------------------------
     def snapshot(self) -> dict[str, Any]:
@@ -154,7 +224,13 @@ class Daemon:
                 "t": self.table.t,
                 "over": self.table.game.over,
                 "game": self.table.game.snapshot(),
+                **{key: extra() for key, extra in self.extras.items()},
             }
+
+    def announce(self, events: Sequence[LogEvent]) -> None:
+        """Tell every listener about events of the table's own (a session's lines)."""
+        with self.lock:
+            self._tell({}, events)
 
     def subscribe(self, listener: Listener) -> None:
         with self.lock:
@@ -165,38 +241,34 @@ class Daemon:
             if listener in self.listeners:
                 self.listeners.remove(listener)
 
+    def subscribe_alerts(self, listener: AlertListener) -> None:
+        with self.lock:
+            self.alert_listeners.append(listener)
+
     # -- internals -----------------------------------------------------------
-    def _undo(self, item: dict[str, Any]) -> list[LogEvent]:
-        kept = without_undone(self.lines[:-1])
-        if not kept:
-            ev = self.table.note("error", {"message": "nothing to undo"}, self.table.t, len(self.lines) + 1)
-            self.log.append(ev)
-            return [ev]
-        undone_line, undone = kept[-1]
-        self._rebuild()
-        self.table.seq = max(self.table.seq, self.log[-1]["seq"] if self.log else 0)
-        # The undone input may be a hand scan (a secret): only the referee sees it.
-        ev = self.table.note("undo", {"undone": undone_line,
-                                      "input": undone if isinstance(undone, dict) else undone.text,
-                                      "private": REFEREE},
-                             self.table.t, len(self.lines) + 1)
-        said = self.table.note("say", {"to": TABLE, "key": "undone", "text": self.table.phrasebook.render("undone")},
-                               self.table.t, len(self.lines) + 1)
-        self.log += [ev, said]
-        return [ev, said]
+    def _append(self, obj: Mapping[str, Any] | str) -> None:
+        if self._journal is None:  # not opened yet, or closed (a console's last request at shutdown)
+            raise InputRefused("input refused: the table is not open")
+        try:
+            if self._journal.size == 0 and obj != self.header.to_json():
+                self._journal.append(self.header.to_json())  # a header lost to a full disk
+            self._journal.append(obj)
+        except JournalUnwritable as exc:
+            self._alert(str(exc))
+            raise
 
-    def _rebuild(self) -> None:
-        """The game as the journal says, every undo applied (replay, silently)."""
-        self.table = Table(self.header, **self._table_args)
-        self.log = self.table.start()
-        for number, item in without_undone(self.lines):
-            self.log += self.table.feed(number, item)
+    def _alert(self, message: str) -> None:
+        said: LogEvent = {"seq": None, "t": self.table.t, "type": "say", "in": None, "to": TABLE,
+                          "key": "journal-unwritable", "text": self.table.phrasebook.render("journal-unwritable")}
+        for listener in list(self.alert_listeners):
+            try:
+                listener(message, said)
+            except Exception as exc:
+                print(f"kikimimi: alert listener failed: {exc}", file=sys.stderr)
 
-    def _write(self, obj: Mapping[str, Any]) -> None:
-        assert self._journal is not None, "Daemon.open() first"
-        self._journal.write(dumps(obj) + "\n")
-        self._journal.flush()
-        os.fsync(self._journal.fileno())
+    def _replace_run(self, run: ScriptRun) -> None:
+        self.run.close()  # the old game is discarded: let it release what it holds
+        self.run = run
 
     def _tell(self, item: dict[str, Any], events: Sequence[LogEvent]) -> None:
         for listener in list(self.listeners):
@@ -204,10 +276,3 @@ class Daemon:
                 listener(item, events)
             except Exception as exc:  # a broken console must not stop the table
                 print(f"kikimimi: listener failed: {exc}", file=sys.stderr)
-
-    @staticmethod
-    def _truncate_to_complete_lines(path: Path) -> None:
-        data = path.read_bytes()
-        cut = data.rfind(b"\n") + 1
-        with open(path, "r+b") as f:
-            f.truncate(cut)

@@ -66,20 +66,45 @@ def config_checks(path: str | Path) -> tuple[TableConfig | None, list[Check]]:
     try:
         config = load_table_config(path)
     except ConfigError as exc:
-        return None, [Check("table config", False, str(exc), "fix the key named in the file")]
+        # The loader's own line (file, key or line and column); the fix must not invent a key.
+        return None, [Check("table config", False, str(exc), f"correct {path} where the message points")]
     out = [Check("table config", True,
                  f"{config.path}: {config.game} for {config.players}, {len(config.readers)} readers, lang {config.lang}")]
-    journal_dir = config.journal.parent
-    writable = os.access(journal_dir if journal_dir.exists() else journal_dir.parent, os.W_OK)
-    out.append(Check("journal", writable, str(config.journal),
-                     f"make {journal_dir} writable, or set table.journal"))
+    out.append(_journal_check(config.journal))
     real = {rid: s for rid, s in config.readers.items() if s["driver"] != "sim"}
     if real:
         out += _part_checks("kikimimi.readers.checks", real)
     else:
         out.append(Check("readers", True, "simulated (keyboard or script)"))
-    out += _part_checks("kikimimi.voice.checks", config.audio, config.players)
+    audio = _part_checks("kikimimi.voice.checks", config.audio, config.players)
+    out += audio if config.audio is not None else _without_audio(audio)
     return config, out
+
+
+def _journal_check(journal: Path) -> Check:
+    """`serve` creates the journal's folders itself: what matters is that it may."""
+    folder = journal.parent
+    existing = folder
+    while not existing.exists() and existing != existing.parent:
+        existing = existing.parent
+    if existing.is_dir() and os.access(existing, os.W_OK | os.X_OK):
+        made = "" if existing == folder else f" ({folder} is created when the table starts)"
+        return Check("journal", True, f"{journal}{made}")
+    return Check("journal", False, f"{existing} is not writable by this user, so {journal} cannot be written",
+                 f"make {existing} writable, or set table.journal to a folder you own")
+
+
+def _without_audio(checks: list[Check]) -> list[Check]:
+    """A table with no [audio] speaks as text on purpose: no sound card is not a fault there."""
+    out = []
+    for check in checks:
+        if not check.ok and check.name == "audio outputs":
+            check = Check("audio outputs", True, "none configured: the table speaks as text "
+                          "(add [audio.outputs.speaker] and [audio.outputs.seat-N] for sound cards)")
+        elif not check.ok and check.name == "audio devices":
+            check = Check("audio devices", True, f"{check.detail} (not needed: this table has no [audio])")
+        out.append(check)
+    return out
 
 
 def run(config_path: str | None) -> list[Check]:

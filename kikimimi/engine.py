@@ -9,6 +9,8 @@ fires the timers games ask for, on the script's clock, never the wall's.
 """
 from __future__ import annotations
 
+import functools
+import math
 import sys
 import traceback
 from collections.abc import Collection, Iterable, Mapping
@@ -17,14 +19,21 @@ from pathlib import Path
 from typing import Any
 
 from kikimimi.phrases import Phrasebook
-from kikimimi.protocol import COMMAND_TAGS, TABLE, Event, Game, Input, seat_audience, visible_to
+from kikimimi.protocol import COMMAND_TAGS, REFEREE, TABLE, Event, Game, Input, seat_audience, visible_to
 from kikimimi.registry import UnknownGame, game_class
-from kikimimi.script import Garbled, Header, ScriptError, iter_dicts
+from kikimimi.script import Garbled, Header, ScriptError, is_undo, iter_dicts
 from kikimimi.tagmap import load_tagmap, normalise_uid
 from kikimimi.voice.settings import is_voice_command, parse_voice_command
 
 LogEvent = dict[str, Any]
 READER_STATES = ("lost", "back")
+
+
+@functools.lru_cache(maxsize=32)
+def _phrasebook(lang: str, game: str) -> Phrasebook:
+    """Catalogues are read once per process: an undo or a resume rebuilds the
+    Table, and parsing the TOML again each time was most of an undo's cost."""
+    return Phrasebook(lang, ("core", game))
 
 
 class Table:
@@ -49,9 +58,9 @@ class Table:
         self.header = header
         try:
             self.game: Game = cls(header.players, header.options)
-        except ValueError as exc:  # a bad option: say which, in one line
+        except Exception as exc:  # a bad option: say which, in one line (whatever the game raised)
             raise ScriptError(f"{cls.name}: {exc}") from None
-        self.phrasebook = Phrasebook(header.lang, ("core", cls.name))
+        self.phrasebook = _phrasebook(header.lang, cls.name)
         seats = range(1, header.players + 1)
         self.known_tags = (
             cls.known_tags(header.players) | COMMAND_TAGS | {f"seat:{k}" for k in seats}
@@ -75,7 +84,7 @@ class Table:
         if isinstance(item, Garbled):
             return [self._error(line, self.t, f"line {line}: {item.problem}")]
         t = item.get("t")
-        if isinstance(t, bool) or not isinstance(t, (int, float)):
+        if isinstance(t, bool) or not isinstance(t, (int, float)) or not math.isfinite(t):
             return [self._error(line, self.t, f'line {line}: missing or non-numeric "t"')]
         if t < self.t:
             return [self._error(line, self.t, f"line {line}: t={t} goes back in time (last {self.t})")]
@@ -100,6 +109,20 @@ class Table:
             out += self._run(lambda: self.game.handle(Input(t=at, timer=name)), at, None)
         self.t = max(self.t, t)
         return out
+
+    def situation(self, t: float, line: int | None) -> list[LogEvent]:
+        """Where the table stands, from the game's optional `situation()` hook:
+        logged, because it follows an input (an undo, a reader back) that a
+        replay applies too."""
+        hook = getattr(self.game, "situation", None)
+        return self._run(hook, t, line) if callable(hook) else []
+
+    def close(self) -> None:
+        """This table is being discarded: let the game release what it holds."""
+        try:
+            self.game.close()
+        except Exception:  # a game bug must not take the table down
+            traceback.print_exc(file=sys.stderr)
 
     def note(self, type_: str, fields: Mapping[str, Any], t: float, line: int | None) -> LogEvent:
         """Log an event of the runtime's own (an undo, a dropped private phrase)."""
@@ -128,7 +151,8 @@ class Table:
             seat = None
         state = next((s for s in READER_STATES if item.get(s) is True), None)
         if state:
-            return self._reader_state(line, t, reader, seat, state, str(item.get("detail", "")))
+            return self._reader_state(line, t, reader, seat, state, str(item.get("detail", "")),
+                                      item.get("unopened") is True)
         tag = item.get("tag")
         if tag is None and "uid" in item:
             uid = normalise_uid(str(item["uid"]))
@@ -144,16 +168,22 @@ class Table:
 
     def _refuse_tag(self, line: int, t: float, reader: str, seat: int | None, why: str) -> list[LogEvent]:
         to = seat_audience(seat) if seat is not None else TABLE
-        return [self._error(line, t, why), self._say(to, "unknown-tag", {}, t, line)]
+        # A tag in a hand is that seat's business, even one the table does not know.
+        fields: dict[str, Any] = {"message": why, **({"private": to} if seat is not None else {})}
+        return [self._log(Event("error", fields), t, line), self._say(to, "tag-not-in-game", {}, t, line)]
 
     def _reader_state(self, line: int, t: float, reader: str, seat: int | None,
-                      state: str, detail: str) -> list[LogEvent]:
+                      state: str, detail: str, item_unopened: bool = False) -> list[LogEvent]:
         """A reader lost or back is the runtime's business, not the game's."""
         name = reader if seat is None else f"{reader} {seat}"
         ev: LogEvent = self._log(Event("reader", {"reader": reader, "seat": seat, "state": state}), t, line)
         if detail:
             ev["detail"] = detail
-        return [ev, self._say(TABLE, f"reader-{state}", {"reader": name}, t, line)]
+        if state == "lost" and item_unopened:  # never opened: say which reader, in the table's words
+            key, params = f"reader-{reader}-cannot-open", ({"seat": seat} if seat is not None else {})
+            return [ev, self._say(TABLE, key, params, t, line)]
+        out = [ev, self._say(TABLE, f"reader-{state}", {"reader": name}, t, line)]
+        return out + (self.situation(t, line) if state == "back" else [])
 
     @staticmethod
     def _answer_to(inp: Input) -> str:
@@ -216,6 +246,82 @@ def tagmap_for(header: Header, script_dir: Path | None = None,
     return default_tagmap(header.game)
 
 
+class ScriptRun:
+    """A table script applied line by line, undo included.
+
+    The one definition of what a journal means: the live daemon and
+    `kikimimi replay` both push every line through here, so the live log and
+    the replay of its journal are the same, `seq` for `seq`, across undos.
+
+    An undo takes back the latest input the table *accepted* (a line whose
+    events hold no `error`); refused lines, undos and lines an undo already
+    took back are never its target.  The game is rebuilt from the inputs
+    still standing, silently, and numbering carries on where it was.
+    """
+
+    def __init__(self, header: Header, **table_args: Any) -> None:
+        self.header = header
+        self._table_args = table_args
+        self.table = Table(header, **table_args)
+        self.log: list[LogEvent] = self.table.start()
+        #: The accepted inputs still standing, oldest first: the undo stack.
+        self.standing: list[tuple[int, dict[str, Any]]] = []
+        #: The events of the game as it stands: the latest rebuild's, then all
+        #: logged since.  For views that follow the state from events (a
+        #: console starts over from it after an undo); a rebuilt event keeps the
+        #: rebuild's own `seq`, so only `log` is the record.
+        self.standing_log: list[LogEvent] = list(self.log)
+
+    def feed(self, number: int, item: Mapping[str, Any] | Garbled) -> list[LogEvent]:
+        if is_undo(item):
+            assert isinstance(item, Mapping)
+            events = self._undo(number, item)
+        else:
+            events = self.table.feed(number, item)
+            if not isinstance(item, Garbled) and not any(
+                    ev["type"] == "error" and ev["in"] == number for ev in events):
+                self.standing.append((number, dict(item)))
+        self.record(events)
+        return events
+
+    def record(self, events: list[LogEvent]) -> None:
+        """Log events made outside `feed` (the daemon's timers, fired on its clock)."""
+        self.log += events
+        self.standing_log += events
+
+    def last_input(self) -> tuple[int, dict[str, Any]] | None:
+        """The input an undo would take back now."""
+        return self.standing[-1] if self.standing else None
+
+    def close(self) -> None:
+        self.table.close()
+
+    def _undo(self, number: int, item: Mapping[str, Any]) -> list[LogEvent]:
+        t = item.get("t")
+        timely = isinstance(t, (int, float)) and not isinstance(t, bool) and math.isfinite(t)
+        when = max(self.table.t, t) if timely else self.table.t
+        # Timers due by the undo's time fire first, as the live table's clock
+        # fired them before the referee's undo arrived (a replay must too).
+        fired = self.table.advance(when)
+        if not self.standing:
+            return fired + [self.table.note("error", {"message": "nothing to undo"}, when, number)]
+        undone_line, undone = self.standing.pop()
+        seq = self.table.seq
+        self.table.close()
+        self.table = Table(self.header, **self._table_args)
+        rebuilt = self.table.start()
+        for n, kept in self.standing:
+            rebuilt += self.table.feed(n, kept)
+        self.table.seq = seq
+        self.standing_log = rebuilt
+        when = max(self.table.t, when)
+        # The undone input may be a hand scan (a secret): only the referee sees it.
+        ev = self.table.note("undo", {"undone": undone_line, "input": undone, "private": REFEREE},
+                             when, number)
+        said = self.table.note("say", {"to": TABLE, "key": "undone"}, when, number)
+        return fired + [ev, said] + self.table.situation(when, number)
+
+
 def run_script(lines: Iterable[str | Mapping[str, Any]]) -> list[LogEvent]:
     """Run a whole script (header first) and return its event log.  For tests and tools."""
     items = iter_dicts(lines)
@@ -223,11 +329,11 @@ def run_script(lines: Iterable[str | Mapping[str, Any]]) -> list[LogEvent]:
     if first is None or isinstance(first, Garbled):
         raise ScriptError("line 1: the header must be a JSON object")
     header = Header.parse(first)
-    table = Table(header, tagmap=tagmap_for(header))
-    log = table.start()
+    run = ScriptRun(header, tagmap=tagmap_for(header))
     for number, item in enumerate(items, start=2):
-        log += table.feed(number, item)
-    return log
+        run.feed(number, item)
+    run.close()
+    return run.log
 
 
 def public_view(log: Iterable[LogEvent]) -> list[LogEvent]:

@@ -18,6 +18,7 @@ from __future__ import annotations
 import string
 import tomllib
 from collections.abc import Iterable, Mapping
+from functools import cache
 from importlib import resources
 from typing import Any
 
@@ -29,7 +30,17 @@ class CatalogueError(ValueError):
 
 
 def load_catalogue(catalogue: str, lang: str) -> tuple[dict[str, str], dict[str, str]]:
-    """(phrases, names) of one packaged catalogue; empty when it does not exist."""
+    """(phrases, names) of one packaged catalogue; empty when it does not exist.
+
+    Fresh dicts each call; the file is read and parsed once per process (a
+    replay or a batch of simulated games builds a table per game, and parsing
+    the catalogues was most of a short game's cost)."""
+    phrases, names = _parsed_catalogue(catalogue, lang)
+    return dict(phrases), dict(names)
+
+
+@cache
+def _parsed_catalogue(catalogue: str, lang: str) -> tuple[dict[str, str], dict[str, str]]:
     ref = resources.files("kikimimi_voices").joinpath(catalogue, f"{lang}.toml")
     if not ref.is_file():
         return {}, {}

@@ -5,14 +5,34 @@ real tables do to files: a crash mid-write leaves a truncated last line
 (skipped with a warning), and a hand-edited script may hold garbage (each
 bad line becomes an `error` event; the rest still plays).  Only an unusable
 header makes the whole script unreadable.
+
+A script is also untrusted input (`kikimimi replay` reads whatever it is
+given), so every line is bounded before Python's `json` sees it: its length,
+its nesting and the digits of its numbers; `NaN`, infinities and lone
+surrogates are refused, so whatever the runtime writes back is standard
+JSON in UTF-8.
 """
 from __future__ import annotations
 
 import json
+import math
+import os
+import stat
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+#: Longest script line accepted, in bytes (a real input is under 200).
+MAX_LINE_BYTES = 64 * 1024
+#: Deepest nesting of objects and lists in one line (a real input has 2).
+MAX_DEPTH = 32
+#: Most digits in one number (Python refuses to convert beyond 4,300, with a traceback).
+MAX_DIGITS = 40
+#: Largest script file `read_script` reads.
+MAX_SCRIPT_BYTES = 256 * 1024 * 1024
+#: How much of a bad line an error message quotes.
+QUOTE = 60
 
 
 class ScriptError(ValueError):
@@ -57,10 +77,18 @@ class Header:
 
 @dataclass(frozen=True)
 class Garbled:
-    """A script line that is not a JSON object; it becomes an `error` event."""
+    """A script line that is not a usable JSON object; it becomes an `error` event.
+
+    `text` is a bounded, printable quote of the line (never a lone surrogate),
+    so echoing it anywhere is safe."""
 
     text: str
     problem: str
+
+    @classmethod
+    def of(cls, text: str, problem: str) -> "Garbled":
+        quoted = text if len(text) <= 4 * QUOTE else text[: 4 * QUOTE] + "…"
+        return cls(quoted.encode("utf-8", "replace").decode("utf-8"), problem)
 
 
 @dataclass(frozen=True)
@@ -70,25 +98,104 @@ class ParsedScript:
     warnings: list[str]
 
 
+def _bounded_int(text: str) -> int:
+    if len(text) > MAX_DIGITS:
+        raise ValueError(f"a number with more than {MAX_DIGITS} digits")
+    return int(text)
+
+
+def _finite_float(text: str) -> float:
+    if len(text) > MAX_DIGITS + 10:
+        raise ValueError(f"a number with more than {MAX_DIGITS} digits")
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError("a number out of range")
+    return value
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not standard JSON")
+
+
+def _too_deep(text: str) -> bool:
+    if text.count("[") + text.count("{") <= MAX_DEPTH:
+        return False  # the common case: no scan needed
+    depth, in_string, escaped = 0, False, False
+    for ch in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "[{":
+            depth += 1
+            if depth > MAX_DEPTH:
+                return True
+        elif ch in "]}":
+            depth -= 1
+    return False
+
+
 def parse_line(text: str) -> dict[str, Any] | Garbled:
+    """One script line -> its object, or a `Garbled` saying why not (never an exception)."""
+    if len(text) > MAX_LINE_BYTES:
+        return Garbled.of(text, f"longer than {MAX_LINE_BYTES} characters")
     try:
-        obj = json.loads(text)
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return Garbled.of(text, "not Unicode text (a lone surrogate)")
+    if _too_deep(text):
+        return Garbled.of(text, f"nested deeper than {MAX_DEPTH} levels")
+    try:
+        obj = json.loads(text, parse_int=_bounded_int, parse_float=_finite_float,
+                         parse_constant=_no_constant)
     except json.JSONDecodeError as exc:
-        return Garbled(text, f"not JSON ({exc.msg})")
+        return Garbled.of(text, f"not JSON ({exc.msg})")
+    except (ValueError, RecursionError) as exc:
+        return Garbled.of(text, f"not usable JSON ({exc})")
     if not isinstance(obj, dict):
-        return Garbled(text, "not a JSON object")
+        return Garbled.of(text, "not a JSON object")
+    if "\\u" in text:  # an escape may have made a lone surrogate
+        try:
+            dumps(obj).encode("utf-8")
+        except UnicodeEncodeError:
+            return Garbled.of(text, "not Unicode text (a lone surrogate)")
     return obj
 
 
-def parse_text(text: str, name: str = "script") -> ParsedScript:
-    """Parse a whole script.  `text` may end mid-line (a crash mid-write)."""
-    raw_lines = text.split("\n")
-    complete = text.endswith("\n")
+def clean_line(obj: Mapping[str, Any]) -> dict[str, Any] | Garbled:
+    """A line that arrived as an object (API, readers, tests) under the same
+    bounds as a line read from a file: what the journal can hold and replay."""
+    try:
+        text = dumps(obj)
+    except (TypeError, ValueError, RecursionError) as exc:
+        return Garbled.of(repr(obj)[: 4 * QUOTE], f"not usable JSON ({exc})")
+    return parse_line(text)
+
+
+def _decode(raw: bytes) -> str | None:
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+
+
+def parse_bytes(data: bytes, name: str = "script") -> ParsedScript:
+    """Parse a whole script.  `data` may end mid-line, even mid-character (a crash mid-write)."""
+    raw_lines = data.split(b"\n")
+    complete = data.endswith(b"\n")
     if complete:
-        raw_lines.pop()  # the empty string after the final newline
+        raw_lines.pop()  # the empty piece after the final newline
     if not raw_lines or not raw_lines[0].strip():
         raise ScriptError(f"{name}: empty script (line 1 must be the header)")
-    first = parse_line(raw_lines[0])
+    head = _decode(raw_lines[0])
+    if head is None:
+        raise ScriptError(f"{name}: line 1: header is not UTF-8 text")
+    first = parse_line(head)
     if isinstance(first, Garbled):
         raise ScriptError(f"{name}: line 1: header is {first.problem}")
     header = Header.parse(first, f"{name}: line 1")
@@ -97,31 +204,72 @@ def parse_text(text: str, name: str = "script") -> ParsedScript:
     for number, raw in enumerate(raw_lines[1:], start=2):
         if not raw.strip():
             continue
-        parsed = parse_line(raw)
+        text = _decode(raw)
+        parsed = parse_line(text) if text is not None else Garbled.of(
+            raw.decode("utf-8", "replace"), "not UTF-8 text")
         last = number == len(raw_lines)
         if isinstance(parsed, Garbled) and last and not complete:
-            warnings.append(f"{name}: line {number}: truncated last line skipped (a crash mid-write?)")
+            warnings.append(f"{name}: line {number}: truncated last line skipped (a crash mid-write?): "
+                            f"{describe_bytes(raw)}")
             continue
         lines.append((number, parsed))
     return ParsedScript(header, lines, warnings)
 
 
-def read_script(path: str | Path) -> ParsedScript:
+def parse_text(text: str, name: str = "script") -> ParsedScript:
+    """Parse a whole script given as text."""
+    return parse_bytes(text.encode("utf-8", "surrogatepass"), name)
+
+
+def describe_bytes(raw: bytes) -> str:
+    """A short printable quote of dropped bytes, for a warning."""
+    text = raw.decode("utf-8", "replace")
+    quoted = text if len(text) <= QUOTE else text[:QUOTE] + "…"
+    return f"{len(raw)} bytes {quoted!r}"
+
+
+def read_regular_file(path: str | Path, limit: int, what: str = "file") -> bytes:
+    """The bytes of a regular file of at most `limit` bytes, or one-line `ScriptError`.
+
+    A name from an untrusted header or command line could point at a device
+    (`/dev/zero` never ends) or a FIFO (opening it blocks): both are refused
+    before a byte is read."""
     p = Path(path)
     try:
-        data = p.read_bytes()
+        fd = os.open(p, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
     except OSError as exc:
         raise ScriptError(f"{p}: cannot read ({exc.strerror or exc})") from None
     try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError:
-        raise ScriptError(f"{p}: not UTF-8 text") from None
-    return parse_text(text, str(p))
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise ScriptError(f"{p}: not a regular file (a {what} must be one)")
+        if info.st_size > limit:
+            raise ScriptError(f"{p}: {info.st_size} bytes, more than the {limit} a {what} may have")
+        chunks, size = [], 0
+        while size <= limit:
+            chunk = os.read(fd, min(1 << 20, limit + 1 - size))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+        if size > limit:
+            raise ScriptError(f"{p}: more than the {limit} bytes a {what} may have")
+        return b"".join(chunks)
+    except OSError as exc:
+        raise ScriptError(f"{p}: cannot read ({exc.strerror or exc})") from None
+    finally:
+        os.close(fd)
+
+
+def read_script(path: str | Path) -> ParsedScript:
+    p = Path(path)
+    return parse_bytes(read_regular_file(p, MAX_SCRIPT_BYTES, "table script"), str(p))
 
 
 def dumps(obj: Mapping[str, Any]) -> str:
-    """One script or log line, compact and stable (the byte-for-byte replay relies on it)."""
-    return json.dumps(obj, ensure_ascii=False, separators=(", ", ": "))
+    """One script or log line, compact and stable (the byte-for-byte replay relies
+    on it), and standard JSON: `NaN` or an infinity is a `ValueError`."""
+    return json.dumps(obj, ensure_ascii=False, separators=(", ", ": "), allow_nan=False)
 
 
 def iter_dicts(lines: Iterable[str | Mapping[str, Any]]) -> Iterator[dict[str, Any] | Garbled]:
@@ -129,20 +277,25 @@ def iter_dicts(lines: Iterable[str | Mapping[str, Any]]) -> Iterator[dict[str, A
         if isinstance(line, str):
             yield parse_line(line)
         else:
-            yield dict(line)
+            yield clean_line(line)
 
 
 UNDO = "undo"
 NEW_GAME = "new"  # the daemon's: the next game at the same table, in a fresh journal
 
 
+def is_undo(item: Mapping[str, Any] | Garbled) -> bool:
+    return isinstance(item, Mapping) and str(item.get("console", "")).strip() == UNDO
+
+
 def without_undone(lines: list[tuple[int, dict[str, Any] | Garbled]]) -> list[tuple[int, dict[str, Any] | Garbled]]:
-    """The lines that still count once every `{"console": "undo"}` has taken back
-    the latest input before it.  The journal keeps undo lines (it is append-only,
-    so even an undo is logged before it acts); replays apply them this way."""
+    """The lines left once each undo has taken back the latest line before it,
+    *counting refused lines as inputs*.  Only right for a script whose every
+    line was accepted; the definition the table uses (undo skips refused
+    lines) is `kikimimi.engine.ScriptRun`.  Kept for older callers."""
     kept: list[tuple[int, dict[str, Any] | Garbled]] = []
     for number, item in lines:
-        if isinstance(item, dict) and str(item.get("console", "")).strip() == UNDO:
+        if is_undo(item):
             if kept:
                 kept.pop()
             continue

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from kikimimi.ear import EAR, EarTable
 from kikimimi.engine import LogEvent, Table, default_tagmap
 from kikimimi.registry import game_class
 from kikimimi.script import Header
@@ -41,6 +42,8 @@ def play(
     header = Header(cls.name, players, options, lang, {"seed": seed})
     table = Table(header, tagmap=default_tagmap(cls.name))
     simulation = cls.simulation(seed, players, options, bot)
+    if bot == EAR and not isinstance(simulation, EarTable):  # never report other bots as ear bots
+        raise NotImplementedError(f"{cls.name} has no ear bots yet (see docs/ear.md)")
     script: list[dict[str, Any]] = [header.to_json()]
     log = table.start()
     simulation.observe(log)
@@ -65,4 +68,5 @@ def play(
             watch(line, events)
         if line.get("console") == "stop" and len(script) > max_inputs + 1:
             break
+    table.close()  # the game is done with: release what it holds (Game.close)
     return script, log

@@ -16,9 +16,9 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Iterator
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, BinaryIO, TextIO
 
 from kikimimi.protocol import COMMAND_TAGS
 from kikimimi.script import Garbled, read_script
@@ -75,7 +75,7 @@ def parse_typed(text: str, tags: Collection[str]) -> dict[str, Any] | None:
 def _reader(word: str) -> dict[str, Any]:
     if word in ("f", "field"):
         return {"reader": "field"}
-    if word.isdigit():
+    if word.isascii() and word.isdigit() and len(word) <= 3:
         return {"reader": "hand", "seat": int(word)}
     raise TypedLineError(f"{word!r} is not a reader: use a seat number or f")
 
@@ -92,12 +92,44 @@ def resolve_name(word: str, tags: Collection[str]) -> str:
     return word  # the engine refuses it with its own message
 
 
-def typed_lines(stream: TextIO, tags: Collection[str], submit: Submit,
+#: Longest typed line read; the rest of a longer one is skipped.
+MAX_TYPED = 4096
+
+
+def _typed(stream: BinaryIO | TextIO) -> Iterator[str | TypedLineError]:
+    """Typed lines as text; a line too long or not UTF-8 becomes its one-line complaint.
+
+    The keyboard is untrusted like every other input: one bad byte must
+    cost one line, not the table."""
+    while True:
+        raw = stream.readline(MAX_TYPED + 1)
+        if not raw:
+            return
+        complete = raw.endswith(b"\n" if isinstance(raw, bytes) else "\n")
+        if len(raw) > MAX_TYPED and not complete:
+            while (rest := stream.readline(MAX_TYPED + 1)) and not rest.endswith(
+                    b"\n" if isinstance(rest, bytes) else "\n"):
+                pass
+            yield TypedLineError(f"a typed line longer than {MAX_TYPED} characters was skipped")
+            continue
+        if isinstance(raw, bytes):
+            try:
+                yield raw.decode("utf-8")
+            except UnicodeDecodeError:
+                yield TypedLineError(f"not UTF-8 text, skipped: {raw.decode('utf-8', 'replace').strip()!r}")
+        else:
+            yield raw
+
+
+def typed_lines(stream: BinaryIO | TextIO, tags: Collection[str], submit: Submit,
                 complain: Callable[[str], None], stop: threading.Event) -> None:
     """Feed typed lines until end of input or `stop`."""
-    for raw in stream:
+    for raw in _typed(stream):
         if stop.is_set():
             return
+        if isinstance(raw, TypedLineError):
+            complain(str(raw))
+            continue
         try:
             line = parse_typed(raw, tags)
         except TypedLineError as exc:

@@ -24,11 +24,15 @@
     channels = [1, 2]
 
 A config that cannot run a table is refused before anything opens, with
-one line naming the file, the key and the problem.
+one line naming the file, the key and the problem: the whole file is checked
+against `SCHEMA` (an unknown section or key is a typo, never ignored), the
+game checks its own options (`Game.check_options`), the readers' drivers
+check their sections, and the audio part checks `[audio]`.
 """
 from __future__ import annotations
 
 import tomllib
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -37,8 +41,48 @@ from kikimimi.registry import UnknownGame, game_class
 from kikimimi.tagmap import TagMapError, load_tagmap
 
 DRIVERS = ("pn532", "usb", "rdm6300", "sim")
-READER_KEYS = {"role", "seat", "driver", "path", "poll_ms", "debounce_ms", "ignore_at_connect", "baud",
-               "hold_ms", "retry_ms"}
+#: Largest table config read.
+MAX_CONFIG_BYTES = 1024 * 1024
+
+
+def _is_int(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _nonempty_str(v: Any) -> bool:
+    return isinstance(v, str) and bool(v.strip())
+
+
+#: What each key may hold: (check, what it must be).  Sections not listed are unknown.
+Check = tuple[Callable[[Any], bool], str]
+SCHEMA: dict[str, dict[str, Check]] = {
+    "table": {
+        "game": (_nonempty_str, "a game name"),
+        "players": (_is_int, "a whole number"),
+        "lang": (lambda v: v in ("ja", "en"), '"ja" or "en"'),
+        "tagmap": (_nonempty_str, "a file name"),
+        "journal": (_nonempty_str, "a file name"),
+        "options": (lambda v: isinstance(v, dict), "a table of game options"),
+    },
+    "readers.*": {
+        "role": (lambda v: v in ("hand", "field"), '"hand" or "field"'),
+        "seat": (_is_int, "a seat number"),
+        "driver": (lambda v: v in DRIVERS, "one of " + ", ".join(DRIVERS)),
+        "path": (_nonempty_str, "a device path"),
+        "poll_ms": (_is_int, "a whole number of milliseconds"),
+        "debounce_ms": (_is_int, "a whole number of milliseconds"),
+        "hold_ms": (_is_int, "a whole number of milliseconds"),
+        "retry_ms": (_is_int, "a whole number of milliseconds"),
+        "baud": (_is_int, "a whole number"),
+        "ignore_at_connect": (lambda v: isinstance(v, bool), "true or false"),
+    },
+    "records": {
+        "db": (_nonempty_str, "a file name"),
+    },
+}
+#: Sections checked by their own part (`[audio]`: the voice part's parser).
+DELEGATED = ("audio",)
+READER_KEYS = set(SCHEMA["readers.*"])
 
 
 class ConfigError(ValueError):
@@ -71,38 +115,99 @@ class TableConfig:
         return all(r["driver"] == "sim" for r in self.readers.values())
 
 
+def _read_toml(p: Path) -> dict[str, Any]:
+    from kikimimi.script import ScriptError, read_regular_file
+
+    try:
+        text = read_regular_file(p, MAX_CONFIG_BYTES, "table config").decode("utf-8")
+    except ScriptError as exc:
+        raise ConfigError(str(exc)) from None
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"{p}: not UTF-8 text (byte {exc.start})") from None
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{p}: not valid TOML: {_toml_problem(exc, text)}") from None
+    except RecursionError:
+        raise ConfigError(f"{p}: not a usable config (nested too deep)") from None
+    except ValueError as exc:  # e.g. a number of thousands of digits
+        raise ConfigError(f"{p}: not a usable config ({exc})") from None
+
+
+def _toml_problem(exc: tomllib.TOMLDecodeError, text: str) -> str:
+    """'line L, column C: why' (Python 3.14 gives them as attributes; earlier, in the message)."""
+    line, col = getattr(exc, "lineno", None), getattr(exc, "colno", None)
+    message = str(getattr(exc, "msg", None) or exc)
+    if line is None and "(at line " in message:
+        message, _, where = message.rpartition(" (at line ")
+        parts = where.rstrip(")").split(", column ")
+        if len(parts) == 2 and parts[0].isascii() and parts[0].isdigit() and parts[1].isdigit():
+            line, col = int(parts[0]), int(parts[1])
+    elif line is None and "(at end of document)" in message:
+        message = message.replace(" (at end of document)", "")
+        line = text.count("\n") + 1
+        col = len(text.rsplit("\n", 1)[-1]) + 1
+    return f"line {line}, column {col}: {message}" if line is not None else message
+
+
+def _check_schema(data: Mapping[str, Any], fail: Callable[[str, str], ConfigError]) -> None:
+    known = sorted({name.split(".")[0] for name in SCHEMA} | set(DELEGATED))
+    for section, body in data.items():
+        if section not in known:
+            raise fail(f"[{section}]", f"unknown section (known: {', '.join(f'[{k}]' for k in known)})")
+        if section in DELEGATED:
+            continue
+        if not isinstance(body, dict):
+            raise fail(f"[{section}]", "must be a table")
+        if section == "readers":
+            for rid, reader in body.items():
+                if not isinstance(reader, dict):
+                    raise fail(f"readers.{rid}", "must be a table")
+                _check_keys(f"readers.{rid}", reader, SCHEMA["readers.*"], fail)
+        else:
+            _check_keys(section, body, SCHEMA[section], fail)
+
+
+def _check_keys(where: str, body: Mapping[str, Any], schema: Mapping[str, Check],
+                fail: Callable[[str, str], ConfigError]) -> None:
+    for key, value in body.items():
+        if key not in schema:
+            raise fail(f"{where}.{key}", f"unknown key (known: {', '.join(sorted(schema))})")
+        check, what = schema[key]
+        if not check(value):
+            raise fail(f"{where}.{key}", f"must be {what}, not {value!r}")
+
+
 def load_table_config(path: str | Path) -> TableConfig:
     p = Path(path)
     where = str(p)
-    try:
-        data = tomllib.loads(p.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise ConfigError(f"{where}: cannot read ({exc.strerror or exc})") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"{where}: not valid TOML ({exc})") from None
+    data = _read_toml(p)
 
     def fail(key: str, problem: str) -> ConfigError:
         return ConfigError(f"{where}: {key}: {problem}")
 
+    _check_schema(data, fail)
     table = data.get("table")
     if not isinstance(table, dict):
         raise fail("[table]", "missing (it names the game and the players)")
     game = table.get("game")
+    if game is None:
+        raise fail("table.game", "missing (the game this table plays)")
     try:
         cls = game_class(str(game))
     except UnknownGame as exc:
         raise fail("table.game", str(exc)) from None
     players = table.get("players")
-    if isinstance(players, bool) or not isinstance(players, int):
-        raise fail("table.players", "must be a whole number")
+    if players is None:
+        raise fail("table.players", "missing (how many seats)")
     if not cls.min_players <= players <= cls.max_players:
         raise fail("table.players", f"{cls.name} is for {cls.min_players}-{cls.max_players} players, not {players}")
     lang = table.get("lang", "ja")
-    if lang not in ("ja", "en"):
-        raise fail("table.lang", f'must be "ja" or "en", not {lang!r}')
     options = table.get("options", {})
-    if not isinstance(options, dict):
-        raise fail("table.options", "must be a table")
+    try:
+        cls.check_options(players, options)
+    except ValueError as exc:
+        raise fail("table.options", str(exc)) from None
     tagmap: dict[str, str] = {}
     if "tagmap" in table:
         try:
@@ -112,6 +217,7 @@ def load_table_config(path: str | Path) -> TableConfig:
     journal = Path(str(table.get("journal", f"var/{p.stem}.jsonl"))).expanduser()
     if not journal.is_absolute():
         journal = p.parent / journal
+    _check_journal_place(journal, fail)
 
     readers = data.get("readers")
     if not isinstance(readers, dict) or not readers:
@@ -120,22 +226,17 @@ def load_table_config(path: str | Path) -> TableConfig:
     fields = []
     for rid, section in readers.items():
         key = f"readers.{rid}"
-        if not isinstance(section, dict):
-            raise fail(key, "must be a table")
-        unknown = set(section) - READER_KEYS
-        if unknown:
-            raise fail(f"{key}.{sorted(unknown)[0]}", f"unknown key (known: {', '.join(sorted(READER_KEYS))})")
         role = section.get("role")
-        if role not in ("hand", "field"):
-            raise fail(f"{key}.role", f'must be "hand" or "field", not {role!r}')
+        if role is None:
+            raise fail(f"{key}.role", 'missing ("hand" or "field")')
         driver = section.get("driver")
-        if driver not in DRIVERS:
-            raise fail(f"{key}.driver", f"must be one of {', '.join(DRIVERS)}, not {driver!r}")
+        if driver is None:
+            raise fail(f"{key}.driver", f"missing (one of {', '.join(DRIVERS)})")
         if driver != "sim" and not isinstance(section.get("path"), str):
             raise fail(f"{key}.path", f"a {driver} reader needs the device path")
         if role == "hand":
             seat = section.get("seat")
-            if isinstance(seat, bool) or not isinstance(seat, int) or not 1 <= seat <= players:
+            if not _is_int(seat) or not 1 <= seat <= players:
                 raise fail(f"{key}.seat", f"must be a seat 1-{players}, not {seat!r}")
             if seat in seats_seen:
                 raise fail(f"{key}.seat", f"seat {seat} already has hand reader {seats_seen[seat]}")
@@ -144,17 +245,66 @@ def load_table_config(path: str | Path) -> TableConfig:
             if "seat" in section:
                 raise fail(f"{key}.seat", "a field reader belongs to no seat")
             fields.append(rid)
+        if driver != "sim":
+            _check_driver(rid, section, fail)
     if len(fields) > 1:
         raise fail(f"readers.{fields[1]}", f"a second field reader (already {fields[0]})")
     missing = sorted(set(range(1, players + 1)) - set(seats_seen))
     if missing:
         raise fail("[readers]", f"no hand reader for seat {missing[0]}")
+    kinds = {("sim" if r["driver"] == "sim" else "hardware"): rid for rid, r in readers.items()}
+    if len(kinds) > 1:
+        raise fail(f"readers.{kinds['sim']}.driver",
+                   f"a simulated reader beside hardware readers (readers.{kinds['hardware']}): "
+                   "a table is all simulated or all hardware")
 
     audio = data.get("audio")
-    if audio is not None and not isinstance(audio, dict):
-        raise fail("[audio]", "must be a table")
+    if audio is not None:
+        if not isinstance(audio, dict):
+            raise fail("[audio]", "must be a table")
+        _check_audio(audio, players, fail)
     records = data.get("records", {})
-    if not isinstance(records, dict):
-        raise fail("[records]", "must be a table")
     return TableConfig(p, cls.name, players, lang, dict(options), tagmap, journal,
                        {rid: dict(s) for rid, s in readers.items()}, audio, dict(records))
+
+
+def _check_journal_place(journal: Path, fail: Callable[[str, str], ConfigError]) -> None:
+    """The journal's folder must be a folder we can write (or create) now, not at the first input."""
+    import os
+
+    folder = journal.parent
+    while not folder.exists():
+        if folder.parent == folder:
+            break
+        folder = folder.parent
+    if journal.exists() and not journal.is_file():
+        raise fail("table.journal", f"{journal} is not a regular file")
+    if not folder.is_dir():
+        raise fail("table.journal", f"{folder} is not a folder")
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise fail("table.journal", f"cannot write in {folder}")
+
+
+def _check_driver(rid: str, section: Mapping[str, Any], fail: Callable[[str, str], ConfigError]) -> None:
+    try:
+        from kikimimi.readers.factory import make_driver, make_settings
+    except ImportError:
+        return  # the reader part is not installed: `serve` says so when it starts the readers
+    try:
+        make_settings(rid, section)
+        make_driver(rid, section)
+    except ImportError:
+        return
+    except ValueError as exc:
+        raise fail(f"readers.{rid}", str(exc)) from None
+
+
+def _check_audio(audio: Mapping[str, Any], players: int, fail: Callable[[str, str], ConfigError]) -> None:
+    try:
+        from kikimimi.voice.config import parse_audio
+    except ImportError:
+        return
+    try:
+        parse_audio(audio, players)
+    except ValueError as exc:
+        raise fail("[audio]", str(exc)) from None

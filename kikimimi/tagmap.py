@@ -6,6 +6,9 @@ A tag map is a TOML file (`hardware/tagmaps/*.toml`) with one table:
     "04a1b2c3d4e5f6" = "trident:heart-3"
 
 Pieces whose tags carry an NDEF text record name themselves and need no entry.
+
+A script's header may name its tag map, and scripts are untrusted: only a
+regular file of bounded size is read, never a device or a FIFO.
 """
 from __future__ import annotations
 
@@ -14,8 +17,12 @@ import tomllib
 from collections.abc import Mapping
 from pathlib import Path
 
+from kikimimi.script import ScriptError, read_regular_file
+
 NAME = re.compile(r"^[a-z0-9]+:[a-z0-9][a-z0-9-]*$")
 UID = re.compile(r"^[0-9a-f]{8,20}$")
+#: Largest tag map read (a full set of 1,000 pieces is about 50 KB).
+MAX_TAGMAP_BYTES = 4 * 1024 * 1024
 
 
 class TagMapError(ValueError):
@@ -44,9 +51,15 @@ def parse_tagmap(data: Mapping[str, object], where: str) -> dict[str, str]:
 def load_tagmap(path: str | Path) -> dict[str, str]:
     p = Path(path)
     try:
-        data = tomllib.loads(p.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise TagMapError(f"{p}: cannot read ({exc.strerror or exc})") from None
+        data = tomllib.loads(read_regular_file(p, MAX_TAGMAP_BYTES, "tag map").decode("utf-8"))
+    except ScriptError as exc:
+        raise TagMapError(str(exc)) from None
+    except UnicodeDecodeError:
+        raise TagMapError(f"{p}: not UTF-8 text") from None
     except tomllib.TOMLDecodeError as exc:
         raise TagMapError(f"{p}: {exc}") from None
+    except RecursionError:
+        raise TagMapError(f"{p}: not a usable tag map (nested too deep)") from None
+    except ValueError as exc:  # e.g. a number of thousands of digits
+        raise TagMapError(f"{p}: not a usable tag map ({exc})") from None
     return parse_tagmap(data, str(p))

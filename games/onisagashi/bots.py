@@ -109,22 +109,26 @@ class OnisagashiSimulation:
                 self.queue.append({"console": "deal", "dt": 5.0})
 
     def _deal(self) -> None:
-        """The physical round: draw the answer, shuffle, deal by the public counts, scan."""
-        rules = self.opts["rules"]
-        counts = hand_counts(rules, self.players)
-        answer = [self.rng.choice(BY_CATEGORY[cat]) for cat in CATEGORIES]
-        hands: dict[int, list[str]] = {s: [] for s in counts}
-        if rules == "beginner":
-            for g, cat in enumerate(CATEGORIES):
-                rest = [c for c in BY_CATEGORY[cat] if c not in answer]
-                self.rng.shuffle(rest)
-                for s in counts:
-                    hands[s] += [rest.pop() for _ in range(counts[s][g])]
-        else:
-            rest = [c for c in CARDS if c not in answer]
-            self.rng.shuffle(rest)
-            for s in counts:
-                hands[s] += [rest.pop() for _ in range(counts[s][0])]
-        for s, cards in hands.items():
+        """The physical round, then every seat scans its cards."""
+        for s, cards in deal(self.opts["rules"], self.players, self.rng).items():
             for c in cards:
                 self.queue.append({"reader": "hand", "seat": s, "tag": f"oni:card-{c}", "dt": 0.5})
+
+
+def deal(rules: str, players: int, rng: random.Random) -> dict[int, list[str]]:
+    """The physical round: draw the answer, shuffle, deal by the public counts."""
+    counts = hand_counts(rules, players)
+    answer = [rng.choice(BY_CATEGORY[cat]) for cat in CATEGORIES]
+    hands: dict[int, list[str]] = {s: [] for s in counts}
+    if rules == "beginner":
+        for g, cat in enumerate(CATEGORIES):
+            rest = [c for c in BY_CATEGORY[cat] if c not in answer]
+            rng.shuffle(rest)
+            for s in counts:
+                hands[s] += [rest.pop() for _ in range(counts[s][g])]
+    else:
+        rest = [c for c in CARDS if c not in answer]
+        rng.shuffle(rest)
+        for s in counts:
+            hands[s] += [rest.pop() for _ in range(counts[s][0])]
+    return hands

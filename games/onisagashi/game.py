@@ -5,13 +5,21 @@ scan, as long as it matches the public counts (`cards.hand_counts`); the
 three cards nobody scanned are the answer.  A seat's assistant reasons from
 that seat's own knowledge only (`knowledge.Knowledge`): the controller's view
 of the other hands never reaches an earphone.
+
+By ear: every declaration token put on the field is named on the speaker,
+HINT speaks what a sighted player sees (round, turn, tokens, counts, raised
+hands, scores) before the seat's own assistant, and a refusal never names a
+card the table should not hear.
 """
 from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any
 
-from kikimimi.protocol import TABLE, Event, Game, Input, cancel_timer, error, event, say, seat_audience, set_timer
+from kikimimi import hints
+from kikimimi.hints import Line, line
+from kikimimi.protocol import (REFEREE, TABLE, Event, Game, Input, cancel_timer, error, event, say, seat_audience,
+                               set_timer)
 
 from . import machine
 from .cards import CARDS, CATEGORIES, CATEGORY_OF, all_tags, card_tag, hand_counts, parse_tag, sort_cards
@@ -57,6 +65,7 @@ class OnisagashiGame(Game):
     name = "onisagashi"
     min_players = 3
     max_players = 6
+    official_players = 5
     tag_sets = ("oni",)
 
     def __init__(self, players: int, options: Mapping[str, Any] | None = None):
@@ -122,7 +131,9 @@ class OnisagashiGame(Game):
             return self._assist(seat, card)
         parsed = parse_tag(tag)
         if parsed is None or parsed[0] != "token":
-            return self._refuse(None, f"{tag} does not belong on the field", "field-tokens-only")
+            # the tag may be a card from someone's hand: only the referee learns which
+            return [error(f"{tag} does not belong on the field", private=REFEREE),
+                    say(TABLE, "field-tokens-only")]
         return self._declare_token(parsed[1], inp.t)
 
     def snapshot(self) -> dict[str, Any]:
@@ -135,6 +146,10 @@ class OnisagashiGame(Game):
     # -- hooks ----------------------------------------------------------------
     @classmethod
     def simulation(cls, seed: int, players: int, options: Mapping[str, Any], bot: str | None = None):
+        if bot == "ear":
+            from .ear import ear_simulation
+
+            return ear_simulation(seed, players, options)
         from .bots import OnisagashiSimulation
 
         return OnisagashiSimulation(seed, players, options, bot)
@@ -151,12 +166,6 @@ class OnisagashiGame(Game):
         if fmt != "mermaid":
             raise NotImplementedError(f"onisagashi draws only mermaid, not {fmt}")
         return machine.mermaid()
-
-    @classmethod
-    def add_cli(cls, subparsers: Any) -> None:
-        from .cli import add_cli
-
-        add_cli(subparsers)
 
     # -- knowledge --------------------------------------------------------------
     def knowledge(self, seat: int) -> Knowledge:
@@ -185,8 +194,10 @@ class OnisagashiGame(Game):
         me = seat_audience(seat)
         if card in self.hands.get(seat, ()):
             return [say(me, "hand-card", card=card_tag(card))]
+        if self.state == "between":
+            return self._refuse(seat, "cards are scanned after the referee's deal", "deal-not-begun")
         if self.state != "dealing":
-            return self._refuse(seat, "cards are scanned only during the deal", "not-now")
+            return self._refuse(seat, "cards are scanned only during the deal", "deal-over")
         if any(card in h for h in self.hands.values()):
             return self._refuse(seat, "that card was already scanned into another hand", "already-scanned")
         g = CATEGORY_OF[card]
@@ -215,19 +226,21 @@ class OnisagashiGame(Game):
         return [event("turn", seat=self.turn_seat), say(TABLE, "turn", seat=self.turn_seat)]
 
     def _declare_token(self, card: str, t: float) -> list[Event]:
+        if self.state == "dealing":
+            return self._deal_short(None)
         if self.state != "declaring":
             return self._refuse(None, "declaration tokens go on the field only during a turn", "not-now")
         g = CATEGORY_OF[card]
         if g in self.tokens:
             if self.tokens[g] == card:
-                return []
+                return [say(TABLE, "token", card=card_tag(card))]
             return self._refuse(None, f"the field already has a {CATEGORIES[g]} token; take it off first", "same-kind")
         d = self.turn_seat
         if self.rules == "beginner" and card in self.hands[d]:
             return self._refuse(d, f"seat {d} may not declare a card it holds", "own-card")
         self.tokens[g] = card
         if len(self.tokens) < 3:
-            return []
+            return [say(TABLE, "token", card=card_tag(card))]
         cards = tuple(self.tokens[i] for i in range(3))
         have = frozenset(s for s in self.hands if s != d and self.hands[s] & set(cards))
         self.history.append(Declaration(d, cards, have))  # type: ignore[arg-type]
@@ -239,6 +252,8 @@ class OnisagashiGame(Game):
         return out + [set_timer("raise-window", t + float(self.opts["raise_window"]))]
 
     def _raise(self, seat: int) -> list[Event]:
+        if self.state == "dealing":
+            return self._deal_short(seat)
         if self.state not in ("declaring", "window"):
             return self._refuse(seat, "hands are raised only during a turn", "not-now")
         if seat in self.raised:
@@ -313,21 +328,67 @@ class OnisagashiGame(Game):
         return [say(me, "card-not-answer", card=tag, seats=seats)]
 
     def _hint(self, seat: int) -> list[Event]:
-        me = seat_audience(seat)
+        return hints.hint(self, seat)
+
+    def _assistant_hint(self, seat: int) -> list[Line]:
+        """The full assistant's advice: from this seat's own knowledge only."""
         if self.opts["assistant"][seat] != "full":
-            return [say(me, "no-hint")]
+            return [line("no-hint")]
         if self.state not in ("declaring", "window"):
-            return [say(me, "not-now")]
+            return []
         a = self.analysis(seat)
         solved = a.solved()
         if solved:
-            return [say(me, "hint-solved", cards=[card_tag(c) for c in solved])]
-        return [say(me, "hint", cards=[card_tag(c) for c in a.best()])]
+            return [line("hint-solved", cards=[card_tag(c) for c in solved])]
+        return [line("hint", cards=[card_tag(c) for c in a.best()])]
+
+    # -- what a sighted player sees ----------------------------------------------
+    def _short(self) -> list[int]:
+        return [s for s in sorted(self.hands) if len(self.hands[s]) < sum(self.counts[s])]
+
+    def _deal_short(self, seat: int | None) -> list[Event]:
+        """Finish the deal first, naming the seats still short (everyone sees the hands)."""
+        to = TABLE if seat is None else seat_audience(seat)
+        return [error("the deal is not finished", **({} if seat is None else {"private": to})),
+                say(to, "deal-short", round=self.round, seats=self._short())]
+
+    def _where(self) -> list[Line]:
+        """What the table is waiting for, as everyone sees it."""
+        if self.state == "dealing":
+            return [line("deal-short", round=self.round, seats=self._short())]
+        if self.state == "declaring":
+            out = [line("now-turn", seat=self.turn_seat)]
+            if self.tokens:
+                out.append(line("tokens-on-field", cards=[card_tag(self.tokens[g]) for g in sorted(self.tokens)]))
+            return out
+        if self.state == "window":
+            return [line("window-open", seat=self.turn_seat)]
+        if self.state == "answering":
+            return [line("grant", seat=self.answering)]
+        if self.state == "between":
+            return [line("next-round")]
+        return []
+
+    def situation(self) -> list[Event]:
+        return hints.situation(self._where())
+
+    def sight(self, seat: int) -> list[Line]:
+        """HINT: the round, whose move, the tokens, every hand's size, raised hands,
+        the scores; then this seat's own assistant (its knowledge only)."""
+        out = [line("round-now", round=self.round), *self._where()]
+        out += [line("seat-cards", seat=s, count=len(self.hands.get(s, ()))) for s in range(1, self.players + 1)]
+        if self.raised and self.state in ("declaring", "window"):
+            out.append(line("raised-now", seats=sorted(self.raised)))
+        out += [line("score", seat=s, points=p) for s, p in self.points.items()]
+        return out + self._assistant_hint(seat)
 
     # -- console and refusals ---------------------------------------------------
     def _console(self, inp: Input) -> list[Event]:
         words = (inp.console or "").split()
         cmd, args = words[0], words[1:]
+        hint = hints.console_hint(self, words)
+        if hint is not None:
+            return hint
         if cmd == "stop":
             return self._game_over("stopped")
         if cmd == "deal":
@@ -338,16 +399,24 @@ class OnisagashiGame(Game):
             if same_round:
                 self.round -= 1
             return self._begin_round()
-        if cmd == "raise" and len(args) == 1 and args[0].isdigit() and 1 <= int(args[0]) <= self.players:
-            return self._raise(int(args[0]))
+        seat = hints.seat_number(args[0], self.players) if cmd == "raise" and len(args) == 1 else None
+        if seat is not None:
+            return self._raise(seat)
         if cmd == "next":
             if self.state != "window":
                 return [error("next: there is no raise-hand window open")]
             return self._close_window(inp.t)
-        return [error(f"unknown console command {inp.console!r} (have: deal, raise SEAT, next, stop)")]
+        return [error(f"unknown console command {inp.console!r} (have: deal, raise SEAT, next, hint SEAT, stop)")]
 
     def _refuse(self, seat: int | None, message: str, key: str, private: bool = True) -> list[Event]:
         """A refusal to a seat stays private: even "already scanned" says where a card is."""
         to = seat_audience(seat) if seat is not None else TABLE
         extra = {"private": to} if private and seat is not None else {}
         return [error(message, **extra), say(to, key)]
+
+    @classmethod
+    def referee_commands(cls) -> list[tuple[str, str]]:
+        return [("deal", "deal the next round (or deal this round again after a misdeal)"),
+                ("raise SEAT", "raise that seat's hand in the window after a declaration"),
+                ("next", "close the raise-hand window now"),
+                ("stop", "end the game now (it counts as stopped)")]

@@ -24,10 +24,16 @@ TRANSITIONS: list[dict[str, Any]] = [
 ]
 
 
-def attach(model: Any) -> Machine:
-    """Give `model` a `state` and one method per trigger."""
-    return Machine(model=model, states=STATES, transitions=TRANSITIONS,
-                   initial="dealing", auto_transitions=False)
+#: One machine for every game: a game takes its triggers from it and is released
+#: at once (`remove_model` keeps them), so no game outlives its last reference.
+MACHINE = Machine(model=None, states=STATES, transitions=TRANSITIONS,
+                  initial="dealing", auto_transitions=False)
+
+
+def attach(model: Any) -> None:
+    """Give `model` a `state` (`dealing`) and one method per trigger."""
+    MACHINE.add_model(model, initial="dealing")
+    MACHINE.remove_model(model)
 
 
 def mermaid() -> str:

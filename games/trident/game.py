@@ -14,13 +14,21 @@ the basket).  Attribution is the whole trick, so it is spelled out once here:
 
 Every refusal is checked before anything changes, so an `error` leaves the
 state exactly as it was.  What a hand holds is spoken only into its holder's
-earphone; a wrong piece goes back to the hand unnamed.
+earphone; a wrong piece goes back to the hand unnamed, and why it was wrong
+reaches only its holder.
+
+Everything a sighted player sees is said once on the speaker when it happens
+(a draw, an attack taken, a penalty and its count, the turn staying put) and
+again on request (HINT: `sight`), except the field suit, which everyone must
+remember.
 """
 from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from kikimimi import hints
+from kikimimi.hints import Line, line
 from kikimimi.protocol import TABLE, Event, Game, Input, error, event, say, seat_audience
 
 from . import machine
@@ -28,6 +36,8 @@ from .machine import PhaseModel
 from .pieces import BY_TAG, HAND_SIZE, TAGS, Kind, Piece, Suit, hand_points
 
 if TYPE_CHECKING:
+    from kikimimi.ear import EarTable
+
     from .simulation import TridentSimulation
 
 BASKET = 0
@@ -202,6 +212,8 @@ class TridentGame(PhaseModel, Game):
             self._take(seat, tag)
             if self.owed[seat]:
                 self._tell(seat, "draw-more", count=self.owed[seat])
+            else:
+                self._announce("debt-paid", seat=seat)
             return
         if seat != self.turn or self.state not in ("turn", "drawn"):
             self._refuse(seat, "no-draw-now", f"seat {seat} may not draw now")
@@ -213,6 +225,7 @@ class TridentGame(PhaseModel, Game):
             self._refuse(seat, "basket-owed", "the rest of the basket is owed to other seats")
         else:
             self._take(seat, tag)
+            self._announce("draws", seat=seat)
             self.has_drawn = True
             self.drew()
 
@@ -224,6 +237,7 @@ class TridentGame(PhaseModel, Game):
             return
         self.owed[seat] += total
         self._out.append(event("pending", total=0))
+        self._announce("takes", seat=seat, count=total)
         if first_tag is not None:
             self.owed[seat] -= 1
             self._take(seat, first_tag)
@@ -237,7 +251,7 @@ class TridentGame(PhaseModel, Game):
         if at == FIELD:
             self._refuse(None, "already-on-field", "that piece is already on the field")
         elif self.state == "dealing":
-            self._refuse(None, "deal-first", "the deal is not finished", count=HAND_SIZE)
+            self._refuse(None, "deal-short", "the deal is not finished", **self._short())
         elif at == BASKET:
             self._basket_to_field(p)
         elif self.state in ("opening", "resetting"):
@@ -257,6 +271,7 @@ class TridentGame(PhaseModel, Game):
             self._open_with(p)
         elif self.state == "turn" and not self.pending and self.available >= 1:
             self._take(self.turn, p.tag)
+            self._announce("draws", seat=self.turn)
             self.has_drawn = True
             self.drew()
             self._play(self.turn, p)
@@ -372,24 +387,34 @@ class TridentGame(PhaseModel, Game):
     # -- penalties and the end -------------------------------------------------
     def _wrong(self, seat: int, why: str) -> None:
         """A wrong piece: it goes back to its holder unnamed, who draws 2.  On one's
-        own turn the turn passes on (taking any pending attack with it); out of
-        turn the turn does not move."""
+        own turn the turn passes on (taking any pending attack with it, so the
+        speaker names the whole count); out of turn the turn does not move, and
+        the speaker says so."""
         own_turn = seat == self.turn and self.state in ("turn", "drawn")
         self._tell(seat, f"wrong-{why}")
-        self._penalty(seat, "wrong-piece", why=why)
-        if self.over or not own_turn:
+        if not self._penalty(seat, "wrong-piece", why, self.pending if own_turn else 0):
             return
-        if self.pending:
-            total, self.pending = self.pending, 0
-            self._out.append(event("pending", total=0))
-            if not self._owe(seat, total):
-                return
-        self._next_turn()
+        if own_turn:
+            self._next_turn()
+        else:
+            for key, params in self._where(still=True):
+                self._announce(key, **params)
 
-    def _penalty(self, seat: int, reason: str, **extra: Any) -> None:
-        self._out.append(event("penalty", seat=seat, reason=reason, draw=2, **extra))
-        self._announce(f"penalty-{reason}", seat=seat)
-        self._owe(seat, 2)
+    def _penalty(self, seat: int, reason: str, why: str | None = None, attack: int = 0) -> bool:
+        """Draw 2 (plus an attack the wrong piece failed to answer).  The speaker
+        says who and how many; why reaches only the seat (and the referee).
+        False when the draw crashed the game."""
+        self._out.append(event("penalty", seat=seat, reason=reason, draw=2))
+        if why is not None:
+            self._out.append(event("penalty-reason", seat=seat, why=why, private=seat_audience(seat)))
+        if reason == "wrong-piece":
+            self._announce("wrong-piece-draws", seat=seat, count=2 + attack)
+        else:
+            self._announce(f"penalty-{reason}", seat=seat)
+        if attack:
+            self.pending = 0
+            self._out.append(event("pending", total=0))
+        return self._owe(seat, 2 + attack)
 
     def _crash(self, seat: int) -> None:
         """The seat cannot draw what it must: it takes whatever is left and finishes last."""
@@ -416,7 +441,6 @@ class TridentGame(PhaseModel, Game):
         ranking = self._ranking(winner, crashed)
         self.result = {"reason": reason, "ranking": ranking}
         self.finish()
-        machine.detach(self)
         self._out.append(event("game-over", reason=reason, ranking=ranking))
         self._announce(f"game-over-{reason}", seat=winner or crashed or 0)
         key = "rank-points" if self.scoring == "competition" else "rank-pieces"
@@ -426,10 +450,12 @@ class TridentGame(PhaseModel, Game):
 
     # -- declarations and the console ---------------------------------------------
     def _declare(self, seat: int, what: str) -> None:
-        if what not in DECLARATIONS:
+        if what == "hint":
+            self._out += hints.hint(self, seat)
+        elif what not in DECLARATIONS:
             self._refuse(seat, "no-such-declaration", f"cmd:{what} means nothing in The Trident")
         elif self.state == "dealing":
-            self._refuse(seat, "deal-first", "the deal is not finished", count=HAND_SIZE)
+            self._refuse(seat, "deal-short", "the deal is not finished", **self._short())
         elif what == "trident":
             if len(self.hands[seat]) != 1:
                 self._refuse(seat, "trident-not-one", f"seat {seat} does not hold exactly one piece")
@@ -477,9 +503,12 @@ class TridentGame(PhaseModel, Game):
                 self.all_agreed()
                 self._announce("reset-draw")
 
-    def _console(self, line: str) -> None:
-        words = line.split()
-        if words[:1] == ["stop"] and len(words) == 1:
+    def _console(self, text: str) -> None:
+        words = text.split()
+        hint = hints.console_hint(self, words)
+        if hint is not None:
+            self._out += hint
+        elif words[:1] == ["stop"] and len(words) == 1:
             self._game_over("stopped")
         elif len(words) == 3 and words[0] == "declare" and words[1] in DECLARATIONS:
             seat = self._console_seat(words[2])
@@ -498,21 +527,68 @@ class TridentGame(PhaseModel, Game):
                 if self.state == "dealing":
                     self._out.append(error("the deal is not finished"))
                 else:
-                    self._penalty(seat, "wrong-piece", why="referee")
+                    self._penalty(seat, "wrong-piece", "referee")
         else:
             self._out.append(error(
-                f"unknown command {line!r} (declare trident|pass|agree SEAT, suit SUIT, penalty SEAT, stop)"))
+                f"unknown command {text!r} (declare trident|pass|agree SEAT, suit SUIT, penalty SEAT, hint SEAT, stop)"))
 
     def _console_seat(self, word: str) -> int | None:
-        if word.isdigit() and 1 <= int(word) <= len(self.seats):
-            return int(word)
-        self._out.append(error(f"no seat {word!r} (1 to {len(self.seats)})"))
-        return None
+        seat = hints.seat_number(word, len(self.seats))
+        if seat is None:
+            self._out.append(error(f"no seat {word!r} (1 to {len(self.seats)})"))
+        return seat
+
+    # -- what a sighted player sees -------------------------------------------------
+    def _short(self) -> dict[str, Any]:
+        """The seats still short of a full deal (public: everyone sees the hands)."""
+        return {"seats": [s for s in self.seats if len(self.hands[s]) < HAND_SIZE], "count": HAND_SIZE}
+
+    def _where(self, still: bool = False) -> list[Line]:
+        """Whose move it is and what is waiting: never the suit."""
+        if self.state == "dealing":
+            return [line("deal-short", **self._short())]
+        if self.state == "opening":
+            return [line("opening-draw", seat=self.first)]
+        if self.state == "resetting":
+            return [line("reset-draw")]
+        if self.state == "choosing":
+            return [line("choosing", seat=self.chooser)]
+        if self.state == "over":
+            return []
+        out = [line("still-turn" if still else "now-turn", seat=self.turn)]
+        if self.state == "drawn":
+            out.append(line("has-drawn", seat=self.turn))
+        if self.pending:
+            out.append(line("pending", total=self.pending))
+        return out
+
+    def situation(self) -> list[Event]:
+        return hints.situation(self._where())
+
+    def sight(self, seat: int) -> list[Line]:
+        """HINT: whose turn, each seat's piece count (and debt), the basket, the
+        attack waiting, the agreements so far.  The suit is never among them."""
+        out = self._where()
+        if self.state in ("turn", "drawn") and not self.pending:
+            out.append(line("no-pending"))
+        for s in self.seats:
+            if self.owed[s]:
+                out.append(line("seat-pieces-owed", seat=s, pieces=len(self.hands[s]), owed=self.owed[s]))
+            else:
+                out.append(line("seat-pieces", seat=s, pieces=len(self.hands[s])))
+        out.append(line("basket-count", count=self.basket_count))
+        if self.agreed:
+            out.append(line("agreed-so-far", count=len(self.agreed), players=len(self.seats)))
+        return out
 
     # -- hooks for the runtime -----------------------------------------------------
     @classmethod
     def simulation(cls, seed: int, players: int, options: Mapping[str, Any],
-                   bot: str | None = None) -> "TridentSimulation":
+                   bot: str | None = None) -> "TridentSimulation | EarTable":
+        if bot == "ear":
+            from .ear import ear_simulation
+
+            return ear_simulation(seed, players, options)
         from .simulation import TridentSimulation
 
         return TridentSimulation(seed, players, options, bot)
@@ -529,3 +605,10 @@ class TridentGame(PhaseModel, Game):
         if fmt != "mermaid":
             raise ValueError(f"The Trident draws only Mermaid diagrams, not {fmt!r}")
         return machine.mermaid()
+
+    @classmethod
+    def referee_commands(cls) -> list[tuple[str, str]]:
+        return [("declare trident|pass|agree SEAT", "declare for a seat (as its command tag would)"),
+                ("suit heart|diamond|spade|clover", "choose the suit for the seat that is choosing"),
+                ("penalty SEAT", "give a seat the wrong-piece penalty (draw two)"),
+                ("stop", "end the game now (it counts as stopped)")]

@@ -7,8 +7,11 @@ rules that decide *whether* a move is legal live in `game.py`; this module
 only says which phase follows which, so the diagram tells a player the shape
 of the game at a glance.
 
-One machine is shared by every game (`add_model`): building a `Machine` per
-game costs more than a whole game's worth of inputs.
+One machine is shared by every game: building a `Machine` per game costs
+more than a whole game's worth of inputs.  A game is bound to it and at once
+released (`remove_model` keeps the bound triggers, as transitions documents),
+so the shared machine never holds a game: a game dropped by an undo, a resume
+or a `new` is freed like any object, with no hook to remember to call.
 """
 from __future__ import annotations
 
@@ -63,6 +66,7 @@ class PhaseModel:
     def may_all_agreed(self) -> bool: raise _Unbound("may_all_agreed")
     def may_reset_done(self) -> bool: raise _Unbound("may_reset_done")
     def may_finish(self) -> bool: raise _Unbound("may_finish")
+    def trigger(self, trigger: str) -> bool: raise _Unbound("trigger")
     def may_trigger(self, trigger: str) -> bool: raise _Unbound("may_trigger")
     def is_dealing(self) -> bool: raise _Unbound("is_dealing")
     def is_opening(self) -> bool: raise _Unbound("is_opening")
@@ -84,14 +88,10 @@ MACHINE = Machine(model=None, **_machine_kwargs())
 
 
 def attach(model: PhaseModel) -> None:
-    """Put a new game under the shared machine, in the `dealing` phase."""
+    """Give a new game the shared machine's triggers, in the `dealing` phase,
+    without the machine keeping a reference to it."""
     MACHINE.add_model(model, initial="dealing")
-
-
-def detach(model: PhaseModel) -> None:
-    """Release a finished game, so the shared machine does not keep it alive."""
-    if model in MACHINE.models:
-        MACHINE.remove_model(model)
+    MACHINE.remove_model(model)
 
 
 def mermaid() -> str:

@@ -19,7 +19,9 @@ def game_stats(script: list[dict[str, Any]], log: list[dict[str, Any]]) -> dict[
     """One game's figures: winner, ending, length, penalties, deciding piece kind."""
     over = next((e for e in log if e["type"] == "game-over"), None)
     plays = [e for e in log if e["type"] == "play" and not e.get("opening")]
-    penalties = Counter(str(e.get("why") or e["reason"]) for e in log if e["type"] == "penalty")
+    # a wrong piece counts by why it was wrong, which only the referee's view of the log holds
+    penalties = Counter(str(e["why"]) for e in log if e["type"] == "penalty-reason")
+    penalties.update(str(e["reason"]) for e in log if e["type"] == "penalty" and e["reason"] != "wrong-piece")
     last = plays[-1]["tag"] if plays else None
     return {
         "winner": over["ranking"][0]["seat"] if over else None,

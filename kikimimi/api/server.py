@@ -19,25 +19,35 @@ answers `{"refused": WHY}` (and closes) or `{"welcome": ROLE, "header",
 "log", "health"}` plus, for referees, `"snapshot"` and `"last_input"`.
 Afterwards the server pushes `{"events": [...], "health"}` after every input
 (referees also get `"input"`, `"snapshot"`, `"last_input"`; after an undo,
-spectators get the rebuilt public `"log"`), and a referee
-may send `{"id": N, "submit": LINE}` (a `console` line or a reader
+spectators get the public `"log"` of the game as it now stands, to start
+over from), and a referee may send `{"id": N, "submit": LINE}` (a `console` line or a reader
 `lost`/`back` line; `"expect_last": LINE_NO` makes an undo take back only
 the input the referee was shown) or `{"id": N, "get": "snapshot"}`; each
 gets `{"id": N, "ok": true, ...}` or `{"id": N, "ok": false, "error": WHY}`.
 
-The daemon calls listeners from the submitting thread under its lock, so
-the listener only serialises and queues; one writer thread per client does
-the sending, and a client too slow to keep up is dropped, never waited for.
+One asyncio loop in one thread serves every connection (a connection costs
+no thread).  The daemon calls listeners from the submitting thread under its
+lock, so the listener only serialises and hands the bytes to the loop; a
+client whose unread output grows past `MAX_BUFFERED` is dropped, never
+waited for.  What reaches the daemon (a referee's request, a welcome, which
+needs the log) runs on small thread pools, the referees' apart from the
+spectators', so spectators can never queue a referee out.  Connections are
+bounded per socket (`MAX_SPECTATORS`, `MAX_REFEREES`); one more is told so
+in one line and closed.  Every file is the table's own: the secret is
+created afresh with `O_EXCL | O_NOFOLLOW`, and the journal's lock (held by
+the daemon) is what says no other table uses these paths.
 """
 from __future__ import annotations
 
+import asyncio
+import collections
+import concurrent.futures
+import functools
 import hmac
 import json
 import os
-import queue
 import secrets
 import socket
-import socketserver
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
@@ -46,11 +56,17 @@ from typing import Any
 from kikimimi.api import paths
 from kikimimi.api.views import Health, jsonable, plain_input, public_events
 
-#: Messages queued for one client before it counts as stuck and is dropped.
-MAX_QUEUED = 5000
-#: Longest request line accepted from a client.
+#: Longest request line accepted from a client (the connection's read buffer).
 MAX_LINE = 1 << 16
+#: Unread output one client may leave queued (beyond its welcome) before it is dropped.
+MAX_BUFFERED = 4 << 20
+#: Connections at once on each socket; one more is refused in one line.
+MAX_SPECTATORS = 64
+MAX_REFEREES = 16
 HELLO_TIMEOUT = 10.0
+#: While inputs keep coming, how often the loop collects what they queued (the
+#: latency it adds to a push, at most).
+BATCH_SECONDS = 0.002
 
 
 class ApiError(RuntimeError):
@@ -62,91 +78,26 @@ def dumps(obj: Any) -> bytes:
 
 
 class _Client:
-    """One connected client: its role and its outgoing queue."""
+    """One admitted connection.  Used from the loop's thread only."""
 
-    def __init__(self, sock: socket.socket, role: str):
-        self.sock = sock
+    def __init__(self, writer: asyncio.StreamWriter, role: str):
+        self.writer = writer
         self.role = role
-        self.queue: queue.Queue[bytes | None] = queue.Queue(MAX_QUEUED)
-        self.closed = threading.Event()
+        self.closed = False
+        self.allowance = MAX_BUFFERED
 
     def send(self, data: bytes) -> None:
-        if self.closed.is_set():
+        if self.closed:
             return
-        try:
-            self.queue.put_nowait(data)
-        except queue.Full:
-            self.close()
-
-    def close(self) -> None:
-        if not self.closed.is_set():
-            self.closed.set()
-            try:
-                self.sock.shutdown(socket.SHUT_RDWR)
-            except OSError:
-                pass
-            try:
-                self.queue.put_nowait(None)
-            except queue.Full:
-                pass
-
-    def write_loop(self) -> None:
-        while True:
-            data = self.queue.get()
-            if data is None:
-                return
-            try:
-                self.sock.sendall(data)
-            except OSError:
-                self.close()
-                return
-
-
-class _Server(socketserver.ThreadingMixIn, socketserver.UnixStreamServer):
-    daemon_threads = True
-    allow_reuse_address = False
-
-    def __init__(self, path: Path, api: "ApiServer", public: bool):
-        self.api = api
-        self.public = public
-        super().__init__(str(path), _Handler)
-
-
-class _Handler(socketserver.StreamRequestHandler):
-    server: _Server
-
-    def handle(self) -> None:
-        api = self.server.api
-        self.connection.settimeout(HELLO_TIMEOUT)
-        try:
-            hello = json.loads(self.rfile.readline(MAX_LINE) or b"null")
-        except (ValueError, OSError):
-            hello = None
-        self.connection.settimeout(None)
-        role, why = api.admit(hello, public_socket=self.server.public)
-        if role is None:
-            try:
-                self.wfile.write(dumps({"refused": why}))
-                self.wfile.flush()
-            except OSError:
-                pass
+        if self.writer.transport.get_write_buffer_size() > self.allowance:
+            self.drop()  # too slow to keep up: dropped, never waited for
             return
-        client = _Client(self.connection, role)
-        writer = threading.Thread(target=client.write_loop, daemon=True, name=f"api-{role}-writer")
-        writer.start()
-        api.join(client)
-        try:
-            while not client.closed.is_set():
-                raw = self.rfile.readline(MAX_LINE)
-                if not raw:
-                    break
-                client.send(dumps(api.request(client, raw)))
-        except OSError:
-            pass
-        finally:
-            api.leave(client)
-            client.close()
-            writer.join(timeout=2)
+        self.writer.write(data)
+
+    def drop(self) -> None:
+        if not self.closed:
+            self.closed = True
+            self.writer.transport.abort()
 
 
 class ApiServer:
@@ -159,11 +110,21 @@ class ApiServer:
         self.public_path = paths.public_socket(journal)
         self.secret_path = paths.secret_file(journal)
         self.health = Health(getattr(config, "readers", None), getattr(config, "audio", None))
-        self.clients: list[_Client] = []
-        self._servers: list[_Server] = []
-        self._threads: list[threading.Thread] = []
+        self.clients: list[_Client] = []  # admitted (changed under _clients_lock)
+        self._open = {True: 0, False: 0}  # connections per socket (public?), loop thread only
         self._secret = ""
         self._clients_lock = threading.Lock()
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._thread: threading.Thread | None = None
+        self._servers: list[asyncio.AbstractServer] = []
+        # Sends handed from the daemon's threads to the loop; one wake-up per batch.
+        self._outbox: collections.deque[tuple[_Client, bytes]] = collections.deque()
+        self._outbox_lock = threading.Lock()
+        self._collecting = False  # the loop has sends to collect, or will look again soon
+        self._pools = {
+            "referee": concurrent.futures.ThreadPoolExecutor(2, thread_name_prefix="api-referee"),
+            "spectator": concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="api-spectator"),
+        }
 
     # -- lifecycle ------------------------------------------------------------
     def start(self) -> "ApiServer":
@@ -171,43 +132,48 @@ class ApiServer:
             problem = paths.check_length(path)
             if problem:
                 raise ApiError(problem)
+        # The daemon holds the journal's lock, so files here are a crashed run's
+        # leftovers; a socket that answers is checked all the same.
+        for path in (self.socket_path, self.public_path):
             _clear_stale(path)
+        _remove_leftover(self.secret_path)
         self._secret = secrets.token_urlsafe(32)
-        _write_private(self.secret_path, self._secret + "\n")
+        try:
+            _write_private(self.secret_path, self._secret + "\n")
+        except OSError as exc:
+            raise ApiError(f"{self.secret_path}: cannot write the secret ({exc.strerror or exc})") from None
         with self.daemon.lock:
             self.health.absorb(self.daemon.log)
             self.daemon.subscribe(self._on_input)
-        for path, public, mode in ((self.socket_path, False, 0o600), (self.public_path, True, 0o666)):
-            try:
-                # With the usual umask (022) nobody else may connect (that needs
-                # write permission) until the chmod, and the secret still applies.
-                server = _Server(path, self, public)
-            except OSError as exc:
-                self.stop()
-                raise ApiError(f"{path}: cannot listen ({exc.strerror or exc})") from None
-            os.chmod(path, mode)
-            self._servers.append(server)
-            thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05},
-                                      daemon=True, name=f"api-{'public' if public else 'referee'}")
-            thread.start()
-            self._threads.append(thread)
+        self._loop = asyncio.new_event_loop()
+        ready: concurrent.futures.Future[None] = concurrent.futures.Future()
+        self._thread = threading.Thread(target=self._run, args=(ready,), daemon=True, name="api")
+        self._thread.start()
+        try:
+            ready.result(timeout=30)
+        except OSError as exc:
+            self.stop()
+            raise ApiError(f"{exc.filename or self.socket_path}: cannot listen ({exc.strerror or exc})") from None
         return self
 
     def stop(self) -> None:
         self.daemon.unsubscribe(self._on_input)
-        for server in self._servers:
-            server.shutdown()
-            server.server_close()
-        with self._clients_lock:
-            clients, self.clients = self.clients, []
-        for client in clients:
-            client.close()
+        loop, thread = self._loop, self._thread
+        if loop is not None and thread is not None and thread.is_alive():
+            try:
+                asyncio.run_coroutine_threadsafe(self._shutdown(), loop).result(timeout=5)
+            except (concurrent.futures.TimeoutError, RuntimeError):
+                pass
+            loop.call_soon_threadsafe(loop.stop)
+            thread.join(timeout=5)
+        self._thread = None
+        for pool in self._pools.values():
+            pool.shutdown(wait=False, cancel_futures=True)
         for path in (self.socket_path, self.public_path, self.secret_path):
             try:
                 path.unlink()
             except FileNotFoundError:
                 pass
-        self._servers.clear()
 
     def report_health(self, component: str, state: str) -> None:
         """For the outputs and runners: e.g. `report_health("audio speaker", "no device")`."""
@@ -215,6 +181,97 @@ class ApiServer:
             if self.health.report(component, state):
                 message = {"events": [], "health": dict(self.health.state)}
                 self._broadcast(message, message)
+
+    # -- the loop ---------------------------------------------------------------
+    def _run(self, ready: concurrent.futures.Future[None]) -> None:
+        loop = self._loop
+        assert loop is not None
+        asyncio.set_event_loop(loop)
+        try:
+            self._servers = loop.run_until_complete(self._listen())
+        except OSError as exc:
+            ready.set_exception(exc)
+            loop.close()
+            return
+        ready.set_result(None)
+        try:
+            loop.run_forever()
+        finally:
+            loop.close()
+
+    async def _listen(self) -> list[asyncio.AbstractServer]:
+        servers: list[asyncio.AbstractServer] = []
+        for path, public, mode in ((self.socket_path, False, 0o600), (self.public_path, True, 0o666)):
+            try:
+                server = await asyncio.start_unix_server(
+                    functools.partial(self._connection, public=public), path=str(path), limit=MAX_LINE)
+            except OSError as exc:
+                for s in servers:
+                    s.close()
+                exc.filename = exc.filename or str(path)
+                raise
+            # With the usual umask (022) nobody else may connect (that needs
+            # write permission) until the chmod, and the secret still applies.
+            os.chmod(path, mode)
+            servers.append(server)
+        return servers
+
+    async def _shutdown(self) -> None:
+        for server in self._servers:
+            server.close()
+        with self._clients_lock:
+            clients, self.clients = self.clients, []
+        for client in clients:
+            client.drop()
+        current = asyncio.current_task()
+        for task in asyncio.all_tasks():
+            if task is not current:
+                task.cancel()
+
+    async def _connection(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, *,
+                          public: bool) -> None:
+        limit = MAX_SPECTATORS if public else MAX_REFEREES
+        if self._open[public] >= limit:
+            await _refuse(writer, f"this table already has {limit} connections on this socket: try again later")
+            return
+        self._open[public] += 1
+        client: _Client | None = None
+        try:
+            try:
+                raw = await asyncio.wait_for(reader.readline(), HELLO_TIMEOUT)
+                hello = json.loads(raw or b"null")
+            except (ValueError, OSError, asyncio.TimeoutError):
+                hello = None
+            role, why = self.admit(hello, public_socket=public)
+            if role is None:
+                await _refuse(writer, why)
+                return
+            client = _Client(writer, role)
+            loop = asyncio.get_running_loop()
+            await loop.run_in_executor(self._pools[role], self.join, client)
+            while not client.closed:
+                try:
+                    raw = await reader.readline()
+                except ValueError:  # longer than MAX_LINE: the connection's memory is bounded
+                    client.send(dumps({"id": None, "ok": False,
+                                       "error": f"a request is one line of at most {MAX_LINE} bytes"}))
+                    break
+                if not raw:
+                    break
+                if role == "referee":
+                    answer = await loop.run_in_executor(self._pools[role], self.request, client, raw)
+                else:
+                    answer = self.request(client, raw)  # a spectator is answered without the daemon
+                client.send(dumps(answer))
+        except (OSError, asyncio.CancelledError, RuntimeError):
+            pass
+        finally:
+            self._open[public] -= 1
+            if client is not None:
+                self.leave(client)
+                client.drop()
+            else:
+                writer.transport.abort()
 
     # -- sessions -----------------------------------------------------------
     def admit(self, hello: Any, *, public_socket: bool) -> tuple[str | None, str]:
@@ -230,7 +287,8 @@ class ApiServer:
         return str(hello["hello"]), ""
 
     def join(self, client: _Client) -> None:
-        """Welcome and subscribe under the daemon's lock, so no event falls between."""
+        """Welcome and subscribe under the daemon's lock, so no event falls between
+        (the welcome is queued on the loop before any later push)."""
         with self.daemon.lock:
             d = self.daemon
             welcome: dict[str, Any] = {"welcome": client.role, "header": d.header.to_json(),
@@ -240,7 +298,9 @@ class ApiServer:
                 welcome.update(self._referee_state())
             else:
                 welcome["log"] = public_events(d.log)
-            client.send(dumps(welcome))
+            data = dumps(welcome)
+            client.allowance = MAX_BUFFERED + len(data)
+            self._post(client, data)
             with self._clients_lock:
                 self.clients.append(client)
 
@@ -252,11 +312,13 @@ class ApiServer:
     def request(self, client: _Client, raw: bytes) -> dict[str, Any]:
         try:
             req = json.loads(raw)
-        except ValueError:
+        except (ValueError, RecursionError):
             return {"id": None, "ok": False, "error": "not a JSON line"}
         if not isinstance(req, dict):
             return {"id": None, "ok": False, "error": "a request is a JSON object"}
         rid = req.get("id")
+        if not (rid is None or isinstance(rid, (int, str)) and not isinstance(rid, bool)):
+            rid = None
         if client.role != "referee":
             return {"id": rid, "ok": False, "error": "spectators may only watch"}
         if req.get("get") == "snapshot":
@@ -274,7 +336,10 @@ class ApiServer:
                     if (last[0] if last else None) != expect:
                         return {"id": rid, "ok": False,
                                 "error": "the last input changed since you were shown it: look again"}
-                events = self.daemon.submit(line)
+                try:
+                    events = self.daemon.submit(line)
+                except ValueError as exc:  # the journal could not take it, or no journal could: not applied
+                    return {"id": rid, "ok": False, "error": str(exc)}
             return {"id": rid, "ok": True, "events": events}
         return {"id": rid, "ok": False, "error": 'unknown request (use "submit" or "get")'}
 
@@ -285,20 +350,25 @@ class ApiServer:
                 "last_input": [last[0], plain_input(last[1])] if last else None}
 
     def _on_input(self, line: dict[str, Any], events: Sequence[Mapping[str, Any]]) -> None:
-        """Called by the daemon under its lock: serialise and queue, never block."""
+        """Called by the daemon under its lock: serialise and hand over, never block."""
         changed = self.health.absorb(events)
+        if not self.clients:
+            return
         public: dict[str, Any] = {"events": public_events(events)}
         if changed:
             public["health"] = dict(self.health.state)
         if any(ev.get("type") == "undo" for ev in events):
             # the game was rebuilt: spectators following from events start over
-            public["log"] = public_events(self.daemon.log)
+            public["log"] = public_events(self.daemon.run.standing_log)
         self._broadcast(lambda: {"input": line, "events": list(events), **self._referee_state(),
                                  **({"health": public["health"]} if changed else {})}, public)
 
     def _broadcast(self, referee: Callable[[], dict[str, Any]] | dict[str, Any], public: dict[str, Any]) -> None:
         with self._clients_lock:
             clients = list(self.clients)
+        if not clients:
+            return
+        sends: list[tuple[_Client, bytes]] = []
         encoded: dict[str, bytes] = {}
         for client in clients:
             if client.role == "referee":
@@ -309,7 +379,49 @@ class ApiServer:
                 data = encoded.setdefault("public", dumps(public))
             else:
                 continue  # nothing public happened: a spectator learns not even that
+            sends.append((client, data))
+        self._hand_over(sends)
+
+    def _post(self, client: _Client, data: bytes) -> None:
+        self._hand_over([(client, data)])
+
+    def _hand_over(self, sends: list[tuple[_Client, bytes]]) -> None:
+        """Queue sends for the loop, in order.  The loop is woken from here only
+        at the start of a burst; while inputs keep coming it collects them
+        itself every `BATCH_SECONDS` (waking another thread costs the input
+        path a system call and a switch of the interpreter lock each time)."""
+        if not sends or self._loop is None:
+            return
+        with self._outbox_lock:
+            self._outbox.extend(sends)
+            wake = not self._collecting
+            self._collecting = True
+        if wake:
+            try:
+                self._loop.call_soon_threadsafe(self._collect)
+            except RuntimeError:
+                pass  # the loop has stopped: the table is closing
+
+    def _collect(self) -> None:
+        """On the loop: send what is queued; look again shortly while there is traffic."""
+        with self._outbox_lock:
+            sends, self._outbox = self._outbox, collections.deque()
+            if not sends:
+                self._collecting = False  # quiet: the next burst wakes the loop again
+                return
+        for client, data in sends:
             client.send(data)
+        asyncio.get_running_loop().call_later(BATCH_SECONDS, self._collect)
+
+
+async def _refuse(writer: asyncio.StreamWriter, why: str) -> None:
+    try:
+        writer.write(dumps({"refused": why}))
+        await asyncio.wait_for(writer.drain(), HELLO_TIMEOUT)
+    except (OSError, asyncio.TimeoutError):
+        pass
+    finally:
+        writer.transport.abort() if writer.transport.get_write_buffer_size() else writer.close()
 
 
 def start_api(daemon: Any, config: Any = None) -> ApiServer:
@@ -341,17 +453,29 @@ def _clear_stale(path: Path) -> None:
         return
     probe = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     try:
+        probe.settimeout(1.0)
         probe.connect(str(path))
     except OSError:
-        path.unlink()
+        _remove_leftover(path)
     else:
         raise ApiError(f"{path}: another kikimimi is already serving this table")
     finally:
         probe.close()
 
 
+def _remove_leftover(path: Path) -> None:
+    """A socket or secret left by a crashed run of this table (a link is removed, never followed)."""
+    try:
+        path.unlink()
+    except FileNotFoundError:
+        pass
+    except OSError as exc:
+        raise ApiError(f"{path}: cannot remove a leftover file ({exc.strerror or exc})") from None
+
+
 def _write_private(path: Path, text: str) -> None:
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    """A new file only the table's user may read; never through a planted link."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
     try:
         os.fchmod(fd, 0o600)
         os.write(fd, text.encode())

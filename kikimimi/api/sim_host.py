@@ -15,7 +15,6 @@ the referee.  An undo rebuilds the game but not the bots' memory of it (a
 from __future__ import annotations
 
 import threading
-import time
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -61,10 +60,7 @@ class SimHost:
 
     def start(self) -> ApiServer:
         """A fresh journal (an old one is kept aside), the opening, the API."""
-        if self.journal.exists() and self.journal.stat().st_size:
-            aside = self.journal.with_name(f"{self.journal.stem}.{time.strftime('%Y%m%d-%H%M%S')}{self.journal.suffix}")
-            self.journal.rename(aside)
-        self.daemon.open()
+        self.daemon.open(fresh=True)
         self.simulation.observe(self.daemon.log)
         if self.watch:
             self.watch(self.header.to_json(), self.daemon.log)

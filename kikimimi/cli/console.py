@@ -18,6 +18,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--journal", help="the journal the table was served with, if not the config's")
     p.add_argument("--spectator", action="store_true", help="public events only, no secret needed")
     p.add_argument("--secret-file", help="the table's secret (default: next to the socket)")
+    p.add_argument("--plain", action="store_true",
+                   help="line mode for a screen reader or braille display: each event printed once, "
+                        "commands at a prompt, nothing redrawn")
     p.set_defaults(func=cmd_console)
 
 
@@ -45,19 +48,31 @@ def socket_from_args(args: argparse.Namespace) -> Path:
 def cmd_console(args: argparse.Namespace) -> int:
     from kikimimi.api import paths
     from kikimimi.api.client import ApiClientError, read_secret
-    from kikimimi.console.app import ConsoleApp
 
     socket = socket_from_args(args)
     spectator = args.spectator or paths.is_public_socket(socket)
     if not socket.exists():  # said before the screen switches to the console
         raise CliError(f"{socket}: no table is being served here (is `kikimimi serve` running?)")
-    secret = None
+    secret_file = Path(args.secret_file) if args.secret_file else paths.secret_for_socket(socket)
     if not spectator:
-        try:
-            secret = read_secret(Path(args.secret_file) if args.secret_file else paths.secret_for_socket(socket))
+        try:  # checked now for a clear one-line refusal; read again at every reconnection
+            read_secret(secret_file)
         except ApiClientError as exc:
             raise CliError(str(exc)) from None
-    app = ConsoleApp(socket, spectator=spectator, secret=secret)
+    if args.plain:
+        import asyncio
+
+        from kikimimi.console.plain import PlainConsole
+
+        try:
+            return asyncio.run(PlainConsole(socket, spectator=spectator, secret_file=secret_file).run())
+        except ApiClientError as exc:
+            raise CliError(str(exc)) from None
+        except KeyboardInterrupt:
+            return 0
+    from kikimimi.console.app import ConsoleApp
+
+    app = ConsoleApp(socket, spectator=spectator, secret_file=secret_file)
     app.run()
     if app.return_code and app.return_code != 0:
         raise CliError(str(app.return_value if isinstance(app.return_value, str) else "could not attach to the table"))

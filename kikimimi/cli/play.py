@@ -9,9 +9,9 @@ from pathlib import Path
 from typing import Any
 
 from kikimimi.cli import CliError
-from kikimimi.engine import Table, public_view, tagmap_for
+from kikimimi.engine import ScriptRun, public_view, tagmap_for
 from kikimimi.registry import UnknownGame, game_class, game_names
-from kikimimi.script import ScriptError, dumps, read_script, without_undone
+from kikimimi.script import ScriptError, dumps, read_script
 from kikimimi.tagmap import TagMapError
 
 
@@ -47,9 +47,11 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                         "the journal is the recording")
     p.set_defaults(func=cmd_sim)
 
-    p = sub.add_parser("diagram", help="draw a game's state machine")
+    p = sub.add_parser("diagram", help="draw a game's state machine (Mermaid text)")
     p.add_argument("game")
-    p.add_argument("--format", choices=("mermaid", "svg"), default="mermaid")
+    # Only Mermaid: no SVG renderer ships with kikimimi, so none is offered (paste the text
+    # into any Mermaid viewer, or `mmdc` from @mermaid-js/mermaid-cli, to get a picture).
+    p.add_argument("--format", choices=("mermaid",), default="mermaid")
     p.add_argument("-o", "--output", help="file to write (default: stdout)")
     p.set_defaults(func=cmd_diagram)
 
@@ -65,18 +67,19 @@ def cmd_replay(args: argparse.Namespace) -> int:
     try:
         parsed = read_script(args.script)
         tagmap = tagmap_for(parsed.header, Path(args.script).parent, args.tagmap)
-        table = Table(parsed.header, tagmap=tagmap)
+        run = ScriptRun(parsed.header, tagmap=tagmap)
     except (ScriptError, TagMapError) as exc:
         raise CliError(str(exc)) from None
     for warning in parsed.warnings:
         print(f"kikimimi: warning: {warning}", file=sys.stderr)
     out = sys.stdout
     keep = public_view if args.public else (lambda evs: evs)
-    for ev in keep(table.start()):
+    for ev in keep(run.log):
         out.write(dumps(ev) + "\n")
-    for number, item in without_undone(parsed.lines):
-        for ev in keep(table.feed(number, item)):
+    for number, item in parsed.lines:  # undo lines too: the live table's log, seq for seq
+        for ev in keep(run.feed(number, item)):
             out.write(dumps(ev) + "\n")
+    run.close()
     out.flush()
     return 0
 
@@ -132,6 +135,14 @@ def cmd_sim(args: argparse.Namespace) -> int:
     cls = _load_game(args.game)
     players = args.players or cls.official_players or cls.min_players
     options = parse_options(args.option)
+    if args.games is not None and args.bot == "ear":
+        from kikimimi.ear import compare  # the ear bots' report beside the event bots'
+
+        try:
+            print(compare(cls.name, args.games, args.seed, players, options, progress=sys.stderr.isatty()))
+        except (NotImplementedError, ValueError) as exc:
+            raise CliError(str(exc)) from None
+        return 0
     if args.games is not None:
         try:
             report = cls.tune(args.games, args.seed, players, options, bot=args.bot,
@@ -199,7 +210,7 @@ def cmd_diagram(args: argparse.Namespace) -> int:
     cls = _load_game(args.game)
     try:
         text = cls.diagram(args.format)
-    except NotImplementedError as exc:
+    except (NotImplementedError, ValueError) as exc:
         raise CliError(str(exc)) from None
     if args.output:
         Path(args.output).write_text(text, encoding="utf-8")

@@ -1,9 +1,11 @@
 """`kikimimi players|session|contest|seating|export`: the club's records by hand.
 
 The referee uses these between games; the daemon records games itself
-through `kikimimi.records.record_game_over`.  Every command takes `--db`
-(default $KIKIMIMI_DB or ~/.local/share/kikimimi/club.sqlite) and answers a
-refused request with one line on stderr and exit status 2.
+through `kikimimi.records.record_game_over`.  Every command takes `--db` (an
+SQLite file or a postgresql:// URL; default $KIKIMIMI_DB or
+~/.local/share/kikimimi/club.sqlite) and answers a refused request with one
+line on stderr and exit status 2.  Only `players add` (or `--create`) makes a
+new database: a mistyped `--db` is an error, not an empty club.
 """
 from __future__ import annotations
 
@@ -13,7 +15,8 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from kikimimi.records import Club, RecordsError, Settlement
+from kikimimi.records import Club, RecordsError, Settlement, game_identity
+from kikimimi.records import contest as contests
 from kikimimi.records.export import TABLES, write_csv
 from kikimimi.records.ladder import Rank, peerage_key, rank_key
 from kikimimi.records.seating import all_first_time, seating_line, seating_order
@@ -22,8 +25,11 @@ from kikimimi.records.spoken import Speaker
 
 def _db_parent() -> argparse.ArgumentParser:
     common = argparse.ArgumentParser(add_help=False)
-    common.add_argument("--db", metavar="PATH", default=None,
-                        help="club records file (default: $KIKIMIMI_DB or ~/.local/share/kikimimi/club.sqlite)")
+    common.add_argument("--db", metavar="PATH|URL", default=None,
+                        help="club records: an SQLite file or a postgresql:// URL "
+                             "(default: $KIKIMIMI_DB or ~/.local/share/kikimimi/club.sqlite)")
+    common.add_argument("--create", action="store_true",
+                        help="create the records database if it does not exist yet")
     return common
 
 
@@ -35,7 +41,10 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     psub = players.add_subparsers(dest="players_command", metavar="ACTION", required=True)
     p = psub.add_parser("add", parents=[common], help="register a player")
     p.add_argument("name", help="display name (unique in the club)")
-    p.add_argument("--kana", required=True, help="spoken name in kana")
+    p.add_argument("--kana", default="", help="spoken name in kana (needed where the tables speak Japanese)")
+    p.add_argument("--lang", choices=("ja", "en"), default=None,
+                   help="the language the club's tables speak (default: the --table's, else ja: --kana is needed)")
+    p.add_argument("--table", type=Path, metavar="TABLE.toml", help="take the language from this table's config")
     p.add_argument("--form", choices=("king", "queen"), default="king",
                    help="title form: King/Baron/... or Queen/Baroness/...")
     p.set_defaults(func=_players_add)
@@ -48,7 +57,10 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     session = subparsers.add_parser("session", help="official practice sessions (full/half trial)")
     ssub = session.add_subparsers(dest="session_command", metavar="ACTION", required=True)
     p = ssub.add_parser("start", parents=[common], help="open a session; players in seat order 1, 2, 3")
-    p.add_argument("--kind", choices=("full", "half"), default="full", help="full trial (10 games) or half (5)")
+    p.add_argument("--kind", choices=("full", "half"), default=None,
+                   help="full trial (10 games) or half (5); default full, or the contest's kind")
+    p.add_argument("--contest", metavar="NAME", help="this session is one table of a contest across tables")
+    p.add_argument("--table", type=int, metavar="K", help="with --contest: the table number (default: lowest free)")
     p.add_argument("players", nargs="+", metavar="PLAYER")
     p.set_defaults(func=_session_start)
     p = ssub.add_parser("status", parents=[common], help="a session's games so far (default: open sessions)")
@@ -64,8 +76,26 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--seats", required=True, metavar="P1,P2,P3", help="the players at seats 1, 2, 3")
     p.set_defaults(func=_session_record_log)
 
-    contest = subparsers.add_parser("contest", help="contests (tournaments) won")
+    contest = subparsers.add_parser("contest", help="contests (tournaments) across tables, and contests won")
     csub = contest.add_subparsers(dest="contest_command", metavar="ACTION", required=True)
+    p = csub.add_parser("start", parents=[common], help="open a contest played at several tables")
+    p.add_argument("name", help="the contest's name")
+    p.add_argument("--tables", type=int, required=True, metavar="N", help="how many tables play it")
+    p.add_argument("--kind", choices=("full", "half"), default="half", help="each table's session (default half)")
+    p.set_defaults(func=_contest_start)
+    p = csub.add_parser("standings", parents=[common], help="the standings across the contest's tables")
+    p.add_argument("name", nargs="?", help="the contest (default: the one open contest)")
+    p.add_argument("--lang", choices=("ja", "en"), default="ja", help="language of the spoken line")
+    _voice_option(p)
+    p.set_defaults(func=_contest_standings)
+    p = csub.add_parser("close", parents=[common], help="close a contest: its winner's peerage step is recorded")
+    p.add_argument("name", help="the contest")
+    p.add_argument("--winner", metavar="PLAYER", help="the play-off's winner, when the top is tied")
+    p.add_argument("--lang", choices=("ja", "en"), default="ja", help="language of the spoken lines")
+    _voice_option(p)
+    p.set_defaults(func=_contest_close)
+    p = csub.add_parser("list", parents=[common], help="every contest across tables")
+    p.set_defaults(func=_contest_list)
     p = csub.add_parser("record", parents=[common], help="record a contest winner: one peerage step and one rank")
     p.add_argument("player")
     p.add_argument("--name", required=True, help="the contest's name")
@@ -82,10 +112,36 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     p.set_defaults(func=_export)
 
 
-def _run(args: argparse.Namespace, body) -> int:
+def _voice_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--voice", choices=("text", "auto", "audio"), default="text",
+                   help="also speak the lines on the sound device (auto: if there is one); default: print them")
+
+
+def _speak(lines: Sequence[str], lang: str, mode: str) -> None:
+    """Say the lines on the speaker of the default sound device, as a table would."""
+    if mode == "text" or not lines:
+        return
+    from kikimimi.cli import CliError
+    from kikimimi.cli.play import audio_or_text
+
+    try:
+        audio = audio_or_text(mode, lambda cls: cls.default_device(1, lang, listen=("table",)))
+    except CliError as exc:
+        raise RecordsError(str(exc)) from None
+    if audio is None:
+        return
+    try:
+        for problem in audio.emit([{"type": "say", "to": "table", "key": "records", "text": t} for t in lines]):
+            print(f"kikimimi: {problem}", file=sys.stderr)
+        audio.wait_idle(timeout=120)
+    finally:
+        audio.close()
+
+
+def _run(args: argparse.Namespace, body, *, create: bool = False) -> int:
     """Open the club, run one command; a refusal is one stderr line, exit 2."""
     try:
-        club = Club(args.db)
+        club = Club(args.db, create=create or args.create)
     except RecordsError as exc:
         print(f"kikimimi: {exc}", file=sys.stderr)
         return 2
@@ -109,16 +165,44 @@ def _title(rank: int, peerage: int, form: str) -> str:
     return text
 
 
+def _table_lang(args: argparse.Namespace) -> str:
+    """The language players are spoken in: --lang, else the --table's, else Japanese."""
+    if args.lang is not None:
+        return args.lang
+    if args.table is None:
+        return "ja"
+    from kikimimi.table_config import ConfigError, load_table_config
+
+    try:
+        return load_table_config(args.table).lang
+    except ConfigError as exc:
+        raise RecordsError(str(exc)) from None
+
+
 def _players_add(args: argparse.Namespace) -> int:
+    try:
+        lang = _table_lang(args)
+    except RecordsError as exc:
+        print(f"kikimimi: {exc}", file=sys.stderr)
+        return 2
+    if lang == "ja" and not args.kana.strip():
+        print("kikimimi: a Japanese table speaks each player's kana: give --kana "
+              "(or --lang en where the tables speak English)", file=sys.stderr)
+        return 2
+
     def body(club: Club) -> None:
         p = club.add_player(args.name, args.kana, args.form)
-        print(f"#{p.id} {p.name} ({p.kana}, {p.form} form)")
-    return _run(args, body)
+        spoken = f"{p.kana}, " if p.kana else ""
+        print(f"#{p.id} {p.name} ({spoken}{p.form} form)")
+    return _run(args, body, create=True)
 
 
 def _players_list(args: argparse.Namespace) -> int:
     def body(club: Club) -> None:
-        for p in club.players():
+        players = club.players()
+        if not players:
+            print(f"no players in {club.where} yet (add one with: kikimimi players add NAME)")
+        for p in players:
             lad = p.ladder
             print(f"#{p.id}\t{p.name}\t{_title(lad.rank, lad.peerage, p.form)}\twins {lad.wins}\t"
                   f"games {lad.games}\tsessions {lad.sessions}")
@@ -136,12 +220,15 @@ def _players_show(args: argparse.Namespace) -> int:
     def body(club: Club) -> None:
         p = club.player(args.player)
         lad = p.ladder
-        print(f"#{p.id} {p.name} ({p.kana}), {_title(lad.rank, lad.peerage, p.form)}")
+        print(f"#{p.id} {p.name}{f' ({p.kana})' if p.kana else ''}, {_title(lad.rank, lad.peerage, p.form)}")
         print(f"wins {lad.wins} (1st places {lad.firsts}), games {lad.games}, crashes {lad.crashes}, "
               f"sessions {lad.sessions}, contests {lad.contests}")
         bonuses = ", ".join(f"{_en('rank:' + rank_key(Rank(r), p.form))} {n}" for r, n in sorted(lad.bonuses.items()))
         print(f"current run {lad.run}, 4-win streaks {lad.four_streaks}, streak bonuses by rank held: {bonuses or 'none'}")
-        for s in club.history(p.id):
+        history = club.history(p.id)
+        if not history:
+            print("no settlements yet")
+        for s in history:
             print(_describe(s, p.form))
     return _run(args, body)
 
@@ -154,8 +241,15 @@ def _print_settlements(club: Club, settlements: Sequence[Settlement]) -> None:
 
 def _session_start(args: argparse.Namespace) -> int:
     def body(club: Club) -> None:
-        info = club.start_session(args.kind, {i + 1: name for i, name in enumerate(args.players)})
-        print(f"session {info.id} open: {info.kind} trial, {info.planned} games")
+        kind = args.kind
+        if args.contest is not None and kind is None:
+            kind = contests.contest(club, args.contest).kind
+        elif args.contest is None and args.table is not None:
+            raise RecordsError("--table is a table of a contest: give --contest NAME too")
+        info = club.start_session(kind or "full", {i + 1: name for i, name in enumerate(args.players)},
+                                  contest=args.contest, table=args.table)
+        where = f" at table {info.table} of contest {args.contest!r}" if info.contest_id is not None else ""
+        print(f"session {info.id} open{where}: {info.kind} trial, {info.planned} games")
     return _run(args, body)
 
 
@@ -166,7 +260,11 @@ def _session_status(args: argparse.Namespace) -> int:
             print("no open session")
         for info in infos:
             seats = ", ".join(f"{seat}: {club.player(pid).name}" for seat, pid in info.seats.items())
-            print(f"session {info.id} ({info.kind} trial) {info.status}: {info.games} of {info.planned} games; seats {seats}")
+            where = ""
+            if info.contest_id is not None:
+                where = f", table {info.table} of contest {contests.contest(club, info.contest_id).name!r}"
+            print(f"session {info.id} ({info.kind} trial{where}) {info.status}: {info.games} of {info.planned} games; "
+                  f"seats {seats}")
     return _run(args, body)
 
 
@@ -179,12 +277,28 @@ def _session_end(args: argparse.Namespace) -> int:
     return _run(args, body)
 
 
-def read_game_over(path: Path) -> dict:
-    """The last `game-over` event of an event log (JSON lines)."""
+MAX_LOG_BYTES = 64 * 1024 * 1024
+
+
+def read_log(path: Path) -> bytes:
+    """An event log's bytes (bounded: a log is a game's events, not a disk image)."""
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise RecordsError(f"{path}: cannot read ({exc})") from None
+        with open(path, "rb") as f:
+            data = f.read(MAX_LOG_BYTES + 1)
+    except OSError as exc:
+        raise RecordsError(f"{path}: cannot read ({exc.strerror})") from None
+    if len(data) > MAX_LOG_BYTES:
+        raise RecordsError(f"{path}: larger than {MAX_LOG_BYTES // (1024 * 1024)} MiB; not an event log")
+    return data
+
+
+def read_game_over(path: Path, data: bytes | None = None) -> dict:
+    """The last `game-over` event of an event log (JSON lines)."""
+    data = read_log(path) if data is None else data
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise RecordsError(f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
     found = None
     for number, line in enumerate(text.splitlines(), 1):
         if not line.strip():
@@ -203,8 +317,10 @@ def read_game_over(path: Path) -> dict:
 def _session_record_log(args: argparse.Namespace) -> int:
     def body(club: Club) -> None:
         names = [n.strip() for n in args.seats.split(",") if n.strip()]
-        event = read_game_over(args.log)
-        rec = club.record_game_over(args.session, event, {i + 1: n for i, n in enumerate(names)})
+        data = read_log(args.log)
+        event = read_game_over(args.log, data)
+        rec = club.record_game_over(args.session, event, {i + 1: n for i, n in enumerate(names)},
+                                    game_id=game_identity(data))
         info = club.session(args.session)
         print(f"session {rec.session_id} game {rec.number} of {info.planned}: 1st {club.player(rec.winner).name}")
         _print_settlements(club, rec.settlements)
@@ -215,6 +331,68 @@ def _contest_record(args: argparse.Namespace) -> int:
     def body(club: Club) -> None:
         s = club.record_contest(args.player, args.name)
         _print_settlements(club, [s])
+    return _run(args, body)
+
+
+def _contest_start(args: argparse.Namespace) -> int:
+    def body(club: Club) -> None:
+        info = contests.start_contest(club, args.name, args.tables, args.kind)
+        print(f"contest {info.name!r} open: {info.tables} tables, each a {info.kind} trial; "
+              f"start each table's session with: kikimimi session start --contest {info.name!r} P1 P2 P3")
+    return _run(args, body)
+
+
+def _only_open_contest(club: Club) -> str | int:
+    open_ = [c for c in contests.contests(club) if c.status == "open"]
+    if len(open_) != 1:
+        raise RecordsError("no open contest; name one" if not open_ else
+                           f"{len(open_)} contests are open; name one: " + ", ".join(c.name for c in open_))
+    return open_[0].id
+
+
+def _contest_standings(args: argparse.Namespace) -> int:
+    def body(club: Club) -> None:
+        ref = args.name if args.name is not None else _only_open_contest(club)
+        info, table = contests.standings(club, ref)
+        started = len({t for t, _, _ in info.sessions})
+        print(f"contest {info.name!r} ({info.status}): {started} of {info.tables} tables started, "
+              f"{sum(s.games for s in table) // 3} games")
+        if not any(s.games for s in table):
+            print("no games recorded yet")
+        else:
+            for s in table:
+                tables = ",".join(str(t) for t in s.tables)
+                print(f"{s.place}.\t{s.player.name}\twins {s.wins}\tpoints {s.points}\tgames {s.games}\ttable {tables}")
+        line = Speaker(args.lang).standings(info.name, table)
+        print(line)
+        _speak([line], args.lang, args.voice)
+    return _run(args, body)
+
+
+def _contest_close(args: argparse.Namespace) -> int:
+    def body(club: Club) -> None:
+        info, settlement = contests.close_contest(club, args.name, args.winner)
+        winner = club.player(settlement.player_id)
+        print(f"contest {info.name!r} closed: won by {winner.name}")
+        _print_settlements(club, [settlement])
+        speaker = Speaker(args.lang)
+        lines = [speaker.render("contest-won", name=speaker.spoken_name(winner), contest=info.name),
+                 *speaker.settlement(winner, settlement)]
+        for line in lines:
+            print(line)
+        _speak(lines, args.lang, args.voice)
+    return _run(args, body)
+
+
+def _contest_list(args: argparse.Namespace) -> int:
+    def body(club: Club) -> None:
+        found = contests.contests(club)
+        if not found:
+            print("no contests yet (open one with: kikimimi contest start NAME --tables N)")
+        for c in found:
+            won = f", won by {club.player(c.winner_id).name}" if c.winner_id is not None else ""
+            print(f"#{c.id}\t{c.name}\t{c.status}\t{c.tables} tables, {c.kind} trials, "
+                  f"{len(c.sessions)} sessions{won}")
     return _run(args, body)
 
 
@@ -235,14 +413,17 @@ def _seating(args: argparse.Namespace) -> int:
 def _export(args: argparse.Namespace) -> int:
     def body(club: Club) -> None:
         if args.output is None:
-            write_csv(club, args.what, sys.stdout)
+            n = write_csv(club, args.what, sys.stdout)
+            if n == 0:
+                print(f"no {args.what} recorded yet: only the header row was written", file=sys.stderr)
             return
         try:
             with open(args.output, "w", encoding="utf-8", newline="") as out:
                 n = write_csv(club, args.what, out)
         except OSError as exc:
             raise RecordsError(f"{args.output}: cannot write ({exc.strerror})") from None
-        print(f"{n} rows written to {args.output}", file=sys.stderr)
+        print(f"{n} rows written to {args.output}" if n else
+              f"no {args.what} recorded yet: {args.output} has only the header row", file=sys.stderr)
     return _run(args, body)
 
 

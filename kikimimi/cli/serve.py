@@ -7,16 +7,17 @@ and everything else (journal, resume, voices, console API) is the real thing.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import signal
 import sys
 import threading
-import time
 from pathlib import Path
 from typing import Any
 
 from kikimimi.cli import CliError
 from kikimimi.cli.play import audio_or_text
 from kikimimi.daemon import Daemon
+from kikimimi.evening import Evening, SessionRefused, SessionState
 from kikimimi.narrate import TextOutput
 from kikimimi.script import Header, ScriptError, dumps
 from kikimimi.table_config import ConfigError, TableConfig, load_table_config
@@ -41,30 +42,56 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
+    # Everything is checked before anything is created or moved: the config
+    # (schema, game options, readers), the session, then the journal's lock.
     try:
         config = load_table_config(args.config)
     except ConfigError as exc:
         raise CliError(str(exc)) from None
     journal = Path(args.journal) if args.journal else config.journal
-    if args.fresh and journal.exists():
-        aside = journal.with_name(f"{journal.stem}.{time.strftime('%Y%m%d-%H%M%S')}{journal.suffix}")
-        journal.rename(aside)
-        print(f"kikimimi: previous journal kept as {aside}", file=sys.stderr)
-    header = Header(config.game, config.players, config.options, config.lang, {"table": config.path.stem})
-    daemon = Daemon(header, journal, tagmap=config.tagmap, hand_seats=config.hand_seats,
-                    has_field=config.has_field)
+    db = args.db or config.records.get("db")
+    club = _club_session(args.session, db, config) if args.session is not None else None
+    extra: dict[str, Any] = {"table": config.path.stem}
+    if club is not None:
+        extra["session"] = Evening.header_session(club)
+    header = Header(config.game, config.players, config.options, config.lang, extra)
     try:
-        for warning in daemon.open():
-            print(f"kikimimi: warning: {warning}", file=sys.stderr)
+        daemon = Daemon(header, journal, tagmap=config.tagmap, hand_seats=config.hand_seats,
+                        has_field=config.has_field)
+        warnings = daemon.open(fresh=args.fresh)
     except ScriptError as exc:
         raise CliError(str(exc)) from None
+    with contextlib.ExitStack() as cleanup:
+        cleanup.callback(daemon.close)
+        try:  # the session is settled before any output, socket or reader opens
+            evening = _evening(daemon, club, db, config)
+            evening.prepare()
+        except SessionRefused as exc:
+            raise CliError(str(exc)) from None
+        return _serve(args, config, daemon, warnings, evening, cleanup)
+    return 1  # unreachable
+
+
+def _serve(args: argparse.Namespace, config: TableConfig, daemon: Daemon, warnings: list[str],
+           evening: Evening, cleanup: contextlib.ExitStack) -> int:
+    journal = daemon.journal_path
+    if daemon.set_aside is not None:
+        print(f"kikimimi: previous journal kept as {daemon.set_aside}", file=sys.stderr)
+    for warning in warnings:
+        print(f"kikimimi: warning: {warning}", file=sys.stderr)
     if daemon.resumed:
         print(f"kikimimi: resumed {journal} ({daemon.resumed} inputs replayed)", file=sys.stderr)
 
     stop = threading.Event()
+    failed: list[str] = []
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
     outputs = _outputs(args, config)
-    events_file = open(args.events, "a", encoding="utf-8") if args.events else None
+    for out in outputs:
+        cleanup.callback(out.close)
+        cleanup.callback(out.wait_idle, timeout=5)
+    events_file = _open_events(args.events) if args.events else None
+    if events_file:
+        cleanup.callback(events_file.close)
 
     def fan_out(line: dict[str, Any], events: Any) -> None:
         hand_seat = line.get("seat") if line.get("reader") == "hand" and not line.get("removed") else None
@@ -72,41 +99,49 @@ def cmd_serve(args: argparse.Namespace) -> int:
             for problem in out.emit(events, cause_hand_seat=hand_seat) or []:
                 print(f"kikimimi: {problem}", file=sys.stderr)
         if events_file:
-            for ev in events:
-                events_file.write(dumps(ev) + "\n")
-            events_file.flush()
+            events_file.write_lines([dumps(ev) for ev in events])
+
+    def alert(message: str, said: dict[str, Any]) -> None:
+        """An input the journal could not take: printed once and spoken, never logged."""
+        _complain(message)
+        for out in outputs:
+            out.emit([said], cause_hand_seat=None)
 
     daemon.subscribe(fan_out)
-    if args.session is not None:
-        daemon.subscribe(_session_recorder(args.session, args.db or config.records.get("db"), config.lang))
-    if not daemon.resumed:
-        fan_out({}, daemon.log)
-    else:  # the referee's voice settings (rate, volume) replayed from the journal
-        for out in outputs:
-            getattr(out, "restore", lambda _log: None)(daemon.log)
+    cleanup.callback(daemon.unsubscribe, fan_out)
+    daemon.subscribe_alerts(alert)
+    for out in outputs:  # the referee's voice settings (rate, volume) replayed from the journal
+        getattr(out, "restore", lambda _log: None)(daemon.log)
     api = _start_api(daemon, config)
     if api is not None:
+        cleanup.callback(api.stop)
         for out in outputs:
             for component, state in getattr(out, "health", dict)().items():
                 api.report_health(f"audio {component}", state)
+    evening.begin()  # after the outputs and the API, so its lines follow the game's everywhere
+    if daemon.resumed and not daemon.table.game.over:
+        # the last call heard before the stop may no longer be true: say where the table stands
+        for out in outputs:
+            out.emit(daemon.situation_report(), cause_hand_seat=None)
     threads = [threading.Thread(target=_ticker, args=(daemon, stop), daemon=True, name="timers")]
     source = args.sim_readers or ("interactive" if config.simulated else None)
-    runner = None
     if source == "interactive":
         from kikimimi.sim_readers import typed_lines, vocabulary_help
 
         print(vocabulary_help(daemon.table.known_tags, config.players), file=sys.stderr)
         threads.append(threading.Thread(
-            target=_then_stop, args=(stop, typed_lines, sys.stdin, daemon.table.known_tags,
-                                     daemon.submit, _complain, stop), daemon=True, name="keyboard"))
+            target=_then_stop, args=(stop, failed, typed_lines, _keyboard(), daemon.table.known_tags,
+                                     daemon.try_submit, _complain, stop), daemon=True, name="keyboard"))
     elif source:
         from kikimimi.sim_readers import scripted_lines
 
         threads.append(threading.Thread(
-            target=_then_stop, args=(stop, scripted_lines, source, daemon.submit, stop, args.speed),
+            target=_then_stop, args=(stop, failed, scripted_lines, source, daemon.try_submit, stop, args.speed),
             daemon=True, name="script"))
     else:
         runner = _start_readers(config, daemon)
+        cleanup.callback(runner.stop)
+    cleanup.callback(stop.set)  # on any way out, the input threads stop first
     for thread in threads:
         thread.start()
     try:
@@ -114,63 +149,63 @@ def cmd_serve(args: argparse.Namespace) -> int:
             pass
     except KeyboardInterrupt:
         pass
-    finally:
-        stop.set()
-        if runner is not None:
-            runner.stop()
-        if api is not None:
-            api.stop()
-        for out in outputs:
-            out.wait_idle(timeout=5)
-            out.close()
-        daemon.close()
-        if events_file:
-            events_file.close()
-    return 0
+    stop.set()
+    return 1 if failed else 0
 
 
-def _session_recorder(session_id: int, db: str | None, lang: str) -> Any:
-    """Record every game that ends at this table in the session; announce settlements.
+def _keyboard() -> Any:
+    """Standard input unbuffered: a daemon thread blocked in a buffered read
+    holds the buffer's lock, and Python aborts (SIGABRT) when it exits under
+    it; a raw read holds no lock, so SIGTERM ends the table cleanly."""
+    return open(sys.stdin.fileno(), "rb", buffering=0, closefd=False)
 
-    The records are checked when the table starts, so a wrong session id is
-    found before the first game, not after it."""
-    from kikimimi.records import Club, RecordsError, record_game_over
-    from kikimimi.records.spoken import Speaker
+
+def _open_events(name: str) -> Any:
+    """The `--events` file: it holds every hand, so it is the table's own (0600, no symlink)."""
+    from kikimimi.journal import EventsFile, JournalError
 
     try:
-        with Club(db) as club:
-            info = club.session(session_id)
-    except RecordsError as exc:
+        return EventsFile(Path(name))
+    except JournalError as exc:
+        raise CliError(f"--events: {exc}") from None
+
+
+def _club_session(session_id: int, db: Any, config: TableConfig) -> Any:
+    """The official session to play, checked before anything starts: the table
+    must be set for the seed's competition rules and the session open."""
+    from kikimimi.evening import ClubSession, check_session_table
+
+    try:
+        check_session_table(config.game, config.players, config.options, str(config.path))
+        return ClubSession(session_id, db, config.lang)
+    except SessionRefused as exc:
         raise CliError(str(exc)) from None
-    if info.status != "open":
-        raise CliError(f"session {session_id} is {info.status}, not open")
-    seats = dict(info.seats)
-    speaker = Speaker(lang)
 
-    def record(line: dict[str, Any], events: Any) -> None:
-        for ev in events:
-            if ev.get("type") != "game-over":
-                continue
+
+def _evening(daemon: Daemon, club: Any, db: Any, config: TableConfig) -> Evening:
+    """The flow between games; a journal of an open session resumes that session
+    even when the restart does not name it again."""
+    if club is None:
+        on_disk = SessionState.from_header(daemon.header)
+        if on_disk is not None:
             try:
-                result = record_game_over(session_id, ev, seats, db=db)
-            except RecordsError as exc:
-                _complain(f"game not recorded: {exc}")
-                continue
-            _complain(f"session {session_id}: game {result.number} recorded")
-            if result.settlements:
-                with Club(db) as club:
-                    for settlement in result.settlements:
-                        for text in speaker.settlement(club.player(settlement.player_id), settlement):
-                            _complain(text)
-
-    return record
+                club = _club_session(on_disk.id, db, config)
+            except CliError as exc:
+                _complain(f"{daemon.journal_path} was a game of session {on_disk.id}, not resumed: {exc}")
+    return Evening(daemon, club, complain=_complain)
 
 
-def _then_stop(stop: threading.Event, fn: Any, *args: Any) -> None:
+def _then_stop(stop: threading.Event, failed: list[str], fn: Any, *args: Any) -> None:
+    """Run an input source; when it ends the table stops.  Its failure is one
+    printed line and a non-zero exit, never a silent stop."""
     try:
         fn(*args)
     except ScriptError as exc:
         _complain(str(exc))
+        failed.append(str(exc))
+    except Exception as exc:
+        _complain(f"{threading.current_thread().name} input stopped: {type(exc).__name__}: {exc}")
+        failed.append(str(exc))
     finally:
         stop.set()
 
@@ -234,15 +269,27 @@ def _start_readers(config: TableConfig, daemon: Daemon) -> Any:
             line[ri.kind] = True
             if ri.detail:
                 line["detail"] = ri.detail
+            if ri.kind == "lost" and ri.unopened:
+                line["detail"] = unopened_line(ri, config)
+                line["unopened"] = True
+                _complain(line["detail"])  # the OS reason, once, on the terminal (and to the referee)
         else:
             line.update({"tag": ri.tag} if ri.tag else {"uid": ri.uid})
             if ri.kind == "removed":
                 line["removed"] = True
-        daemon.submit(line)
+        daemon.try_submit(line)
 
     runner = ReaderRunner(settings, on_input)
     runner.start(drivers)
     return runner
+
+
+def unopened_line(ri: Any, config: TableConfig) -> str:
+    """One line for a reader that never opened: which, where, the OS reason, and what to run."""
+    name = f"hand {ri.seat} reader" if ri.role == "hand" else "field reader"
+    path = config.readers.get(ri.reader, {}).get("path", "")
+    reason = ri.detail.removeprefix(f"cannot open {path}: ") if path else ri.detail
+    return f"{name} ({ri.reader}) cannot be opened at {path or '?'}: {reason}; run kikimimi doctor {config.path}"
 
 
 def _start_api(daemon: Daemon, config: TableConfig) -> Any:

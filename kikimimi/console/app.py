@@ -19,11 +19,11 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Footer, Input, Log, Static
 
-from kikimimi.api.client import ApiClient, ApiClientError
-from kikimimi.console.commands import HELP, CommandError, parse_command
-from kikimimi.console.render import (
-    PublicTable, event_line, health_text, input_text, session_text, table_text,
-)
+from kikimimi.api.client import ApiClientError
+from kikimimi.console.commands import CommandError, help_text, parse_command
+from kikimimi.console.follow import Follower, reply_text, send
+from kikimimi.console.link import BACKOFF, Link
+from kikimimi.console.render import event_line, health_text, input_text, session_text
 
 
 class ConfirmUndo(ModalScreen[bool]):
@@ -68,20 +68,42 @@ class ConsoleApp(App[str | None]):
     """
     BINDINGS = [Binding("ctrl+q", "quit", "Quit"), Binding("f1", "help", "Help")]
 
-    def __init__(self, socket_path: str | Path, *, spectator: bool = False, secret: str | None = None):
+    def __init__(self, socket_path: str | Path, *, spectator: bool = False, secret: str | None = None,
+                 secret_file: str | Path | None = None, backoff: tuple[float, ...] = BACKOFF):
         super().__init__()
         self.socket_path = Path(socket_path)
         self.spectator = spectator
-        self.secret = secret
-        self.client: ApiClient | None = None
-        self.header: dict[str, Any] = {}
-        self.snapshot: dict[str, Any] | None = None
-        self.last_input: list[Any] | None = None
-        self.health: dict[str, str] = {}
-        self.public = PublicTable()
+        self.link = Link(socket_path, spectator=spectator, secret=secret, secret_file=secret_file,
+                         on_welcome=self._welcomed, on_push=self._on_push, on_status=self._link_status,
+                         backoff=backoff)
+        self.follow = Follower(spectator)
         self.spoken: list[str] = []  # every log line, for tests and for saving
         self.status_text = ""
         self.closed = False
+
+    @property
+    def client(self) -> Any:
+        return self.link.client
+
+    @property
+    def header(self) -> dict[str, Any]:
+        return self.follow.header
+
+    @property
+    def snapshot(self) -> dict[str, Any] | None:
+        return self.follow.snapshot
+
+    @property
+    def health(self) -> dict[str, str]:
+        return self.follow.health
+
+    @property
+    def public(self) -> Any:
+        return self.follow.public
+
+    @property
+    def table_view(self) -> str:
+        return self.follow.table_view
 
     # -- layout ------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -99,52 +121,39 @@ class ConsoleApp(App[str | None]):
 
     async def on_mount(self) -> None:
         try:
-            self.client = await ApiClient.connect(self.socket_path, secret=self.secret, spectator=self.spectator)
+            await self.link.first()
         except ApiClientError as exc:
             self.exit(str(exc), return_code=2)
             return
-        welcome = self.client.welcome
-        self.header = welcome["header"]
-        self.title = f"kikimimi {'referee' if not self.spectator else 'spectator'} - {self.header.get('game')}"
-        self.sub_title = str(self.header.get("table", self.socket_path.name))
-        self._show_log(welcome.get("log", []), reset=True)
-        self._take(welcome)
-        self.client.on_push = self._on_push
         if not self.spectator:
             self.query_one("#command", Input).focus()
+        self.run_worker(self.link.keep(), exclusive=True, name="reconnect")
 
     async def on_unmount(self) -> None:
-        if self.client is not None:
-            await self.client.close()
+        await self.link.close()
 
     # -- what the table sends ----------------------------------------------
-    def _on_push(self, push: dict[str, Any] | None) -> None:
-        if push is None:
-            self.closed = True
-            self._say("* the table has closed the connection (stopped?)")
-            self._set_status("disconnected: the table is no longer served")
-            return
-        if "log" in push:  # after an undo the game was rebuilt: start the public view over
-            self._show_log([], reset=True, quiet=True)
-            self.public.absorb(push["log"])
-        self._show_log(push.get("events", []))
-        self._take(push)
-
-    def _take(self, message: dict[str, Any]) -> None:
-        if "snapshot" in message:
-            self.snapshot = message["snapshot"]
-        if "last_input" in message:
-            self.last_input = message["last_input"]
-        if "health" in message:
-            self.health = message["health"]
+    def _welcomed(self, welcome: dict[str, Any], again: bool) -> None:
+        """A first welcome, or a new one after the table restarted."""
+        self.closed = False
+        if again:
+            self._say("* connected to the table again")
+        self._show(self.follow.welcome(welcome, again))  # after a reconnection: what was missed
+        self.title = f"kikimimi {'referee' if not self.spectator else 'spectator'} - {self.header.get('game')}"
+        self.sub_title = str(self.header.get("table", self.socket_path.name))
         self._redraw()
 
-    def _show_log(self, events: list[dict[str, Any]], reset: bool = False, quiet: bool = False) -> None:
-        if reset:
-            self.public = PublicTable()
-        self.public.absorb(events)
-        if quiet:
-            return
+    def _link_status(self, text: str) -> None:
+        if "lost" in text and not self.closed:
+            self.closed = True
+            self._say("* the table has closed the connection (stopped or restarting?)")
+        self._set_status(text)
+
+    def _on_push(self, push: dict[str, Any]) -> None:
+        self._show(self.follow.push(push))
+        self._redraw()
+
+    def _show(self, events: list[Any]) -> None:
         for ev in events:
             line = event_line(ev)
             if line is not None:
@@ -159,19 +168,14 @@ class ConsoleApp(App[str | None]):
         self.query_one("#status", Static).update(text)
 
     def _redraw(self) -> None:
-        self.query_one("#table", Static).update(
-            table_text(self.header, None if self.spectator else self.snapshot, self.public))
+        self.query_one("#table", Static).update(self.follow.table_view)
         self.query_one("#health", Static).update(health_text(self.health))
         self.query_one("#session", Static).update(
             session_text(self.snapshot) if not self.spectator else "Spectator: public events only")
         if not self.spectator:
-            last = self.last_input
+            last = self.follow.last_input
             self.query_one("#last", Static).update(
                 f"Undo would take back line {last[0]}: {input_text(last[1])}" if last else "Nothing to undo")
-
-    @property
-    def table_view(self) -> str:
-        return table_text(self.header, None if self.spectator else self.snapshot, self.public)
 
     # -- commands ------------------------------------------------------------
     @on(Input.Submitted, "#command")
@@ -196,13 +200,14 @@ class ConsoleApp(App[str | None]):
         elif command.kind == "undo":
             await self._ask_undo()
         else:
-            self._said(f"> {text.strip()}", await self._send(self.client.submit(command.line or {})))
+            self._said(f"> {text.strip()}", await send(self.client.submit(command.line or {})))
 
     async def _ask_undo(self) -> None:
         assert self.client is not None
         state = await self.client.state()
         last = state.get("last_input")
-        self._take(state)
+        self.follow.take(state)
+        self._redraw()
         if not last:
             self._set_status("nothing to undo")
             return
@@ -213,25 +218,15 @@ class ConsoleApp(App[str | None]):
                 self._set_status("undo cancelled: nothing was sent")
                 return
             assert self.client is not None
-            self._said(f"> undo (line {last[0]})", await self._send(self.client.undo(last[0])))
+            self._said(f"> undo (line {last[0]})", await send(self.client.undo(last[0])))
 
         self._set_status(question + " y: undo, n: keep")
         await self.push_screen(ConfirmUndo(question), answered)
 
-    async def _send(self, request: Any) -> dict[str, Any]:
-        try:
-            return await request
-        except (ApiClientError, TimeoutError) as exc:
-            return {"ok": False, "error": str(exc)}
-
     def _said(self, what: str, reply: dict[str, Any]) -> None:
-        if not reply.get("ok"):
-            self._set_status(f"{what}: not accepted: {reply.get('error')}")
-            return
-        refusals = [ev["message"] for ev in reply.get("events", []) if ev.get("type") == "error"]
-        self._set_status(f"{what}: " + (f"the game refused it: {refusals[0]}" if refusals
-                                         else f"done ({len(reply.get('events', []))} events)"))
+        self._set_status(reply_text(what, reply))
 
     def action_help(self) -> None:
-        for line in HELP.splitlines():
+        for line in help_text(self.header.get("game")).splitlines():
             self._say(line)
+        self._say("Keys: Enter sends, Tab moves between panes, F1 this help, Ctrl+Q quits.")

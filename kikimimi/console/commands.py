@@ -2,12 +2,12 @@
 few words the console itself handles.
 
 Anything the game understands goes through untouched as `{"console": TEXT}`
-(`declare trident 2`, `suit heart`, `penalty 1`, `stop`, `session start`, ...),
+(`declare trident 2`, `suit heart`, `penalty 1`, `deal`, `stop`, ...),
 so the console never needs to know a game's commands and a command typed
 here is exactly the line a table script would hold.  Only these are the
 console's own:
 
-    undo              take back the latest input (shown, then confirmed once)
+    undo              take back the latest accepted input (shown, then confirmed once)
     lost 2 | lost f   a reader is lost  -> {"reader": "hand", "seat": 2, "lost": true}
     back 2 | back f   it is back
     help              the list of commands
@@ -18,16 +18,37 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-HELP = """Commands (sent to the table as script lines, logged and replayable):
-  declare trident|pass|agree SEAT   declare for a seat
-  suit heart|diamond|spade|clover   choose the suit
-  penalty SEAT                      give a penalty
-  stop                              stop the game
-  session start | session end       start or end a club session
-  lost SEAT | lost f                mark a hand or the field reader lost (back SEAT: found again)
-  undo                              take back the latest input (asks first)
-  help, quit                        this list; leave the console (the table plays on)
-Keys: Enter sends, Tab moves between panes, Ctrl+Q quits."""
+#: The table's own commands, whatever the game (the daemon and the console handle them).
+TABLE_COMMANDS: list[tuple[str, str]] = [
+    ("new", "start the next game at this table (between games: or every player scans AGREE)"),
+    ("lost SEAT | lost f", "mark a hand or the field reader lost (back SEAT | back f: found again)"),
+    ("undo", "take back the latest input the game accepted (asks first)"),
+    ("help, quit", "this list; leave the console (the table plays on)"),
+]
+
+
+def game_commands(game: str | None) -> list[tuple[str, str]]:
+    """The referee commands of the game being served (the game describes them itself)."""
+    from kikimimi.protocol import Game
+    from kikimimi.registry import UnknownGame, game_class
+
+    try:
+        return list(game_class(str(game)).referee_commands())
+    except UnknownGame:
+        return list(Game.referee_commands())
+
+
+def help_text(game: str | None) -> str:
+    """The command list for this table: the game's commands, then the table's own."""
+    rows = game_commands(game) + TABLE_COMMANDS
+    width = max(len(syntax) for syntax, _ in rows) + 2
+    lines = [f"Commands for {game or 'this table'} (sent to the table as script lines, logged and replayable):"]
+    lines += [f"  {syntax:<{width}}{what}" for syntax, what in rows]
+    return "\n".join(lines)
+
+
+#: Kept for callers that do not know the game; the console itself uses `help_text(game)`.
+HELP = help_text("trident")
 
 
 class CommandError(ValueError):

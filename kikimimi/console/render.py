@@ -9,7 +9,6 @@ braille line can follow it.
 """
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -24,8 +23,39 @@ def short(tag: Any) -> str:
     return text.split(":", 1)[1] if ":" in text and not text.startswith(("seat:", "cmd:")) else text
 
 
-def pieces(n: int) -> str:
-    return f"{n} piece" if n == 1 else f"{n} pieces"
+def pieces(n: int, noun: str = "piece") -> str:
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
+def noun_for(game: str | None) -> str:
+    """"card" for a card game, else "piece": what the players hold, in the referee's words.
+
+    Read from the game's own tags (a game whose tags are `SET:card-...` is
+    played with cards), so a new card game is named right without the
+    console knowing it."""
+    from kikimimi.registry import UnknownGame, game_class
+
+    try:
+        cls = game_class(str(game))
+        tags = cls.known_tags(cls.official_players or cls.min_players)
+    except (UnknownGame, Exception):  # a game that cannot list its tags still gets a readable view
+        return "piece"
+    return "card" if any(":card-" in t for t in tags) else "piece"
+
+
+def readable(value: Any, nested: bool = False) -> str:
+    """Snapshot data as words: lists joined, objects as `key value`, seats named, never JSON."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, (list, tuple, set, frozenset)):
+        items = [readable(v, nested=True) for v in value if v is not None]
+        return ", ".join(items) if items else "none"
+    if isinstance(value, Mapping):
+        parts = [f"{'seat ' if str(k).isdecimal() else ''}{k} {readable(v, nested=True)}"
+                 for k, v in value.items() if v is not None and v != [] and v != {}]
+        text = (", " if nested else "; ").join(parts) if parts else "none"
+        return f"({text})" if nested and len(parts) > 1 else text
+    return short(value)
 
 
 def _by_seat(value: Any) -> dict[int, Any]:
@@ -45,6 +75,7 @@ def table_text(header: Mapping[str, Any], snapshot: Mapping[str, Any] | None,
                public: "PublicTable | None" = None) -> str:
     """The table at a glance: the referee's from the snapshot, a spectator's from public events."""
     players = int(header.get("players", 0))
+    noun = noun_for(header.get("game"))
     lines = [f"{header.get('game', '?')} - {players} players - {header.get('lang', '')}"]
     game: Mapping[str, Any] = dict((snapshot or {}).get("game") or {}) if snapshot else {}
     if public is not None and snapshot is None:
@@ -61,9 +92,9 @@ def table_text(header: Mapping[str, Any], snapshot: Mapping[str, Any] | None,
         if seat in hands:
             hand = hands[seat]
             if isinstance(hand, (list, tuple)):
-                parts.append(pieces(len(hand)) + (f" ({', '.join(short(t) for t in hand)})" if hand else ""))
+                parts.append(pieces(len(hand), noun) + (f" ({', '.join(short(t) for t in hand)})" if hand else ""))
             else:
-                parts.append(pieces(int(hand)) if isinstance(hand, int) else f"{hand} pieces")
+                parts.append(pieces(int(hand), noun) if isinstance(hand, int) else f"{hand} {noun}s")
         if game.get("turn") == seat:
             parts.append("<- turn")
         if declared.get(seat):
@@ -83,14 +114,19 @@ def table_text(header: Mapping[str, Any], snapshot: Mapping[str, Any] | None,
         if key in game:
             items = list(game[key] or [])
             top = f", top {short(items[-1])}" if items else ""
-            lines.append(f"{label}: {pieces(len(items))}{top}")
+            lines.append(f"{label}: {pieces(len(items), noun)}{top}")
     if "basket" in game:
         basket = game["basket"]
         count = len(basket) if isinstance(basket, (list, tuple)) else basket
-        lines.append(f"basket: {pieces(count) if isinstance(count, int) else count}")
+        lines.append(f"basket: {pieces(count, noun) if isinstance(count, int) else count}")
     for key, value in game.items():
-        if key not in KNOWN and key != "first":
-            lines.append(f"{key}: {value if isinstance(value, (str, int, float)) else json.dumps(value, ensure_ascii=False)}")
+        if key in KNOWN or key == "first" or value is None or value == [] or value == {}:
+            continue
+        if isinstance(value, (list, tuple)) and value and all(isinstance(v, Mapping) for v in value):
+            lines.append(f"{key}:")  # a list of records (a history): one line each
+            lines += [f"  {i}. {readable(v)}" for i, v in enumerate(value, start=1)]
+        else:
+            lines.append(f"{key}: {readable(value)}")
     return "\n".join(lines)
 
 
@@ -104,12 +140,26 @@ def health_text(health: Mapping[str, str]) -> str:
 
 
 def session_text(snapshot: Mapping[str, Any] | None) -> str:
+    """The session pane: game k of n and the scores so far, and who is ready between games."""
     session = (snapshot or {}).get("session")
-    if not session:
-        return "Session: no session"
-    if isinstance(session, Mapping):
-        return "Session:\n" + "\n".join(f"  {k}: {v}" for k, v in session.items())
-    return f"Session: {session}"
+    if not isinstance(session, Mapping) or not session:
+        return "Session: none (a single game)"
+    lines = []
+    if "id" in session:
+        state = "closed" if session.get("closed") else f"game {session.get('game')} of {session.get('of')}"
+        lines.append(f"Session {session['id']}: {state}")
+        for row in session.get("scores") or []:
+            if isinstance(row, Mapping):
+                wins = int(row.get("firsts", 0) or 0)
+                name = f" {row['name']}" if row.get("name") else ""
+                lines.append(f"  seat {row.get('seat')}{name}: {wins} {'win' if wins == 1 else 'wins'}, "
+                             f"{row.get('points', 0)} points")
+    else:
+        lines.append("Session: none (a single game)")
+    if session.get("waiting"):
+        ready = ", ".join(str(s) for s in session.get("ready") or []) or "nobody yet"
+        lines.append(f"Between games: ready: {ready} (AGREE on each hand reader, or: new)")
+    return "\n".join(lines)
 
 
 def input_text(item: Mapping[str, Any] | None) -> str:
@@ -148,11 +198,33 @@ def event_line(ev: Mapping[str, Any]) -> str | None:
         return f"= game over ({ev.get('reason', '')}){': ' + places if places else ''}"
     if kind == "reader":
         name = "field reader" if ev.get("reader") == "field" else f"hand reader {ev.get('seat')}"
-        return f"* {name} {ev.get('state')}"
+        detail = f": {ev['detail']}" if ev.get("detail") else ""
+        return f"* {name} {ev.get('state')}{detail}"
     fields = {k: v for k, v in ev.items() if k not in ("seq", "t", "type", "in", "private")}
     words = " ".join(f"{k}={short(v) if k == 'tag' else v}" for k, v in fields.items())
     secret = " (private)" if "private" in ev else ""
     return f"- {kind} {words}{secret}".rstrip()
+
+
+def unseen(log: Iterable[Mapping[str, Any]], last_seq: int) -> list[Mapping[str, Any]]:
+    """After a reconnection: the events of the welcome log not shown yet.
+
+    A resumed game replays to the same numbering, so what is past `last_seq`
+    is new; a log that ends before `last_seq` is another game, shown whole."""
+    events = list(log)
+    top = max((ev["seq"] for ev in events if isinstance(ev.get("seq"), int)), default=0)
+    if top < last_seq:
+        return events
+    return [ev for ev in events if isinstance(ev.get("seq"), int) and ev["seq"] > last_seq]
+
+
+def last_seq(events: Iterable[Mapping[str, Any]], before: int = 0) -> int:
+    """The highest game `seq` after these events (a game's first event starts it over)."""
+    for ev in events:
+        seq = ev.get("seq")
+        if isinstance(seq, int):
+            before = seq if seq == 1 else max(before, seq)
+    return before
 
 
 class PublicTable:
@@ -169,6 +241,8 @@ class PublicTable:
     def absorb(self, events: Iterable[Mapping[str, Any]]) -> None:
         for ev in events:
             kind = ev.get("type")
+            if ev.get("seq") == 1:  # a game's first event: the next game at this table began
+                self.__init__()
             if kind == "turn":
                 self.turn = ev.get("seat")
             elif kind == "suit":

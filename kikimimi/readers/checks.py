@@ -56,7 +56,10 @@ def _reader_check(rid: str, section: Mapping[str, Any], sys_usb: str) -> Check:
                          "plug the reader in (lsusb lists it)")
         path = node
     elif not os.path.exists(path):
-        return Check(name, False, f"{path} does not exist", f"plug the reader in; if it is, {INSTALL_RULES}")
+        if _named_by_rules(path):
+            return Check(name, False, f"{path} does not exist", f"plug the reader in; if it is, {INSTALL_RULES}")
+        return Check(name, False, f"{path} does not exist",
+                     "plug the reader in, or correct the path (ls /dev/ttyUSB* /dev/ttyACM* lists serial devices)")
     if not os.access(path, os.R_OK | os.W_OK):
         return Check(name, False, f"{path} is not readable and writable by this user",
                      f"{ADD_GROUP} (the udev rules give group plugdev mode 0660)")
@@ -69,8 +72,9 @@ def doctor_checks(
     rules_dirs: Sequence[str] = RULES_DIRS,
     sys_usb: str = "/sys/bus/usb/devices",
 ) -> list[Check]:
-    """One check per configured reader, then kernel modules and udev rules."""
+    """One check per configured reader, readers sharing a device, then kernel modules and udev rules."""
     checks = [_reader_check(rid, s, sys_usb) for rid, s in sections.items()]
+    checks += _shared_paths(sections)
     if any(s.get("driver") in ("usb", "pn532") for s in sections.values()):
         loaded = sorted(loaded_modules(proc_modules) & set(BLACKLISTED))
         if loaded:
@@ -82,6 +86,25 @@ def doctor_checks(
     installed = [d for d in rules_dirs if os.path.exists(os.path.join(d, RULES))]
     if installed:
         checks.append(Check("udev rules", True, os.path.join(installed[0], RULES)))
+    elif any(_named_by_rules(str(s.get("path", ""))) for s in sections.values()):
+        checks.append(Check("udev rules", False, f"{RULES} not installed (it names /dev/kikimimi-*)", INSTALL_RULES))
     else:
-        checks.append(Check("udev rules", False, f"{RULES} not installed", INSTALL_RULES))
+        checks.append(Check("udev rules", True, "not needed: no reader uses a /dev/kikimimi-* name"))
     return checks
+
+
+def _named_by_rules(path: str) -> bool:
+    """A /dev/kikimimi-* name exists only once the project's udev rules are installed."""
+    return path.startswith("/dev/kikimimi-")
+
+
+def _shared_paths(sections: Mapping[str, Mapping[str, Any]]) -> list[Check]:
+    """Several readers configured on one device: only one of them could ever open it."""
+    by_path: dict[str, list[str]] = {}
+    for rid, section in sections.items():
+        path = str(section.get("path", ""))
+        if path:
+            by_path.setdefault(os.path.realpath(path) if path.startswith("/") else path, []).append(rid)
+    return [Check("reader paths", False, f"{', '.join(rids)} are all configured on {path}",
+                  "give each reader its own device path (one board per port)")
+            for path, rids in by_path.items() if len(rids) > 1]

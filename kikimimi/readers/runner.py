@@ -14,7 +14,8 @@ Rules, per reader:
 - Tags resting when a reader first connects are ignored until lifted (unless
   `ignore_at_connect` is False); their lift is silent too, since the table was
   never told about them.
-- `lost` is reported once when a reader fails; nothing resting on it is
+- `lost` is reported once when a reader fails (`unopened` when it never
+  opened at all: a wrong path, a missing device); nothing resting on it is
   reported removed and pending removals are frozen.  When it connects again
   the runner reports `back`, then reconciles: a tag that rested all along is
   not placed again, one lifted during the outage is removed, a new one placed.
@@ -57,6 +58,8 @@ class ReaderInput:
     uid: str | None = None
     tag: str | None = None
     detail: str = ""
+    #: A `lost` before the reader ever opened: a wrong path or a missing device, not a cable pulled mid-game.
+    unopened: bool = False
 
 
 @dataclass
@@ -166,12 +169,12 @@ class ReaderRunner:
 
     # -- rules --------------------------------------------------------------
     def _emit(self, st: _ReaderState, kind: InputKind, t: float, uid: str | None = None,
-              tag: str | None = None, detail: str = "") -> None:
+              tag: str | None = None, detail: str = "", unopened: bool = False) -> None:
         t = max(t, self._last_t)
         self._last_t = t
         s = st.settings
         inp = ReaderInput(t=t, reader=s.reader, role=s.role, seat=s.seat, kind=kind,
-                          uid=uid, tag=tag, detail=detail)
+                          uid=uid, tag=tag, detail=detail, unopened=unopened)
         try:
             self._on_input(inp)
         except Exception:
@@ -257,4 +260,5 @@ class ReaderRunner:
         st.connected = False
         if not st.lost_reported:
             st.lost_reported = True
-            self._emit(st, "lost", raw.t, detail=raw.detail or "reader stopped answering")
+            self._emit(st, "lost", raw.t, detail=raw.detail or "reader stopped answering",
+                       unopened=not st.ever_connected)

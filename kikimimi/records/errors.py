@@ -11,3 +11,8 @@ class NotCounted(RecordsError):
 
     Separate so the daemon can log it quietly instead of alarming the table.
     """
+
+
+class AlreadyRecorded(RecordsError):
+    """A game whose identity is already in the records (a log recorded twice,
+    a table recording again after a restart): refused, nothing written."""

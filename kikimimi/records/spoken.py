@@ -1,10 +1,14 @@
-"""Spoken lines of the records (titles, settlements, seating) in a table language.
+"""Spoken lines of the records (titles, settlements, seating, contest standings)
+in a table language.
 
-Japanese lines use each player's kana (espeak-ng cannot read kanji names);
-English lines use the display name.  Titles follow the player's form.
+Japanese lines use each player's kana (a kanji name has more than one
+reading; the kana says which), or the display name for a player registered
+without one; English lines use the display name.  Titles follow the
+player's form.
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from kikimimi.phrases import Phrasebook
@@ -12,6 +16,7 @@ from kikimimi.records.ladder import Rank, peerage_key, rank_key
 
 if TYPE_CHECKING:
     from kikimimi.records.club import Player, Settlement
+    from kikimimi.records.contest import Standing
 
 
 class Speaker:
@@ -23,7 +28,7 @@ class Speaker:
         return self.book.render(key, params)
 
     def spoken_name(self, player: Player) -> str:
-        return player.kana if self.lang == "ja" else player.name
+        return player.kana if self.lang == "ja" and player.kana else player.name
 
     def title(self, player: Player) -> str:
         """"Name, Baron, Bishop." — the player's titles in their form."""
@@ -44,3 +49,13 @@ class Speaker:
             peer = f"peerage:{peerage_key(s.peerage_after, player.form)}"
             lines.append(self.render("settled-peerage", name=name, peerage=peer))
         return lines
+
+    def standings(self, contest: str, table: Sequence[Standing]) -> str:
+        """The contest's standings as one line to announce."""
+        if not any(s.games for s in table):
+            return self.render("contest-no-games", contest=contest)
+        entries = [
+            self.render("contest-standing", place=s.place, name=self.spoken_name(s.player), wins=s.wins)
+            for s in table
+        ]
+        return self.render("contest-standings", contest=contest, order=entries)

@@ -23,8 +23,10 @@ def test_commands_are_table_script_lines():
 
 def test_an_unknown_game_snapshot_is_shown_as_key_value_text():
     header = {"game": "witch", "players": 2, "lang": "en"}
-    text = table_text(header, {"over": False, "game": {"turn": 2, "moon": "full", "cauldron": [1, 2]}})
-    assert "seat 2: <- turn" in text and "moon: full" in text and "cauldron: [1, 2]" in text
+    text = table_text(header, {"over": False, "game": {"turn": 2, "moon": "full", "cauldron": [1, 2],
+                                                      "result": None, "history": []}})
+    assert "seat 2: <- turn" in text and "moon: full" in text and "cauldron: 1, 2" in text
+    assert "result" not in text and "history" not in text and "null" not in text
     assert "seat 1:" in text and "seat 1: <- turn" not in text
 
 
@@ -65,3 +67,16 @@ def test_console_finds_the_table_from_its_config(tmp_path):
         args.func(args)
     with pytest.raises(CliError, match="which table"):
         socket_from_args(parser.parse_args(["console"]))
+
+
+def test_the_session_pane_says_game_k_of_n_the_scores_and_who_is_ready():
+    from kikimimi.console.render import session_text
+
+    snapshot = {"session": {"id": 4, "game": 3, "of": 5, "closed": False, "waiting": True, "ready": [1, 3],
+                            "scores": [{"seat": 1, "name": "Ann", "firsts": 1, "points": 12},
+                                       {"seat": 2, "name": "Bob", "firsts": 2, "points": 30}]}}
+    assert session_text(snapshot).splitlines() == [
+        "Session 4: game 3 of 5", "  seat 1 Ann: 1 win, 12 points", "  seat 2 Bob: 2 wins, 30 points",
+        "Between games: ready: 1, 3 (AGREE on each hand reader, or: new)"]
+    assert session_text({"session": None}) == "Session: none (a single game)"
+    assert session_text({"session": {"waiting": True, "ready": []}}).endswith("ready: nobody yet (AGREE on each hand reader, or: new)")

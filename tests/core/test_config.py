@@ -13,7 +13,8 @@ players = 2
 [readers.hand-1]
 role = "hand"
 seat = 1
-driver = "sim"
+driver = "pn532"
+path = "/dev/kikimimi-hand-1"
 [readers.hand-2]
 role = "hand"
 seat = 2
@@ -21,7 +22,8 @@ driver = "pn532"
 path = "/dev/kikimimi-hand-2"
 [readers.field]
 role = "field"
-driver = "sim"
+driver = "pn532"
+path = "/dev/kikimimi-field"
 """
 
 
@@ -42,10 +44,10 @@ def test_a_good_config_loads(tmp_path, toy):
     (("players = 2", "players = 9"), "table.players", "2-4 players, not 9"),
     (('game = "toy"', 'game = "chess"'), "table.game", "unknown game 'chess'"),
     (("seat = 2", "seat = 1"), "readers.hand-2.seat", "seat 1 already has hand reader hand-1"),
-    (('driver = "pn532"', 'driver = "magic"'), "readers.hand-2.driver", "must be one of"),
+    (('driver = "pn532"', 'driver = "magic"'), "readers.hand-1.driver", "must be one of"),
     (('path = "/dev/kikimimi-hand-2"', 'paht = "x"'), "readers.hand-2.paht", "unknown key"),
     (('role = "field"', 'role = "feet"'), "readers.field.role", 'must be "hand" or "field"'),
-    (("[readers.hand-2]", "[readers.hand-3]\nseat = 3\n[x]"), "readers.hand-3", ""),
+    (("[readers.hand-2]", "[readers.hand-3]\nseat = 3\n[x]"), "[x]", "unknown section"),
     (("players = 2", "players = 2\nlang = \"fr\""), "table.lang", '"ja" or "en"'),
     (("players = 2", "players = 2\ntagmap = \"nowhere.toml\""), "table.tagmap", "cannot read"),
     (("players = 2", "players = 2 ="), "", "not valid TOML"),

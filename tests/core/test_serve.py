@@ -13,7 +13,8 @@ import pytest
 
 from kikimimi.daemon import Daemon
 from kikimimi.engine import public_view
-from kikimimi.script import Header, read_script, without_undone
+from kikimimi.engine import ScriptRun
+from kikimimi.script import Header, read_script
 from kikimimi.testing.tables import sim_table_toml
 
 TOY = [sys.executable, str(Path(__file__).parent / "toy_kikimimi.py")]
@@ -98,7 +99,7 @@ def test_a_journal_torn_mid_line_is_cut_back_and_resumed(tmp_path, toy):
         f.write('{"t": 9, "reader": "fie')
     d = Daemon(header, journal)
     warnings = d.open()
-    assert warnings and "truncated" in warnings[0]
+    assert warnings and "cut off" in warnings[0] and "fie" in warnings[0]
     d.submit({"reader": "field", "tag": "toy:stone-2"})
     d.close()
     parsed = read_script(journal)
@@ -132,7 +133,10 @@ def test_undo_restores_the_state_of_the_shortened_script(tmp_path, toy):
     # the journal keeps the undo; a replay of it applies the undo the same way
     lines = read_script(tmp_path / "j.jsonl").lines
     assert lines[-1][1]["console"] == "undo"
-    assert [item["tag"] for _, item in without_undone(lines)] == ["toy:stone-1"]
+    replay = ScriptRun(Header("toy", 2))
+    for number, item in lines:
+        replay.feed(number, item)
+    assert [item["tag"] for _, item in replay.standing] == ["toy:stone-1"]
 
 
 def test_new_game_keeps_the_finished_journal_and_starts_afresh(tmp_path, toy):

@@ -20,6 +20,7 @@ class ToyGame(Game):
     min_players = 2
     max_players = 4
     official_players = 2
+    option_names = frozenset({"first"})
 
     def __init__(self, players: int, options: Mapping[str, Any] | None = None):
         super().__init__(players, options)

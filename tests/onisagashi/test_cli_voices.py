@@ -64,6 +64,11 @@ def test_japanese_keeps_the_seed_s_words_and_kame_is_spoken_kame():
     assert ja["names"]["oni:card-kame"] == "罌" and ja["readings"]["罌"] == "カメ"
 
 
+def test_both_languages_have_the_same_phrases():
+    ja, en = _catalogue("ja"), _catalogue("en")
+    assert set(ja["phrases"]) == set(en["phrases"])
+
+
 def test_every_spoken_key_and_card_exists_in_both_languages():
     _, log = play("onisagashi", 5, 5, {"rules": "advanced", "rounds": 1}, "best")
     used = {e["key"] for e in log if e["type"] == "say"}

@@ -68,6 +68,8 @@ def audit(script, log, rules, players):
         if visible_to(ev, None):
             if ev["type"] in ("declare", "answers"):
                 declared |= set(ev["cards"])
+            if ev["type"] == "say" and ev["key"] == "token":  # a token on the field: everyone sees it
+                declared.add(ev["params"]["card"].removeprefix("oni:card-"))
             if ev["type"] == "verdict":
                 revealed |= set(ev["answer"]) | set(ev["cards"])
             if ev["type"] == "round":

@@ -28,13 +28,17 @@ def test_reader_checks_find_each_problem_and_its_fix(pn532s, tmp_path):
                                                 rules_dirs=[str(rules)], sys_usb=str(tmp_path / "usb"))}
     assert checks["reader hand-1"].ok
     assert not checks["reader hand-2"].ok and "does not exist" in checks["reader hand-2"].detail
-    assert "udev" in checks["reader hand-2"].fix
+    assert "correct the path" in checks["reader hand-2"].fix  # a plain path: the udev rules cannot help
     if os.geteuid() != 0:  # root reads anything
         assert not checks["reader hand-3"].ok and "plugdev" in checks["reader hand-3"].fix
     assert not checks["reader field"].ok and "072f:2200" in checks["reader field"].detail
     mods = checks["kernel NFC modules"]
     assert not mods.ok and "pn533_usb" in mods.detail and mods.fix.startswith("sudo modprobe -r pn533_usb pn533")
-    assert not checks["udev rules"].ok and "udevadm" in checks["udev rules"].fix
+    assert checks["udev rules"].ok and "not needed" in checks["udev rules"].detail  # no /dev/kikimimi-* here
+    named = {c.name: c for c in doctor_checks({"h": {"driver": "pn532", "path": "/dev/kikimimi-hand-9"}},
+                                               proc_modules=str(tmp_path / "modules"), rules_dirs=[str(rules)])}
+    assert "udevadm" in named["reader h"].fix
+    assert not named["udev rules"].ok and "udevadm" in named["udev rules"].fix
     (rules / "99-kikimimi.rules").write_text("# installed\n")
     again = {c.name: c for c in doctor_checks({"x": {"driver": "rdm6300", "path": emu.path}},
                                                proc_modules=str(tmp_path / "nope"), rules_dirs=[str(rules)])}

@@ -53,39 +53,40 @@ def test_rank_then_peerage_then_who_reached_the_rank_first(club):
     assert names(seating_order([b, a, club.player("C")])) == ["C", "A", "B"]
 
 
-def run(tmp_path, capsys, *argv):
+def run(db, capsys, *argv):
+    """One records command through argparse against `db` (a file or a URL)."""
     parser = argparse.ArgumentParser(prog="kikimimi")
     add_parser(parser.add_subparsers(dest="command", required=True))
-    args = parser.parse_args([*argv, "--db", str(tmp_path / "club.sqlite")])
+    args = parser.parse_args([*argv, "--db", str(db)])
     code = args.func(args)
     out, err = capsys.readouterr()
     return code, out, err
 
 
-def test_cli_session_from_event_logs_to_settlement_and_export(tmp_path, capsys):
+def test_cli_session_from_event_logs_to_settlement_and_export(db_url, tmp_path, capsys):
     for name, kana, form in (("Taro", "たろう", "king"), ("Hanako", "はなこ", "queen"), ("Jiro", "じろう", "king")):
-        assert run(tmp_path, capsys, "players", "add", name, "--kana", kana, "--form", form)[0] == 0
-    code, out, _ = run(tmp_path, capsys, "session", "start", "--kind", "half", "Taro", "Hanako", "Jiro")
+        assert run(db_url, capsys, "players", "add", name, "--kana", kana, "--form", form)[0] == 0
+    code, out, _ = run(db_url, capsys, "session", "start", "--kind", "half", "Taro", "Hanako", "Jiro")
     assert (code, out.strip()) == (0, "session 1 open: half trial, 5 games")
-    log = tmp_path / "game.jsonl"
-    log.write_text("\n".join(json.dumps(e) for e in (
-        {"seq": 1, "t": 0.0, "type": "turn", "seat": 1, "in": 2},
-        {"seq": 2, "t": 9.0, "in": 7, **game_over(2)},
-    )) + "\n")
     for k in range(1, 6):
-        code, out, err = run(tmp_path, capsys, "session", "record-log", "1", str(log), "--seats", "Taro,Hanako,Jiro")
+        log = tmp_path / f"game{k}.jsonl"
+        log.write_text("\n".join(json.dumps(e) for e in (
+            {"seq": 1, "t": 0.0, "type": "turn", "seat": 1, "in": 2},
+            {"seq": 2, "t": 9.0 + k, "in": 7, **game_over(2)},
+        )) + "\n")
+        code, out, err = run(db_url, capsys, "session", "record-log", "1", str(log), "--seats", "Taro,Hanako,Jiro")
         assert code == 0, err
         assert out.startswith(f"session 1 game {k} of 5: 1st Hanako")
     assert "Hanako: " in out and "Baroness Apprentice" in out  # settled after game 5
-    code, out, _ = run(tmp_path, capsys, "players", "show", "Hanako")
+    code, out, _ = run(db_url, capsys, "players", "show", "Hanako")
     assert "4-win streaks 1" in out and "first-session:apprentice" in out
-    code, out, _ = run(tmp_path, capsys, "seating", "Hanako", "Taro", "Jiro", "--lang", "ja")
+    code, out, _ = run(db_url, capsys, "seating", "Hanako", "Taro", "Jiro", "--lang", "ja")
     assert out.splitlines()[-1] == "座席を選ぶ順番は、はなこ、たろう、じろうです。"  # Apprentices: arrival
-    code, out, _ = run(tmp_path, capsys, "export", "--what", "players")
+    code, out, _ = run(db_url, capsys, "export", "--what", "players")
     rows = list(csv.DictReader(io.StringIO(out)))
     assert [(r["name"], r["rank"], r["peerage"], r["wins"]) for r in rows] == [
         ("Taro", "apprentice", "", "0"), ("Hanako", "apprentice", "baroness", "5"), ("Jiro", "apprentice", "", "0")]
-    code, out, _ = run(tmp_path, capsys, "export", "--what", "games")
+    code, out, _ = run(db_url, capsys, "export", "--what", "games")
     assert len(list(csv.DictReader(io.StringIO(out)))) == 15
 
 
@@ -94,28 +95,29 @@ def test_cli_session_from_event_logs_to_settlement_and_export(tmp_path, capsys):
     (("players", "show", "Nobody"), "no player 'Nobody'"),
     (("contest", "record", "Nobody", "--name", "Cup"), "no player 'Nobody'"),
 ])
-def test_cli_refusals_are_one_line_with_status_2(tmp_path, capsys, argv, message):
-    code, out, err = run(tmp_path, capsys, *argv)
+def test_cli_refusals_are_one_line_with_status_2(db_url, capsys, argv, message):
+    run(db_url, capsys, "players", "add", "A", "--kana", "a")
+    code, out, err = run(db_url, capsys, *argv)
     assert code == 2 and err == f"kikimimi: {message}\n"
 
 
-def test_cli_record_log_without_game_over_and_abandon(tmp_path, capsys):
+def test_cli_record_log_without_game_over_and_abandon(db_url, tmp_path, capsys):
     for n in "ABC":
-        run(tmp_path, capsys, "players", "add", n, "--kana", n.lower())
-    run(tmp_path, capsys, "session", "start", "A", "B", "C")
+        run(db_url, capsys, "players", "add", n, "--kana", n.lower())
+    run(db_url, capsys, "session", "start", "A", "B", "C")
     log = tmp_path / "partial.jsonl"
     log.write_text('{"seq": 1, "type": "turn", "seat": 1}\n')
-    code, _, err = run(tmp_path, capsys, "session", "record-log", "1", str(log), "--seats", "A,B,C")
+    code, _, err = run(db_url, capsys, "session", "record-log", "1", str(log), "--seats", "A,B,C")
     assert code == 2 and "no game-over event" in err and err.count("\n") == 1
-    code, _, err = run(tmp_path, capsys, "session", "end", "1")
+    code, _, err = run(db_url, capsys, "session", "end", "1")
     assert code == 2 and "0 of 10 games" in err
-    code, out, _ = run(tmp_path, capsys, "session", "end", "1", "--abandon")
+    code, out, _ = run(db_url, capsys, "session", "end", "1", "--abandon")
     assert code == 0 and "abandoned" in out
-    code, out, _ = run(tmp_path, capsys, "session", "status", "1")
+    code, out, _ = run(db_url, capsys, "session", "status", "1")
     assert "abandoned: 0 of 10 games" in out
 
 
 def test_cli_refuses_a_foreign_file(tmp_path, capsys):
     (tmp_path / "club.sqlite").write_bytes(b"\x00not a database" * 100)
-    code, _, err = run(tmp_path, capsys, "players", "list")
+    code, _, err = run(tmp_path / "club.sqlite", capsys, "players", "list")
     assert code == 2 and "not a kikimimi records database" in err

@@ -14,7 +14,7 @@ from kikimimi_games.trident.machine import TRIGGERS, PhaseModel
 SOURCE = (Path(trident.__file__).parent / "game.py").read_text()
 VARIANTS = {
     "wrong-": ["out-of-turn", "not-an-answer", "wrong-suit", "non-basic-last"],
-    "penalty-": ["wrong-piece", "no-trident"],
+    "penalty-": ["no-trident"],
     "rotate-": ["right", "left"],
     "game-over-": ["out", "crash", "stopped"],
 }
@@ -50,6 +50,13 @@ def test_japanese_is_written_with_kanji_as_the_seed():
     assert book.names["trident:heart-3"] == "ハートの3" and "個" in book.phrases["deal"]
 
 
+def test_both_languages_have_the_same_phrases():
+    # Japanese is now written with kanji (Open JTalk reads it); what must hold is that
+    # no phrase exists in one language only.
+    en, ja = Phrasebook("en", ("core", "trident")), Phrasebook("ja", ("core", "trident"))
+    assert set(en.phrases) == set(ja.phrases)
+
+
 def test_triggers_are_declared_on_the_model_class():
     assert all(name in PhaseModel.__dict__ for name in TRIGGERS)
 
@@ -71,7 +78,8 @@ def test_human_bots_make_human_mistakes():
     reasons = set()
     for seed in range(30):
         _, log = play("trident", seed, 3)
-        reasons |= {e.get("why") or e["reason"] for e in log if e["type"] == "penalty"}
+        reasons |= {e["why"] for e in log if e["type"] == "penalty-reason"}
+        reasons |= {e["reason"] for e in log if e["type"] == "penalty"}
     assert {"wrong-suit", "no-trident"} <= reasons
 
 

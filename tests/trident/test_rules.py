@@ -164,4 +164,4 @@ def test_may_not_go_out_with_a_non_basic_piece():
     s = run_down_seat1(Script().start(hands=hands), ["heart-1", "heart-2", "heart-3", "heart-4"])
     s.field("change-spade-1")
     r = s.run()
-    assert r.of("penalty", s.line)[0]["why"] == "non-basic-last" and r.hand(1) == ["change-spade-1"]
+    assert r.of("penalty-reason", s.line)[0]["why"] == "non-basic-last" and r.hand(1) == ["change-spade-1"]

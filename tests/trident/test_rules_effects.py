@@ -57,8 +57,8 @@ def test_unknown_answer_adds_zero_and_the_pending_moves_on():
 def test_ruling_basic_or_change_is_not_an_answer_to_an_attack():
     s = Script().start().field("draw-2-1").field("diamond-1")
     r = s.run()
-    pen = r.of("penalty", s.line)[0]
-    assert pen["why"] == "not-an-answer" and r.snap["owed"][2] == 4  # 2 penalty + the attack it failed to answer
+    [why] = r.of("penalty-reason", s.line)
+    assert why["why"] == "not-an-answer" and r.snap["owed"][2] == 4  # 2 penalty + the attack it failed to answer
 
 
 def test_change_draw4_suit_chosen_by_scanning_a_basic_piece_that_stays_in_hand():

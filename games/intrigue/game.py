@@ -1,0 +1,603 @@
+"""イントリーゲ as the controller enforces it (shared/rules/intrigue.md).
+
+A turn of seat S, clockwise from seat 1:
+
+1. income: the bank pays S for each of S's advisors employed in another mansion;
+2. hiring: every advisor waiting in S's garden (and, in a conflict, the one
+   already employed in that role) is offered for, one after another, and
+   each confirmed bribe goes to S at once, kept in every case; then S places
+   them, the non-conflicting first, then each conflict from the highest-paid
+   section down (a conflict of newcomers only comes last), and the advisors
+   a conflict does not keep leave the game;
+3. dispatch: S sends two advisors from its hand to two different other
+   gardens (none in the last round).
+
+The board (who sits where, who waits where, whose turn, which step) is
+public: it is announced as it changes and `hint` repeats it.  Cash is not:
+every balance travels in a `cash` event private to its owner, and every
+refusal that could hint at a balance is spoken only to the seat it refuses.
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from kikimimi.protocol import TABLE, Event, Game, Input, error, event, say, seat_audience
+
+from . import machine
+from .editions import COPIES, Edition, edition_from_options
+from .pieces import advisor_of, advisor_tag, all_tags, parse_advisor, parse_section, section_tag
+
+if TYPE_CHECKING:
+    from .bots import IntrigueSimulation
+
+HAND, GARDEN, SECTION, OUT = "hand", "garden", "section", "out"
+#: One spoken line: a phrase key and its parameters.
+Line = tuple[str, dict[str, Any]]
+
+
+@dataclass
+class Place:
+    """Where one advisor is: in its owner's hand, in a garden, in a section, or out of the game."""
+
+    kind: str
+    mansion: int = 0
+    section: int = 0
+
+
+@dataclass
+class Group:
+    """Advisors settled together: one non-conflicting newcomer, or all advisors of one role in conflict."""
+
+    role: str
+    advisors: list[str]
+    employed: str | None = None  # the advisor already in a section, if any
+
+    @property
+    def conflict(self) -> bool:
+        return len(self.advisors) > 1
+
+
+class IntrigueGame(Game):
+    """One play of Intrige: plain state, the turn's steps on a `transitions` machine."""
+
+    name: ClassVar[str] = "intrigue"
+    min_players: ClassVar[int] = 4
+    max_players: ClassVar[int] = 5
+    official_players: ClassVar[int] = 4
+    tag_sets: ClassVar[tuple[str, ...]] = ("intrigue",)
+
+    def __init__(self, players: int, options: Mapping[str, Any] | None = None):
+        Game.__init__(self, players, options)
+        if not self.min_players <= players <= self.max_players:
+            raise ValueError(f"Intrige is played by 4 or 5 players, not {players}")
+        self.ed: Edition = edition_from_options(self.options)
+        self.seats = tuple(range(1, players + 1))
+        self.cash = dict.fromkeys(self.seats, self.ed.start_cash)
+        self.where: dict[str, Place] = {
+            advisor_tag(s, r, c): Place(HAND, s)
+            for s in self.seats for r in self.ed.roles for c in range(1, COPIES + 1)
+        }
+        self.gardens: dict[int, list[str]] = {s: [] for s in self.seats}
+        self.sections: dict[int, dict[int, str]] = {s: {} for s in self.seats}
+        self.round = 1
+        self.turn = 1
+        self.groups: list[Group] = []  # this turn's settlement order
+        self.bids: list[str] = []  # advisors still to be offered for, in order
+        self.taps = 0
+        self.chosen: str | None = None  # the advisor scanned, waiting for a section or a seat token
+        self.sent_to: list[int] = []
+        self.to_send = 0
+        self.result: dict[str, Any] | None = None
+        self.state: str
+        self._out: list[Event] = []
+        machine.attach(self)
+
+    # -- the Game protocol ---------------------------------------------------
+    @classmethod
+    def known_tags(cls, players: int) -> frozenset[str]:
+        return all_tags(players)
+
+    @classmethod
+    def referee_commands(cls) -> list[tuple[str, str]]:
+        """The console's help for this game: (syntax, one line)."""
+        return [
+            ("act SEAT TARGET", "dispatch: seat SEAT scans seat:TARGET (after choosing an advisor)"),
+            ("scan SEAT TAG", "seat SEAT scans TAG on its hand reader (an advisor or intrigue:section-K)"),
+            ("place SEAT ADVISOR K", "owner SEAT places ADVISOR (a tag) in section K"),
+            ("send SEAT ADVISOR TARGET", "seat SEAT sends ADVISOR (a tag) to seat TARGET's garden"),
+            ("bribe SEAT", "seat SEAT raises its offer by one step"),
+            ("ok SEAT", "seat SEAT confirms its offer"),
+            ("next", "confirm the current offer as it stands"),
+            ("hint SEAT", "tell seat SEAT the board and its own cash"),
+            ("stop", "end the game now, ranked by cash"),
+        ]
+
+    @property
+    def over(self) -> bool:
+        return self.state == "over"
+
+    def start(self, t: float) -> list[Event]:
+        out = self._out = []
+        self._announce("start", edition=self.ed.name, rounds=self.ed.rounds, start_cash=self.ed.start_cash,
+                       players=len(self.seats), bribes=self.ed.bribes)
+        for s in self.seats:
+            self._whisper_cash(s)
+        self._out.append(event("round", round=self.round))
+        self._announce("round", round=self.round)
+        self._begin_turn()
+        self._out = []
+        return out
+
+    def handle(self, inp: Input) -> list[Event]:
+        out = self._out = []
+        if self.over:
+            out.append(error("the game is over"))
+        elif inp.console is not None:
+            self._console(inp.console.split())
+        elif inp.timer is not None:
+            out.append(error(f"no timer named {inp.timer!r} in Intrige"))
+        elif inp.tag is None or inp.removed:
+            pass  # lifting a piece off a reader means nothing here
+        elif inp.reader != "hand" or inp.seat is None:
+            self._refuse(None, "hand-reader-only", "Intrige is played on the hand readers")
+        else:
+            self._scan(inp.seat, inp.tag)
+        self._out = []
+        return out
+
+    def snapshot(self) -> dict[str, Any]:
+        return {
+            "phase": self.state, "round": self.round, "turn": self.turn, "edition": self.ed.name,
+            "cash": dict(self.cash),
+            "hands": {s: self.hand(s) for s in self.seats},
+            "gardens": {s: list(g) for s, g in self.gardens.items()},
+            "sections": {s: dict(sec) for s, sec in self.sections.items()},
+            "out": sorted(t for t, p in self.where.items() if p.kind == OUT),
+            "bids": list(self.bids), "taps": self.taps, "chosen": self.chosen,
+            "result": self.result,
+        }
+
+    def hand(self, seat: int) -> list[str]:
+        return [t for t, p in self.where.items() if p.kind == HAND and p.mansion == seat]
+
+    # -- speaking --------------------------------------------------------------
+    def _announce(self, key: str, /, **params: Any) -> None:
+        self._out.append(say(TABLE, key, **params))
+
+    def _tell(self, to: int, key: str, /, **params: Any) -> None:
+        self._out.append(say(seat_audience(to), key, **params))
+
+    def _refuse(self, seat: int | None, key: str, message: str, **params: Any) -> None:
+        """A refusal: the reason in the refused seat's earphone, an `error` only it and the referee see."""
+        if seat is None:
+            self._announce(key, **params)
+            self._out.append(error(message))
+        else:
+            self._tell(seat, key, **params)
+            self._out.append(error(message, seat=seat, private=seat_audience(seat)))
+
+    def _whisper_cash(self, seat: int) -> None:
+        self._out.append(event("cash", seat=seat, cash=self.cash[seat], private=seat_audience(seat)))
+        self._tell(seat, "cash", cash=self.cash[seat])
+
+    @staticmethod
+    def _who(tag: str) -> dict[str, Any]:
+        """An advisor as the phrases speak it: its owner's seat and its role (the copy looks the same)."""
+        a = advisor_of(tag)
+        return {"seat": a.owner, "role": a.role, "advisor": tag}
+
+    # -- a turn ------------------------------------------------------------------
+    def _income_of(self, seat: int) -> int:
+        return sum(self.ed.incomes[p.section - 1] for t, p in self.where.items()
+                   if p.kind == SECTION and p.mansion != seat and t.startswith(f"intrigue:advisor-{seat}-"))
+
+    def _pay_income(self, seat: int) -> None:
+        amount = self._income_of(seat)
+        self._out.append(event("income", seat=seat, amount=amount))
+        if amount:
+            self.cash[seat] += amount
+            self._announce("income", seat=seat, amount=amount)
+            self._whisper_cash(seat)
+
+    def _begin_turn(self) -> None:
+        self.begin_turn()
+        self.chosen, self.taps, self.sent_to = None, 0, []
+        self._out.append(event("turn", seat=self.turn))
+        self._announce("turn", seat=self.turn)
+        self._pay_income(self.turn)
+        self.groups = self._settlement_order(self.turn)
+        if self.groups:
+            self.bids = [t for g in self.groups for t in g.advisors]
+            self.call_offers()
+            self._call_offer()
+        else:
+            self._after_hiring()
+
+    def _settlement_order(self, owner: int) -> list[Group]:
+        """Non-conflicting newcomers in the order sent; then conflicts, the highest-paid
+        section's first; then conflicts among newcomers only, in the order sent."""
+        waiting = self.gardens[owner]
+        employed = {advisor_of(t).role: t for t in self.sections[owner].values()}
+        by_role: dict[str, list[str]] = {}
+        for t in waiting:
+            by_role.setdefault(advisor_of(t).role, []).append(t)
+        singles, held, fresh = [], [], []
+        for role, ts in by_role.items():
+            if role in employed:
+                held.append(Group(role, [employed[role], *ts], employed[role]))
+            elif len(ts) > 1:
+                fresh.append(Group(role, ts))
+            else:
+                singles.append(Group(role, ts))
+        held.sort(key=lambda g: (-self.ed.incomes[self.where[employed[g.role]].section - 1],
+                                 -self.where[employed[g.role]].section))
+        return singles + held + fresh
+
+    def _group_of(self, tag: str) -> Group | None:
+        return next((g for g in self.groups if tag in g.advisors), None)
+
+    # -- offers --------------------------------------------------------------------
+    def _call_offer(self, again: bool = False) -> None:
+        tag = self.bids[0]
+        g = self._group_of(tag)
+        assert g is not None
+        if not again:
+            self.taps = 0
+        if g.conflict and tag == g.advisors[0] and not again:
+            self._announce("conflict", owner=self.turn, role=g.role, count=len(g.advisors))
+        key = "offer-call-employed" if tag == g.employed else "offer-call"
+        self._announce(key, owner=self.turn, conflict=g.conflict, **self._who(tag))
+
+    def _bribe_tap(self, seat: int) -> None:
+        bidder = advisor_of(self.bids[0]).owner
+        if seat != bidder:
+            self._refuse(seat, "not-your-offer", f"seat {seat} is not the one offering now")
+        elif (self.taps + 1) * self.ed.step > self.cash[seat]:
+            self._refuse(seat, "offer-beyond-cash", f"seat {seat} cannot offer more")
+        else:
+            self.taps += 1
+            self._tell(seat, "offer-raised", amount=self.taps * self.ed.step)
+
+    def _confirm_offer(self, seat: int) -> None:
+        tag = self.bids[0]
+        bidder = advisor_of(tag).owner
+        if seat != bidder:
+            self._refuse(seat, "not-your-offer", f"seat {seat} is not the one offering now")
+            return
+        amount, owner = self.taps * self.ed.step, self.turn
+        who = self._who(tag)
+        if self.ed.bribes == "open":
+            self._out.append(event("offer", seat=seat, advisor=tag, amount=amount))
+            self._announce("offer-made" if amount else "offer-nothing", amount=amount, owner=owner, **who)
+        else:
+            group = [seat_audience(seat), seat_audience(owner)]
+            self._out.append(event("offer", seat=seat, advisor=tag, amount=amount, private=group))
+            self._announce("offer-hidden", owner=owner, **who)
+            for s in (seat, owner):
+                self._tell(s, "offer-made" if amount else "offer-nothing", amount=amount, owner=owner, **who)
+        if amount:
+            self.cash[seat] -= amount
+            self.cash[owner] += amount
+            self._whisper_cash(seat)
+            self._whisper_cash(owner)
+        self.bids.pop(0)
+        self.taps = 0
+        if self.bids:
+            self._call_offer()
+        else:
+            self.call_placing()
+            self._announce("place-call", owner=self.turn)
+            self._call_next_conflict()
+
+    # -- placing ---------------------------------------------------------------------
+    def _pending(self) -> list[Group]:
+        return [g for g in self.groups if any(self.where[t].kind == GARDEN for t in g.advisors)]
+
+    def _current(self) -> tuple[list[Group], Group | None]:
+        """(non-conflicting groups still to place, the conflict to settle now or None)."""
+        pending = self._pending()
+        singles = [g for g in pending if not g.conflict]
+        return singles, (None if singles else next((g for g in pending if g.conflict), None))
+
+    def _call_next_conflict(self, again: bool = False) -> None:
+        singles, conflict = self._current()
+        if not singles and conflict is not None:
+            if not again:
+                self._out.append(event("conflict", owner=self.turn, role=conflict.role,
+                                       advisors=list(conflict.advisors)))
+            self._announce("settle-conflict", owner=self.turn, role=conflict.role, count=len(conflict.advisors))
+
+    def _choose_to_place(self, seat: int, tag: str) -> None:
+        group = self._group_of(tag)
+        singles, conflict = self._current()
+        if group is None or group not in self._pending() or (
+                group.employed != tag and self.where[tag].kind != GARDEN):
+            self._refuse(seat, "not-in-garden", f"{tag} is not to be placed in seat {seat}'s mansion")
+        elif group.conflict and singles:
+            self._refuse(seat, "settle-free-first", "the advisors without a conflict are placed first")
+        elif group.conflict and group is not conflict:
+            self._refuse(seat, "conflict-order", "conflicts are settled from the highest-paid section down",
+                         role=conflict.role if conflict else group.role)
+        else:
+            self.chosen = tag
+            self._tell(seat, "place-chosen", **self._who(tag))
+
+    def _place(self, seat: int, k: int) -> None:
+        tag = self.chosen
+        if tag is None:
+            self._refuse(seat, "choose-advisor-first", f"seat {seat} scanned a section before an advisor")
+            return
+        group = self._group_of(tag)
+        assert group is not None
+        mansion = self.sections[seat]
+        if group.employed is not None:
+            home = self.where[group.employed].section
+            if k != home:
+                self._refuse(seat, "conflict-section", f"the {group.role} conflict is settled in section {home}",
+                             section=home)
+                return
+        elif k in mansion:
+            self._refuse(seat, "section-taken", f"section {k} is taken", section=k)
+            return
+        self.chosen = None
+        for loser in group.advisors:
+            if loser != tag:
+                self._leave(seat, loser)
+        if tag == group.employed:
+            self._out.append(event("hire", owner=seat, advisor=tag, section=k, kept=True))
+            self._announce("kept", owner=seat, section=k, income=self.ed.incomes[k - 1], **self._who(tag))
+        else:
+            self.gardens[seat].remove(tag)
+            self.where[tag] = Place(SECTION, seat, k)
+            mansion[k] = tag
+            self._out.append(event("hire", owner=seat, advisor=tag, section=k))
+            self._announce("hired", owner=seat, section=k, income=self.ed.incomes[k - 1], **self._who(tag))
+        if self._pending():
+            self._call_next_conflict()
+        else:
+            self._after_hiring()
+
+    def _leave(self, owner: int, tag: str) -> None:
+        place = self.where[tag]
+        if place.kind == SECTION:
+            del self.sections[owner][place.section]
+        else:
+            self.gardens[owner].remove(tag)
+        self.where[tag] = Place(OUT)
+        self._out.append(event("dismiss", owner=owner, advisor=tag))
+        self._announce("dismissed", owner=owner, **self._who(tag))
+
+    # -- dispatch --------------------------------------------------------------------------
+    def _after_hiring(self) -> None:
+        self.to_send = 0 if self.round >= self.ed.rounds else min(2, len(self.hand(self.turn)))
+        if self.to_send:
+            self.call_dispatch()
+            self._announce("dispatch-call", seat=self.turn, count=self.to_send)
+        else:
+            self._end_turn()
+
+    def _choose_to_send(self, seat: int, tag: str) -> None:
+        place = self.where.get(tag)
+        if place is None or place.kind != HAND or place.mansion != seat:
+            self._refuse(seat, "not-in-hand", f"{tag} is not in seat {seat}'s hand")
+        else:
+            self.chosen = tag
+            self._tell(seat, "send-chosen", **self._who(tag))
+
+    def _send(self, seat: int, target: int) -> None:
+        tag = self.chosen
+        if tag is None:
+            self._refuse(seat, "choose-advisor-first", f"seat {seat} scanned a seat token before an advisor")
+        elif target == seat:
+            self._refuse(seat, "not-own-garden", "an advisor is never sent to its own mansion")
+        elif target in self.sent_to:
+            self._refuse(seat, "different-mansion", f"seat {seat} has already sent an advisor to seat {target}",
+                         target=target)
+        else:
+            self.chosen = None
+            self.where[tag] = Place(GARDEN, target)
+            self.gardens[target].append(tag)
+            self.sent_to.append(target)
+            self.to_send -= 1
+            self._out.append(event("dispatch", seat=seat, advisor=tag, target=target))
+            self._announce("dispatched", target=target, **self._who(tag))
+            if self.to_send:
+                self._announce("dispatch-again", seat=seat)
+            else:
+                self._end_turn()
+
+    def _end_turn(self) -> None:
+        nxt = self.turn % len(self.seats) + 1
+        if nxt == 1:
+            if self.round >= self.ed.rounds:
+                self._final()
+                return
+            self.round += 1
+            self._out.append(event("round", round=self.round))
+            self._announce("round", round=self.round)
+        self.turn = nxt
+        self._begin_turn()
+
+    # -- the end ------------------------------------------------------------------------------
+    def _final(self) -> None:
+        self._announce("final-income")
+        for s in self.seats:
+            self._pay_income(s)
+        self._game_over("end")
+
+    def _game_over(self, reason: str) -> None:
+        ranking = [{"seat": s, "place": 1 + sum(1 for o in self.seats if self.cash[o] > self.cash[s]),
+                    "cash": self.cash[s]} for s in self.seats]
+        ranking.sort(key=lambda e: (e["place"], e["seat"]))
+        for e in ranking:
+            e["won"] = e["place"] == 1
+        self.result = {"reason": reason, "ranking": ranking}
+        self.finish()
+        self._out.append(event("game-over", reason=reason, ranking=ranking))
+        self._announce(f"game-over-{reason}")
+        for e in ranking:
+            self._announce("rank", place=e["place"], seat=e["seat"], cash=e["cash"])
+
+    # -- what a seat hears on request -------------------------------------------------------------
+    def sight(self, seat: int) -> list[Line]:
+        """Everything a sighted player sees on the board now (public lines; `seat` is the one asking)."""
+        lines: list[Line] = [("hint-turn", {"round": self.round, "rounds": self.ed.rounds, "turn": self.turn,
+                                            "step": self.state})]
+        if self.state == "offers":
+            lines.append(("hint-offer", {"owner": self.turn, **self._who(self.bids[0])}))
+        for m in self.seats:
+            sections = self.sections[m]
+            if not sections and not self.gardens[m]:
+                lines.append(("hint-empty", {"owner": m}))
+            for k in sorted(sections):
+                lines.append(("hint-section", {"owner": m, "section": k, "income": self.ed.incomes[k - 1],
+                                               **self._who(sections[k])}))
+            lines += [("hint-garden", {"owner": m, **self._who(t)}) for t in self.gardens[m]]
+        return lines
+
+    def _hint(self, seat: int) -> None:
+        """The board, then what only the asking seat may hear: its hand and its cash."""
+        roles = [advisor_of(t).role for t in self.hand(seat)]
+        own: list[Line] = [("hint-hand", {"count": len(roles), "roles": roles}), ("cash", {"cash": self.cash[seat]})]
+        for key, params in self.sight(seat) + own:
+            self._tell(seat, key, **params)
+
+    def situation(self) -> list[Event]:
+        """Where the table stands, on the speaker (after an undo, a resume or a reader coming back):
+        whose turn, and the call that is waiting to be answered."""
+        if self.over:
+            return []
+        out = self._out = [say(TABLE, "turn", seat=self.turn)]
+        if self.state == "offers":
+            self._call_offer(again=True)
+        elif self.state == "placing":
+            self._announce("place-call", owner=self.turn)
+            self._call_next_conflict(again=True)
+        elif self.state == "dispatching":
+            self._announce("dispatch-call", seat=self.turn, count=self.to_send)
+        self._out = []
+        return out
+
+    def _identify(self, seat: int, tag: str) -> None:
+        """A piece scanned when it is no move: the player asks what it is (the pieces look alike by touch)."""
+        a = parse_advisor(tag)
+        k = parse_section(tag)
+        if a is not None:
+            self._tell(seat, "piece-advisor", **self._who(tag))
+        elif k is not None:
+            self._tell(seat, "piece-section", section=k, income=self.ed.incomes[k - 1])
+
+    # -- inputs ------------------------------------------------------------------------------------
+    def _scan(self, seat: int, tag: str) -> None:
+        if tag == "cmd:hint":
+            self._hint(seat)
+        elif tag in ("cmd:bribe", "cmd:ok"):
+            if self.state != "offers":
+                self._refuse(seat, "no-offer-now", "no offer is being made now")
+            elif tag == "cmd:bribe":
+                self._bribe_tap(seat)
+            else:
+                self._confirm_offer(seat)
+        elif tag.startswith("cmd:"):
+            self._refuse(seat, "no-such-command", f"{tag} means nothing in Intrige")
+        elif tag.startswith("seat:"):
+            if self.state != "dispatching" or seat != self.turn:
+                self._refuse(seat, "not-now", f"seat {seat} cannot send an advisor now")
+            else:
+                self._send(seat, int(tag[5:]))
+        else:
+            self._piece(seat, tag)
+
+    def _piece(self, seat: int, tag: str) -> None:
+        a, k = parse_advisor(tag), parse_section(tag)
+        if (a is not None and a.role not in self.ed.roles) or (k is not None and k > self.ed.sections):
+            self._refuse(seat, "not-this-edition", f"{tag} is not used in the {self.ed.name} edition")
+        elif seat != self.turn or self.state not in ("placing", "dispatching"):
+            self._identify(seat, tag)
+        elif self.state == "placing":
+            if k is None:
+                self._choose_to_place(seat, tag)
+            else:
+                self._place(seat, k)
+        elif a is not None:
+            self._choose_to_send(seat, tag)
+        else:
+            self._identify(seat, tag)
+
+    def _console(self, words: list[str]) -> None:
+        """The referee's line: the same acts as the readers, with the acting seat first."""
+        head, args = (words[0].lower(), words[1:]) if words else ("", [])
+        shape = (head, len(args))
+        if shape == ("stop", 0):
+            self._game_over("stopped")
+        elif shape == ("next", 0):
+            if self.state == "offers":
+                self._confirm_offer(advisor_of(self.bids[0]).owner)
+            else:
+                self._out.append(error("next: no offer is being made now"))
+        elif shape in (("hint", 1), ("bribe", 1), ("ok", 1)):
+            seat = self._seat(args[0])
+            if seat is not None:
+                self._scan(seat, f"cmd:{head}")
+        elif shape == ("act", 2):
+            seat, target = self._seat(args[0]), self._seat(args[1])
+            if seat is not None and target is not None:
+                self._scan(seat, f"seat:{target}")
+        elif shape == ("scan", 2):
+            seat, tag = self._seat(args[0]), self._tag(args[1])
+            if seat is not None and tag is not None:
+                self._scan(seat, tag)
+        elif shape in (("place", 3), ("send", 3)):
+            seat, tag = self._seat(args[0]), self._tag(args[1])
+            second = self._section(args[2]) if head == "place" else self._seat(args[2])
+            if seat is not None and tag is not None and second is not None:
+                self._scan(seat, tag)
+                if self.chosen == tag:
+                    self._scan(seat, section_tag(second) if head == "place" else f"seat:{second}")
+        else:
+            self._out.append(error(f"unknown command {' '.join(words)[:80]!r} (help lists the commands)"))
+
+    def _section(self, word: str) -> int | None:
+        if word.isascii() and word.isdigit() and 1 <= int(word) <= self.ed.sections:
+            return int(word)
+        self._out.append(error(f"no section {word[:10]!r} (1 to {self.ed.sections})"))
+        return None
+
+    def _seat(self, word: str) -> int | None:
+        if word.isascii() and word.isdigit() and 1 <= int(word) <= len(self.seats):
+            return int(word)
+        self._out.append(error(f"no seat {word[:10]!r} (1 to {len(self.seats)})"))
+        return None
+
+    def _tag(self, word: str) -> str | None:
+        tag = word if word.startswith("intrigue:") else f"intrigue:{word}"
+        if tag in self.where or parse_section(tag) is not None:
+            return tag
+        self._out.append(error(f"no piece {word[:60]!r} in this game"))
+        return None
+
+    # -- hooks for the runtime ------------------------------------------------------------------------
+    @classmethod
+    def simulation(cls, seed: int, players: int, options: Mapping[str, Any],
+                   bot: str | None = None) -> "IntrigueSimulation":
+        from .bots import IntrigueSimulation
+
+        return IntrigueSimulation(seed, players, options, bot)
+
+    @classmethod
+    def tune(cls, games: int, seed: int, players: int, options: Mapping[str, Any],
+             bot: str | None = None, plot: str | None = None, progress: bool = True) -> str:
+        from .tuning import tune
+
+        return tune(games, seed, players, options, bot, plot, progress)
+
+    @classmethod
+    def diagram(cls, fmt: str = "mermaid") -> str:
+        if fmt != "mermaid":
+            raise ValueError(f"Intrige draws only Mermaid diagrams, not {fmt!r}")
+        return machine.mermaid()
+
+
+__all__ = ["IntrigueGame"]

@@ -1,0 +1,96 @@
+"""The designer's table: what many bot games of Intrige say about its balance.
+
+It plays through the real engine (`kikimimi.sim.play`), so the figures are
+those of the code that runs at the table.  Bribes are read from the
+referee's log (hidden offers included).
+"""
+from __future__ import annotations
+
+import statistics
+from collections import Counter
+from collections.abc import Mapping
+from typing import Any
+
+from tqdm import tqdm
+
+
+def game_stats(log: list[dict[str, Any]]) -> dict[str, Any]:
+    """One game's figures: winners, final cash, bribes, conflicts."""
+    over = next((e for e in log if e["type"] == "game-over"), None)
+    ranking = over["ranking"] if over else []
+    offers = [e["amount"] for e in log if e["type"] == "offer"]
+    return {
+        "reason": over["reason"] if over else "unfinished",
+        "winners": [e["seat"] for e in ranking if e["place"] == 1],
+        "cash": {e["seat"]: e["cash"] for e in ranking},
+        "bribes": sum(1 for a in offers if a > 0),
+        "bribed": sum(offers),
+        "conflicts": sum(1 for e in log if e["type"] == "conflict"),
+        "dismissed": sum(1 for e in log if e["type"] == "dismiss"),
+        "turns": sum(1 for e in log if e["type"] == "turn"),
+    }
+
+
+def _mean(xs: list[float]) -> str:
+    return f"mean {statistics.fmean(xs):,.0f}, median {statistics.median(xs):,.0f}" if xs else "none"
+
+
+def report(stats: list[dict[str, Any]], players: int, kinds: Mapping[int, str] | None = None) -> str:
+    n = len(stats)
+    if not n:
+        return "no games played"
+    lines = [f"Intrige: {n} bot games, {players} players"]
+    wins: Counter[int] = Counter(s for st in stats for s in st["winners"])
+    label = {s: f"seat {s}" + (f" ({kinds[s]})" if kinds else "") for s in range(1, players + 1)}
+    lines.append("win rate by seat (ties share): "
+                 + ", ".join(f"{label[s]} {wins[s] / n:.1%}" for s in range(1, players + 1)))
+    ties = sum(1 for st in stats if len(st["winners"]) > 1)
+    lines.append(f"games with a shared first place: {ties / n:.1%}")
+    finals = [c for st in stats for c in st["cash"].values()]
+    spreads = [max(st["cash"].values()) - min(st["cash"].values()) for st in stats if st["cash"]]
+    lines.append(f"final cash: {_mean(finals)}; spread (richest - poorest): {_mean(spreads)}")
+    lines.append(f"bribes paid per game: {statistics.fmean(st['bribes'] for st in stats):.1f} "
+                 f"(total {_mean([st['bribed'] for st in stats])})")
+    conflicts = [st["conflicts"] for st in stats]
+    lines.append(f"conflicts per game: {statistics.fmean(conflicts):.1f} over "
+                 f"{statistics.fmean(st['turns'] for st in stats):.0f} turns; games with a conflict: "
+                 f"{sum(1 for c in conflicts if c) / n:.1%}; advisors out per game: "
+                 f"{statistics.fmean(st['dismissed'] for st in stats):.1f}")
+    endings = Counter(st["reason"] for st in stats)
+    lines.append("endings: " + ", ".join(f"{r} {c / n:.1%}" for r, c in sorted(endings.items())))
+    return "\n".join(lines)
+
+
+def _plot(stats: list[dict[str, Any]], path: str) -> str:
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return "plot skipped: matplotlib is not installed (pip install 'kikimimi[plot]')"
+    fig, ax = plt.subplots()
+    ax.hist([c for st in stats for c in st["cash"].values()], bins=30)
+    ax.set_xlabel("final cash")
+    ax.set_ylabel("players")
+    fig.savefig(path)
+    plt.close(fig)
+    return f"plot written to {path}"
+
+
+def tune(games: int, seed: int, players: int, options: Mapping[str, Any] | None = None,
+         bot: str | None = None, plot: str | None = None, progress: bool = True) -> str:
+    """Play `games` bot games (seeds seed, seed+1, ...) and return the report."""
+    from kikimimi.sim import play
+
+    from .bots import IntrigueSimulation
+
+    stats = []
+    for i in tqdm(range(games), desc="intrigue", unit="game", disable=not progress):
+        _, log = play("intrigue", seed + i, players, dict(options or {}), bot)
+        stats.append(game_stats(log))
+    kinds = IntrigueSimulation(seed, players, dict(options or {}), bot).kinds if bot == "mixed" else None
+    text = report(stats, players, kinds)
+    if plot:
+        text += "\n" + _plot(stats, plot)
+    return text

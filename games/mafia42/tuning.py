@@ -1,0 +1,91 @@
+"""`kikimimi sim mafia42 --games N`: win rates per team by mode and player
+count, and how often each job's ability decided a game.
+
+Each game deals a deck drawn at random from the catalogue (the default
+decks hold only some jobs), so every job's ability gets its turn.  "Decided"
+means the ability changed the board in the night, vote or morning that
+ended the game (`decided_by` of the `game-over` event).
+"""
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Mapping
+from typing import Any
+
+from .jobs import Catalogue, default_catalogue
+from .options import CULT_PLAYERS
+
+GRID = ((4, ("classic", "general")), (8, ("classic", "general")), (12, ("classic", "general", "cult")),
+        (10, ("cult",)))
+
+
+def random_deck(rng: random.Random, players: int, mode: str, catalogue: Catalogue | None = None) -> list[str]:
+    """A playable deck: mafia (a quarter), perhaps a helper, police, doctor, then special citizens."""
+    cat = catalogue or default_catalogue()
+    mafia = max(1, players // 4)
+    deck = ["mafia"] * mafia
+    helpers = sorted(n for n, j in cat.jobs.items() if j.helper)
+    if players >= 5:
+        deck.append(rng.choice(helpers))
+    deck += ["police", "doctor"][: players - len(deck)]
+    if mode == "cult":
+        deck += ["cult-leader"] + (["fanatic"] if players == 12 else [])
+    specials = sorted(n for n, j in cat.jobs.items()
+                      if j.team == "citizens" and n not in ("police", "doctor", "citizen"))
+    rng.shuffle(specials)
+    for job in specials:
+        room = players - len(deck)
+        size = 2 if job in ("lover", "society") else 1
+        if room >= size:
+            deck += [job] * size
+    return deck + ["citizen"] * (players - len(deck))
+
+
+def tune(games: int, seed: int, players: int, options: Mapping[str, Any], progress: bool = True) -> str:
+    from kikimimi.sim import play
+
+    cells = [(n, m) for n, modes in GRID for m in modes]
+    if players not in {n for n, _ in cells}:
+        cells.append((players, "classic"))
+    if "mode" in options:
+        cells = [(n, m) for n, m in cells if m == options["mode"] and (m != "cult" or n in CULT_PLAYERS)]
+    rng = random.Random(seed)
+    wins: dict[tuple[int, str], Counter] = {c: Counter() for c in cells}
+    days: dict[tuple[int, str], list[int]] = {c: [] for c in cells}
+    decided: Counter = Counter()
+    dealt: Counter = Counter()
+    plan = [(c, seed + g) for c in cells for g in range(games)]
+    if progress:
+        from tqdm import tqdm
+
+        plan = tqdm(plan, desc="mafia42", unit="game")
+    for (n, mode), game_seed in plan:
+        deck = random_deck(rng, n, mode)
+        opts = {**{k: v for k, v in options.items() if k not in ("jobs", "mode")}, "mode": mode, "jobs": deck}
+        _, log = play("mafia42", game_seed, n, opts)
+        over = next((ev for ev in reversed(log) if ev["type"] == "game-over"), None)
+        if over is None:
+            wins[(n, mode)]["unfinished"] += 1
+            continue
+        wins[(n, mode)][over["winner"]] += 1
+        days[(n, mode)].append(int(over.get("day", 0)))
+        for job in set(deck):
+            dealt[job] += 1
+        for job in over.get("decided_by", []):
+            decided[job] += 1
+    lines = [f"mafia42: {games} bot games per cell, random decks from catalogue {default_catalogue().version}",
+             "players mode     mafia citizens cult  void  mean days"]
+    for (n, mode) in cells:
+        w, total = wins[(n, mode)], max(1, sum(wins[(n, mode)].values()))
+        d = days[(n, mode)]
+        rates = " ".join(f"{100 * w[t] / total:5.1f}%" for t in ("mafia", "citizens", "cult", "void"))
+        unfinished = f"  unfinished {w['unfinished']}" if w["unfinished"] else ""
+        lines.append(f"{n:7d} {mode:8s} {rates}  {sum(d) / max(1, len(d)):5.2f}{unfinished}")
+    total_games = sum(sum(w.values()) for w in wins.values())
+    lines.append(f"abilities that changed the board in the deciding phase ({total_games} games):")
+    for job, count in decided.most_common():
+        base = dealt.get(job, 0)
+        share = f"{100 * count / base:.1f}% of the {base} games dealing it" if base else "a shared skill"
+        lines.append(f"  {job:12s} {count:5d} games ({share})")
+    return "\n".join(lines)

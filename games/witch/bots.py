@@ -1,0 +1,293 @@
+"""Bot seats and the physical table for `kikimimi sim witch`.
+
+Each bot learns only what its seat hears: the `say` events addressed to the
+table or to its own earphone (`visible_to`), never a logged event's fields,
+so the same bots can later play by ear alone.  Claims travel as typed
+speech ("mirror 3 witch, 5 human"), which the other bots parse from the
+spoken text, exactly as people at a remote table would.
+
+Two kinds: `random` (legal moves at random) and `reason` (the default): the
+mirror-user publishes its findings, one witch claims to be the mirror with
+consistent fake findings, islanders vote on the findings of the claimant
+they trust (a claimant who accuses them falsely is a liar), the knight
+guards the trusted claimant, the witches banish the real one.
+"""
+from __future__ import annotations
+
+import random
+import re
+from collections import deque
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from kikimimi.phrases import load_catalogue
+from kikimimi.protocol import visible_to
+from kikimimi.roles import assign_with_preferences
+
+from .rules import parse_options
+
+BOTS = ("reason", "random")
+CLAIM = re.compile(r"\b(mirror|priest)((?:,?\s+\d+\s+(?:witch|human))+)")
+
+
+def claim_text(findings: Mapping[int, str], role: str = "mirror") -> str:
+    return f"{role} " + ", ".join(f"{t} {f}" for t, f in sorted(findings.items()))
+
+
+def parse_claim(text: str, role: str = "mirror") -> dict[int, str] | None:
+    """The findings a speech claims for `role` ("mirror 3 witch, 5 human"), or None."""
+    for m in CLAIM.finditer(text):
+        if m.group(1) == role:
+            return {int(t): f for t, f in re.findall(r"(\d+)\s+(witch|human)", m.group(2))}
+    return None
+
+
+def role_of(spoken: Any) -> str:
+    """A role from its parameter: the catalogue key (`role:mirror`) or its spoken English name."""
+    text = str(spoken)
+    if text.startswith("role:"):
+        return text[5:]
+    _, names = load_catalogue("witch", "en")
+    return next((k[5:] for k, v in names.items() if k.startswith("role:") and v == text), text)
+
+
+class BotSeat:
+    """One seat's knowledge, fed only with the phrases its seat hears."""
+
+    def __init__(self, seat: int, players: int, style: str, rng: random.Random):
+        self.seat, self.players, self.style, self.rng = seat, players, style, rng
+        self.role: str | None = None
+        self.partners: list[int] = []
+        self.alive = set(range(1, players + 1))
+        self.findings: dict[int, str] = {}  # my own (mirror, priest)
+        self.claimed: dict[int, str] = {}  # what I have claimed so far
+        self.claims: dict[int, dict[int, str]] = {}  # mirror claimant -> its findings
+        self.priest_claims: dict[int, dict[int, str]] = {}  # priest claimant -> its findings
+        self.witch_choice: int | None = None
+        self.exorcised = False
+        self.day = 0
+
+    def hear(self, ev: Any) -> None:
+        """One phrase this seat heard: a logged `say`, or an ear's `Heard` (parameters as spoken)."""
+        if isinstance(ev, Mapping):
+            to, key, p = ev.get("to"), ev.get("key"), ev.get("params") or {}
+        else:
+            to, key, p = ev.to, ev.key, ev.params
+        mine = to == f"seat:{self.seat}"
+        if key == "your-role" and mine:
+            self.role = role_of(p["role"])
+        elif key == "partners" and mine:
+            self.partners = list(p["seats"])
+        elif key in ("mirror-result", "priest-result") and mine:
+            self.findings[int(p["target"])] = str(p["found"]).rsplit(":", 1)[-1]
+        elif key in ("voted-out", "morning"):
+            self.alive -= set(p["seats"])
+        elif key == "day":
+            self.day, self.witch_choice = int(p["day"]), None
+        elif key == "witches-chose" and mine:
+            self.witch_choice = int(p["seat"])
+        elif key == "speech" and p.get("seat") != self.seat:
+            text = str(p.get("text", ""))
+            for role, book in (("mirror", self.claims), ("priest", self.priest_claims)):
+                claim = parse_claim(text, role)
+                if claim:
+                    book.setdefault(int(p["seat"]), {}).update(claim)
+
+    # -- decisions ------------------------------------------------------------------
+    def others(self) -> list[int]:
+        return sorted(self.alive - {self.seat})
+
+    def is_witch(self) -> bool:
+        return self.role == "witch"
+
+    def trusted_claimant(self) -> int | None:
+        """The mirror claimant this seat believes (never one who lied about what it knows)."""
+        honest = []
+        known = dict(self.findings)
+        if len(self.priest_claims) == 1:  # a lone priest claim is believed
+            known.update(next(iter(self.priest_claims.values())))
+        for c, found in self.claims.items():
+            lies = any((t == self.seat or t in self.partners) and f == "witch" and not self.is_witch()
+                       for t, f in found.items())
+            lies = lies or any(known.get(t, f) != f for t, f in found.items())
+            if not lies and c in self.alive:
+                honest.append(c)
+        if self.role == "mirror" or not honest:
+            return None
+        return sorted(honest)[self.day % len(honest)] if len(honest) > 1 else honest[0]
+
+    def speech(self) -> str:
+        if self.style == "reason":
+            if self.role in ("mirror", "priest") and self.findings and self.findings != self.claimed:
+                self.claimed = dict(self.findings)
+                return claim_text(self.claimed, self.role)
+            if self.is_witch() and self.seat == min([self.seat, *[p for p in self.partners if p in self.alive]]):
+                pool = [s for s in self.others() if s not in self.partners and s not in self.claimed]
+                if pool and self.day >= 1:
+                    self.claimed[self.rng.choice(pool)] = "witch"  # never a partner: a consistent lie
+                    return claim_text(self.claimed)
+        return self.rng.choice(["...", "hmm, who could it be", "I trust seat " + str(self.rng.choice(self.others()))])
+
+    def vote(self) -> int:
+        others = self.others()
+        if self.style == "random" or not others:
+            return self.rng.choice(others or [self.seat])
+        if self.is_witch():
+            rivals = [c for c in self.claims if c in self.alive and c not in self.partners]
+            pool = rivals or [s for s in others if s not in self.partners] or others
+            return self.rng.choice(pool)
+        known = dict(self.findings)
+        trusted = self.trusted_claimant()
+        if trusted is not None:
+            known.update(self.claims[trusted])
+        witches = [s for s, f in known.items() if f == "witch" and s in self.alive and s != self.seat]
+        if witches:
+            return min(witches)
+        liars = [c for c in self.claims if c in self.alive and c != trusted and c != self.seat]
+        if liars:
+            return min(liars)
+        safe = {s for s, f in known.items() if f == "human"} | set(self.partners) | (
+            {trusted} if trusted is not None else set())
+        return self.rng.choice([s for s in others if s not in safe] or others)
+
+    def night_target(self) -> int:
+        others = self.others()
+        if not others:
+            return self.seat
+        if self.style == "random":  # legal at random: a witch never names a witch
+            return self.rng.choice([s for s in others if not (self.is_witch() and s in self.partners)] or others)
+        if self.is_witch():
+            if self.witch_choice in self.alive:
+                return self.witch_choice  # type: ignore[return-value]
+            claimants = [c for c in self.claims if c in self.alive and c not in self.partners]
+            return self.rng.choice(claimants or [s for s in others if s not in self.partners] or others)
+        if self.role == "mirror":
+            unknown = [s for s in others if s not in self.findings]
+            return self.rng.choice(unknown or others)
+        if self.role == "knight":
+            trusted = self.trusted_claimant()
+            return trusted if trusted is not None else self.rng.choice(others)
+        return self.rng.choice(others)
+
+
+class WitchSimulation:
+    """The table: deals the cards, runs the prologue, days and nights; bots act through it."""
+
+    def __init__(self, seed: int, players: int, options: Mapping[str, Any], bot: str | None = None):
+        style = bot or "reason"
+        if style not in BOTS:
+            raise ValueError(f"unknown bot {style!r} (have: {', '.join(BOTS)})")
+        self.opts = parse_options(players, options)
+        self.rng = random.Random(seed)
+        self.players = players
+        self.bots = {s: BotSeat(s, players, style, random.Random(seed * 1000 + s)) for s in range(1, players + 1)}
+        plan = assign_with_preferences(self.opts["roles"], self.opts["preferences"], players, self.rng)
+        counts: dict[str, int] = {}
+        self.cards: dict[int, str] = {}
+        for seat in range(1, players + 1):
+            counts[plan[seat]] = counts.get(plan[seat], 0) + 1
+            self.cards[seat] = f"witch:role-{plan[seat]}-{counts[plan[seat]]}"
+        self.queue: deque[tuple[str, int]] = deque()
+        self.alive = set(range(1, players + 1))
+        self.phase = "deal"
+        self.over = False
+        self.idle = 0
+        self._mic_seconds = 1.0
+
+    def observe(self, events: Sequence[Mapping[str, Any]]) -> None:
+        for ev in events:
+            if ev.get("type") == "game-over":
+                self.over = True
+            if ev.get("type") != "say":
+                continue
+            for seat, bot in self.bots.items():
+                if visible_to(ev, seat):
+                    bot.hear(ev)
+            if visible_to(ev, None):
+                self._table(ev)
+
+    def _table(self, ev: Mapping[str, Any]) -> None:
+        """What the table (everybody) heard on the speaker starts the next round of acts."""
+        key, p = ev.get("key"), ev.get("params") or {}
+        if key in ("voted-out", "morning"):
+            self.alive -= set(p["seats"])
+        if key == "scan-role":
+            self.queue.extend(("card", s) for s in self._order(range(1, self.players + 1)))
+        elif key == "prologue":
+            self.phase = "prologue"
+            talkers = self._order(self.alive)[:2]
+            self.queue.extend([("speak", s) for s in talkers] + [("ok", s) for s in self._order(self.alive)])
+        elif key == "day":
+            self.phase = "day"
+            self.queue.clear()
+            order = self._order(self.alive)
+            self.queue.extend([("power", s) for s in order] + [("speak", s) for s in order])
+            self.queue.extend(("vote", s) for s in self._order(self.alive))
+        elif key == "revote":
+            self.queue.clear()
+            self.queue.extend(("vote", s) for s in self._order(self.alive))
+        elif key == "night":
+            self.phase = "night"
+            self.queue.clear()
+            self.queue.extend(("night", s) for s in self._order(self.alive))
+
+    def _order(self, seats: Any) -> list[int]:
+        out = sorted(seats)
+        self.rng.shuffle(out)
+        return out
+
+    def next_input(self) -> dict[str, Any] | None:
+        if self.over:
+            return None
+        while self.queue:
+            what, seat = self.queue.popleft()
+            line = self._act(what, seat)
+            if line is not None:
+                self.idle = 0
+                return line
+        self.idle += 1
+        return {"console": "next" if self.idle < 50 else "stop", "dt": 1.0}
+
+    def _act(self, what: str, seat: int) -> dict[str, Any] | None:
+        bot = self.bots[seat]
+        hand = {"reader": "hand", "seat": seat}
+        if what == "card":
+            return {**hand, "tag": self.cards[seat], "dt": 2.0}
+        if what == "mic-off":  # the token comes off the field after the speech
+            return {"reader": "field", "tag": f"seat:{seat}", "removed": True, "dt": self._mic_seconds}
+        if seat not in self.alive:
+            return None
+        if what == "ok":
+            return {**hand, "tag": "cmd:ok"}
+        if what == "speak":
+            return self._speak(seat, bot.speech())
+        if what == "vote":
+            return {**hand, "tag": f"seat:{bot.vote()}", "dt": 1.5}
+        if what == "night":
+            return {**hand, "tag": f"seat:{bot.night_target()}", "dt": 2.0}
+        if what == "power":
+            return self._power(seat, bot)
+        return None
+
+    def _speak(self, seat: int, text: str) -> dict[str, Any]:
+        """Claims are typed (console); otherwise odd seats type and even seats talk
+        with their token on the field reader, so both ways to play are exercised."""
+        if seat % 2 or self.phase != "day" or parse_claim(text):
+            return {"console": f"speak {seat} {text}", "dt": 3.0}
+        seconds = round(self.rng.uniform(5, 40), 1)
+        self.queue.appendleft(("mic-off", seat))
+        self._mic_seconds = seconds
+        return {"reader": "field", "tag": f"seat:{seat}", "dt": 1.0}
+
+    def _power(self, seat: int, bot: BotSeat) -> dict[str, Any] | None:
+        others = bot.others()
+        if not others:
+            return None
+        if bot.role == "priest" and not bot.exorcised and bot.day >= 2 and self.rng.random() < 0.5:
+            bot.exorcised = True
+            return {"console": f"exorcise {seat} {self.rng.choice(others)}"}
+        if bot.role == "human" and self.rng.random() < 0.3:
+            return {"console": f"advise {seat} {self.rng.choice(others)}"}
+        if self.rng.random() < 0.4:
+            return {"console": f"silence {seat}"}
+        return None

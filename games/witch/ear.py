@@ -1,0 +1,148 @@
+"""Ear-only bots for 闇に笑う魔女 (`kikimimi sim witch --bot ear`, docs/ear.md).
+
+Each seat hears only the speaker and its own earphone, with parameters as
+spoken, and reasons with the same `BotSeat` as the event bots.  The physical
+table (`WitchWorld`) deals one face-down role card to each seat (a handle:
+the card's name is unknown until scanned); seat tokens and command tags are
+labelled, so anyone may name them.  A seat acts on what the speaker calls
+for: its card at the deal, OK the day before, its power and its speech by
+day, its ballot when the vote is called or a revote is asked, its scan at
+night.  The referee (the speaker's ear only) calls the vote with `next`
+when nobody has anything left to say.
+"""
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from kikimimi.ear import EarBot, EarTable, Handles, Heard
+
+from .bots import BotSeat
+from .rules import parse_options
+
+
+@dataclass(frozen=True)
+class Reach:
+    """What a seat can touch: its own face-down role card (a handle), until it is scanned."""
+
+    card: int | None
+
+
+class WitchWorld:
+    """The cards on the table; physics only (it deals, it never decides)."""
+
+    def __init__(self, players: int, deck: list[str], rng: random.Random):
+        shuffled = list(deck)
+        rng.shuffle(shuffled)
+        counts: dict[str, int] = {}
+        self.cards: dict[int, str] = {}
+        for seat, role in enumerate(shuffled, 1):
+            counts[role] = counts.get(role, 0) + 1
+            self.cards[seat] = f"witch:role-{role}-{counts[role]}"
+        self.handles = Handles(self.cards.values(), rng)
+        self.over = False
+
+    def follow(self, ev: Mapping[str, Any]) -> None:
+        if ev.get("type") == "game-over":
+            self.over = True
+
+    def reach(self, seat: int | None) -> Reach:
+        return Reach(self.handles.of(self.cards[seat]) if seat is not None else None)
+
+    def tag_for(self, seat: int | None, handle: int) -> str | None:
+        tag = self.handles.tag(handle)
+        return tag if seat is not None and tag == self.cards.get(seat) else None
+
+    def public_tag(self, tag: str) -> bool:
+        return tag.startswith(("seat:", "cmd:"))
+
+
+class WitchEar(EarBot):
+    """One seat: `BotSeat`'s reasoning, and a list of what the speaker has asked of it."""
+
+    def __init__(self, seat: int, players: int, rng: random.Random):
+        self.seat = seat
+        self.mind = BotSeat(seat, players, "reason", rng)
+        self.rng = rng
+        self.todo: list[str] = []
+
+    def hear(self, heard: Heard) -> None:
+        self.mind.hear(heard)
+        mine = heard.to == f"seat:{self.seat}"
+        key = heard.key
+        if key == "game-over":
+            self.todo = []
+        elif self.seat not in self.mind.alive:
+            self.todo = []
+        elif key == "scan-role":
+            self.todo = ["card"]
+        elif key == "prologue":
+            self.todo = ["ok"]
+        elif key == "day":
+            self.todo = ["power", "speak"]
+        elif key in ("vote-now", "revote"):
+            self.todo = [t for t in self.todo if t != "vote"] + ["vote"]
+        elif key == "night":
+            self.todo = ["night"]
+        elif mine and key in ("vote-not-self", "vote-not-candidate", "not-on-island", "night-not-self",
+                              "banish-witch", "night-not-living-target"):
+            self.todo.insert(0, "vote" if self.mind.day and key.startswith("vote") else "night")
+
+    def act(self, reach: Reach) -> dict[str, Any] | None:
+        while self.todo:
+            what = self.todo.pop(0)
+            line = self._line(what, reach)
+            if line is not None:
+                return line
+        return None
+
+    def _line(self, what: str, reach: Reach) -> dict[str, Any] | None:
+        me, mind = self.seat, self.mind
+        if what == "card":
+            return {"reader": "hand", "piece": reach.card} if reach.card is not None else None
+        if what == "ok":
+            return {"reader": "hand", "tag": "cmd:ok"}
+        if what == "speak":
+            return {"console": f"speak {me} {mind.speech()}", "dt": 3.0}
+        if what == "vote":
+            return {"reader": "hand", "tag": f"seat:{mind.vote()}", "dt": 1.5}
+        if what == "night":
+            return {"reader": "hand", "tag": f"seat:{mind.night_target()}", "dt": 2.0}
+        if what == "power":
+            others = mind.others()
+            if mind.role == "priest" and not mind.exorcised and mind.day >= 2 and others:
+                mind.exorcised = True
+                self.todo.insert(0, f"mark:{self.rng.choice(others)}")
+                return {"reader": "hand", "tag": "cmd:exorcise"}
+            return None
+        if what.startswith("mark:"):
+            return {"reader": "hand", "tag": f"seat:{what[5:]}"}
+        return None
+
+
+class Referee(EarBot):
+    """The speaker's ear: when no seat has anything left to do by day, the vote is called."""
+
+    seat = None
+
+    def __init__(self) -> None:
+        self.phase = ""
+
+    def hear(self, heard: Heard) -> None:
+        if heard.key in ("day", "night", "prologue", "vote-now", "game-over"):
+            self.phase = heard.key
+
+    def act(self, reach: Any) -> dict[str, Any] | None:
+        if self.phase in ("day", "prologue"):
+            self.phase = "called"
+            return {"console": "next"}
+        return None
+
+
+def ear_simulation(seed: int, players: int, options: Mapping[str, Any]) -> EarTable:
+    rng = random.Random(seed)
+    world = WitchWorld(players, parse_options(players, options)["roles"], rng)
+    seats = [WitchEar(s, players, random.Random(seed * 1000 + s)) for s in range(1, players + 1)]
+    return EarTable("witch", world, [*seats, Referee()])

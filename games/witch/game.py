@@ -1,0 +1,421 @@
+"""闇に笑う魔女 (Witch laughing in the dark), as `shared/rules/witch.md` rules it.
+
+The controller is the game master of the seed's chat game: roles dealt by
+scanning, the day before, days whose talk costs virtual time, votes with one
+revote, nights where every living player scans (the witches' Ba-Shiruura,
+the mirror, the knight's guard, or cover) and settles in the seed's
+priority order, and the win checked after every removal.  Speech and time
+are `talk.py`; the night's priority rules `night.py`.  The shared
+hidden-role machinery is `kikimimi.roles`; this module keeps only the rules.
+"""
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping
+from typing import Any
+
+from kikimimi.protocol import REFEREE, TABLE, Event, error, event, say, seat_audience
+from kikimimi.roles import (HiddenRoleGame, Night, VirtualClock, Vote, assign_with_preferences, decide, settle,
+                            team_event, team_say)
+
+from . import night as night_rules
+from .rules import KNOWS, MAX_PLAYERS, MIN_PLAYERS, TEAMS, finding, parse_options
+from .talk import Talk, width
+
+#: Longest typed speech accepted (characters); a table speech is bounded by the clock.
+MAX_SPEECH = 2000
+
+
+class WitchGame(Talk, HiddenRoleGame):
+    name = "witch"
+    min_players = MIN_PLAYERS
+    max_players = MAX_PLAYERS
+    official_players = 8
+    tag_sets = ("witch",)
+    card_set = "witch"
+    teams = TEAMS
+    knows = KNOWS
+    commands = ("advise", "exorcise", "silence")
+
+    def __init__(self, players: int, options: Mapping[str, Any] | None = None):
+        super().__init__(players, options)
+        self.opts = parse_options(players, self.options)
+        self.setup_roles(self.opts["roles"])
+        self.ready: set[int] = set()
+        self.day_clock = VirtualClock(0)
+        self.night_clock = VirtualClock(0)
+        self.allowance: dict[int, VirtualClock] = {}
+        self.cut: Counter[int] = Counter()  # permanent allowance lost to advisories
+        self.pending_cut: Counter[int] = Counter()  # advisories of the day, felt from the next day
+        self.advised: dict[int, int] = {}  # human -> target, today
+        self.mark: int | None = None  # the priest's exorcism mark, today
+        self.exorcism_used = False
+        self.silenced: set[int] = set()
+        self.votes: list[Vote] = []
+        self.talk_over = False
+        self.armed: dict[int, str] = {}  # seat -> "advise" | "exorcise": its next seat scan
+        self.mic: tuple[int, float, str, int] | None = None  # seat, since, phase, day
+        self.night: Night | None = None
+        self.voted_out: dict[int, int] = {}  # day -> seat voted out that day
+        self.findings: dict[int, list[tuple[int, str]]] = {}
+        self.fired: Counter[str] = Counter()
+        self._tonight: int | None = None  # the exorcism that happens tonight
+
+    # -- start and the day before ------------------------------------------------
+    def start(self, t: float) -> list[Event]:
+        out = super().start(t)
+        prefs = self.opts["preferences"]
+        if prefs:  # the referee hands the cards out accordingly; the scans remain the deal
+            plan = assign_with_preferences(self.deal.deck, prefs, self.players, self.lot(t, "deal"))
+            out.append(event("deal-plan", roles={str(s): r for s, r in sorted(plan.items())}, private=REFEREE))
+        return out
+
+    def on_dealt(self, t: float) -> list[Event]:
+        return [self.enter("prologue", 0), say(TABLE, "prologue")]
+
+    def _ready(self, seat: int, t: float) -> list[Event]:
+        self.ready.add(seat)
+        out = [say(seat_audience(seat), "ready-noted")]
+        if self.ready >= set(self.roster.alive()):
+            return out + self._day(1, t)
+        return out
+
+    # -- days ---------------------------------------------------------------------
+    def _day(self, day: int, t: float) -> list[Event]:
+        out = [self.enter("day", day)]
+        alive = self.roster.alive()
+        self.day_clock = VirtualClock(self.opts["day_minutes"])
+        for seat, minutes in self.pending_cut.items():
+            self.cut[seat] += minutes
+        bonus = self.opts["island_bonus"] * max(0, 7 - len(alive))
+        self.allowance = {s: VirtualClock(max(0, self.opts["allowance"] - self.cut[s] + bonus),
+                                          grace=self.opts["overrun"]) for s in alive}
+        self.votes = [Vote.open(alive)]
+        self.talk_over, self.silenced, self.armed, self.advised, self.mark = False, set(), {}, {}, None
+        out.append(say(TABLE, "day", day=day, alive=len(alive)))
+        if bonus:
+            out.append(say(TABLE, "island-bonus", minutes=bonus))
+        for seat, minutes in sorted(self.pending_cut.items()):
+            if seat in self.allowance:
+                me = seat_audience(seat)
+                out += [event("advisory", seat=seat, minutes=minutes, allowance=self.allowance[seat].length,
+                              private=me),
+                        say(me, "advised", minutes=minutes, allowance=self.allowance[seat].length)]
+        self.pending_cut = Counter()
+        return out + self._priest_finding(day)
+
+    def _priest_finding(self, day: int) -> list[Event]:
+        """From day 2 the priest learns whether yesterday's voted-out player was human or witch."""
+        target = self.voted_out.get(day - 1)
+        priests = self.roster.holders("priest", alive_only=True)
+        if day < 2 or target is None or not priests:
+            return []
+        return self._tell_finding(priests[0], target, "priest")
+
+    def _tell_finding(self, seat: int, target: int, how: str) -> list[Event]:
+        found = finding(self.roster.role(target))
+        self.findings.setdefault(seat, []).append((target, found))
+        me = seat_audience(seat)
+        return [event("result", seat=seat, target=target, found=found, by=how, private=me),
+                say(me, f"{how}-result", target=target, found=f"found:{found}")]
+
+    def on_choose(self, seat: int, target: int, t: float) -> list[Event]:
+        if self.phase == "day":
+            power = self.armed.pop(seat, None)
+            if power == "advise":
+                return self._advise(seat, target)
+            if power == "exorcise":
+                return self._exorcise(seat, target)
+            return self._vote(seat, target, t)
+        if self.phase == "night":
+            return self._night_act(seat, target, t)
+        return self.refuse(seat, f"nothing to choose in the {self.phase}", "not-now")
+
+    def _vote(self, seat: int, target: int, t: float) -> list[Event]:
+        vote = self.votes[-1]
+        why = vote.refusal(seat, target)
+        if why:
+            return self.refuse(seat, "that vote is not allowed", why, seat=target)
+        vote.cast(seat, target)
+        out = [say(seat_audience(seat), "voted", seat=target)]
+        return out + (self._count(t) if vote.complete else [])
+
+    def _count(self, t: float) -> list[Event]:
+        vote = self.votes[-1]
+        out: list[Event] = [event("tally", round=vote.round,
+                                  ballots={str(v): c for v, c in sorted(vote.ballots.items())},
+                                  totals={str(c): n for c, n in vote.totals().items()}),
+                            say(TABLE, "tally", round=vote.round)]
+        out += [say(TABLE, "ballot", voter=v, seat=c) for v, c in sorted(vote.ballots.items())]
+        if vote.round == 1:
+            decision = decide(self.votes)
+            if decision.seat is None and decision.how == "tie":
+                self.votes.append(Vote.open(self.roster.alive(), round=2))
+                out.append(say(TABLE, "revote", seats=vote.leaders()))
+                if self.talk_over:  # no time left to talk: straight to the ballots
+                    out.append(say(TABLE, "vote-now", missing=len(self.votes[-1].missing)))
+                return out
+        else:
+            decision = decide(self.votes, ("cumulative", "lot"), self.lot(t, f"vote-{self.day}"))
+        if decision.seat is None:  # the referee counted an empty ballot box
+            return out + [say(TABLE, "nobody-out")] + self._nightfall(t)
+        self.fired[f"vote-{decision.how}"] += 1
+        seat = decision.seat
+        self.voted_out[self.day] = seat
+        out += self.remove({seat: f"vote-{decision.how}"}, "day", "voted-out")
+        if self.mark is not None and self.roster.role(seat) == "priest":
+            self.mark = None  # priority rule 4: the priest voted out, the exorcism is void
+            self.fired["exorcism-void"] += 1
+        return out if self.finished else out + self._nightfall(t)
+
+    def _advise(self, seat: int, target: int) -> list[Event]:
+        if not self.roster.is_alive(target) or target == seat:
+            return self.refuse(seat, "advise another seat on the island", "not-on-island", seat=target)
+        self.advised[seat] = target
+        return [event("advise", seat=seat, target=target, private=seat_audience(seat)),
+                say(seat_audience(seat), "advise-noted", seat=target)]
+
+    def _exorcise(self, seat: int, target: int) -> list[Event]:
+        if not self.roster.is_alive(target) or target == seat:
+            return self.refuse(seat, "mark another seat on the island", "not-on-island", seat=target)
+        self.mark = target
+        return [event("exorcise", seat=seat, target=target, private=seat_audience(seat)),
+                say(seat_audience(seat), "exorcise-noted", seat=target)]
+
+    def on_command(self, seat: int, name: str, t: float) -> list[Event]:
+        me = seat_audience(seat)
+        role = self.roster.role(seat)
+        if name == "ok" and self.phase == "prologue":
+            return self._ready(seat, t)
+        if self.phase != "day":
+            return self.refuse(seat, f"cmd:{name} has no use in the {self.phase}", "not-now")
+        if name == "silence":
+            return self._silence(seat, t)
+        if name == "advise":
+            if role != "human":
+                return self.refuse(seat, "only a human advises", "no-power")
+            self.armed[seat] = "advise"
+            return [say(me, "advise-armed")]
+        if name == "exorcise":
+            if role != "priest" or self.exorcism_used:
+                return self.refuse(seat, "no exorcism for you", "no-power")
+            self.armed[seat] = "exorcise"
+            return [say(me, "exorcise-armed")]
+        return self.refuse(seat, f"cmd:{name} has no use by day", "not-now")
+
+    # -- nights ---------------------------------------------------------------------
+    def _nightfall(self, t: float) -> list[Event]:
+        for human, target in sorted(self.advised.items()):
+            if self.roster.is_alive(human) and self.roster.is_alive(target):
+                self.pending_cut[target] += self.lot(t, f"advise-{self.day}-{human}").randint(
+                    self.opts["advisory_min"], self.opts["advisory_max"])
+                self.fired["advisory"] += 1
+        exorcism = self.mark
+        if exorcism is not None:
+            self.exorcism_used = True
+        self.mark = None
+        self._tonight = exorcism
+        kinds: dict[int, str | None] = {}
+        for s in self.roster.alive():
+            role = self.roster.role(s)
+            kinds[s] = {"witch": "banish", "mirror": "mirror"}.get(role or "")
+            if role == "knight" and self.day >= 2:
+                kinds[s] = "guard"
+        self.night = Night.open(self.roster.alive(), kinds, joint={"banish"}, final={"mirror"})
+        self.night_clock = VirtualClock(self.opts["night_minutes"])
+        self.armed = {}
+        return [self.enter("night"), say(TABLE, "night", day=self.day)] + self.phase_timer.start(
+            t, self.opts["night_seconds"])
+
+    def _night_act(self, seat: int, target: int, t: float) -> list[Event]:
+        night = self.night
+        assert night is not None
+        me = seat_audience(seat)
+        why = night.refusal(seat, target)
+        kind = night.kind(seat)
+        if not why and kind is not None and target == seat:
+            why = "night-not-self"
+        if not why and kind == "banish" and self.roster.role(target) == "witch":
+            why = "banish-witch"
+        if why:
+            return self.refuse(seat, "not tonight", why, seat=target)
+        night.choose(seat, target)
+        if kind == "banish":
+            witches = self.roster.holders("witch", alive_only=True)
+            out = [team_event("banish", witches, seat=seat, target=target)]
+            out += team_say(witches, "witches-chose", seat=target, by=seat)
+        elif kind == "mirror":
+            out = [event("mirror", seat=seat, target=target, private=me), say(me, "mirror-cast", seat=target)]
+        elif kind == "guard":
+            out = [event("guard", seat=seat, target=target, private=me), say(me, "guarding", seat=target)]
+        else:
+            out = [say(me, "night-scanned")]
+        return out + (self._dawn(t) if night.complete else [])
+
+    def _dawn(self, t: float) -> list[Event]:
+        night = self.night
+        assert night is not None
+        self.night = None
+        result = settle(night, night_rules.steps(self.roster, self._tonight))
+        self.fired.update(result.fired)
+        laughs = night.acts["banish"]
+        out = self.phase_timer.stop()
+        if laughs:
+            out += [event("laughter", count=laughs), say(TABLE, "laughter", count=laughs)]
+        out.append(event("night-rules", fired=dict(sorted(result.fired.items())), private=REFEREE))
+        seen = result.notes.get("mirror")
+        if seen:
+            out += self._tell_finding(seen[0], seen[1], "mirror")  # type: ignore[index]
+        key = "morning" if result.removed else "morning-quiet"
+        out += self.remove(result.removed, "night", key) if result.removed else [say(TABLE, key)]
+        return out if self.finished else out + self._day(self.day + 1, t)
+
+    def on_next(self, t: float) -> list[Event]:
+        if self.phase == "prologue":
+            return self._day(1, t)
+        if self.phase == "night":
+            return self._dawn(t)
+        if self.phase == "day":
+            if not self.talk_over:
+                self.day_clock.used = max(self.day_clock.used, self.day_clock.length + self.day_clock.grace)
+                return self._talk_check()
+            return self._count(t)  # ruling: the referee counts the ballots cast
+        return super().on_next(t)
+
+    # -- the end --------------------------------------------------------------------
+    def decide_winner(self) -> str | None:
+        alive = self.roster.alive()
+        witches = self.roster.holders("witch", alive_only=True)
+        imp = bool(self.roster.holders("imp", alive_only=True))
+        if not witches:
+            return "imp" if imp else "islanders"
+        if 2 * len(witches) >= len(alive):
+            return "imp" if imp else "witches"
+        return None
+
+    def finish(self, winner: str, reason: str) -> list[Event]:
+        self.mic = None
+        return [self.enter("epilogue")] + super().finish(winner, reason)
+
+    # -- console, hint, view ------------------------------------------------------------
+    def on_console(self, words: list[str], t: float) -> list[Event] | None:
+        cmd, args = words[0].lower(), words[1:]
+        seat = self._seat_arg(args[0]) if args else None
+        if cmd in ("speak", "deadroom") and len(args) >= 2 and seat:
+            text = self.console_line.split(None, 2)[2]
+            if len(text) > MAX_SPEECH:
+                return [error(f"{cmd}: a speech is at most {MAX_SPEECH} characters", private=REFEREE)]
+            if cmd == "deadroom":
+                return self.dead_room(seat, text)
+            if self.phase == self.DEAL:
+                return self.refuse(seat, "scan your role card first", "scan-role-first")
+            return self.speak(seat, width(text), t, text)
+        if cmd in ("advise", "exorcise") and len(args) == 2 and seat:
+            target = self._seat_arg(args[1])
+            if target is None:
+                return [error(f"{cmd}: {args[1]!r} is not a seat 1-{self.players}", private=REFEREE)]
+            first = self._hand(seat, f"cmd:{cmd}", t)
+            if self.armed.get(seat) != cmd:
+                return first
+            return first + self._hand(seat, f"seat:{target}", t)
+        if cmd == "silence" and len(args) == 1 and seat:
+            return self._hand(seat, "cmd:silence", t)
+        return None
+
+    @classmethod
+    def referee_commands(cls) -> list[tuple[str, str]]:
+        return super().referee_commands() + [
+            ("speak SEAT TEXT", "seat SEAT says TEXT (costs time by characters; a full-width one counts 2)"),
+            ("deadroom SEAT TEXT", "seat SEAT speaks into the dead room (no time cost)"),
+            ("advise SEAT TARGET", "the human's speech-restraint advisory on TARGET"),
+            ("exorcise SEAT TARGET", "the priest marks TARGET for tonight's exorcism (once per game)"),
+            ("silence SEAT", "seat SEAT chooses silence"),
+        ]
+
+    def hint_more(self, seat: int) -> list[Event]:
+        me = seat_audience(seat)
+        out: list[Event] = []
+        if self._speaker() is not None:
+            out.append(say(me, "hint-mic", seat=self._speaker()))
+        if self.phase == "day":
+            out.append(say(me, "hint-day", minutes=self.day_clock.left, round=self.votes[-1].round))
+            if seat in self.allowance:
+                a = self.allowance[seat]
+                out.append(say(me, "hint-allowance", minutes=a.left, limit=a.length))
+            mine = self.votes[-1].ballots.get(seat)
+            out.append(say(me, "hint-vote", seat=mine) if mine else say(me, "hint-no-vote"))
+            if self.talk_over:
+                out.append(say(me, "vote-now", missing=len(self.votes[-1].missing)))
+        elif self.phase == "night" and self.night:
+            out.append(say(me, "hint-night", minutes=self.night_clock.left))
+            out.append(say(me, "hint-scanned" if seat in self.night.scanned else "hint-scan-now"))
+        elif self.phase == "prologue":
+            out.append(say(me, "hint-prologue", waiting=len(set(self.roster.alive()) - self.ready)))
+        for target, found in self.findings.get(seat, []):
+            out.append(say(me, "hint-finding", target=target, found=f"found:{found}"))
+        if self.roster.role(seat) == "priest":
+            out.append(say(me, "hint-exorcism-used" if self.exorcism_used else "hint-exorcism-left"))
+        return out
+
+    def situation_more(self) -> list[Event]:
+        """Public only: who holds the microphone, the day's or the night's time, the vote's round."""
+        out: list[Event] = []
+        if self._speaker() is not None:
+            out.append(say(TABLE, "hint-mic", seat=self._speaker()))
+        if self.phase == "day":
+            out.append(say(TABLE, "hint-day", minutes=self.day_clock.left, round=self.votes[-1].round))
+            if self.talk_over:
+                out.append(say(TABLE, "vote-now", missing=len(self.votes[-1].missing)))
+        elif self.phase == "night":
+            out.append(say(TABLE, "hint-night", minutes=self.night_clock.left))
+        return out
+
+    def snapshot(self) -> dict[str, Any]:
+        snap = super().snapshot()
+        snap.update({
+            "day_left": self.day_clock.left, "night_left": self.night_clock.left, "talk_over": self.talk_over,
+            "allowance": {s: [a.left, a.length] for s, a in self.allowance.items()},
+            "ballots": dict(self.votes[-1].ballots) if self.votes else {},
+            "vote_round": self.votes[-1].round if self.votes else 0,
+            "mic": self._speaker(), "mark": self.mark, "exorcism_used": self.exorcism_used,
+            "night": dict(self.night.scanned) if self.night else None,
+            "findings": {s: list(f) for s, f in self.findings.items()}, "fired": dict(self.fired),
+        })
+        return snap
+
+    # -- hooks ---------------------------------------------------------------------
+    @classmethod
+    def simulation(cls, seed: int, players: int, options: Mapping[str, Any], bot: str | None = None):
+        if bot == "ear":  # bots that decide from what they hear (docs/ear.md)
+            from .ear import ear_simulation
+
+            return ear_simulation(seed, players, options)
+        from .bots import WitchSimulation
+
+        return WitchSimulation(seed, players, options, bot)
+
+    @classmethod
+    def diagram(cls, fmt: str = "mermaid") -> str:
+        if fmt != "mermaid":
+            raise NotImplementedError(f"witch draws only mermaid, not {fmt}")
+        return "\n".join([
+            "stateDiagram-v2", "    [*] --> deal",
+            "    deal --> prologue: every seat scanned a role card",
+            "    prologue --> day: all OK / next",
+            "    day --> revote: a tie at the count",
+            "    revote --> night: voted out (most votes, most over both rounds, the lot)",
+            "    day --> night: one player voted out",
+            "    night --> day: all scanned / time limit / next (morning)",
+            "    day --> epilogue: a win after the vote",
+            "    revote --> epilogue: a win after the vote",
+            "    night --> epilogue: a win in the morning",
+            "    epilogue --> [*]",
+        ])
+
+    @classmethod
+    def tune(cls, games: int, seed: int, players: int, options: Mapping[str, Any],
+             bot: str | None = None, plot: str | None = None, progress: bool = True) -> str:
+        from .tuning import tune
+
+        return tune(games, seed, players, options, bot=bot, plot=plot, progress=progress)
+

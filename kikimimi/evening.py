@@ -1,0 +1,410 @@
+"""A table's evening: game after game on one running table, and an official session's flow.
+
+Why it lives beside the daemon and not in a game: every game ends the same
+way at a real table (the result is announced, the players put their pieces
+back and say they are ready), and an official practice session is a club
+matter, not a rule of play.  So a game only says `game-over`; this module
+makes the table wait, starts the next game on the referee's `new` or when
+every seated player has scanned AGREE, and, in an official session, knows
+game k of n, records each game as it ends (once), and speaks the
+settlement when the last game is in.
+
+The session travels in each game's journal header (`"session": {...}`), so
+a table restarted in the middle of a session resumes the current game *and*
+the session, and a game that ended just before a crash is recorded on
+restart, never twice.  The lines this module speaks are the table's own,
+not the game's: they carry `"evening": true` and no `seq`, so a game's
+event log still replays byte for byte from its journal.
+"""
+from __future__ import annotations
+
+import hashlib
+import inspect
+import sys
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from kikimimi.engine import LogEvent
+from kikimimi.protocol import TABLE
+from kikimimi.script import NEW_GAME, Header
+from kikimimi.tagmap import normalise_uid
+
+#: The game and the table an official practice session is played with (the seed's competition rules).
+SESSION_GAME = "trident"
+SESSION_PLAYERS = 3
+SESSION_SCORING = "competition"
+#: Bounds on what a journal header may claim about its session (the header is untrusted bytes).
+MAX_SESSION_ID = 10**9
+MAX_SESSION_GAMES = 100
+AGREE = "cmd:agree"
+
+Complain = Callable[[str], None]
+
+
+class SessionRefused(ValueError):
+    """An official session cannot be played at this table (one line, said before anything starts)."""
+
+
+def check_session_table(game: str, players: int, options: Mapping[str, Any], where: str = "the table") -> None:
+    """Refuse a table that is not set for the seed's competition rules."""
+    if game != SESSION_GAME:
+        raise SessionRefused(f"{where}: official practice sessions are Trident games, not {game}")
+    if players != SESSION_PLAYERS:
+        raise SessionRefused(f"{where}: an official practice session is played by exactly "
+                             f"{SESSION_PLAYERS} players, not {players} (table.players)")
+    if options.get("scoring") != SESSION_SCORING:
+        raise SessionRefused(f"{where}: an official practice session uses competition scoring, not "
+                             f"{options.get('scoring', 'normal')!r}: set options = {{ scoring = \"competition\" }} in [table]")
+
+
+@dataclass
+class SessionState:
+    """Where an official session stands at this table: game `number` of `total`, the scores so far."""
+
+    id: int
+    number: int
+    total: int
+    firsts: dict[int, int] = field(default_factory=dict)  # seat -> 1st places in this session
+    points: dict[int, int] = field(default_factory=dict)  # seat -> competition points (fewer is better)
+    closed: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        return {"id": self.id, "game": self.number, "of": self.total,
+                "firsts": {str(k): v for k, v in sorted(self.firsts.items())},
+                "points": {str(k): v for k, v in sorted(self.points.items())}}
+
+    @classmethod
+    def from_header(cls, header: Header) -> "SessionState | None":
+        """The session a journal header names, or None; a malformed one is refused in one line."""
+        raw = header.extra.get("session")
+        if raw is None:
+            return None
+        if not isinstance(raw, Mapping):
+            raise SessionRefused('journal header: "session" must be an object')
+        sid, number, total = raw.get("id"), raw.get("game"), raw.get("of")
+        for name, value, top in (("id", sid, MAX_SESSION_ID), ("game", number, MAX_SESSION_GAMES),
+                                 ("of", total, MAX_SESSION_GAMES)):
+            if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= top:
+                raise SessionRefused(f'journal header: session "{name}" must be a whole number 1-{top}')
+        return cls(sid, number, total, _seat_counts(raw.get("firsts")), _seat_counts(raw.get("points")))
+
+    def absorb(self, ranking: list[Mapping[str, Any]]) -> None:
+        for entry in ranking:
+            seat = int(entry["seat"])
+            self.firsts[seat] = self.firsts.get(seat, 0) + (entry.get("place") == 1)
+            points = entry.get("points")
+            if isinstance(points, int) and not isinstance(points, bool):
+                self.points[seat] = self.points.get(seat, 0) + points
+
+
+def game_identity(journal: bytes, last_line: Any) -> str:
+    """A game's identity: the records' own function when it has one (so `session
+    record-log` of the same journal finds the same game), else a sha256 of the
+    journal's lines up to the one that ended the game."""
+    try:
+        from kikimimi.records import game_identity as records_identity
+    except ImportError:
+        records_identity = None
+    upto = last_line if isinstance(last_line, int) and not isinstance(last_line, bool) and last_line > 0 else None
+    if records_identity is not None:
+        return str(records_identity(journal, upto))
+    if upto is not None:
+        journal = b"\n".join(journal.split(b"\n")[:upto])
+    return "sha256:" + hashlib.sha256(journal).hexdigest()
+
+
+def _seat_counts(raw: Any) -> dict[int, int]:
+    if not isinstance(raw, Mapping):
+        return {}
+    out = {}
+    for key, value in list(raw.items())[:SESSION_PLAYERS]:
+        if str(key).isdecimal() and len(str(key)) < 3 and isinstance(value, int) and not isinstance(value, bool):
+            out[int(key)] = max(0, min(value, 10**6))
+    return out
+
+
+class ClubSession:
+    """The records side of one official session, through the records API only.
+
+    Written against the records API as it is and as it is becoming: when
+    `Club` takes `create=` (a read must not create a mistyped database) and
+    `record_game_over` takes `game_id=` (a game recorded once), they are used."""
+
+    def __init__(self, session_id: int, db: Any, lang: str):
+        from kikimimi.records import RecordsError
+        from kikimimi.records.spoken import Speaker
+
+        self.id, self.db = session_id, db
+        try:
+            with self._club() as club:
+                info = club.session(session_id)
+                self.seats = dict(info.seats)
+                speaker = Speaker(lang)
+                self.names = {seat: speaker.spoken_name(club.player(pid)) for seat, pid in self.seats.items()}
+        except RecordsError as exc:
+            raise SessionRefused(str(exc)) from None
+        if info.status != "open":
+            raise SessionRefused(f"session {session_id} is {info.status}, not open (kikimimi session start)")
+        if len(self.seats) != SESSION_PLAYERS:
+            raise SessionRefused(f"session {session_id} seats {len(self.seats)} players, not {SESSION_PLAYERS}")
+        self.total = info.planned
+        self.speaker = speaker
+
+    def _club(self) -> Any:
+        from kikimimi.records import Club
+
+        if "create" in inspect.signature(Club).parameters:
+            return Club(self.db, create=False)
+        return Club(self.db)
+
+    def recorded(self) -> int:
+        """How many games of the session the records hold."""
+        with self._club() as club:
+            return club.session(self.id).games
+
+    def record(self, event: Mapping[str, Any], journal: bytes) -> Any:
+        """Record one game, identified by its journal's bytes up to the line that ended it;
+        None when the records already hold that game."""
+        from kikimimi import records
+
+        kwargs: dict[str, Any] = {"db": self.db}
+        if "game_id" in inspect.signature(records.record_game_over).parameters:
+            kwargs["game_id"] = game_identity(journal, event.get("in"))
+        try:
+            return records.record_game_over(self.id, event, self.seats, **kwargs)
+        except getattr(records, "AlreadyRecorded", ()) as exc:  # type: ignore[misc]
+            _complain(f"session {self.id}: {exc}")
+            return None
+
+    def settlement_lines(self, settlements: Any) -> list[str]:
+        lines: list[str] = []
+        with self._club() as club:
+            for settlement in settlements:
+                lines += self.speaker.settlement(club.player(settlement.player_id), settlement)
+        return lines
+
+
+class Evening:
+    """The flow between games on one daemon: `prepare()` it before anything opens (it may
+    refuse), `begin()` it once the outputs and the API listen."""
+
+    def __init__(self, daemon: Any, club: ClubSession | None = None, *, complain: Complain | None = None):
+        self.daemon = daemon
+        self.club = club
+        self.complain = complain or _complain
+        self.session: SessionState | None = None
+        self.agreed: set[int] = set()
+        self._prepared = False
+        self._start_next = False
+
+    # -- start-up ---------------------------------------------------------------
+    def prepare(self) -> None:
+        """Decide which session this journal continues, or refuse in one line; attaches nothing."""
+        d = self.daemon
+        with d.lock:
+            on_disk = SessionState.from_header(d.header)
+            self._start_next = False
+            if self.club is None:
+                return
+            if on_disk is not None and on_disk.id == self.club.id:
+                self.session = on_disk
+            elif d.resumed and not d.table.game.over:
+                raise SessionRefused(
+                    f"{d.journal_path}: the journal holds an unfinished game that is not of session "
+                    f"{self.club.id}: finish it, or start with --fresh")
+            else:  # a finished game of no session (or another) waits: the session starts anew
+                self.session = SessionState(self.club.id, self.club.recorded() + 1, self.club.total)
+                self._start_next = True
+        self._prepared = True
+
+    def begin(self) -> None:
+        """Attach to the daemon and say where the evening stands: a fresh game, a
+        resumed one, or a finished one waiting for the next."""
+        if not self._prepared:
+            self.prepare()
+        d = self.daemon
+        with d.lock:
+            d.intercept = self._intercept
+            d.subscribe(self._after)
+            d.extras["session"] = self.view
+            if self._start_next:
+                self._next_game()
+            elif not d.resumed:
+                d.announce(self._opening_lines() + list(d.log))
+            elif d.table.game.over:
+                ended = next((ev for ev in reversed(d.log) if ev.get("type") == "game-over"), None)
+                d.announce(self._game_over(ended, resumed=True) if ended is not None else self._waiting_lines())
+            else:
+                d.announce(self._continue_lines())
+
+    @staticmethod
+    def header_session(club: ClubSession) -> dict[str, Any]:
+        """The `session` of a fresh journal's header for `club`'s next game."""
+        return SessionState(club.id, club.recorded() + 1, club.total).to_json()
+
+    # -- what the table says -----------------------------------------------------
+    def _say(self, key: str, text: str | None = None, **params: Any) -> LogEvent:
+        table = self.daemon.table
+        ev: LogEvent = {"seq": None, "t": table.t, "type": "say", "in": None, "to": TABLE, "key": key,
+                        "text": text if text is not None else table.phrasebook.render(key, params),
+                        "evening": True}
+        if params:
+            ev["params"] = params
+        return ev
+
+    def _opening_lines(self) -> list[LogEvent]:
+        s = self.session
+        if s is None or s.closed:
+            return []
+        return [self._say("session-game-begins", number=s.number, total=s.total)]
+
+    def _continue_lines(self) -> list[LogEvent]:
+        s = self.session
+        if s is None or s.closed:
+            return []
+        return [self._say("session-game-continues", number=s.number, total=s.total)]
+
+    def _waiting_lines(self) -> list[LogEvent]:
+        s = self.session
+        if s is not None and not s.closed and self.club is not None:
+            return [self._say("session-next", number=self.club.recorded() + 1)]
+        return [self._say("table-waiting")]
+
+    # -- the daemon's hooks (called under its lock) -------------------------------
+    def _intercept(self, item: dict[str, Any]) -> list[LogEvent] | None:
+        """`new` and, once the game is over, the AGREE scans are the evening's, not the game's."""
+        console = item.get("console")
+        if isinstance(console, str) and console.strip() == NEW_GAME:
+            return self._next_game()
+        if not self.daemon.table.game.over or item.get("reader") != "hand":
+            return None
+        tag = item.get("tag")
+        if tag is None and isinstance(item.get("uid"), str):
+            tag = self.daemon.table.tagmap.get(normalise_uid(item["uid"]))
+        if tag != AGREE:
+            return None
+        if item.get("removed"):
+            return []  # lifting the AGREE tag again says nothing
+        seat = item.get("seat")
+        if isinstance(seat, bool) or not isinstance(seat, int) or seat not in self._seats():
+            return None  # the engine refuses it in its own words
+        return self._agree(seat)
+
+    def _after(self, line: dict[str, Any], events: Any) -> None:
+        for ev in events:
+            if ev.get("type") == "game-over" and ev.get("seq") is not None:
+                self.daemon.announce(self._game_over(ev))
+
+    # -- between games -------------------------------------------------------------
+    def _game_over(self, ev: Mapping[str, Any], resumed: bool = False) -> list[LogEvent]:
+        """Record the game (once) and say the result and what comes next.
+
+        `resumed`: the table restarted on a finished game, which may have been
+        recorded just before the restart (then it only counts in the scores)."""
+        self.agreed.clear()
+        s = self.session
+        if s is None or s.closed or self.club is None:
+            return self._waiting_lines()
+        from kikimimi.records import NotCounted, RecordsError
+
+        recorded = self.club.recorded()
+        ranking = sorted(ev.get("ranking", []), key=lambda e: e["place"])
+        if recorded >= s.number:
+            lines = []
+            if resumed:  # recorded just before the restart: said again, counted in the scores once
+                s.absorb(ranking)
+                lines.append(self._result_line(s.number, ranking))
+            else:
+                self.complain(f"session {s.id}: game {s.number} is already recorded; not recorded again")
+            if recorded >= s.total:
+                s.closed = True
+                return lines + [self._say("session-over")]
+            return lines + self._waiting_lines()
+        try:
+            record = self.club.record(ev, Path(self.daemon.journal_path).read_bytes())
+        except NotCounted as exc:
+            self.complain(f"session {s.id}: game {s.number} not counted: {exc}")
+            return [self._say("session-not-counted", number=s.number), *self._waiting_lines()]
+        except RecordsError as exc:
+            self.complain(f"session {s.id}: game {s.number} not recorded: {exc} "
+                          f"(kikimimi session record-log {s.id} can record it from the event log)")
+            return [self._say("session-not-recorded"), *self._waiting_lines()]
+        if record is None:  # the records hold this very game already: said, not counted again
+            return [self._result_line(s.number, ranking), *self._waiting_lines()]
+        s.absorb(ranking)
+        self.complain(f"session {s.id}: game {record.number} of {s.total} recorded")
+        lines = [self._result_line(record.number, ranking)]
+        if record.settlements:
+            s.closed = True
+            texts = self.club.settlement_lines(record.settlements)
+            for text in texts:
+                self.complain(f"session {s.id}: {text}")
+            lines += [self._say("session-settlement", text) for text in texts]
+            lines += [] if texts else [self._say("session-no-change")]
+            lines.append(self._say("session-over"))
+            return lines
+        return lines + self._waiting_lines()
+
+    def _result_line(self, number: int, ranking: list[Mapping[str, Any]]) -> LogEvent:
+        names = [self.club.names.get(e["seat"], f"seat {e['seat']}") if self.club else f"seat {e['seat']}"
+                 for e in ranking]
+        total = self.session.total if self.session else number
+        return self._say("session-game-result", number=number, total=total,
+                         first=names[0], second=names[1], third=names[2])
+
+    def _agree(self, seat: int) -> list[LogEvent]:
+        self.agreed.add(seat)
+        seats = self._seats()
+        ready = self._say("session-ready", seat=seat, count=len(self.agreed & seats), players=len(seats))
+        if not seats <= self.agreed:
+            self.daemon.announce([ready])
+            return [ready]
+        self.daemon.announce([ready])
+        return [ready, *self._next_game()]
+
+    def _next_game(self) -> list[LogEvent]:
+        """A fresh journal for the next game; in a session, game k of n said first."""
+        d = self.daemon
+        self.agreed.clear()
+        s = self.session
+        if s is not None and s.closed:
+            self.session = s = None
+        if s is not None and self.club is not None:
+            s.number = self.club.recorded() + 1
+        d.header = self._header()
+        first = self._opening_lines()
+        if first:
+            d.announce(first)
+        return first + d.new_game()
+
+    def _header(self) -> Header:
+        extra = {k: v for k, v in self.daemon.header.extra.items() if k != "session"}
+        if self.session is not None:
+            extra["session"] = self.session.to_json()
+        return replace(self.daemon.header, extra=extra)
+
+    def _seats(self) -> set[int]:
+        table = self.daemon.table
+        return set(range(1, table.header.players + 1)) & set(table.hand_seats)
+
+    # -- the referee's view --------------------------------------------------------
+    def view(self) -> dict[str, Any] | None:
+        """The session pane of the console: game k of n, the scores, who is ready."""
+        over = self.daemon.table.game.over
+        s = self.session
+        out: dict[str, Any] = {}
+        if s is not None:
+            names = self.club.names if self.club is not None else {}
+            out = {"id": s.id, "game": s.number, "of": s.total, "closed": s.closed,
+                   "scores": [{"seat": seat, "name": names.get(seat, ""), "firsts": s.firsts.get(seat, 0),
+                               "points": s.points.get(seat, 0)} for seat in sorted(self._seats())]}
+        if over:
+            out["waiting"] = True
+            out["ready"] = sorted(self.agreed)
+        return out or None
+
+
+def _complain(message: str) -> None:
+    print(f"kikimimi: {message}", file=sys.stderr, flush=True)

@@ -1,0 +1,317 @@
+"""`HiddenRoleGame`: the runtime half of every hidden-role game.
+
+It owns what 闇に笑う魔女, マフィア42 and the next such game share: the deal
+by scanning, private role announcements and partners, the input routing
+(seat tokens, command tags, the console's `act`/`yes`/`no`/`ok`/`hint`/
+`next`/`stop`), refusals that stay in the refused seat's earphone, phases,
+real-time phase timers, removals announced without their cause, the win
+check after every removal, the ranking, and the `hint` answer.  A game
+subclass keeps only its rules: what a phase allows, how a night settles,
+who has won.  See docs/roles.md.
+"""
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
+
+from kikimimi.protocol import REFEREE, TABLE, Event, Game, Input, error, event, say, seat_audience
+
+from .clock import PhaseTimer
+from .deal import Deal, all_card_tags, check_deck, parse_card
+from .roster import Roster, partners_of, ranking, team_event
+
+#: Bound on a console line's words a game will look at (untrusted input).
+MAX_WORDS = 64
+#: Bound on a console line's characters a game will look at.
+MAX_LINE = 4000
+
+
+class HiddenRoleGame(Game):
+    """Subclass, set the class attributes, call `setup_roles(deck)` in `__init__`."""
+
+    #: The tag set of the role cards and the game's catalogue, e.g. "witch".
+    card_set: ClassVar[str]
+    #: "role" (cards `SET:role-ROLE-N`, event `role`) or "job" (マフィア42).
+    card_kind: ClassVar[str] = "role"
+    #: role -> team word (the same words as `winner`).
+    teams: ClassVar[Mapping[str, str]]
+    #: role -> roles whose holders it is told at the deal (witch: ("witch",)).
+    knows: ClassVar[Mapping[str, tuple[str, ...]]] = {}
+    #: This game's own command tags (without "cmd:"), e.g. ("advise", "silence").
+    commands: ClassVar[tuple[str, ...]] = ()
+    #: The phase that shows before the deal is complete.
+    DEAL = "deal"
+
+    def setup_roles(self, deck: Sequence[str]) -> None:
+        self.roster = Roster(self.players)
+        self.deal = Deal(check_deck(deck, self.players, self.teams), self.players)
+        self.phase: str = self.DEAL
+        self.day = 0
+        self.finished = False
+        self.winner: str | None = None
+        self.phase_timer = PhaseTimer()
+        self.console_line = ""
+
+    # -- protocol -------------------------------------------------------------
+    @classmethod
+    def known_tags(cls, players: int) -> frozenset[str]:
+        return all_card_tags(cls.card_set, cls.card_kind, cls.teams) | {f"cmd:{c}" for c in cls.commands}
+
+    @property
+    def over(self) -> bool:
+        return self.finished
+
+    def start(self, t: float) -> list[Event]:
+        # No `phase` event for the deal: the contract's phases begin when the deal is done.
+        return [say(TABLE, "scan-role")]
+
+    def handle(self, inp: Input) -> list[Event]:
+        if self.finished:
+            return [error("the game is over")]
+        if inp.timer is not None:
+            if self.phase_timer.is_current(inp.timer):
+                return self.on_phase_timeout(inp.t)
+            return self.on_timer(inp.timer, inp.t)
+        if inp.console is not None:
+            return self._console(inp.console, inp.t)
+        if inp.reader == "field":
+            return self.on_field(inp)
+        if inp.removed or inp.seat is None:
+            return []
+        return self._hand(inp.seat, inp.tag or "", inp.t)
+
+    def snapshot(self) -> dict[str, Any]:
+        return {"phase": self.phase, "day": self.day, "winner": self.winner,
+                "roles": {s: p.role for s, p in self.roster.seats.items()},
+                "alive": self.roster.alive(),
+                "out": {s: {"cause": p.cause, "day": p.left_day} for s, p in self.roster.seats.items()
+                        if not p.alive}}
+
+    # -- what a game overrides ---------------------------------------------------
+    def on_dealt(self, t: float) -> list[Event]:
+        """Every seat has its role: start the first phase."""
+        raise NotImplementedError
+
+    def on_choose(self, seat: int, target: int, t: float) -> list[Event]:
+        """Seat `seat` scanned `seat:target` (or the console's `act`)."""
+        return self.refuse(seat, f"nothing to choose in the {self.phase}", "not-now")
+
+    def on_command(self, seat: int, name: str, t: float) -> list[Event]:
+        """A command tag `cmd:NAME` on the seat's hand reader (or console `yes`/`no`/`ok`)."""
+        return self.refuse(seat, f"cmd:{name} has no use in the {self.phase}", "not-now")
+
+    def on_console(self, words: list[str], t: float) -> list[Event] | None:
+        """A console command of the game's own (None: not one)."""
+        return None
+
+    def on_next(self, t: float) -> list[Event]:
+        """The referee's `next`: end the current phase early."""
+        return [error(f"next: nothing to end in the {self.phase}", private=REFEREE)]
+
+    def on_field(self, inp: Input) -> list[Event]:
+        return [error(f"{inp.tag} has no use on the field"), say(TABLE, "not-now")]
+
+    def on_timer(self, name: str, t: float) -> list[Event]:
+        return []
+
+    def on_phase_timeout(self, t: float) -> list[Event]:
+        """The current phase's real-time limit ran out."""
+        return self.on_next(t)
+
+    def decide_winner(self) -> str | None:
+        """The winning team now, or None (called after every removal)."""
+        raise NotImplementedError
+
+    def winning_teams(self, winner: str) -> tuple[str, ...]:
+        """Teams that share a win (default: the winner alone)."""
+        return (winner,)
+
+    def dead_may_act(self, seat: int, tag: str) -> bool:
+        """May a seat that has left scan this (default: no)?"""
+        return False
+
+    def hint_more(self, seat: int) -> list[Event]:
+        """The game's part of the hint (clocks, allowances): things this seat may know."""
+        return []
+
+    @classmethod
+    def referee_commands(cls) -> list[tuple[str, str]]:
+        """(syntax, one-line help) for the console's help."""
+        return [("act SEAT TARGET", "seat SEAT scans seat TARGET's token (vote, night action)"),
+                ("yes SEAT | no SEAT | ok SEAT", "the seat's answer or confirmation"),
+                ("hint SEAT", "tell that seat, in its earphone, everything it may know"),
+                ("next", "end the current phase now"),
+                ("stop", "stop the game (nobody wins)")]
+
+    # -- helpers for games ---------------------------------------------------------
+    def refuse(self, seat: int | None, message: str, key: str, /, **params: Any) -> list[Event]:
+        """A refusal that stays where it belongs: a seat's in its earphone, the console's with the referee."""
+        if seat is None:
+            return [error(message, private=REFEREE)]
+        me = seat_audience(seat)
+        return [error(message, private=me), say(me, key, **params)]
+
+    def enter(self, phase: str, day: int | None = None) -> Event:
+        """Move to a phase; the `phase` event for the log."""
+        self.phase = phase
+        if day is not None:
+            self.day = day
+        return event("phase", phase=phase, day=self.day)
+
+    def remove(self, causes: Mapping[int, str], when: str, key: str | None = None) -> list[Event]:
+        """Seats leave: public `out` events in seat order without the cause, the
+        cause in a referee-only `out-cause`, an optional speaker line naming
+        them, then the win check.  Several seats leave together (a night), so
+        the check runs once after them."""
+        seats = sorted(s for s in causes if self.roster.is_alive(s))
+        out: list[Event] = []
+        for s in seats:
+            self.roster.remove(s, causes[s], self.day)
+            out.append(event("out", seat=s, when=when))
+            out.append(event("out-cause", seat=s, when=when, cause=causes[s], private=REFEREE))
+        if key:
+            out.append(say(TABLE, key, seats=seats, day=self.day))
+        return out + self.check_win()
+
+    def check_win(self) -> list[Event]:
+        winner = self.decide_winner()
+        return self.finish(winner, "win") if winner else []
+
+    def finish(self, winner: str, reason: str) -> list[Event]:
+        """The end: ranking by team (CONTRACT.md), every role told on the speaker."""
+        self.finished, self.winner = True, winner
+        self.phase = "over"
+        out = self.phase_timer.stop()
+        teams = self.winning_teams(winner) if winner != "void" else ()
+        out.append(event("game-over", ranking=ranking(self.roster, teams), reason=reason, winner=winner))
+        out.append(say(TABLE, "game-over", team=f"team:{winner}"))
+        for s, p in self.roster.seats.items():
+            if p.role:
+                out.append(say(TABLE, "reveal", seat=s, role=self.role_name(p.role)))
+        return out
+
+    def role_name(self, role: str) -> str:
+        """The catalogue name a role is spoken by (`role:witch`)."""
+        return f"{self.card_kind}:{role}"
+
+    def lot(self, t: float, what: str) -> random.Random:
+        """A draw that is the same in every replay of the script and that no
+        player can foresee (it hangs on the moment the input arrived)."""
+        return random.Random(f"{self.card_set}:{self.options.get('seed', 0)}:{t!r}:{what}")
+
+    def hint(self, seat: int) -> list[Event]:
+        """Everything this seat may know (and a sighted player could see), in its earphone."""
+        me = seat_audience(seat)
+        out = [event("hint", seat=seat, private=me),
+               say(me, "hint-phase", phase=f"phase:{self.phase}", day=self.day),
+               say(me, "hint-alive", seats=self.roster.alive())]
+        if self.roster.dead():
+            out.append(say(me, "hint-out", seats=self.roster.dead()))
+        role = self.roster.role(seat)
+        if role:
+            out.append(say(me, "your-role", role=self.role_name(role)))
+            if self.deal.complete:
+                partners = partners_of(self.roster, seat, self.knows)
+                if partners:
+                    out.append(say(me, "partners", role=self.role_name(role), seats=partners))
+        return out + self.hint_more(seat)
+
+    def situation(self) -> list[Event]:
+        """Where the table stands, on the speaker (after an undo, a resume, a reader
+        back): public facts only — the phase, who is on the island, who left."""
+        out = [say(TABLE, "hint-phase", phase=f"phase:{self.phase}", day=self.day),
+               say(TABLE, "hint-alive", seats=self.roster.alive())]
+        if self.roster.dead():
+            out.append(say(TABLE, "hint-out", seats=self.roster.dead()))
+        return out + self.situation_more()
+
+    def situation_more(self) -> list[Event]:
+        """The game's public part of the situation (clocks, whose speech, the vote)."""
+        return []
+
+    # -- the deal ------------------------------------------------------------
+    def _scan_card(self, seat: int, role: str, n: int, t: float) -> list[Event]:
+        me = seat_audience(seat)
+        why = self.deal.refusal(seat, role, n)
+        if why:
+            return self.refuse(seat, "that card cannot be dealt to you", why)
+        if not self.deal.scan(seat, role, n):  # your own card again: hear it again
+            return [say(me, "your-role", role=self.role_name(role))]
+        p = self.roster[seat]
+        p.role, p.team = role, self.teams[role]
+        out = [event(self.card_kind, seat=seat, **{self.card_kind: role}, team=p.team, private=me),
+               say(me, "your-role", role=self.role_name(role)), say(TABLE, "role-scanned", seat=seat)]
+        if not self.deal.complete:
+            return out
+        out += self._tell_partners()
+        return out + [say(TABLE, "dealt")] + self.on_dealt(t)
+
+    def _tell_partners(self) -> list[Event]:
+        out: list[Event] = []
+        done: set[frozenset[int]] = set()
+        for seat in self.roster.seats:
+            partners = partners_of(self.roster, seat, self.knows)
+            if not partners:
+                continue
+            group = frozenset([seat, *partners])
+            role = self.roster.role(seat) or ""
+            if group not in done:
+                done.add(group)
+                out.append(team_event("partners", group, role=role, seats=sorted(group)))
+            out.append(say(seat_audience(seat), "partners", role=self.role_name(role), seats=partners))
+        return out
+
+    # -- routing ----------------------------------------------------------------
+    def _hand(self, seat: int, tag: str, t: float) -> list[Event]:
+        card = parse_card(tag, self.card_set, self.card_kind, self.teams)
+        if card:
+            if self.phase != self.DEAL and self.roster.role(seat) and self.deal.cards.get(seat) == card:
+                return [say(seat_audience(seat), "your-role", role=self.role_name(card[0]))]
+            if self.phase != self.DEAL:
+                return self.refuse(seat, "role cards are scanned only at the deal", "not-now")
+            return self._scan_card(seat, card[0], card[1], t)
+        if tag == "cmd:hint":
+            return self.hint(seat)
+        if self.phase == self.DEAL:
+            return self.refuse(seat, "scan your role card first", "scan-role-first")
+        if not self.roster.is_alive(seat) and not self.dead_may_act(seat, tag):
+            return self.refuse(seat, "you have left the game", "you-are-out")
+        if tag.startswith("seat:"):
+            target = int(tag[5:])
+            return self.on_choose(seat, target, t)
+        if tag.startswith("cmd:"):
+            return self.on_command(seat, tag[4:], t)
+        return self.refuse(seat, f"{tag} has no use now", "not-now")
+
+    def _console(self, line: str, t: float) -> list[Event]:
+        self.console_line = line[:MAX_LINE]  # the raw line, for commands that carry text
+        words = line.split()[:MAX_WORDS]
+        cmd, args = words[0].lower(), words[1:]
+        if cmd == "stop" and not args:
+            return self.finish("void", "stopped")
+        if cmd == "next" and not args:
+            if self.phase == self.DEAL:
+                return [error("next: the deal ends when every seat has scanned its role card", private=REFEREE)]
+            return self.on_next(t)
+        seat = self._seat_arg(args[0]) if args else None
+        if cmd == "hint" and len(args) == 1 and seat:
+            return self.hint(seat)
+        if cmd == "act" and len(args) == 2 and seat:
+            target = self._seat_arg(args[1])
+            if target is None:
+                return [error(f"act: {args[1]!r} is not a seat 1-{self.players}", private=REFEREE)]
+            return self._hand(seat, f"seat:{target}", t)
+        if cmd in ("yes", "no", "ok") and len(args) == 1 and seat:
+            return self._hand(seat, f"cmd:{cmd}", t)
+        own = self.on_console(words, t)
+        if own is not None:
+            return own
+        have = ", ".join(syntax for syntax, _ in self.referee_commands())
+        return [error(f"unknown console command {line[:80]!r} (have: {have})", private=REFEREE)]
+
+    def _seat_arg(self, word: str) -> int | None:
+        # ASCII digits only: "²".isdigit() is true and int("²") fails
+        if word.isascii() and word.isdigit() and len(word) <= 3 and 1 <= int(word) <= self.players:
+            return int(word)
+        return None

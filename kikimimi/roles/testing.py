@@ -1,0 +1,82 @@
+"""Table scripts for hidden-role games' tests: build inputs, run them through the
+real engine, pick events out of the log.  The layer's toy game, 闇に笑う魔女 and
+マフィア42 all test this way (rules driven through table-script inputs)."""
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from kikimimi.engine import public_view, run_script
+from kikimimi.protocol import visible_to
+
+
+class Script:
+    """A table script under construction; `run()` gives the event log."""
+
+    def __init__(self, game: str, players: int, **options: Any):
+        self.lines: list[dict[str, Any]] = [{"game": game, "players": players, "options": options}]
+        self.t = 0.0
+
+    def _add(self, line: dict[str, Any], dt: float = 1.0) -> "Script":
+        self.t += dt
+        self.lines.append({"t": round(self.t, 3), **line})
+        return self
+
+    def hand(self, seat: int, tag: str, dt: float = 1.0) -> "Script":
+        return self._add({"reader": "hand", "seat": seat, "tag": tag}, dt)
+
+    def field(self, tag: str, removed: bool = False, dt: float = 1.0) -> "Script":
+        line: dict[str, Any] = {"reader": "field", "tag": tag}
+        if removed:
+            line["removed"] = True
+        return self._add(line, dt)
+
+    def console(self, text: str, dt: float = 1.0) -> "Script":
+        return self._add({"console": text}, dt)
+
+    def wait(self, seconds: float) -> "Script":
+        """Let real time pass (timers fire before the next line)."""
+        self.t += seconds
+        return self
+
+    def deal(self, card_set: str, roles: Sequence[str], kind: str = "role") -> "Script":
+        seen: dict[str, int] = {}
+        for seat, role in enumerate(roles, 1):
+            seen[role] = seen.get(role, 0) + 1
+            self.hand(seat, f"{card_set}:{kind}-{role}-{seen[role]}")
+        return self
+
+    def votes(self, pairs: Iterable[tuple[int, int]]) -> "Script":
+        for voter, target in pairs:
+            self.hand(voter, f"seat:{target}")
+        return self
+
+    def run(self) -> list[dict[str, Any]]:
+        return run_script(self.lines)
+
+
+def of(log: Iterable[dict[str, Any]], type_: str, **match: Any) -> list[dict[str, Any]]:
+    return [e for e in log if e["type"] == type_ and all(e.get(k) == v for k, v in match.items())]
+
+
+def said(log: Iterable[dict[str, Any]], key: str, to: str | None = None) -> list[dict[str, Any]]:
+    return [e for e in log if e["type"] == "say" and e["key"] == key and (to is None or e["to"] == to)]
+
+
+def seen_by(log: Iterable[dict[str, Any]], seat: int | None) -> list[dict[str, Any]]:
+    return [e for e in log if visible_to(e, seat)]
+
+
+def secrets_in_public(log: Iterable[dict[str, Any]], private_types: Iterable[str],
+                      private_keys: Iterable[str] = ()) -> list[dict[str, Any]]:
+    """Events a spectator would see that should never be public (empty when all is well)."""
+    types, keys = set(private_types), set(private_keys)
+    return [e for e in public_view(log) if e["type"] in types or "private" in e
+            or (e["type"] == "say" and (e["to"] != "table" or e["key"] in keys))]
+
+
+def internal_errors(log: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [e for e in log if e["type"] == "error" and str(e["message"]).startswith("internal error")]
+
+
+__all__ = ["Script", "of", "said", "seen_by", "internal_errors", "public_view", "secrets_in_public"]

@@ -1,0 +1,66 @@
+"""`kikimimi doctor`: no false alarms on the shipped simulated tables; readers on one path,
+a plain missing serial port and a TOML syntax error each named as they are."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from kikimimi.cli import main
+from kikimimi.doctor import config_checks
+
+HARDWARE = Path(__file__).parents[2] / "hardware"
+
+
+@pytest.mark.parametrize("path", sorted(HARDWARE.glob("*-sim.toml")), ids=lambda p: p.name)
+def test_a_shipped_simulated_table_has_nothing_to_fix(path):
+    config, checks = config_checks(path)
+    assert config is not None
+    assert [c.line() for c in checks if not c.ok] == []
+
+
+def test_a_journal_folder_serve_will_create_is_not_a_fault(tmp_path):
+    (tmp_path / "t.toml").write_text((HARDWARE / "trident-sim.toml").read_text().replace(
+        "../var/trident-sim.jsonl", "deep/er/j.jsonl"))
+    checks = {c.name: c for c in config_checks(tmp_path / "t.toml")[1]}
+    assert checks["journal"].ok and "created when the table starts" in checks["journal"].detail
+
+
+def _real_table(tmp_path: Path, paths: list[str]) -> Path:
+    names = ["hand-1", "hand-2", "hand-3", "field"]
+    body = "".join(
+        f'[readers.{n}]\nrole = "{"field" if n == "field" else "hand"}"\n'
+        + ("" if n == "field" else f"seat = {n[-1]}\n") + f'driver = "rdm6300"\npath = "{p}"\n'
+        for n, p in zip(names, paths))
+    path = tmp_path / "t.toml"
+    path.write_text(f'[table]\ngame = "trident"\nplayers = 3\nlang = "en"\njournal = "j.jsonl"\n{body}')
+    return path
+
+
+def test_four_readers_on_one_path_are_caught(tmp_path):
+    checks = config_checks(_real_table(tmp_path, ["/dev/ttyUSB9"] * 4))[1]
+    shared = [c for c in checks if c.name == "reader paths"]
+    assert len(shared) == 1 and not shared[0].ok
+    assert "hand-1, hand-2, hand-3, field are all configured on /dev/ttyUSB9" in shared[0].detail
+
+
+def test_a_plain_missing_port_is_not_sent_to_the_udev_rules(tmp_path):
+    paths = [f"/dev/ttyUSB{9 + i}" for i in range(4)]
+    checks = {c.name: c for c in config_checks(_real_table(tmp_path, paths))[1]}
+    hand = checks["reader hand-1"]
+    assert not hand.ok and "/dev/ttyUSB9 does not exist" in hand.detail
+    assert "udev" not in hand.fix and "correct the path" in hand.fix
+    assert checks["udev rules"].ok and "not needed" in checks["udev rules"].detail
+    assert "reader paths" not in checks
+
+
+def test_a_toml_syntax_error_is_shown_with_its_line_and_column(tmp_path, capsys):
+    path = tmp_path / "t.toml"
+    path.write_text('[table]\ngame = "trident"\nplayers = = 3\n')
+    config, checks = config_checks(path)
+    assert config is None and len(checks) == 1
+    assert "line 3" in checks[0].detail and "column" in checks[0].detail
+    assert "key named" not in checks[0].fix
+    assert main(["doctor", str(path)]) == 1
+    out = capsys.readouterr().out
+    assert "line 3" in out and "Traceback" not in out

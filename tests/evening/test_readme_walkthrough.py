@@ -1,0 +1,85 @@
+"""The README's official-session walkthrough, run exactly as written (in a scratch copy
+of the table folder), with one game played on the simulated readers."""
+from __future__ import annotations
+
+import os
+import re
+import shlex
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from kikimimi.sim import play
+
+ROOT = Path(__file__).parents[2]
+KIKIMIMI = str(Path(sys.executable).with_name("kikimimi"))
+
+
+def _walkthrough() -> list[list[str]]:
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    block = re.search(r"<!-- walkthrough:.*?```sh\n(.*?)```\n<!-- /walkthrough -->", text, re.S)
+    assert block, "the README lost its walkthrough block"
+    return [shlex.split(line) for line in block.group(1).splitlines() if line.strip()]
+
+
+def _wait_for(predicate, what, timeout=30.0):
+    end = time.monotonic() + timeout
+    while not predicate():
+        assert time.monotonic() < end, f"timed out waiting for {what}"
+        time.sleep(0.05)
+
+
+def test_the_readme_walkthrough_is_what_a_referee_types(tmp_path):
+    (tmp_path / "hardware").mkdir()
+    shutil.copy(ROOT / "hardware" / "trident-sim.toml", tmp_path / "hardware")
+    env = {**os.environ, "KIKIMIMI_DB": str(tmp_path / "club.sqlite")}
+    lines = _walkthrough()
+    assert all(line[0] == "kikimimi" for line in lines)
+    *setup, serve = lines
+    for line in setup:
+        done = subprocess.run([KIKIMIMI, *line[1:]], cwd=tmp_path, env=env, capture_output=True, text=True,
+                              timeout=60)
+        assert done.returncode == 0, (line, done.stderr)
+    assert "session 1 open: half trial, 5 games" in done.stdout
+    assert serve[:2] == ["kikimimi", "serve"]
+
+    def start():
+        return subprocess.Popen([KIKIMIMI, *serve[1:]], cwd=tmp_path, env=env, stdin=subprocess.PIPE,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+    table = start()
+    journal = tmp_path / "var" / "trident-sim.jsonl"
+    _wait_for(lambda: journal.with_name(journal.name + ".secret").exists() or table.poll() is not None, "serve")
+    assert table.poll() is None, table.stderr.read()
+    script, log = play("trident", 4, 3, {"scoring": "competition"})
+    for line in script[1:]:  # the typed vocabulary of the simulated readers
+        if "console" in line:
+            table.stdin.write(f"> {line['console']}\n")
+        else:
+            reader = "f" if line["reader"] == "field" else str(line["seat"])
+            table.stdin.write(f"{reader} {line['tag']}\n")
+    table.stdin.flush()
+    _wait_for(lambda: len(journal.read_text().splitlines()) == len(script), "the game's inputs")
+
+    # the console line of the README, in its plain form
+    console = subprocess.run([KIKIMIMI, "console", "hardware/trident-sim.toml", "--plain"], cwd=tmp_path,
+                             env=env, input="help\nnew\nquit\n", capture_output=True, text=True, timeout=60)
+    assert console.returncode == 0, console.stderr
+    assert "penalty SEAT" in console.stdout and "new: done" in console.stdout
+    assert "Session 1: game 1 of 5" in console.stdout
+
+    table.send_signal(signal.SIGTERM)  # the table stops; the same line brings it back
+    assert table.wait(timeout=20) == 0
+    out = table.stdout.read()
+    assert "Game 1 of 5." in out and "Game 1 of 5 is over. First, " in out and "Game 2 of 5." in out
+    table = start()
+    _wait_for(lambda: journal.with_name(journal.name + ".secret").exists() or table.poll() is not None, "again")
+    table.send_signal(signal.SIGTERM)
+    assert table.wait(timeout=20) == 0
+    assert "Game 2 of 5." in table.stdout.read()  # game 2 had no input yet: it is announced again
+    status = subprocess.run([KIKIMIMI, "session", "status", "1"], cwd=tmp_path, env=env, capture_output=True,
+                            text=True, timeout=60)
+    assert "1 of 5 games" in status.stdout

@@ -1,0 +1,155 @@
+"""The table's flow on real timers, the live tally, HINT, the console, options."""
+from __future__ import annotations
+
+import pytest
+
+from kikimimi.engine import Table as Engine
+from kikimimi.engine import public_view, run_script
+from kikimimi.script import Header, ScriptError
+from kikimimi.sim import play
+from kikimimi_games.mafia42 import Mafia42Game
+
+from .table import Table, of, said
+
+C = "citizen"
+
+
+def phases(log):
+    return [(e["phase"], e["t"]) for e in of(log, "phase")]
+
+
+def test_the_game_starts_at_night_and_every_phase_runs_on_its_timer():
+    t = Table(["mafia", C, C, C])  # dealt at t=2.0
+    t.hand(2, "seat:3", dt=1.0)
+    t.add({"reader": "hand", "seat": 1, "tag": "seat:1", "removed": True}, dt=200)  # the clock runs
+    log = t.run()
+    got = phases(log)
+    assert got[:6] == [("night", 2.0), ("morning", 27.0), ("discussion", 32.0),
+                       ("vote", 92.0), ("night", 107.0), ("morning", 132.0)]  # 15 s x 4 living
+    assert said(log, "ten-seconds")[0]["t"] == 17.0
+    assert said(log, "tally-hidden")[0]["t"] == 102.0
+
+
+def test_timers_are_options():
+    t = Table(["mafia", C, C, C], night=10, morning=2, discussion_per_player=5, vote=6)
+    t.add({"reader": "hand", "seat": 1, "tag": "seat:1", "removed": True}, dt=60)
+    assert phases(t.run())[0:4] == [("night", 2.0), ("morning", 12.0), ("discussion", 14.0), ("vote", 34.0)]
+
+
+def test_extend_and_shorten_once_per_player_per_day():
+    t = Table(["mafia", C, C, C]).night().next()  # discussion from 3.0 (4 living: 60 s)
+    t.hand(2, "cmd:extend").hand(2, "cmd:shorten").hand(3, "cmd:shorten").hand(4, "cmd:shorten")
+    log = t.run()
+    left = [e["params"]["left"] for e in said(log, "extended") + said(log, "shortened")]
+    assert left == [75, 59, 43]  # +15, -15, -15
+    assert said(log, "once-a-day", "seat:2")
+    t.add({"reader": "hand", "seat": 1, "tag": "seat:1", "removed": True}, dt=50)
+    assert ("vote", 48.0) in phases(t.run())
+
+
+def test_live_tally_is_totals_only_and_silent_in_the_last_five_seconds():
+    t = Table(["mafia", C, C, C]).night().next().next()  # vote opens at 4.0, hushed at 14.0
+    t.hand(1, "seat:2").hand(3, "seat:2", dt=1)
+    t.hand(4, "seat:1", dt=9)  # at 15.5: after the hush
+    log = t.run()
+    tallies = of(log, "tally")
+    assert [x["totals"] for x in tallies] == [{"2": 1}, {"2": 2}]
+    assert all(set(x) == {"seq", "t", "type", "in", "totals", "final"} for x in tallies)
+    log = t.next().run()
+    assert of(log, "tally")[-1] == {**of(log, "tally")[-1], "totals": {"1": 1, "2": 2}, "final": True}
+    assert of(log, "accused")[-1]["seat"] == 2
+
+
+def test_no_votes_or_a_tie_means_a_quiet_night():
+    log = Table(["mafia", C, C, C]).night().day({1: 2, 2: 1}).run()
+    assert of(log, "accused")[-1]["seat"] is None and phases(log)[-1][0] == "night"
+
+
+def test_approval_needs_half_of_the_living_voters():
+    yes2 = Table(["mafia", C, C, C, C]).night().day({s: 5 for s in range(1, 6)}, yes=(1, 2), no=(3,)).run()
+    assert of(yes2, "approval")[-1] == {**of(yes2, "approval")[-1], "yes": 2, "no": 2, "executed": True}
+    yes1 = Table(["mafia", C, C, C, C]).night().day({s: 5 for s in range(1, 6)}, yes=(1,)).run()
+    assert of(yes1, "approval")[-1]["executed"] is False
+
+
+def test_hint_tells_the_seat_what_it_may_know_in_its_earphone():
+    t = Table(["mafia", "mafia", "police", C, C]).night({3: 1}).next().hand(1, "cmd:hint")
+    log = t.run()
+    hint = [e for e in log if e["type"] == "say" and e["in"] == len(t.lines)]
+    assert {e["to"] for e in hint} == {"seat:1"}
+    keys = [e["key"] for e in hint]
+    assert {"hint-phase", "hint-alive", "hint-time", "your-role", "partners", "your-team"} <= set(keys)
+    log = t.hand(3, "cmd:hint").run()
+    assert said(log, "police-mafia", "seat:3")[-1]["in"] == len(t.lines)  # the finding, again
+
+
+def test_console_acts_and_chats_reach_only_who_may_hear():
+    t = Table(["mafia", "mafia", "lover", "lover", C])
+    t.console("act 1 5").console("chat 1 let us take five").console("chat 3 sleep well")
+    t.console("chat 5 anyone?")
+    log = t.run()
+    chats = of(log, "chat")
+    assert [c["private"] for c in chats] == [["seat:1", "seat:2"], ["seat:3", "seat:4"]]
+    assert said(log, "cannot-chat", "seat:5")
+    assert said(log, "mafia-aim", "seat:2")[-1]["params"]["seat"] == 5
+    assert not [e for e in public_view(log) if e["type"] == "chat"]
+    assert "chat SEAT TEXT" in dict(Mafia42Game.referee_commands())
+
+
+def test_the_dead_cannot_act_and_refusals_stay_private():
+    log = Table(["mafia", C, C, C]).night({1: 2}).next().next().hand(2, "seat:1").run()
+    refusal = [e for e in log if e["type"] == "error"][-1]
+    assert refusal["private"] == "seat:2" and said(log, "you-are-out", "seat:2")
+
+
+@pytest.mark.parametrize("options, why", [
+    ({"mode": "cult"}, "cult mode is for 9 to 12"),
+    ({"mode": "chaos"}, "mode must be"),
+    ({"night": 0}, "night must be"),
+    ({"jobs": ["mafia", "citizen", "citizen"]}, "one job name per player"),
+    ({"jobs": ["citizen"] * 4}, "at least one mafia"),
+    ({"jobs": ["mafia", "lover", "citizen", "citizen"]}, "pairs"),
+    ({"jobs": ["mafia", "cult-leader", "citizen", "citizen"]}, "only in cult mode"),
+    ({"skills": {"9": "escape"}}, "skills"),
+    ({"job_changes": {"doctor": {"effect": "fly"}}}, "effect"),
+    ({"job_changes": {"nurse": {"effect": "protect"}}}, "not a job of the catalogue"),
+    ({"job_changes": {"doctor": {"team": "mafia"}}}, "team is printed on its card"),
+    ({"colour": "red"}, "unknown option"),
+])
+def test_bad_options_are_one_line_errors(options, why):
+    with pytest.raises(ScriptError, match=why):
+        run_script([{"game": "mafia42", "players": 4, "options": options}])
+
+
+def test_the_speaker_reads_each_changed_count_and_the_final_tally():
+    t = Table(["mafia", C, C, C]).night().next().next()
+    t.hand(1, "seat:2").hand(1, "seat:3")  # a changed vote: seat 2 loses it, seat 3 gains it
+    log = t.next().run()
+    entries = [e["params"] for e in said(log, "tally-entry", "table")]
+    assert entries == [{"seat": 2, "votes": 1}, {"seat": 2, "votes": 0}, {"seat": 3, "votes": 1},
+                       {"seat": 3, "votes": 1}]  # the last one: the final tally
+    assert said(log, "tally-final", "table")
+
+
+def test_the_diagram_draws_every_phase_the_game_enters():
+    text = Mafia42Game.diagram()
+    _, log = play("mafia42", 3, 8, {})
+    for phase in {e["phase"] for e in of(log, "phase")}:
+        assert f"{phase} -->" in text or f"--> {phase}" in text
+
+
+def test_the_situation_on_the_speaker_holds_public_facts_only():
+    """The runtime speaks it after an undo, a resume or a reader back."""
+    t = Table(["mafia", "police", C, C]).night({1: 3}).next().next().hand(1, "seat:2")
+    engine = Engine(Header.parse(t.lines[0]))
+    engine.start()
+    for n, line in enumerate(t.lines[1:], start=2):
+        engine.feed(n, line)
+    situation = engine.game.situation()
+    assert all(ev.fields["to"] == "table" for ev in situation)
+    keys = [ev.fields["key"] for ev in situation]
+    assert keys[:3] == ["hint-phase", "hint-alive", "hint-out"] and "hint-time" in keys
+    assert [ev.fields["params"] for ev in situation if ev.fields["key"] == "tally-entry"] == [{"seat": 2, "votes": 1}]
+    assert not any("job:" in str(ev.fields.get("params")) for ev in situation)
+    at_the_deal = Mafia42Game(4, {"jobs": ["mafia", "police", C, C]}).situation()
+    assert [ev.fields["key"] for ev in at_the_deal] == ["hint-phase", "hint-alive"]

@@ -1,0 +1,51 @@
+"""Ear-only bots finish 闇に笑う魔女: everything a player needs is spoken (docs/ear.md).
+
+Skipped until the runtime's ear-bot part (`kikimimi.ear`) is installed."""
+from __future__ import annotations
+
+import pytest
+
+ear = pytest.importorskip("kikimimi.ear")
+
+from kikimimi.protocol import TABLE, seat_audience  # noqa: E402
+from kikimimi.sim import play  # noqa: E402
+from kikimimi_games.witch import WitchGame  # noqa: E402
+from kikimimi_games.witch import ear as witch_ear  # noqa: E402
+
+
+@pytest.mark.parametrize("players", [5, 6, 8, 10, 12, 16])
+def test_ear_bots_finish_every_game_without_a_refusal(players):
+    for seed in range(3):
+        script, log = play("witch", seed, players, {}, "ear")
+        figures = ear.game_figures(script, log)
+        assert figures["finished"] and not figures["internal"], (players, seed, figures)
+        assert figures["refused"] == 0
+        assert play("witch", seed, players, {}, "ear")[1] == log  # seeded: the same game again
+
+
+def test_ear_bots_hear_only_the_speaker_and_their_own_earphone_as_spoken(monkeypatch):
+    heard, touched = [], []
+    original = WitchGame.simulation.__func__
+
+    def simulation(cls, seed, players, options, bot=None):
+        table = original(cls, seed, players, options, bot)
+        for b in table.bots:
+            hear, act = b.hear, b.act
+            b.hear = lambda h, _b=b, _hear=hear: (heard.append((_b.seat, h)), _hear(h))[1]
+            b.act = lambda r, _act=act: (touched.append(r), _act(r))[1]
+        return table
+
+    monkeypatch.setattr(WitchGame, "simulation", classmethod(simulation))
+    _, log = play("witch", 4, 10, {}, "ear")
+    assert any(e["type"] == "game-over" for e in log)
+    assert heard and all(type(h) is ear.Heard for _, h in heard)
+    assert all(h.to in ({TABLE, seat_audience(seat)} if seat else {TABLE}) for seat, h in heard)
+    assert not [h for _, h in heard if any(":" in str(v) for v in h.params.values())]  # names, never tags
+    assert {type(r) for r in touched} <= {witch_ear.Reach, type(None)}
+
+
+def test_a_seat_can_scan_only_its_own_card():
+    world = witch_ear.WitchWorld(5, ["witch", "human", "human", "human", "mirror"], __import__("random").Random(1))
+    mine, other = world.reach(1).card, world.reach(2).card
+    assert world.tag_for(1, mine) == world.cards[1] and world.tag_for(1, other) is None
+    assert world.public_tag("seat:3") and world.public_tag("cmd:ok") and not world.public_tag(world.cards[1])
