@@ -116,7 +116,9 @@ def test_per_output_rate_and_volume_from_config_and_console(clip_cache):
 def test_every_phrase_is_expanded_over_the_table_s_values():
     got = table_texts("onisagashi", 5, {}, "ja")
     book = Phrasebook("ja", ("core", "onisagashi"))
-    assert got.on_demand == {}
+    assert set(got.on_demand) <= {"session-game-result"}  # names the session's players: none here
+    named = table_texts("onisagashi", 5, {}, "ja", extra_names=["はなこ", "たろう", "じろう"])
+    assert "session-game-result" not in named.on_demand and "はなこ" in named.texts
     assert "園崎魅音、あなたのカードです。" in got.texts
     assert book.render("declare", {"seat": 5, "cards": ["oni:card-rika", "oni:card-kame", "oni:card-riverbank"]}) \
         in got.texts
@@ -125,8 +127,9 @@ def test_every_phrase_is_expanded_over_the_table_s_values():
     trident = table_texts("trident", 3, {}, "en")
     assert "rank-points" in trident.on_demand  # too many variants: said once, at the end
     assert trident.per_key["turn"] == 3
-    tiny = expand(Phrasebook("en", ("core", "trident")), {"seat": [1]}, max_variants=10)
-    assert "turn" in tiny.per_key and tiny.on_demand["deal"].startswith("no domain for count")
+    tiny = expand(Phrasebook("en", ("core", "trident")), {"seat": [1], "deal.count": [5]}, max_variants=10)
+    assert "turn" in tiny.per_key and tiny.on_demand["draw-more"].startswith("no domain for count")
+    assert tiny.per_key["deal"] == 1  # a "phrase.param" domain narrows one phrase
 
 
 def test_pack_names_survive_odd_values():
