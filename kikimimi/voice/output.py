@@ -138,8 +138,8 @@ class AudioOutput:
         waits for the engine mid-game.
 
         What is not in the cache goes to the engine first, with a bar on the
-        terminal (a first start); then every clip is read from the cache and
-        resampled to its device's rate, so `emit` only copies references.
+        terminal (a first start); then every clip is mapped from the cache at
+        its device's rate, so `emit` only copies references.
         """
         new = [t for t in dict.fromkeys(texts) if t.strip()]
         self._texts = list(dict.fromkeys(self._texts + new))
@@ -170,7 +170,10 @@ class AudioOutput:
         if fut is None:
             if src[0] == "pack":
                 fut = Future()
-                fut.set_result(self.pack.load(src[1]))
+                try:
+                    fut.set_result(self.pack.load(src[1]))
+                except ClipError as exc:  # told at start; the phrase is dropped, emit goes on
+                    fut.set_exception(exc)
             else:
                 fut = self.renderer.submit(src[1], src[2])
 
@@ -179,8 +182,8 @@ class AudioOutput:
                     self._keep(src, f.result())
                 self._pending.pop(src, None)
 
-            fut.add_done_callback(keep)
             self._pending[src] = fut
+            fut.add_done_callback(keep)
         return fut
 
     def _keep(self, src: Source, clip: tuple[np.ndarray, int]) -> None:

@@ -147,3 +147,15 @@ def test_until_the_new_rate_is_rendered_the_nearest_rate_stands_in(clip_cache):
         np.testing.assert_array_equal(near, out._samples(("tts", "Draw four more.", 175), 48000))
         assert out._stand_in(("tts", "Never said.", 320), 48000) is None
         assert out._stand_in(("pack", "turn", 0), 48000) is None
+
+
+def test_a_broken_pack_file_is_told_once_and_its_phrase_is_synthesised_or_dropped(tmp_path, clip_cache):
+    need("espeak-ng")
+    (tmp_path / "turn@seat=2.wav").write_bytes(b"RIFF broken")
+    with AudioOutput(AudioSpec({}, pack=tmp_path), 2, "en", cache_dir=clip_cache,
+                     muted=["speaker", "seat-1", "seat-2"]) as out:
+        told = out.emit([])
+        assert len(told) == 1 and "turn@seat=2.wav" in told[0] and "not a PCM WAV" in told[0]
+        with pytest.raises(ValueError):
+            out.clip("Seat 2.", 48000, "turn", {"seat": 2})
+        assert out.clip("Seat 1.", 48000, "turn", {"seat": 1}).size > 0  # other seats still speak
