@@ -130,7 +130,7 @@ def _serve(args: argparse.Namespace, config: TableConfig, daemon: Daemon, warnin
 
         print(vocabulary_help(daemon.table.known_tags, config.players), file=sys.stderr)
         threads.append(threading.Thread(
-            target=_then_stop, args=(stop, failed, typed_lines, sys.stdin.buffer, daemon.table.known_tags,
+            target=_then_stop, args=(stop, failed, typed_lines, _keyboard(), daemon.table.known_tags,
                                      daemon.try_submit, _complain, stop), daemon=True, name="keyboard"))
     elif source:
         from kikimimi.sim_readers import scripted_lines
@@ -151,6 +151,14 @@ def _serve(args: argparse.Namespace, config: TableConfig, daemon: Daemon, warnin
         pass
     stop.set()
     return 1 if failed else 0
+
+
+def _keyboard() -> Any:
+    """Standard input as raw bytes, apart from `sys.stdin`: the keyboard thread
+    may still be blocked reading when the table stops, and a read blocked
+    inside `sys.stdin`'s buffer holds the lock the interpreter needs at exit
+    (Python aborts: "could not acquire lock for <stdin>")."""
+    return open(sys.stdin.fileno(), "rb", buffering=0, closefd=False)
 
 
 def _open_events(name: str) -> Any:
