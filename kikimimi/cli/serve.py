@@ -154,10 +154,9 @@ def _serve(args: argparse.Namespace, config: TableConfig, daemon: Daemon, warnin
 
 
 def _keyboard() -> Any:
-    """Standard input as raw bytes, apart from `sys.stdin`: the keyboard thread
-    may still be blocked reading when the table stops, and a read blocked
-    inside `sys.stdin`'s buffer holds the lock the interpreter needs at exit
-    (Python aborts: "could not acquire lock for <stdin>")."""
+    """Standard input unbuffered: a daemon thread blocked in a buffered read
+    holds the buffer's lock, and Python aborts (SIGABRT) when it exits under
+    it; a raw read holds no lock, so SIGTERM ends the table cleanly."""
     return open(sys.stdin.fileno(), "rb", buffering=0, closefd=False)
 
 
