@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import queue
 import shutil
 import socket
 import subprocess
@@ -68,13 +69,20 @@ def games_per_second(url: str, tables: int, games: int) -> tuple[float, int]:
         p.start()
     start.wait(timeout=120)
     began = time.perf_counter()
-    retries = sum(out.get(timeout=600) for _ in procs)
+    reports: list[int] = []
+    while len(reports) < tables:  # each table reports when its last game is committed
+        try:
+            reports.append(out.get(timeout=0.2))
+        except queue.Empty:
+            failed = [p.exitcode for p in procs if p.exitcode not in (None, 0)]
+            if failed or time.perf_counter() - began > 600:
+                for p in procs:
+                    p.kill()
+                raise SystemExit(f"bench: a table process failed (exit {failed[0] if failed else 'timeout'})") from None
     elapsed = time.perf_counter() - began
     for p in procs:
         p.join()
-        if p.exitcode != 0:
-            raise SystemExit(f"a table process failed (exit {p.exitcode})")
-    return tables * games / elapsed, retries
+    return tables * games / elapsed, sum(reports)
 
 
 def commit_rate(url: str, n: int) -> float:

@@ -241,13 +241,12 @@ def _inspect_postgres(db: Database) -> int:
 
 
 def _migrate_postgres(db: Database) -> int:
-    """Each migration in its own transaction, all under the database's advisory lock.
+    """Each migration in its own transaction, all under the club's write lock.
 
-    The lock is a session lock taken before the transaction starts: a
-    SERIALIZABLE transaction's snapshot is fixed at its first statement, so a
-    lock taken inside it would not let it see another table's migration."""
-    db.execute("SELECT pg_advisory_lock(?)", (APPLICATION_ID,))
-    try:
+    The lock is taken before the transactions start: a SERIALIZABLE
+    transaction's snapshot is fixed at its first statement, so a lock taken
+    inside it would not let it see another table's migration."""
+    with db.queued():
         while True:
             def step() -> int | None:
                 version = _inspect_postgres(db)  # again, under the lock: another table may have migrated
@@ -265,8 +264,6 @@ def _migrate_postgres(db: Database) -> int:
             done = db.transaction(step)
             if done is not None:
                 return done
-    finally:
-        db.execute("SELECT pg_advisory_unlock(?)", (APPLICATION_ID,))
 
 
 def version_of(db: Database) -> int:
@@ -300,9 +297,10 @@ def open_database(target: str | os.PathLike[str] | None = None, *, create: bool 
                 db.conn.execute("PRAGMA foreign_keys = ON")
                 db.conn.execute("PRAGMA journal_mode = WAL")
                 db.conn.execute("PRAGMA synchronous = FULL")
-                _migrate_sqlite(db)
+                if version < latest_version():  # a reader does not queue behind the writers
+                    _migrate_sqlite(db)
                 db.conn.row_factory = sqlite3.Row
-            else:
+            elif version < latest_version():
                 _migrate_postgres(db)
         except RecordsError:
             raise

@@ -44,6 +44,7 @@ def trident_values(players: int, options: Mapping[str, Any]) -> Domains:
         "count": range(0, len(PIECES) + 1), "total": range(0, len(PIECES) + 1),
         "pieces": range(0, len(PIECES) + 1), "points": range(0, hand_points(tags) + 1),
         "piece": tags, "effect": sorted({p.effect for p in PIECES}), "suit": [s.value for s in Suit],
+        "owed": range(0, len(PIECES) + 1), "seats": _subsets(seats),  # by ear: HINT's debts, the short deal
     }
 
 
@@ -60,6 +61,7 @@ def onisagashi_values(players: int, options: Mapping[str, Any]) -> Domains:
         "seat": seats, "seats": _subsets(seats), "round": range(1, most + 1),
         "rules": ["beginner", "advanced"], "points": range(-most, most + 1),
         "card": [card_tag(c) for c in CARDS], "cards": triples,
+        "count": range(0, len(CARDS) + 1),  # by ear: HINT's cards per seat
     }
 
 

@@ -42,7 +42,7 @@ def instrumented(monkeypatch, game: str) -> list[tuple[int | None, object, objec
     return calls
 
 
-@pytest.mark.parametrize("game,players,options", GAMES[:1] + GAMES[3:4])
+@pytest.mark.parametrize("game,players,options", GAMES[:1] + GAMES[3:4] + [("witch", 8, {})])
 def test_ear_bots_hear_only_say_lines_for_the_speaker_or_their_own_seat(monkeypatch, game, players, options):
     calls = instrumented(monkeypatch, game)
     _, log = play(game, 7, players, options, "ear")

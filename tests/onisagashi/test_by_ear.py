@@ -42,7 +42,7 @@ def test_a_token_put_back_on_the_field_is_named_again():
 
 @pytest.mark.parametrize("lang,words", [
     ("en", "The deal has not begun: wait until the referee types deal."),
-    ("ja", "まだ配っていません。審判が配り始めるまでお待ちください。"),
+    ("ja", "まだ配っていません。審判がディールを入力するまでお待ちください。"),
 ])
 def test_a_card_scanned_before_the_deal_says_so(lang, words):
     s = scripted(lang, target=2).deal().declare("keiichi", "bat", "forest").add(console="raise 4").add(console="next")

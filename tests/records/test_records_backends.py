@@ -259,3 +259,23 @@ def test_a_lost_race_is_run_again_and_the_retries_are_bounded(postgres_url, monk
         with pytest.raises(RecordsError, match=f"gave up after {backend.MAX_ATTEMPTS} tries") as err:
             db.transaction(hopeless)
         assert "\n" not in str(err.value)
+
+
+def test_a_table_that_holds_the_records_too_long_is_one_line_for_the_next(postgres_url, monkeypatch):
+    import psycopg
+
+    from kikimimi.records import backend
+
+    with Club(postgres_url) as club:
+        club.add_player("A", "a")
+    with psycopg.connect(postgres_url, autocommit=True) as holder:
+        holder.execute("SELECT pg_advisory_lock(%s)", (backend.CLUB_LOCK,))  # a table stuck mid-write
+        with Club(postgres_url, create=False) as club:
+            club.db.conn.execute("SET lock_timeout = '200ms'")
+            with pytest.raises(RecordsError, match="stayed busy") as err:
+                club.add_player("B", "b")
+            assert "\n" not in str(err.value)
+        holder.execute("SELECT pg_advisory_unlock(%s)", (backend.CLUB_LOCK,))
+    with Club(postgres_url, create=False) as club:
+        club.add_player("B", "b")
+        assert [p.name for p in club.players()] == ["A", "B"]

@@ -24,7 +24,7 @@ def texts(r, line, to="table"):
     return [e["text"] for e in spoken(r, line, to)]
 
 
-@pytest.mark.parametrize("lang,words", [("en", "Seat 1 draws."), ("ja", "1番が駒を引きました。")])
+@pytest.mark.parametrize("lang,words", [("en", "Seat 1 draws."), ("ja", "1番がコマを引きました。")])
 def test_a_turn_draw_is_announced_without_the_piece(lang, words):
     s = Script(lang=lang).start().hand(1, "heart-7")
     r = s.run()
@@ -60,7 +60,7 @@ def test_an_attack_taken_by_a_draw_is_announced_then_the_debt_paid(lang, takes, 
 
 @pytest.mark.parametrize("lang,table_says", [
     ("en", "Seat 2: wrong piece. Take it back and draw 4."),
-    ("ja", "2番、間違いです。駒を戻して、4個取ってください。"),
+    ("ja", "2番、間違いです。コマを戻して、4個取ってください。"),
 ])
 def test_a_wrong_piece_under_an_attack_says_the_same_count_on_the_speaker_and_in_the_ear(lang, table_says):
     s = Script(lang=lang).start().field("draw-2-1").field("diamond-1")  # seat 2 answers a draw-2 with a basic
@@ -111,8 +111,8 @@ def test_hint_speaks_what_a_sighted_player_sees_into_the_asking_ear_only(lang):
     keys = [e["key"] for e in spoken(r, s.line, "seat:3")]
     assert keys == ["now-turn", "pending", "seat-pieces", "seat-pieces", "seat-pieces", "basket-count"]
     said = texts(r, s.line, "seat:3")
-    assert ("Seat 1: 4 pieces." if lang == "en" else "1番、手駒4個。") in said
-    assert ("Basket: 38 pieces." if lang == "en" else "かごの駒は38個。") in said
+    assert ("Seat 1: 4 pieces." if lang == "en" else "1番、持ちコマ4個。") in said
+    assert ("Basket: 38 pieces." if lang == "en" else "かごのコマは38個。") in said
     assert not [t for t in said if any(w in t.lower() for w in SUITS)]  # never the suit
     assert r.of("hint", s.line)[0]["private"] == "seat:3"
 
@@ -173,3 +173,19 @@ def test_two_hundred_rebuilds_leave_one_game_alive():
     gc.collect()
     assert sum(ref() is not None for ref in refs) == 1 and len(MACHINE.models) == before == 0
     assert isinstance(refs[-1](), TridentGame) and refs[-1]().state == "dealing"
+
+
+@pytest.mark.parametrize("lang,words", [("en", "It is seat 2's turn."), ("ja", "2番の番です。")])
+def test_an_undo_and_a_reader_back_say_whose_turn_it_is(lang, words):
+    from kikimimi.engine import ScriptRun
+    from kikimimi.script import UNDO
+
+    s = Script(lang=lang).start().field("heart-1").field("diamond-1")  # seat 2 errs: the turn moves to 3
+    run = ScriptRun(Header.parse(s.lines[0]))
+    for n, line in enumerate(s.lines[1:], start=2):
+        run.feed(n, line)
+    undo = run.feed(len(s.lines) + 1, {"t": s.t + 1, "console": UNDO})
+    said = [e for e in undo if e["type"] == "say"]
+    assert [e["key"] for e in said] == ["undone", "now-turn"] and said[-1]["text"] == words
+    back = run.feed(len(s.lines) + 2, {"t": s.t + 2, "reader": "hand", "seat": 1, "back": True})
+    assert [e["text"] for e in back if e["type"] == "say"][-1] == words
