@@ -7,7 +7,7 @@ rendered into an empty clip cache on every core.  Warm: what a restart does
 with that cache (check every file, read every clip at a 48 kHz device's
 rate; the first warm start resamples and keeps the result, the one timed
 here is the second).  The anchor, measured in the same run: one clip rendered alone,
-and one cached clip read and resampled alone (medians of 20).  `--sample N`
+and one cached clip mapped at the device's rate alone (medians of 20).  `--sample N`
 renders only N texts cold and scales the time up, marked as such.
 """
 from __future__ import annotations
@@ -20,7 +20,6 @@ import time
 from pathlib import Path
 
 from kikimimi.registry import game_class
-from kikimimi.voice.clips import resample
 from kikimimi.voice.domains import table_texts
 from kikimimi.voice.render import Renderer
 
@@ -36,16 +35,16 @@ def warm_start(renderer: Renderer, texts: list[str]) -> float:
 
 
 def anchor(renderer: Renderer, texts: list[str], folder: Path) -> tuple[float, float]:
-    """(median s to render one clip alone, median s to read and resample one cached clip)."""
+    """(median s to render one clip alone, median s to map one cached clip at the device's rate)."""
     fresh = Renderer(renderer.lang, folder, engine=renderer.engine_name)
     cold, warm = [], []
     for n, text in enumerate(texts[:20]):
         t0 = time.perf_counter()
         fresh.render(text + " " * (n % 2))  # a text not cached yet
         cold.append(time.perf_counter() - t0)
+        fresh.load_at(text + " " * (n % 2), None, DEVICE_RATE)  # the first start keeps it at 48 kHz
         t0 = time.perf_counter()
-        got = fresh.load_cached(text + " " * (n % 2))
-        resample(got[0], got[1], DEVICE_RATE)
+        fresh.load_at(text + " " * (n % 2), None, DEVICE_RATE)
         warm.append(time.perf_counter() - t0)
     return statistics.median(cold), statistics.median(warm)
 

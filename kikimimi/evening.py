@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from kikimimi.engine import LogEvent
+from kikimimi.phrases import Phrasebook
 from kikimimi.protocol import TABLE
 from kikimimi.script import NEW_GAME, Header
 from kikimimi.tagmap import normalise_uid
@@ -198,6 +199,7 @@ class Evening:
         self.agreed: set[int] = set()
         self._prepared = False
         self._start_next = False
+        self._phrases: Phrasebook | None = None
 
     # -- start-up ---------------------------------------------------------------
     def prepare(self) -> None:
@@ -248,11 +250,19 @@ class Evening:
     def _say(self, key: str, text: str | None = None, **params: Any) -> LogEvent:
         table = self.daemon.table
         ev: LogEvent = {"seq": None, "t": table.t, "type": "say", "in": None, "to": TABLE, "key": key,
-                        "text": text if text is not None else table.phrasebook.render(key, params),
+                        "text": text if text is not None else self._book().render(key, params),
                         "evening": True}
         if params:
             ev["params"] = params
         return ev
+
+    def _book(self) -> Phrasebook:
+        """The table's phrases and the evening's own catalogue (voices/evening): said between
+        games only, so not among the texts a table renders before its first input."""
+        header = self.daemon.header
+        if self._phrases is None or self._phrases.lang != header.lang:
+            self._phrases = Phrasebook(header.lang, ("core", header.game, "evening"))
+        return self._phrases
 
     def _opening_lines(self) -> list[LogEvent]:
         s = self.session

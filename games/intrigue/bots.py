@@ -173,14 +173,19 @@ class Bot:
         return [self._line(tag), self._line(f"seat:{target}", 1.0)]
 
     def _prospect(self, target: int, role: str) -> float:
-        """What an advisor of `role` may earn in `target`'s mansion: the best free section
-        left after those already waiting, nothing if a conflict waits there."""
-        secs, garden = self.sections[target], self.gardens[target]
-        if any(_role(t) == role for t in [*secs.values(), *garden]):
-            return -1.0
-        free = sorted((self.ed.incomes[k - 1] for k in range(1, self.ed.sections + 1) if k not in secs),
-                      reverse=True)
-        return float(free[len(garden)]) if len(garden) < len(free) else 0.0
+        secs = self.sections[target]
+        return prospect(self.ed.incomes, {k: _role(t) for k, t in secs.items()},
+                        [_role(t) for t in self.gardens[target]], role)
+
+
+def prospect(incomes: Sequence[int], held: Mapping[int, str], waiting: Sequence[str], role: str) -> float:
+    """What a newcomer of `role` may earn in a mansion whose sections hold `held` (section ->
+    role) and whose garden holds `waiting` (roles): the best free section left after those
+    already waiting, and nothing where an advisor of that role already is (a conflict)."""
+    if role in held.values() or role in waiting:
+        return -1.0
+    free = sorted((incomes[k - 1] for k in range(1, len(incomes) + 1) if k not in held), reverse=True)
+    return float(free[len(waiting)]) if len(waiting) < len(free) else 0.0
 
 
 class IntrigueSimulation:

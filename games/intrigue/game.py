@@ -19,10 +19,12 @@ refusal that could hint at a balance is spoken only to the seat it refuses.
 """
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from kikimimi import hints
+from kikimimi.hints import Line, line
 from kikimimi.protocol import TABLE, Event, Game, Input, error, event, say, seat_audience
 
 from . import machine
@@ -30,11 +32,11 @@ from .editions import COPIES, Edition, edition_from_options
 from .pieces import advisor_of, advisor_tag, all_tags, parse_advisor, parse_section, section_tag
 
 if TYPE_CHECKING:
+    from kikimimi.ear import EarTable
+
     from .bots import IntrigueSimulation
 
 HAND, GARDEN, SECTION, OUT = "hand", "garden", "section", "out"
-#: One spoken line: a phrase key and its parameters.
-Line = tuple[str, dict[str, Any]]
 
 
 @dataclass
@@ -113,6 +115,21 @@ class IntrigueGame(Game):
             ("hint SEAT", "tell seat SEAT the board and its own cash"),
             ("stop", "end the game now, ranked by cash"),
         ]
+
+    @classmethod
+    def phrase_values(cls, players: int, options: Mapping[str, Any]) -> Mapping[str, Sequence[Any]]:
+        """What each phrase parameter can be at this table, so its clips are rendered before play.
+        Balances, offers and incomes (any multiple of the step; an income belongs to its section,
+        and expanding the two apart would render texts never said) are rendered when said."""
+        ed = edition_from_options(options)
+        seats = list(range(1, players + 1))
+        return {
+            "seat": seats, "owner": seats, "target": seats, "turn": seats, "place": seats,
+            "players": [players], "role": list(ed.roles), "section": list(range(1, ed.sections + 1)),
+            "count": list(range(0, ed.advisors_each + 1)),
+            "round": list(range(1, ed.rounds + 1)), "rounds": [ed.rounds], "step": list(machine.STATES),
+            "edition": [ed.name], "bribes": [ed.bribes], "start_cash": [ed.start_cash],
+        }
 
     @property
     def over(self) -> bool:
@@ -239,16 +256,23 @@ class IntrigueGame(Game):
         return next((g for g in self.groups if tag in g.advisors), None)
 
     # -- offers --------------------------------------------------------------------
-    def _call_offer(self, again: bool = False) -> None:
+    def _offer_call(self) -> Line:
+        """The speaker's call for the offer awaited now."""
         tag = self.bids[0]
         g = self._group_of(tag)
         assert g is not None
-        if not again:
-            self.taps = 0
-        if g.conflict and tag == g.advisors[0] and not again:
-            self._announce("conflict", owner=self.turn, role=g.role, count=len(g.advisors))
         key = "offer-call-employed" if tag == g.employed else "offer-call"
-        self._announce(key, owner=self.turn, conflict=g.conflict, **self._who(tag))
+        return line(key, owner=self.turn, conflict=g.conflict, **self._who(tag))
+
+    def _call_offer(self) -> None:
+        tag = self.bids[0]
+        g = self._group_of(tag)
+        assert g is not None
+        self.taps = 0
+        if g.conflict and tag == g.advisors[0]:
+            self._announce("conflict", owner=self.turn, role=g.role, count=len(g.advisors))
+        key, params = self._offer_call()
+        self._announce(key, **params)
 
     def _bribe_tap(self, seat: int) -> None:
         bidder = advisor_of(self.bids[0]).owner
@@ -301,13 +325,21 @@ class IntrigueGame(Game):
         singles = [g for g in pending if not g.conflict]
         return singles, (None if singles else next((g for g in pending if g.conflict), None))
 
-    def _call_next_conflict(self, again: bool = False) -> None:
+    def _conflict_call(self) -> Line | None:
+        """The call to settle the conflict that is next, once the non-conflicting are placed."""
         singles, conflict = self._current()
-        if not singles and conflict is not None:
-            if not again:
-                self._out.append(event("conflict", owner=self.turn, role=conflict.role,
-                                       advisors=list(conflict.advisors)))
-            self._announce("settle-conflict", owner=self.turn, role=conflict.role, count=len(conflict.advisors))
+        if singles or conflict is None:
+            return None
+        return line("settle-conflict", owner=self.turn, role=conflict.role, count=len(conflict.advisors))
+
+    def _call_next_conflict(self) -> None:
+        call = self._conflict_call()
+        if call is not None:
+            _, conflict = self._current()
+            assert conflict is not None
+            self._out.append(event("conflict", owner=self.turn, role=conflict.role,
+                                   advisors=list(conflict.advisors)))
+            self._announce(call[0], **call[1])
 
     def _choose_to_place(self, seat: int, tag: str) -> None:
         group = self._group_of(tag)
@@ -458,27 +490,27 @@ class IntrigueGame(Game):
         return lines
 
     def _hint(self, seat: int) -> None:
-        """The board, then what only the asking seat may hear: its hand and its cash."""
+        """The board (`hints.hint`), then what only the asking seat may hear: its hand and its cash."""
+        self._out += hints.hint(self, seat)
         roles = [advisor_of(t).role for t in self.hand(seat)]
-        own: list[Line] = [("hint-hand", {"count": len(roles), "roles": roles}), ("cash", {"cash": self.cash[seat]})]
-        for key, params in self.sight(seat) + own:
-            self._tell(seat, key, **params)
+        self._tell(seat, "hint-hand", count=len(roles), roles=roles)
+        self._tell(seat, "cash", cash=self.cash[seat])
 
     def situation(self) -> list[Event]:
         """Where the table stands, on the speaker (after an undo, a resume or a reader coming back):
         whose turn, and the call that is waiting to be answered."""
         if self.over:
             return []
-        out = self._out = [say(TABLE, "turn", seat=self.turn)]
+        lines = [line("turn", seat=self.turn)]
         if self.state == "offers":
-            self._call_offer(again=True)
+            lines.append(self._offer_call())
         elif self.state == "placing":
-            self._announce("place-call", owner=self.turn)
-            self._call_next_conflict(again=True)
+            lines.append(line("place-call", owner=self.turn))
+            conflict = self._conflict_call()
+            lines += [conflict] if conflict else []
         elif self.state == "dispatching":
-            self._announce("dispatch-call", seat=self.turn, count=self.to_send)
-        self._out = []
-        return out
+            lines.append(line("dispatch-call", seat=self.turn, count=self.to_send))
+        return hints.situation(lines)
 
     def _identify(self, seat: int, tag: str) -> None:
         """A piece scanned when it is no move: the player asks what it is (the pieces look alike by touch)."""
@@ -560,14 +592,15 @@ class IntrigueGame(Game):
             self._out.append(error(f"unknown command {' '.join(words)[:80]!r} (help lists the commands)"))
 
     def _section(self, word: str) -> int | None:
-        if word.isascii() and word.isdigit() and 1 <= int(word) <= self.ed.sections:
+        if word.isascii() and word.isdigit() and len(word) <= 2 and 1 <= int(word) <= self.ed.sections:
             return int(word)
         self._out.append(error(f"no section {word[:10]!r} (1 to {self.ed.sections})"))
         return None
 
     def _seat(self, word: str) -> int | None:
-        if word.isascii() and word.isdigit() and 1 <= int(word) <= len(self.seats):
-            return int(word)
+        seat = hints.seat_number(word, len(self.seats))
+        if seat is not None:
+            return seat
         self._out.append(error(f"no seat {word[:10]!r} (1 to {len(self.seats)})"))
         return None
 
@@ -581,7 +614,11 @@ class IntrigueGame(Game):
     # -- hooks for the runtime ------------------------------------------------------------------------
     @classmethod
     def simulation(cls, seed: int, players: int, options: Mapping[str, Any],
-                   bot: str | None = None) -> "IntrigueSimulation":
+                   bot: str | None = None) -> "IntrigueSimulation | EarTable":
+        if bot == "ear":  # bots that decide from what they hear (docs/ear.md)
+            from .ear import ear_simulation
+
+            return ear_simulation(seed, players, options)
         from .bots import IntrigueSimulation
 
         return IntrigueSimulation(seed, players, options, bot)

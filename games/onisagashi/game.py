@@ -419,4 +419,5 @@ class OnisagashiGame(Game):
         return [("deal", "deal the next round (or deal this round again after a misdeal)"),
                 ("raise SEAT", "raise that seat's hand in the window after a declaration"),
                 ("next", "close the raise-hand window now"),
+                ("hint SEAT", "tell that seat, in its earphone, what it may know"),
                 ("stop", "end the game now (it counts as stopped)")]

@@ -611,4 +611,5 @@ class TridentGame(PhaseModel, Game):
         return [("declare trident|pass|agree SEAT", "declare for a seat (as its command tag would)"),
                 ("suit heart|diamond|spade|clover", "choose the suit for the seat that is choosing"),
                 ("penalty SEAT", "give a seat the wrong-piece penalty (draw two)"),
+                ("hint SEAT", "tell that seat, in its earphone, what it may know"),
                 ("stop", "end the game now (it counts as stopped)")]

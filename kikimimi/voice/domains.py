@@ -35,16 +35,17 @@ def _subsets(seats: Sequence[int]) -> list[list[int]]:
 
 
 def trident_values(players: int, options: Mapping[str, Any]) -> Domains:
-    from kikimimi_games.trident.pieces import PIECES, Suit, hand_points
+    from kikimimi_games.trident.pieces import HAND_SIZE, PIECES, Suit, hand_points
 
     seats = list(range(1, players + 1))
     tags = sorted(p.tag for p in PIECES)
+    counts = range(0, len(PIECES) + 1)
     return {
-        "seat": seats, "place": seats, "players": [players],
-        "count": range(0, len(PIECES) + 1), "total": range(0, len(PIECES) + 1),
-        "pieces": range(0, len(PIECES) + 1), "points": range(0, hand_points(tags) + 1),
+        "seat": seats, "place": seats, "players": [players], "seats": _subsets(seats),
+        "count": counts, "total": counts, "pieces": counts, "owed": counts,
+        "points": range(0, hand_points(tags) + 1), "agreed.count": range(1, players + 1),
+        "deal-short.count": [HAND_SIZE], "deal-first.count": [HAND_SIZE], "deal.count": [HAND_SIZE],
         "piece": tags, "effect": sorted({p.effect for p in PIECES}), "suit": [s.value for s in Suit],
-        "owed": range(0, len(PIECES) + 1), "seats": _subsets(seats),  # by ear: HINT's debts, the short deal
     }
 
 
@@ -57,11 +58,14 @@ def onisagashi_values(players: int, options: Mapping[str, Any]) -> Domains:
     target = options.get("target", DEFAULTS["target"])
     most = max(int(rounds or 1), int(target or 1))
     triples = [[card_tag(c) for c in trio] for trio in itertools.product(*(BY_CATEGORY[g] for g in CATEGORIES))]
+    # the field's tokens so far: one to three, at most one of each category, in category order
+    partial = [[card_tag(c) for c in pick if c] for pick in itertools.product(
+        *(("",) + BY_CATEGORY[g] for g in CATEGORIES)) if any(pick)]
     return {
         "seat": seats, "seats": _subsets(seats), "round": range(1, most + 1),
         "rules": ["beginner", "advanced"], "points": range(-most, most + 1),
-        "card": [card_tag(c) for c in CARDS], "cards": triples,
-        "count": range(0, len(CARDS) + 1),  # by ear: HINT's cards per seat
+        "card": [card_tag(c) for c in CARDS], "cards": triples, "tokens-on-field.cards": partial,
+        "count": range(0, len(CARDS) + 1), "players": [players],
     }
 
 
@@ -72,19 +76,32 @@ BUILTIN: dict[str, Callable[[int, Mapping[str, Any]], Domains]] = {
 }
 
 
-def core_values(players: int) -> Domains:
-    """What the runtime's own phrases take (reader names as engine.py builds them)."""
-    return {"reader": ["field"] + [f"hand {n}" for n in range(1, players + 1)]}
+def core_values(players: int, names: Sequence[str] = ()) -> Domains:
+    """What the runtime's own phrases take: reader names as engine.py builds them, and the
+    evening's (kikimimi/evening.py) game numbers and players, by name or "seat N"."""
+    seats = range(1, players + 1)
+    trials = [5, 10]  # a half and a full official practice
+    values: Domains = {
+        "reader": ["field"] + [f"hand {n}" for n in seats], "seat": list(seats),
+        "players": [players], "count": range(0, players + 1), "number": range(1, 11), "total": trials,
+        "session-ready.count": range(0, players + 1), "session-ready.players": [players],
+    }
+    for key in ("session-game-begins", "session-game-continues", "session-game-result"):
+        values[f"{key}.total"] = trials
+    if names:  # the session's players: the evening's results name them (else rendered when said)
+        values.update(first=list(names), second=list(names), third=list(names))
+    return values
 
 
-def domains_for(game_cls: Any, players: int, options: Mapping[str, Any]) -> Domains:
+def domains_for(game_cls: Any, players: int, options: Mapping[str, Any], names: Sequence[str] = ()) -> Domains:
+    """Parameter name -> values ("seat" -> 1..players); a key "phrase.param" narrows one phrase."""
     declared = {}
     hook = getattr(game_cls, "phrase_values", None)
     if hook is not None:
         declared = dict(hook(players, options) or {})
     if not declared and game_cls.name in BUILTIN:
         declared = BUILTIN[game_cls.name](players, options)
-    return {**core_values(players), **declared}
+    return {**core_values(players, names), **declared}
 
 
 def placeholders(template: str) -> list[str]:
@@ -121,18 +138,19 @@ def expand(book: Phrasebook, domains: Mapping[str, Sequence[Any]],
 
     for key, template in book.phrases.items():
         names = placeholders(template)
-        missing = [n for n in names if n not in domains]
+        values = {n: domains.get(f"{key}.{n}", domains.get(n)) for n in names}
+        missing = [n for n, v in values.items() if v is None]
         if missing:
             out.on_demand[key] = f"no domain for {', '.join(missing)}"
             continue
         size = 1
         for n in names:
-            size *= len(domains[n])
+            size *= len(values[n])
         if size > max_variants:
             out.on_demand[key] = f"{size} variants (more than {max_variants})"
             continue
         before = len(out.texts)
-        for combo in itertools.product(*(domains[n] for n in names)):
+        for combo in itertools.product(*(values[n] for n in names)):
             add(book.render(key, dict(zip(names, combo))))
         out.per_key[key] = len(out.texts) - before
     for spoken in book.names.values():  # a name may be said alone ("{piece}")
@@ -142,13 +160,15 @@ def expand(book: Phrasebook, domains: Mapping[str, Sequence[Any]],
 
 def table_texts(game: str, players: int, options: Mapping[str, Any], lang: str,
                 extra_names: Iterable[str] = ()) -> Expansion:
-    """Everything a table of `game` in `lang` may say (player names appended as spoken alone)."""
+    """Everything a table of `game` in `lang` may say; `extra_names`: the players' names
+    (a session's), spoken in the evening's results and alone."""
     from kikimimi.registry import game_class
 
     cls = game_class(game)
     book = Phrasebook(lang, ("core", cls.name))
-    got = expand(book, domains_for(cls, players, options))
-    for name in extra_names:
-        if name.strip() and name not in got.texts:
+    names = [n for n in extra_names if n.strip()]
+    got = expand(book, domains_for(cls, players, options, names))
+    for name in names:
+        if name not in got.texts:
             got.texts.append(name)
     return got

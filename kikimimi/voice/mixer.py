@@ -23,7 +23,8 @@ _serials = itertools.count(1)
 
 @dataclass(slots=True, eq=False)
 class Item:
-    """One queued phrase for one lane.  `samples` stays None until rendered."""
+    """One queued phrase for one lane.  `samples` stays None until rendered; float32,
+    or int16 when mapped from the clip cache (scaled in the callback)."""
 
     key: str
     t_emit: float
@@ -102,7 +103,9 @@ class Lane:
                     del self.played[:128]
             n = min(frames - filled, samples.size - cur.pos)
             chunk = samples[cur.pos:cur.pos + n]
-            if self.volume != 1.0:
+            if chunk.dtype == np.int16:  # a clip mapped from the cache
+                chunk = chunk * (self.volume / np.float32(32768.0))
+            elif self.volume != 1.0:
                 chunk = chunk * self.volume
             for ch in self.channels:
                 out[filled:filled + n, ch] += chunk

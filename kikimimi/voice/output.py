@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from .clips import ClipError, resample
+from .clips import ClipError, as_float, resample
 from .config import SPEAKER, AudioSpec, OutputSpec, output_name, parse_audio
 from .settings import MAX_RATE, MIN_RATE
 from .devices import Device, find_device, output_devices
@@ -138,8 +138,8 @@ class AudioOutput:
         waits for the engine mid-game.
 
         What is not in the cache goes to the engine first, with a bar on the
-        terminal (a first start); then every clip is read from the cache and
-        resampled to its device's rate, so `emit` only copies references.
+        terminal (a first start); then every clip is mapped from the cache at
+        its device's rate, so `emit` only copies references.
         """
         new = [t for t in dict.fromkeys(texts) if t.strip()]
         self._texts = list(dict.fromkeys(self._texts + new))
@@ -170,26 +170,45 @@ class AudioOutput:
         if fut is None:
             if src[0] == "pack":
                 fut = Future()
-                fut.set_result(self.pack.load(src[1]))
+                try:
+                    fut.set_result(self.pack.load(src[1]))
+                except ClipError as exc:  # told at start; the phrase is dropped, emit goes on
+                    fut.set_exception(exc)
             else:
                 fut = self.renderer.submit(src[1], src[2])
 
             def keep(f: Future, src: Source = src) -> None:
                 if f.exception() is None:
-                    self._sources[src] = f.result()
-                    for mixer in list(self.mixers):  # resampled here, off the emit path
-                        self._samples(src, mixer.samplerate)
+                    self._keep(src, f.result())
                 self._pending.pop(src, None)
 
-            fut.add_done_callback(keep)
             self._pending[src] = fut
+            fut.add_done_callback(keep)
         return fut
+
+    def _keep(self, src: Source, clip: tuple[np.ndarray, int]) -> None:
+        """A clip just rendered or loaded: kept at each device's rate, off the emit path.
+
+        A rendered clip is mapped from the cache at the device's rate (as a
+        prepared one is), so it costs page cache, not memory, and plays the
+        same samples whenever it was rendered."""
+        rates = sorted({m.samplerate for m in list(self.mixers)})
+        for rate in rates:
+            got = self.renderer.load_at(src[1], src[2], rate) if src[0] == "tts" else None
+            if got is not None:
+                self._resampled[(src, rate)] = got[0]
+                self._sources.setdefault(src, got)
+            else:
+                self._sources.setdefault(src, clip)
+                self._samples(src, rate)
+        self._sources.setdefault(src, clip)
 
     def _samples(self, src: Source, rate: int) -> np.ndarray | None:
         got = self._resampled.get((src, rate))
         if got is None and src in self._sources:
             samples, src_rate = self._sources[src]
-            got = self._resampled[(src, rate)] = resample(samples, src_rate, rate)
+            got = self._resampled[(src, rate)] = (
+                samples if src_rate == rate else resample(as_float(samples), src_rate, rate))
         return got
 
     def _source(self, name: str, key: str, text: str, params: Mapping[str, Any] | None) -> Source:
@@ -298,7 +317,7 @@ class AudioOutput:
                     item.dropped = True
                     self._notice(f"voice: cannot render {text!r} for {to}: {f.exception()}")
                     return
-                self._sources[src] = f.result()
+                self._keep(src, f.result())
                 item.samples = self._samples(src, rate)
 
             fut.add_done_callback(fill)

@@ -23,11 +23,15 @@ from typing import Any
 import numpy as np
 
 from . import engines
-from .clips import read_wav, resample
+from .clips import map_pcm16, read_wav, resample, trim_silence, write_wav
 from .engines import RenderError, pick_voice
 from .readings import Readings, load_readings
 
 __all__ = ["Renderer", "RenderError", "default_cache_dir", "pick_voice"]
+
+#: How a clip is made from what the engine writes (part of the cache key):
+#: "trim1" = the engine's leading and trailing silence cut to 20/60 ms.
+CLIP_FORMAT = "trim1"
 
 
 def default_cache_dir() -> Path:
@@ -66,8 +70,8 @@ class Renderer:
         return int(rate or self.rate or self._shared.default_rate)
 
     def key(self, text: str, rate: int | None = None) -> str:
-        blob = json.dumps([self.spoken(text), self.voice, self.rate_of(rate), self.engine_name, self.version],
-                          ensure_ascii=False)
+        blob = json.dumps([self.spoken(text), self.voice, self.rate_of(rate), self.engine_name, self.version,
+                           CLIP_FORMAT], ensure_ascii=False)
         return hashlib.sha256(blob.encode("utf-8")).hexdigest()[:32]
 
     def path_for(self, text: str, rate: int | None = None) -> Path:
@@ -101,31 +105,30 @@ class Renderer:
             return None
 
     def load_at(self, text: str, rate: int | None, device_rate: int) -> tuple[np.ndarray, int] | None:
-        """The cached clip already resampled to `device_rate`, or None if not rendered yet.
+        """The cached clip at `device_rate`, mapped from the disk as int16; None if not rendered yet.
 
-        The resampled samples are kept beside the WAV as raw float32, so a warm
-        start reads them instead of resampling every clip again (espeak-ng's
-        22 kHz clips took ~2-4 ms each to resample: 17 s for 鬼探し's 4657)."""
+        A clip rendered at another sample rate is resampled once and kept beside
+        its WAV (`<hash>.<device rate>.wav`), so a warm start only maps files
+        (espeak-ng's 22 kHz clips took ~2-4 ms each to resample: 17 s for
+        鬼探し's 4657)."""
         path = self.path_for(text, rate)
-        side = path.with_name(f"{path.stem}.{device_rate}.f32")
-        try:
-            if side.exists():
-                return np.fromfile(side, "<f4"), device_rate
-        except (OSError, ValueError):
-            pass
-        got = self.load_cached(text, rate)
-        if got is None:
+        side = path.with_name(f"{path.stem}.{device_rate}.wav")
+        for candidate in (path, side):
+            got = map_pcm16(candidate) if candidate.exists() else None
+            if got is not None and got[1] == device_rate:
+                return got
+        loaded = self.load_cached(text, rate)
+        if loaded is None:
             return None
-        if got[1] == device_rate:
-            return got
-        samples = resample(got[0], got[1], device_rate)
-        tmp = side.with_name(f"{side.name}.{os.getpid()}.{threading.get_ident()}.part")
+        samples = resample(loaded[0], loaded[1], device_rate)
+        tmp = side.with_name(f"{side.stem}.{os.getpid()}.{threading.get_ident()}.part.wav")
         try:
-            samples.astype("<f4").tofile(tmp)
+            write_wav(tmp, samples, device_rate)
             os.replace(tmp, side)
-        except OSError:  # a read-only cache still plays
+        except OSError:  # a read-only cache still plays, from memory
             tmp.unlink(missing_ok=True)
-        return samples, device_rate
+            return samples, device_rate
+        return map_pcm16(side) or (samples, device_rate)
 
     def render(self, text: str, rate: int | None = None) -> tuple[np.ndarray, int]:
         return self.submit(text, rate).result()
@@ -209,6 +212,8 @@ def _write_clip(eng: Any, voice: str, spoken: str, wpm: int, path: Path) -> None
     if not tmp.exists() or tmp.stat().st_size <= 44:
         tmp.unlink(missing_ok=True)
         raise RenderError(f"the speech engine wrote nothing for {spoken!r}")
+    samples, rate = read_wav(tmp)
+    write_wav(tmp, trim_silence(samples, rate), rate)
     os.replace(tmp, path)
 
 

@@ -80,3 +80,27 @@ def test_the_session_pane_says_game_k_of_n_the_scores_and_who_is_ready():
         "Between games: ready: 1, 3 (AGREE on each hand reader, or: new)"]
     assert session_text({"session": None}) == "Session: none (a single game)"
     assert session_text({"session": {"waiting": True, "ready": []}}).endswith("ready: nobody yet (AGREE on each hand reader, or: new)")
+
+
+def test_every_listed_command_is_one_the_served_game_accepts():
+    """No game offers a command it then refuses as unknown (the old `session start`)."""
+    from kikimimi.console.commands import game_commands
+    from kikimimi.engine import Table
+    from importlib.metadata import entry_points
+
+    from kikimimi.registry import game_class
+    from kikimimi.script import Header
+
+    for name in sorted(ep.name for ep in entry_points(group="kikimimi.games")):  # the shipped games
+        cls = game_class(name)
+        table = Table(Header(name, cls.official_players or cls.min_players, {}, "en"))
+        table.start()
+        for syntax, _ in game_commands(name):
+            first = syntax.split(" | ")[0]  # "yes SEAT | no SEAT": alternatives; "pass|agree": choices
+            line = " ".join("2" if w.isupper() else w.split("|")[0] for w in first.split())
+            if line.split()[0] == "stop":
+                continue
+            events = table.feed(2, {"t": 1.0, "console": line})
+            unknown = [ev["message"] for ev in events if ev["type"] == "error"
+                       and ("unknown command" in ev["message"] or "unknown console command" in ev["message"])]
+            assert not unknown, (name, syntax, unknown)

@@ -16,7 +16,10 @@ HARDWARE = Path(__file__).parents[2] / "hardware"
 def test_a_shipped_simulated_table_has_nothing_to_fix(path):
     config, checks = config_checks(path)
     assert config is not None
-    assert [c.line() for c in checks if not c.ok] == []
+    # the machine's speech install (Open JTalk for a Japanese table) is a finding about the
+    # machine, not the config; everything the config decides must be ok
+    assert [c.line() for c in checks if not c.ok and not c.name.startswith(("voice ", "speech"))] == []
+    assert not any(c.name == f"voice {other}" for c in checks for other in ("ja", "en") if other != config.lang)
 
 
 def test_a_journal_folder_serve_will_create_is_not_a_fault(tmp_path):

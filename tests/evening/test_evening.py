@@ -226,7 +226,7 @@ def test_a_plain_restart_of_a_session_journal_resumes_the_session(tmp_path, caps
     evening.begin()
     assert evening.session is not None and evening.session.id == 1
     assert again.snapshot()["session"]["game"] == 1
-    again.close()  # one daemon holds a journal at a time
+    again.close()
     with Club(db) as club:  # a session that is no longer open is not resumed: the table plays on
         club.end_session(1, abandon=True)
     third = Daemon(Header("trident", 3, dict(COMPETITION), "en"), tmp_path / "j.jsonl")

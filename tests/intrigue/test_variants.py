@@ -130,8 +130,9 @@ def test_hint_tells_the_board_and_only_the_asking_seats_own_cash():
     s = Script().send(1, "1-law-1", 2).send(1, "1-finance-1", 3).offer(1, 1).place(2, "1-law-1", 4)
     s.cmd(3, "hint")
     r = s.run()
-    said = r.at(s.line)
+    said = [e for e in r.at(s.line) if e["type"] == "say"]
     assert {e["to"] for e in said} == {"seat:3"}
+    assert [(e["seat"], e["private"]) for e in r.of("hint", s.line)] == [(3, "seat:3")]  # who asked: not public
     texts = [e["text"] for e in said]
     assert "Round 1 of 6. Seat 2's turn: sending advisors." in texts
     assert "Seat 2's mansion, section 4, 50000: seat 1's law advisor." in texts
@@ -140,14 +141,14 @@ def test_hint_tells_the_board_and_only_the_asking_seats_own_cash():
     assert not any("310000" in t or "330000" in t for t in texts)  # seats 1 and 2's balances
     s.console("hint 1")
     r = s.run()
-    assert "Your cash: 310000 ducats." in [e["text"] for e in r.at(s.line)]
-    assert {e["to"] for e in r.at(s.line)} == {"seat:1"}
+    assert "Your cash: 310000 ducats." in [e.get("text") for e in r.at(s.line)]
+    assert {e.get("to", e.get("private")) for e in r.at(s.line)} == {"seat:1"}
 
 
 def test_hint_during_offers_names_the_offer_being_made():
     s = Script().send(1, "1-law-1", 2).send(1, "1-finance-1", 3).cmd(4, "hint")
     r = s.run()
-    assert "Now offering: seat 1 for its law advisor." in [e["text"] for e in r.at(s.line)]
+    assert "Now offering: seat 1 for its law advisor." in [e.get("text") for e in r.at(s.line)]
 
 
 def test_the_referee_console_plays_the_same_acts():
@@ -283,3 +284,14 @@ def test_sight_is_public_the_hint_adds_only_the_seats_own_facts():
     r = s.run()
     assert r.game.sight(1) == r.game.sight(3)  # the board is the same for every seat
     assert not any("cash" in params for _, params in r.game.sight(1))
+
+
+def test_the_tables_phrases_are_rendered_before_play():
+    from kikimimi.voice.domains import table_texts
+
+    got = table_texts("intrigue", 4, {"edition": "amigo"}, "en")
+    assert "Seat 3's turn." in got.texts and "Round 5." in got.texts and "Round 6." not in got.texts
+    assert "Seat 2 sends a science advisor to seat 4's garden." in got.texts
+    assert "Seat 2 sends a church advisor to seat 4's garden." not in got.texts  # amigo has no church
+    assert set(got.on_demand) >= {"cash", "offer-raised", "hired"}  # balances: any multiple of the step
+    assert len(got.texts) < 1500

@@ -116,3 +116,30 @@ def test_earphone_vanishing_mid_game_is_reported_and_never_rerouted(tmp_path, cl
     quad = devices.read("kkquad")
     assert_only(quad[:, 0], expected_clip(TABLE, clip_cache, RATE))
     assert not quad[:, 2:].any()  # seat 1's earphone never got seat 2's secret
+
+
+def _last_clip_start(channel: np.ndarray, clip: np.ndarray) -> int:
+    """Where `clip` starts if it is the last thing the channel played (aligned on its last sound)."""
+    return int(np.flatnonzero(channel)[-1]) - int(np.flatnonzero(clip)[-1])
+
+
+def test_referee_sets_an_earphone_s_rate_and_another_s_volume_mid_game(devices, tmp_path, clip_cache):
+    """`voice seat-1 volume 25` and `voice seat-2 rate 320`, as the engine logs them, on real PortAudio."""
+    voice = [{"type": "voice", "output": "seat-1", "volume": 25, "private": "referee", "in": 2},
+             {"type": "voice", "output": "seat-2", "rate": 320, "private": "referee", "in": 3}]
+    result = play({"audio": outputs(), "players": 2, "lang": "en", "cache_dir": str(clip_cache),
+                   "steps": [{"emit": [say("seat:1", SECRET, "hand-piece"), say("seat:2", SECRET, "hand-piece")]},
+                             {"wait": 10}, {"emit": voice}, {"sleep": 2},  # the new rate renders meanwhile
+                             {"emit": [say("seat:1", TABLE, "turn"), say("seat:2", TABLE, "turn")]},
+                             {"wait": 10}]}, devices.env(), tmp_path)
+    assert result["problems"] == []
+    quad, pair = devices.read("kkquad"), devices.read("kkpair")
+    normal = expected_clip(TABLE, clip_cache, RATE)
+    fast = expected_clip(TABLE, clip_cache, RATE, wpm=320)
+    assert fast.size < 0.75 * normal.size
+    seat1 = quad[:, 2]  # configured at volume 0.5; the referee turned it down to 25 %
+    start = _last_clip_start(seat1, normal)
+    np.testing.assert_allclose(seat1[start:start + normal.size], normal * np.float32(0.25), atol=1e-7)
+    seat2 = pair[:, 0]  # the same phrase, rendered at 320 words a minute
+    start = _last_clip_start(seat2, fast)
+    np.testing.assert_allclose(seat2[start:start + fast.size], fast, atol=1e-7)

@@ -112,3 +112,13 @@ def test_readings_respect_numbers():
     assert r("ドロー4、ドロー44") == "ドローフォー、ドロー44"
     assert r("-1ポイント") == "マイナス1ポイント"
     assert Readings({"-": "マイナス"})("ハイ-フン") == "ハイ-フン"
+
+
+@pytest.mark.parametrize("game, players", [("trident", 3), ("onisagashi", 5)])
+def test_no_latin_word_in_any_text_a_japanese_table_says(game, players):
+    """Every text rendered at start, parameters filled in (a reader named "hand 2" once leaked)."""
+    from kikimimi.voice.domains import table_texts
+
+    readings = Readings(load_readings("ja"))
+    texts = table_texts(game, players, {}, "ja").texts
+    assert not [t for t in texts if re.search(r"[A-Za-z]", readings(t))]

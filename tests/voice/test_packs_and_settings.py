@@ -10,7 +10,7 @@ import pytest
 from kikimimi.engine import public_view, run_script
 from kikimimi.phrases import Phrasebook
 from kikimimi.voice.clips import resample, write_wav
-from kikimimi.voice.config import AudioSpec, OutputSpec, parse_audio
+from kikimimi.voice.config import AudioSpec, parse_audio
 from kikimimi.voice.domains import expand, placeholders, table_texts
 from kikimimi.voice.output import AudioOutput
 from kikimimi.voice.pack import VoicePack
@@ -116,7 +116,9 @@ def test_per_output_rate_and_volume_from_config_and_console(clip_cache):
 def test_every_phrase_is_expanded_over_the_table_s_values():
     got = table_texts("onisagashi", 5, {}, "ja")
     book = Phrasebook("ja", ("core", "onisagashi"))
-    assert got.on_demand == {}
+    assert set(got.on_demand) <= {"session-game-result"}  # names the session's players: none here
+    named = table_texts("onisagashi", 5, {}, "ja", extra_names=["はなこ", "たろう", "じろう"])
+    assert "session-game-result" not in named.on_demand and "はなこ" in named.texts
     assert "園崎魅音、あなたのカードです。" in got.texts
     assert book.render("declare", {"seat": 5, "cards": ["oni:card-rika", "oni:card-kame", "oni:card-riverbank"]}) \
         in got.texts
@@ -125,10 +127,35 @@ def test_every_phrase_is_expanded_over_the_table_s_values():
     trident = table_texts("trident", 3, {}, "en")
     assert "rank-points" in trident.on_demand  # too many variants: said once, at the end
     assert trident.per_key["turn"] == 3
-    tiny = expand(Phrasebook("en", ("core", "trident")), {"seat": [1]}, max_variants=10)
-    assert "turn" in tiny.per_key and tiny.on_demand["deal"].startswith("no domain for count")
+    tiny = expand(Phrasebook("en", ("core", "trident")), {"seat": [1], "deal.count": [5]}, max_variants=10)
+    assert "turn" in tiny.per_key and tiny.on_demand["draw-more"].startswith("no domain for count")
+    assert tiny.per_key["deal"] == 1  # a "phrase.param" domain narrows one phrase
 
 
 def test_pack_names_survive_odd_values():
     folder_less = VoicePack(None)
     assert folder_less.match("turn", {"seat": 2}) is None
+
+
+def test_until_the_new_rate_is_rendered_the_nearest_rate_stands_in(clip_cache):
+    need("espeak-ng")
+    with AudioOutput(AudioSpec({}, rate=175), 2, "en", cache_dir=clip_cache,
+                     muted=["speaker", "seat-1", "seat-2"]) as out:
+        for wpm in (120, 175):
+            out._sources[("tts", "Draw four more.", wpm)] = out.renderer.render("Draw four more.", wpm)
+        near = out._stand_in(("tts", "Draw four more.", 320), 48000)
+        np.testing.assert_array_equal(near, out._samples(("tts", "Draw four more.", 175), 48000))
+        assert out._stand_in(("tts", "Never said.", 320), 48000) is None
+        assert out._stand_in(("pack", "turn", 0), 48000) is None
+
+
+def test_a_broken_pack_file_is_told_once_and_its_phrase_is_synthesised_or_dropped(tmp_path, clip_cache):
+    need("espeak-ng")
+    (tmp_path / "turn@seat=2.wav").write_bytes(b"RIFF broken")
+    with AudioOutput(AudioSpec({}, pack=tmp_path), 2, "en", cache_dir=clip_cache,
+                     muted=["speaker", "seat-1", "seat-2"]) as out:
+        told = out.emit([])
+        assert len(told) == 1 and "turn@seat=2.wav" in told[0] and "not a PCM WAV" in told[0]
+        with pytest.raises(ValueError):
+            out.clip("Seat 2.", 48000, "turn", {"seat": 2})
+        assert out.clip("Seat 1.", 48000, "turn", {"seat": 1}).size > 0  # other seats still speak

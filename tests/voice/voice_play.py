@@ -6,7 +6,7 @@ from pathlib import Path
 
 import numpy as np
 
-from kikimimi.voice.clips import resample
+from kikimimi.voice.clips import as_float
 from kikimimi.voice.render import Renderer
 
 PLAYER = Path(__file__).with_name("player.py")
@@ -25,10 +25,13 @@ def say(to: str, text: str, key: str = "phrase") -> dict:
     return {"type": "say", "to": to, "key": key, "params": {}, "text": text, "in": 1}
 
 
-def expected_clip(text: str, cache: Path, rate: int, lang: str = "en") -> np.ndarray:
-    """What the player must have sent: the cached render, resampled like the player does."""
-    samples, src = Renderer(lang, cache).render(text)
-    return resample(samples, src, rate)
+def expected_clip(text: str, cache: Path, rate: int, lang: str = "en", wpm: int | None = None) -> np.ndarray:
+    """What the player must have sent: the cached render at the device's rate, as the player maps it."""
+    renderer = Renderer(lang, cache)
+    renderer.render(text, wpm)
+    samples, got_rate = renderer.load_at(text, wpm, rate)
+    assert got_rate == rate
+    return as_float(samples)
 
 
 def find_clip(channel: np.ndarray, clip: np.ndarray) -> int:
