@@ -120,6 +120,10 @@ class Mafia42Game(HiddenRoleGame):
     # -- hooks --------------------------------------------------------------------
     @classmethod
     def simulation(cls, seed: int, players: int, options: Mapping[str, Any], bot: str | None = None):
+        if bot == "ear":  # bots that decide from what they hear (docs/ear.md)
+            from .ear import ear_simulation
+
+            return ear_simulation(seed, players, options)
         from .bots import Mafia42Simulation
 
         return Mafia42Simulation(seed, players, options, bot)

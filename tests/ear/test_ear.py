@@ -12,7 +12,8 @@ from kikimimi.registry import game_class
 from kikimimi.sim import play
 
 GAMES = [("trident", 3, {}), ("trident", 2, {}), ("trident", 4, {"scoring": "competition"}),
-         ("onisagashi", 5, {}), ("onisagashi", 4, {"rules": "advanced"})]
+         ("onisagashi", 5, {}), ("onisagashi", 4, {"rules": "advanced"}),
+         ("mafia42", 8, {}), ("mafia42", 12, {"mode": "cult"})]
 
 
 def instrumented(monkeypatch, game: str) -> list[tuple[int | None, object, object]]:
@@ -42,7 +43,7 @@ def instrumented(monkeypatch, game: str) -> list[tuple[int | None, object, objec
     return calls
 
 
-@pytest.mark.parametrize("game,players,options", GAMES[:1] + GAMES[3:4] + [("witch", 8, {})])
+@pytest.mark.parametrize("game,players,options", GAMES[:1] + GAMES[3:4] + [("witch", 8, {}), ("mafia42", 8, {})])
 def test_ear_bots_hear_only_say_lines_for_the_speaker_or_their_own_seat(monkeypatch, game, players, options):
     calls = instrumented(monkeypatch, game)
     _, log = play(game, 7, players, options, "ear")

@@ -1,0 +1,189 @@
+"""Ear-only bots for マフィア42 (`kikimimi sim mafia42 --bot ear`, docs/ear.md).
+
+Each seat hears only the speaker and its own earphone, with parameters as
+spoken, and reasons with the same `BotSeat` as the event bots: what it
+hears is turned back into the few facts `BotSeat` keeps (its job from "You
+are the ...", deaths from "Seat N died in the night" and "Seat N is
+executed", findings from its earphone).  The physical table
+(`Mafia42World`) deals one face-down job card per seat (a handle: the card
+says nothing until scanned); seat tokens and command tags are labelled, so
+anyone may name them.  A seat acts on what the speaker calls for: its card
+at the deal, a seat token when the night or the vote starts, yes or no when
+the approval starts.  The referee (the speaker's ear only) says `next` once
+a phase has started and no seat has anything left to do.
+"""
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from kikimimi.ear import EarBot, EarTable, Handles, Heard
+from kikimimi.phrases import Phrasebook
+
+from .bots import BotSeat
+from .options import parse_options
+
+#: Seconds between a seat's scans: twelve fit in the shortest phase (approval, 10 s).
+SCAN_DT = 0.3
+
+
+@dataclass(frozen=True)
+class Reach:
+    """What a seat can touch: its own face-down job card (a handle)."""
+
+    card: int | None
+
+
+class Mafia42World:
+    """The job cards on the table; physics only (it deals, it never decides)."""
+
+    def __init__(self, deck: list[str], rng: random.Random):
+        shuffled = list(deck)
+        rng.shuffle(shuffled)
+        counts: dict[str, int] = {}
+        self.cards: dict[int, str] = {}
+        for seat, job in enumerate(shuffled, 1):
+            counts[job] = counts.get(job, 0) + 1
+            self.cards[seat] = f"mafia42:job-{job}-{counts[job]}"
+        self.handles = Handles(self.cards.values(), rng)
+        self.over = False
+
+    def follow(self, ev: Mapping[str, Any]) -> None:
+        if ev.get("type") == "game-over":
+            self.over = True
+
+    def reach(self, seat: int | None) -> Reach:
+        return Reach(self.handles.of(self.cards[seat]) if seat is not None else None)
+
+    def tag_for(self, seat: int | None, handle: int) -> str | None:
+        tag = self.handles.tag(handle)
+        return tag if seat is not None and tag == self.cards.get(seat) else None
+
+    def public_tag(self, tag: str) -> bool:
+        return tag.startswith(("seat:", "cmd:"))
+
+
+class Mafia42Ear(EarBot):
+    """One seat: `BotSeat`'s reasoning, fed only from what this seat hears."""
+
+    def __init__(self, seat: int, players: int, teams: Mapping[str, str], jobs: Mapping[str, str],
+                 rng: random.Random):
+        self.seat = seat
+        self.mind = BotSeat(seat, players, rng)
+        self.players = players
+        self.teams = teams  # the rulebook: which team a job plays for
+        self.jobs = jobs  # a job's spoken name -> its catalogue key
+        self.rng = rng
+        self.todo: list[str] = []
+        self.accused = 0
+        self.last = 0  # the seat token scanned last
+        self.retries = 0
+
+    # -- hearing ------------------------------------------------------------------
+    def _job(self, spoken: Any) -> str:
+        return self.jobs.get(str(spoken), str(spoken))
+
+    def hear(self, heard: Heard) -> None:
+        key, params, mind = heard.key, dict(heard.params), self.mind
+        mine = heard.to == f"seat:{self.seat}"
+        seat = params.get("seat")
+        if "job" in params:
+            params["job"] = f"job:{self._job(params['job'])}"
+        if mine and key in ("your-role", "you-play-as"):
+            job = self._job(params["role"]) if key == "your-role" else str(params.get("job", "")).removeprefix("job:")
+            mind.job = job
+            mind.team = mind.team if key == "you-play-as" and mind.team else self.teams.get(job, "citizens")
+        elif mine and key == "you-converted":
+            mind.team = "cult"
+        elif mine and key == "contact-made":
+            mind.team = "mafia"
+        elif mine and key == "hint-alive":
+            alive = {s for s in params.get("seats", []) if isinstance(s, int)}
+            mind.dead = set(range(1, self.players + 1)) - alive
+        if key in ("died", "executed") and isinstance(seat, int):
+            mind.dead.add(seat)
+        elif key == "revived" and isinstance(seat, int):
+            mind.dead.discard(seat)
+        mind.see({"type": "say", "to": heard.to, "key": key, "params": params})
+        self._plan(key, mine, seat)
+
+    def _plan(self, key: str, mine: bool, seat: Any) -> None:
+        if key == "game-over" or self.seat in self.mind.dead or (mine and key == "you-are-out"):
+            self.todo = []
+            return
+        if key == "scan-role":
+            self.todo = ["card"]
+        elif key == "night-start":
+            self.todo, self.retries = ["night"], 0
+        elif key == "discussion-start":
+            self.todo = ["hint"] if self.rng.random() < 0.2 else []
+        elif key == "vote-start":
+            self.todo, self.retries = ["vote"], 0
+        elif key == "accused" and isinstance(seat, int):
+            self.accused = seat
+        elif key == "approval-start":
+            self.todo = [] if self.accused == self.seat else ["approve"]
+        elif mine and key == "target-dead" and self.retries < 3:
+            self.retries += 1
+            self.mind.dead.add(self.last)
+            self.todo.insert(0, "vote")
+
+    # -- acting ---------------------------------------------------------------------
+    def act(self, reach: Reach) -> dict[str, Any] | None:
+        while self.todo:
+            line = self._line(self.todo.pop(0), reach)
+            if line is not None:
+                return line
+        return None
+
+    def _line(self, what: str, reach: Reach) -> dict[str, Any] | None:
+        mind = self.mind
+        if what == "card":
+            return {"reader": "hand", "piece": reach.card, "dt": 1.0} if reach.card is not None else None
+        if what == "hint":
+            return {"reader": "hand", "tag": "cmd:hint", "dt": SCAN_DT}
+        if what in ("night", "vote"):
+            target = mind.night_target() if what == "night" else mind.vote()
+            if target is None:
+                return None
+            self.last = target
+            return {"reader": "hand", "tag": f"seat:{target}", "dt": SCAN_DT}
+        if what == "approve":
+            return {"reader": "hand", "tag": "cmd:yes" if mind.approve(self.accused) else "cmd:no", "dt": SCAN_DT}
+        return None
+
+
+class Referee(EarBot):
+    """The speaker's ear: once a phase has started and no seat has anything left to do, `next`."""
+
+    seat = None
+    PHASES = ("night-start", "morning-start", "discussion-start", "vote-start", "defence-start", "approval-start")
+
+    def __init__(self) -> None:
+        self.open = False
+
+    def hear(self, heard: Heard) -> None:
+        if heard.key in self.PHASES:
+            self.open = True
+        elif heard.key == "game-over":
+            self.open = False
+
+    def act(self, reach: Any) -> dict[str, Any] | None:
+        if self.open:
+            self.open = False
+            return {"console": "next", "dt": 1.0}
+        return None
+
+
+def ear_simulation(seed: int, players: int, options: Mapping[str, Any]) -> EarTable:
+    rng = random.Random(seed)
+    opts = parse_options(players, options)
+    catalogue = opts["catalogue"]
+    book = Phrasebook("en", ("core", "mafia42"))
+    jobs = {book.name(f"job:{j}"): j for j in catalogue.jobs}
+    teams = {j: job.team for j, job in catalogue.jobs.items()}
+    world = Mafia42World(list(opts["jobs"]), rng)
+    seats = [Mafia42Ear(s, players, teams, jobs, random.Random(seed * 1000 + s)) for s in range(1, players + 1)]
+    return EarTable("mafia42", world, [*seats, Referee()])

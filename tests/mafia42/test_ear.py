@@ -1,0 +1,63 @@
+"""Ear-only bots finish マフィア42 from what they hear: names, never tags; their own earphone and the speaker."""
+from __future__ import annotations
+
+import pytest
+
+from kikimimi.ear import EarTable, Heard, game_figures
+from kikimimi.engine import Table
+from kikimimi.protocol import TABLE, seat_audience
+from kikimimi.script import Header
+from kikimimi.sim import play
+from kikimimi_games.mafia42 import Mafia42Game
+from kikimimi_games.mafia42.ear import Reach, ear_simulation
+
+MODES = [(8, {"mode": "classic"}), (6, {"mode": "general"}), (12, {"mode": "cult"}), (10, {"mode": "cult"})]
+
+
+@pytest.mark.parametrize("players, options", MODES)
+def test_ear_bots_finish_every_mode_with_no_internal_error(players, options):
+    for seed in range(3):
+        script, log = play("mafia42", seed, players, options, "ear")
+        figures = game_figures(script, log)
+        assert figures["finished"] and not figures["internal"], (seed, figures)
+        assert any(e["type"] == "say" and e["key"] == "night-start" for e in log)
+
+
+def test_ear_game_hears_only_names_on_its_own_ears_and_replays_identically(monkeypatch):
+    calls: list[tuple[int | None, object, str]] = []
+    original = Mafia42Game.simulation.__func__
+
+    def simulation(cls, seed, players, options, bot=None):
+        table = original(cls, seed, players, options, bot)
+        assert isinstance(table, EarTable)
+        for b in table.bots:
+            hear, act = b.hear, b.act
+            b.hear = lambda h, _s=b.seat, _f=hear: (calls.append((_s, h, "hear")), _f(h))[1]
+            b.act = lambda r, _s=b.seat, _f=act: (calls.append((_s, r, "act")), _f(r))[1]
+        return table
+
+    monkeypatch.setattr(Mafia42Game, "simulation", classmethod(simulation))
+    script, log = play("mafia42", 5, 8, {}, "ear")
+    over = [e for e in log if e["type"] == "game-over"]
+    assert over and over[0]["reason"] != "stopped"
+    heard = [(s, h) for s, h, what in calls if what == "hear"]
+    assert heard and all(type(h) is Heard and h.to in (TABLE, seat_audience(s) if s else TABLE) for s, h in heard)
+    assert not [h for _, h in heard if any(":" in str(v) for v in h.params.values())]  # no tag is ever heard
+    assert {type(r) for _, r, what in calls if what == "act"} == {Reach}
+    # the ears heard their jobs and the night's and the day's deaths, and acted on them
+    assert {"your-role", "night-start", "vote-start"} <= {h.key for _, h in heard}
+    # The recorded script replays to the same log.
+    table = Table(Header.parse(script[0]))
+    replayed = table.start()
+    for n, line in enumerate(script[1:], start=2):
+        replayed += table.feed(n, line)
+    assert replayed == log
+
+
+def test_a_seat_touches_only_its_own_job_card():
+    world = ear_simulation(3, 8, {}).world
+    cards = {s: world.reach(s).card for s in range(1, 9)}
+    assert world.tag_for(1, cards[2]) is None and world.tag_for(1, cards[1]).startswith("mafia42:job-")
+    assert world.reach(None).card is None and world.tag_for(None, cards[1]) is None
+    assert world.public_tag("seat:2") and world.public_tag("cmd:yes")
+    assert not world.public_tag(world.tag_for(1, cards[1]))  # a card is touched, never named
