@@ -102,7 +102,7 @@ class Mafia42Ear(EarBot):
         elif mine and key == "hint-alive":
             alive = {s for s in params.get("seats", []) if isinstance(s, int)}
             mind.dead = set(range(1, self.players + 1)) - alive
-        if key in ("died", "executed") and isinstance(seat, int):
+        if key in ("died", "executed", "died-by-day") and isinstance(seat, int):
             mind.dead.add(seat)
         elif key == "revived" and isinstance(seat, int):
             mind.dead.discard(seat)

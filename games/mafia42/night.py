@@ -239,6 +239,8 @@ def kill(game: "Mafia42Game", seat: int, when: str, cause: str) -> list[Event]:
             event("death-cause", seat=seat, cause=cause, private=REFEREE)]
     if when == "night":
         game.announce.append(say(TABLE, "died", seat=seat))
+    elif seat != game.accused:  # the magician's target, dying by day in the executed seat's place
+        out.append(say(TABLE, "died-by-day", seat=seat))
     for n, q in game.p.items():
         if q.client == seat and when == "night" and q.s.alive and not q.s.client_killed:
             q.s.client_killed = True

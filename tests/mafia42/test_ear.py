@@ -61,3 +61,14 @@ def test_a_seat_touches_only_its_own_job_card():
     assert world.reach(None).card is None and world.tag_for(None, cards[1]) is None
     assert world.public_tag("seat:2") and world.public_tag("cmd:yes")
     assert not world.public_tag(world.tag_for(1, cards[1]))  # a card is touched, never named
+
+
+@pytest.mark.parametrize("lang, text", [("en", "Seat 3 died."), ("ja", "3番が死亡しました。")])
+def test_a_death_by_day_in_the_executed_seats_place_is_spoken(lang, text):
+    from .table import Table, of, said
+
+    log = Table(["mafia", "magician"] + ["citizen"] * 4, lang=lang).night({2: 3}) \
+        .day({s: 2 for s in range(1, 7)}, yes=[1, 3, 4, 5, 6]).run()
+    assert said(log, "executed", "table") and [e["seat"] for e in of(log, "death")] == [3]
+    assert [e["text"] for e in said(log, "died-by-day", "table")] == [text]
+    assert not said(log, "died-by-day", "seat:2")  # on the speaker, once, like every death
