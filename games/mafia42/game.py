@@ -133,7 +133,7 @@ class Mafia42Game(HiddenRoleGame):
              bot: str | None = None, plot: str | None = None, progress: bool = True) -> str:
         from .tuning import tune
 
-        return tune(games, seed, players, options, progress=progress)
+        return tune(games, seed, players, options, progress=progress, bot=bot)
 
     @classmethod
     def phrase_values(cls, players: int, options: Mapping[str, Any]) -> Mapping[str, Sequence[Any]]:

@@ -42,7 +42,9 @@ def random_deck(rng: random.Random, players: int, mode: str, catalogue: Catalogu
     return deck + ["citizen"] * (players - len(deck))
 
 
-def tune(games: int, seed: int, players: int, options: Mapping[str, Any], progress: bool = True) -> str:
+def tune(games: int, seed: int, players: int, options: Mapping[str, Any], progress: bool = True,
+         bot: str | None = None) -> str:
+    """The report; `bot` picks the seats (None: the event bots, "ear": the ear-only bots)."""
     from kikimimi.sim import play
 
     cells = [(n, m) for n, modes in GRID for m in modes]
@@ -63,7 +65,7 @@ def tune(games: int, seed: int, players: int, options: Mapping[str, Any], progre
     for (n, mode), game_seed in plan:
         deck = random_deck(rng, n, mode)
         opts = {**{k: v for k, v in options.items() if k not in ("jobs", "mode")}, "mode": mode, "jobs": deck}
-        _, log = play("mafia42", game_seed, n, opts)
+        _, log = play("mafia42", game_seed, n, opts, bot)
         over = next((ev for ev in reversed(log) if ev["type"] == "game-over"), None)
         if over is None:
             wins[(n, mode)]["unfinished"] += 1
