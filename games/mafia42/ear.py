@@ -106,6 +106,9 @@ class Mafia42Ear(EarBot):
             mind.dead.add(seat)
         elif key == "revived" and isinstance(seat, int):
             mind.dead.discard(seat)
+        if mine and key == "magic-fired":  # the speaker said "executed", but this magician plays on
+            mind.dead.discard(self.seat)
+            mind.job = params["job"].removeprefix("job:")
         mind.see({"type": "say", "to": heard.to, "key": key, "params": params})
         self._plan(key, mine, seat)
 
