@@ -11,6 +11,7 @@ alone moves the current clip, and drops queued clips older than the mark.
 from __future__ import annotations
 
 import itertools
+import os
 import time
 from collections import deque
 from dataclasses import dataclass, field
@@ -19,6 +20,21 @@ from typing import Any
 import numpy as np
 
 _serials = itertools.count(1)
+
+
+def _open_trace() -> int | None:
+    """KIKIMIMI_TRACE=FILE: one line per clip's first frame (monotonic time, output, key),
+    so bench/end_to_end.py can time a placement in another process to the sound."""
+    path = os.environ.get("KIKIMIMI_TRACE")
+    if not path:
+        return None
+    try:
+        return os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+    except OSError:
+        return None
+
+
+_TRACE = _open_trace()
 
 
 @dataclass(slots=True, eq=False)
@@ -97,6 +113,8 @@ class Lane:
             assert samples is not None
             if cur.t_first is None:
                 cur.t_first = time.perf_counter()
+                if _TRACE is not None:
+                    os.write(_TRACE, f"{time.monotonic():.6f} {self.name} {cur.key}\n".encode())
                 self.latencies.append(cur.t_first - cur.t_emit)
                 self.played.append(cur.key)
                 if len(self.played) > 256:
