@@ -36,9 +36,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 SEATS = 3
-HAND_PIECE = {1: "trident:heart-3", 2: "trident:spade-8", 3: "trident:club-5"}
+HAND_PIECE = {1: "trident:heart-3", 2: "trident:spade-8", 3: "trident:clover-5"}
 FIELD_PIECE = "trident:heart-4"  # in the deal: "finish the deal first" on the speaker
-FIELD_GAP = 4.5  # s between field placements: the speaker's phrase is long and is not cut
+FIELD_GAP = 7.0  # s between field placements: the speaker's phrase (~5 s) is long and is not cut
 
 
 def _emulator(path: str, conn) -> None:

@@ -36,6 +36,12 @@ def _open_trace() -> int | None:
 
 _TRACE = _open_trace()
 
+#: Fixed 10 ms callbacks.  PortAudio's variable blocks under "low" latency ran
+#: ~460 callbacks/s per device: four idle outputs cost 17 % of a core more
+#: than text only; at 10 ms it is ~3 %, and tag -> first frame did not grow
+#: measurably (bench/end_to_end.py, docs/speed.md).  0: PortAudio's choice.
+BLOCK_MS = 10.0
+
 
 @dataclass(slots=True, eq=False)
 class Item:
@@ -137,7 +143,7 @@ class DeviceMixer:
     """One open PortAudio stream and the lanes that play through it."""
 
     def __init__(self, device: int, name: str, samplerate: int, channels: int,
-                 lanes: list[Lane], latency: Any = "low"):
+                 lanes: list[Lane], latency: Any = "low", block_ms: float = BLOCK_MS):
         import sounddevice as sd
 
         self.device, self.name, self.samplerate = device, name, samplerate
@@ -149,7 +155,8 @@ class DeviceMixer:
         self._closing = False
         self.stream = sd.OutputStream(
             device=device, samplerate=samplerate, channels=channels, dtype="float32",
-            latency=latency, callback=self._callback, finished_callback=self._finished)
+            latency=latency, callback=self._callback, finished_callback=self._finished,
+            blocksize=max(1, round(samplerate * block_ms / 1000)) if block_ms else 0)
         self.stream.start()
 
     def _callback(self, outdata: np.ndarray, frames: int, _time: Any, _status: Any) -> None:
