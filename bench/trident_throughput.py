@@ -11,12 +11,13 @@ Bots are not timed: their scripts are recorded first.
 """
 from __future__ import annotations
 
+import json
 import sys
 import time
 
 from kikimimi.engine import Table
 from kikimimi.protocol import Input
-from kikimimi.script import Header
+from kikimimi.script import Header, dumps
 from kikimimi.sim import play
 from kikimimi_games.trident import TridentGame
 
@@ -48,9 +49,30 @@ def main() -> None:
             table.feed(n, line)
     engine_s = time.perf_counter() - t0
 
+    events = [ev for script in scripts[:50] for ev in _events(script)]
+    t0 = time.perf_counter()
+    for ev in events:
+        json.dumps(ev, ensure_ascii=False, separators=(", ", ": "), allow_nan=False)
+    per_call_s = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    for ev in events:
+        dumps(ev)
+    dumps_s = time.perf_counter() - t0
+
     print(f"{games} bot games, {players} players, {inputs} inputs ({inputs / games:.1f} per game)")
     print(f"game   (TridentGame.handle): {games / game_s:8.0f} games/s  {1e6 * game_s / inputs:6.2f} us/input")
     print(f"engine (Table.feed):         {games / engine_s:8.0f} games/s  {1e6 * engine_s / inputs:6.2f} us/input")
+    print(f"log line (kikimimi.script.dumps, one encoder): {1e6 * dumps_s / len(events):5.2f} us/event; "
+          f"json.dumps with options per call (the anchor): {1e6 * per_call_s / len(events):5.2f} us/event; "
+          f"ratio {per_call_s / dumps_s:.2f}x")
+
+
+def _events(script: list) -> list:
+    table = Table(Header.parse(script[0]))
+    out = table.start()
+    for n, line in enumerate(script[1:], start=2):
+        out += table.feed(n, line)
+    return out
 
 
 if __name__ == "__main__":
