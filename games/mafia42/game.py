@@ -16,8 +16,9 @@ Team chats that cannot be private at a table become the team's joint act
 """
 from __future__ import annotations
 
+import itertools
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -30,6 +31,7 @@ from .options import parse_options
 from .power import Decision, Fired, Seat, as_event, decide, side_of, sides
 
 CHAT_LIMIT = 200
+PHASES = ("night", "morning", "discussion", "vote", "defence", "approval", "over")
 
 
 @dataclass
@@ -128,6 +130,29 @@ class Mafia42Game(HiddenRoleGame):
         from .tuning import tune
 
         return tune(games, seed, players, options, progress=progress)
+
+    @classmethod
+    def phrase_values(cls, players: int, options: Mapping[str, Any]) -> Mapping[str, Sequence[Any]]:
+        """Every value a phrase parameter takes at such a table, so the voice renders them ahead."""
+        try:
+            opts = parse_options(players, options)
+        except ValueError:
+            return {}
+        seats = list(range(1, players + 1))
+        per_player = int(opts["discussion_per_player"])
+        seconds = sorted({int(opts[k]) for k in ("night", "morning", "vote", "defence", "approval")}
+                         | {per_player * n for n in seats})
+        longest = per_player * players + 15 * players  # everyone extends
+        groups = [list(c) for k in range(1, 4) for c in itertools.combinations(seats, k)]  # partners
+        names = sorted(opts["catalogue"].jobs)
+        return {
+            "seat": seats, "seats": [["-"]] + groups, "players": [players], "mode": [opts["mode"]],
+            "role": [f"job:{j}" for j in names], "job": [f"job:{j}" for j in names],
+            "team": [f"team:{t}" for t in ("mafia", "citizens", "cult", "void")],
+            "phase": [f"phase:{p}" for p in ("deal", *PHASES)], "day": range(0, players + 4),
+            "seconds": seconds, "left": range(0, longest + 1), "votes": range(0, players + 1),
+            "yes": range(0, players + 1), "no": range(0, players + 1),
+        }
 
     #: The phases and what ends each (drawn by `kikimimi diagram mafia42`).
     FLOW: ClassVar[tuple[tuple[str, str, str], ...]] = (

@@ -95,9 +95,16 @@ class _Client:
         self.writer.write(data)
 
     def drop(self) -> None:
+        """Close now, discarding what is unsent (a client too slow, or gone)."""
         if not self.closed:
             self.closed = True
             self.writer.transport.abort()
+
+    def finish(self) -> None:
+        """Close once what is queued (a last refusal) has been sent."""
+        if not self.closed:
+            self.closed = True
+            self.writer.close()
 
 
 class ApiServer:
@@ -249,15 +256,21 @@ class ApiServer:
             client = _Client(writer, role)
             loop = asyncio.get_running_loop()
             await loop.run_in_executor(self._pools[role], self.join, client)
+            skipping = False  # the rest of an overlong line is still arriving: discard it
             while not client.closed:
                 try:
                     raw = await reader.readline()
-                except ValueError:  # longer than MAX_LINE: the connection's memory is bounded
-                    client.send(dumps({"id": None, "ok": False,
-                                       "error": f"a request is one line of at most {MAX_LINE} bytes"}))
-                    break
+                except ValueError as exc:  # longer than MAX_LINE: dropped, so memory stays bounded
+                    if not skipping:
+                        client.send(dumps({"id": None, "ok": False,
+                                           "error": f"a request is one line of at most {MAX_LINE} bytes"}))
+                    skipping = "not found" in str(exc)  # no newline yet: more of it is coming
+                    continue
                 if not raw:
                     break
+                if skipping:  # the end of the overlong line
+                    skipping = False
+                    continue
                 if role == "referee":
                     answer = await loop.run_in_executor(self._pools[role], self.request, client, raw)
                 else:

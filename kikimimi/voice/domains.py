@@ -76,24 +76,14 @@ BUILTIN: dict[str, Callable[[int, Mapping[str, Any]], Domains]] = {
 }
 
 
-def core_values(players: int, names: Sequence[str] = ()) -> Domains:
-    """What the runtime's own phrases take: reader names as engine.py builds them, and the
-    evening's (kikimimi/evening.py) game numbers and players, by name or "seat N"."""
+def core_values(players: int) -> Domains:
+    """What the runtime's own phrases take (reader names as engine.py builds them)."""
     seats = range(1, players + 1)
-    trials = [5, 10]  # a half and a full official practice
-    values: Domains = {
-        "reader": ["field"] + [f"hand {n}" for n in seats], "seat": list(seats),
-        "players": [players], "count": range(0, players + 1), "number": range(1, 11), "total": trials,
-        "session-ready.count": range(0, players + 1), "session-ready.players": [players],
-    }
-    for key in ("session-game-begins", "session-game-continues", "session-game-result"):
-        values[f"{key}.total"] = trials
-    if names:  # the session's players: the evening's results name them (else rendered when said)
-        values.update(first=list(names), second=list(names), third=list(names))
-    return values
+    return {"reader": ["field"] + [f"hand {n}" for n in seats], "seat": list(seats),
+            "players": [players], "count": range(0, players + 1)}
 
 
-def domains_for(game_cls: Any, players: int, options: Mapping[str, Any], names: Sequence[str] = ()) -> Domains:
+def domains_for(game_cls: Any, players: int, options: Mapping[str, Any]) -> Domains:
     """Parameter name -> values ("seat" -> 1..players); a key "phrase.param" narrows one phrase."""
     declared = {}
     hook = getattr(game_cls, "phrase_values", None)
@@ -101,7 +91,7 @@ def domains_for(game_cls: Any, players: int, options: Mapping[str, Any], names: 
         declared = dict(hook(players, options) or {})
     if not declared and game_cls.name in BUILTIN:
         declared = BUILTIN[game_cls.name](players, options)
-    return {**core_values(players, names), **declared}
+    return {**core_values(players), **declared}
 
 
 def placeholders(template: str) -> list[str]:
@@ -160,15 +150,13 @@ def expand(book: Phrasebook, domains: Mapping[str, Sequence[Any]],
 
 def table_texts(game: str, players: int, options: Mapping[str, Any], lang: str,
                 extra_names: Iterable[str] = ()) -> Expansion:
-    """Everything a table of `game` in `lang` may say; `extra_names`: the players' names
-    (a session's), spoken in the evening's results and alone."""
+    """Everything a table of `game` in `lang` may say (players' names appended, spoken alone)."""
     from kikimimi.registry import game_class
 
     cls = game_class(game)
     book = Phrasebook(lang, ("core", cls.name))
-    names = [n for n in extra_names if n.strip()]
-    got = expand(book, domains_for(cls, players, options, names))
-    for name in names:
-        if name not in got.texts:
+    got = expand(book, domains_for(cls, players, options))
+    for name in extra_names:
+        if name.strip() and name not in got.texts:
             got.texts.append(name)
     return got

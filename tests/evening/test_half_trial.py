@@ -31,14 +31,14 @@ options = { scoring = "competition" }
     '[readers.field]\nrole = "field"\ndriver = "sim"\n'
 
 
-def _wait_for(predicate, what: str, timeout: float = 30.0):
+def _wait_for(predicate, what: str, table: "Table | None" = None, timeout: float = 30.0):
     end = time.monotonic() + timeout
     while time.monotonic() < end:
         value = predicate()
         if value:
             return value
         time.sleep(0.02)
-    raise AssertionError(f"timed out waiting for {what}")
+    raise AssertionError(f"timed out waiting for {what}" + (f"; serve said:\n{table.stderr()}" if table else ""))
 
 
 class Table:
@@ -51,12 +51,19 @@ class Table:
         self.proc: subprocess.Popen | None = None
 
     def serve(self) -> None:
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "kikimimi.cli", "serve", "table.toml", "--voice", "text", "--quiet",
-             "--events", "events.jsonl", "--session", "1", "--db", "club.sqlite"],
-            stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, cwd=self.tmp)
-        _wait_for(lambda: paths.secret_file(self.journal).exists() or self.proc.poll() is not None, "the API")
-        assert self.proc.poll() is None, self.proc.stderr.read()
+        secret = paths.secret_file(self.journal)
+        old = secret.stat().st_mtime_ns if secret.exists() else None  # a killed table leaves its secret
+        with open(self.tmp / "serve.err", "a") as err:
+            self.proc = subprocess.Popen(
+                [sys.executable, "-m", "kikimimi.cli", "serve", "table.toml", "--voice", "text", "--quiet",
+                 "--events", "events.jsonl", "--session", "1", "--db", "club.sqlite"],
+                stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=err, text=True, cwd=self.tmp)
+        _wait_for(lambda: (secret.exists() and secret.stat().st_mtime_ns != old) or self.proc.poll() is not None,
+                  "the API", self)
+        assert self.proc.poll() is None, self.stderr()
+
+    def stderr(self) -> str:
+        return (self.tmp / "serve.err").read_text()
 
     def type(self, text: str) -> None:
         self.proc.stdin.write(text + "\n")
@@ -79,8 +86,10 @@ class Table:
         return asyncio.run(go())
 
     def events(self) -> list[dict]:
+        """The events file's complete lines (the table may be writing the next one)."""
         path = self.tmp / "events.jsonl"
-        return [json.loads(l) for l in path.read_text().splitlines() if l.strip()] if path.exists() else []
+        text = path.read_text() if path.exists() else ""
+        return [json.loads(l) for l in text[: text.rfind("\n") + 1].splitlines() if l.strip()]
 
     def games_over(self) -> int:
         return sum(1 for ev in self.events() if ev["type"] == "game-over")
@@ -90,7 +99,7 @@ class Table:
         fed = 0
         for line in script[1:]:
             if "console" in line:
-                _wait_for(lambda: self.inputs() == fed, f"{fed} inputs journaled")
+                _wait_for(lambda: self.inputs() == fed, f"{fed} inputs journaled", self)
                 assert self.referee(line["console"])["ok"]
             else:
                 reader = "f" if line["reader"] == "field" else str(line["seat"])
@@ -111,7 +120,7 @@ def test_half_trial_on_one_running_table(tmp_path):
     table.serve()
     for number, (script, _) in enumerate(games, start=1):
         table.play(script)
-        _wait_for(lambda: table.games_over() == number, f"game {number} over")
+        _wait_for(lambda: table.games_over() == number, f"game {number} over", table)
         if number == 1:
             assert table.referee("new")["ok"]  # the referee starts the next game
         elif number == 2:  # the table is killed between games 2 and 3, and served again
@@ -123,11 +132,11 @@ def test_half_trial_on_one_running_table(tmp_path):
         elif number in (3, 4):
             for seat in (1, 2, 3):  # every player's AGREE starts the next game
                 table.type(f"{seat} agree")
-        _wait_for(lambda: table.inputs() == 0 or number == 5, f"game {number + 1} started")
-    _wait_for(lambda: any(ev.get("key") == "session-over" for ev in table.events()), "the session's end")
+        _wait_for(lambda: table.inputs() == 0 or number == 5, f"game {number + 1} started", table)
+    _wait_for(lambda: any(ev.get("key") == "session-over" for ev in table.events()), "the session's end", table)
     table.proc.stdin.close()
     assert table.proc.wait(timeout=20) == 0
-    err = table.proc.stderr.read()
+    err = table.stderr()
     assert "resumed" in err and "Traceback" not in err
 
     # the records: five games, each once, with the bots' results, and the settlement applied

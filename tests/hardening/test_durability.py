@@ -109,11 +109,13 @@ def _check(tmp: Path, journal: Path, killed_lines: set[int]) -> None:
     log = replay(journal)
     by_seq = {ev["seq"]: ev for ev in log}
     for ev in _events(tmp):  # live log == replay, seq for seq
+        if ev["seq"] is None:
+            continue  # a line the table says of its own between games (kikimimi.evening): no log event
         if ev["seq"] in by_seq:
             assert ev == by_seq[ev["seq"]]
         else:  # only a timer that fired after the last input is beyond the replay
             assert ev["in"] is None and ev["seq"] > len(log)
-    applied = {ev["in"] for ev in _events(tmp)}
+    applied = {ev["in"] for ev in _events(tmp) if ev["seq"] is not None}
     for number, _ in read_script(journal).lines:  # journal = inputs applied
         assert number in applied or number in killed_lines
 

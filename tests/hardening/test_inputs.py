@@ -269,3 +269,24 @@ def test_a_bot_game_releases_its_game(toy):
     _ALIVE.clear()
     play("leaky", 3, 2)
     assert _ALIVE == []
+
+
+def test_serve_stopped_while_the_keyboard_waits_exits_cleanly(tmp_path, toy):
+    import signal
+
+    (tmp_path / "table.toml").write_text(sim_table_toml("toy", 2))
+    proc = subprocess.Popen(TOY_CLI + ["serve", "table.toml", "--voice", "text", "--quiet"], cwd=tmp_path,
+                            stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        proc.stdin.write(b"1 stone-1\n")
+        proc.stdin.flush()
+        for _ in range(400):
+            if (tmp_path / "journal.jsonl").exists() and len(read_script(tmp_path / "journal.jsonl").lines) == 1:
+                break
+            time.sleep(0.025)
+        proc.send_signal(signal.SIGTERM)  # the keyboard thread is blocked reading: stdin stays open
+        assert proc.wait(timeout=30) == 0
+        assert b"Fatal Python error" not in proc.stderr.read()
+    finally:
+        if proc.poll() is None:
+            proc.kill()

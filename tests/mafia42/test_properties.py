@@ -104,3 +104,13 @@ def test_catalogues_cover_every_phrase_and_name_the_game_says():
     from kikimimi_games.mafia42.jobs import default_catalogue
 
     assert {f"job:{j}" for j in default_catalogue().jobs} <= set(en["names"])
+
+
+def test_every_phrase_parameter_has_its_values_for_the_voice():
+    from kikimimi.voice.domains import table_texts
+
+    own = set(Phrasebook("ja", ("mafia42",)).phrases)
+    for players, options in ((4, {}), (12, {"mode": "cult"})):
+        got = table_texts("mafia42", players, options, "ja")
+        assert [k for k, why in got.on_demand.items() if k in own and why.startswith("no domain")] == []
+        assert "マフィアの標的は3番です。" in got.texts
