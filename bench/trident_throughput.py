@@ -25,7 +25,9 @@ from kikimimi_games.trident import TridentGame
 def main() -> None:
     games = int(sys.argv[1]) if len(sys.argv) > 1 else 300
     players = int(sys.argv[2]) if len(sys.argv) > 2 else 3
+    t0 = time.perf_counter()
     scripts = [play("trident", seed, players)[0] for seed in range(games)]
+    sim_s = time.perf_counter() - t0
     inputs = sum(len(s) - 1 for s in scripts)
     as_inputs = [
         [Input(t=l["t"], line=i, reader=l.get("reader"), seat=l.get("seat"), tag=l.get("tag"),
@@ -60,6 +62,7 @@ def main() -> None:
     dumps_s = time.perf_counter() - t0
 
     print(f"{games} bot games, {players} players, {inputs} inputs ({inputs / games:.1f} per game)")
+    print(f"sim    (bots + engine, kikimimi.sim.play): {games / sim_s:8.0f} games/s")
     print(f"game   (TridentGame.handle): {games / game_s:8.0f} games/s  {1e6 * game_s / inputs:6.2f} us/input")
     print(f"engine (Table.feed):         {games / engine_s:8.0f} games/s  {1e6 * engine_s / inputs:6.2f} us/input")
     print(f"log line (kikimimi.script.dumps, one encoder): {1e6 * dumps_s / len(events):5.2f} us/event; "
