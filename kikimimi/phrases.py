@@ -6,12 +6,13 @@ as the `kikimimi_voices` package):
     [phrases]
     hand-piece = "{piece}"
     [names]
-    "trident:heart-3" = "はーとの さん"
+    "trident:heart-3" = "ハートの3"
 
 A parameter whose value is a key of `[names]` is spoken by that name, so a
 game says `say("seat:2", "hand-piece", piece="trident:heart-3")` and never
-deals with language.  Japanese text is kept in kana: espeak-ng reads kanji
-as "Chinese letter".
+deals with language.  Japanese is written in the seeds' own words, with
+kanji: Open JTalk reads it, and a catalogue's `[readings]` table fixes what
+it misreads (kikimimi/voice/readings.py).
 """
 from __future__ import annotations
 

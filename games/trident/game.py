@@ -58,11 +58,15 @@ class TridentGame(PhaseModel, Game):
     max_players: ClassVar[int] = 4
     official_players: ClassVar[int] = 3
     tag_sets: ClassVar[tuple[str, ...]] = ("trident",)
+    option_names: ClassVar[frozenset[str]] = frozenset({"scoring", "first"})
 
     def __init__(self, players: int, options: Mapping[str, Any] | None = None):
         Game.__init__(self, players, options)
         if not self.min_players <= players <= self.max_players:
             raise OptionError(f"The Trident is played by 2 to 4 players, not {players}")
+        unknown = sorted(set(self.options) - self.option_names)
+        if unknown:  # a typo must not silently play the default rules
+            raise OptionError(f"unknown option {unknown[0]!r} (have: first, scoring)")
         self.scoring = str(self.options.get("scoring", "normal"))
         if self.scoring not in SCORINGS:
             raise OptionError(f"scoring must be normal or competition, not {self.scoring!r}")

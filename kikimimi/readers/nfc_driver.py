@@ -252,9 +252,15 @@ class NfcDriver:
             finally:
                 close_quietly(clf)
 
-    def _look(self, clf: nfc.ContactlessFrontend) -> tuple[str, str | None, str] | None:
-        """(uid, name, detail) of the tag on the reader, None if none (or it just left)."""
-        target = sense(clf)
+    def _look(self, clf: nfc.ContactlessFrontend,
+              target: nfc.clf.RemoteTarget | None = None) -> tuple[str, str | None, str] | None:
+        """(uid, name, detail) of the tag on the reader, None if none (or it just left).
+
+        `target`: the tag the poll just selected; reading it at once, rather
+        than polling for it a second time, is four chip commands less between
+        a placement and its input."""
+        if target is None:
+            target = sense(clf)
         if target is None:
             return None
         uid = bytes(target.sdd_res).hex()
@@ -289,7 +295,7 @@ class NfcDriver:
                 current = None
             if uid is None:
                 continue
-            seen = self._look(clf)
+            seen = self._look(clf, target)
             if seen is None or seen[0] != uid:
                 continue  # it left while being read; the next poll decides
             emit(RawEvent(self.reader, "placed", self.clock(), uid=uid, tag=seen[1], detail=seen[2]))

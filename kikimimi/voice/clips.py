@@ -6,7 +6,11 @@ conversion happens here, once, before a clip is queued.
 """
 from __future__ import annotations
 
+import ctypes
+import mmap
+import os
 import wave
+import weakref
 from pathlib import Path
 
 import numpy as np
@@ -129,7 +133,37 @@ def map_pcm16(path: Path) -> tuple[np.ndarray, int] | None:
         frames = min(size, path.stat().st_size - offset) // 2
         if tag != 1 or channels != 1 or bits != 16 or frames == 0 or frames > rate * MAX_SECONDS:
             return None
-        return np.memmap(path, dtype="<i2", mode="r", offset=offset, shape=(frames,)), rate
+        return _map_readonly(path)[offset:offset + 2 * frames].view("<i2"), rate
     except (OSError, ValueError):
         return None
+
+
+_libc = ctypes.CDLL(None, use_errno=True)
+_libc.mmap.restype = ctypes.c_void_p
+_libc.mmap.argtypes = (ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_long)
+_libc.munmap.argtypes = (ctypes.c_void_p, ctypes.c_size_t)
+
+
+def _map_readonly(path: Path) -> np.ndarray:
+    """A file's bytes mapped read-only, holding no file descriptor.
+
+    np.memmap (Python's mmap) keeps a duplicate descriptor per mapping: with
+    thousands of clips a table passed 1024 descriptors, and pyserial's
+    select() then refused every reader.  The mapping is undone when the
+    last array over it is collected."""
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        size = os.fstat(fd).st_size
+        if size == 0:
+            raise ValueError("empty file")
+        addr = _libc.mmap(None, size, mmap.PROT_READ, mmap.MAP_SHARED, fd, 0)
+        if addr in (None, ctypes.c_void_p(-1).value):
+            raise OSError(ctypes.get_errno(), f"mmap {path}")
+    finally:
+        os.close(fd)
+    raw = (ctypes.c_ubyte * size).from_address(addr)
+    weakref.finalize(raw, _libc.munmap, addr, size)
+    data = np.frombuffer(raw, dtype=np.uint8)
+    data.flags.writeable = False  # the pages are mapped read-only: a write would crash
+    return data
 

@@ -11,6 +11,7 @@ alone moves the current clip, and drops queued clips older than the mark.
 from __future__ import annotations
 
 import itertools
+import os
 import time
 from collections import deque
 from dataclasses import dataclass, field
@@ -19,6 +20,27 @@ from typing import Any
 import numpy as np
 
 _serials = itertools.count(1)
+
+
+def _open_trace() -> int | None:
+    """KIKIMIMI_TRACE=FILE: one line per clip's first frame (monotonic time, output, key),
+    so bench/end_to_end.py can time a placement in another process to the sound."""
+    path = os.environ.get("KIKIMIMI_TRACE")
+    if not path:
+        return None
+    try:
+        return os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+    except OSError:
+        return None
+
+
+_TRACE = _open_trace()
+
+#: Fixed 10 ms callbacks.  PortAudio's variable blocks under "low" latency ran
+#: ~460 callbacks/s per device: four idle outputs cost 17 % of a core more
+#: than text only; at 10 ms it is ~3 %, and tag -> first frame did not grow
+#: measurably (bench/end_to_end.py, docs/speed.md).  0: PortAudio's choice.
+BLOCK_MS = 10.0
 
 
 @dataclass(slots=True, eq=False)
@@ -97,6 +119,8 @@ class Lane:
             assert samples is not None
             if cur.t_first is None:
                 cur.t_first = time.perf_counter()
+                if _TRACE is not None:
+                    os.write(_TRACE, f"{time.monotonic():.6f} {self.name} {cur.key}\n".encode())
                 self.latencies.append(cur.t_first - cur.t_emit)
                 self.played.append(cur.key)
                 if len(self.played) > 256:
@@ -119,7 +143,7 @@ class DeviceMixer:
     """One open PortAudio stream and the lanes that play through it."""
 
     def __init__(self, device: int, name: str, samplerate: int, channels: int,
-                 lanes: list[Lane], latency: Any = "low"):
+                 lanes: list[Lane], latency: Any = "low", block_ms: float = BLOCK_MS):
         import sounddevice as sd
 
         self.device, self.name, self.samplerate = device, name, samplerate
@@ -131,7 +155,8 @@ class DeviceMixer:
         self._closing = False
         self.stream = sd.OutputStream(
             device=device, samplerate=samplerate, channels=channels, dtype="float32",
-            latency=latency, callback=self._callback, finished_callback=self._finished)
+            latency=latency, callback=self._callback, finished_callback=self._finished,
+            blocksize=max(1, round(samplerate * block_ms / 1000)) if block_ms else 0)
         self.stream.start()
 
     def _callback(self, outdata: np.ndarray, frames: int, _time: Any, _status: Any) -> None:

@@ -1,0 +1,271 @@
+"""Tag placed -> first audio frame of the right clip, through the real `kikimimi serve`.
+
+The whole chain, as a table runs it: four PN532 readers emulated on
+pseudo-terminals, each emulator in its own process (three hand readers and
+the field reader), a `kikimimi serve` subprocess reading them through nfcpy,
+the Trident engine and the journal, and four audio outputs (the speaker and
+three earphones) on PulseAudio null sinks (real-time clocks, see
+kikimimi/voice/virtual.py).  The serve process writes one trace line per
+clip's first frame in its audio callback (KIKIMIMI_TRACE); the emulator
+process stamps the placement; both use CLOCK_MONOTONIC, shared by every
+process.
+
+    .venv/bin/python bench/end_to_end.py [--placements 300] [--idle-seconds 60] [--poll-ms 30]
+
+Prints, in one run: placement -> first frame (median, p95) on the hand
+readers (earphones) and the field reader (speaker); idle CPU of the serve
+process with four readers and four outputs, beside `--voice text`; and the
+nfcpy-only anchor (placed -> reader input, emulator in the same process,
+bench/reader_latency.py's measure).  Targets (issue 18): p95 <= 35 ms,
+idle CPU <= 5 % of a core.
+"""
+from __future__ import annotations
+
+import argparse
+import multiprocessing
+import os
+import random
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+SEATS = 3
+HAND_PIECE = {1: "trident:heart-3", 2: "trident:spade-8", 3: "trident:clover-5"}
+FIELD_PIECE = "trident:heart-4"  # in the deal: "finish the deal first" on the speaker
+FIELD_GAP = 7.0  # s between field placements: the speaker's phrase (~5 s) is long and is not cut
+
+
+def _emulator(path: str, conn) -> None:
+    """One reader, in its own process: place/remove on command, answer with the monotonic time."""
+    from kikimimi.testing.ntag import Ntag213
+    from kikimimi.testing.pn532_emulator import PN532Emulator
+
+    emu = PN532Emulator(path).start()
+    conn.send("ready")
+    while True:
+        msg = conn.recv()
+        if msg[0] == "place":
+            tag = Ntag213(msg[1], text=msg[2])
+            emu.place(tag)
+            conn.send(time.monotonic())
+        elif msg[0] == "remove":
+            emu.remove()
+            conn.send(time.monotonic())
+        elif msg[0] == "polls":
+            conn.send(emu.commands["InListPassiveTarget"])
+        else:
+            break
+    emu.stop()
+    conn.send("stopped")
+
+
+class Reader:
+    def __init__(self, path: str) -> None:
+        self.conn, child = multiprocessing.Pipe()
+        self.proc = multiprocessing.Process(target=_emulator, args=(path, child), daemon=True)
+        self.proc.start()
+        if not self.conn.poll(15):
+            raise SystemExit(f"emulator {path} did not start")
+        self.conn.recv()
+        self.free_at = 0.0
+
+    def ask(self, *msg):
+        self.conn.send(msg)
+        return self.conn.recv()
+
+    def stop(self) -> None:
+        try:
+            self.ask("stop")
+        except (OSError, EOFError):
+            pass
+        self.proc.join(5)
+
+
+def _config(tmp: Path, poll_ms: int | None, audio: bool) -> Path:
+    poll = f"poll_ms = {poll_ms}\n" if poll_ms else ""
+    text = ('[table]\ngame = "trident"\nplayers = 3\nlang = "en"\njournal = "journal.jsonl"\n')
+    for s in range(1, SEATS + 1):
+        text += f'[readers.hand-{s}]\nrole = "hand"\nseat = {s}\ndriver = "pn532"\npath = "{tmp}/hand-{s}"\n{poll}'
+    text += f'[readers.field]\nrole = "field"\ndriver = "pn532"\npath = "{tmp}/field"\n{poll}'
+    if audio:
+        text += '[audio]\n[audio.outputs.speaker]\ndevice = "kkspk"\nchannels = [1, 2]\n'
+        for s in range(1, SEATS + 1):
+            text += f'[audio.outputs.seat-{s}]\ndevice = "kkear{s}"\nchannels = [1, 2]\n'
+    path = tmp / "table.toml"
+    path.write_text(text)
+    return path
+
+
+def _cpu_ticks(pid: int) -> int:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return int(fields[11]) + int(fields[12])  # utime + stime
+
+
+def idle_cpu(pid: int, seconds: float) -> float:
+    hz = os.sysconf("SC_CLK_TCK")
+    c0, w0 = _cpu_ticks(pid), time.monotonic()
+    time.sleep(seconds)
+    return (_cpu_ticks(pid) - c0) / hz / (time.monotonic() - w0)
+
+
+class Trace:
+    def __init__(self, path: Path) -> None:
+        self.path, self.pos, self.lines = path, 0, []
+
+    def wait_for(self, output: str, key: str, after: float, timeout: float = 5.0) -> float:
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            if self.path.exists():
+                with open(self.path) as fh:
+                    fh.seek(self.pos)
+                    chunk = fh.read()
+                    done = chunk.rfind("\n") + 1
+                    self.pos += len(chunk[:done].encode())
+                for line in chunk[:done].splitlines():
+                    t, out, k = line.split(" ", 2)
+                    self.lines.append((float(t), out, k))
+            for t, out, k in self.lines:
+                if t >= after and out == output and k == key:
+                    return t
+            time.sleep(0.002)
+        raise TimeoutError(f"no {key!r} on {output} within {timeout} s")
+
+
+def _serve(config: Path, env: dict, voice: str, trace: Path | None) -> subprocess.Popen:
+    env = dict(env)
+    if trace is not None:
+        env["KIKIMIMI_TRACE"] = str(trace)
+    return subprocess.Popen([sys.executable, "-m", "kikimimi.cli", "serve", str(config), "--voice", voice, "--quiet"],
+                            env=env, cwd=config.parent, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+
+
+def _stop(proc: subprocess.Popen) -> str:
+    proc.send_signal(signal.SIGTERM)
+    try:
+        _, err = proc.communicate(timeout=20)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        _, err = proc.communicate()
+    return err or ""
+
+
+def _wait_polling(readers: dict[str, Reader], proc: subprocess.Popen, timeout: float = 600) -> None:
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if proc.poll() is not None:
+            raise SystemExit(f"serve exited: {proc.stderr.read()[-2000:]}")
+        if all(r.ask("polls") >= 3 for r in readers.values()):
+            return
+        time.sleep(0.1)
+    raise SystemExit("readers not polling after {timeout:g} s (clips still rendering?)".format(timeout=timeout))
+
+
+def chain(tmp: Path, env: dict, placements: int, poll_ms: int | None, idle_seconds: float) -> dict:
+    config = _config(tmp, poll_ms, audio=True)
+    names = [f"hand-{s}" for s in range(1, SEATS + 1)] + ["field"]
+    readers = {n: Reader(str(tmp / n)) for n in names}
+    trace = tmp / "trace.txt"
+    proc = _serve(config, env, "audio", trace)
+    hand, field = [], []
+    try:
+        _wait_polling(readers, proc)
+        time.sleep(1.0)
+        cpu = idle_cpu(proc.pid, idle_seconds)
+        tr = Trace(trace)
+        for s in range(1, SEATS + 1):  # each seat draws its piece: later scans of it say "hand-piece"
+            r = readers[f"hand-{s}"]
+            t0 = r.ask("place", f"04{s:012x}", HAND_PIECE[s])
+            tr.wait_for(f"seat-{s}", "drawn", t0, timeout=15)
+            r.ask("remove")
+            r.free_at = time.monotonic() + 0.5
+        rng = random.Random(18)
+        last_field = 0.0
+        for k in range(placements):
+            now = time.monotonic()
+            if now - last_field >= FIELD_GAP:
+                name, output, key, piece, uid = "field", "speaker", "deal-short", FIELD_PIECE, "04f1e1d0000001"
+            else:
+                s = 1 + k % SEATS
+                name, output, key, piece, uid = f"hand-{s}", f"seat-{s}", "hand-piece", HAND_PIECE[s], f"04{s:012x}"
+            r = readers[name]
+            time.sleep(max(0.0, r.free_at - time.monotonic()) + rng.uniform(0, 0.04))  # any point of the poll cycle
+            t0 = r.ask("place", uid, piece)
+            t1 = tr.wait_for(output, key, t0)
+            (field if name == "field" else hand).append(t1 - t0)
+            if name == "field":
+                last_field = t0
+            r.ask("remove")
+            r.free_at = time.monotonic() + 0.4  # past the removal debounce
+    finally:
+        err = _stop(proc)
+        for r in readers.values():
+            r.stop()
+    if proc.returncode not in (0, -signal.SIGTERM):
+        print(f"serve: {err[-1000:]}", file=sys.stderr)
+    return {"hand": hand, "field": field, "idle_cpu": cpu}
+
+
+def text_idle(tmp: Path, env: dict, poll_ms: int | None, idle_seconds: float) -> float:
+    tmp.mkdir()
+    config = _config(tmp, poll_ms, audio=False)
+    readers = {n: Reader(str(tmp / n)) for n in [f"hand-{s}" for s in range(1, SEATS + 1)] + ["field"]}
+    proc = _serve(config, env, "text", None)
+    try:
+        _wait_polling(readers, proc)
+        time.sleep(1.0)
+        return idle_cpu(proc.pid, idle_seconds)
+    finally:
+        _stop(proc)
+        for r in readers.values():
+            r.stop()
+
+
+def _fmt(xs: list[float]) -> str:
+    if not xs:
+        return "no placements"
+    ms = sorted(x * 1000 for x in xs)
+    p95 = ms[min(len(ms) - 1, int(round(0.95 * len(ms))) - 1)]
+    return f"{len(ms)} placements: median {statistics.median(ms):.1f} ms, p95 {p95:.1f} ms, max {ms[-1]:.1f} ms"
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--placements", type=int, default=300)
+    ap.add_argument("--idle-seconds", type=float, default=60.0)
+    ap.add_argument("--poll-ms", type=int, default=None, help="readers' poll_ms (default: the shipped default)")
+    a = ap.parse_args()
+    from kikimimi.voice.virtual import PulseNullSinks, missing_tools
+
+    gone = missing_tools("pulseaudio", "espeak-ng")
+    if gone:
+        sys.exit(f"needs {', '.join(gone)}: apt-get install pulseaudio espeak-ng libasound2-plugins")
+    import reader_latency
+
+    with tempfile.TemporaryDirectory() as td:
+        tmp = Path(td)
+        devices = {"kkspk": 2, **{f"kkear{s}": 2 for s in range(1, SEATS + 1)}}
+        with PulseNullSinks(tmp / "pulse", devices) as pulse:
+            got = chain(tmp, pulse.env(), a.placements, a.poll_ms, a.idle_seconds)
+        text_cpu = text_idle(tmp / "text", dict(os.environ), a.poll_ms, a.idle_seconds)
+        anchor_poll = a.poll_ms or 30
+        anchor = reader_latency.latency(max(50, a.placements // 3), anchor_poll, str(tmp))
+    poll = f"poll {a.poll_ms} ms" if a.poll_ms else "default poll"
+    print(f"placed -> first audio frame, real serve, 4 emulated PN532 (own processes), 4 outputs on null sinks, {poll}:")
+    print(f"  hand reader -> earphone  {_fmt(got['hand'])}")
+    print(f"  field reader -> speaker  {_fmt(got['field'])}")
+    print(f"  both                     {_fmt(got['hand'] + got['field'])}")
+    print(f"anchor, same run: nfcpy + emulator in one process, placed -> reader input, poll {anchor_poll} ms: "
+          f"{_fmt(anchor)}")
+    print(f"idle CPU of serve over {a.idle_seconds:g} s, 4 readers: 4 audio outputs {got['idle_cpu'] * 100:.1f}% "
+          f"of a core; text only {text_cpu * 100:.1f}%")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
