@@ -16,9 +16,10 @@ from __future__ import annotations
 
 import os
 import sqlite3
+import time
 from pathlib import Path
 
-from kikimimi.records.backend import Database, closing_on_error, connect
+from kikimimi.records.backend import LOCK_WAIT_SECONDS, Database, closing_on_error, connect
 from kikimimi.records.errors import RecordsError
 
 #: "kkrc" — marks a kikimimi records database (SQLite PRAGMA application_id;
@@ -183,10 +184,16 @@ def _check_version(db: Database, version: int) -> int:
 
 def _inspect_sqlite(db: Database) -> int:
     """The file's schema version (0: a new, empty file); raises if the file is not ours.  Reads only."""
+    # One read transaction: three separate reads could straddle another
+    # table's first migration and see objects without their marker.
     try:
-        app_id = db.conn.execute("PRAGMA application_id").fetchone()[0]
-        version = db.conn.execute("PRAGMA user_version").fetchone()[0]
-        objects = db.conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
+        db.conn.execute("BEGIN")
+        try:
+            app_id = db.conn.execute("PRAGMA application_id").fetchone()[0]
+            version = db.conn.execute("PRAGMA user_version").fetchone()[0]
+            objects = db.conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
+        finally:
+            db.conn.execute("COMMIT")
     except sqlite3.DatabaseError as exc:
         raise RecordsError(f"{db.where}: not a kikimimi records database ({exc})") from None
     if app_id == 0 and version == 0 and objects == 0:
@@ -194,6 +201,22 @@ def _inspect_sqlite(db: Database) -> int:
     if app_id != APPLICATION_ID:
         raise _refuse_foreign(db, "no kikimimi schema marker")
     return _check_version(db, version)
+
+
+def _use_wal(conn: sqlite3.Connection) -> None:
+    """Switch the file to WAL.  Tables opening a new file at the same moment
+    can deadlock on the switch (each holds a read lock and wants the write
+    lock); SQLite then answers "database is locked" at once instead of waiting
+    in its busy handler, so wait here, within the same bound as any writer."""
+    deadline = time.monotonic() + LOCK_WAIT_SECONDS
+    while True:
+        try:
+            conn.execute("PRAGMA journal_mode = WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or time.monotonic() > deadline:
+                raise
+            time.sleep(0.02)
 
 
 def _migrate_sqlite(db: Database) -> int:
@@ -295,7 +318,7 @@ def open_database(target: str | os.PathLike[str] | None = None, *, create: bool 
                 )
             if db.kind == "sqlite":
                 db.conn.execute("PRAGMA foreign_keys = ON")
-                db.conn.execute("PRAGMA journal_mode = WAL")
+                _use_wal(db.conn)
                 db.conn.execute("PRAGMA synchronous = FULL")
                 if version < latest_version():  # a reader does not queue behind the writers
                     _migrate_sqlite(db)
