@@ -5,7 +5,7 @@ spoken, and reasons with the same `BotSeat` as the event bots: what it
 hears is turned back into the few facts `BotSeat` keeps (its job from "You
 are the ...", deaths from "Seat N died in the night" and "Seat N is
 executed", findings from its earphone).  The physical table
-(`Mafia42World`) deals one face-down job card per seat (a handle: the card
+(`kikimimi.roles.ear.DealtCards`) deals one face-down job card per seat (a handle: the card
 says nothing until scanned); seat tokens and command tags are labelled, so
 anyone may name them.  A seat acts on what the speaker calls for: its card
 at the deal, a seat token when the night or the vote starts, yes or no when
@@ -16,10 +16,10 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
-from kikimimi.ear import EarBot, EarTable, Handles, Heard
+from kikimimi.ear import EarBot, EarTable, Heard
+from kikimimi.roles.ear import DealtCards, Reach
 from kikimimi.phrases import Phrasebook
 
 from .bots import BotSeat
@@ -27,42 +27,6 @@ from .options import parse_options
 
 #: Seconds between a seat's scans: twelve fit in the shortest phase (approval, 10 s).
 SCAN_DT = 0.3
-
-
-@dataclass(frozen=True)
-class Reach:
-    """What a seat can touch: its own face-down job card (a handle)."""
-
-    card: int | None
-
-
-class Mafia42World:
-    """The job cards on the table; physics only (it deals, it never decides)."""
-
-    def __init__(self, deck: list[str], rng: random.Random):
-        shuffled = list(deck)
-        rng.shuffle(shuffled)
-        counts: dict[str, int] = {}
-        self.cards: dict[int, str] = {}
-        for seat, job in enumerate(shuffled, 1):
-            counts[job] = counts.get(job, 0) + 1
-            self.cards[seat] = f"mafia42:job-{job}-{counts[job]}"
-        self.handles = Handles(self.cards.values(), rng)
-        self.over = False
-
-    def follow(self, ev: Mapping[str, Any]) -> None:
-        if ev.get("type") == "game-over":
-            self.over = True
-
-    def reach(self, seat: int | None) -> Reach:
-        return Reach(self.handles.of(self.cards[seat]) if seat is not None else None)
-
-    def tag_for(self, seat: int | None, handle: int) -> str | None:
-        tag = self.handles.tag(handle)
-        return tag if seat is not None and tag == self.cards.get(seat) else None
-
-    def public_tag(self, tag: str) -> bool:
-        return tag.startswith(("seat:", "cmd:"))
 
 
 class Mafia42Ear(EarBot):
@@ -187,6 +151,6 @@ def ear_simulation(seed: int, players: int, options: Mapping[str, Any]) -> EarTa
     book = Phrasebook("en", ("core", "mafia42"))
     jobs = {book.name(f"job:{j}"): j for j in catalogue.jobs}
     teams = {j: job.team for j, job in catalogue.jobs.items()}
-    world = Mafia42World(list(opts["jobs"]), rng)
+    world = DealtCards("mafia42:job", list(opts["jobs"]), rng)
     seats = [Mafia42Ear(s, players, teams, jobs, random.Random(seed * 1000 + s)) for s in range(1, players + 1)]
     return EarTable("mafia42", world, [*seats, Referee()])

@@ -2,7 +2,7 @@
 
 Each seat hears only the speaker and its own earphone, with parameters as
 spoken, and reasons with the same `BotSeat` as the event bots.  The physical
-table (`WitchWorld`) deals one face-down role card to each seat (a handle:
+table (`kikimimi.roles.ear.DealtCards`) deals one face-down role card to each seat (a handle:
 the card's name is unknown until scanned); seat tokens and command tags are
 labelled, so anyone may name them.  A seat acts on what the speaker calls
 for: its card at the deal, OK the day before, its power and its speech by
@@ -14,49 +14,13 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
-from kikimimi.ear import EarBot, EarTable, Handles, Heard
+from kikimimi.ear import EarBot, EarTable, Heard
+from kikimimi.roles.ear import DealtCards, Reach
 
 from .bots import BotSeat
 from .rules import parse_options
-
-
-@dataclass(frozen=True)
-class Reach:
-    """What a seat can touch: its own face-down role card (a handle), until it is scanned."""
-
-    card: int | None
-
-
-class WitchWorld:
-    """The cards on the table; physics only (it deals, it never decides)."""
-
-    def __init__(self, players: int, deck: list[str], rng: random.Random):
-        shuffled = list(deck)
-        rng.shuffle(shuffled)
-        counts: dict[str, int] = {}
-        self.cards: dict[int, str] = {}
-        for seat, role in enumerate(shuffled, 1):
-            counts[role] = counts.get(role, 0) + 1
-            self.cards[seat] = f"witch:role-{role}-{counts[role]}"
-        self.handles = Handles(self.cards.values(), rng)
-        self.over = False
-
-    def follow(self, ev: Mapping[str, Any]) -> None:
-        if ev.get("type") == "game-over":
-            self.over = True
-
-    def reach(self, seat: int | None) -> Reach:
-        return Reach(self.handles.of(self.cards[seat]) if seat is not None else None)
-
-    def tag_for(self, seat: int | None, handle: int) -> str | None:
-        tag = self.handles.tag(handle)
-        return tag if seat is not None and tag == self.cards.get(seat) else None
-
-    def public_tag(self, tag: str) -> bool:
-        return tag.startswith(("seat:", "cmd:"))
 
 
 class WitchEar(EarBot):
@@ -143,6 +107,6 @@ class Referee(EarBot):
 
 def ear_simulation(seed: int, players: int, options: Mapping[str, Any]) -> EarTable:
     rng = random.Random(seed)
-    world = WitchWorld(players, parse_options(players, options)["roles"], rng)
+    world = DealtCards("witch:role", parse_options(players, options)["roles"], rng)
     seats = [WitchEar(s, players, random.Random(seed * 1000 + s)) for s in range(1, players + 1)]
     return EarTable("witch", world, [*seats, Referee()])

@@ -3,11 +3,14 @@
 Skipped until the runtime's ear-bot part (`kikimimi.ear`) is installed."""
 from __future__ import annotations
 
+import random
+
 import pytest
 
 ear = pytest.importorskip("kikimimi.ear")
 
 from kikimimi.protocol import TABLE, seat_audience  # noqa: E402
+from kikimimi.roles.ear import DealtCards  # noqa: E402
 from kikimimi.sim import play  # noqa: E402
 from kikimimi_games.witch import WitchGame  # noqa: E402
 from kikimimi_games.witch import ear as witch_ear  # noqa: E402
@@ -45,7 +48,7 @@ def test_ear_bots_hear_only_the_speaker_and_their_own_earphone_as_spoken(monkeyp
 
 
 def test_a_seat_can_scan_only_its_own_card():
-    world = witch_ear.WitchWorld(5, ["witch", "human", "human", "human", "mirror"], __import__("random").Random(1))
+    world = DealtCards("witch:role", ["witch", "human", "human", "human", "mirror"], random.Random(1))
     mine, other = world.reach(1).card, world.reach(2).card
     assert world.tag_for(1, mine) == world.cards[1] and world.tag_for(1, other) is None
     assert world.public_tag("seat:3") and world.public_tag("cmd:ok") and not world.public_tag(world.cards[1])
