@@ -13,6 +13,8 @@ from typing import Any
 
 from tqdm import tqdm
 
+from kikimimi.plot import histogram
+
 
 def game_stats(log: list[dict[str, Any]]) -> dict[str, Any]:
     """One game's figures: winners, final cash, bribes, conflicts."""
@@ -62,20 +64,7 @@ def report(stats: list[dict[str, Any]], players: int, kinds: Mapping[int, str] |
 
 
 def _plot(stats: list[dict[str, Any]], path: str) -> str:
-    try:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        return "plot skipped: matplotlib is not installed (pip install 'kikimimi[plot]')"
-    fig, ax = plt.subplots()
-    ax.hist([c for st in stats for c in st["cash"].values()], bins=30)
-    ax.set_xlabel("final cash")
-    ax.set_ylabel("players")
-    fig.savefig(path)
-    plt.close(fig)
-    return f"plot written to {path}"
+    return histogram([c for st in stats for c in st["cash"].values()], path, "final cash", "players")
 
 
 def tune(games: int, seed: int, players: int, options: Mapping[str, Any] | None = None,

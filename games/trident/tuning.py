@@ -12,6 +12,8 @@ from typing import Any
 
 from tqdm import tqdm
 
+from kikimimi.plot import histogram
+
 from .pieces import BY_TAG, KIND_LABELS
 
 
@@ -58,20 +60,7 @@ def report(stats: list[dict[str, Any]], players: int) -> str:
 
 
 def _plot(stats: list[dict[str, Any]], path: str) -> str:
-    try:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        return "plot skipped: matplotlib is not installed (pip install 'kikimimi[plot]')"
-    fig, ax = plt.subplots()
-    ax.hist([s["turns"] for s in stats], bins=30)
-    ax.set_xlabel("turns per game")
-    ax.set_ylabel("games")
-    fig.savefig(path)
-    plt.close(fig)
-    return f"plot written to {path}"
+    return histogram([s["turns"] for s in stats], path, "turns per game", "games")
 
 
 def tune(games: int, seed: int, players: int, options: Mapping[str, Any] | None = None,
