@@ -9,6 +9,10 @@ nfcpy's `tty:` paths only match names directly under /dev, and a udev alias
 like /dev/kikimimi-hand-1 (or a test's pty symlink) must work.  And nfcpy
 raises the chip's line speed to 921600 baud; a process that dies without
 closing leaves the chip there, so opening must find the chip's speed again.
+
+While its reader is empty, a PN532 on a serial line waits for a card itself
+(`CardWait`) instead of being polled: one chip command a second instead of
+four every poll, and a tag is seen the moment it answers, not at the next poll.
 """
 from __future__ import annotations
 
@@ -38,6 +42,15 @@ RECOVERY_SPEEDS = (921600, 460800, 230400, 115200)
 DEVICE_FAULTS: tuple[type[BaseException], ...] = (
     OSError, termios.error, nfc.clf.Error, nfc.clf.pn532.Chipset.Error,
 )
+
+# RFConfiguration CfgItem 0x05 (MaxRetries): MxRtyATR, MxRtyPSL, MxRtyPassiveActivation.
+MAX_RETRIES = 0x05
+WAIT_FOR_CARD = b"\x01\x00\xff"  # 0xFF: InListPassiveTarget retries until a target answers
+ONE_TRY = b"\x01\x00\x01"  # nfcpy's own setting at init: answer "no target" at once
+# After the host's timeout aborted a waiting InListPassiveTarget, how long an
+# answer that crossed the abort on the wire may still take to arrive (a 7-byte
+# uid's answer is ~25 bytes: ~2 ms at 115200 baud).
+DRAIN_S = 0.01
 
 # (uid, name on the tag) -> the name to write on it now, or None to leave it
 Labeller = Callable[[str, str | None], str | None]
@@ -200,9 +213,71 @@ def write_name(clf: nfc.ContactlessFrontend, target: nfc.clf.RemoteTarget, name:
     return "written" if written == name else f"read back {written!r}: uid only"
 
 
+class CardWait:
+    """A PN532 that waits for a card itself (PN532 User Manual §7.3.1).
+
+    With MxRtyPassiveActivation 0xFF, InListPassiveTarget retries in the chip
+    until a target answers, and the host just blocks in nfcpy's own `sense`.
+    nfcpy gives that command 1 s; on timeout it sends an ACK (which aborts the
+    chip's command) and raises ETIMEDOUT: still no tag, go round again, which
+    also lets the driver notice `stop` within a second.  If a tag answered just
+    as the ACK left, its late answer would be taken as the reply to the next
+    command: the line is drained after every timeout.
+
+    Everything else (reading the tag, the present-tag checks, enrolment) runs
+    with one try per poll, as nfcpy sets it: `one_try` before any of it.
+    """
+
+    def __init__(self, clf: nfc.ContactlessFrontend) -> None:
+        self.clf = clf
+        self.chipset = clf.device.chipset
+        self.waiting = False  # the chip is set to wait for a card
+
+    @classmethod
+    def of(cls, clf: nfc.ContactlessFrontend) -> CardWait | None:
+        """The wait for a PN532 on a serial line; None for readers that are polled."""
+        device = clf.device
+        transport = getattr(getattr(device, "chipset", None), "transport", None)
+        if isinstance(device, nfc.clf.pn532.Device) and isinstance(transport, nfc.clf.transport.TTY):
+            return cls(clf)
+        return None
+
+    def wait(self) -> nfc.clf.RemoteTarget | None:
+        """The tag that entered the field, or None after ~1 s without one.
+        On return with a tag the chip is back to one try per poll."""
+        if not self.waiting:
+            self.chipset.rf_configuration(MAX_RETRIES, WAIT_FOR_CARD)
+            self.waiting = True
+        try:
+            target = sense(self.clf)
+        except OSError as exc:
+            if exc.errno != errno.ETIMEDOUT:
+                raise
+            self._drain()
+            return None
+        if target is not None:
+            self.one_try()
+        return target
+
+    def one_try(self) -> None:
+        """Back to nfcpy's one try: a poll of an empty reader answers at once."""
+        if self.waiting:
+            self.chipset.rf_configuration(MAX_RETRIES, ONE_TRY)
+            self.waiting = False
+
+    def _drain(self) -> None:
+        time.sleep(DRAIN_S)
+        tty = self.chipset.transport.tty
+        if tty is not None:
+            tty.reset_input_buffer()
+
+
 # -- the driver -------------------------------------------------------------------
 class NfcDriver:
-    """Polls one nfcpy frontend; emits connected/placed/removed/lost; reopens after faults.
+    """Watches one nfcpy frontend; emits connected/placed/removed/lost; reopens after faults.
+
+    An empty PN532 waits for a card (`CardWait`); a resting tag is checked
+    every `poll_ms` until it leaves; other readers are polled every `poll_ms`.
 
     `labeller`, when set, is asked about each newly placed tag and may return
     a name to write on it (enrolment); the placement then carries the name
@@ -285,8 +360,16 @@ class NfcDriver:
         emit(RawEvent(self.reader, "connected", self.clock(),
                       present=((seen[0], seen[1]),) if seen else ()))
         current = seen[0] if seen else None
-        while not stop.wait(self.poll_s):
-            target = sense(clf)
+        waiter = CardWait.of(clf)
+        while not stop.is_set():
+            if current is None and waiter is not None:
+                target = waiter.wait()
+                if target is None:
+                    continue  # still empty (and a chance to see `stop`)
+            elif stop.wait(self.poll_s):
+                break
+            else:
+                target = sense(clf)
             uid = bytes(target.sdd_res).hex() if target is not None else None
             if uid == current:
                 continue  # resting (or still absent)

@@ -6,6 +6,14 @@ chip left at 921600 baud ignores a host talking at 115200), and enough of the
 chip's commands to open the device, poll ISO 14443-A, and talk to one NTAG213
 through InCommunicateThru.  Tests place, remove and swap tags, make a tag
 vanish in the middle of a read, unplug the reader and plug it back.
+
+The chip can wait for a card (PN532 User Manual §7.3.1): RFConfiguration
+CfgItem 0x05 sets MxRtyPassiveActivation; at 0xFF (the power-on value) an
+InListPassiveTarget with no tag in the field stays pending, and is answered
+the moment a tag is placed.  A host ACK frame aborts a pending command with
+no response.  A tag that arrives just as the host's abort crosses it on the
+wire is `place_at_abort`: the answer is already on its way, the abort finds
+nothing to abort, and the late answer reaches the host after its ACK.
 """
 from __future__ import annotations
 
@@ -24,6 +32,8 @@ BAUDS = (9600, 19200, 38400, 57600, 115200, 230400, 460800, 921600, 1288000)
 FIRMWARE = bytes([0x32, 0x01, 0x06, 0x07])  # PN532 v1.6, supports ISO A, B, 18092
 REG_FIFO_DATA = 0x6339
 SENS_REQ = 0x26
+MAX_RETRIES_AT_POWER_ON = bytes([0xFF, 0x01, 0xFF])  # MxRtyATR, MxRtyPSL, MxRtyPassiveActivation
+WAIT_FOREVER = 0xFF
 
 
 def frame(payload: bytes) -> bytes:
@@ -53,6 +63,18 @@ class PN532Emulator(PtyDevice):
         self._lock = threading.RLock()
         self._buf = bytearray()
         self.garbled = 0  # frames ignored because host and chip speeds differed
+        self.max_retries = MAX_RETRIES_AT_POWER_ON
+        self.pending: bytes | None = None  # the parameters of an InListPassiveTarget still waiting
+        self.aborted = 0  # pending commands a host ACK cancelled
+        self.late_answers = 0  # answers that crossed the host's abort on the wire
+        self._at_abort: Ntag213 | None = None
+        self.crossing_delay = 0.003  # s the late answer takes to reach the host after the ACK
+
+    @property
+    def waiting_for_card(self) -> bool:
+        """True while an InListPassiveTarget waits for a tag (MxRtyPassiveActivation 0xFF)."""
+        with self._lock:
+            return self.pending is not None
 
     # -- the table side -------------------------------------------------------
     def place(self, tag: Ntag213) -> None:
@@ -60,6 +82,13 @@ class PN532Emulator(PtyDevice):
         with self._lock:
             tag.active = False
             self.tag = tag
+            self._answer_pending()
+
+    def place_at_abort(self, tag: Ntag213) -> None:
+        """Place `tag` at the instant the host's next abort (ACK) reaches the chip,
+        so the chip's answer is already on the wire: the race a host timeout can lose."""
+        with self._lock:
+            self._at_abort = tag
 
     def remove(self) -> None:
         with self._lock:
@@ -70,11 +99,14 @@ class PN532Emulator(PtyDevice):
         with self._lock:
             self.link.vanish()
             self._buf.clear()
+            self.pending = None
 
     def come_back(self, speed: int = 115200) -> None:
         """Plug back in (a power cycle puts the chip back at `speed`)."""
         with self._lock:
             self.speed = speed
+            self.max_retries = MAX_RETRIES_AT_POWER_ON
+            self.pending = None
             self.link.appear()
 
     # -- the wire side --------------------------------------------------------
@@ -108,8 +140,9 @@ class PN532Emulator(PtyDevice):
             if len(buf) < 4:
                 return
             ln, lcs = buf[2], buf[3]
-            if ln == 0x00 and lcs == 0xFF:  # host ACK (cancels nothing we have pending)
+            if ln == 0x00 and lcs == 0xFF:  # host ACK: aborts the command in progress
                 del buf[:5]
+                self._abort()
                 continue
             if ln == 0xFF and lcs == 0xFF:  # extended frame
                 if len(buf) < 7:
@@ -132,8 +165,41 @@ class PN532Emulator(PtyDevice):
             if (sum(body) + dcs) & 0xFF or len(body) < 2 or body[0] != 0xD4:
                 log.debug("pn532 emulator: bad frame %s", body.hex())
                 continue
+            if self.pending is not None:
+                self.pending = None  # a new command supersedes the wait
+                self.aborted += 1
             self.link.write(ACK_FRAME)
             self._command(body[1], body[2:])
+
+    def _abort(self) -> None:
+        if self.pending is None:
+            return
+        crossing, self._at_abort = self._at_abort, None
+        if crossing is None:
+            self.pending = None
+            self.aborted += 1
+            return
+        # the tag arrived first: the chip's answer left before the ACK came in
+        crossing.active = False
+        self.tag = crossing
+        answer = self._list(self.pending)
+        self.pending = None
+        self.late_answers += 1
+        timer = threading.Timer(self.crossing_delay, self._send, (frame(b"\x4b" + answer),))
+        timer.daemon = True
+        timer.start()
+
+    def _send(self, data: bytes) -> None:
+        with self._lock:
+            self.link.write(data)
+
+    def _answer_pending(self) -> None:
+        if self.pending is None:
+            return
+        answer = self._list(self.pending)
+        if answer != b"\x00":  # the placed tag is one the command waits for
+            self.pending = None
+            self.link.write(frame(b"\x4b" + answer))
 
     def _command(self, code: int, params: bytes) -> None:
         handler = getattr(self, f"_cmd_{code:02x}", None)
@@ -194,12 +260,22 @@ class PN532Emulator(PtyDevice):
 
     def _cmd_32(self, p: bytes) -> bytes:
         """RFConfiguration"""
+        if p[:1] == b"\x05" and len(p) >= 4:
+            self.max_retries = bytes(p[1:4])
         if p[:1] == b"\x01" and len(p) > 1 and not p[1] & 0x01 and self.tag:
             self.tag.active = False  # field off: the tag powers down
         return b""
 
     def _cmd_4a(self, p: bytes) -> bytes:
         """InListPassiveTarget"""
+        answer = self._list(p)
+        if answer == b"\x00" and self.max_retries[2] == WAIT_FOREVER and p[1:2] == b"\x00":
+            self.pending = bytes(p)  # retry until a target answers: no response yet
+            return None
+        return answer
+
+    def _list(self, p: bytes) -> bytes:
+        """InListPassiveTarget's answer with the tag in the field now."""
         brty, wanted = (p[1] if len(p) > 1 else 0), p[2:]
         tag = self.tag
         self.regs[REG_FIFO_DATA] = SENS_REQ
