@@ -15,8 +15,9 @@ process.
 Prints, in one run: placement -> first frame (median, p95) on the hand
 readers (earphones) and the field reader (speaker); idle CPU of the serve
 process with four readers and four outputs, beside `--voice text`; and the
-nfcpy-only anchor (placed -> reader input, emulator in the same process,
-bench/reader_latency.py's measure).  Targets (issue 18): p95 <= 35 ms,
+nfcpy-only anchor (nfcpy's own `clf.sense` every poll and the NDEF read,
+placed -> tag read, emulator in the same process: bench/reader_latency.py's
+`nfcpy_latency`, the way the driver polled before it let the chip wait).  Targets (issue 18): p95 <= 35 ms,
 idle CPU <= 5 % of a core.
 """
 from __future__ import annotations
@@ -57,8 +58,8 @@ def _emulator(path: str, conn) -> None:
         elif msg[0] == "remove":
             emu.remove()
             conn.send(time.monotonic())
-        elif msg[0] == "polls":
-            conn.send(emu.commands["InListPassiveTarget"])
+        elif msg[0] == "ready":  # opened by serve: waiting for a card, or polled a few times
+            conn.send(emu.waiting_for_card or emu.commands["InListPassiveTarget"] >= 3)
         else:
             break
     emu.stop()
@@ -160,7 +161,7 @@ def _wait_polling(readers: dict[str, Reader], proc: subprocess.Popen, timeout: f
     while time.monotonic() < end:
         if proc.poll() is not None:
             raise SystemExit(f"serve exited: {proc.stderr.read()[-2000:]}")
-        if all(r.ask("polls") >= 3 for r in readers.values()):
+        if all(r.ask("ready") for r in readers.values()):
             return
         time.sleep(0.1)
     raise SystemExit("readers not polling after {timeout:g} s (clips still rendering?)".format(timeout=timeout))
@@ -254,13 +255,14 @@ def main() -> int:
             got = chain(tmp, pulse.env(), a.placements, a.poll_ms, a.idle_seconds)
         text_cpu = text_idle(tmp / "text", dict(os.environ), a.poll_ms, a.idle_seconds)
         anchor_poll = a.poll_ms or 30
-        anchor = reader_latency.latency(max(50, a.placements // 3), anchor_poll, str(tmp))
+        anchor = reader_latency.nfcpy_latency(max(50, a.placements // 3), anchor_poll, str(tmp))
     poll = f"poll {a.poll_ms} ms" if a.poll_ms else "default poll"
     print(f"placed -> first audio frame, real serve, 4 emulated PN532 (own processes), 4 outputs on null sinks, {poll}:")
     print(f"  hand reader -> earphone  {_fmt(got['hand'])}")
     print(f"  field reader -> speaker  {_fmt(got['field'])}")
     print(f"  both                     {_fmt(got['hand'] + got['field'])}")
-    print(f"anchor, same run: nfcpy + emulator in one process, placed -> reader input, poll {anchor_poll} ms: "
+    print(f"anchor, same run: nfcpy alone + emulator in one process, clf.sense every {anchor_poll} ms, "
+          f"placed -> NDEF read: "
           f"{_fmt(anchor)}")
     print(f"idle CPU of serve over {a.idle_seconds:g} s, 4 readers: 4 audio outputs {got['idle_cpu'] * 100:.1f}% "
           f"of a core; text only {text_cpu * 100:.1f}%")

@@ -97,6 +97,7 @@ class ReaderRunner:
         self._lock = threading.RLock()
         self._last_t = float("-inf")
         self._stop = threading.Event()
+        self._wake = threading.Event()  # the ticker's next removal deadline may have changed
         self._threads: list[threading.Thread] = []
         self._unknown_warned: set[str] = set()
 
@@ -123,6 +124,7 @@ class ReaderRunner:
                 log.warning("reader %s: unknown raw event kind %r ignored", raw.reader, raw.kind)
                 return
             handler(st, raw)
+            self._wake.set()
 
     def tick(self, now: float) -> None:
         """Confirm the removals whose debounce time has come by `now`."""
@@ -148,6 +150,7 @@ class ReaderRunner:
     def stop(self) -> None:
         """Ask every driver to stop and wait for their threads."""
         self._stop.set()
+        self._wake.set()
         for th in self._threads:
             th.join(timeout=5.0)
             if th.is_alive():
@@ -162,10 +165,20 @@ class ReaderRunner:
             self.feed(RawEvent(driver.reader, "lost", self._clock(), detail=f"driver crashed: {exc}"))
 
     def _run_ticker(self) -> None:
-        debounces = [s.settings.debounce_ms for s in self._states.values()] or [150]
-        period = max(0.002, min(debounces) / 1000 / 10)
-        while not self._stop.wait(period):
+        """Sleeps until the next removal is due (or an observation changes that):
+        a table with no lifted tag wakes nobody."""
+        while not self._stop.is_set():
+            self._wake.clear()
+            due = self._next_due()
+            self._wake.wait(None if due is None else min(1.0, max(0.0, due - self._clock())))
+            if self._stop.is_set():
+                break
             self.tick(self._clock())
+
+    def _next_due(self) -> float | None:
+        with self._lock:
+            return min((d for st in self._states.values() if st.connected for d in st.pending.values()),
+                       default=None)
 
     # -- rules --------------------------------------------------------------
     def _emit(self, st: _ReaderState, kind: InputKind, t: float, uid: str | None = None,

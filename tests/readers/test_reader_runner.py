@@ -194,3 +194,44 @@ def test_threads_replaying_drivers():
     assert per_reader["hand-1"] == [("placed", "04aa", "trident:heart-1"), ("removed", "04aa", "trident:heart-1")]
     assert per_reader["hand-2"] == [("placed", "04bb", None), ("lost", None, None), ("back", None, None)]
     assert len(got) == 5
+
+
+def test_the_ticker_sleeps_until_a_removal_is_due():
+    """No lifted tag, no wake-ups; a lift is still confirmed at its debounce."""
+    ticks: list[float] = []
+    got: list[ReaderInput] = []
+
+    class Counting(ReaderRunner):
+        def tick(self, now: float) -> None:
+            ticks.append(now)
+            super().tick(now)
+
+    r = Counting([ReaderSettings("hand-1", "hand", 1, debounce_ms=50)], got.append)
+    emitted = threading.Event()
+    lifted = threading.Event()
+
+    class Driver:
+        reader = "hand-1"
+
+        def run(self, emit, stop):
+            import time
+            emit(RawEvent("hand-1", "connected", time.monotonic()))
+            emit(RawEvent("hand-1", "placed", time.monotonic(), uid="04aa", tag="trident:heart-3"))
+            emitted.set()
+            lifted.wait(5)
+            emit(RawEvent("hand-1", "removed", time.monotonic(), uid="04aa"))
+            stop.wait()
+
+    r.start([Driver()])
+    try:
+        assert emitted.wait(5)
+        threading.Event().wait(0.3)  # a table at rest: a 5 ms ticker would tick ~60 times
+        assert len(ticks) <= 3
+        lifted.set()
+        for _ in range(100):
+            if [i.kind for i in got] == ["placed", "removed"]:
+                break
+            threading.Event().wait(0.01)
+    finally:
+        r.stop()
+    assert [i.kind for i in got] == ["placed", "removed"]
