@@ -7,11 +7,18 @@ own queue, so the speaker never waits behind an earphone and vice versa.
 The callback runs on PortAudio's thread and must never block: lanes are
 lock-free.  `emit` only appends to a deque and raises a cut mark; the callback
 alone moves the current clip, and drops queued clips older than the mark.
+
+A device with nothing to play for `PAUSE_AFTER_S` pauses its stream (the
+callback itself ends it), and the next phrase starts it again (`wake`): four
+idle streams cost ~6 % of a core in PortAudio and the sound server's client
+threads, a paused one nothing, and a restart takes a few ms, less than the
+wait for the next block of a running stream (docs/speed.md).
 """
 from __future__ import annotations
 
 import itertools
 import os
+import threading
 import time
 from collections import deque
 from dataclasses import dataclass, field
@@ -41,6 +48,8 @@ _TRACE = _open_trace()
 #: than text only; at 10 ms it is ~3 %, and tag -> first frame did not grow
 #: measurably (bench/end_to_end.py, docs/speed.md).  0: PortAudio's choice.
 BLOCK_MS = 10.0
+#: Seconds of silence after which a device's stream pauses until the next phrase (0: never).
+PAUSE_AFTER_S = 2.0
 
 
 @dataclass(slots=True, eq=False)
@@ -106,6 +115,12 @@ class Lane:
             return head
         return None
 
+    @property
+    def busy(self) -> bool:
+        """Something to play or still rendering (the callback's cheap test; stale items
+        are dropped by the next mix, so at worst the stream runs one block longer)."""
+        return self.current is not None or bool(self.queue)
+
     def mix_into(self, out: np.ndarray, frames: int) -> None:
         filled = 0
         while filled < frames:
@@ -143,7 +158,8 @@ class DeviceMixer:
     """One open PortAudio stream and the lanes that play through it."""
 
     def __init__(self, device: int, name: str, samplerate: int, channels: int,
-                 lanes: list[Lane], latency: Any = "low", block_ms: float = BLOCK_MS):
+                 lanes: list[Lane], latency: Any = "low", block_ms: float = BLOCK_MS,
+                 pause_after_s: float = PAUSE_AFTER_S):
         import sounddevice as sd
 
         self.device, self.name, self.samplerate = device, name, samplerate
@@ -151,8 +167,17 @@ class DeviceMixer:
         self.problem: str | None = None
         self.lost: list[tuple[str, str]] = []  # (output, phrase key) cut off by a failure
         self.callbacks = 0
+        self.pauses = 0
         self.last_callback = time.monotonic()
         self._closing = False
+        self.pause_after_s = pause_after_s
+        self.paused = False  # the callback ended the stream for lack of sound; `wake` restarts it
+        self._sound_at = self.last_callback
+        self._stop = sd.CallbackStop
+        self._restart = threading.Event()
+        self._restart_asked = 0.0
+        self._restarter: threading.Thread | None = None
+        self._starting = False  # the restart thread is inside PortAudio's start
         self.stream = sd.OutputStream(
             device=device, samplerate=samplerate, channels=channels, dtype="float32",
             latency=latency, callback=self._callback, finished_callback=self._finished,
@@ -161,15 +186,67 @@ class DeviceMixer:
 
     def _callback(self, outdata: np.ndarray, frames: int, _time: Any, _status: Any) -> None:
         outdata.fill(0.0)
+        self.callbacks += 1
+        now = self.last_callback = time.monotonic()
+        if not any(lane.busy for lane in self.lanes):
+            if self.pause_after_s and now - self._sound_at >= self.pause_after_s:
+                self._pause()
+            return
+        self._sound_at = now
         for lane in self.lanes:
             lane.mix_into(outdata, frames)
         if len(self.lanes) > 1:
             np.clip(outdata, -1.0, 1.0, out=outdata)
-        self.callbacks += 1
-        self.last_callback = time.monotonic()
+
+    def _pause(self) -> None:
+        """End the stream from its own callback, unless a phrase came in meanwhile:
+        `paused` is published first and the lanes looked at again, so a phrase
+        pushed at any moment either keeps the stream running or sees `paused`."""
+        self.paused = True
+        if any(lane.busy for lane in self.lanes):
+            self.paused = False
+            return
+        self.pauses += 1
+        raise self._stop
+
+    def wake(self) -> None:
+        """Ask for a paused stream to start again (a phrase was just queued).
+
+        The restart runs on the mixer's own thread: PortAudio's start can block
+        for good on a device that went away while paused (seen with a removed
+        PulseAudio sink), and the emitting thread is the table's.  `check`
+        reports a restart that does not come back."""
+        if self.paused and not self._restart.is_set():
+            self._restart_asked = time.monotonic()
+            self._restart.set()
+            if self._restarter is None:
+                self._restarter = threading.Thread(target=self._restart_loop, daemon=True,
+                                                   name=f"audio-restart {self.name}")
+                self._restarter.start()
+
+    def _restart_loop(self) -> None:
+        while True:
+            self._restart.wait()
+            if self._closing:
+                return
+            if not self.paused:  # a late ask for a stream already running again
+                self._restart.clear()
+                continue
+            self._starting = True
+            self.stream.abort()  # a stream its callback ended must be stopped before it starts again
+            self._sound_at = self.last_callback = time.monotonic()
+            try:
+                self.stream.start()
+            except Exception as exc:  # PortAudioError: the device went away while paused
+                self.fail(f"device {self.name!r} cannot restart ({exc}): plug it back in and restart the table")
+                return
+            finally:
+                self._starting = False
+            self.paused = False  # only now: `check` must not take the restart for a dead stream
+            self._restart.clear()
 
     def _finished(self) -> None:
-        if not self._closing:
+        if not self._closing and not self.paused:
             self.fail(f"device {self.name!r} stopped (unplugged?): plug it back in and restart the table")
 
     def fail(self, problem: str) -> None:
@@ -179,7 +256,11 @@ class DeviceMixer:
 
     def check(self, stall_after: float = 2.0) -> str | None:
         """The device's problem, noticing a stream that died without a word."""
-        if self.problem is None and not self._closing:
+        if self.problem is None and not self._closing and self.paused:
+            if self._restart.is_set() and time.monotonic() - self._restart_asked > stall_after:
+                self.fail(f"device {self.name!r} does not start again (no audio for {stall_after:g} s): "
+                          "plug it back in (or check the sound server) and restart the table")
+        elif self.problem is None and not self._closing:
             if not self.stream.active:
                 self.fail(f"device {self.name!r} stopped: plug it back in and restart the table")
             elif time.monotonic() - self.last_callback > stall_after:
@@ -193,6 +274,17 @@ class DeviceMixer:
 
     def close(self) -> None:
         self._closing = True
+        self._restart.set()  # lets the restart thread end
+        if self._restarter is not None:
+            self._restarter.join(timeout=1.0)
+            if self._restarter.is_alive():
+                # Stuck inside PortAudio's start: closing the stream would block as
+                # well, and PortAudio's terminate at exit would abort the process
+                # on the mutex the stuck start holds.  Leave it to the exit.
+                import atexit
+                import sounddevice as sd
+                atexit.unregister(sd._exit_handler)
+                return
         try:
             self.stream.abort()
         finally:

@@ -306,6 +306,7 @@ class AudioOutput:
                 samples = self._stand_in(src, rate)
             item = Item(key, now, samples)
             lane.push(item)
+            self.lane_device[lane.name].wake()
             if samples is not None:
                 if src[0] == "tts" and src not in self._sources:
                     self._source_future(src)  # the exact rate, for next time
