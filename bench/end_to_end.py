@@ -13,7 +13,8 @@ process.
     .venv/bin/python bench/end_to_end.py [--placements 300] [--idle-seconds 60] [--poll-ms 30]
 
 Prints, in one run: placement -> first frame (median, p95) on the hand
-readers (earphones) and the field reader (speaker); idle CPU of the serve
+readers (earphones) and the field reader (speaker), and on hand readers whose
+earphone had been silent long enough for its stream to pause; idle CPU of the serve
 process with four readers and four outputs, beside `--voice text`; and the
 nfcpy-only anchor (nfcpy's own `clf.sense` every poll and the NDEF read,
 placed -> tag read, emulator in the same process: bench/reader_latency.py's
@@ -40,6 +41,7 @@ SEATS = 3
 HAND_PIECE = {1: "trident:heart-3", 2: "trident:spade-8", 3: "trident:clover-5"}
 FIELD_PIECE = "trident:heart-4"  # in the deal: "finish the deal first" on the speaker
 FIELD_GAP = 7.0  # s between field placements: the speaker's phrase (~5 s) is long and is not cut
+QUIET_GAP = 4.5  # s between placements on one hand reader in the quiet phase (its phrase ~1 s, pause after 2 s)
 
 
 def _emulator(path: str, conn) -> None:
@@ -167,13 +169,13 @@ def _wait_polling(readers: dict[str, Reader], proc: subprocess.Popen, timeout: f
     raise SystemExit("readers not polling after {timeout:g} s (clips still rendering?)".format(timeout=timeout))
 
 
-def chain(tmp: Path, env: dict, placements: int, poll_ms: int | None, idle_seconds: float) -> dict:
+def chain(tmp: Path, env: dict, placements: int, poll_ms: int | None, idle_seconds: float, quiet: int) -> dict:
     config = _config(tmp, poll_ms, audio=True)
     names = [f"hand-{s}" for s in range(1, SEATS + 1)] + ["field"]
     readers = {n: Reader(str(tmp / n)) for n in names}
     trace = tmp / "trace.txt"
     proc = _serve(config, env, "audio", trace)
-    hand, field = [], []
+    hand, field, after_quiet = [], [], []
     try:
         _wait_polling(readers, proc)
         time.sleep(1.0)
@@ -203,13 +205,21 @@ def chain(tmp: Path, env: dict, placements: int, poll_ms: int | None, idle_secon
                 last_field = t0
             r.ask("remove")
             r.free_at = time.monotonic() + 0.4  # past the removal debounce
+        for k in range(quiet):  # each earphone silent for > PAUSE_AFTER_S: its stream is paused
+            s = 1 + k % SEATS
+            r = readers[f"hand-{s}"]
+            time.sleep(QUIET_GAP / SEATS + rng.uniform(0, 0.04))
+            t0 = r.ask("place", f"04{s:012x}", HAND_PIECE[s])
+            t1 = tr.wait_for(f"seat-{s}", "hand-piece", t0)
+            after_quiet.append(t1 - t0)
+            r.ask("remove")
     finally:
         err = _stop(proc)
         for r in readers.values():
             r.stop()
     if proc.returncode not in (0, -signal.SIGTERM):
         print(f"serve: {err[-1000:]}", file=sys.stderr)
-    return {"hand": hand, "field": field, "idle_cpu": cpu}
+    return {"hand": hand, "field": field, "quiet": after_quiet, "idle_cpu": cpu}
 
 
 def text_idle(tmp: Path, env: dict, poll_ms: int | None, idle_seconds: float) -> float:
@@ -240,6 +250,8 @@ def main() -> int:
     ap.add_argument("--placements", type=int, default=300)
     ap.add_argument("--idle-seconds", type=float, default=60.0)
     ap.add_argument("--poll-ms", type=int, default=None, help="readers' poll_ms (default: the shipped default)")
+    ap.add_argument("--quiet-placements", type=int, default=30,
+                    help="hand placements after each earphone was silent for %g s (its stream paused)" % QUIET_GAP)
     a = ap.parse_args()
     from kikimimi.voice.virtual import PulseNullSinks, missing_tools
 
@@ -252,7 +264,7 @@ def main() -> int:
         tmp = Path(td)
         devices = {"kkspk": 2, **{f"kkear{s}": 2 for s in range(1, SEATS + 1)}}
         with PulseNullSinks(tmp / "pulse", devices) as pulse:
-            got = chain(tmp, pulse.env(), a.placements, a.poll_ms, a.idle_seconds)
+            got = chain(tmp, pulse.env(), a.placements, a.poll_ms, a.idle_seconds, a.quiet_placements)
         text_cpu = text_idle(tmp / "text", dict(os.environ), a.poll_ms, a.idle_seconds)
         anchor_poll = a.poll_ms or 30
         anchor = reader_latency.nfcpy_latency(max(50, a.placements // 3), anchor_poll, str(tmp))
@@ -260,7 +272,9 @@ def main() -> int:
     print(f"placed -> first audio frame, real serve, 4 emulated PN532 (own processes), 4 outputs on null sinks, {poll}:")
     print(f"  hand reader -> earphone  {_fmt(got['hand'])}")
     print(f"  field reader -> speaker  {_fmt(got['field'])}")
-    print(f"  both                     {_fmt(got['hand'] + got['field'])}")
+    print(f"  hand, earphone silent {QUIET_GAP:g} s before (stream paused, restarted by the phrase)  "
+          f"{_fmt(got['quiet'])}")
+    print(f"  all                      {_fmt(got['hand'] + got['field'] + got['quiet'])}")
     print(f"anchor, same run: nfcpy alone + emulator in one process, clf.sense every {anchor_poll} ms, "
           f"placed -> NDEF read: "
           f"{_fmt(anchor)}")
