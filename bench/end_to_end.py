@@ -140,11 +140,20 @@ class Trace:
         raise TimeoutError(f"no {key!r} on {output} within {timeout} s")
 
 
+SERVE_FROM = "KIKIMIMI_BENCH_SERVE_FROM"
+# Runs `kikimimi.cli` from another checkout: the editable install's finder would
+# otherwise import this worktree's code whatever sys.path says.
+_FROM_LAUNCHER = ("import os, runpy, sys; d = os.environ['" + SERVE_FROM + "']; sys.path.insert(0, d); "
+                  "sys.meta_path[:] = [f for f in sys.meta_path if 'editable' not in type(f).__module__]; "
+                  "sys.argv[0] = 'kikimimi'; runpy.run_module('kikimimi.cli', run_name='__main__')")
+
+
 def _serve(config: Path, env: dict, voice: str, trace: Path | None) -> subprocess.Popen:
     env = dict(env)
     if trace is not None:
         env["KIKIMIMI_TRACE"] = str(trace)
-    return subprocess.Popen([sys.executable, "-m", "kikimimi.cli", "serve", str(config), "--voice", voice, "--quiet"],
+    launch = ["-c", _FROM_LAUNCHER] if env.get(SERVE_FROM) else ["-m", "kikimimi.cli"]
+    return subprocess.Popen([sys.executable, *launch, "serve", str(config), "--voice", voice, "--quiet"],
                             env=env, cwd=config.parent, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
 
 
@@ -250,6 +259,8 @@ def main() -> int:
     ap.add_argument("--placements", type=int, default=300)
     ap.add_argument("--idle-seconds", type=float, default=60.0)
     ap.add_argument("--poll-ms", type=int, default=None, help="readers' poll_ms (default: the shipped default)")
+    ap.add_argument("--serve-from", default=None, metavar="DIR",
+                    help="run serve from another checkout (e.g. `git archive main | tar -x -C DIR`): a before figure")
     ap.add_argument("--quiet-placements", type=int, default=30,
                     help="hand placements after each earphone was silent for %g s (its stream paused)" % QUIET_GAP)
     a = ap.parse_args()
@@ -260,19 +271,24 @@ def main() -> int:
         sys.exit(f"needs {', '.join(gone)}: apt-get install pulseaudio espeak-ng libasound2-plugins")
     import reader_latency
 
+    base_env = dict(os.environ)
+    if a.serve_from:
+        base_env[SERVE_FROM] = str(Path(a.serve_from).resolve())
     with tempfile.TemporaryDirectory() as td:
         tmp = Path(td)
         devices = {"kkspk": 2, **{f"kkear{s}": 2 for s in range(1, SEATS + 1)}}
         with PulseNullSinks(tmp / "pulse", devices) as pulse:
-            got = chain(tmp, pulse.env(), a.placements, a.poll_ms, a.idle_seconds, a.quiet_placements)
-        text_cpu = text_idle(tmp / "text", dict(os.environ), a.poll_ms, a.idle_seconds)
+            got = chain(tmp, {**pulse.env(), **{k: v for k, v in base_env.items() if k == SERVE_FROM}}, a.placements, a.poll_ms, a.idle_seconds, a.quiet_placements)
+        text_cpu = text_idle(tmp / "text", base_env, a.poll_ms, a.idle_seconds)
         anchor_poll = a.poll_ms or 30
         anchor = reader_latency.nfcpy_latency(max(50, a.placements // 3), anchor_poll, str(tmp))
     poll = f"poll {a.poll_ms} ms" if a.poll_ms else "default poll"
-    print(f"placed -> first audio frame, real serve, 4 emulated PN532 (own processes), 4 outputs on null sinks, {poll}:")
+    code = f"serve from {a.serve_from}" if a.serve_from else "serve from this checkout"
+    print(f"placed -> first audio frame, real serve ({code}), 4 emulated PN532 (own processes), "
+          f"4 outputs on null sinks, {poll}:")
     print(f"  hand reader -> earphone  {_fmt(got['hand'])}")
     print(f"  field reader -> speaker  {_fmt(got['field'])}")
-    print(f"  hand, earphone silent {QUIET_GAP:g} s before (stream paused, restarted by the phrase)  "
+    print(f"  hand reader -> earphone silent {QUIET_GAP:g} s before (now: stream paused)  "
           f"{_fmt(got['quiet'])}")
     print(f"  all                      {_fmt(got['hand'] + got['field'] + got['quiet'])}")
     print(f"anchor, same run: nfcpy alone + emulator in one process, clf.sense every {anchor_poll} ms, "
