@@ -168,3 +168,20 @@ def test_stop_is_noticed_while_the_chip_waits(pn532s):
     assert time.monotonic() - t0 < 2.5  # nfcpy's 1 s wait, then the close
     assert table.inputs == []
 
+
+
+def test_a_reader_unplugged_while_waiting_is_lost_then_back(pn532s):
+    emu = pn532s()
+    table = _table(emu.path)
+    try:
+        _until(lambda: emu.waiting_for_card)
+        emu.vanish()
+        table.wait_count("hand-1", 1, timeout=3.0)
+        emu.come_back()  # power-cycled: MaxRetries back at 0xFF until nfcpy's init sets one try
+        table.wait_count("hand-1", 2, timeout=5.0)
+        _until(lambda: emu.waiting_for_card)
+        emu.place(HEART3)
+        table.wait_count("hand-1", 3)
+    finally:
+        table.runner.stop()
+    assert [k for k, _, _ in table.of("hand-1")] == ["lost", "back", "placed"]
