@@ -49,7 +49,8 @@ WAIT_FOR_CARD = b"\x01\x00\xff"  # 0xFF: InListPassiveTarget retries until a tar
 ONE_TRY = b"\x01\x00\x01"  # nfcpy's own setting at init: answer "no target" at once
 # After the host's timeout aborted a waiting InListPassiveTarget, how long an
 # answer that crossed the abort on the wire may still take to arrive (a 7-byte
-# uid's answer is ~25 bytes: ~2 ms at 115200 baud).
+# uid's answer is ~25 bytes: ~2 ms at 115200 baud).  A busy host does not make
+# it longer: the bytes wait in the kernel's buffer, and the reset drops them.
 DRAIN_S = 0.01
 
 # (uid, name on the tag) -> the name to write on it now, or None to leave it
