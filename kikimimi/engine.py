@@ -305,9 +305,12 @@ class ScriptRun:
             events = self._undo(number, item)
         else:
             events = self.table.feed(number, item)
-            if not isinstance(item, Garbled) and not any(
-                    ev["type"] == "error" and ev["in"] == number for ev in events):
-                self.standing.append((number, dict(item)))
+            if not isinstance(item, Garbled):
+                for ev in events:
+                    if ev["type"] == "error" and ev["in"] == number:
+                        break
+                else:  # accepted: an undo may take it back
+                    self.standing.append((number, dict(item)))
         self.record(events)
         return events
 

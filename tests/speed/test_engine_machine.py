@@ -3,6 +3,8 @@
 value; and anything with a callback still goes through the machine."""
 from __future__ import annotations
 
+from functools import partial
+
 import pytest
 from transitions import Machine, MachineError
 
@@ -51,6 +53,36 @@ def test_every_trigger_of_every_phase_is_plain_and_a_game_binds_step():
     assert machine.plain_steps(machine.MACHINE) == machine.PLAIN
     assert game.drew.func is machine.step and game.drew.args == (game, "drew")
     assert game.may_drew() is False and game.is_dealing()  # the machine's other bindings stay
+
+
+def _bindings(model: object) -> dict[str, object]:
+    """A model's bindings, comparable across models: a partial as (function, its arguments, the model marked)."""
+    out: dict[str, object] = {}
+    for name, value in vars(model).items():
+        if isinstance(value, partial):
+            out[name] = (value.func, tuple("MODEL" if a is model else a for a in value.args), value.keywords)
+        else:
+            out[name] = value
+    return out
+
+
+def test_a_later_game_is_bound_as_the_machine_binds_one():
+    """`attach` learns from a class's first game what `add_model` binds and
+    binds the next ones the same (the machine's bookkeeping cost ~40 us a game)."""
+    first, later = TridentGame(3, {}), TridentGame(3, {})
+    by_machine = _Model("turn", False)
+    machine.MACHINE.add_model(by_machine, initial="dealing")
+    machine.MACHINE.remove_model(by_machine)
+    for trigger in machine.TRIGGERS:
+        setattr(by_machine, trigger, partial(machine.step, by_machine, trigger))
+    game_only = (set(vars(first)) - set(vars(by_machine))) | {"has_drawn"}  # the game's own state
+    assert _bindings(later).keys() == _bindings(first).keys()
+    assert {k: v for k, v in _bindings(later).items() if k not in game_only} == \
+        {k: v for k, v in _bindings(by_machine).items() if k not in game_only}
+    assert len(_bindings(by_machine)) == 27 and machine._BINDINGS[TridentGame]
+    later.drew  # noqa: B018 - bound
+    assert later.is_dealing() and not later.may_drew() and later.state == "dealing"
+    assert not machine.MACHINE.models
 
 
 def test_a_callback_sends_the_pair_through_the_machine():
