@@ -87,7 +87,8 @@ class Table:
         if isinstance(item, Garbled):
             return [self._error(line, self.t, f"line {line}: {item.problem}")]
         t = item.get("t")
-        if isinstance(t, bool) or not isinstance(t, (int, float)) or not math.isfinite(t):
+        if (type(t) is not float and (isinstance(t, bool) or not isinstance(t, (int, float)))) \
+                or not math.isfinite(t):
             return [self._error(line, self.t, f'line {line}: missing or non-numeric "t"')]
         if t < self.t:
             return [self._error(line, self.t, f"line {line}: t={t} goes back in time (last {self.t})")]
@@ -105,7 +106,8 @@ class Table:
         except Exception as exc:  # a game bug must not take the table down
             return out + [self._crashed(exc, t, line)]
         log = self._log
-        return out + [log(ev, t, line) for ev in events]
+        logged = [log(ev, t, line) for ev in events]
+        return out + logged if out else logged
 
     def advance(self, t: float) -> list[LogEvent]:
         """Fire, in time order, every timer due at or before `t`."""

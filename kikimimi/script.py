@@ -152,10 +152,11 @@ def parse_line(text: str) -> dict[str, Any] | Garbled:
     """One script line -> its object, or a `Garbled` saying why not (never an exception)."""
     if len(text) > MAX_LINE_BYTES:
         return Garbled.of(text, f"longer than {MAX_LINE_BYTES} characters")
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return Garbled.of(text, "not Unicode text (a lone surrogate)")
+    if not text.isascii():  # ASCII holds no surrogate: the common case is not copied to check
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError:
+            return Garbled.of(text, "not Unicode text (a lone surrogate)")
     if _too_deep(text):
         return Garbled.of(text, f"nested deeper than {MAX_DEPTH} levels")
     try:
@@ -323,7 +324,9 @@ NEW_GAME = "new"  # the daemon's: the next game at the same table, in a fresh jo
 
 
 def is_undo(item: Mapping[str, Any] | Garbled) -> bool:
-    return isinstance(item, Mapping) and str(item.get("console", "")).strip() == UNDO
+    if type(item) is not dict and not isinstance(item, Mapping):
+        return False
+    return "console" in item and str(item["console"]).strip() == UNDO
 
 
 def without_undone(lines: list[tuple[int, dict[str, Any] | Garbled]]) -> list[tuple[int, dict[str, Any] | Garbled]]:
