@@ -26,6 +26,7 @@ from kikimimi.tagmap import load_tagmap, normalise_uid
 from kikimimi.voice.settings import is_voice_command, parse_voice_command
 
 LogEvent = dict[str, Any]
+_isfinite = math.isfinite
 READER_STATES = ("lost", "back")
 
 
@@ -88,15 +89,19 @@ class Table:
             return [self._error(line, self.t, f"line {line}: {item.problem}")]
         t = item.get("t")
         if (type(t) is not float and (isinstance(t, bool) or not isinstance(t, (int, float)))) \
-                or not math.isfinite(t):
+                or not _isfinite(t):
             return [self._error(line, self.t, f'line {line}: missing or non-numeric "t"')]
         if t < self.t:
             return [self._error(line, self.t, f"line {line}: t={t} goes back in time (last {self.t})")]
-        out = self.advance(t) if t >= self._next_due else self._no_timer_due(t)
+        if t >= self._next_due:
+            out = self.advance(t)
+        else:  # no timer due (nearly every input): only the clock moves, as `advance` would move it
+            out = []
+            if t > self.t:
+                self.t = t
         parsed = self._to_input(line, t, item)
-        if type(parsed) is list:  # refused or handled by the runtime itself
+        if isinstance(parsed, list):  # refused or handled by the runtime itself
             return out + parsed if out else parsed
-        assert isinstance(parsed, Input)
         game = self.game
         if game.over:
             return out + [self._error(line, t, "the game is over"),
@@ -122,12 +127,6 @@ class Table:
             out += self._run(lambda: self.game.handle(Input(t=at, timer=name)), at, None)
         self.t = max(self.t, t)
         return out
-
-    def _no_timer_due(self, t: float) -> list[LogEvent]:
-        """`advance(t)` when no timer is due by `t` (nearly every input): only the clock moves."""
-        if t > self.t:
-            self.t = t
-        return []
 
     def _timers_changed(self) -> None:
         due = self.timers.values()
