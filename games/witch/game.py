@@ -11,9 +11,10 @@ hidden-role machinery is `kikimimi.roles`; this module keeps only the rules.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
+from kikimimi.hints import Line, line
 from kikimimi.protocol import REFEREE, TABLE, Event, error, event, say, seat_audience
 from kikimimi.roles import (HiddenRoleGame, Night, VirtualClock, Vote, assign_with_preferences, decide, settle,
                             team_event, team_say)
@@ -332,42 +333,38 @@ class WitchGame(Talk, HiddenRoleGame):
             ("silence SEAT", "seat SEAT chooses silence"),
         ]
 
-    def hint_more(self, seat: int) -> list[Event]:
-        me = seat_audience(seat)
-        out: list[Event] = []
+    def seen_more(self) -> list[Line]:
+        """Public: who holds the microphone, the day's or the night's time, the vote's
+        round, how many seats the prologue still waits for."""
+        out: list[Line] = []
         if self._speaker() is not None:
-            out.append(say(me, "hint-mic", seat=self._speaker()))
+            out.append(line("hint-mic", seat=self._speaker()))
         if self.phase == "day":
-            out.append(say(me, "hint-day", minutes=self.day_clock.left, round=self.votes[-1].round))
-            if seat in self.allowance:
-                a = self.allowance[seat]
-                out.append(say(me, "hint-allowance", minutes=a.left, limit=a.length))
-            mine = self.votes[-1].ballots.get(seat)
-            out.append(say(me, "hint-vote", seat=mine) if mine else say(me, "hint-no-vote"))
+            out.append(line("hint-day", minutes=self.day_clock.left, round=self.votes[-1].round))
             if self.talk_over:
-                out.append(say(me, "vote-now", missing=len(self.votes[-1].missing)))
-        elif self.phase == "night" and self.night:
-            out.append(say(me, "hint-night", minutes=self.night_clock.left))
-            out.append(say(me, "hint-scanned" if seat in self.night.scanned else "hint-scan-now"))
+                out.append(line("vote-now", missing=len(self.votes[-1].missing)))
+        elif self.phase == "night":
+            out.append(line("hint-night", minutes=self.night_clock.left))
         elif self.phase == "prologue":
-            out.append(say(me, "hint-prologue", waiting=len(set(self.roster.alive()) - self.ready)))
-        for target, found in self.findings.get(seat, []):
-            out.append(say(me, "hint-finding", target=target, found=f"found:{found}"))
-        if self.roster.role(seat) == "priest":
-            out.append(say(me, "hint-exorcism-used" if self.exorcism_used else "hint-exorcism-left"))
+            out.append(line("hint-prologue", waiting=len(set(self.roster.alive()) - self.ready)))
         return out
 
-    def situation_more(self) -> list[Event]:
-        """Public only: who holds the microphone, the day's or the night's time, the vote's round."""
-        out: list[Event] = []
-        if self._speaker() is not None:
-            out.append(say(TABLE, "hint-mic", seat=self._speaker()))
+    def own_more(self, seat: int) -> list[Line]:
+        """This seat's allowance and vote by day, whether it has scanned tonight, its
+        findings, the priest's exorcism."""
+        out: list[Line] = []
         if self.phase == "day":
-            out.append(say(TABLE, "hint-day", minutes=self.day_clock.left, round=self.votes[-1].round))
-            if self.talk_over:
-                out.append(say(TABLE, "vote-now", missing=len(self.votes[-1].missing)))
-        elif self.phase == "night":
-            out.append(say(TABLE, "hint-night", minutes=self.night_clock.left))
+            if seat in self.allowance:
+                a = self.allowance[seat]
+                out.append(line("hint-allowance", minutes=a.left, limit=a.length))
+            mine = self.votes[-1].ballots.get(seat)
+            out.append(line("hint-vote", seat=mine) if mine else line("hint-no-vote"))
+        elif self.phase == "night" and self.night:
+            out.append(line("hint-scanned" if seat in self.night.scanned else "hint-scan-now"))
+        for target, found in self.findings.get(seat, []):
+            out.append(line("hint-finding", target=target, found=f"found:{found}"))
+        if self.roster.role(seat) == "priest":
+            out.append(line("hint-exorcism-used" if self.exorcism_used else "hint-exorcism-left"))
         return out
 
     def snapshot(self) -> dict[str, Any]:
@@ -393,6 +390,36 @@ class WitchGame(Talk, HiddenRoleGame):
         from .bots import WitchSimulation
 
         return WitchSimulation(seed, players, options, bot)
+
+    @classmethod
+    def phrase_values(cls, players: int, options: Mapping[str, Any]) -> Mapping[str, Sequence[Any]]:
+        """Every value a phrase parameter takes at such a table, so what players hear in play
+        (ballots, roles, the morning, the allowance after a speech) is rendered before the game.
+        Left to render when said: typed speech, and the minute readouts of a HINT, a silence or an
+        advisory (any minute of a 12-hour day: thousands of clips for a line said a few times)."""
+        from kikimimi.voice.domains import seat_sets
+
+        try:
+            o = parse_options(players, options)
+        except ValueError:
+            return {}
+        seats = list(range(1, players + 1))
+        counts = range(0, players + 1)
+        bonuses = [o["island_bonus"] * k for k in range(1, 7)]  # seven or fewer on the island
+        longest = o["allowance"] + bonuses[-1] + o["overrun"]
+        everyone = seat_sets(seats) if players <= 8 else seat_sets(seats, 3)
+        return {
+            "seat": seats, "voter": seats, "by": seats, "target": seats,
+            "role": [f"role:{r}" for r in sorted(TEAMS)], "partners.role": [f"role:{r}" for r in sorted(KNOWS)],
+            "team": [f"team:{t}" for t in sorted({*TEAMS.values(), "void"})],
+            "found": [f"found:{f}" for f in ("human", "witch")],
+            "phase": [f"phase:{p}" for p in ("deal", "prologue", "day", "night", "epilogue", "over")],
+            "day": range(0, 2 * players + 2), "alive": counts, "count": counts, "missing": counts,
+            "waiting": counts, "seats": seat_sets(seats, 3), "partners.seats": seat_sets(seats, 2),
+            "hint-alive.seats": everyone, "hint-out.seats": everyone, "revote.seats": everyone,
+            "island-bonus.minutes": bonuses, "allowance-left.minutes": range(0, longest + 1),
+            "hours": range(0, o["day_minutes"] // 60 + 1),
+        }
 
     @classmethod
     def diagram(cls, fmt: str = "mermaid") -> str:
