@@ -286,11 +286,22 @@ def audiences_of(private: Any) -> tuple[str, ...]:
 
 
 def visible_to(log_event: Mapping[str, Any], seat: int | None) -> bool:
-    """May seat `seat` (None: a spectator) learn this logged event?"""
+    """May seat `seat` (None: a spectator) learn this logged event?
+
+    Every bot asks this of every event, so the usual one-audience cases (a
+    `say`'s `to`, a `private` that is one plain string) are answered by
+    comparing names, without building the audience tuple."""
     if log_event.get("type") == "say":
-        audiences: tuple[str, ...] = (str(log_event.get("to")),)
+        to = log_event.get("to")
+        audience = to if type(to) is str else str(to)
     else:
-        audiences = audiences_of(log_event.get("private", TABLE))
-    if TABLE in audiences:
+        private = log_event.get("private", TABLE)
+        if type(private) is not str:
+            audiences = audiences_of(private)
+            if TABLE in audiences:
+                return True
+            return seat is not None and seat_audience(seat) in audiences
+        audience = private
+    if audience == TABLE:
         return True
-    return seat is not None and seat_audience(seat) in audiences
+    return seat is not None and audience == seat_audience(seat)

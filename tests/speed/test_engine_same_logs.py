@@ -241,3 +241,45 @@ def test_a_timer_set_cancelled_and_due_fires_as_before():
     want = [ref.feed(n, item) for n, item in enumerate(lines, start=2)]
     assert repr(got) == repr(want) and table.timers == ref.timers == {}  # repr: NaN != NaN
     assert [ev["message"] for evs in got for ev in evs if ev["type"] == "error" and ev["in"] is None]
+
+
+def _visible_to_before(log_event: Mapping[str, Any], seat: int | None) -> bool:
+    """`visible_to` before its fast path."""
+    from kikimimi.protocol import TABLE, audiences_of, seat_audience
+
+    if log_event.get("type") == "say":
+        audiences: tuple[str, ...] = (str(log_event.get("to")),)
+    else:
+        audiences = audiences_of(log_event.get("private", TABLE))
+    if TABLE in audiences:
+        return True
+    return seat is not None and seat_audience(seat) in audiences
+
+
+def test_visible_to_answers_as_before_for_every_logged_event_and_odd_ones(scripts):
+    from kikimimi.protocol import visible_to
+
+    class Named(str):
+        pass
+
+    odd: list[dict[str, Any]] = [
+        {"type": "say", "to": None}, {"type": "say"}, {"type": "say", "to": 3}, {"type": "say", "to": Named("table")},
+        {"type": "say", "to": "seat:1", "private": "table"}, {"type": "x", "private": ["seat:1", "seat:3"]},
+        {"type": "x", "private": []}, {"type": "x", "private": 1}, {"type": "x", "private": None},
+        {"type": "x", "private": ("table",)}, {"type": "x", "private": Named("seat:2")}, {"type": "x"},
+        {"type": "x", "private": "referee"}, {"type": "x", "private": ["seat:2", 5]}, {},
+    ]
+    events = [ev for s in scripts[:40] for ev in run_script_log(s)] + odd
+    assert len(events) > 5000
+    for ev in events:
+        for seat in (None, 1, 2, 3, 4, 5):
+            assert visible_to(ev, seat) == _visible_to_before(ev, seat), (ev, seat)
+
+
+def run_script_log(script: list[dict[str, Any]]) -> list[LogEvent]:
+    header = Header.parse(script[0])
+    run = ScriptRun(header, tagmap=tagmap_for(header))
+    for number, item in enumerate(script[1:], start=2):
+        run.feed(number, item)
+    run.close()
+    return run.log
