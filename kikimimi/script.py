@@ -146,6 +146,22 @@ def _too_deep(text: str) -> bool:
 #: third of a short line's parse); a decoder holds no state between calls.
 _LINE_DECODER = json.JSONDecoder(parse_int=_bounded_int, parse_float=_finite_float,
                                  parse_constant=_no_constant)
+_scan_once = _LINE_DECODER.scan_once
+_whitespace = json.decoder.WHITESPACE.match
+
+
+def _decode_json(text: str) -> Any:
+    """`_LINE_DECODER.decode(text)`, its two Python layers inline, and the
+    leading-whitespace match skipped when there is none (a third of a decode)."""
+    try:
+        obj, end = _scan_once(text, 0 if text[:1] not in " \t\n\r" else _whitespace(text, 0).end())
+    except StopIteration as err:
+        raise json.JSONDecodeError("Expecting value", text, err.value) from None
+    if end != len(text):
+        end = _whitespace(text, end).end()
+        if end != len(text):
+            raise json.JSONDecodeError("Extra data", text, end)
+    return obj
 
 
 def parse_line(text: str) -> dict[str, Any] | Garbled:
@@ -157,12 +173,12 @@ def parse_line(text: str) -> dict[str, Any] | Garbled:
             text.encode("utf-8")
         except UnicodeEncodeError:
             return Garbled.of(text, "not Unicode text (a lone surrogate)")
-    if _too_deep(text):
+    if text.count("[") + text.count("{") > MAX_DEPTH and _too_deep(text):
         return Garbled.of(text, f"nested deeper than {MAX_DEPTH} levels")
     try:
         if text.startswith("\ufeff"):  # what json.loads says before it decodes anything
             raise json.JSONDecodeError("Unexpected UTF-8 BOM (decode using utf-8-sig)", text, 0)
-        obj = _LINE_DECODER.decode(text)
+        obj = _decode_json(text)
     except json.JSONDecodeError as exc:
         return Garbled.of(text, f"not JSON ({exc.msg})")
     except (ValueError, RecursionError) as exc:

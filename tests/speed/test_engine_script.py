@@ -91,7 +91,8 @@ def test_dumps_from_many_threads_at_once():
     '{"t": 12.5, "reader": "hand", "seat": 2, "tag": "trident:heart-3"}',
     '{"t": 1, "console": "hint 2"}', '\ufeff{"t": 1}', '{"t": 1e999}', '{"t": NaN}', '{"t": -Infinity}',
     '{"t": ' + "9" * 41 + "}", '{"t": ' + "9" * 40 + "}", '{"t": 1.' + "5" * 60 + "}", '{"t": 1,}', "",
-    "[1, 2]", '{"a": "\\u00e9"}', '{"a": 1} x', "  {\"a\": 1}  ", '{"a": 1, "a": 2}',
+    "[1, 2]", '{"a": "\\u00e9"}', '{"a": 1} x', "  {\"a\": 1}  ", '{"a": 1, "a": 2}', " ", "\t{}\n", "{} ",
+    '"{"', "{", '{"a": [1, {"b": 2}], "c": -0.5e-3}', "[" * 33 + "]" * 33, '{"a": "' + "[" * 40 + '"}',
 ])
 def test_parse_line_decodes_as_json_loads_did(text):
     got = parse_line(text)
