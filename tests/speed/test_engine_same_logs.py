@@ -129,13 +129,18 @@ def _transitions_attach(model: machine.PhaseModel) -> None:
     machine.MACHINE.remove_model(model)
 
 
-def _replay(script: list[dict[str, Any]]) -> list[str]:
+def _log_of(script: list[dict[str, Any]]) -> list[LogEvent]:
+    """The event log of a script, through `ScriptRun` (undo and all), as `kikimimi replay` runs it."""
     header = Header.parse(script[0])
     run = ScriptRun(header, tagmap=tagmap_for(header))
     for number, item in enumerate(script[1:], start=2):
         run.feed(number, item)
     run.close()
-    return [dumps(ev) for ev in run.log]
+    return run.log
+
+
+def _replay(script: list[dict[str, Any]]) -> list[str]:
+    return [dumps(ev) for ev in _log_of(script)]
 
 
 def _scripts() -> list[list[dict[str, Any]]]:
@@ -269,17 +274,8 @@ def test_visible_to_answers_as_before_for_every_logged_event_and_odd_ones(script
         {"type": "x", "private": ("table",)}, {"type": "x", "private": Named("seat:2")}, {"type": "x"},
         {"type": "x", "private": "referee"}, {"type": "x", "private": ["seat:2", 5]}, {},
     ]
-    events = [ev for s in scripts[:40] for ev in run_script_log(s)] + odd
+    events = [ev for s in scripts[:40] for ev in _log_of(s)] + odd
     assert len(events) > 5000
     for ev in events:
         for seat in (None, 1, 2, 3, 4, 5):
             assert visible_to(ev, seat) == _visible_to_before(ev, seat), (ev, seat)
-
-
-def run_script_log(script: list[dict[str, Any]]) -> list[LogEvent]:
-    header = Header.parse(script[0])
-    run = ScriptRun(header, tagmap=tagmap_for(header))
-    for number, item in enumerate(script[1:], start=2):
-        run.feed(number, item)
-    run.close()
-    return run.log
