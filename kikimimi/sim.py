@@ -49,24 +49,26 @@ def play(
     simulation.observe(log)
     if watch:
         watch(script[0], log)
+    game, feed, next_input, observe = table.game, table.feed, simulation.next_input, simulation.observe
     t = 0.0
-    while not table.game.over:
+    while not game.over:
         if len(script) > max_inputs:
-            line = {"console": "stop"}
+            proposed: Mapping[str, Any] | None = {"console": "stop"}
         else:
-            proposed = simulation.next_input()
+            proposed = next_input()
             if proposed is None:
                 break
-            line = dict(proposed)
-        t = round(t + float(line.pop("dt", 1.0)), 3)
-        line = {"t": t, **line}
+        t = round(t + float(proposed.get("dt", 1.0)), 3)
+        line = {"t": t, **proposed}  # the line as recorded: its time first, one copy of the proposal
+        if "dt" in line:
+            del line["dt"]
         script.append(line)
-        events = table.feed(len(script), line)
+        events = feed(len(script), line)
         log += events
-        simulation.observe(events)
+        observe(events)
         if watch:
             watch(line, events)
-        if line.get("console") == "stop" and len(script) > max_inputs + 1:
+        if len(script) > max_inputs + 1 and line.get("console") == "stop":
             break
     table.close()  # the game is done with: release what it holds (Game.close)
     return script, log
