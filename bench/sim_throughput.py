@@ -9,18 +9,26 @@ recorded scripts, built as `play` builds it) and the bots alone (the
 simulation fed the recorded events).  Every figure is the median of the
 rounds; the rounds interleave all rows.
 
-    .venv/bin/python bench/sim_throughput.py [--games 200] [--rounds 5] [--players 3]
+    .venv/bin/python bench/sim_throughput.py [--games 200] [--rounds 5] [--players 3] [--before REV]
 
-RLCard is optional: `pip install '.[bench]'`.
+`--before REV` adds rows for the driver and the bots as they were at git
+revision REV (kikimimi/sim.py and games/trident/simulation.py read from git,
+the engine shared), timed in the same rounds: a before/after ratio on a
+noisy machine.  RLCard is optional: `pip install '.[bench]'`.
 """
 from __future__ import annotations
 
 import argparse
 import contextlib
+import importlib.util
 import io
 import statistics
+import subprocess
+import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 from kikimimi.cli import main as kikimimi_main
@@ -81,6 +89,49 @@ def bots_only(recorded: Recorded, players: int, bot: str | None) -> Callable[[],
     return run
 
 
+def module_at(rev: str, path: str, name: str, package: str) -> ModuleType:
+    """A module's source as it was at git revision `rev`, loaded under a name of its own."""
+    root = Path(__file__).resolve().parent.parent
+    source = subprocess.run(["git", "show", f"{rev}:{path}"], cwd=root, capture_output=True,
+                            text=True, check=True).stdout
+    spec = importlib.util.spec_from_loader(name, loader=None)
+    assert spec is not None
+    module = importlib.util.module_from_spec(spec)
+    module.__package__ = package
+    sys.modules[name] = module  # dataclasses look their module up
+    exec(compile(source, f"{rev}:{path}", "exec"), module.__dict__)
+    return module
+
+
+@contextlib.contextmanager
+def bots_of(simulation: ModuleType) -> Iterator[None]:
+    """Trident games played by another version's bots for the duration."""
+    saved = TridentGame.__dict__["simulation"]
+    TridentGame.simulation = classmethod(  # type: ignore[method-assign,assignment]
+        lambda cls, seed, players, options, bot=None: simulation.TridentSimulation(seed, players, options, bot))
+    try:
+        yield
+    finally:
+        TridentGame.simulation = saved  # type: ignore[method-assign]
+
+
+def before_rows(rev: str, games: int, players: int, recorded: Recorded, inputs: int) -> dict[str, tuple[Callable[[], None], int]]:
+    old_sim = module_at(rev, "kikimimi/sim.py", "_bench_before_sim", "kikimimi")
+    old_bots = module_at(rev, "games/trident/simulation.py", "kikimimi_games.trident._bench_before", "kikimimi_games.trident")
+
+    def sim_before() -> None:
+        with bots_of(old_bots):
+            for seed in range(games):
+                old_sim.play("trident", seed, players, {}, None)
+
+    def bots_before() -> None:
+        with bots_of(old_bots):
+            bots_only(recorded, players, None)()
+
+    return {f"sim.play, human bots, at {rev}": (sim_before, inputs),
+            f"  bots alone, human, at {rev}": (bots_before, inputs)}
+
+
 def uno_games(games: int) -> Callable[[], None] | None:
     try:
         import numpy as np
@@ -103,6 +154,7 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=200)
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--players", type=int, default=3)
+    ap.add_argument("--before", metavar="REV", help="also time the driver and bots of this git revision")
     a = ap.parse_args()
     human = record(a.games, a.players, None)
     rand = record(a.games, a.players, "random")
@@ -114,6 +166,8 @@ def main() -> None:
         "  engine alone: Table.feed, human games": (engine_only(human), inputs["human"]),
         "  bots alone: next_input + observe, human": (bots_only(human, a.players, None), inputs["human"]),
     }
+    if a.before:
+        rows.update(before_rows(a.before, a.games, a.players, human, inputs["human"]))
     uno = uno_games(a.games)
     if uno is not None:
         rows["RLCard UNO, random agents (anchor)"] = (uno, None)
