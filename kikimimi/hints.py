@@ -7,13 +7,18 @@ answers into speech, so each game only lists what is visible:
 
 - `Game.sight(seat)`: every visible fact right now, as phrase lines
   (`(key, params)`), spoken into the asking seat's earphone by `hint`;
+- `Game.own(seat)` (optional): what only the asking seat holds or was told
+  (its hand, its role card, its cash, its findings), said after the sight
+  lines, in the same earphone;
 - `Game.situation()` (the hook in `kikimimi.protocol`): where the table
   stands (whose turn, what is pending), spoken on the speaker after an undo,
   a resume or a reader coming back.
 
-A line is public by construction: it may name only what every seat can see,
-never a hand, a role or a fact the rules make players remember (the
-Trident's field suit).  The games' tests check that.
+A `sight` line is public by construction: it may name only what every seat
+can see, never a hand, a role or a fact the rules make players remember (the
+Trident's field suit); so `situation` can speak the same lines on the
+speaker.  The seat's own secrets go in `own`, never in `sight`.  The games'
+tests check that.
 """
 from __future__ import annotations
 
@@ -47,12 +52,15 @@ def spoken(to: str, lines: Iterable[Line]) -> list[Event]:
 
 
 def hint(game: Sighted, seat: int) -> list[Event]:
-    """The HINT answer: everything visible now, in the asking seat's earphone only.
+    """The HINT answer: everything visible now, then what the seat itself
+    holds or was told, in the asking seat's earphone only.
 
     A private `hint` event marks it in the log (who asked, when), so the
     referee can see it and a spectator cannot."""
     me = seat_audience(seat)
-    return [event("hint", seat=seat, private=me), *spoken(me, game.sight(seat))]
+    own = getattr(game, "own", None)
+    lines = game.sight(seat) + (own(seat) if callable(own) else [])
+    return [event("hint", seat=seat, private=me), *spoken(me, lines)]
 
 
 def situation(lines: Sequence[Line]) -> list[Event]:

@@ -31,7 +31,6 @@ check their sections, and the audio part checks `[audio]`.
 """
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -116,38 +115,12 @@ class TableConfig:
 
 
 def _read_toml(p: Path) -> dict[str, Any]:
-    from kikimimi.script import ScriptError, read_regular_file
+    from kikimimi.tomlfile import TomlFileError, read_toml
 
     try:
-        text = read_regular_file(p, MAX_CONFIG_BYTES, "table config").decode("utf-8")
-    except ScriptError as exc:
+        return read_toml(p, MAX_CONFIG_BYTES, "table config")
+    except TomlFileError as exc:
         raise ConfigError(str(exc)) from None
-    except UnicodeDecodeError as exc:
-        raise ConfigError(f"{p}: not UTF-8 text (byte {exc.start})") from None
-    try:
-        return tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"{p}: not valid TOML: {_toml_problem(exc, text)}") from None
-    except RecursionError:
-        raise ConfigError(f"{p}: not a usable config (nested too deep)") from None
-    except ValueError as exc:  # e.g. a number of thousands of digits
-        raise ConfigError(f"{p}: not a usable config ({exc})") from None
-
-
-def _toml_problem(exc: tomllib.TOMLDecodeError, text: str) -> str:
-    """'line L, column C: why' (Python 3.14 gives them as attributes; earlier, in the message)."""
-    line, col = getattr(exc, "lineno", None), getattr(exc, "colno", None)
-    message = str(getattr(exc, "msg", None) or exc)
-    if line is None and "(at line " in message:
-        message, _, where = message.rpartition(" (at line ")
-        parts = where.rstrip(")").split(", column ")
-        if len(parts) == 2 and parts[0].isascii() and parts[0].isdigit() and parts[1].isdigit():
-            line, col = int(parts[0]), int(parts[1])
-    elif line is None and "(at end of document)" in message:
-        message = message.replace(" (at end of document)", "")
-        line = text.count("\n") + 1
-        col = len(text.rsplit("\n", 1)[-1]) + 1
-    return f"line {line}, column {col}: {message}" if line is not None else message
 
 
 def _check_schema(data: Mapping[str, Any], fail: Callable[[str, str], ConfigError]) -> None:

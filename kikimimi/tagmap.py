@@ -13,11 +13,10 @@ regular file of bounded size is read, never a device or a FIFO.
 from __future__ import annotations
 
 import re
-import tomllib
 from collections.abc import Mapping
 from pathlib import Path
 
-from kikimimi.script import ScriptError, read_regular_file
+from kikimimi.tomlfile import TomlFileError, read_toml
 
 NAME = re.compile(r"^[a-z0-9]+:[a-z0-9][a-z0-9-]*$")
 UID = re.compile(r"^[0-9a-f]{8,20}$")
@@ -51,15 +50,7 @@ def parse_tagmap(data: Mapping[str, object], where: str) -> dict[str, str]:
 def load_tagmap(path: str | Path) -> dict[str, str]:
     p = Path(path)
     try:
-        data = tomllib.loads(read_regular_file(p, MAX_TAGMAP_BYTES, "tag map").decode("utf-8"))
-    except ScriptError as exc:
+        data = read_toml(p, MAX_TAGMAP_BYTES, "tag map")
+    except TomlFileError as exc:
         raise TagMapError(str(exc)) from None
-    except UnicodeDecodeError:
-        raise TagMapError(f"{p}: not UTF-8 text") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise TagMapError(f"{p}: {exc}") from None
-    except RecursionError:
-        raise TagMapError(f"{p}: not a usable tag map (nested too deep)") from None
-    except ValueError as exc:  # e.g. a number of thousands of digits
-        raise TagMapError(f"{p}: not a usable tag map ({exc})") from None
     return parse_tagmap(data, str(p))

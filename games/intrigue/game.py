@@ -489,12 +489,13 @@ class IntrigueGame(Game):
             lines += [("hint-garden", {"owner": m, **self._who(t)}) for t in self.gardens[m]]
         return lines
 
-    def _hint(self, seat: int) -> None:
-        """The board (`hints.hint`), then what only the asking seat may hear: its hand and its cash."""
-        self._out += hints.hint(self, seat)
+    def own(self, seat: int) -> list[Line]:
+        """What only the asking seat may hear after the board: its hand and its cash."""
         roles = [advisor_of(t).role for t in self.hand(seat)]
-        self._tell(seat, "hint-hand", count=len(roles), roles=roles)
-        self._tell(seat, "cash", cash=self.cash[seat])
+        return [line("hint-hand", count=len(roles), roles=roles), line("cash", cash=self.cash[seat])]
+
+    def _hint(self, seat: int) -> None:
+        self._out += hints.hint(self, seat)
 
     def situation(self) -> list[Event]:
         """Where the table stands, on the speaker (after an undo, a resume or a reader coming back):

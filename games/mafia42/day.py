@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
+from kikimimi import hints
+from kikimimi.hints import Line, line
 from kikimimi.protocol import TABLE, Event, event, say
 from kikimimi.roles import decide as count_votes
 
@@ -45,11 +47,16 @@ def shown(game: "Mafia42Game") -> dict[str, int]:
     return dict(sorted(out.items(), key=lambda kv: int(kv[0])))
 
 
-def spoken(to: str, key: str, totals: Mapping[str, int]) -> list[Event]:
+def tally_lines(key: str, totals: Mapping[str, int]) -> list[Line]:
     """A tally as the app's screen shows it: a heading, then each seat with votes."""
     if not totals:
-        return [say(to, "tally-none")]
-    return [say(to, key)] + [say(to, "tally-entry", seat=int(s), votes=n) for s, n in totals.items()]
+        return [line("tally-none")]
+    return [line(key)] + [line("tally-entry", seat=int(s), votes=n) for s, n in totals.items()]
+
+
+def spoken(to: str, key: str, totals: Mapping[str, int]) -> list[Event]:
+    """The tally's lines said to one audience."""
+    return hints.spoken(to, tally_lines(key, totals))
 
 
 def close_vote(game: "Mafia42Game", t: float) -> list[Event]:

@@ -22,6 +22,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+from kikimimi.hints import Line, line
 from kikimimi.protocol import REFEREE, TABLE, Event, Input, cancel_timer, error, event, say, seat_audience, set_timer
 from kikimimi.roles import HiddenRoleGame, Vote
 
@@ -374,32 +375,27 @@ class Mafia42Game(HiddenRoleGame):
                     left=int(math.ceil(self.deadline - t)))] + self._timers(t)
 
     # -- knowledge ----------------------------------------------------------------
-    def hint_more(self, seat: int) -> list[Event]:
-        """What else a sighted player sees (time left, the tally) and what this seat was told."""
-        me = seat_audience(seat)
-        out = []
+    def seen_more(self) -> list[Line]:
+        """What the app's screen shows everyone: the time left and, while it is public, the tally."""
+        out: list[Line] = []
         if self.phase not in (self.DEAL, "over"):
-            out.append(say(me, "hint-time", left=max(0, int(math.ceil(self.deadline - self.now)))))
+            out.append(line("hint-time", left=max(0, int(math.ceil(self.deadline - self.now)))))
         if self.phase == "vote" and not self.hushed:
-            out += day.spoken(me, "tally-now", day.shown(self))
-        p = self.p.get(seat)
-        if p is not None:
-            out.append(say(me, "your-team", team=f"team:{p.s.team}"))
-            if p.s.job != p.original:
-                out.append(say(me, "you-play-as", job=f"job:{p.s.job}"))
-            out += [say(me, key, **params) for key, params in p.knows[-6:]]
-            choice = self.choices.get(seat) if self.phase == "night" else self.vote.ballots.get(seat)
-            if choice is not None and self.phase in ("night", "vote"):
-                out.append(say(me, "your-choice", seat=choice))
+            out += day.tally_lines("tally-now", day.shown(self))
         return out
 
-    def situation_more(self) -> list[Event]:
-        """What the app's screen shows everyone: the time left and, while it is public, the tally."""
-        out = []
-        if self.phase not in (self.DEAL, "over"):
-            out.append(say(TABLE, "hint-time", left=max(0, int(math.ceil(self.deadline - self.now)))))
-        if self.phase == "vote" and not self.hushed:
-            out += day.spoken(TABLE, "tally-now", day.shown(self))
+    def own_more(self, seat: int) -> list[Line]:
+        """What this seat was told: its team, the job it plays as, its last findings, its choice now."""
+        p = self.p.get(seat)
+        if p is None:
+            return []
+        out = [line("your-team", team=f"team:{p.s.team}")]
+        if p.s.job != p.original:
+            out.append(line("you-play-as", job=f"job:{p.s.job}"))
+        out += [(key, dict(params)) for key, params in p.knows[-6:]]
+        choice = self.choices.get(seat) if self.phase == "night" else self.vote.ballots.get(seat)
+        if choice is not None and self.phase in ("night", "vote"):
+            out.append(line("your-choice", seat=choice))
         return out
 
     def _chat(self, seat: int, text: str) -> list[Event]:

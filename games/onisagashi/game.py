@@ -374,13 +374,16 @@ class OnisagashiGame(Game):
 
     def sight(self, seat: int) -> list[Line]:
         """HINT: the round, whose move, the tokens, every hand's size, raised hands,
-        the scores; then this seat's own assistant (its knowledge only)."""
+        the scores (the assistant's advice is in `own`)."""
         out = [line("round-now", round=self.round), *self._where()]
         out += [line("seat-cards", seat=s, count=len(self.hands.get(s, ()))) for s in range(1, self.players + 1)]
         if self.raised and self.state in ("declaring", "window"):
             out.append(line("raised-now", seats=sorted(self.raised)))
-        out += [line("score", seat=s, points=p) for s, p in self.points.items()]
-        return out + self._assistant_hint(seat)
+        return out + [line("score", seat=s, points=p) for s, p in self.points.items()]
+
+    def own(self, seat: int) -> list[Line]:
+        """HINT's private part: this seat's assistant, from its own knowledge only."""
+        return self._assistant_hint(seat)
 
     # -- console and refusals ---------------------------------------------------
     def _console(self, inp: Input) -> list[Event]:

@@ -14,6 +14,7 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
+from kikimimi.hints import Line, line
 from kikimimi.protocol import REFEREE, TABLE, Event, error, event, say, seat_audience
 from kikimimi.roles import (HiddenRoleGame, Night, VirtualClock, Vote, assign_with_preferences, decide, settle,
                             team_event, team_say)
@@ -332,42 +333,38 @@ class WitchGame(Talk, HiddenRoleGame):
             ("silence SEAT", "seat SEAT chooses silence"),
         ]
 
-    def hint_more(self, seat: int) -> list[Event]:
-        me = seat_audience(seat)
-        out: list[Event] = []
+    def seen_more(self) -> list[Line]:
+        """Public: who holds the microphone, the day's or the night's time, the vote's
+        round, how many seats the prologue still waits for."""
+        out: list[Line] = []
         if self._speaker() is not None:
-            out.append(say(me, "hint-mic", seat=self._speaker()))
+            out.append(line("hint-mic", seat=self._speaker()))
         if self.phase == "day":
-            out.append(say(me, "hint-day", minutes=self.day_clock.left, round=self.votes[-1].round))
-            if seat in self.allowance:
-                a = self.allowance[seat]
-                out.append(say(me, "hint-allowance", minutes=a.left, limit=a.length))
-            mine = self.votes[-1].ballots.get(seat)
-            out.append(say(me, "hint-vote", seat=mine) if mine else say(me, "hint-no-vote"))
+            out.append(line("hint-day", minutes=self.day_clock.left, round=self.votes[-1].round))
             if self.talk_over:
-                out.append(say(me, "vote-now", missing=len(self.votes[-1].missing)))
-        elif self.phase == "night" and self.night:
-            out.append(say(me, "hint-night", minutes=self.night_clock.left))
-            out.append(say(me, "hint-scanned" if seat in self.night.scanned else "hint-scan-now"))
+                out.append(line("vote-now", missing=len(self.votes[-1].missing)))
+        elif self.phase == "night":
+            out.append(line("hint-night", minutes=self.night_clock.left))
         elif self.phase == "prologue":
-            out.append(say(me, "hint-prologue", waiting=len(set(self.roster.alive()) - self.ready)))
-        for target, found in self.findings.get(seat, []):
-            out.append(say(me, "hint-finding", target=target, found=f"found:{found}"))
-        if self.roster.role(seat) == "priest":
-            out.append(say(me, "hint-exorcism-used" if self.exorcism_used else "hint-exorcism-left"))
+            out.append(line("hint-prologue", waiting=len(set(self.roster.alive()) - self.ready)))
         return out
 
-    def situation_more(self) -> list[Event]:
-        """Public only: who holds the microphone, the day's or the night's time, the vote's round."""
-        out: list[Event] = []
-        if self._speaker() is not None:
-            out.append(say(TABLE, "hint-mic", seat=self._speaker()))
+    def own_more(self, seat: int) -> list[Line]:
+        """This seat's allowance and vote by day, whether it has scanned tonight, its
+        findings, the priest's exorcism."""
+        out: list[Line] = []
         if self.phase == "day":
-            out.append(say(TABLE, "hint-day", minutes=self.day_clock.left, round=self.votes[-1].round))
-            if self.talk_over:
-                out.append(say(TABLE, "vote-now", missing=len(self.votes[-1].missing)))
-        elif self.phase == "night":
-            out.append(say(TABLE, "hint-night", minutes=self.night_clock.left))
+            if seat in self.allowance:
+                a = self.allowance[seat]
+                out.append(line("hint-allowance", minutes=a.left, limit=a.length))
+            mine = self.votes[-1].ballots.get(seat)
+            out.append(line("hint-vote", seat=mine) if mine else line("hint-no-vote"))
+        elif self.phase == "night" and self.night:
+            out.append(line("hint-scanned" if seat in self.night.scanned else "hint-scan-now"))
+        for target, found in self.findings.get(seat, []):
+            out.append(line("hint-finding", target=target, found=f"found:{found}"))
+        if self.roster.role(seat) == "priest":
+            out.append(line("hint-exorcism-used" if self.exorcism_used else "hint-exorcism-left"))
         return out
 
     def snapshot(self) -> dict[str, Any]:

@@ -15,6 +15,8 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
+from kikimimi import hints
+from kikimimi.hints import Line, line
 from kikimimi.protocol import REFEREE, TABLE, Event, Game, Input, error, event, say, seat_audience
 
 from .clock import PhaseTimer
@@ -131,8 +133,14 @@ class HiddenRoleGame(Game):
         """May a seat that has left scan this (default: no)?"""
         return False
 
-    def hint_more(self, seat: int) -> list[Event]:
-        """The game's part of the hint (clocks, allowances): things this seat may know."""
+    def seen_more(self) -> list[Line]:
+        """The game's public lines (clocks, who holds the microphone, the tally):
+        said in a HINT and, on the speaker, after an undo, a resume or a reader back."""
+        return []
+
+    def own_more(self, seat: int) -> list[Line]:
+        """The game's part of what only this seat knows (its allowance, its
+        vote, what it was told at night), said in its HINT after its role."""
         return []
 
     @classmethod
@@ -200,35 +208,38 @@ class HiddenRoleGame(Game):
         player can foresee (it hangs on the moment the input arrived)."""
         return random.Random(f"{self.card_set}:{self.options.get('seed', 0)}:{t!r}:{what}")
 
-    def hint(self, seat: int) -> list[Event]:
-        """Everything this seat may know (and a sighted player could see), in its earphone."""
-        me = seat_audience(seat)
-        out = [event("hint", seat=seat, private=me),
-               say(me, "hint-phase", phase=f"phase:{self.phase}", day=self.day),
-               say(me, "hint-alive", seats=self.roster.alive())]
+    def seen(self) -> list[Line]:
+        """What every seat sees: the phase, who is on the island, who left, then the game's part."""
+        out = [line("hint-phase", phase=f"phase:{self.phase}", day=self.day),
+               line("hint-alive", seats=self.roster.alive())]
         if self.roster.dead():
-            out.append(say(me, "hint-out", seats=self.roster.dead()))
+            out.append(line("hint-out", seats=self.roster.dead()))
+        return out + self.seen_more()
+
+    def sight(self, seat: int) -> list[Line]:
+        """HINT (`kikimimi.hints`): the public lines; the seat's own come from `own`."""
+        return self.seen()
+
+    def own(self, seat: int) -> list[Line]:
+        """What only this seat holds: its role card, the partners it was shown, then the game's part."""
+        out: list[Line] = []
         role = self.roster.role(seat)
         if role:
-            out.append(say(me, "your-role", role=self.role_name(role)))
+            out.append(line("your-role", role=self.role_name(role)))
             if self.deal.complete:
                 partners = partners_of(self.roster, seat, self.knows)
                 if partners:
-                    out.append(say(me, "partners", role=self.role_name(role), seats=partners))
-        return out + self.hint_more(seat)
+                    out.append(line("partners", role=self.role_name(role), seats=partners))
+        return out + self.own_more(seat)
+
+    def hint(self, seat: int) -> list[Event]:
+        """Everything this seat may know (and a sighted player could see), in its earphone."""
+        return hints.hint(self, seat)
 
     def situation(self) -> list[Event]:
         """Where the table stands, on the speaker (after an undo, a resume, a reader
-        back): public facts only — the phase, who is on the island, who left."""
-        out = [say(TABLE, "hint-phase", phase=f"phase:{self.phase}", day=self.day),
-               say(TABLE, "hint-alive", seats=self.roster.alive())]
-        if self.roster.dead():
-            out.append(say(TABLE, "hint-out", seats=self.roster.dead()))
-        return out + self.situation_more()
-
-    def situation_more(self) -> list[Event]:
-        """The game's public part of the situation (clocks, whose speech, the vote)."""
-        return []
+        back): the public lines only."""
+        return hints.situation(self.seen())
 
     # -- the deal ------------------------------------------------------------
     def _scan_card(self, seat: int, role: str, n: int, t: float) -> list[Event]:

@@ -62,6 +62,16 @@ def test_a_toml_syntax_error_names_line_and_column(tmp_path, toy):
         load_table_config(path)
 
 
+def test_a_tag_map_syntax_error_names_line_and_column_too(tmp_path):
+    from kikimimi.tagmap import TagMapError, load_tagmap
+
+    path = tmp_path / "tags.toml"
+    path.write_text('[tags]\n04a1b2c3d4e5f6 = "trident:heart-3"\n04a1b2c3d4e5f7 = trident:heart-4\n')
+    with pytest.raises(TagMapError, match=r"not valid TOML: line 3, column \d+") as info:
+        load_tagmap(path)
+    assert str(info.value).startswith(f"{path}: ") and "\n" not in str(info.value)
+
+
 @pytest.mark.parametrize("hostile", ["x = " + "[" * 100000, "x = " + "9" * 5000])
 def test_a_hostile_config_or_tag_map_is_one_line(tmp_path, toy, hostile):
     from kikimimi.tagmap import TagMapError, load_tagmap
