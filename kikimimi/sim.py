@@ -7,6 +7,7 @@ script, so `kikimimi replay` of a recording prints the identical log.
 """
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -19,6 +20,13 @@ from kikimimi.script import Header
 MAX_INPUTS = 20_000
 
 Watcher = Callable[[dict[str, Any], Sequence[LogEvent]], None]
+
+
+@functools.lru_cache(maxsize=16)
+def _tagmap(game: str) -> Mapping[str, str]:
+    """The packaged tag map, read once per process, not once per bot game
+    (the Table copies it, so sharing one is safe)."""
+    return default_tagmap(game)
 
 
 def play(
@@ -40,7 +48,7 @@ def play(
     cls = game_class(game)
     options = dict(options or {})
     header = Header(cls.name, players, options, lang, {"seed": seed})
-    table = Table(header, tagmap=default_tagmap(cls.name))
+    table = Table(header, tagmap=_tagmap(cls.name))
     simulation = cls.simulation(seed, players, options, bot)
     if bot == EAR and not isinstance(simulation, EarTable):  # never report other bots as ear bots
         raise NotImplementedError(f"{cls.name} has no ear bots yet (see docs/ear.md)")

@@ -81,7 +81,8 @@ class World:
     def top(self) -> str | None:
         return self.basket[-1] if self.basket else None
 
-    #: The event types that move something on the table (the rest never do).
+    #: The event types that move something on the table (the rest never do;
+    #: of the `say`s, only the speaker's).
     FOLLOWS = frozenset({"draw", "play", "rotate", "game-over", "say"})
 
     def follow(self, ev: Mapping[str, Any]) -> None:
@@ -337,14 +338,17 @@ class TridentSimulation:
         world = self.world
         for ev in events:
             kind = ev["type"]
-            if kind in World.FOLLOWS:
+            if kind == "say":  # the speaker's lines may move the table; an earphone's is for its bot
+                if ev["to"] == TABLE:
+                    world.follow(ev)
+                    continue
+            elif kind in World.FOLLOWS:
                 world.follow(ev)
-            if kind == "error":
+            elif kind == "error":
                 refused = True
-            if kind not in Bot.HEARS or (kind == "say" and ev["to"] == TABLE):
-                continue
-            for bot in self.ears(ev):
-                bot.hear(ev, world.hands[bot.seat])
+            if kind in Bot.HEARS:
+                for bot in self.ears(ev):
+                    bot.hear(ev, world.hands[bot.seat])
         self.errors_in_a_row = self.errors_in_a_row + 1 if refused else 0
 
     def ears(self, ev: Mapping[str, Any]) -> Sequence[Bot]:
