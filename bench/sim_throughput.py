@@ -7,9 +7,11 @@ the same rounds so a loaded machine slows both.  Then the same games split
 in two, to say who costs what: the engine alone (`Table.feed` of the
 recorded scripts, built as `play` builds it) and the bots alone (the
 simulation fed the recorded events).  Every figure is the median of the
-rounds; the rounds interleave all rows.
+rounds; the rounds interleave all rows.  Time is this process's CPU time
+(`time.process_time`): the build machine is shared, and wall time there
+counts the waits for a free core too (all rows are single-threaded).
 
-    .venv/bin/python bench/sim_throughput.py [--games 200] [--rounds 5] [--players 3] [--before REV]
+    .venv/bin/python bench/sim_throughput.py [--games 100] [--rounds 9] [--players 3] [--before REV]
 
 `--before REV` adds rows for the driver and the bots as they were at git
 revision REV (kikimimi/sim.py and games/trident/simulation.py read from git,
@@ -151,8 +153,8 @@ def uno_games(games: int) -> Callable[[], None] | None:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--games", type=int, default=200)
-    ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("--games", type=int, default=100, help="games a row plays in each round")
+    ap.add_argument("--rounds", type=int, default=9)
     ap.add_argument("--players", type=int, default=3)
     ap.add_argument("--before", metavar="REV", help="also time the driver and bots of this git revision")
     a = ap.parse_args()
@@ -174,11 +176,11 @@ def main() -> None:
     times: dict[str, list[float]] = {k: [] for k in rows}
     for _ in range(a.rounds):
         for label, (fn, _n) in rows.items():
-            t0 = time.perf_counter()
+            t0 = time.process_time()
             fn()
-            times[label].append(time.perf_counter() - t0)
+            times[label].append(time.process_time() - t0)
 
-    print(f"{a.games} games a row, {a.rounds} rounds (medians), The Trident with {a.players} players, "
+    print(f"{a.games} games a row, {a.rounds} rounds (medians, CPU time), The Trident with {a.players} players, "
           f"{inputs['human'] / a.games:.1f} inputs per human game, {inputs['random'] / a.games:.1f} per random game")
     rate = {k: a.games / statistics.median(v) for k, v in times.items()}
     for label, (_fn, n) in rows.items():
