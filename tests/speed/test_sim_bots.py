@@ -71,27 +71,6 @@ def test_each_event_reaches_exactly_the_seats_visible_to_allows(ev):
     assert [bot.seat for bot in sim.ears(ev)] == [s for s in (1, 2, 3) if visible_to(ev, s)]
 
 
-def test_a_bot_is_told_only_what_its_seat_may_know_and_what_it_acts_on():
-    heard: list[tuple[int, dict[str, Any]]] = []
-    sim = TridentGame.simulation(4, 3, {}, "human")
-    for seat, bot in sim.bots.items():
-        original = bot.hear
-        bot.hear = lambda ev, hand, _s=seat, _o=original: (heard.append((_s, ev)), _o(ev, hand))[1]
-    from kikimimi.engine import Table
-    from kikimimi.script import Header
-
-    table = Table(Header("trident", 3, {}, "en", {}))
-    sim.observe(table.start())
-    n = 1
-    while not table.game.over:
-        n += 1
-        sim.observe(table.feed(n, {"t": float(n), **sim.next_input()}))
-    assert heard and all(visible_to(ev, seat) for seat, ev in heard)
-    assert {ev["type"] for _, ev in heard} <= type(sim.bots[1]).HEARS
-    assert not any(ev["type"] == "say" and ev["to"] == "table" for _, ev in heard)
-    assert any(ev["type"] == "say" and ev["to"] == "seat:2" for s, ev in heard if s == 2)
-
-
 @pytest.mark.parametrize("bot", ["human", "random"])
 def test_recorded_bot_games_replay_to_the_identical_log(bot):
     for seed in range(10):
