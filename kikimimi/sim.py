@@ -57,9 +57,9 @@ def play(
     simulation.observe(log)
     if watch:
         watch(script[0], log)
-    game, feed, next_input, observe = table.game, table.feed, simulation.next_input, simulation.observe
+    feed, next_input, observe = table.feed, simulation.next_input, simulation.observe
     t = 0.0
-    while not game.over:
+    while not table.game.over:
         if len(script) > max_inputs:
             proposed: Mapping[str, Any] | None = {"console": "stop"}
         else:

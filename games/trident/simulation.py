@@ -132,8 +132,8 @@ class Bot:
         self.tried: str | None = None
 
     # -- hearing -------------------------------------------------------------
-    #: The event types `hear` acts on; a `say` to the whole table is never one
-    #: (the speaker's lines repeat what the structured events already said).
+    #: The event types `hear` acts on; of the `say`s, only an earphone's (a bot
+    #: follows the speaker's news through the structured events).
     HEARS = frozenset({"say", "draw", "suit", "turn", "pending", "play", "rotate", "declare"})
 
     def hear(self, ev: Mapping[str, Any], hand: list[str]) -> None:
