@@ -19,6 +19,8 @@ refusal that could hint at a balance is spoken only to the seat it refuses.
 """
 from __future__ import annotations
 
+import math
+
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -119,16 +121,30 @@ class IntrigueGame(Game):
     @classmethod
     def phrase_values(cls, players: int, options: Mapping[str, Any]) -> Mapping[str, Sequence[Any]]:
         """What each phrase parameter can be at this table, so its clips are rendered before play.
-        Balances, offers and incomes (any multiple of the step; an income belongs to its section,
-        and expanding the two apart would render texts never said) are rendered when said."""
+
+        Money is any multiple of the edition's unit: balances up to eight times the starting
+        cash (the bots' richest seat ends near seven), offers as the taps raise them, and the
+        table-wide offer line up to as many steps as the voice's limit allows at this table.
+        A section and its income go together ("section,income"), so no text pairs a section
+        with another's income.  Left to render when said: the final ranking with its balances,
+        and a hand listed in a HINT."""
+        from kikimimi.voice.domains import MAX_VARIANTS
+
         ed = edition_from_options(options)
         seats = list(range(1, players + 1))
+        unit = math.gcd(ed.step, ed.start_cash, *ed.incomes) or 1
+        money = range(0, min(8 * ed.start_cash // unit, MAX_VARIANTS // 3) * unit + 1, unit)
+        incomes = range(0, (players - 1) * sum(ed.incomes) // unit * unit + 1, unit)
+        most_steps = max(1, min(10, MAX_VARIANTS // (players * players * len(ed.roles))))
         return {
             "seat": seats, "owner": seats, "target": seats, "turn": seats, "place": seats,
             "players": [players], "role": list(ed.roles), "section": list(range(1, ed.sections + 1)),
+            "section,income": [(k, ed.incomes[k - 1]) for k in range(1, ed.sections + 1)],
             "count": list(range(0, ed.advisors_each + 1)),
             "round": list(range(1, ed.rounds + 1)), "rounds": [ed.rounds], "step": list(machine.STATES),
             "edition": [ed.name], "bribes": [ed.bribes], "start_cash": [ed.start_cash],
+            "cash": money, "offer-raised.amount": range(0, money.stop, ed.step),
+            "offer-made.amount": [ed.step * k for k in range(0, most_steps)], "income.amount": incomes,
         }
 
     @property

@@ -138,7 +138,10 @@ class Mafia42Game(HiddenRoleGame):
 
     @classmethod
     def phrase_values(cls, players: int, options: Mapping[str, Any]) -> Mapping[str, Sequence[Any]]:
-        """Every value a phrase parameter takes at such a table, so the voice renders them ahead."""
+        """Every value a phrase parameter takes at such a table, so the voice renders them ahead.
+        Left to render when said: the time left after an extension (seat x any second)."""
+        from kikimimi.voice.domains import seat_sets
+
         try:
             opts = parse_options(players, options)
         except ValueError:
@@ -152,6 +155,9 @@ class Mafia42Game(HiddenRoleGame):
         names = sorted(opts["catalogue"].jobs)
         return {
             "seat": seats, "seats": [["-"]] + groups, "players": [players], "mode": [opts["mode"]],
+            "partners.role": [f"job:{j}" for j in sorted(cls.knows)],
+            "hint-alive.seats": seat_sets(seats) if players <= 8 else groups,
+            "hint-out.seats": seat_sets(seats) if players <= 8 else groups,
             "role": [f"job:{j}" for j in names], "job": [f"job:{j}" for j in names],
             "team": [f"team:{t}" for t in ("mafia", "citizens", "cult", "void")],
             "phase": [f"phase:{p}" for p in ("deal", *PHASES)], "day": range(0, players + 4),

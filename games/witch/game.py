@@ -11,7 +11,7 @@ hidden-role machinery is `kikimimi.roles`; this module keeps only the rules.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from kikimimi.hints import Line, line
@@ -390,6 +390,36 @@ class WitchGame(Talk, HiddenRoleGame):
         from .bots import WitchSimulation
 
         return WitchSimulation(seed, players, options, bot)
+
+    @classmethod
+    def phrase_values(cls, players: int, options: Mapping[str, Any]) -> Mapping[str, Sequence[Any]]:
+        """Every value a phrase parameter takes at such a table, so what players hear in play
+        (ballots, roles, the morning, the allowance after a speech) is rendered before the game.
+        Left to render when said: typed speech, and the minute readouts of a HINT, a silence or an
+        advisory (any minute of a 12-hour day: thousands of clips for a line said a few times)."""
+        from kikimimi.voice.domains import seat_sets
+
+        try:
+            o = parse_options(players, options)
+        except ValueError:
+            return {}
+        seats = list(range(1, players + 1))
+        counts = range(0, players + 1)
+        bonuses = [o["island_bonus"] * k for k in range(1, 7)]  # seven or fewer on the island
+        longest = o["allowance"] + bonuses[-1] + o["overrun"]
+        everyone = seat_sets(seats) if players <= 8 else seat_sets(seats, 3)
+        return {
+            "seat": seats, "voter": seats, "by": seats, "target": seats,
+            "role": [f"role:{r}" for r in sorted(TEAMS)], "partners.role": [f"role:{r}" for r in sorted(KNOWS)],
+            "team": [f"team:{t}" for t in sorted({*TEAMS.values(), "void"})],
+            "found": [f"found:{f}" for f in ("human", "witch")],
+            "phase": [f"phase:{p}" for p in ("deal", "prologue", "day", "night", "epilogue", "over")],
+            "day": range(0, 2 * players + 2), "alive": counts, "count": counts, "missing": counts,
+            "waiting": counts, "seats": seat_sets(seats, 3), "partners.seats": seat_sets(seats, 2),
+            "hint-alive.seats": everyone, "hint-out.seats": everyone, "revote.seats": everyone,
+            "island-bonus.minutes": bonuses, "allowance-left.minutes": range(0, longest + 1),
+            "hours": range(0, o["day_minutes"] // 60 + 1),
+        }
 
     @classmethod
     def diagram(cls, fmt: str = "mermaid") -> str:

@@ -29,9 +29,14 @@ MAX_VARIANTS = 1500
 Domains = dict[str, Sequence[Any]]
 
 
-def _subsets(seats: Sequence[int]) -> list[list[int]]:
-    """Non-empty sets of seats, sorted as the games pass them."""
-    return [list(c) for k in range(1, len(seats) + 1) for c in itertools.combinations(seats, k)]
+def seat_sets(seats: Sequence[int], largest: int | None = None) -> list[list[int]]:
+    """Non-empty sets of seats (of at most `largest`), sorted as the games pass them:
+    the domain of a `{seats}` parameter ("seats 2, 5 and 7")."""
+    top = len(seats) if largest is None else min(largest, len(seats))
+    return [list(c) for k in range(1, top + 1) for c in itertools.combinations(seats, k)]
+
+
+_subsets = seat_sets
 
 
 def trident_values(players: int, options: Mapping[str, Any]) -> Domains:
@@ -106,6 +111,31 @@ def placeholders(template: str) -> list[str]:
     return names
 
 
+def dimensions(key: str, names: Sequence[str], domains: Mapping[str, Sequence[Any]]
+               ) -> list[tuple[tuple[str, ...], Sequence[tuple[Any, ...]]]]:
+    """The axes one phrase expands over: (parameter names, their value tuples).
+
+    A domain named "a,b" (or "phrase.a,b" for one phrase) lists values that go
+    together, e.g. "section,income": [(1, 10000), (2, 20000)]: a section's
+    income is fixed, and the cross product would render texts never said.
+    A phrase's own domain comes before a shared one, a joint before a single."""
+    dims: list[tuple[tuple[str, ...], Sequence[tuple[Any, ...]]]] = []
+    left = list(names)
+    for scope in (f"{key}.", ""):
+        for spec, values in domains.items():
+            if "," not in spec or not spec.startswith(scope) or (not scope and "." in spec):
+                continue
+            group = tuple(spec[len(scope):].split(","))
+            if all(n in left for n in group) and not (scope == "" and any(f"{key}.{n}" in domains for n in group)):
+                dims.append((group, [tuple(v) for v in values]))
+                left = [n for n in left if n not in group]
+    for n in left:
+        single = domains.get(f"{key}.{n}", domains.get(n))
+        if single is not None:
+            dims.append(((n,), [(v,) for v in single]))
+    return dims
+
+
 @dataclass
 class Expansion:
     """The texts of one table's catalogue, and what was left to render when said."""
@@ -128,20 +158,23 @@ def expand(book: Phrasebook, domains: Mapping[str, Sequence[Any]],
 
     for key, template in book.phrases.items():
         names = placeholders(template)
-        values = {n: domains.get(f"{key}.{n}", domains.get(n)) for n in names}
-        missing = [n for n, v in values.items() if v is None]
+        dims = dimensions(key, names, domains)
+        missing = [n for n in names if not any(n in group for group, _ in dims)]
         if missing:
             out.on_demand[key] = f"no domain for {', '.join(missing)}"
             continue
         size = 1
-        for n in names:
-            size *= len(values[n])
+        for _, values in dims:
+            size *= len(values)
         if size > max_variants:
             out.on_demand[key] = f"{size} variants (more than {max_variants})"
             continue
         before = len(out.texts)
-        for combo in itertools.product(*(values[n] for n in names)):
-            add(book.render(key, dict(zip(names, combo))))
+        for combo in itertools.product(*(values for _, values in dims)):
+            params: dict[str, Any] = {}
+            for (group, _), value in zip(dims, combo):
+                params.update(zip(group, value))
+            add(book.render(key, params))
         out.per_key[key] = len(out.texts) - before
     for spoken in book.names.values():  # a name may be said alone ("{piece}")
         add(spoken)
