@@ -26,6 +26,7 @@ from kikimimi.tagmap import load_tagmap, normalise_uid
 from kikimimi.voice.settings import is_voice_command, parse_voice_command
 
 LogEvent = dict[str, Any]
+_isfinite = math.isfinite
 READER_STATES = ("lost", "back")
 
 
@@ -71,6 +72,9 @@ class Table:
         self.seq = 0
         self.t: float = 0.0
         self.timers: dict[str, float] = {}
+        #: The earliest timer's time (inf: none), kept with `timers` so an input
+        #: with nothing due does not scan them.
+        self._next_due = math.inf
         self.inputs = 0  # script lines applied, header excluded
 
     # -- public ------------------------------------------------------------
@@ -84,18 +88,31 @@ class Table:
         if isinstance(item, Garbled):
             return [self._error(line, self.t, f"line {line}: {item.problem}")]
         t = item.get("t")
-        if isinstance(t, bool) or not isinstance(t, (int, float)) or not math.isfinite(t):
+        if (type(t) is not float and (isinstance(t, bool) or not isinstance(t, (int, float)))) \
+                or not _isfinite(t):
             return [self._error(line, self.t, f'line {line}: missing or non-numeric "t"')]
         if t < self.t:
             return [self._error(line, self.t, f"line {line}: t={t} goes back in time (last {self.t})")]
-        out = self.advance(t)
+        if t >= self._next_due:
+            out = self.advance(t)
+        else:  # no timer due (nearly every input): only the clock moves, as `advance` would move it
+            out = []
+            if t > self.t:
+                self.t = t
         parsed = self._to_input(line, t, item)
         if isinstance(parsed, list):  # refused or handled by the runtime itself
-            return out + parsed
-        if self.game.over:
+            return out + parsed if out else parsed
+        game = self.game
+        if game.over:
             return out + [self._error(line, t, "the game is over"),
                           self._say(self._answer_to(parsed), "game-is-over", {}, t, line)]
-        return out + self._run(lambda: self.game.handle(parsed), t, line)
+        try:
+            events = game.handle(parsed)
+        except Exception as exc:  # a game bug must not take the table down
+            return out + [self._crashed(exc, t, line)]
+        log = self._log
+        logged = [log(ev, t, line) for ev in events]
+        return out + logged if out else logged
 
     def advance(self, t: float) -> list[LogEvent]:
         """Fire, in time order, every timer due at or before `t`."""
@@ -105,10 +122,16 @@ class Table:
             if at > t:
                 break
             del self.timers[name]
+            self._timers_changed()
             self.t = max(self.t, at)
             out += self._run(lambda: self.game.handle(Input(t=at, timer=name)), at, None)
         self.t = max(self.t, t)
         return out
+
+    def _timers_changed(self) -> None:
+        due = self.timers.values()
+        # A NaN time (a game's bug) compares false with everything: then every input takes `advance`.
+        self._next_due = -math.inf if any(at != at for at in due) else min(due, default=math.inf)
 
     def situation(self, t: float, line: int | None) -> list[LogEvent]:
         """Where the table stands, from the game's optional `situation()` hook:
@@ -149,7 +172,7 @@ class Table:
             if not self.has_field:
                 return [self._error(line, t, f"line {line}: this table has no field reader")]
             seat = None
-        state = next((s for s in READER_STATES if item.get(s) is True), None)
+        state = "lost" if item.get("lost") is True else "back" if item.get("back") is True else None  # READER_STATES
         if state:
             return self._reader_state(line, t, reader, seat, state, str(item.get("detail", "")),
                                       item.get("unopened") is True)
@@ -194,27 +217,32 @@ class Table:
         try:
             events = step()
         except Exception as exc:  # a game bug must not take the table down
-            traceback.print_exc(file=sys.stderr)
-            return [self._error(line, t, f"internal error: {type(exc).__name__}: {exc}")]
+            return [self._crashed(exc, t, line)]
         return [self._log(ev, t, line) for ev in events]
 
+    def _crashed(self, exc: Exception, t: float, line: int | None) -> LogEvent:
+        traceback.print_exc(file=sys.stderr)
+        return self._error(line, t, f"internal error: {type(exc).__name__}: {exc}")
+
     def _log(self, ev: Event, t: float, line: int | None) -> LogEvent:
-        if ev.type == "timer-set":
-            self.timers[str(ev.fields["name"])] = float(ev.fields["at"])
-        elif ev.type == "timer-cancel":
-            self.timers.pop(str(ev.fields["name"]), None)
-        self.seq += 1
-        out: LogEvent = {"seq": self.seq, "t": t, "type": ev.type, "in": line}
-        if ev.type == "say":
-            params = ev.fields.get("params") or {}
-            out["to"] = ev.fields["to"]
-            out["key"] = ev.fields["key"]
-            out["text"] = self.phrasebook.render(ev.fields["key"], params)
+        type_, fields = ev.type, ev.fields
+        if type_ == "say":
+            self.seq = seq = self.seq + 1
+            params = fields.get("params") or {}
+            to, key = fields["to"], fields["key"]
+            out: LogEvent = {"seq": seq, "t": t, "type": type_, "in": line, "to": to, "key": key,
+                             "text": self.phrasebook.render(key, params)}
             if params:
                 out["params"] = params
-        else:
-            out.update(ev.fields)
-        return out
+            return out
+        if type_ == "timer-set":
+            self.timers[str(fields["name"])] = float(fields["at"])
+            self._timers_changed()
+        elif type_ == "timer-cancel":
+            self.timers.pop(str(fields["name"]), None)
+            self._timers_changed()
+        self.seq = seq = self.seq + 1
+        return {"seq": seq, "t": t, "type": type_, "in": line, **fields}
 
     def _error(self, line: int | None, t: float, message: str) -> LogEvent:
         return self._log(Event("error", {"message": message}), t, line)
@@ -278,9 +306,12 @@ class ScriptRun:
             events = self._undo(number, item)
         else:
             events = self.table.feed(number, item)
-            if not isinstance(item, Garbled) and not any(
-                    ev["type"] == "error" and ev["in"] == number for ev in events):
-                self.standing.append((number, dict(item)))
+            if not isinstance(item, Garbled):
+                for ev in events:
+                    if ev["type"] == "error" and ev["in"] == number:
+                        break
+                else:  # accepted: an undo may take it back
+                    self.standing.append((number, dict(item)))
         self.record(events)
         return events
 

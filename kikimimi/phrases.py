@@ -24,6 +24,8 @@ from importlib import resources
 from typing import Any
 
 LANGUAGES = ("ja", "en")
+#: Most rendered texts a phrasebook remembers (a Trident table says a few hundred distinct ones).
+RENDERED_MAX = 8192
 
 
 class CatalogueError(ValueError):
@@ -58,7 +60,14 @@ def _parsed_catalogue(catalogue: str, lang: str) -> tuple[dict[str, str], dict[s
 
 
 class Phrasebook:
-    """The merged catalogues of one table: the core's and its game's."""
+    """The merged catalogues of one table: the core's and its game's.
+
+    A table says the same few hundred phrases over and over, and the engine
+    keeps one phrasebook per language and game for the whole process, so
+    `render` remembers its texts by (key, parameters).  Only parameters that
+    are all exact `str` or `int` are remembered: as dict keys True == 1 == 1.0,
+    which are spoken "true", "1" and "1.0".  `phrases` and `names` are read,
+    never changed, once the book is made."""
 
     def __init__(self, lang: str, catalogues: Iterable[str] = ("core",)):
         if lang not in LANGUAGES:
@@ -70,6 +79,7 @@ class Phrasebook:
             phrases, names = load_catalogue(catalogue, lang)
             self.phrases.update(phrases)
             self.names.update(names)
+        self._rendered: dict[Any, str] = {}
 
     def name(self, value: Any) -> str:
         """How a parameter value is spoken."""
@@ -84,6 +94,22 @@ class Phrasebook:
     def render(self, key: str, params: Mapping[str, Any] | None = None) -> str:
         """The text for a phrase.  An unknown key is spoken as the key itself
         (a catalogue test catches those before they reach a table)."""
+        if not params:
+            memo: Any = key
+        else:
+            for value in params.values():
+                if type(value) is not str and type(value) is not int:
+                    return self.render_uncached(key, params)
+            memo = (key, *params.items())
+        text = self._rendered.get(memo)
+        if text is None:
+            text = self.render_uncached(key, params)
+            if len(self._rendered) < RENDERED_MAX:
+                self._rendered[memo] = text
+        return text
+
+    def render_uncached(self, key: str, params: Mapping[str, Any] | None = None) -> str:
+        """`render` without the memo (the definition it must agree with)."""
         params = params or {}
         template = self.phrases.get(key)
         if template is None:

@@ -35,7 +35,7 @@ def seat_audience(seat: int) -> str:
     return f"seat:{seat}"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Input:
     """One entry of the table's input stream, already validated by the runtime.
 
@@ -52,10 +52,31 @@ class Input:
     console: str | None = None
     timer: str | None = None
 
+    def __init__(self, t: float, line: int | None = None, reader: str | None = None,
+                 seat: int | None = None, tag: str | None = None, removed: bool = False,
+                 console: str | None = None, timer: str | None = None) -> None:
+        # The dataclass's frozen __init__ goes through object.__setattr__ per
+        # field, ~3x slower (an input is made per script line); the slots'
+        # own setters do the same and the instance stays frozen.
+        _set_t(self, t)
+        _set_line(self, line)
+        _set_reader(self, reader)
+        _set_seat(self, seat)
+        _set_tag(self, tag)
+        _set_removed(self, removed)
+        _set_console(self, console)
+        _set_timer(self, timer)
+
     @property
     def placed(self) -> bool:
         """A tag put on a reader (the event nearly every rule is about)."""
         return self.tag is not None and not self.removed
+
+
+#: Input's fields in order, as its __init__ sets them (a test holds them to the dataclass's).
+INPUT_FIELDS = ("t", "line", "reader", "seat", "tag", "removed", "console", "timer")
+(_set_t, _set_line, _set_reader, _set_seat, _set_tag, _set_removed, _set_console,
+ _set_timer) = (Input.__dict__[name].__set__ for name in INPUT_FIELDS)
 
 
 @dataclass(slots=True)
@@ -87,6 +108,12 @@ def say(to: str, key: str, **params: Any) -> Event:
     Parameter values that name a piece, suit or other catalogue entry
     (for example "trident:heart-3") are spoken by their catalogue name.
     """
+    return Event("say", {"to": to, "key": key, "params": params})
+
+
+def say_params(to: str, key: str, params: dict[str, Any]) -> Event:
+    """`say` for a caller that already holds the parameters as a dict (a game's
+    own `_announce(key, **params)`): the dict is taken as it is, not copied."""
     return Event("say", {"to": to, "key": key, "params": params})
 
 
@@ -259,11 +286,22 @@ def audiences_of(private: Any) -> tuple[str, ...]:
 
 
 def visible_to(log_event: Mapping[str, Any], seat: int | None) -> bool:
-    """May seat `seat` (None: a spectator) learn this logged event?"""
+    """May seat `seat` (None: a spectator) learn this logged event?
+
+    Every bot asks this of every event, so the usual one-audience cases (a
+    `say`'s `to`, a `private` that is one plain string) are answered by
+    comparing names, without building the audience tuple."""
     if log_event.get("type") == "say":
-        audiences: tuple[str, ...] = (str(log_event.get("to")),)
+        to = log_event.get("to")
+        audience = to if type(to) is str else str(to)
     else:
-        audiences = audiences_of(log_event.get("private", TABLE))
-    if TABLE in audiences:
+        private = log_event.get("private", TABLE)
+        if type(private) is not str:
+            audiences = audiences_of(private)
+            if TABLE in audiences:
+                return True
+            return seat is not None and seat_audience(seat) in audiences
+        audience = private
+    if audience == TABLE:
         return True
-    return seat is not None and seat_audience(seat) in audiences
+    return seat is not None and audience == seat_audience(seat)

@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from kikimimi import hints
 from kikimimi.hints import Line, line
-from kikimimi.protocol import TABLE, Event, Game, Input, error, event, say, seat_audience
+from kikimimi.protocol import TABLE, Event, Game, Input, error, event, say, say_params, seat_audience
 
 from . import machine
 from .machine import PhaseModel
@@ -75,6 +75,7 @@ class TridentGame(PhaseModel, Game):
             raise OptionError(f"first must be a seat from 1 to {players}, not {first!r}")
         self.first: int = first
         self.seats = tuple(range(1, players + 1))
+        self._ears = {s: seat_audience(s) for s in self.seats}  # each earphone's audience name, made once
         self.hands: dict[int, list[str]] = {s: [] for s in self.seats}
         self.field: list[str] = []
         self.where: dict[str, int] = dict.fromkeys(BY_TAG, BASKET)
@@ -113,18 +114,18 @@ class TridentGame(PhaseModel, Game):
             out.append(error(f"no timer named {inp.timer!r} in The Trident"))
         elif inp.tag is None or inp.removed:
             pass  # taking a piece off a reader means nothing in The Trident
+        elif (p := BY_TAG.get(inp.tag)) is not None:  # a piece: nearly every input
+            if inp.reader == "hand" and inp.seat is not None:
+                self._hand_scan(inp.seat, p)
+            elif inp.reader == "field":
+                self._field_scan(p)
+            else:
+                out.append(error(f"no reader {inp.reader!r} in The Trident"))
         elif inp.tag.startswith("cmd:"):
             if inp.reader != "hand" or inp.seat is None:
                 self._refuse(None, "command-on-field", "command tags are read on a hand reader")
             else:
                 self._declare(inp.seat, inp.tag[4:])
-        elif inp.tag in BY_TAG:
-            if inp.reader == "hand" and inp.seat is not None:
-                self._hand_scan(inp.seat, BY_TAG[inp.tag])
-            elif inp.reader == "field":
-                self._field_scan(BY_TAG[inp.tag])
-            else:
-                out.append(error(f"no reader {inp.reader!r} in The Trident"))
         else:
             self._refuse(inp.seat, "not-a-piece", f"{inp.tag} is not a Trident piece")
         self._out = []
@@ -142,10 +143,11 @@ class TridentGame(PhaseModel, Game):
 
     # -- speaking ------------------------------------------------------------
     def _announce(self, key: str, **params: Any) -> None:
-        self._out.append(say(TABLE, key, **params))
+        self._out.append(say_params(TABLE, key, params))
 
     def _tell(self, seat: int, key: str, **params: Any) -> None:
-        self._out.append(say(seat_audience(seat), key, **params))
+        ears = self._ears
+        self._out.append(say_params(ears[seat] if seat in ears else seat_audience(seat), key, params))
 
     def _refuse(self, seat: int | None, key: str, message: str, **params: Any) -> None:
         """A refusal: the reason spoken to whoever it concerns, and an `error` (nothing changed)."""

@@ -8,7 +8,7 @@ so those answers live here and the game never parses tag names.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum
 
 SET = "trident"
@@ -36,7 +36,10 @@ BASIC_POINTS = {Suit.HEART: 1, Suit.DIAMOND: 2, Suit.SPADE: 3, Suit.CLOVER: 5}
 @dataclass(frozen=True, slots=True)
 class Piece:
     """One physical piece.  `effect` is the language-free name of what it does
-    on the field (a `[names]` key of the catalogue, spoken when it lands)."""
+    on the field (a `[names]` key of the catalogue, spoken when it lands).
+
+    The questions the rules ask of a piece are answered once, when the 54 are
+    built, not at every scan (they are asked several times per input)."""
 
     tag: str
     kind: Kind
@@ -45,25 +48,21 @@ class Piece:
     suit: Suit | None = None  # basic: its suit; change (and unknown change): the suit it sets
     adds: int = 0  # what it adds to a pending attack
     rotate: str | None = None  # "right" / "left" for the turn-around unknowns
+    #: A basic piece (a number in a suit).
+    basic: bool = field(init=False, repr=False, compare=False)
+    #: Attack and special pieces are the only legal answers to a pending attack.
+    answers_attack: bool = field(init=False, repr=False, compare=False)
+    #: Only basic and change pieces set the suit at an opening (or a reset).
+    opens: bool = field(init=False, repr=False, compare=False)
+    #: The suit this piece sets when legally played (None: unchanged or chosen).
+    sets_suit: Suit | None = field(init=False, repr=False, compare=False)
 
-    @property
-    def basic(self) -> bool:
-        return self.kind is Kind.BASIC
-
-    @property
-    def answers_attack(self) -> bool:
-        """Attack and special pieces are the only legal answers to a pending attack."""
-        return self.kind in (Kind.ATTACK, Kind.SPECIAL1, Kind.SPECIAL2)
-
-    @property
-    def opens(self) -> bool:
-        """Only basic and change pieces set the suit at an opening (or a reset)."""
-        return self.kind in (Kind.BASIC, Kind.CHANGE)
-
-    @property
-    def sets_suit(self) -> Suit | None:
-        """The suit this piece sets when legally played (None: unchanged or chosen)."""
-        return None if self.kind is Kind.BASIC else self.suit
+    def __post_init__(self) -> None:
+        basic = self.kind is Kind.BASIC
+        object.__setattr__(self, "basic", basic)
+        object.__setattr__(self, "answers_attack", self.kind in (Kind.ATTACK, Kind.SPECIAL1, Kind.SPECIAL2))
+        object.__setattr__(self, "opens", self.kind in (Kind.BASIC, Kind.CHANGE))
+        object.__setattr__(self, "sets_suit", None if basic else self.suit)
 
 
 def _build() -> tuple[Piece, ...]:
