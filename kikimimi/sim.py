@@ -7,6 +7,7 @@ script, so `kikimimi replay` of a recording prints the identical log.
 """
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -19,6 +20,13 @@ from kikimimi.script import Header
 MAX_INPUTS = 20_000
 
 Watcher = Callable[[dict[str, Any], Sequence[LogEvent]], None]
+
+
+@functools.lru_cache(maxsize=16)
+def _tagmap(game: str) -> Mapping[str, str]:
+    """The packaged tag map, read once per process, not once per bot game
+    (the Table copies it, so sharing one is safe)."""
+    return default_tagmap(game)
 
 
 def play(
@@ -40,7 +48,7 @@ def play(
     cls = game_class(game)
     options = dict(options or {})
     header = Header(cls.name, players, options, lang, {"seed": seed})
-    table = Table(header, tagmap=default_tagmap(cls.name))
+    table = Table(header, tagmap=_tagmap(cls.name))
     simulation = cls.simulation(seed, players, options, bot)
     if bot == EAR and not isinstance(simulation, EarTable):  # never report other bots as ear bots
         raise NotImplementedError(f"{cls.name} has no ear bots yet (see docs/ear.md)")
@@ -49,24 +57,26 @@ def play(
     simulation.observe(log)
     if watch:
         watch(script[0], log)
+    feed, next_input, observe = table.feed, simulation.next_input, simulation.observe
     t = 0.0
     while not table.game.over:
         if len(script) > max_inputs:
-            line = {"console": "stop"}
+            proposed: Mapping[str, Any] | None = {"console": "stop"}
         else:
-            proposed = simulation.next_input()
+            proposed = next_input()
             if proposed is None:
                 break
-            line = dict(proposed)
-        t = round(t + float(line.pop("dt", 1.0)), 3)
-        line = {"t": t, **line}
+        t = round(t + float(proposed.get("dt", 1.0)), 3)
+        line = {"t": t, **proposed}  # the line as recorded: its time first, one copy of the proposal
+        if "dt" in line:
+            del line["dt"]
         script.append(line)
-        events = table.feed(len(script), line)
+        events = feed(len(script), line)
         log += events
-        simulation.observe(events)
+        observe(events)
         if watch:
             watch(line, events)
-        if line.get("console") == "stop" and len(script) > max_inputs + 1:
+        if len(script) > max_inputs + 1 and line.get("console") == "stop":
             break
     table.close()  # the game is done with: release what it holds (Game.close)
     return script, log

@@ -3,7 +3,8 @@
 The table (`World`) is physics: a shuffled basket, who holds which piece, what
 lies on the field.  It follows the controller's events the way real pieces
 follow the players' hands, and it is the only thing that sees everything.
-Each `Bot` sees only the log events its seat may know (`visible_to`) and keeps
+Each `Bot` sees only the log events its seat may know (`visible_to`'s rule,
+worked out once per event by `TridentSimulation.observe`) and keeps
 its own memory: what it heard its pieces to be, the suit it heard last, whose
 turn it is.  An unknown piece is remembered only as "unknown", as it is heard.
 
@@ -18,7 +19,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from kikimimi.protocol import visible_to
+from kikimimi.protocol import TABLE, audiences_of, seat_audience
 
 from .pieces import BY_TAG, HAND_SIZE, TAGS, Kind, Suit
 
@@ -34,12 +35,16 @@ def heard(tag: str) -> str:
     return "unknown" if p.kind is Kind.SPECIAL2 else p.effect
 
 
-def _is_basic(h: str) -> bool:
-    return h in SUITS
+#: `heard` of every piece, worked out once: bots look it up on every piece they hear.
+HEARD = {tag: heard(tag) for tag in TAGS}
 
 
-def _answers(h: str) -> bool:
-    return h in ("draw-2", "draw-4", "change-draw-4", "unknown")
+#: What a basic piece is heard to be (its suit).
+BASIC = frozenset(SUITS)
+#: What a piece that answers an attack is heard to be.
+ANSWERS = frozenset({"draw-2", "draw-4", "change-draw-4", "unknown"})
+#: What a remembered piece turns into when a human bot misremembers it.
+MISREMEMBERED = (*SUITS, "change-heart", "draw-2", "unknown")
 
 
 @dataclass
@@ -75,6 +80,10 @@ class World:
 
     def top(self) -> str | None:
         return self.basket[-1] if self.basket else None
+
+    #: The event types that move something on the table (the rest never do;
+    #: of the `say`s, only the speaker's).
+    FOLLOWS = frozenset({"draw", "play", "rotate", "game-over", "say"})
 
     def follow(self, ev: Mapping[str, Any]) -> None:
         kind = ev["type"]
@@ -123,13 +132,17 @@ class Bot:
         self.tried: str | None = None
 
     # -- hearing -------------------------------------------------------------
+    #: The event types `hear` acts on; of the `say`s, only an earphone's (a bot
+    #: follows the speaker's news through the structured events).
+    HEARS = frozenset({"say", "draw", "suit", "turn", "pending", "play", "rotate", "declare"})
+
     def hear(self, ev: Mapping[str, Any], hand: list[str]) -> None:
         kind = ev["type"]
         if kind == "say":
             key, params = ev["key"], ev.get("params") or {}
             if ev["to"] != "table":
                 if key in ("drawn", "hand-piece"):
-                    self.memory[params["piece"]] = heard(params["piece"])
+                    self.memory[params["piece"]] = HEARD[params["piece"]]
                 elif key == "draw-more":
                     self.owed = int(params["count"])
                 elif key == "choose-suit":
@@ -173,7 +186,7 @@ class Bot:
             self.suit = None
         for tag in list(self.memory):
             if self.rng.random() < t.misremember:
-                self.memory[tag] = self.rng.choice(SUITS + ["change-heart", "draw-2", "unknown"])
+                self.memory[tag] = self.rng.choice(MISREMEMBERED)
 
     # -- acting ----------------------------------------------------------------
     def off_turn_action(self, hand: list[str], world: World) -> dict[str, Any] | None:
@@ -186,9 +199,10 @@ class Bot:
             return self._hand("cmd:agree")
         if self.owed and world.basket:
             return self._hand(world.basket[-1])
-        unheard = [t for t in hand if t not in self.memory]
-        if unheard:
-            return self._hand(unheard[0])
+        memory = self.memory
+        for tag in hand:
+            if tag not in memory:  # the first piece not heard yet: listen to it
+                return self._hand(tag)
         return None
 
     def impatient_play(self, hand: list[str]) -> dict[str, Any] | None:
@@ -197,7 +211,7 @@ class Bot:
         return None
 
     def choose(self, hand: list[str]) -> dict[str, Any]:
-        basics = [t for t in hand if _is_basic(self.memory.get(t, ""))]
+        basics = [t for t in hand if self.memory.get(t) in BASIC]
         if basics:
             counts = {s: sum(self.memory[t] == s for t in basics) for s in SUITS}
             best = max(SUITS, key=lambda s: counts[s])
@@ -216,10 +230,10 @@ class Bot:
             options: list[str | None] = list(legal) + [None]
             choice = self.rng.choice(options)
             return self._play(choice) if choice else self._draw_or_pass(world)
-        basics = [t for t in legal if _is_basic(self.memory[t])]
+        basics = [t for t in legal if self.memory[t] in BASIC]
         if basics:
             return self._play(self.rng.choice(basics))
-        others = [t for t in legal if not _is_basic(self.memory[t])]
+        others = [t for t in legal if self.memory[t] not in BASIC]
         if others and (self.drawn or self.rng.random() < 0.5):
             return self._play(self.rng.choice(others))
         return self._draw_or_pass(world)
@@ -232,9 +246,9 @@ class Bot:
             if h is None:
                 continue
             if self.pending:
-                if _answers(h) and len(hand) > 1:
+                if h in ANSWERS and len(hand) > 1:
                     out.append(tag)
-            elif _is_basic(h):
+            elif h in BASIC:
                 if h == suit:
                     out.append(tag)
             elif len(hand) > 1:
@@ -284,6 +298,10 @@ class TridentSimulation:
         self.steps = 0
         self.step_cap = step_cap
         self.errors_in_a_row = 0
+        everyone = tuple(self.bots.values())
+        #: audience name -> the bots who hear it (the table: everyone; a seat: its bot)
+        self._ears: dict[str, Sequence[Bot]] = {TABLE: everyone}
+        self._ears.update((seat_audience(seat), (bot,)) for seat, bot in self.bots.items())
 
     def next_input(self) -> dict[str, Any] | None:
         if self.world.over:
@@ -292,9 +310,10 @@ class TridentSimulation:
         if self.steps > self.step_cap or self.errors_in_a_row > 50:
             return {"console": "stop"}
         w = self.world
-        short = [s for s, h in w.hands.items() if len(h) < HAND_SIZE]
-        if short and not w.field_pieces:
-            return {"reader": "hand", "seat": short[0], "tag": w.basket[-1]}
+        if not w.field_pieces:  # dealing: the first seat short of a full hand takes the basket's top
+            short = next((s for s, h in w.hands.items() if len(h) < HAND_SIZE), None)
+            if short is not None:
+                return {"reader": "hand", "seat": short, "tag": w.basket[-1]}
         if w.needs_field_piece and w.basket:
             return {"reader": "field", "tag": w.basket[-1]}
         for seat, bot in self.bots.items():
@@ -316,10 +335,32 @@ class TridentSimulation:
 
     def observe(self, events: Sequence[Mapping[str, Any]]) -> None:
         refused = False
+        world = self.world
         for ev in events:
-            self.world.follow(ev)
-            refused = refused or ev["type"] == "error"
-            for seat, bot in self.bots.items():
-                if visible_to(ev, seat):
-                    bot.hear(ev, self.world.hands[seat])
+            kind = ev["type"]
+            if kind == "say":  # the speaker's lines may move the table; an earphone's is for its bot
+                if ev["to"] == TABLE:
+                    world.follow(ev)
+                    continue
+            elif kind in World.FOLLOWS:
+                world.follow(ev)
+            elif kind == "error":
+                refused = True
+            if kind in Bot.HEARS:
+                for bot in self.ears(ev):
+                    bot.hear(ev, world.hands[bot.seat])
         self.errors_in_a_row = self.errors_in_a_row + 1 if refused else 0
+
+    def ears(self, ev: Mapping[str, Any]) -> Sequence[Bot]:
+        """The bots whose seat may know this log event: `visible_to`'s rule,
+        worked out once per event rather than once per bot (the bots' share of
+        a simulated game was mostly this check)."""
+        if ev["type"] == "say":
+            return self._ears.get(str(ev.get("to")), ())
+        private = ev.get("private", TABLE)
+        if type(private) is str:
+            return self._ears.get(private, ())
+        names = audiences_of(private)
+        if TABLE in names:
+            return self._ears[TABLE]
+        return [bot for bot in self._ears[TABLE] if seat_audience(bot.seat) in names]

@@ -1,0 +1,198 @@
+"""Bot games per second: The Trident through the real driver, beside RLCard's UNO in the same run.
+
+The figure players of the designer's table feel is how many whole bot games
+a second `kikimimi.sim.play` (and `kikimimi sim trident --games N`) gets
+through; RLCard's UNO with random agents (`env.run`) is the anchor, timed in
+the same rounds so a loaded machine slows both.  Then the same games split
+in two, to say who costs what: the engine alone (`Table.feed` of the
+recorded scripts, built as `play` builds it) and the bots alone (the
+simulation fed the recorded events).  Every figure is the median of the
+rounds; the rounds interleave all rows.  Time is this process's CPU time
+(`time.process_time`): the build machine is shared, and wall time there
+counts the waits for a free core too (all rows are single-threaded).
+
+    .venv/bin/python bench/sim_throughput.py [--games 100] [--rounds 9] [--players 3] [--before REV]
+
+`--before REV` adds rows for the driver and the bots as they were at git
+revision REV (kikimimi/sim.py and games/trident/simulation.py read from git,
+the engine shared), timed in the same rounds: a before/after ratio on a
+noisy machine.  RLCard is optional: `pip install '.[bench]'`.
+"""
+from __future__ import annotations
+
+import argparse
+import contextlib
+import importlib.util
+import io
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+from kikimimi.cli import main as kikimimi_main
+from kikimimi.engine import Table, default_tagmap
+from kikimimi.script import Header
+from kikimimi.sim import play
+from kikimimi_games.trident import TridentGame
+
+Recorded = list[tuple[list[dict[str, Any]], list[list[dict[str, Any]]]]]
+
+
+def record(games: int, players: int, bot: str | None) -> Recorded:
+    """Each game's script and the events of each of its lines (header's first)."""
+    out: Recorded = []
+    for seed in range(games):
+        steps: list[list[dict[str, Any]]] = []
+        script, _ = play("trident", seed, players, {}, bot, watch=lambda _l, evs: steps.append(list(evs)))
+        out.append((script, steps))
+    return out
+
+
+def sim_games(games: int, players: int, bot: str | None) -> Callable[[], None]:
+    def run() -> None:
+        for seed in range(games):
+            play("trident", seed, players, {}, bot)
+    return run
+
+
+def cli_games(games: int, players: int) -> Callable[[], None]:
+    argv = ["sim", "trident", "--games", str(games), "--seed", "0", "--players", str(players)]
+
+    def run() -> None:
+        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+            if kikimimi_main(argv) != 0:
+                raise SystemExit("kikimimi sim --games failed")
+    return run
+
+
+def engine_only(recorded: Recorded) -> Callable[[], None]:
+    def run() -> None:
+        for script, _ in recorded:
+            table = Table(Header.parse(script[0]), tagmap=default_tagmap("trident"))
+            table.start()
+            for n, line in enumerate(script[1:], start=2):
+                table.feed(n, line)
+            table.close()
+    return run
+
+
+def bots_only(recorded: Recorded, players: int, bot: str | None) -> Callable[[], None]:
+    def run() -> None:
+        for seed, (_, steps) in enumerate(recorded):
+            sim = TridentGame.simulation(seed, players, {}, bot)
+            sim.observe(steps[0])
+            for events in steps[1:]:
+                sim.next_input()
+                sim.observe(events)
+    return run
+
+
+def module_at(rev: str, path: str, name: str, package: str) -> ModuleType:
+    """A module's source as it was at git revision `rev`, loaded under a name of its own."""
+    root = Path(__file__).resolve().parent.parent
+    source = subprocess.run(["git", "show", f"{rev}:{path}"], cwd=root, capture_output=True,
+                            text=True, check=True).stdout
+    spec = importlib.util.spec_from_loader(name, loader=None)
+    assert spec is not None
+    module = importlib.util.module_from_spec(spec)
+    module.__package__ = package
+    sys.modules[name] = module  # dataclasses look their module up
+    exec(compile(source, f"{rev}:{path}", "exec"), module.__dict__)
+    return module
+
+
+@contextlib.contextmanager
+def bots_of(simulation: ModuleType) -> Iterator[None]:
+    """Trident games played by another version's bots for the duration."""
+    saved = TridentGame.__dict__["simulation"]
+    TridentGame.simulation = classmethod(  # type: ignore[method-assign,assignment]
+        lambda cls, seed, players, options, bot=None: simulation.TridentSimulation(seed, players, options, bot))
+    try:
+        yield
+    finally:
+        TridentGame.simulation = saved  # type: ignore[method-assign]
+
+
+def before_rows(rev: str, games: int, players: int, recorded: Recorded, inputs: int) -> dict[str, tuple[Callable[[], None], int]]:
+    old_sim = module_at(rev, "kikimimi/sim.py", "_bench_before_sim", "kikimimi")
+    old_bots = module_at(rev, "games/trident/simulation.py", "kikimimi_games.trident._bench_before", "kikimimi_games.trident")
+
+    def sim_before() -> None:
+        with bots_of(old_bots):
+            for seed in range(games):
+                old_sim.play("trident", seed, players, {}, None)
+
+    def bots_before() -> None:
+        with bots_of(old_bots):
+            bots_only(recorded, players, None)()
+
+    return {f"sim.play, human bots, at {rev}": (sim_before, inputs),
+            f"  bots alone, human, at {rev}": (bots_before, inputs)}
+
+
+def uno_games(games: int) -> Callable[[], None] | None:
+    try:
+        import numpy as np
+        import rlcard
+        from rlcard.agents import RandomAgent
+    except ImportError:
+        return None
+    env = rlcard.make("uno", config={"seed": 0})
+    env.set_agents([RandomAgent(num_actions=env.num_actions) for _ in range(env.num_players)])
+    np.random.seed(0)  # RandomAgent draws from numpy's global generator
+
+    def run() -> None:
+        for _ in range(games):
+            env.run(is_training=False)
+    return run
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--games", type=int, default=100, help="games a row plays in each round")
+    ap.add_argument("--rounds", type=int, default=9)
+    ap.add_argument("--players", type=int, default=3)
+    ap.add_argument("--before", metavar="REV", help="also time the driver and bots of this git revision")
+    a = ap.parse_args()
+    human = record(a.games, a.players, None)
+    rand = record(a.games, a.players, "random")
+    inputs = {"human": sum(len(s) - 1 for s, _ in human), "random": sum(len(s) - 1 for s, _ in rand)}
+    rows: dict[str, tuple[Callable[[], None], int | None]] = {
+        "sim.play, human bots (default)": (sim_games(a.games, a.players, None), inputs["human"]),
+        "sim.play, random bots": (sim_games(a.games, a.players, "random"), inputs["random"]),
+        f"kikimimi sim trident --games {a.games} (human)": (cli_games(a.games, a.players), inputs["human"]),
+        "  engine alone: Table.feed, human games": (engine_only(human), inputs["human"]),
+        "  bots alone: next_input + observe, human": (bots_only(human, a.players, None), inputs["human"]),
+    }
+    if a.before:
+        rows.update(before_rows(a.before, a.games, a.players, human, inputs["human"]))
+    uno = uno_games(a.games)
+    if uno is not None:
+        rows["RLCard UNO, random agents (anchor)"] = (uno, None)
+    times: dict[str, list[float]] = {k: [] for k in rows}
+    for _ in range(a.rounds):
+        for label, (fn, _n) in rows.items():
+            t0 = time.process_time()
+            fn()
+            times[label].append(time.process_time() - t0)
+
+    print(f"{a.games} games a row, {a.rounds} rounds (medians, CPU time), The Trident with {a.players} players, "
+          f"{inputs['human'] / a.games:.1f} inputs per human game, {inputs['random'] / a.games:.1f} per random game")
+    rate = {k: a.games / statistics.median(v) for k, v in times.items()}
+    for label, (_fn, n) in rows.items():
+        per = f"  {1e6 * statistics.median(times[label]) / n:6.2f} us/input" if n else ""
+        print(f"{label:48s} {rate[label]:8.0f} games/s{per}")
+    if uno is None:
+        print("RLCard not installed: pip install '.[bench]'")
+        return
+    anchor = rate["RLCard UNO, random agents (anchor)"]
+    print(f"ratio Trident sim.play (human) / RLCard UNO: {rate['sim.play, human bots (default)'] / anchor:.2f}x; "
+          f"target 1,000 Trident games/s: {'met' if rate['sim.play, human bots (default)'] >= 1000 else 'not met'}")
+
+
+if __name__ == "__main__":
+    main()
