@@ -21,7 +21,7 @@ from typing import Any
 from kikimimi.phrases import Phrasebook
 from kikimimi.protocol import COMMAND_TAGS, REFEREE, TABLE, Event, Game, Input, seat_audience, visible_to
 from kikimimi.registry import UnknownGame, game_class
-from kikimimi.script import Garbled, Header, ScriptError, is_undo, iter_dicts
+from kikimimi.script import Garbled, Header, ScriptError, dumps, is_undo, iter_dicts
 from kikimimi.tagmap import load_tagmap, normalise_uid
 from kikimimi.voice.settings import is_voice_command, parse_voice_command
 
@@ -249,6 +249,51 @@ class Table:
 
     def _say(self, to: str, key: str, params: dict[str, Any], t: float, line: int | None) -> LogEvent:
         return self._log(Event("say", {"to": to, "key": key, "params": params}), t, line)
+
+
+#: The encoded end of a `say` log line, `"to": ..., "key": ..., "text": ...[,
+#: "params": {...}]}`, by (to, key, text, *params): a table says a few hundred
+#: distinct phrases, and says are most of its log.  At most `SAY_TAILS_MAX`.
+_say_tails: dict[tuple[Any, ...], str] = {}
+SAY_TAILS_MAX = 8192
+
+
+def log_line(ev: LogEvent) -> str:
+    """`dumps(ev)`, byte for byte, for an event of a `Table`'s log (what
+    `replay` writes), a `say` mostly from `_say_tails`.
+
+    A say event is laid out by `Table._log` (seq, t, type, in, to, key,
+    text[, params]; seq and in the engine's own int or None), so only its
+    ending needs encoding, once per distinct phrase.  Only exact `str` names
+    and `str`/`int` parameter values are remembered: as dict keys True == 1 ==
+    1.0, which encode differently.  Anything else, a `t` JSON refuses
+    included, goes through `dumps`."""
+    if ev["type"] != "say":
+        return dumps(ev)
+    to, key, params = ev["to"], ev["key"], ev.get("params")
+    if type(to) is not str or type(key) is not str:
+        return dumps(ev)
+    if params:
+        if type(params) is not dict or len(ev) != 8:
+            return dumps(ev)
+        for name, value in params.items():
+            if type(name) is not str or (type(value) is not str and type(value) is not int):
+                return dumps(ev)
+        memo: tuple[Any, ...] = (to, key, ev["text"], *params.items())
+    elif len(ev) == 7:
+        memo = (to, key, ev["text"])
+    else:
+        return dumps(ev)
+    t = ev["t"]
+    if not _isfinite(t):
+        return dumps(ev)  # the ValueError JSON gives
+    tail = _say_tails.get(memo)
+    if tail is None:
+        tail = dumps({"to": to, "key": key, "text": ev["text"], **({"params": params} if params else {})})[1:]
+        if len(_say_tails) < SAY_TAILS_MAX:
+            _say_tails[memo] = tail
+    line = ev["in"]
+    return f'{{"seq": {ev["seq"]}, "t": {t!r}, "type": "say", "in": {"null" if line is None else line}, {tail}'
 
 
 def default_tagmap(game: str) -> dict[str, str]:

@@ -18,7 +18,6 @@ import json
 import math
 import os
 import stat
-import threading
 from json.encoder import c_make_encoder, encode_basestring
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
@@ -293,17 +292,17 @@ def read_script(path: str | Path) -> ParsedScript:
 
 
 _LINE_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(", ", ": "), allow_nan=False)
-_per_thread = threading.local()
 
-
-def _c_encoder() -> Any:
-    """The C encoder `_LINE_ENCODER.encode` builds on every call, built once.
-    Its circular-reference markers are its own state, so each thread has its
-    own, and one is dropped after a failed call (the markers may keep the
-    failed object's containers)."""
-    return c_make_encoder({}, _LINE_ENCODER.default, encode_basestring, None,
-                          _LINE_ENCODER.key_separator, _LINE_ENCODER.item_separator,
-                          _LINE_ENCODER.sort_keys, _LINE_ENCODER.skipkeys, _LINE_ENCODER.allow_nan)
+#: The C encoder `_LINE_ENCODER.encode` builds on every call, built once, and
+#: without circular-reference markers (None): ~10 % of a log line, and with no
+#: markers it holds no state, so one serves every thread and a failed call
+#: leaves nothing behind.  A cycle can only come from a bug; it is then a
+#: `RecursionError` instead of a `ValueError` (`clean_line` and the daemon
+#: catch both; a line parsed from JSON holds no cycle).
+_encode = None if c_make_encoder is None else c_make_encoder(
+    None, _LINE_ENCODER.default, encode_basestring, None,
+    _LINE_ENCODER.key_separator, _LINE_ENCODER.item_separator,
+    _LINE_ENCODER.sort_keys, _LINE_ENCODER.skipkeys, _LINE_ENCODER.allow_nan)
 
 
 def dumps(obj: Mapping[str, Any]) -> str:
@@ -312,19 +311,10 @@ def dumps(obj: Mapping[str, Any]) -> str:
 
     `json.dumps` with any option builds a new JSONEncoder per call, and
     `JSONEncoder.encode` a new C encoder: the C encoder is kept instead
-    (`_c_encoder`), exactly what `_LINE_ENCODER.encode` runs, at about half
-    the cost of a log line."""
-    if c_make_encoder is None:  # a Python without the json C speedups
+    (`_encode`), exactly what `_LINE_ENCODER.encode` runs bar the cycle check."""
+    if _encode is None:  # a Python without the json C speedups
         return _LINE_ENCODER.encode(obj)
-    try:
-        encode = _per_thread.encode
-    except AttributeError:
-        encode = _per_thread.encode = _c_encoder()
-    try:
-        return "".join(encode(obj, 0))
-    except BaseException:
-        _per_thread.encode = _c_encoder()
-        raise
+    return "".join(_encode(obj, 0))
 
 
 def iter_dicts(lines: Iterable[str | Mapping[str, Any]]) -> Iterator[dict[str, Any] | Garbled]:

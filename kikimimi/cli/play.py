@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from kikimimi.cli import CliError
-from kikimimi.engine import LogEvent, ScriptRun, public_view, tagmap_for
+from kikimimi.engine import LogEvent, ScriptRun, log_line, public_view, tagmap_for
 from kikimimi.registry import UnknownGame, game_class, game_names
 from kikimimi.script import Garbled, ScriptError, dumps, read_script
 from kikimimi.tagmap import TagMapError
@@ -87,11 +87,11 @@ def write_lines(out: TextIO, run: ScriptRun, lines: Iterable[tuple[int, dict[str
     live table's log, seq for seq), one JSON line an event, written in batches."""
     pending: list[str] = []
     try:
-        pending += map(dumps, keep(run.log) if keep else run.log)
+        pending += map(log_line, keep(run.log) if keep else run.log)
         feed = run.feed
         for number, item in lines:
             events = feed(number, item)
-            pending += map(dumps, keep(events) if keep else events)
+            pending += map(log_line, keep(events) if keep else events)
             if len(pending) >= WRITE_BATCH:
                 out.write("\n".join(pending) + "\n")
                 pending = []
