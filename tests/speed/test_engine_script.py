@@ -175,6 +175,14 @@ def _say(**changes: object) -> dict:
     _say(to=1), _say(to=True), _say(key=1.0), _say(key=True), _say(detail="x"),
     {k: v for k, v in _say().items() if k != "params"}, {**{k: v for k, v in _say().items() if k != "params"}, "x": 1},
     {"seq": 1, "t": 0.0, "type": "play", "in": 2, "seat": 1, "tag": "trident:heart-3"},
+    {"seq": 1, "t": 3, "type": "turn", "in": None, "seat": 1}, {"seq": 1, "t": 0.5, "type": "undo", "in": 9},
+    {"seq": 1, "t": 0.0, "type": "play", "in": 2, "seat": True}, {"seq": 1, "t": 0.0, "type": "play", "in": 2, "seat": 1.0},
+    {"seq": 1, "t": 0.0, "type": "play", "in": 2, 1: "x"}, {"seq": 1, "t": 0.0, "type": "play", "in": 2, True: "x"},
+    {"seq": 1, "t": "0.0", "type": "play", "in": 2}, {"seq": True, "t": 0.0, "type": "play", "in": 2},
+    {"seq": 1, "t": 0.0, "type": "play", "in": True}, {"seq": 1, "t": 0.0, "type": 1, "in": 2},
+    {"seq": 1, "t": 0.0, "type": Colour.RED, "in": 2}, {"seq": 1, "t": 0.0, "type": 'q"\\é\n', "in": 2, "a": "b"},
+    {"t": 0.0, "seq": 1, "type": "play", "in": 2}, {"seq": 1, "t": 0.0, "type": "play"}, {"type": "x"},
+    {"seq": 1, "t": 0.0, "type": "play", "in": 2, "x": [1], "y": None, "z": {"a": 1}},
 ])
 def test_log_line_is_dumps_byte_for_byte(ev):
     # twice each, in both orders against its neighbours: equal memo keys of
@@ -184,7 +192,9 @@ def test_log_line_is_dumps_byte_for_byte(ev):
 
 
 @pytest.mark.parametrize("bad,error", [(_say(t=math.nan), ValueError), (_say(t=math.inf), ValueError),
-                                       (_say(params={"x": {1, 2}}), TypeError), (_say(params=[1]), None)])
+                                       (_say(params={"x": {1, 2}}), TypeError), (_say(params=[1]), None),
+                                       ({"seq": 1, "t": math.nan, "type": "x", "in": 1}, ValueError),
+                                       ({"seq": 1, "t": 1.0, "type": "x", "in": 1, "b": b"x"}, TypeError)])
 def test_log_line_refuses_what_dumps_refuses(bad, error):
     if error is None:
         assert log_line(bad) == dumps(bad)
