@@ -62,6 +62,7 @@ class Table:
         except Exception as exc:  # a bad option: say which, in one line (whatever the game raised)
             raise ScriptError(f"{cls.name}: {exc}") from None
         self.phrasebook = _phrasebook(header.lang, cls.name)
+        self._render = self.phrasebook.render
         seats = range(1, header.players + 1)
         self.known_tags = (
             cls.known_tags(header.players) | COMMAND_TAGS | {f"seat:{k}" for k in seats}
@@ -186,8 +187,7 @@ class Table:
             return [self._error(line, t, f'line {line}: needs "tag" or "uid"')]
         if tag not in self.known_tags:
             return self._refuse_tag(line, t, reader, seat, f"unknown tag {tag}")
-        return Input(t=t, line=line, reader=reader, seat=seat, tag=tag,
-                     removed=bool(item.get("removed", False)))
+        return Input(t, line, reader, seat, tag, bool(item.get("removed", False)))  # positional: cheaper
 
     def _refuse_tag(self, line: int, t: float, reader: str, seat: int | None, why: str) -> list[LogEvent]:
         to = seat_audience(seat) if seat is not None else TABLE
@@ -231,7 +231,7 @@ class Table:
             params = fields.get("params") or {}
             to, key = fields["to"], fields["key"]
             out: LogEvent = {"seq": seq, "t": t, "type": type_, "in": line, "to": to, "key": key,
-                             "text": self.phrasebook.render(key, params)}
+                             "text": self._render(key, params)}
             if params:
                 out["params"] = params
             return out
@@ -346,18 +346,26 @@ class ScriptRun:
         self.standing_log: list[LogEvent] = list(self.log)
 
     def feed(self, number: int, item: Mapping[str, Any] | Garbled) -> list[LogEvent]:
-        if is_undo(item):
-            assert isinstance(item, Mapping)
-            events = self._undo(number, item)
-        else:
-            events = self.table.feed(number, item)
-            if not isinstance(item, Garbled):
-                for ev in events:
-                    if ev["type"] == "error" and ev["in"] == number:
-                        break
-                else:  # accepted: an undo may take it back
-                    self.standing.append((number, dict(item)))
-        self.record(events)
+        # A line without "console" (a reader's, nearly every line) is no undo:
+        # `is_undo` is not asked, nor `record` called, for it.
+        if type(item) is not dict or "console" in item:
+            if is_undo(item):
+                assert isinstance(item, Mapping)
+                events = self._undo(number, item)
+                self.record(events)
+                return events
+            if isinstance(item, Garbled):
+                events = self.table.feed(number, item)
+                self.record(events)
+                return events
+        events = self.table.feed(number, item)
+        for ev in events:
+            if ev["type"] == "error" and ev["in"] == number:
+                break
+        else:  # accepted: an undo may take it back
+            self.standing.append((number, dict(item)))
+        self.log += events
+        self.standing_log += events
         return events
 
     def record(self, events: list[LogEvent]) -> None:

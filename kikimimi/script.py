@@ -209,15 +209,23 @@ def _decode(raw: bytes) -> str | None:
         return None
 
 
+#: What `bytes.strip()` strips (str.strip() would strip more: U+3000, U+0085...).
+_ASCII_BLANK = " \t\n\r\x0b\x0c"
+
+
 def parse_bytes(data: bytes, name: str = "script") -> ParsedScript:
     """Parse a whole script.  `data` may end mid-line, even mid-character (a crash mid-write)."""
-    raw_lines = data.split(b"\n")
+    pieces: list[Any]
+    try:  # nearly always all UTF-8: decoded at once, not line by line
+        pieces, blank = data.decode("utf-8").split("\n"), _ASCII_BLANK
+    except UnicodeDecodeError:
+        pieces, blank = data.split(b"\n"), None
     complete = data.endswith(b"\n")
     if complete:
-        raw_lines.pop()  # the empty piece after the final newline
-    if not raw_lines or not raw_lines[0].strip():
+        pieces.pop()  # the empty piece after the final newline
+    if not pieces or not pieces[0].strip(blank):
         raise ScriptError(f"{name}: empty script (line 1 must be the header)")
-    head = _decode(raw_lines[0])
+    head = pieces[0] if blank else _decode(pieces[0])
     if head is None:
         raise ScriptError(f"{name}: line 1: header is not UTF-8 text")
     first = parse_line(head)
@@ -226,14 +234,15 @@ def parse_bytes(data: bytes, name: str = "script") -> ParsedScript:
     header = Header.parse(first, f"{name}: line 1")
     lines: list[tuple[int, dict[str, Any] | Garbled]] = []
     warnings: list[str] = []
-    for number, raw in enumerate(raw_lines[1:], start=2):
-        if not raw.strip():
+    for number, piece in enumerate(pieces[1:], start=2):
+        if not piece.strip(blank):
             continue
-        text = _decode(raw)
+        text = piece if blank else _decode(piece)
         parsed = parse_line(text) if text is not None else Garbled.of(
-            raw.decode("utf-8", "replace"), "not UTF-8 text")
-        last = number == len(raw_lines)
+            piece.decode("utf-8", "replace"), "not UTF-8 text")
+        last = number == len(pieces)
         if isinstance(parsed, Garbled) and last and not complete:
+            raw = piece.encode("utf-8") if blank else piece
             warnings.append(f"{name}: line {number}: truncated last line skipped (a crash mid-write?): "
                             f"{describe_bytes(raw)}")
             continue
