@@ -271,38 +271,42 @@ def log_line(ev: LogEvent) -> str:
     """`dumps(ev)`, byte for byte, for an event of a `Table`'s log (what
     `replay` writes), a `say` mostly from `_say_tails`.
 
-    A say event is laid out by `Table._log` (seq, t, type, in, to, key,
-    text[, params]; seq and in the engine's own int or None), so only its
-    ending needs encoding, once per distinct phrase.  Only exact `str` names
-    and `str`/`int` parameter values are remembered: as dict keys True == 1 ==
-    1.0, which encode differently.  Anything else, a `t` JSON refuses
-    included, goes through `dumps`."""
+    A say event is laid out by `Table._log_events` (seq, t, type, in, to,
+    key, text[, params]; seq and in the engine's own int or None), so only
+    its ending needs encoding, once per distinct phrase.  Only exact `str`
+    names and `str`/`int` parameter values are remembered: as dict keys
+    True == 1 == 1.0, which encode differently (a str is equal only to a
+    str, so `to`, `key` and `text` are looked at only when remembered).
+    Anything else, a `t` JSON refuses included, goes through `dumps`."""
     if ev["type"] != "say":
         return dumps(ev)
-    to, key, params = ev["to"], ev["key"], ev.get("params")
-    if type(to) is not str or type(key) is not str:
-        return dumps(ev)
-    if params:
-        if type(params) is not dict or len(ev) != 8:
-            return dumps(ev)
-        for name, value in params.items():
-            if type(name) is not str or (type(value) is not str and type(value) is not int):
+    size = len(ev)
+    try:
+        if size == 8:
+            params = ev["params"]
+            if type(params) is not dict or not params:  # the table never logs empty params
                 return dumps(ev)
-        memo: tuple[Any, ...] = (to, key, ev["text"], *params.items())
-    elif len(ev) == 7:
-        memo = (to, key, ev["text"])
-    else:
+            for name, value in params.items():
+                if type(name) is not str or (type(value) is not str and type(value) is not int):
+                    return dumps(ev)
+            memo: tuple[Any, ...] = (ev["to"], ev["key"], ev["text"], *params.items())
+        elif size == 7:
+            params = None
+            memo = (ev["to"], ev["key"], ev["text"])
+        else:
+            return dumps(ev)
+        t, line, seq = ev["t"], ev["in"], ev["seq"]
+    except KeyError:  # not laid out as a say of the table's
         return dumps(ev)
-    t = ev["t"]
-    if not _isfinite(t):
-        return dumps(ev)  # the ValueError JSON gives
+    if (type(t) is not float and type(t) is not int) or not _isfinite(t):
+        return dumps(ev)  # the ValueError JSON gives, or whatever JSON makes of it
     tail = _say_tails.get(memo)
     if tail is None:
-        tail = dumps({"to": to, "key": key, "text": ev["text"], **({"params": params} if params else {})})[1:]
-        if len(_say_tails) < SAY_TAILS_MAX:
+        to, key, text = memo[:3]
+        tail = dumps({"to": to, "key": key, "text": text, **({"params": params} if params else {})})[1:]
+        if len(_say_tails) < SAY_TAILS_MAX and type(to) is str and type(key) is str and type(text) is str:
             _say_tails[memo] = tail
-    line = ev["in"]
-    return f'{{"seq": {ev["seq"]}, "t": {t!r}, "type": "say", "in": {"null" if line is None else line}, {tail}'
+    return f'{{"seq": {seq}, "t": {t!r}, "type": "say", "in": {"null" if line is None else line}, {tail}'
 
 
 def default_tagmap(game: str) -> dict[str, str]:
