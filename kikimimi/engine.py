@@ -230,27 +230,30 @@ class Table:
         """Number and stamp each event, in one loop (a call per event was a
         tenth of `feed`); a say gets its text in the table's language."""
         logged: list[LogEvent] = []
-        append = logged.append
-        for ev in events:
-            type_, fields = ev.type, ev.fields
-            if type_ == "say":
-                self.seq = seq = self.seq + 1
-                params = fields.get("params") or {}
-                to, key = fields["to"], fields["key"]
-                out: LogEvent = {"seq": seq, "t": t, "type": type_, "in": line, "to": to, "key": key,
-                                 "text": self._render(key, params)}
-                if params:
-                    out["params"] = params
-                append(out)
-                continue
-            if type_ == "timer-set":
-                self.timers[str(fields["name"])] = float(fields["at"])
-                self._timers_changed()
-            elif type_ == "timer-cancel":
-                self.timers.pop(str(fields["name"]), None)
-                self._timers_changed()
-            self.seq = seq = self.seq + 1
-            append({"seq": seq, "t": t, "type": type_, "in": line, **fields})
+        append, render, seq = logged.append, self._render, self.seq
+        try:
+            for ev in events:
+                type_, fields = ev.type, ev.fields
+                if type_ == "say":
+                    seq += 1
+                    params = fields.get("params") or {}
+                    to, key = fields["to"], fields["key"]
+                    out: LogEvent = {"seq": seq, "t": t, "type": type_, "in": line, "to": to, "key": key,
+                                     "text": render(key, params)}
+                    if params:
+                        out["params"] = params
+                    append(out)
+                    continue
+                if type_ == "timer-set":
+                    self.timers[str(fields["name"])] = float(fields["at"])
+                    self._timers_changed()
+                elif type_ == "timer-cancel":
+                    self.timers.pop(str(fields["name"]), None)
+                    self._timers_changed()
+                seq += 1
+                append({"seq": seq, "t": t, "type": type_, "in": line, **fields})
+        finally:  # a game's broken event stops the loop: the numbers given so far stay given
+            self.seq = seq
         return logged
 
     def _error(self, line: int | None, t: float, message: str) -> LogEvent:

@@ -149,20 +149,6 @@ _scan_once = _LINE_DECODER.scan_once
 _whitespace = json.decoder.WHITESPACE.match
 
 
-def _decode_json(text: str) -> Any:
-    """`_LINE_DECODER.decode(text)`, its two Python layers inline, and the
-    leading-whitespace match skipped when there is none (a third of a decode)."""
-    try:
-        obj, end = _scan_once(text, 0 if text[:1] not in " \t\n\r" else _whitespace(text, 0).end())
-    except StopIteration as err:
-        raise json.JSONDecodeError("Expecting value", text, err.value) from None
-    if end != len(text):
-        end = _whitespace(text, end).end()
-        if end != len(text):
-            raise json.JSONDecodeError("Extra data", text, end)
-    return obj
-
-
 def parse_line(text: str) -> dict[str, Any] | Garbled:
     """One script line -> its object, or a `Garbled` saying why not (never an exception)."""
     if len(text) > MAX_LINE_BYTES:
@@ -177,7 +163,16 @@ def parse_line(text: str) -> dict[str, Any] | Garbled:
     try:
         if text.startswith("\ufeff"):  # what json.loads says before it decodes anything
             raise json.JSONDecodeError("Unexpected UTF-8 BOM (decode using utf-8-sig)", text, 0)
-        obj = _decode_json(text)
+        # `_LINE_DECODER.decode(text)`, its two Python layers inline, and the
+        # leading-whitespace match skipped when there is none (a third of a decode)
+        try:
+            obj, end = _scan_once(text, 0 if text[:1] not in " \t\n\r" else _whitespace(text, 0).end())
+        except StopIteration as err:
+            raise json.JSONDecodeError("Expecting value", text, err.value) from None
+        if end != len(text):
+            end = _whitespace(text, end).end()
+            if end != len(text):
+                raise json.JSONDecodeError("Extra data", text, end)
     except json.JSONDecodeError as exc:
         return Garbled.of(text, f"not JSON ({exc.msg})")
     except (ValueError, RecursionError) as exc:

@@ -93,7 +93,8 @@ def write_lines(out: TextIO, run: ScriptRun, lines: Iterable[tuple[int, dict[str
             events = feed(number, item)
             pending += map(log_line, keep(events) if keep else events)
             if len(pending) >= WRITE_BATCH:
-                out.write("\n".join(pending) + "\n")
+                pending.append("")  # the last line's newline
+                out.write("\n".join(pending))
                 pending = []
         run.close()
     finally:  # whatever stops the loop, every line made so far is written, as one by one did
