@@ -16,7 +16,6 @@ Team chats that cannot be private at a table become the team's joint act
 """
 from __future__ import annotations
 
-import itertools
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -151,7 +150,7 @@ class Mafia42Game(HiddenRoleGame):
         seconds = sorted({int(opts[k]) for k in ("night", "morning", "vote", "defence", "approval")}
                          | {per_player * n for n in seats})
         longest = per_player * players + 15 * players  # everyone extends
-        groups = [list(c) for k in range(1, 4) for c in itertools.combinations(seats, k)]  # partners
+        groups = seat_sets(seats, 3)  # partners
         names = sorted(opts["catalogue"].jobs)
         return {
             "seat": seats, "seats": [["-"]] + groups, "players": [players], "mode": [opts["mode"]],

@@ -36,9 +36,6 @@ def seat_sets(seats: Sequence[int], largest: int | None = None) -> list[list[int
     return [list(c) for k in range(1, top + 1) for c in itertools.combinations(seats, k)]
 
 
-_subsets = seat_sets
-
-
 def trident_values(players: int, options: Mapping[str, Any]) -> Domains:
     from kikimimi_games.trident.pieces import HAND_SIZE, PIECES, Suit, hand_points
 
@@ -46,7 +43,7 @@ def trident_values(players: int, options: Mapping[str, Any]) -> Domains:
     tags = sorted(p.tag for p in PIECES)
     counts = range(0, len(PIECES) + 1)
     return {
-        "seat": seats, "place": seats, "players": [players], "seats": _subsets(seats),
+        "seat": seats, "place": seats, "players": [players], "seats": seat_sets(seats),
         "count": counts, "total": counts, "pieces": counts, "owed": counts,
         "points": range(0, hand_points(tags) + 1), "agreed.count": range(1, players + 1),
         "deal-short.count": [HAND_SIZE], "deal-first.count": [HAND_SIZE], "deal.count": [HAND_SIZE],
@@ -67,7 +64,7 @@ def onisagashi_values(players: int, options: Mapping[str, Any]) -> Domains:
     partial = [[card_tag(c) for c in pick if c] for pick in itertools.product(
         *(("",) + BY_CATEGORY[g] for g in CATEGORIES)) if any(pick)]
     return {
-        "seat": seats, "seats": _subsets(seats), "round": range(1, most + 1),
+        "seat": seats, "seats": seat_sets(seats), "round": range(1, most + 1),
         "rules": ["beginner", "advanced"], "points": range(-most, most + 1),
         "card": [card_tag(c) for c in CARDS], "cards": triples, "tokens-on-field.cards": partial,
         "count": range(0, len(CARDS) + 1), "players": [players],
