@@ -267,9 +267,10 @@ class HiddenRoleGame(Game):
                 continue
             group = frozenset([seat, *partners])
             role = self.roster.role(seat) or ""
-            if group not in done:
+            if group not in done:  # logged for the members who are told: knowing may go one way only
                 done.add(group)
-                out.append(team_event("partners", group, role=role, seats=sorted(group)))
+                told = [m for m in sorted(group) if partners_of(self.roster, m, self.knows)]
+                out.append(team_event("partners", told, role=role, seats=sorted(group)))
             out.append(say(seat_audience(seat), "partners", role=self.role_name(role), seats=partners))
         return out
 

@@ -5,6 +5,7 @@ import sys
 
 import pytest
 
+from kikimimi.protocol import visible_to
 from kikimimi_games.mafia42.jobs import CatalogueError, default_catalogue
 
 from .table import Table, of, over, power, said
@@ -189,6 +190,7 @@ def job_fanatic():
     t = Table(["mafia", "cult-leader", "fanatic"] + [C] * 6, mode="cult")
     log = t.run()
     assert said(log, "partners", "seat:3")[0]["params"]["seats"] == [2]
+    assert not [e for e in log if e["type"] == "partners" and visible_to(e, 2)]  # the leader is not told
     t.night({2: 3}).day({s: 2 for s in range(1, 10)}, yes=(1, 3, 4, 5, 6, 7, 8, 9))
     log = t.night().day().night({3: 5}).run()
     assert said(log, "converted-job", "seat:3")  # converted, he took over the converting
