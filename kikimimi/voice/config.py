@@ -113,7 +113,7 @@ def _parse_output(name: str, section: Any, players: int) -> OutputSpec:
         raise ValueError(f"{where}.device: must be a name substring or a device index")
     if isinstance(device, str):
         device = device.strip()
-        if device.isdigit():
+        if device.isascii() and device.isdigit():  # "²" is a name, not an index
             device = int(device)
         elif not device:
             raise ValueError(f"{where}.device: empty name")

@@ -34,7 +34,7 @@ def parse_voice_command(line: str, players: int) -> dict[str, Any] | str:
         if not m or int(m.group(1)) > players:
             return f"voice: no output {output[:20]!r} (speaker or seat-1 .. seat-{players})"
         output = f"seat-{int(m.group(1))}"
-    if not value.isdigit() or len(value) > 4:
+    if not (value.isascii() and value.isdigit()) or len(value) > 4:  # "²".isdigit(), yet int("²") fails
         return f"voice: {setting[:20]} must be a whole number"
     number = int(value)
     if setting == "rate":

@@ -89,7 +89,8 @@ def test_voice_console_line_is_a_runtime_event_not_a_game_input():
 
 
 @pytest.mark.parametrize("line", ["voice", "voice seat-1 pitch 3", "voice seat-1 rate fast",
-                                  "voice seat-1 rate 1e9", "voice x" * 200, "voice seat-0 rate 100"])
+                                  "voice seat-1 rate 1e9", "voice x" * 200, "voice seat-0 rate 100",
+                                  "voice speaker rate ²", "voice seat-1 volume ٣٠"])
 def test_broken_voice_lines_are_refused_in_one_line(line):
     got = parse_voice_command(line, 3)
     assert isinstance(got, str) and "\n" not in got and len(got) < 120
