@@ -187,7 +187,7 @@ def identify(clf: nfc.ContactlessFrontend, target: nfc.clf.RemoteTarget) -> str 
                 name = name_in(tag.ndef.records)
                 if name is not None:
                     return name
-        except nfc.tag.TagCommandError:
+        except (nfc.tag.TagCommandError, ndef.DecodeError):  # a broken record: known by its uid
             pass
     if sense(clf, uid) is None:
         raise TagGone(uid.hex())

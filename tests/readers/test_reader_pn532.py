@@ -140,3 +140,21 @@ def test_reader_vanishing_mid_game_is_lost_then_back_without_spurious_input(pn53
     ]
     lost = [i for i in table.inputs if i.kind == "lost"]
     assert all(i.detail for i in lost)
+
+
+def test_a_tag_with_a_broken_text_record_is_read_by_its_uid(pn532s):
+    """nfcpy raises ndef.DecodeError for a text record that is not UTF-8: the piece is
+    then known by its uid (the tag map), and the reader goes on working."""
+    emu = pn532s()
+    broken = Ntag213("04a1b2c3d4e5f6", "trident:heart-3")
+    record = bytes([0xD1, 0x01, 5, ord("T"), 0x02]) + b"en\xff\xfe"  # a text record, not UTF-8
+    tlv = bytes([0x03, len(record)]) + record + b"\xfe"
+    broken.mem[16:16 + len(tlv)] = tlv
+    clf = open_pn532(emu.path)
+    try:
+        emu.place(broken)
+        assert identify(clf, sense(clf)) is None
+        emu.place(HEART3)
+        assert identify(clf, sense(clf)) == "trident:heart-3"
+    finally:
+        close_quietly(clf)
