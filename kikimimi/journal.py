@@ -50,6 +50,8 @@ class JournalUnwritable(JournalError):
 
 def private_dir(folder: Path) -> None:
     """Create `folder` (and missing parents) 0700; an existing folder is left as it is."""
+    if "\0" in str(folder):
+        raise JournalError(f"{str(folder)!r}: not a usable folder name (it holds a NUL byte)")
     missing = []
     p = folder
     while not p.exists():
@@ -76,6 +78,8 @@ def open_private(path: Path, flags: int) -> int:
         if isinstance(exc, FileExistsError):
             raise
         raise JournalError(f"{path}: cannot open ({exc.strerror or exc})") from None
+    except ValueError:  # a NUL byte in the name
+        raise JournalError(f"{str(path)!r}: not a usable file name (it holds a NUL byte)") from None
     try:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):

@@ -268,6 +268,8 @@ def read_regular_file(path: str | Path, limit: int, what: str = "file") -> bytes
         fd = os.open(p, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
     except OSError as exc:
         raise ScriptError(f"{p}: cannot read ({exc.strerror or exc})") from None
+    except ValueError:  # a NUL byte in the name
+        raise ScriptError(f"{str(p)!r}: not a usable file name (it holds a NUL byte)") from None
     try:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):

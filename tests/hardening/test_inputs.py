@@ -309,3 +309,20 @@ def test_serve_stopped_while_the_keyboard_waits_exits_cleanly(tmp_path, toy):
     finally:
         if proc.poll() is None:
             proc.kill()
+
+
+@pytest.mark.parametrize("change", [('journal = "journal.jsonl"', 'journal = "a\\u0000b/j.jsonl"'),
+                                    ("players = 2", 'players = 2\ntagmap = "a\\u0000b"')])
+def test_a_nul_byte_in_a_config_path_is_one_line(tmp_path, toy, change):
+    path = _config(tmp_path, sim_table_toml("toy", 2).replace(*change, 1))
+    proc = subprocess.run(TOY_CLI + ["serve", str(path), "--voice", "text"], cwd=tmp_path,
+                          capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL)
+    assert proc.returncode != 0 and "Traceback" not in proc.stderr
+    assert proc.stderr.strip().count("\n") == 0 and "NUL byte" in proc.stderr
+
+
+def test_a_nul_byte_in_a_scripts_tag_map_is_one_line(tmp_path):
+    script = tmp_path / "s.jsonl"
+    script.write_text('{"game": "trident", "players": 3, "tagmap": "a\\u0000b"}\n')
+    proc = subprocess.run(TOY_CLI + ["replay", str(script)], capture_output=True, text=True, timeout=60)
+    assert proc.returncode != 0 and "Traceback" not in proc.stderr and "NUL byte" in proc.stderr
