@@ -279,7 +279,7 @@ class Evening:
     def _waiting_lines(self) -> list[LogEvent]:
         s = self.session
         if s is not None and not s.closed and self.club is not None:
-            return [self._say("session-next", number=self.club.recorded() + 1)]
+            return [self._say("session-next", number=self._recorded(s.number - 1) + 1)]
         return [self._say("table-waiting")]
 
     # -- the daemon's hooks (called under its lock) -------------------------------
@@ -319,7 +319,9 @@ class Evening:
             return self._waiting_lines()
         from kikimimi.records import NotCounted, RecordsError
 
-        recorded = self.club.recorded()
+        recorded = self._recorded(None)
+        if recorded is None:  # the records cannot be read now: said, and recordable later from the log
+            return [self._say("session-not-recorded"), *self._waiting_lines()]
         ranking = sorted(ev.get("ranking", []), key=lambda e: e["place"])
         if recorded >= s.number:
             lines = []
@@ -337,7 +339,7 @@ class Evening:
         except NotCounted as exc:
             self.complain(f"session {s.id}: game {s.number} not counted: {exc}")
             return [self._say("session-not-counted", number=s.number), *self._waiting_lines()]
-        except RecordsError as exc:
+        except (RecordsError, OSError) as exc:
             self.complain(f"session {s.id}: game {s.number} not recorded: {exc} "
                           f"(kikimimi session record-log {s.id} can record it from the event log)")
             return [self._say("session-not-recorded"), *self._waiting_lines()]
@@ -356,6 +358,20 @@ class Evening:
             lines.append(self._say("session-over"))
             return lines
         return lines + self._waiting_lines()
+
+    def _recorded(self, fallback: Any) -> Any:
+        """How many games of the session the records hold; `fallback` (said once on
+        stderr) when they cannot be read: a database down mid-evening must not
+        stop the table, whose journal keeps every game to record later."""
+        from kikimimi.records import RecordsError
+
+        assert self.club is not None and self.session is not None
+        try:
+            return self.club.recorded()
+        except RecordsError as exc:
+            self.complain(f"session {self.session.id}: the records cannot be read now ({exc}); "
+                          f"kikimimi session record-log {self.session.id} can record a game from its event log")
+            return fallback
 
     def _result_line(self, number: int, ranking: list[Mapping[str, Any]]) -> LogEvent:
         names = [self.club.names.get(e["seat"], f"seat {e['seat']}") if self.club else f"seat {e['seat']}"
@@ -382,7 +398,7 @@ class Evening:
         if s is not None and s.closed:
             self.session = s = None
         if s is not None and self.club is not None:
-            s.number = self.club.recorded() + 1
+            s.number = self._recorded(s.number - 1) + 1
         d.header = self._header()
         first = self._opening_lines()
         if first:

@@ -108,6 +108,19 @@ def test_a_session_game_is_recorded_once_even_after_an_undo_and_a_restart(tmp_pa
     assert read_script(again.journal_path).header.extra["session"]["game"] == 2
 
 
+def test_records_out_of_reach_at_game_over_are_said_and_the_table_plays_on(tmp_path):
+    db = _club(tmp_path)
+    daemon, heard, complaints = _table(tmp_path, ClubSession(1, db, "en"))
+    db.rename(tmp_path / "club.away")
+    db.mkdir()  # the records file is gone (a database server down would do the same)
+    n = len(heard)
+    _finish(daemon)
+    assert "This game could not be recorded. The referee has the reason." in _speaker(heard[n:])
+    assert any("record-log 1" in c for c in complaints)
+    daemon.submit({"console": "new"})  # the next game starts all the same
+    assert not daemon.table.game.over and daemon.table.inputs == 0
+
+
 def test_a_game_over_before_the_recording_is_recorded_on_restart(tmp_path):
     db = _club(tmp_path)
     daemon = Daemon(Header("trident", 3, dict(COMPETITION), "en",
