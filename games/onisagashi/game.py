@@ -236,8 +236,9 @@ class OnisagashiGame(Game):
                 return [say(TABLE, "token", card=card_tag(card))]
             return self._refuse(None, f"the field already has a {CATEGORIES[g]} token; take it off first", "same-kind")
         d = self.turn_seat
-        if self.rules == "beginner" and card in self.hands[d]:
-            return self._refuse(d, f"seat {d} may not declare a card it holds", "own-card")
+        if self.rules == "beginner" and card in self.hands[d]:  # the table saw a token placed: said as any
+            return [say(TABLE, "token", card=card_tag(card)),
+                    *self._refuse(d, f"seat {d} may not declare a card it holds", "own-card")]
         self.tokens[g] = card
         if len(self.tokens) < 3:
             return [say(TABLE, "token", card=card_tag(card))]

@@ -96,6 +96,8 @@ def test_beginner_refuses_own_card_privately_and_keeps_state():
     assert err["private"] == "seat:1"
     assert said(log, "seat:1", "own-card")
     assert of(log, "declare")[0]["cards"] == ["keiichi", "bat", "forest"]
+    tokens = [e["params"]["card"] for e in said(log, "table", "token")]
+    assert tokens[0] == "oni:card-mion"  # placed in sight of everyone: said like any token
 
 
 def test_advanced_allows_own_cards_and_declarer_does_not_answer():
