@@ -51,7 +51,7 @@ class BotSeat:
             seat = params.get("seat")
             if key in ("partners", "contact-made"):
                 self.mates |= {s for s in params.get("seats", []) if isinstance(s, int)}
-            elif key in ("helper-joined", "lover-is", "leader-is", "you-converted"):
+            elif key in ("helper-joined", "you-converted"):
                 self.mates.add(int(seat))
             elif key == "police-mafia":
                 self.mafia.add(int(seat))

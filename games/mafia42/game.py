@@ -289,8 +289,6 @@ class Mafia42Game(HiddenRoleGame):
         return out
 
     def on_timer(self, name: str, t: float) -> list[Event]:
-        if self.finished:
-            return []
         if name == "warn":
             return [say(TABLE, "ten-seconds")]
         if name == "hush" and self.phase == "vote":

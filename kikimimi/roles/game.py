@@ -323,7 +323,4 @@ class HiddenRoleGame(Game):
         return [error(f"unknown console command {line[:80]!r} (have: {have})", private=REFEREE)]
 
     def _seat_arg(self, word: str) -> int | None:
-        # ASCII digits only: "²".isdigit() is true and int("²") fails
-        if word.isascii() and word.isdigit() and len(word) <= 3 and 1 <= int(word) <= self.players:
-            return int(word)
-        return None
+        return hints.seat_number(word, self.players)
