@@ -190,8 +190,11 @@ def main() -> None:
         print("RLCard not installed: pip install '.[bench]'")
         return
     anchor = rate["RLCard UNO, random agents (anchor)"]
-    print(f"ratio Trident sim.play (human) / RLCard UNO: {rate['sim.play, human bots (default)'] / anchor:.2f}x; "
-          f"target 1,000 Trident games/s: {'met' if rate['sim.play, human bots (default)'] >= 1000 else 'not met'}")
+    ours = rate["sim.play, human bots (default)"]
+    # The issue asks 1,000 games/s where it measured UNO at ~2,000: 0.5x of the anchor.
+    print(f"ratio Trident sim.play (human) / RLCard UNO: {ours / anchor:.2f}x "
+          f"(the issue's 1,000 beside ~2,000: 0.5x, {'met' if ours >= 0.5 * anchor else 'not met'}); "
+          f"1,000 Trident games/s on this machine: {'met' if ours >= 1000 else 'not met'}")
 
 
 if __name__ == "__main__":

@@ -224,10 +224,7 @@ def test_log_line_of_whole_games(game, lang):
     """Every event of seeded bot games, undos and timers included, in both languages."""
     cls = game_class(game)
     for seed in range(3):
-        try:
-            script, _ = play(game, seed, cls.official_players or cls.min_players, lang=lang)
-        except NotImplementedError:
-            pytest.skip(f"{game} has no bots")
+        script, _ = play(game, seed, cls.official_players or cls.min_players, lang=lang)
         header = Header.parse(script[0])
         run = ScriptRun(header, tagmap=engine.tagmap_for(header))
         for number, item in enumerate(script[1:], start=2):

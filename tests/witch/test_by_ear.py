@@ -1,19 +1,16 @@
-"""Ear-only bots finish 闇に笑う魔女: everything a player needs is spoken (docs/ear.md).
-
-Skipped until the runtime's ear-bot part (`kikimimi.ear`) is installed."""
+"""Ear-only bots finish 闇に笑う魔女: everything a player needs is spoken (docs/ear.md)."""
 from __future__ import annotations
 
 import random
 
 import pytest
 
-ear = pytest.importorskip("kikimimi.ear")
-
-from kikimimi.protocol import TABLE, seat_audience  # noqa: E402
-from kikimimi.roles.ear import DealtCards  # noqa: E402
-from kikimimi.sim import play  # noqa: E402
-from kikimimi_games.witch import WitchGame  # noqa: E402
-from kikimimi_games.witch import ear as witch_ear  # noqa: E402
+from kikimimi import ear
+from kikimimi.protocol import TABLE, seat_audience
+from kikimimi.roles.ear import DealtCards
+from kikimimi.sim import play
+from kikimimi_games.witch import WitchGame
+from kikimimi_games.witch import ear as witch_ear
 
 
 @pytest.mark.parametrize("players", [5, 6, 8, 10, 12, 16])
