@@ -221,9 +221,8 @@ class Game(ABC):
     @classmethod
     def phrase_values(cls, players: int, options: Mapping[str, Any]) -> Mapping[str, Sequence[Any]]:
         """Every value each phrase parameter can take at such a table ("seat" -> 1..players),
-        so the runtime renders every phrase before it is needed.  Empty: the voice part's
-        own table for this game, if any (`kikimimi.voice.domains`); a parameter left out
-        is rendered when first said."""
+        so the runtime renders every phrase before it is needed (`kikimimi.voice.domains`);
+        a parameter left out is rendered when first said."""
         return {}
 
     @classmethod

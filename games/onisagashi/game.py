@@ -13,7 +13,8 @@ card the table should not hear.
 """
 from __future__ import annotations
 
-from collections.abc import Mapping
+import itertools
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from kikimimi import hints
@@ -160,6 +161,28 @@ class OnisagashiGame(Game):
         from .tuning import tune
 
         return tune(games, seed, players, options, bot=bot, plot=plot, progress=progress)
+
+    @classmethod
+    def phrase_values(cls, players: int, options: Mapping[str, Any]) -> Mapping[str, Sequence[Any]]:
+        """Every value a phrase parameter takes at such a table, so the voice renders them before play."""
+        from kikimimi.voice.domains import seat_sets
+
+        from .cards import BY_CATEGORY
+
+        seats = list(range(1, players + 1))
+        rounds = options.get("rounds", DEFAULTS["rounds"])
+        target = options.get("target", DEFAULTS["target"])
+        most = max(int(rounds or 1), int(target or 1))
+        triples = [[card_tag(c) for c in trio] for trio in itertools.product(*(BY_CATEGORY[g] for g in CATEGORIES))]
+        # the field's tokens so far: one to three, at most one of each category, in category order
+        partial = [[card_tag(c) for c in pick if c] for pick in itertools.product(
+            *(("",) + BY_CATEGORY[g] for g in CATEGORIES)) if any(pick)]
+        return {
+            "seat": seats, "seats": seat_sets(seats), "round": range(1, most + 1),
+            "rules": ["beginner", "advanced"], "points": range(-most, most + 1),
+            "card": [card_tag(c) for c in CARDS], "cards": triples, "tokens-on-field.cards": partial,
+            "count": range(0, len(CARDS) + 1), "players": [players],
+        }
 
     @classmethod
     def diagram(cls, fmt: str = "mermaid") -> str:

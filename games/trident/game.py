@@ -24,7 +24,7 @@ remember.
 """
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from kikimimi import hints
@@ -605,6 +605,22 @@ class TridentGame(PhaseModel, Game):
         from .tuning import tune
 
         return tune(games, seed, players, options, bot, plot, progress)
+
+    @classmethod
+    def phrase_values(cls, players: int, options: Mapping[str, Any]) -> Mapping[str, Sequence[Any]]:
+        """Every value a phrase parameter takes at such a table, so the voice renders them before play."""
+        from kikimimi.voice.domains import seat_sets
+
+        seats = list(range(1, players + 1))
+        tags = sorted(TAGS)
+        counts = range(0, len(TAGS) + 1)
+        return {
+            "seat": seats, "place": seats, "players": [players], "seats": seat_sets(seats),
+            "count": counts, "total": counts, "pieces": counts, "owed": counts,
+            "points": range(0, hand_points(tags) + 1), "agreed.count": range(1, players + 1),
+            "deal-short.count": [HAND_SIZE], "deal-first.count": [HAND_SIZE], "deal.count": [HAND_SIZE],
+            "piece": tags, "effect": sorted({BY_TAG[t].effect for t in tags}), "suit": [s.value for s in Suit],
+        }
 
     @classmethod
     def diagram(cls, fmt: str = "mermaid") -> str:

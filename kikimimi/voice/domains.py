@@ -4,9 +4,9 @@ A parametrised phrase ("{seat}番。", "{card}、あなたのカードです。"
 first use made its answer wait 24-30 ms p95 for the engine (Open JTalk:
 50-200 ms), against ~2 ms for a cached clip.  So at table start every phrase
 is rendered with every value its parameters can take at that table: a game
-declares its parameter domains (`Game.phrase_values`); this module holds
-them for the games that do not declare their own yet, and expands each
-catalogue template over the domains of the parameters it actually names.
+declares its parameter domains (`Game.phrase_values`), and this module
+expands each catalogue template over the domains of the parameters it
+actually names.
 
 A phrase whose expansion is larger than `MAX_VARIANTS` (the Trident's final
 ranking by points: seat x place x every possible score) or names a
@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import itertools
 import string
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -36,48 +36,6 @@ def seat_sets(seats: Sequence[int], largest: int | None = None) -> list[list[int
     return [list(c) for k in range(1, top + 1) for c in itertools.combinations(seats, k)]
 
 
-def trident_values(players: int, options: Mapping[str, Any]) -> Domains:
-    from kikimimi_games.trident.pieces import HAND_SIZE, PIECES, Suit, hand_points
-
-    seats = list(range(1, players + 1))
-    tags = sorted(p.tag for p in PIECES)
-    counts = range(0, len(PIECES) + 1)
-    return {
-        "seat": seats, "place": seats, "players": [players], "seats": seat_sets(seats),
-        "count": counts, "total": counts, "pieces": counts, "owed": counts,
-        "points": range(0, hand_points(tags) + 1), "agreed.count": range(1, players + 1),
-        "deal-short.count": [HAND_SIZE], "deal-first.count": [HAND_SIZE], "deal.count": [HAND_SIZE],
-        "piece": tags, "effect": sorted({p.effect for p in PIECES}), "suit": [s.value for s in Suit],
-    }
-
-
-def onisagashi_values(players: int, options: Mapping[str, Any]) -> Domains:
-    from kikimimi_games.onisagashi.cards import BY_CATEGORY, CARDS, CATEGORIES, card_tag
-    from kikimimi_games.onisagashi.game import DEFAULTS
-
-    seats = list(range(1, players + 1))
-    rounds = options.get("rounds", DEFAULTS["rounds"])
-    target = options.get("target", DEFAULTS["target"])
-    most = max(int(rounds or 1), int(target or 1))
-    triples = [[card_tag(c) for c in trio] for trio in itertools.product(*(BY_CATEGORY[g] for g in CATEGORIES))]
-    # the field's tokens so far: one to three, at most one of each category, in category order
-    partial = [[card_tag(c) for c in pick if c] for pick in itertools.product(
-        *(("",) + BY_CATEGORY[g] for g in CATEGORIES)) if any(pick)]
-    return {
-        "seat": seats, "seats": seat_sets(seats), "round": range(1, most + 1),
-        "rules": ["beginner", "advanced"], "points": range(-most, most + 1),
-        "card": [card_tag(c) for c in CARDS], "cards": triples, "tokens-on-field.cards": partial,
-        "count": range(0, len(CARDS) + 1), "players": [players],
-    }
-
-
-#: Domains of games that do not declare `phrase_values` themselves (yet).
-BUILTIN: dict[str, Callable[[int, Mapping[str, Any]], Domains]] = {
-    "trident": trident_values,
-    "onisagashi": onisagashi_values,
-}
-
-
 def core_values(players: int) -> Domains:
     """What the runtime's own phrases take (reader names as engine.py builds them)."""
     seats = range(1, players + 1)
@@ -91,8 +49,6 @@ def domains_for(game_cls: Any, players: int, options: Mapping[str, Any]) -> Doma
     hook = getattr(game_cls, "phrase_values", None)
     if hook is not None:
         declared = dict(hook(players, options) or {})
-    if not declared and game_cls.name in BUILTIN:
-        declared = BUILTIN[game_cls.name](players, options)
     return {**core_values(players), **declared}
 
 
