@@ -23,7 +23,7 @@ from typing import Any, ClassVar
 
 from kikimimi.hints import Line, line
 from kikimimi.protocol import REFEREE, TABLE, Event, Input, cancel_timer, error, event, say, seat_audience, set_timer
-from kikimimi.roles import HiddenRoleGame, Vote
+from kikimimi.roles import HiddenRoleGame, Vote, team_event, team_say
 
 from . import day, night
 from .jobs import Catalogue, Job, default_catalogue
@@ -410,7 +410,7 @@ class Mafia42Game(HiddenRoleGame):
         if not p.s.alive:
             hearers = dead + [n for n in self.alive() if self.job(n).effect == "read-dead"]
         elif self.phase in ("morning", "discussion", "vote") or (self.phase == "defence" and seat == self.accused):
-            return [event("chat", seat=seat, text=text)]
+            return [event("chat", seat=seat, text=text), say(TABLE, "chat", seat=seat, text=text)]
         elif self.phase == "night" and seat in self.mafia_team():
             hearers = self.mafia_team() + dead
         elif self.phase == "night" and p.s.job == "lover":
@@ -419,7 +419,7 @@ class Mafia42Game(HiddenRoleGame):
             hearers = [n for n in self.alive() if self.p[n].s.team == "cult"] + dead
         else:
             return self.refuse(seat, "nobody hears you now", "cannot-chat")
-        return [event("chat", seat=seat, text=text, private=[seat_audience(n) for n in sorted(set(hearers))])]
+        return [team_event("chat", hearers, seat=seat, text=text), *team_say(hearers, "chat", seat=seat, text=text)]
 
     # -- the end --------------------------------------------------------------------
     def decide_winner(self) -> str | None:

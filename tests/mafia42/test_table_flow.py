@@ -93,6 +93,9 @@ def test_console_acts_and_chats_reach_only_who_may_hear():
     assert said(log, "cannot-chat", "seat:5")
     assert said(log, "mafia-aim", "seat:2")[-1]["params"]["seat"] == 5
     assert not [e for e in public_view(log) if e["type"] == "chat"]
+    assert [e["to"] for e in said(log, "chat")] == ["seat:1", "seat:2", "seat:3", "seat:4"]  # spoken to who may hear
+    log = Table(["mafia", "mafia", "lover", "lover", C]).night().console("chat 5 good morning").run()
+    assert said(log, "chat", "table")[-1]["params"]["text"] == "good morning"  # by day, on the speaker
     assert "chat SEAT TEXT" in dict(Mafia42Game.referee_commands())
 
 

@@ -16,7 +16,7 @@ LEFT_ON_DEMAND = {
     "onisagashi": (5, set()),
     "witch": (8, {"advised", "silence", "deadroom-speech", "speech", "night-speech", "hint-day",
                   "hint-allowance", "hint-night"}),
-    "mafia42": (8, {"extended", "shortened"}),
+    "mafia42": (8, {"extended", "shortened", "chat"}),
     "intrigue": (4, {"rank", "hint-hand"}),
 }
 
