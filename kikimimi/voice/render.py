@@ -48,7 +48,10 @@ class Renderer:
                  readings: Mapping[str, str] | None = None):
         self.lang = lang
         self.cache_dir = Path(cache_dir) if cache_dir else default_cache_dir()
-        self.cache_dir.mkdir(parents=True, exist_ok=True)
+        try:
+            self.cache_dir.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:  # a file in the way, no permission, a full disk: one line for the caller
+            raise ValueError(f"{self.cache_dir}: cannot hold the clip cache ({exc.strerror or exc})") from None
         self.choice = engines.choose(lang, engine, voice)
         self._shared: Any = self.choice.engine
         self.engine_name: str = self._shared.name

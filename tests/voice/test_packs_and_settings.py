@@ -159,3 +159,12 @@ def test_a_broken_pack_file_is_told_once_and_its_phrase_is_synthesised_or_droppe
         with pytest.raises(ValueError):
             out.clip("Seat 2.", 48000, "turn", {"seat": 2})
         assert out.clip("Seat 1.", 48000, "turn", {"seat": 1}).size > 0  # other seats still speak
+
+
+def test_an_unusable_clip_cache_folder_is_one_line(tmp_path):
+    from kikimimi.voice.render import Renderer
+
+    (tmp_path / "afile").write_text("")
+    with pytest.raises(ValueError, match="cannot hold the clip cache") as info:
+        Renderer("en", tmp_path / "afile" / "clips")
+    assert "\n" not in str(info.value)
