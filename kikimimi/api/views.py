@@ -1,11 +1,11 @@
 """What each kind of API client may see.
 
-The spectator filter is `protocol.visible_to(ev, None)` plus one redaction:
-an `undo` event names the input it took back, and that input may be a hand
-scan (a piece in someone's hand).  The log and the speaker treat `undo` as
-public, so the spectator stream drops its `input` and keeps only the line
-number.  Secrets leaking through undo is a known trap of game servers
-(boardgame.io's issue history), so this stays conservative.
+The spectator filter is `protocol.visible_to(ev, None)` (as `replay --public`)
+plus one guard: an `undo` event names the input it took back, which may be a
+hand scan (a piece in someone's hand).  The engine logs `undo` for the
+referee only, so the guard never fires today; it stays because secrets
+leaking through undo is a known trap of game servers (boardgame.io's issue
+history), and one changed `private` must not be enough to leak a hand.
 """
 from __future__ import annotations
 
