@@ -18,8 +18,6 @@ event log still replays byte for byte from its journal.
 """
 from __future__ import annotations
 
-import hashlib
-import inspect
 import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
@@ -100,22 +98,6 @@ class SessionState:
                 self.points[seat] = self.points.get(seat, 0) + points
 
 
-def game_identity(journal: bytes, last_line: Any) -> str:
-    """A game's identity: the records' own function when it has one (so `session
-    record-log` of the same journal finds the same game), else a sha256 of the
-    journal's lines up to the one that ended the game."""
-    try:
-        from kikimimi.records import game_identity as records_identity
-    except ImportError:
-        records_identity = None
-    upto = last_line if isinstance(last_line, int) and not isinstance(last_line, bool) and last_line > 0 else None
-    if records_identity is not None:
-        return str(records_identity(journal, upto))
-    if upto is not None:
-        journal = b"\n".join(journal.split(b"\n")[:upto])
-    return "sha256:" + hashlib.sha256(journal).hexdigest()
-
-
 def _seat_counts(raw: Any) -> dict[int, int]:
     if not isinstance(raw, Mapping):
         return {}
@@ -127,11 +109,9 @@ def _seat_counts(raw: Any) -> dict[int, int]:
 
 
 class ClubSession:
-    """The records side of one official session, through the records API only.
-
-    Written against the records API as it is and as it is becoming: when
-    `Club` takes `create=` (a read must not create a mistyped database) and
-    `record_game_over` takes `game_id=` (a game recorded once), they are used."""
+    """The records side of one official session, through the records API only: a
+    read never creates a mistyped database (`create=False`), and a game is recorded
+    once, by its identity (`game_id`)."""
 
     def __init__(self, session_id: int, db: Any, lang: str):
         from kikimimi.records import RecordsError
@@ -156,9 +136,7 @@ class ClubSession:
     def _club(self) -> Any:
         from kikimimi.records import Club
 
-        if "create" in inspect.signature(Club).parameters:
-            return Club(self.db, create=False)
-        return Club(self.db)
+        return Club(self.db, create=False)
 
     def recorded(self) -> int:
         """How many games of the session the records hold."""
@@ -170,12 +148,12 @@ class ClubSession:
         None when the records already hold that game."""
         from kikimimi import records
 
-        kwargs: dict[str, Any] = {"db": self.db}
-        if "game_id" in inspect.signature(records.record_game_over).parameters:
-            kwargs["game_id"] = game_identity(journal, event.get("in"))
+        last = event.get("in")
+        upto = last if isinstance(last, int) and not isinstance(last, bool) and last > 0 else None
         try:
-            return records.record_game_over(self.id, event, self.seats, **kwargs)
-        except getattr(records, "AlreadyRecorded", ()) as exc:  # type: ignore[misc]
+            return records.record_game_over(self.id, event, self.seats, db=self.db,
+                                            game_id=records.game_identity(journal, upto))
+        except records.AlreadyRecorded as exc:
             _complain(f"session {self.id}: {exc}")
             return None
 
