@@ -13,7 +13,7 @@ from kikimimi.sim import play
 
 GAMES = [("trident", 3, {}), ("trident", 2, {}), ("trident", 4, {"scoring": "competition"}),
          ("onisagashi", 5, {}), ("onisagashi", 4, {"rules": "advanced"}),
-         ("mafia42", 8, {}), ("mafia42", 12, {"mode": "cult"})]
+         ("mafia42", 8, {}), ("mafia42", 12, {"mode": "cult"}), ("witch", 8, {}), ("intrigue", 4, {})]
 
 
 def instrumented(monkeypatch, game: str) -> list[tuple[int | None, object, object]]:
