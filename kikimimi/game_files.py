@@ -16,6 +16,7 @@ from __future__ import annotations
 import sys
 from importlib import resources
 from importlib.resources.abc import Traversable
+from pathlib import Path
 
 from kikimimi.protocol import Game
 from kikimimi.registry import UnknownGame, game_class, game_names
@@ -29,8 +30,11 @@ def game_folder(cls: type[Game]) -> Traversable:
     """The folder of the package that defines the game class (a single-module
     plugin: the folder the module sits in)."""
     module = sys.modules[cls.__module__]
-    package = module.__package__ or cls.__module__.rpartition(".")[0] or cls.__module__
-    return resources.files(package)
+    package = module.__package__ or cls.__module__.rpartition(".")[0]
+    if package:
+        return resources.files(package)
+    # A top-level module is no package: importlib.resources refuses it, its folder is the answer.
+    return Path(module.__file__ or ".").parent
 
 
 def game_file(game: str, *parts: str) -> Traversable | None:
