@@ -24,10 +24,10 @@ from typing import Any, Protocol
 
 
 class SetupIO(Protocol):
-    def say(self, card: str, key: str, **params: Any) -> None:
+    def say(self, card: str, key: str, /, **params: Any) -> None:
         """Speak a phrase into one sound card and return when it has been heard."""
 
-    def say_all(self, cards: Sequence[str], key: str, **params: Any) -> None:
+    def say_all(self, targets: Sequence[str], key: str, /, **params: Any) -> None:
         """Speak a phrase into every listed card at once."""
 
     def scans(self) -> list[str]:

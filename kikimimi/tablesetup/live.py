@@ -88,16 +88,16 @@ class LiveIO:
         return [rid for rid, event in self.connected.items() if not event.is_set()]
 
     # -- SetupIO ------------------------------------------------------------
-    def say(self, card: str, key: str, **params: Any) -> None:
+    def say(self, card: str, key: str, /, **params: Any) -> None:
         self.say_all([card], key, **params)
 
-    def say_all(self, cards: Sequence[str], key: str, **params: Any) -> None:
+    def say_all(self, targets: Sequence[str], key: str, /, **params: Any) -> None:
         text = self.book.render(key, params)
         if self.print_lines:
-            where = ", ".join(self._where(c) for c in cards)
+            where = ", ".join(self._where(c) for c in targets)
             print(f"[{where}] {text}", flush=True)
         events = [{"type": "say", "to": "seat:" + self.lanes[c].split("-")[1], "key": key,
-                   "params": params, "text": text} for c in cards]
+                   "params": params, "text": text} for c in targets]
         for line in self.audio.emit(events):
             print(f"kikimimi: {line}", file=sys.stderr, flush=True)
         self.audio.wait_idle(timeout=60)
