@@ -59,6 +59,8 @@ class Mafia42Game(HiddenRoleGame):
     max_players: ClassVar[int] = 12
     official_players: ClassVar[int] = 8
     tag_sets: ClassVar[tuple[str, ...]] = ("mafia42",)
+    #: Options no spectator may read (`kikimimi.public`): a seat's skill tells its side.
+    secret_options: ClassVar[frozenset[str]] = frozenset({"skills"})
     card_set: ClassVar[str] = "mafia42"
     card_kind: ClassVar[str] = "job"
     teams: ClassVar[Mapping[str, str]] = {n: j.team for n, j in default_catalogue().jobs.items()}
