@@ -25,11 +25,18 @@ SIM_TABLE = "sim.toml"
 TAGMAP = "tagmap.toml"
 
 
-def game_folder(cls: type[Game]) -> Traversable:
-    """The folder of the package that defines the game class (a single-module
-    plugin: the folder the module sits in)."""
+def game_package(cls: type[Game]) -> str:
+    """The package that defines the game class (a single-module plugin: the module itself)."""
     module = sys.modules[cls.__module__]
-    package = module.__package__ or cls.__module__.rpartition(".")[0] or cls.__module__
+    return module.__package__ or cls.__module__.rpartition(".")[0] or cls.__module__
+
+
+def game_folder(cls: type[Game]) -> Traversable | None:
+    """The game's package folder; None for a game that is a single module (it ships no files)."""
+    module = sys.modules[cls.__module__]
+    package = game_package(cls)
+    if package == cls.__module__ and getattr(module, "__path__", None) is None:
+        return None
     return resources.files(package)
 
 
@@ -39,7 +46,10 @@ def game_file(game: str, *parts: str) -> Traversable | None:
         cls = game_class(game)
     except UnknownGame:
         return None
-    ref = game_folder(cls).joinpath(*parts)
+    folder = game_folder(cls)
+    if folder is None:
+        return None
+    ref = folder.joinpath(*parts)
     return ref if ref.is_file() else None
 
 
