@@ -16,6 +16,7 @@ from __future__ import annotations
 import sys
 from importlib import resources
 from importlib.resources.abc import Traversable
+from pathlib import Path
 
 from kikimimi.protocol import Game
 from kikimimi.registry import UnknownGame, game_class, game_names
@@ -31,12 +32,13 @@ def game_package(cls: type[Game]) -> str:
     return module.__package__ or cls.__module__.rpartition(".")[0] or cls.__module__
 
 
-def game_folder(cls: type[Game]) -> Traversable | None:
-    """The game's package folder; None for a game that is a single module (it ships no files)."""
+def game_folder(cls: type[Game]) -> Traversable:
+    """The game's package folder (a single-module plugin: the folder its module sits in)."""
     module = sys.modules[cls.__module__]
     package = game_package(cls)
     if package == cls.__module__ and getattr(module, "__path__", None) is None:
-        return None
+        # A top-level module is no package: importlib.resources refuses it, its folder is the answer.
+        return Path(module.__file__ or ".").parent
     return resources.files(package)
 
 
@@ -46,10 +48,7 @@ def game_file(game: str, *parts: str) -> Traversable | None:
         cls = game_class(game)
     except UnknownGame:
         return None
-    folder = game_folder(cls)
-    if folder is None:
-        return None
-    ref = folder.joinpath(*parts)
+    ref = game_folder(cls).joinpath(*parts)
     return ref if ref.is_file() else None
 
 

@@ -65,6 +65,8 @@ class Mafia42Game(HiddenRoleGame):
     ear_table = ".ear:ear_simulation"
     report = ".tuning:Mafia42Report"
     diagram_of = ".game:diagram"
+    #: Options no spectator may read (`kikimimi.public`): a seat's skill tells its side.
+    secret_options: ClassVar[frozenset[str]] = frozenset({"skills"})
     card_set: ClassVar[str] = "mafia42"
     card_kind: ClassVar[str] = "job"
     teams: ClassVar[Mapping[str, str]] = {n: j.team for n, j in default_catalogue().jobs.items()}

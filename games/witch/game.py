@@ -39,6 +39,8 @@ class WitchGame(Talk, HiddenRoleGame):
     ear_table = ".ear:ear_simulation"
     report = ".tuning:WitchReport"
     diagram_of = ".rules:diagram"
+    #: Options no spectator may read (`kikimimi.public`): who asked for which role.
+    secret_options = frozenset({"preferences"})
     card_set = "witch"
     teams = TEAMS
     knows = KNOWS

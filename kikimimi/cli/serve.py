@@ -257,7 +257,7 @@ def _start_readers(config: TableConfig, daemon: Daemon) -> Any:
     for rid, section in config.readers.items():
         try:
             settings.append(make_settings(rid, section))
-            drivers.append(make_driver(rid, section))
+            drivers.append(make_driver(rid, section, known=config.tagmap))
         except ValueError as exc:
             raise CliError(f"{config.path}: {exc}") from None
 
