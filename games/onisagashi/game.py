@@ -259,9 +259,12 @@ class OnisagashiGame(Game):
                 return [say(TABLE, "token", card=card_tag(card))]
             return self._refuse(None, f"the field already has a {CATEGORIES[g]} token; take it off first", "same-kind")
         d = self.turn_seat
-        if self.rules == "beginner" and card in self.hands[d]:  # the table saw a token placed: said as any
-            return [say(TABLE, "token", card=card_tag(card)),
-                    *self._refuse(d, f"seat {d} may not declare a card it holds", "own-card")]
+        if self.rules == "beginner" and card in self.hands[d]:
+            # Named on the speaker and then refused, it would tell the table a card in
+            # the declarer's hand: only the declarer hears why, and the speaker only
+            # that this token does not count (which any refused token may be).
+            return [*self._refuse(d, f"seat {d} may not declare a card it holds", "own-card"),
+                    say(TABLE, "token-refused")]
         self.tokens[g] = card
         if len(self.tokens) < 3:
             return [say(TABLE, "token", card=card_tag(card))]
