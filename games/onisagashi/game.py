@@ -19,11 +19,12 @@ from typing import Any
 
 from kikimimi import hints
 from kikimimi.hints import Line, line
+from kikimimi.kit import own_set
 from kikimimi.protocol import (REFEREE, TABLE, Event, Game, Input, cancel_timer, error, event, say, seat_audience,
                                set_timer)
 
 from . import machine
-from .cards import CARDS, CATEGORIES, CATEGORY_OF, all_tags, card_tag, hand_counts, parse_tag, sort_cards
+from .cards import CARDS, CATEGORIES, CATEGORY_OF, all_tags, card_tag, hand_counts, parse_tag, sort_cards, token_tag
 from .knowledge import Declaration, Knowledge
 from .solver import ANSWER, Analysis
 
@@ -93,6 +94,14 @@ class OnisagashiGame(Game):
     @classmethod
     def known_tags(cls, players: int) -> frozenset[str]:
         return all_tags()
+
+    @classmethod
+    def kit(cls, players: int, options: Mapping[str, Any]) -> tuple[list[str], list[str]]:
+        """Each player answers and asks the assistant with an own set of the 18 declaration
+        tokens (taking them from the field's set would show which); the cards and the
+        field's tokens are the table's."""
+        tokens = [token_tag(c) for c in CARDS]
+        return own_set(0, ("raise", "hint")) + tokens, [card_tag(c) for c in CARDS] + tokens
 
     @property
     def over(self) -> bool:
