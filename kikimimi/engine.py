@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from kikimimi import public, stand_in
+from kikimimi.game_files import tagmap_file
 from kikimimi.phrases import Phrasebook
 from kikimimi.protocol import COMMAND_TAGS, REFEREE, TABLE, Event, Game, Input, seat_audience
 from kikimimi.registry import UnknownGame, game_class
@@ -325,9 +326,9 @@ def log_line(ev: LogEvent) -> str:
 
 
 def default_tagmap(game: str) -> dict[str, str]:
-    """The packaged tag map of a game's demo set, if there is one."""
-    ref = resources.files("kikimimi_hardware").joinpath("tagmaps", f"{game}.toml")
-    if not ref.is_file():
+    """The tag map of a game's demo set, shipped in the game's package (`tagmap.toml`), if any."""
+    ref = tagmap_file(game)
+    if ref is None:
         return {}
     with resources.as_file(ref) as path:
         return load_tagmap(path)
