@@ -115,7 +115,7 @@ def test_doctor_reads_out_the_kit_of_a_table_file():
 
     from kikimimi.doctor import config_checks
 
-    for toml in sorted(Path("hardware").glob("*-sim.toml")):
+    for toml in sorted(Path("games").glob("*/sim.toml")):
         config, checks = config_checks(toml)
         assert config is not None
         kit = [c for c in checks if c.name == "kit"]
