@@ -28,6 +28,7 @@ from typing import Any, ClassVar
 from kikimimi import hints
 from kikimimi.hints import Line, line
 from kikimimi.protocol import TABLE, Event, Game, Input, error, event, say, seat_audience
+from kikimimi.kit import own_set
 
 from . import machine
 from .editions import COPIES, Edition, edition_from_options
@@ -102,6 +103,14 @@ class IntrigueGame(Game):
     @classmethod
     def known_tags(cls, players: int) -> frozenset[str]:
         return all_tags(players)
+
+    @classmethod
+    def kit(cls, players: int, options: Mapping[str, Any]) -> tuple[list[str], list[str]]:
+        """Each player's seat tokens and offer tags; the advisors (each player's own, laid
+        out in the open) and the section tokens are the table's."""
+        ed = edition_from_options(options)
+        advisors = [advisor_tag(s, r, c) for s in range(1, players + 1) for r in ed.roles for c in range(1, COPIES + 1)]
+        return own_set(players, ("bribe", "ok", "hint")), advisors + [section_tag(k) for k in range(1, ed.sections + 1)]
 
     @classmethod
     def referee_commands(cls) -> list[tuple[str, str]]:

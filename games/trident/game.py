@@ -30,6 +30,7 @@ from typing import Any, ClassVar
 from kikimimi import hints
 from kikimimi.hints import Line, line
 from kikimimi.protocol import TABLE, Event, Game, Input, error, event, say, say_params, seat_audience
+from kikimimi.kit import own_set
 
 from . import machine
 from .machine import PhaseModel
@@ -96,6 +97,11 @@ class TridentGame(PhaseModel, Game):
     @classmethod
     def known_tags(cls, players: int) -> frozenset[str]:
         return TAGS
+
+    @classmethod
+    def kit(cls, players: int, options: Mapping[str, Any]) -> tuple[list[str], list[str]]:
+        """Each player's declarations and HINT; the pieces are the table's, drawn into hands."""
+        return own_set(0, ("trident", "pass", "agree", "hint")), sorted(TAGS)
 
     @property
     def over(self) -> bool:
