@@ -32,7 +32,7 @@ from kikimimi.testing.ntag import Ntag213
 from kikimimi.testing.pn532_emulator import PN532Emulator
 
 UID = "04c0ffee000001"
-MODES = [
+MODES: list[tuple[str, dict[str, object]]] = [
     ("card-wait (rf = \"wait\", the default)", {"rf": "wait"}),
     ("duty-cycled 100 ms on / 100 ms off", {"rf": "duty", "rf_on_ms": 100, "rf_off_ms": 100}),
     ("duty-cycled 100 ms on / 400 ms off", {"rf": "duty", "rf_on_ms": 100, "rf_off_ms": 400}),
@@ -46,7 +46,7 @@ def _pct(xs: list[float], q: float) -> float:
     return s[min(len(s) - 1, int(round(q * len(s))) - 1)]
 
 
-def measure(section: dict, placements: int, idle_s: float, tmp: str, name: str) -> dict:
+def measure(section: dict[str, object], placements: int, idle_s: float, tmp: str, name: str) -> dict:
     emu = PN532Emulator(os.path.join(tmp, name), timing=REAL).start()
     got: list[tuple[float, ReaderInput]] = []
     cond = threading.Condition()
