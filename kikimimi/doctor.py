@@ -74,11 +74,25 @@ def config_checks(path: str | Path) -> tuple[TableConfig | None, list[Check]]:
     real = {rid: s for rid, s in config.readers.items() if s["driver"] != "sim"}
     if real:
         out += _part_checks("kikimimi.readers.checks", real)
+        out += _reader_identity(real)
     else:
         out.append(Check("readers", True, "simulated (keyboard or script)"))
     audio = _part_checks("kikimimi.voice.checks", config.audio, config.players, config.lang)
     out += audio if config.audio is not None else _without_audio(audio)
     return config, out
+
+
+def _reader_identity(readers: dict[str, dict]) -> list[Check]:
+    """/dev/ttyUSB0, /dev/ttyACM1: numbered in the order adapters were found, which a reboot changes."""
+    import re
+
+    numbered = [f"{rid} ({s['path']})" for rid, s in readers.items()
+                if re.fullmatch(r"/dev/tty(USB|ACM)[0-9]+", str(s.get("path", "")))]
+    if not numbered:
+        return [Check("reader identity", True, "every reader is named by something a reboot keeps")]
+    return [Check("reader identity", False, f"{', '.join(numbered)}: numbered in the order the adapters were "
+                  "found, which a reboot or a replug changes (two seats could swap readers)",
+                  "name each by its port: /dev/serial/by-path/... (kikimimi table setup writes them)")]
 
 
 def _journal_check(journal: Path) -> Check:

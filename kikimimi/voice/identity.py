@@ -126,7 +126,7 @@ def _by_identity(out: OutputSpec, cards: list[SoundCard]) -> SoundCard:
     hits = [c for c in cards if (c.usb_port if key == "usb" else c.serial) == value]
     if not hits:
         plugged = ", ".join(f"{c.usb_port or '-'} ({c.id})" for c in cards if c.usb_port) or "none"
-        raise LookupError(f"no sound card at {key} {value!r} (USB cards now: {plugged}): plug it back in "
+        raise LookupError(f"no sound card at {key} {value!r} (USB cards now in {plugged}): plug it back in "
                           "that port, or run kikimimi table setup again")
     if len(hits) > 1:
         raise IdentityError(f"audio.outputs.{out.name}.{key}: {value!r} names {len(hits)} cards "
