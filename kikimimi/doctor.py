@@ -144,7 +144,7 @@ def listen(config_path: str, pause: float = 0.5) -> list[Check]:
                       "run kikimimi table setup, or add [audio.outputs.*]")]
     out = AudioOutput.from_config(config.audio, config.players, config.lang)
     book = Phrasebook(config.lang, ("core", "setup"))
-    lines = [(SPEAKER, "table", "listen-speaker", {})] + [
+    lines: list[tuple[str, str, str, dict[str, int]]] = [(SPEAKER, "table", "listen-speaker", {})] + [
         (f"seat-{n}", f"seat:{n}", "listen-seat", {"seat": n}) for n in range(1, config.players + 1)]
     checks = []
     try:
