@@ -112,7 +112,9 @@ def test_setup_by_ear_binds_the_right_devices_whatever_order_they_were_found_in(
                                               [READER_BOB, FIELD_READER, READER_ANN], templates, cache)
     check_bound(proc, out, people, by_path)
     rules = (tmp_path / "first.rules").read_text()
-    assert f'SYMLINK+="kikimimi-hand-{SEATS["ann"]}"' in rules and "usb-0:2.3:1.0" in rules
+    for name, port in (("kikimimi-hand-1", "2.2"), ("kikimimi-hand-2", "2.3"), ("kikimimi-field", "2.1")):
+        assert f'ENV{{ID_PATH}}=="pci-0000:00:14.0-usb-0:{port}:1.0", GROUP="plugdev", MODE="0660", ' \
+               f'SYMLINK+="{name}"' in rules
     # a reboot: every card and adapter numbered differently; set up again, the same binding
     proc, out, people, by_path, _ = run_setup(tmp_path, "again", [SPEAKER_CARD, EAR_ANN, EAR_BOB],
                                               [READER_ANN, READER_BOB, FIELD_READER], templates, cache)
