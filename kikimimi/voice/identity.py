@@ -27,6 +27,8 @@ from .devices import Device, find_device
 
 #: A USB port chain as sysfs names the device: bus-port[.port...], e.g. "1-1.3".
 USB_PORT = re.compile(r"^[0-9]+-[0-9]+(\.[0-9]+)*$")
+#: A serial number a table file can hold (voice/config.py checks the same).
+PRINTABLE_SERIAL = re.compile(r"[\x21-\x7e]{1,126}")
 _HW = re.compile(r"\(hw:([0-9]+),([0-9]+)\)")
 SET_USB = 'name each earphone and the speaker by its USB port (usb = "1-1.3"; kikimimi table setup writes it)'
 
@@ -46,7 +48,7 @@ class SoundCard:
     @property
     def identity(self) -> dict[str, str]:
         """What a table file should name this card by: its serial, else its port."""
-        if self.serial:
+        if self.serial and PRINTABLE_SERIAL.fullmatch(self.serial):
             return {"serial": self.serial}
         if self.usb_port:
             return {"usb": self.usb_port}
