@@ -77,6 +77,7 @@ def config_checks(path: str | Path) -> tuple[TableConfig | None, list[Check]]:
         out += _reader_identity(real)
     else:
         out.append(Check("readers", True, "simulated (keyboard or script)"))
+    out += _part_checks("kikimimi.kit", config)  # the look-alike sets the table needs, read out
     audio = _part_checks("kikimimi.voice.checks", config.audio, config.players, config.lang)
     out += audio if config.audio is not None else _without_audio(audio)
     return config, out
