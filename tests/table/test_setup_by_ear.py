@@ -125,6 +125,8 @@ def test_setup_by_ear_binds_the_right_devices_whatever_order_they_were_found_in(
         assert f'ENV{{ID_PATH}}=="pci-0000:00:14.0-usb-0:{port}:1.0", GROUP="plugdev", MODE="0660", ' \
                f'SYMLINK+="{name}"' in rules
     # a reboot: every card and adapter numbered differently; set up again, the same binding
+    first = out.read_text().replace(str(tmp_path / "first"), "ROOT")
     proc, out, people, by_path, _ = run_setup(tmp_path, "again", [SPEAKER_CARD, EAR_ANN, EAR_BOB],
                                               [READER_ANN, READER_BOB, FIELD_READER], templates, cache)
     check_bound(proc, out, people, by_path)
+    assert out.read_text().replace(str(tmp_path / "again"), "ROOT") == first  # word for word the same file
