@@ -59,6 +59,8 @@ class Mafia42Game(HiddenRoleGame):
     max_players: ClassVar[int] = 12
     official_players: ClassVar[int] = 8
     tag_sets: ClassVar[tuple[str, ...]] = ("mafia42",)
+    #: A seat whose reader is lost cannot act: its phase's clock stops (the runtime's).
+    pause_when_reader_lost: ClassVar[bool] = True
     card_set: ClassVar[str] = "mafia42"
     card_kind: ClassVar[str] = "job"
     teams: ClassVar[Mapping[str, str]] = {n: j.team for n, j in default_catalogue().jobs.items()}

@@ -68,6 +68,7 @@ class OnisagashiGame(Game):
     max_players = 6
     official_players = 5
     tag_sets = ("oni",)
+    pause_when_reader_lost = True  # a seat that cannot raise its hand: the window's clock stops
 
     def __init__(self, players: int, options: Mapping[str, Any] | None = None):
         super().__init__(players, options)

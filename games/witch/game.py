@@ -33,6 +33,7 @@ class WitchGame(Talk, HiddenRoleGame):
     max_players = MAX_PLAYERS
     official_players = 8
     tag_sets = ("witch",)
+    pause_when_reader_lost = True  # a seat that cannot act at night: the night's clock stops
     card_set = "witch"
     teams = TEAMS
     knows = KNOWS
