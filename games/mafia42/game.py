@@ -75,6 +75,8 @@ class Mafia42Game(HiddenRoleGame):
         deck = parse_options(players, options)["jobs"]
         return own_set(players, ("yes", "no", "extend", "shorten", "hint")), deck_cards("mafia42", "job", deck)
 
+    #: A seat whose reader is lost cannot act: its phase's clock stops (the runtime's).
+    pause_when_reader_lost: ClassVar[bool] = True
     card_set: ClassVar[str] = "mafia42"
     card_kind: ClassVar[str] = "job"
     teams: ClassVar[Mapping[str, str]] = {n: j.team for n, j in default_catalogue().jobs.items()}

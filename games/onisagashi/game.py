@@ -74,6 +74,7 @@ class OnisagashiGame(Game):
     ear_table = ".ear:ear_simulation"
     report = ".tuning:OnisagashiReport"
     diagram_of = ".machine:mermaid"
+    pause_when_reader_lost = True  # a seat that cannot raise its hand: the window's clock stops
 
     def __init__(self, players: int, options: Mapping[str, Any] | None = None):
         super().__init__(players, options)

@@ -50,6 +50,7 @@ class WitchGame(Talk, HiddenRoleGame):
         deck = parse_options(players, options)["roles"]
         return own_set(players, ("ok", "hint", "advise", "exorcise", "silence")), deck_cards("witch", "role", deck)
 
+    pause_when_reader_lost = True  # a seat that cannot act at night: the night's clock stops
     card_set = "witch"
     teams = TEAMS
     knows = KNOWS
