@@ -16,7 +16,10 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Protocol
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol
+
+if TYPE_CHECKING:
+    from kikimimi.commands import Command
 
 TABLE = "table"
 REFEREE = "referee"
@@ -171,6 +174,8 @@ class Game(ABC):
     report: ClassVar[str | None] = None
     #: `kikimimi diagram GAME`: a function () -> Mermaid text, drawn from the phases that run.
     diagram_of: ClassVar[str | None] = None
+    #: The referee's console commands as a table (`kikimimi.commands`): one parser, one help.
+    console_commands: ClassVar[Sequence[Command]] = ()
 
     def __init__(self, players: int, options: Mapping[str, Any] | None = None):
         self.players = players
@@ -244,8 +249,10 @@ class Game(ABC):
         """The referee's console commands of this game: (syntax, one-line help).
 
         The console lists exactly these, so a referee is never offered a
-        command the table would refuse.  The default is what CONTRACT.md gives
-        every game; a game with its own commands returns its whole list."""
+        command the table would refuse: a game's `console_commands` table, else
+        what CONTRACT.md gives every game."""
+        if cls.console_commands:
+            return [(c.syntax, c.help) for c in cls.console_commands]
         return [("hint SEAT", "tell that seat, in its earphone, what it may know"),
                 ("stop", "end the game now (it counts as stopped)")]
 

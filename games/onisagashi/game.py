@@ -18,6 +18,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from kikimimi import hints
+from kikimimi.commands import Command, dispatch, hint_command, stop_command
 from kikimimi.hints import Line, line
 from kikimimi.protocol import (REFEREE, TABLE, Event, Game, Input, cancel_timer, error, event, say, seat_audience,
                                set_timer)
@@ -73,6 +74,11 @@ class OnisagashiGame(Game):
     ear_table = ".ear:ear_simulation"
     report = ".tuning:OnisagashiReport"
     diagram_of = ".machine:mermaid"
+    console_commands = (
+        Command("deal", "deal the next round (or deal this round again after a misdeal)", "console_deal"),
+        Command("raise SEAT", "raise that seat's hand in the window after a declaration", "console_raise"),
+        Command("next", "close the raise-hand window now", "console_next"),
+        hint_command(), stop_command("console_stop"))
 
     def __init__(self, players: int, options: Mapping[str, Any] | None = None):
         super().__init__(players, options)
@@ -112,7 +118,7 @@ class OnisagashiGame(Game):
         if inp.timer is not None:
             return self._close_window(inp.t) if inp.timer == "raise-window" and self.state == "window" else []
         if inp.console is not None:
-            return self._console(inp)
+            return dispatch(self, self.console_commands, inp.console, inp.t, self.players)
         if inp.removed:
             if inp.reader == "field" and self.state == "declaring":
                 parsed = parse_tag(inp.tag or "")
@@ -392,41 +398,28 @@ class OnisagashiGame(Game):
         return self._assistant_hint(seat)
 
     # -- console and refusals ---------------------------------------------------
-    def _console(self, inp: Input) -> list[Event]:
-        words = (inp.console or "").split()
-        cmd, args = words[0], words[1:]
-        hint = hints.console_hint(self, words)
-        if hint is not None:
-            return hint
-        if cmd == "stop":
-            return self._game_over("stopped")
-        if cmd == "deal":
-            if self.state not in ("dealing", "between"):
-                return [error("deal: a round is under way; finish it first")]
-            same_round = self.state == "dealing"  # the referee restarts a misdeal
-            self.redeal()
-            if same_round:
-                self.round -= 1
-            return self._begin_round()
-        seat = hints.seat_number(args[0], self.players) if cmd == "raise" and len(args) == 1 else None
-        if seat is not None:
-            return self._raise(seat)
-        if cmd == "next":
-            if self.state != "window":
-                return [error("next: there is no raise-hand window open")]
-            return self._close_window(inp.t)
-        return [error(f"unknown console command {inp.console!r} (have: deal, raise SEAT, next, hint SEAT, stop)")]
+    def console_deal(self, t: float) -> list[Event]:
+        if self.state not in ("dealing", "between"):
+            return [error("deal: a round is under way; finish it first")]
+        same_round = self.state == "dealing"  # the referee restarts a misdeal
+        self.redeal()
+        if same_round:
+            self.round -= 1
+        return self._begin_round()
+
+    def console_raise(self, t: float, seat: int) -> list[Event]:
+        return self._raise(seat)
+
+    def console_next(self, t: float) -> list[Event]:
+        if self.state != "window":
+            return [error("next: there is no raise-hand window open")]
+        return self._close_window(t)
+
+    def console_stop(self, t: float) -> list[Event]:
+        return self._game_over("stopped")
 
     def _refuse(self, seat: int | None, message: str, key: str, private: bool = True) -> list[Event]:
         """A refusal to a seat stays private: even "already scanned" says where a card is."""
         to = seat_audience(seat) if seat is not None else TABLE
         extra = {"private": to} if private and seat is not None else {}
         return [error(message, **extra), say(to, key)]
-
-    @classmethod
-    def referee_commands(cls) -> list[tuple[str, str]]:
-        return [("deal", "deal the next round (or deal this round again after a misdeal)"),
-                ("raise SEAT", "raise that seat's hand in the window after a declaration"),
-                ("next", "close the raise-hand window now"),
-                ("hint SEAT", "tell that seat, in its earphone, what it may know"),
-                ("stop", "end the game now (it counts as stopped)")]
