@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 if TYPE_CHECKING:
     from kikimimi.commands import Command
+    from kikimimi.options import Options
 
 TABLE = "table"
 REFEREE = "referee"
@@ -158,7 +159,10 @@ class Game(ABC):
     official_players: ClassVar[int | None] = None
     #: The tag sets this game's pieces belong to, e.g. ("trident",).
     tag_sets: ClassVar[tuple[str, ...]] = ()
-    #: The option names this game knows; None: not declared (any name passes `check_options`).
+    #: The options this game knows, declared once (`kikimimi.options`): checked by
+    #: `check_options`, listed by `kikimimi sim GAME --options`.
+    options_schema: ClassVar[Options | None] = None
+    #: A game without a schema may still name its options; None: any name passes `check_options`.
     option_names: ClassVar[frozenset[str] | None] = None
 
     # What the runtime fetches from the game's package when it needs it (never at import:
@@ -216,7 +220,9 @@ class Game(ABC):
         found at once.  The default refuses names outside `option_names` (if
         declared) and then sets up one game with them, which runs the game's
         own checks; a game may override this with a cheaper check."""
-        if cls.option_names is not None:
+        if cls.options_schema is not None:
+            cls.options_schema.parse(players, options)
+        elif cls.option_names is not None:
             unknown = sorted(set(options) - cls.option_names)
             if unknown:
                 known = ", ".join(sorted(cls.option_names)) or "none"

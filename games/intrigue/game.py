@@ -31,7 +31,7 @@ from kikimimi.hints import Line, line
 from kikimimi.protocol import TABLE, Event, Game, Input, error, event, say, seat_audience
 
 from . import machine
-from .editions import COPIES, Edition, edition_from_options
+from .editions import COPIES, OPTIONS, Edition, edition_from_options
 from .pieces import advisor_of, advisor_tag, all_tags, parse_advisor, parse_section, section_tag
 
 HAND, GARDEN, SECTION, OUT = "hand", "garden", "section", "out"
@@ -67,6 +67,7 @@ class IntrigueGame(Game):
     max_players: ClassVar[int] = 5
     official_players: ClassVar[int] = 4
     tag_sets: ClassVar[tuple[str, ...]] = ("intrigue",)
+    options_schema = OPTIONS
     bots = ("greedy", "random", "mixed", "ear")
     bot_table = ".bots:IntrigueSimulation"
     ear_table = ".ear:ear_simulation"

@@ -30,6 +30,7 @@ from typing import Any, ClassVar
 from kikimimi import hints
 from kikimimi.commands import Command, dispatch, hint_command, stop_command
 from kikimimi.hints import Line, line
+from kikimimi.options import Options, choice, seat
 from kikimimi.protocol import TABLE, Event, Game, Input, error, event, say, say_params, seat_audience
 
 from . import machine
@@ -64,22 +65,22 @@ class TridentGame(PhaseModel, Game):
         Command("suit heart|diamond|spade|clover", "choose the suit for the seat that is choosing", "console_suit"),
         Command("penalty SEAT", "give a seat the wrong-piece penalty (draw two)", "console_penalty"),
         hint_command(), stop_command("console_stop"))
-    option_names: ClassVar[frozenset[str]] = frozenset({"scoring", "first"})
+    options_schema = Options(
+        seat("first", 1, "the seat that plays first"),
+        choice("scoring", SCORINGS, "normal, or the seed's competition rules (official practice sessions)"),
+    )
 
     def __init__(self, players: int, options: Mapping[str, Any] | None = None):
         Game.__init__(self, players, options)
         if not self.min_players <= players <= self.max_players:
             raise OptionError(f"The Trident is played by 2 to 4 players, not {players}")
-        unknown = sorted(set(self.options) - self.option_names)
-        if unknown:  # a typo must not silently play the default rules
-            raise OptionError(f"unknown option {unknown[0]!r} (have: first, scoring)")
-        self.scoring = str(self.options.get("scoring", "normal"))
-        if self.scoring not in SCORINGS:
-            raise OptionError(f"scoring must be normal or competition, not {self.scoring!r}")
-        first = self.options.get("first", 1)
-        if not isinstance(first, int) or isinstance(first, bool) or not 1 <= first <= players:
-            raise OptionError(f"first must be a seat from 1 to {players}, not {first!r}")
-        self.first: int = first
+        try:
+            opts = self.options_schema.parse(players, self.options)  # a typo must not play the default rules
+        except ValueError as exc:
+            raise OptionError(str(exc)) from None
+        self.scoring: str = opts["scoring"]
+        first: int = opts["first"]
+        self.first = first
         self.seats = tuple(range(1, players + 1))
         self._ears = {s: seat_audience(s) for s in self.seats}  # each earphone's audience name, made once
         self.hands: dict[int, list[str]] = {s: [] for s in self.seats}

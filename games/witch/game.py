@@ -21,7 +21,7 @@ from kikimimi.roles import (HiddenRoleGame, Night, VirtualClock, Vote, assign_wi
                             team_event, team_say)
 
 from . import night as night_rules
-from .rules import KNOWS, MAX_PLAYERS, MIN_PLAYERS, PHASES, TEAMS, finding, parse_options
+from .rules import KNOWS, MAX_PLAYERS, MIN_PLAYERS, OPTIONS, PHASES, TEAMS, finding, parse_options
 from .talk import Talk, width
 
 #: Longest typed speech accepted (characters); a table speech is bounded by the clock.
@@ -35,6 +35,7 @@ class WitchGame(Talk, HiddenRoleGame):
     official_players = 8
     tag_sets = ("witch",)
     PHASES = PHASES
+    options_schema = OPTIONS
     console_commands = HiddenRoleGame.console_commands + (
         Command("speak SEAT TEXT", "seat SEAT says TEXT (costs time by characters; a full-width one counts 2)",
                 "console_speak"),
