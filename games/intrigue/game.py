@@ -28,6 +28,7 @@ from typing import Any, ClassVar
 from kikimimi import hints
 from kikimimi.commands import Command, dispatch, stop_command
 from kikimimi.hints import Line, line
+from kikimimi.kit import own_set
 from kikimimi.protocol import TABLE, Event, Game, Input, error, event, say, seat_audience
 
 from . import machine
@@ -114,6 +115,14 @@ class IntrigueGame(Game):
     @classmethod
     def known_tags(cls, players: int) -> frozenset[str]:
         return all_tags(players)
+
+    @classmethod
+    def kit(cls, players: int, options: Mapping[str, Any]) -> tuple[list[str], list[str]]:
+        """Each player's seat tokens and offer tags; the advisors (each player's own, laid
+        out in the open) and the section tokens are the table's."""
+        ed = edition_from_options(options)
+        advisors = [advisor_tag(s, r, c) for s in range(1, players + 1) for r in ed.roles for c in range(1, COPIES + 1)]
+        return own_set(players, ("bribe", "ok", "hint")), advisors + [section_tag(k) for k in range(1, ed.sections + 1)]
 
     @classmethod
     def phrase_values(cls, players: int, options: Mapping[str, Any]) -> Mapping[str, Sequence[Any]]:

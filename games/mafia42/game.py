@@ -26,6 +26,7 @@ from kikimimi.hints import Line, line
 from kikimimi.phases import Phases
 from kikimimi.protocol import REFEREE, TABLE, Event, Input, cancel_timer, error, event, say, seat_audience, set_timer
 from kikimimi.roles import HiddenRoleGame, Vote, team_event, team_say
+from kikimimi.kit import deck_cards, own_set
 
 from . import day, night
 from .jobs import Catalogue, Job, default_catalogue
@@ -73,6 +74,15 @@ class Mafia42Game(HiddenRoleGame):
                 "console_chat"))
     #: Options no spectator may read (`kikimimi.public`): a seat's skill tells its side.
     secret_options: ClassVar[frozenset[str]] = frozenset({"skills"})
+
+    @classmethod
+    def kit(cls, players: int, options: Mapping[str, Any]) -> tuple[list[str], list[str]]:
+        """Votes, night targets and YES/NO from each player's own look-alike set (kikimimi.kit)."""
+        deck = parse_options(players, options)["jobs"]
+        return own_set(players, ("yes", "no", "extend", "shorten", "hint")), deck_cards("mafia42", "job", deck)
+
+    #: A seat whose reader is lost cannot act: its phase's clock stops (the runtime's).
+    pause_when_reader_lost: ClassVar[bool] = True
     card_set: ClassVar[str] = "mafia42"
     card_kind: ClassVar[str] = "job"
     teams: ClassVar[Mapping[str, str]] = {n: j.team for n, j in default_catalogue().jobs.items()}

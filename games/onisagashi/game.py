@@ -20,12 +20,13 @@ from typing import Any
 from kikimimi import hints
 from kikimimi.commands import Command, dispatch, hint_command, stop_command
 from kikimimi.hints import Line, line
+from kikimimi.kit import own_set
 from kikimimi.options import Options, anything, choice, number, seat, whole
 from kikimimi.protocol import (REFEREE, TABLE, Event, Game, Input, cancel_timer, error, event, say, seat_audience,
                                set_timer)
 
 from . import machine
-from .cards import CARDS, CATEGORIES, CATEGORY_OF, all_tags, card_tag, hand_counts, parse_tag, sort_cards
+from .cards import CARDS, CATEGORIES, CATEGORY_OF, all_tags, card_tag, hand_counts, parse_tag, sort_cards, token_tag
 from .knowledge import Declaration, Knowledge
 from .solver import ANSWER, Analysis
 
@@ -76,6 +77,7 @@ class OnisagashiGame(Game):
         Command("raise SEAT", "raise that seat's hand in the window after a declaration", "console_raise"),
         Command("next", "close the raise-hand window now", "console_next"),
         hint_command(), stop_command("console_stop"))
+    pause_when_reader_lost = True  # a seat that cannot raise its hand: the window's clock stops
 
     def __init__(self, players: int, options: Mapping[str, Any] | None = None):
         super().__init__(players, options)
@@ -101,6 +103,14 @@ class OnisagashiGame(Game):
     @classmethod
     def known_tags(cls, players: int) -> frozenset[str]:
         return all_tags()
+
+    @classmethod
+    def kit(cls, players: int, options: Mapping[str, Any]) -> tuple[list[str], list[str]]:
+        """Each player answers and asks the assistant with an own set of the 18 declaration
+        tokens (taking them from the field's set would show which); the cards and the
+        field's tokens are the table's."""
+        tokens = [token_tag(c) for c in CARDS]
+        return own_set(0, ("raise", "hint")) + tokens, [card_tag(c) for c in CARDS] + tokens
 
     @property
     def over(self) -> bool:
@@ -244,9 +254,12 @@ class OnisagashiGame(Game):
                 return [say(TABLE, "token", card=card_tag(card))]
             return self._refuse(None, f"the field already has a {CATEGORIES[g]} token; take it off first", "same-kind")
         d = self.turn_seat
-        if self.rules == "beginner" and card in self.hands[d]:  # the table saw a token placed: said as any
-            return [say(TABLE, "token", card=card_tag(card)),
-                    *self._refuse(d, f"seat {d} may not declare a card it holds", "own-card")]
+        if self.rules == "beginner" and card in self.hands[d]:
+            # Named on the speaker and then refused, it would tell the table a card in
+            # the declarer's hand: only the declarer hears why, and the speaker only
+            # that this token does not count (which any refused token may be).
+            return [*self._refuse(d, f"seat {d} may not declare a card it holds", "own-card"),
+                    say(TABLE, "token-refused")]
         self.tokens[g] = card
         if len(self.tokens) < 3:
             return [say(TABLE, "token", card=card_tag(card))]

@@ -32,6 +32,7 @@ from kikimimi.commands import Command, dispatch, hint_command, stop_command
 from kikimimi.hints import Line, line
 from kikimimi.options import Options, choice, seat
 from kikimimi.protocol import TABLE, Event, Game, Input, error, event, say, say_params, seat_audience
+from kikimimi.kit import own_set
 
 from . import machine
 from .machine import PhaseModel
@@ -103,6 +104,11 @@ class TridentGame(PhaseModel, Game):
     @classmethod
     def known_tags(cls, players: int) -> frozenset[str]:
         return TAGS
+
+    @classmethod
+    def kit(cls, players: int, options: Mapping[str, Any]) -> tuple[list[str], list[str]]:
+        """Each player's declarations and HINT; the pieces are the table's, drawn into hands."""
+        return own_set(0, ("trident", "pass", "agree", "hint")), sorted(TAGS)
 
     @property
     def over(self) -> bool:

@@ -19,6 +19,7 @@ from kikimimi.hints import Line, line
 from kikimimi.protocol import REFEREE, TABLE, Event, error, event, say, seat_audience
 from kikimimi.roles import (HiddenRoleGame, Night, VirtualClock, Vote, assign_with_preferences, decide, settle,
                             team_event, team_say)
+from kikimimi.kit import deck_cards, own_set
 
 from . import night as night_rules
 from .rules import KNOWS, MAX_PLAYERS, MIN_PLAYERS, OPTIONS, PHASES, TEAMS, finding, parse_options
@@ -51,6 +52,15 @@ class WitchGame(Talk, HiddenRoleGame):
     diagram_of = ".rules:diagram"
     #: Options no spectator may read (`kikimimi.public`): who asked for which role.
     secret_options = frozenset({"preferences"})
+
+    @classmethod
+    def kit(cls, players: int, options: Mapping[str, Any]) -> tuple[list[str], list[str]]:
+        """Everyone holds every power tag (docs/witch.md, cover): scanning EXORCISE
+        must not show the priest, nor ADVISE a human."""
+        deck = parse_options(players, options)["roles"]
+        return own_set(players, ("ok", "hint", "advise", "exorcise", "silence")), deck_cards("witch", "role", deck)
+
+    pause_when_reader_lost = True  # a seat that cannot act at night: the night's clock stops
     card_set = "witch"
     teams = TEAMS
     knows = KNOWS

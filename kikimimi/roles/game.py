@@ -125,7 +125,8 @@ class HiddenRoleGame(Game):
         return [error(f"next: nothing to end in the {self.phase}", private=REFEREE)]
 
     def on_field(self, inp: Input) -> list[Event]:
-        return [error(f"{inp.tag} has no use on the field"), say(TABLE, "not-now")]
+        # a role card looks like any other: its name is the referee's alone
+        return [error(f"{inp.tag} has no use on the field", private=REFEREE), say(TABLE, "not-now")]
 
     def on_timer(self, name: str, t: float) -> list[Event]:
         return []
