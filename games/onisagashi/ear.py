@@ -20,7 +20,7 @@ from kikimimi.phrases import Phrasebook
 
 from .bots import deal
 from .cards import CARDS, card_tag, hand_counts, token_tag
-from .game import parse_options
+from .options import parse_options
 from .knowledge import Declaration, Knowledge
 from .solver import Analysis
 

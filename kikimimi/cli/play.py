@@ -155,7 +155,7 @@ def cmd_sim(args: argparse.Namespace) -> int:
     players = args.players or cls.official_players or cls.min_players
     options = parse_options(args.option)
     if args.games is not None and args.bot == "ear":
-        from kikimimi.ear import compare  # the ear bots' report beside the event bots'
+        from kikimimi.sim import compare  # the ear bots' report beside the event bots'
 
         try:
             print(compare(cls.name, args.games, args.seed, players, options, progress=sys.stderr.isatty()))

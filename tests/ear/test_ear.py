@@ -6,10 +6,10 @@ import random
 import pytest
 
 from kikimimi.cli import main
-from kikimimi.ear import EarBot, EarTable, Handles, Heard, compare, game_figures
+from kikimimi.ear import EarBot, EarTable, Handles, Heard, game_figures
 from kikimimi.protocol import TABLE, seat_audience
 from kikimimi.registry import game_class
-from kikimimi.sim import play
+from kikimimi.sim import compare, play
 
 GAMES = [("trident", 3, {}), ("trident", 2, {}), ("trident", 4, {"scoring": "competition"}),
          ("onisagashi", 5, {}), ("onisagashi", 4, {"rules": "advanced"}),
