@@ -77,7 +77,9 @@ class Handles:
 class World(Protocol):
     """A game's physical table for ear bots."""
 
-    over: bool
+    @property
+    def over(self) -> bool:
+        """The game has ended (an attribute or a property: `EarTable` only reads it)."""
 
     def follow(self, ev: Mapping[str, Any]) -> None:
         """Move the physical objects as this event says they moved (physics only)."""

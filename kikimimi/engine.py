@@ -398,8 +398,9 @@ class ScriptRun:
 
     def _undo(self, number: int, item: Mapping[str, Any]) -> list[LogEvent]:
         t = item.get("t")
-        timely = isinstance(t, (int, float)) and not isinstance(t, bool) and math.isfinite(t)
-        when = max(self.table.t, t) if timely else self.table.t
+        when = self.table.t
+        if isinstance(t, (int, float)) and not isinstance(t, bool) and math.isfinite(t):
+            when = max(when, t)
         # Timers due by the undo's time fire first, as the live table's clock
         # fired them before the referee's undo arrived (a replay must too).
         fired = self.table.advance(when)

@@ -82,11 +82,8 @@ class SessionState:
             return None
         if not isinstance(raw, Mapping):
             raise SessionRefused('journal header: "session" must be an object')
-        sid, number, total = raw.get("id"), raw.get("game"), raw.get("of")
-        for name, value, top in (("id", sid, MAX_SESSION_ID), ("game", number, MAX_SESSION_GAMES),
-                                 ("of", total, MAX_SESSION_GAMES)):
-            if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= top:
-                raise SessionRefused(f'journal header: session "{name}" must be a whole number 1-{top}')
+        sid, number, total = (_whole(raw, "id", MAX_SESSION_ID), _whole(raw, "game", MAX_SESSION_GAMES),
+                              _whole(raw, "of", MAX_SESSION_GAMES))
         return cls(sid, number, total, _seat_counts(raw.get("firsts")), _seat_counts(raw.get("points")))
 
     def absorb(self, ranking: list[Mapping[str, Any]]) -> None:
@@ -96,6 +93,13 @@ class SessionState:
             points = entry.get("points")
             if isinstance(points, int) and not isinstance(points, bool):
                 self.points[seat] = self.points.get(seat, 0) + points
+
+
+def _whole(raw: Mapping[str, Any], name: str, top: int) -> int:
+    value = raw.get(name)
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= top:
+        raise SessionRefused(f'journal header: session "{name}" must be a whole number 1-{top}')
+    return value
 
 
 def _seat_counts(raw: Any) -> dict[int, int]:

@@ -60,12 +60,9 @@ def play(
     feed, next_input, observe = table.feed, simulation.next_input, simulation.observe
     t = 0.0
     while not table.game.over:
-        if len(script) > max_inputs:
-            proposed: Mapping[str, Any] | None = {"console": "stop"}
-        else:
-            proposed = next_input()
-            if proposed is None:
-                break
+        proposed = {"console": "stop"} if len(script) > max_inputs else next_input()
+        if proposed is None:
+            break
         t = round(t + float(proposed.get("dt", 1.0)), 3)
         line = {"t": t, **proposed}  # the line as recorded: its time first, one copy of the proposal
         if "dt" in line:

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import math
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -71,6 +71,14 @@ class IntrigueGame(Game):
     max_players: ClassVar[int] = 5
     official_players: ClassVar[int] = 4
     tag_sets: ClassVar[tuple[str, ...]] = ("intrigue",)
+
+    # The turn machine's triggers (machine.TRANSITIONS), bound to each game by
+    # machine.attach; declared so a reader and the type checker see them.
+    begin_turn: Callable[[], bool]
+    call_offers: Callable[[], bool]
+    call_placing: Callable[[], bool]
+    call_dispatch: Callable[[], bool]
+    finish: Callable[[], bool]
 
     def __init__(self, players: int, options: Mapping[str, Any] | None = None):
         Game.__init__(self, players, options)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from .jobs import Catalogue, default_catalogue
@@ -57,7 +57,7 @@ def tune(games: int, seed: int, players: int, options: Mapping[str, Any], progre
     days: dict[tuple[int, str], list[int]] = {c: [] for c in cells}
     decided: Counter = Counter()
     dealt: Counter = Counter()
-    plan = [(c, seed + g) for c in cells for g in range(games)]
+    plan: Iterable[tuple[tuple[int, str], int]] = [(c, seed + g) for c in cells for g in range(games)]
     if progress:
         from tqdm import tqdm
 

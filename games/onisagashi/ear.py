@@ -65,6 +65,8 @@ def card_names() -> dict[str, str]:
 
 
 class OnisagashiEarBot(EarBot):
+    seat: int  # a seat's player, never the table-side actor
+
     def __init__(self, seat: int, rules: str, players: int, cards: Mapping[str, str]):
         self.seat, self.rules, self.players, self.cards = seat, rules, players, cards
         self.counts = hand_counts(rules, players)

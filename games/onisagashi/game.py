@@ -14,7 +14,7 @@ card the table should not hear.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from kikimimi import hints
@@ -35,6 +35,16 @@ class OnisagashiGame(Game):
     max_players = 6
     official_players = 5
     tag_sets = ("oni",)
+
+    # The phase machine's triggers (machine.TRANSITIONS), bound to each game by
+    # machine.attach; declared so a reader and the type checker see them.
+    dealt: Callable[[], bool]
+    declared: Callable[[], bool]
+    nobody_raised: Callable[[], bool]
+    granted: Callable[[], bool]
+    judged: Callable[[], bool]
+    redeal: Callable[[], bool]
+    finish: Callable[[], bool]
 
     def __init__(self, players: int, options: Mapping[str, Any] | None = None):
         super().__init__(players, options)

@@ -7,7 +7,7 @@ each round's first turn), so the difference is the algorithm's worth.
 from __future__ import annotations
 
 import statistics
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 
@@ -29,7 +29,7 @@ def tune(games: int, seed: int, players: int, options: Mapping[str, Any], bot: s
 
     styles = ["best", bot if bot and bot != "best" else "random"]
     results: dict[str, list[int]] = {s: [] for s in styles}
-    seeds = range(seed, seed + games)
+    seeds: Iterable[int] = range(seed, seed + games)
     if progress:
         from tqdm import tqdm
 

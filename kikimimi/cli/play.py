@@ -5,7 +5,7 @@ import argparse
 import json
 import sys
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -180,7 +180,7 @@ def cmd_sim(args: argparse.Namespace) -> int:
 
         outputs = [TextOutput()]
 
-    def watch(line: dict[str, Any], events: list[dict[str, Any]]) -> None:
+    def watch(line: dict[str, Any], events: Sequence[dict[str, Any]]) -> None:
         if not outputs:
             for ev in events:
                 sys.stdout.write(dumps(ev) + "\n")
@@ -214,7 +214,7 @@ def _serve_sim(cls: Any, args: argparse.Namespace, players: int, options: dict[s
 
     text = TextOutput()
 
-    def narrate(line: dict[str, Any], events: list[dict[str, Any]]) -> None:
+    def narrate(line: dict[str, Any], events: Sequence[dict[str, Any]]) -> None:
         text.emit(events)  # runs under the table's lock: print only, never wait
 
     try:

@@ -20,6 +20,7 @@ from __future__ import annotations
 import collections
 import logging
 import threading
+from collections.abc import Callable
 
 from kikimimi.testing.ntag import Ntag213
 from kikimimi.testing.pty_device import PtyDevice
@@ -64,6 +65,7 @@ class PN532Emulator(PtyDevice):
         self._buf = bytearray()
         self.garbled = 0  # frames ignored because host and chip speeds differed
         self.max_retries = MAX_RETRIES_AT_POWER_ON
+        self._after: Callable[[], None] | None = None  # what a command does once its answer is out
         self.pending: bytes | None = None  # the parameters of an InListPassiveTarget still waiting
         self.aborted = 0  # pending commands a host ACK cancelled
         self.late_answers = 0  # answers that crossed the host's abort on the wire
@@ -211,7 +213,7 @@ class PN532Emulator(PtyDevice):
         reply = handler(params)
         if reply is not None:
             self.link.write(frame(bytes([code + 1]) + reply))
-        after = getattr(self, "_after", None)
+        after = self._after
         if after:
             self._after = None
             after()
@@ -266,7 +268,7 @@ class PN532Emulator(PtyDevice):
             self.tag.active = False  # field off: the tag powers down
         return b""
 
-    def _cmd_4a(self, p: bytes) -> bytes:
+    def _cmd_4a(self, p: bytes) -> bytes | None:  # None: no answer yet, the chip waits for a tag
         """InListPassiveTarget"""
         answer = self._list(p)
         if answer == b"\x00" and self.max_retries[2] == WAIT_FOREVER and p[1:2] == b"\x00":

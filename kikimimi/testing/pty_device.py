@@ -9,6 +9,8 @@ from kikimimi.testing.ptylink import PtyLink
 
 class PtyDevice:
     kind = "device"
+    #: Set by each device: its state's lock, also held while it vanishes.
+    _lock: threading.Lock | threading.RLock
 
     def __init__(self, link: str) -> None:
         self.link = PtyLink(link)
