@@ -9,10 +9,10 @@ import pytest
 from kikimimi.cli import main
 from kikimimi.doctor import config_checks
 
-HARDWARE = Path(__file__).parents[2] / "hardware"
+GAMES = Path(__file__).parents[2] / "games"
 
 
-@pytest.mark.parametrize("path", sorted(HARDWARE.glob("*-sim.toml")), ids=lambda p: p.name)
+@pytest.mark.parametrize("path", sorted(GAMES.glob("*/sim.toml")), ids=lambda p: p.parent.name)
 def test_a_shipped_simulated_table_has_nothing_to_fix(path):
     config, checks = config_checks(path)
     assert config is not None
@@ -23,8 +23,8 @@ def test_a_shipped_simulated_table_has_nothing_to_fix(path):
 
 
 def test_a_journal_folder_serve_will_create_is_not_a_fault(tmp_path):
-    (tmp_path / "t.toml").write_text((HARDWARE / "trident-sim.toml").read_text().replace(
-        "../var/trident-sim.jsonl", "deep/er/j.jsonl"))
+    (tmp_path / "t.toml").write_text((GAMES / "trident" / "sim.toml").read_text().replace(
+        "var/trident-sim.jsonl", "deep/er/j.jsonl"))
     checks = {c.name: c for c in config_checks(tmp_path / "t.toml")[1]}
     assert checks["journal"].ok and "created when the table starts" in checks["journal"].detail
 
@@ -41,10 +41,10 @@ def _real_table(tmp_path: Path, paths: list[str]) -> Path:
 
 
 def test_four_readers_on_one_path_are_caught(tmp_path):
-    checks = config_checks(_real_table(tmp_path, ["/dev/ttyUSB9"] * 4))[1]
-    shared = [c for c in checks if c.name == "reader paths"]
-    assert len(shared) == 1 and not shared[0].ok
-    assert "hand-1, hand-2, hand-3, field are all configured on /dev/ttyUSB9" in shared[0].detail
+    # the table file itself is refused now (serve would read one seat's scans as another's)
+    config, checks = config_checks(_real_table(tmp_path, ["/dev/ttyUSB9"] * 4))
+    assert config is None and len(checks) == 1 and not checks[0].ok
+    assert "readers.hand-2.path: /dev/ttyUSB9 is the device of readers.hand-1 too" in checks[0].detail
 
 
 def test_a_plain_missing_port_is_not_sent_to_the_udev_rules(tmp_path):
