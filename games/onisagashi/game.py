@@ -18,6 +18,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from kikimimi import hints
+from kikimimi.commands import Command, dispatch, hint_command, stop_command
 from kikimimi.hints import Line, line
 from kikimimi.kit import own_set
 from kikimimi.protocol import (REFEREE, TABLE, Event, Game, Input, cancel_timer, error, event, say, seat_audience,
@@ -26,7 +27,7 @@ from kikimimi.protocol import (REFEREE, TABLE, Event, Game, Input, cancel_timer,
 from . import machine
 from .cards import CARDS, CATEGORIES, CATEGORY_OF, all_tags, card_tag, hand_counts, parse_tag, sort_cards, token_tag
 from .knowledge import Declaration, Knowledge
-from .options import DEFAULTS, parse_options
+from .options import DEFAULTS, OPTIONS, parse_options
 from .solver import ANSWER, Analysis
 
 
@@ -36,11 +37,17 @@ class OnisagashiGame(Game):
     max_players = 6
     official_players = 5
     tag_sets = ("oni",)
+    options_schema = OPTIONS
     bots = ("best", "random", "ear")
     bot_table = ".bots:OnisagashiSimulation"
     ear_table = ".ear:ear_simulation"
     report = ".tuning:OnisagashiReport"
     diagram_of = ".machine:mermaid"
+    console_commands = (
+        Command("deal", "deal the next round (or deal this round again after a misdeal)", "console_deal"),
+        Command("raise SEAT", "raise that seat's hand in the window after a declaration", "console_raise"),
+        Command("next", "close the raise-hand window now", "console_next"),
+        hint_command(), stop_command("console_stop"))
     pause_when_reader_lost = True  # a seat that cannot raise its hand: the window's clock stops
 
     # The phase machine's triggers (machine.TRANSITIONS), bound to each game by
@@ -99,7 +106,7 @@ class OnisagashiGame(Game):
         if inp.timer is not None:
             return self._close_window(inp.t) if inp.timer == "raise-window" and self.state == "window" else []
         if inp.console is not None:
-            return self._console(inp)
+            return dispatch(self, self.console_commands, inp.console, inp.t, self.players)
         if inp.removed:
             if inp.reader == "field" and self.state == "declaring":
                 parsed = parse_tag(inp.tag or "")
@@ -382,41 +389,28 @@ class OnisagashiGame(Game):
         return self._assistant_hint(seat)
 
     # -- console and refusals ---------------------------------------------------
-    def _console(self, inp: Input) -> list[Event]:
-        words = (inp.console or "").split()
-        cmd, args = words[0], words[1:]
-        hint = hints.console_hint(self, words)
-        if hint is not None:
-            return hint
-        if cmd == "stop":
-            return self._game_over("stopped")
-        if cmd == "deal":
-            if self.state not in ("dealing", "between"):
-                return [error("deal: a round is under way; finish it first")]
-            same_round = self.state == "dealing"  # the referee restarts a misdeal
-            self.redeal()
-            if same_round:
-                self.round -= 1
-            return self._begin_round()
-        seat = hints.seat_number(args[0], self.players) if cmd == "raise" and len(args) == 1 else None
-        if seat is not None:
-            return self._raise(seat)
-        if cmd == "next":
-            if self.state != "window":
-                return [error("next: there is no raise-hand window open")]
-            return self._close_window(inp.t)
-        return [error(f"unknown console command {inp.console!r} (have: deal, raise SEAT, next, hint SEAT, stop)")]
+    def console_deal(self, t: float) -> list[Event]:
+        if self.state not in ("dealing", "between"):
+            return [error("deal: a round is under way; finish it first")]
+        same_round = self.state == "dealing"  # the referee restarts a misdeal
+        self.redeal()
+        if same_round:
+            self.round -= 1
+        return self._begin_round()
+
+    def console_raise(self, t: float, seat: int) -> list[Event]:
+        return self._raise(seat)
+
+    def console_next(self, t: float) -> list[Event]:
+        if self.state != "window":
+            return [error("next: there is no raise-hand window open")]
+        return self._close_window(t)
+
+    def console_stop(self, t: float) -> list[Event]:
+        return self._game_over("stopped")
 
     def _refuse(self, seat: int | None, message: str, key: str, private: bool = True) -> list[Event]:
         """A refusal to a seat stays private: even "already scanned" says where a card is."""
         to = seat_audience(seat) if seat is not None else TABLE
         extra = {"private": to} if private and seat is not None else {}
         return [error(message, **extra), say(to, key)]
-
-    @classmethod
-    def referee_commands(cls) -> list[tuple[str, str]]:
-        return [("deal", "deal the next round (or deal this round again after a misdeal)"),
-                ("raise SEAT", "raise that seat's hand in the window after a declaration"),
-                ("next", "close the raise-hand window now"),
-                ("hint SEAT", "tell that seat, in its earphone, what it may know"),
-                ("stop", "end the game now (it counts as stopped)")]

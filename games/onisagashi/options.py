@@ -5,18 +5,23 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from kikimimi.options import Options, anything, choice, number, seat, whole
+
 MODES = ("off", "matrix", "full")
-DEFAULTS = {"rules": "beginner", "assistant": "full", "rounds": 3, "target": None, "first": 1, "raise_window": 8.0}
+OPTIONS = Options(
+    choice("rules", ("beginner", "advanced"), "the rules file's beginner or advanced game"),
+    anything("assistant", "full", "the deduction assistant: off|matrix|full, a list per seat, or {seat: mode}"),
+    whole("rounds", 3, "rounds played (unless target ends the game first)", low=1, optional=True),
+    whole("target", None, "points that end the game", low=1, optional=True),
+    seat("first", 1, "the seat that declares first"),
+    number("raise_window", 8.0, "seconds the raise-hand window stays open", low=0.001),
+)
+DEFAULTS = OPTIONS.defaults
 
 
 def parse_options(players: int, options: Mapping[str, Any]) -> dict[str, Any]:
-    """Validated options; ValueError names the bad one."""
-    unknown = set(options) - set(DEFAULTS)
-    if unknown:
-        raise ValueError(f"unknown option {sorted(unknown)[0]!r} (have: {', '.join(DEFAULTS)})")
-    out = {**DEFAULTS, **options}
-    if out["rules"] not in ("beginner", "advanced"):
-        raise ValueError(f"rules must be beginner or advanced, not {out['rules']!r}")
+    """Validated options; ValueError names the bad one (the assistant's shapes are checked here)."""
+    out = OPTIONS.parse(players, options)
     a = out["assistant"]
     if isinstance(a, str):
         a = {s: a for s in range(1, players + 1)}
@@ -29,12 +34,4 @@ def parse_options(players: int, options: Mapping[str, Any]) -> dict[str, Any]:
     if any(m not in MODES for m in a.values()):
         raise ValueError(f"assistant modes are {', '.join(MODES)}, not {sorted(set(a.values()) - set(MODES))}")
     out["assistant"] = a
-    for key in ("rounds", "target"):
-        v = out[key]
-        if v is not None and (isinstance(v, bool) or not isinstance(v, int) or v < 1):
-            raise ValueError(f"{key} must be a positive whole number, not {v!r}")
-    if not isinstance(out["first"], int) or not 1 <= out["first"] <= players:
-        raise ValueError(f"first must be a seat 1..{players}")
-    if isinstance(out["raise_window"], bool) or not isinstance(out["raise_window"], (int, float)) or out["raise_window"] <= 0:
-        raise ValueError("raise_window must be a positive number of seconds")
     return out
