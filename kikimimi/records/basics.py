@@ -6,7 +6,12 @@ for them (a contest is opened for a session kind; a session claims a contest's
 table)."""
 from __future__ import annotations
 
+import os
 from datetime import datetime, timezone
+
+#: Where a club's records are: an SQLite file's path, a postgresql:// URL, or
+#: None for the default ($KIKIMIMI_DB, else the user's club file).
+Target = str | os.PathLike[str] | None
 
 #: An official practice session's kind and the games it plans.
 SESSION_KINDS = {"full": 10, "half": 5}

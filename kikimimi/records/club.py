@@ -19,7 +19,7 @@ from typing import Any, TypeVar
 
 from kikimimi.records import ladder as L
 from kikimimi.records.backend import Database
-from kikimimi.records.basics import SESSION_KINDS
+from kikimimi.records.basics import SESSION_KINDS, Target
 from kikimimi.records.basics import now as _now
 from kikimimi.records.contest import claim_table
 from kikimimi.records.errors import AlreadyRecorded, NotCounted, RecordsError
@@ -114,7 +114,7 @@ class Club:
     yet, for commands that only read.
     """
 
-    def __init__(self, target: Any = None, *, create: bool = True):
+    def __init__(self, target: Target = None, *, create: bool = True):
         self.db: Database = open_database(target, create=create)
 
     @property

@@ -3,6 +3,7 @@ thread, and the ability to be unplugged.  Subclasses implement `_serve`."""
 from __future__ import annotations
 
 import threading
+from typing import Self
 
 from kikimimi.testing.ptylink import PtyLink
 
@@ -18,7 +19,7 @@ class PtyDevice:
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
 
-    def start(self):  # -> Self
+    def start(self) -> Self:
         self.link.appear()
         self._thread = threading.Thread(target=self._serve, name=f"{self.kind}-emu {self.path}", daemon=True)
         self._thread.start()
