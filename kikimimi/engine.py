@@ -20,7 +20,7 @@ import functools
 import math
 import sys
 import traceback
-from collections.abc import Collection, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -369,7 +369,7 @@ class Table:
         return seat_audience(inp.seat) if inp.seat is not None else TABLE
 
     # -- events ------------------------------------------------------------
-    def _run(self, step: Any, t: float, line: int | None) -> list[LogEvent]:
+    def _run(self, step: Callable[[], Iterable[Event]], t: float, line: int | None) -> list[LogEvent]:
         try:
             events = step()
         except Exception as exc:  # a game bug must not take the table down
