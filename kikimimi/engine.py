@@ -20,7 +20,7 @@ import functools
 import math
 import sys
 import traceback
-from collections.abc import Collection, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -369,7 +369,7 @@ class Table:
         return seat_audience(inp.seat) if inp.seat is not None else TABLE
 
     # -- events ------------------------------------------------------------
-    def _run(self, step: Any, t: float, line: int | None) -> list[LogEvent]:
+    def _run(self, step: Callable[[], Iterable[Event]], t: float, line: int | None) -> list[LogEvent]:
         try:
             events = step()
         except Exception as exc:  # a game bug must not take the table down
@@ -589,8 +589,9 @@ class ScriptRun:
 
     def _undo(self, number: int, item: Mapping[str, Any]) -> list[LogEvent]:
         t = item.get("t")
-        timely = isinstance(t, (int, float)) and not isinstance(t, bool) and math.isfinite(t)
-        when = max(self.table.t, t) if timely else self.table.t
+        when = self.table.t
+        if isinstance(t, (int, float)) and not isinstance(t, bool) and math.isfinite(t):
+            when = max(when, t)
         # Timers due by the undo's time fire first, as the live table's clock
         # fired them before the referee's undo arrived (a replay must too).
         fired = self.table.firings
