@@ -39,7 +39,7 @@ EDITIONS = {
     "amigo": Edition("amigo", (1_000, 3_000, 6_000, 10_000), ALL_ROLES[:4], 32_000, 5, 1_000),
 }
 
-OPTION_NAMES = ("edition", "start_cash", "rounds", "step", "bribes", "incomes")
+OPTION_NAMES = ("edition", "start_cash", "rounds", "step", "bribes", "incomes", "first", "seed")
 
 
 def _whole(name: str, value: Any, least: int) -> int:
@@ -68,6 +68,9 @@ def edition_from_options(options: Mapping[str, Any]) -> Edition:
             raise ValueError(f"rounds must be at most 100, not {changes['rounds']}")
     if "step" in options:
         changes["step"] = _whole("step", options["step"], 1)
+    for name in ("first", "seed"):  # the game's own, not the edition's: checked here all the same
+        if name in options:
+            _whole(name, options[name], 1 if name == "first" else 0)
     if "bribes" in options:
         if options["bribes"] not in BRIBE_MODES:
             raise ValueError(f"bribes must be open or hidden, not {options['bribes']!r}")

@@ -22,9 +22,9 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from kikimimi.hints import Line, line
+from kikimimi.kit import deck_cards, own_set
 from kikimimi.protocol import REFEREE, TABLE, Event, Input, cancel_timer, error, event, say, seat_audience, set_timer
 from kikimimi.roles import HiddenRoleGame, Vote, team_event, team_say
-from kikimimi.kit import deck_cards, own_set
 
 from . import day, night
 from .jobs import Catalogue, Job, default_catalogue

@@ -29,8 +29,8 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from kikimimi import hints
 from kikimimi.hints import Line, line
-from kikimimi.protocol import TABLE, Event, Game, Input, error, event, say, say_params, seat_audience
 from kikimimi.kit import own_set
+from kikimimi.protocol import TABLE, Event, Game, Input, error, event, say, say_params, seat_audience
 
 from . import machine
 from .machine import PhaseModel

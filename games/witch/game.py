@@ -15,10 +15,10 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from kikimimi.hints import Line, line
+from kikimimi.kit import deck_cards, own_set
 from kikimimi.protocol import REFEREE, TABLE, Event, error, event, say, seat_audience
 from kikimimi.roles import (HiddenRoleGame, Night, VirtualClock, Vote, assign_with_preferences, decide, settle,
                             team_event, team_say)
-from kikimimi.kit import deck_cards, own_set
 
 from . import night as night_rules
 from .rules import KNOWS, MAX_PLAYERS, MIN_PLAYERS, TEAMS, finding, parse_options
@@ -134,10 +134,13 @@ class WitchGame(Talk, HiddenRoleGame):
     def on_choose(self, seat: int, target: int, t: float) -> list[Event]:
         if self.phase == "day":
             power = self.armed.pop(seat, None)
-            if power == "advise":
-                return self._advise(seat, target)
-            if power == "exorcise":
-                return self._exorcise(seat, target)
+            if power == "pretend":  # cover: a power this seat lacks takes its target and does nothing
+                return [say(seat_audience(seat), "no-power-target", seat=target)]
+            if power in ("advise", "exorcise"):
+                out = self._advise(seat, target) if power == "advise" else self._exorcise(seat, target)
+                if out and out[0].type == "error":  # a refused target: the power stays armed
+                    self.armed[seat] = power
+                return out
             return self._vote(seat, target, t)
         if self.phase == "night":
             return self._night_act(seat, target, t)
@@ -203,16 +206,16 @@ class WitchGame(Talk, HiddenRoleGame):
             return self.refuse(seat, f"cmd:{name} has no use in the {self.phase}", "not-now")
         if name == "silence":
             return self._silence(seat, t)
-        if name == "advise":
-            if role != "human":
-                return self.refuse(seat, "only a human advises", "no-power")
-            self.armed[seat] = "advise"
-            return [say(me, "advise-armed")]
-        if name == "exorcise":
-            if role != "priest" or self.exorcism_used:
-                return self.refuse(seat, "no exorcism for you", "no-power")
-            self.armed[seat] = "exorcise"
-            return [say(me, "exorcise-armed")]
+        if name in ("advise", "exorcise"):
+            # Cover (docs/witch.md): every player holds both tags and may scan them with
+            # a seat token after; for a seat without the power the pair does nothing, so
+            # neither the scans nor what follows them show who has it.
+            has = role == "human" if name == "advise" else role == "priest" and not self.exorcism_used
+            if not has:
+                self.armed[seat] = "pretend"
+                return self.refuse(seat, f"no {name} power for this seat", "no-power")
+            self.armed[seat] = name
+            return [say(me, f"{name}-armed")]
         return self.refuse(seat, f"cmd:{name} has no use by day", "not-now")
 
     # -- nights ---------------------------------------------------------------------
@@ -327,7 +330,7 @@ class WitchGame(Talk, HiddenRoleGame):
             if target is None:
                 return [error(f"{cmd}: {args[1]!r} is not a seat 1-{self.players}", private=REFEREE)]
             first = self._hand(seat, f"cmd:{cmd}", t)
-            if self.armed.get(seat) != cmd:
+            if self.armed.get(seat) not in (cmd, "pretend"):  # the pair as a table scans it, cover included
                 return first
             return first + self._hand(seat, f"seat:{target}", t)
         if cmd == "silence" and len(args) == 1 and seat:
