@@ -104,7 +104,9 @@ class WitchGame(Talk, HiddenRoleGame):
                                           grace=self.opts["overrun"]) for s in alive}
         self.votes = [Vote.open(alive)]
         self.talk_over, self.silenced, self.armed, self.advised, self.mark = False, set(), {}, {}, None
-        out.append(say(TABLE, "day", day=day, alive=len(alive)))
+        length = self.opts["day_minutes"]  # the dawn line says this table's day, not the seed's 12 hours
+        out.append(say(TABLE, "day", day=day, alive=len(alive), hours=length // 60) if length % 60 == 0
+                   else say(TABLE, "day-in-minutes", day=day, alive=len(alive), minutes=length))
         if bonus:
             out.append(say(TABLE, "island-bonus", minutes=bonus))
         for seat, minutes in sorted(self.pending_cut.items()):
@@ -162,6 +164,8 @@ class WitchGame(Talk, HiddenRoleGame):
                                   totals={str(c): n for c, n in vote.totals().items()}),
                             say(TABLE, "tally", round=vote.round)]
         out += [say(TABLE, "ballot", voter=v, seat=c) for v, c in sorted(vote.ballots.items())]
+        totals = sorted(vote.totals().items(), key=lambda kv: (-kv[1], kv[0]))
+        out += [say(TABLE, "total", seat=c, votes=n) for c, n in totals]  # the totals, as the CGI shows them
         if vote.round == 1:
             decision = decide(self.votes)
             if decision.seat is None and decision.how == "tie":
@@ -175,6 +179,8 @@ class WitchGame(Talk, HiddenRoleGame):
         if decision.seat is None:  # the referee counted an empty ballot box
             return out + [say(TABLE, "nobody-out")] + self._nightfall(t)
         self.fired[f"vote-{decision.how}"] += 1
+        if decision.how in ("lot", "cumulative"):  # a lot is said to be a lot
+            out.append(say(TABLE, f"decided-by-{decision.how}", seat=decision.seat))
         seat = decision.seat
         self.voted_out[self.day] = seat
         out += self.remove({seat: f"vote-{decision.how}"}, "day", "voted-out")
@@ -309,8 +315,23 @@ class WitchGame(Talk, HiddenRoleGame):
         return None
 
     def finish(self, winner: str, reason: str) -> list[Event]:
+        """The end, with its reason spoken; a stopped game is said to be stopped
+        ("nobody (stopped) wins" was heard before)."""
         self.mic = None
-        return [self.enter("epilogue")] + super().finish(winner, reason)
+        out = [self.enter("epilogue")] + super().finish(winner, reason)
+        for n, ev in enumerate(out):
+            if ev.type == "say" and ev.fields["key"] == "game-over":
+                why = say(TABLE, f"why-{winner}") if winner != "void" else say(TABLE, "game-stopped")
+                out[n:n + 1] = [why] if winner == "void" else [ev, why]
+                break
+        return out
+
+    def seen(self) -> list[Line]:
+        """Before day 1 there is no day number to say ("day 0" was heard)."""
+        out = super().seen()
+        if self.day == 0 and out and out[0][0] == "hint-phase":
+            out[0] = line("hint-phase-only", phase=f"phase:{self.phase}")
+        return out
 
     # -- console, hint, view ------------------------------------------------------------
     def on_console(self, words: list[str], t: float) -> list[Event] | None:
@@ -432,7 +453,8 @@ class WitchGame(Talk, HiddenRoleGame):
             "waiting": counts, "seats": seat_sets(seats, 3), "partners.seats": seat_sets(seats, 2),
             "hint-alive.seats": everyone, "hint-out.seats": everyone, "revote.seats": everyone,
             "island-bonus.minutes": bonuses, "allowance-left.minutes": range(0, longest + 1),
-            "hours": range(0, o["day_minutes"] // 60 + 1),
+            "hours": range(0, o["day_minutes"] // 60 + 1), "day.hours": [o["day_minutes"] // 60], "votes": counts,
+            "day-in-minutes.minutes": [o["day_minutes"]],
         }
 
     @classmethod

@@ -1,0 +1,145 @@
+"""Issue 25's smaller findings at the table (witch, イントリーゲ, the phrases), each a test."""
+from __future__ import annotations
+
+import re
+import string
+
+import pytest
+
+from kikimimi.engine import Table, run_script
+from kikimimi.phrases import Phrasebook, load_catalogue
+from kikimimi.registry import game_names
+from kikimimi.roles.testing import Script, of, said
+from kikimimi.script import Header, ScriptError
+from kikimimi.voice.readings import Readings, load_readings
+
+GAMES = [name for name in game_names() if name != "toy"]
+DECK5 = ["witch", "human", "priest", "human", "mirror"]
+
+
+def witch_day1(lang: str = "en", **options) -> Script:
+    s = Script("witch", 5, roles=DECK5, **options)
+    s.lines[0]["lang"] = lang
+    s.deal("witch", DECK5)
+    for seat in range(1, 6):
+        s.hand(seat, "cmd:ok")
+    return s
+
+
+# -- 闇に笑う魔女 ----------------------------------------------------------------------------
+def test_witch_the_count_speaks_the_totals_after_the_ballots():
+    log = witch_day1().votes([(1, 2), (2, 1), (3, 1), (4, 1), (5, 2)]).run()
+    totals = [e["text"] for e in said(log, "total", "table")]
+    assert totals == ["Seat 1: 3 votes.", "Seat 2: 2 votes."]
+    assert of(log, "tally")[0]["totals"] == {"1": 3, "2": 2}
+
+
+def test_witch_one_vote_is_one_vote():
+    log = witch_day1().votes([(1, 2), (2, 1), (3, 1), (4, 1), (5, 1)]).run()
+    assert "Seat 2: 1 vote." in [e["text"] for e in said(log, "total", "table")]
+
+
+def test_witch_a_lot_is_said_to_be_a_lot():
+    s = witch_day1().votes([(1, 2), (2, 1), (3, 1), (4, 2), (5, 3)])  # 1: 2, 2: 2 -> revote
+    s.votes([(1, 2), (2, 1), (3, 1), (4, 2), (5, 3)])  # tied again, and over both rounds too
+    log = s.run()
+    lot = said(log, "decided-by-lot", "table")
+    assert len(lot) == 1 and lot[0]["text"].startswith("A tie: the lot chose seat ")
+    out = of(log, "out", when="day")[0]["seat"]
+    assert lot[0]["params"]["seat"] == out
+
+
+@pytest.mark.parametrize("minutes,text", [(600, "The day has 10 hours."), (630, "The day has 630 minutes."),
+                                          (60, "The day has 1 hour.")])
+def test_witch_the_dawn_line_follows_day_minutes(minutes, text):
+    log = witch_day1(day_minutes=minutes).run()
+    dawn = [e for e in log if e["type"] == "say" and e["key"] in ("day", "day-in-minutes")]
+    assert dawn and dawn[0]["text"].endswith(text)
+
+
+def test_witch_a_stopped_game_is_said_to_be_stopped_and_no_day_zero():
+    s = Script("witch", 5, roles=DECK5)
+    s.lines[0]["lang"] = "ja"
+    s.deal("witch", DECK5).console("hint 1").console("stop")
+    log = s.run()
+    texts = [e["text"] for e in log if e["type"] == "say"]
+    assert "ゲームは中断されました。勝者はいません。" in texts
+    assert not [t for t in texts if "0日目" in t or "なし、中断の勝利" in t]
+
+
+def test_witch_every_result_has_its_reason_spoken():
+    log = witch_day1().votes([(1, 2), (2, 1), (3, 1), (4, 1), (5, 1)]).run()  # the only witch out
+    over = of(log, "game-over")[0]
+    assert over["winner"] == "islanders"
+    assert said(log, "why-islanders", "table")
+
+
+def test_witch_an_armed_advisory_survives_a_refused_target():
+    log = witch_day1().hand(2, "cmd:advise").hand(2, "seat:2").hand(2, "seat:3").run()
+    assert said(log, "not-on-island", "seat:2")
+    assert [(e["seat"], e["target"]) for e in of(log, "advise")] == [(2, 3)]
+
+
+# -- イントリーゲ -------------------------------------------------------------------------
+def test_intrigue_the_first_player_is_an_option():
+    log = run_script([{"game": "intrigue", "players": 4, "options": {"first": 3}}])
+    assert [e["seat"] for e in log if e["type"] == "turn"] == [3]
+    rounds = [e for e in run_script([{"game": "intrigue", "players": 4, "options": {"first": 3}},
+                                     *({"t": n, "console": "stop"} for n in (1,))]) if e["type"] == "round"]
+    assert [e["round"] for e in rounds] == [1]
+    with pytest.raises(ScriptError, match="first must be a seat 1-4"):  # one line, through the engine
+        Table(Header("intrigue", 4, {"first": 5}))
+
+
+# -- the phrases ----------------------------------------------------------------------------
+COUNTED = "pieces points cards advisors votes minutes hours".split()
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_no_phrase_says_one_of_a_plural(game):
+    """"1 pieces", "1 points": a count of one is said in the singular (a catalogue's `[one]`)."""
+    book = Phrasebook("en", ("core", game))
+    slips = []
+    for key, template in book.phrases.items():
+        names = [n for _, n, _, _ in string.Formatter().parse(template) if n]
+        for name in names:
+            if name in ("role", "seat", "phase", "team", "edition"):  # words, never a count
+                continue
+            params = dict.fromkeys(names, 2)
+            params[name] = 1
+            text = book.render_uncached(key, params)
+            counts = re.search(r"\{%s\} (%s)\b" % (name, "|".join(COUNTED)), template)
+            if counts and re.search(r"\b1 (%s)\b" % "|".join(COUNTED), text):
+                slips.append((key, text))
+    assert not slips
+
+
+@pytest.mark.parametrize("catalogue", [*GAMES, "core", "evening", "records"])
+def test_japanese_has_one_word_for_each_reader(catalogue):
+    """手リーダ is heard テリーダ: the readers are 手元のリーダー and 場のリーダー, everywhere."""
+    phrases, names = load_catalogue(catalogue, "ja")
+    for key, text in {**phrases, **names}.items():
+        assert "手リーダ" not in text and "場リーダ" not in text, (key, text)
+        assert not re.search(r"リーダ(?!ー)", text), (key, text)
+        for m in re.finditer(r"(.{0,3})のリーダー", text):
+            assert m.group(1).endswith(("手元", "場", "}", "そ")), (key, text)  # そのリーダー: "that reader"
+
+
+def test_the_client_is_read_irainin():
+    assert Readings(load_readings("ja"))("あなたの依頼人は3番です。") == "あなたのイライニンは3番です。"
+
+
+def test_a_reader_lost_is_said_in_the_one_word():
+    log = run_script([{"game": "trident", "players": 3, "lang": "ja"},
+                      {"t": 1, "reader": "hand", "seat": 2, "lost": True}])
+    assert [e["text"] for e in log if e.get("key") == "reader-lost"] == ["2番の手元のリーダーが応答しません。"]
+
+
+def test_intrigue_every_round_begins_with_the_first_player():
+    from kikimimi.sim import play
+
+    _, log = play("intrigue", 2, 4, {"first": 3})
+    marks = [(e["type"], e.get("seat") or e.get("round")) for e in log if e["type"] in ("round", "turn")]
+    after_round = [marks[i + 1] for i, (kind, _) in enumerate(marks[:-1]) if kind == "round"]
+    assert len(after_round) >= 2 and all(m == ("turn", 3) for m in after_round)
+    assert any(e["type"] == "game-over" for e in log)
