@@ -143,3 +143,30 @@ def test_intrigue_every_round_begins_with_the_first_player():
     after_round = [marks[i + 1] for i, (kind, _) in enumerate(marks[:-1]) if kind == "round"]
     assert len(after_round) >= 2 and all(m == ("turn", 3) for m in after_round)
     assert any(e["type"] == "game-over" for e in log)
+
+
+# -- 鬼探し -------------------------------------------------------------------------------
+ONI = {1: ["mion", "tofu", "swamp"], 2: ["rena", "nata", "dam"], 3: ["keiichi", "kugi", "phonebox"],
+       4: ["satoko", "kame", "roadside"], 5: ["rika", "bat", "forest"]}
+
+
+def oni_declared() -> list[dict]:
+    lines: list[dict] = [{"game": "onisagashi", "players": 5, "lang": "en"}]
+    for seat, cards in ONI.items():
+        lines += [{"t": len(lines), "reader": "hand", "seat": seat, "tag": f"oni:card-{c}"} for c in cards]
+    lines += [{"t": 50 + n, "reader": "field", "tag": f"oni:token-{c}"} for n, c in enumerate(("rena", "bat", "dam"))]
+    return lines
+
+
+def test_oni_the_raise_is_invited_after_a_declaration():
+    log = run_script(oni_declared())
+    keys = [e["key"] for e in log if e["type"] == "say" and e["to"] == "table"]
+    assert keys[keys.index("declare"):][:3] == ["declare", "have", "raise-invite"]
+
+
+def test_oni_hint_repeats_the_rounds_declarations():
+    lines = oni_declared() + [{"t": 60, "reader": "hand", "seat": 4, "tag": "cmd:hint"}]
+    log = run_script(lines)
+    heard = [e["text"] for e in log if e["in"] == len(lines) and e["to"] == "seat:4"]
+    spoken = [e["text"] for e in log if e["type"] == "say" and e["to"] == "table" and e["key"] in ("declare", "have")]
+    assert spoken and all(text in heard for text in spoken)
