@@ -167,6 +167,6 @@ def test_oni_the_raise_is_invited_after_a_declaration():
 def test_oni_hint_repeats_the_rounds_declarations():
     lines = oni_declared() + [{"t": 60, "reader": "hand", "seat": 4, "tag": "cmd:hint"}]
     log = run_script(lines)
-    heard = [e["text"] for e in log if e["in"] == len(lines) and e["to"] == "seat:4"]
+    heard = [e["text"] for e in log if e["in"] == len(lines) and e.get("to") == "seat:4"]
     spoken = [e["text"] for e in log if e["type"] == "say" and e["to"] == "table" and e["key"] in ("declare", "have")]
     assert spoken and all(text in heard for text in spoken)
