@@ -69,6 +69,12 @@ class OnisagashiGame(Game):
     max_players = 6
     official_players = 5
     tag_sets = ("oni",)
+    bots = ("best", "random", "ear")
+    bot_table = ".bots:OnisagashiSimulation"
+    ear_table = ".ear:ear_simulation"
+    report = ".tuning:OnisagashiReport"
+    diagram_of = ".machine:mermaid"
+    pause_when_reader_lost = True  # a seat that cannot raise its hand: the window's clock stops
 
     def __init__(self, players: int, options: Mapping[str, Any] | None = None):
         super().__init__(players, options)
@@ -155,23 +161,6 @@ class OnisagashiGame(Game):
 
     # -- hooks ----------------------------------------------------------------
     @classmethod
-    def simulation(cls, seed: int, players: int, options: Mapping[str, Any], bot: str | None = None):
-        if bot == "ear":
-            from .ear import ear_simulation
-
-            return ear_simulation(seed, players, options)
-        from .bots import OnisagashiSimulation
-
-        return OnisagashiSimulation(seed, players, options, bot)
-
-    @classmethod
-    def tune(cls, games: int, seed: int, players: int, options: Mapping[str, Any],
-             bot: str | None = None, plot: str | None = None, progress: bool = True) -> str:
-        from .tuning import tune
-
-        return tune(games, seed, players, options, bot=bot, plot=plot, progress=progress)
-
-    @classmethod
     def phrase_values(cls, players: int, options: Mapping[str, Any]) -> Mapping[str, Sequence[Any]]:
         """Every value a phrase parameter takes at such a table, so the voice renders them before play."""
         from kikimimi.voice.domains import seat_sets
@@ -192,12 +181,6 @@ class OnisagashiGame(Game):
             "card": [card_tag(c) for c in CARDS], "cards": triples, "tokens-on-field.cards": partial,
             "count": range(0, len(CARDS) + 1), "players": [players],
         }
-
-    @classmethod
-    def diagram(cls, fmt: str = "mermaid") -> str:
-        if fmt != "mermaid":
-            raise NotImplementedError(f"onisagashi draws only mermaid, not {fmt}")
-        return machine.mermaid()
 
     # -- knowledge --------------------------------------------------------------
     def knowledge(self, seat: int) -> Knowledge:

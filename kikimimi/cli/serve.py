@@ -118,11 +118,14 @@ def _serve(args: argparse.Namespace, config: TableConfig, daemon: Daemon, warnin
         for out in outputs:
             for component, state in getattr(out, "health", dict)().items():
                 api.report_health(f"audio {component}", state)
+    if daemon.resumed:  # applied before the stop but never told (a kill in between): told now
+        daemon.speak_unspoken()
+    _say_ready(outputs, config)
     evening.begin()  # after the outputs and the API, so its lines follow the game's everywhere
-    if daemon.resumed and not daemon.table.game.over:
+    if daemon.resumed:
         # the last call heard before the stop may no longer be true: say where the table stands
         for out in outputs:
-            out.emit(daemon.situation_report(), cause_hand_seat=None)
+            out.emit(daemon.resume_report(), cause_hand_seat=None)
     threads = [threading.Thread(target=_ticker, args=(daemon, stop), daemon=True, name="timers")]
     source = args.sim_readers or ("interactive" if config.simulated else None)
     if source == "interactive":
@@ -151,6 +154,18 @@ def _serve(args: argparse.Namespace, config: TableConfig, daemon: Daemon, warnin
         pass
     stop.set()
     return 1 if failed else 0
+
+
+def _say_ready(outputs: list[Any], config: TableConfig) -> None:
+    """On the speaker (a boot service has no screen): each missing earphone, then "ready"."""
+    from kikimimi.readiness import ready_lines
+
+    for out in outputs:
+        health = getattr(out, "health", None)
+        if health is None:  # the text narration: a terminal already shows every problem
+            continue
+        for problem in out.emit(ready_lines(health(), config.players, config.lang), cause_hand_seat=None) or []:
+            _complain(problem)
 
 
 def _keyboard() -> Any:

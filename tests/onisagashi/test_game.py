@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import pytest
 
+from kikimimi.declared import diagram
 from kikimimi.engine import run_script
 from kikimimi.script import ScriptError
 from kikimimi_games.onisagashi import OnisagashiGame
@@ -153,6 +154,6 @@ def test_bad_options_are_refused(options):
 
 
 def test_diagram_names_every_state():
-    text = OnisagashiGame.diagram()
+    text = diagram(OnisagashiGame)
     for state in ("dealing", "declaring", "window", "answering", "between", "over"):
         assert state in text
