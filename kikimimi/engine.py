@@ -624,13 +624,16 @@ class ScriptRun:
         # The undone input may be a hand scan (a secret): only the referee sees it.
         ev = self.table.note("undo", {"undone": undone_line, "input": undone, "private": REFEREE},
                              when, number)
-        said = self.table.note("say", {"to": TABLE, "key": "undone"}, when, number)
+        told = [self.table.note("say", {"to": TABLE, "key": "undone"}, when, number)]
+        owner = stand_in.owner_of(undone, self.header.players)
+        if owner is not None:  # whose act it was hears it is gone (in the earphone: the act is theirs)
+            told.append(self.table.note("say", {"to": seat_audience(owner), "key": "undone-yours"}, when, number))
         # A timer the undone input had cancelled may be due by now: it never fired
         # at the table (a timer that did bars the undo), so it fires now, heard.
         before = self.table.firings
         late = self.table.advance(when)
         self._moved(before)
-        return out + [ev, said] + late + self.table.situation(when, number)
+        return out + [ev, *told] + late + self.table.situation(when, number)
 
 
 def run_script(lines: Iterable[str | Mapping[str, Any]]) -> list[LogEvent]:

@@ -121,8 +121,7 @@ def test_japanese_has_one_word_for_each_reader(catalogue):
     for key, text in {**phrases, **names}.items():
         assert "手リーダ" not in text and "場リーダ" not in text, (key, text)
         assert not re.search(r"リーダ(?!ー)", text), (key, text)
-        for m in re.finditer(r"(.{0,3})のリーダー", text):
-            assert m.group(1).endswith(("手元", "場", "}", "そ")), (key, text)  # そのリーダー: "that reader"
+        assert "手元リーダー" not in text and "場リーダー" not in text, (key, text)
 
 
 def test_the_client_is_read_irainin():
@@ -170,3 +169,27 @@ def test_oni_hint_repeats_the_rounds_declarations():
     heard = [e["text"] for e in log if e["in"] == len(lines) and e.get("to") == "seat:4"]
     spoken = [e["text"] for e in log if e["type"] == "say" and e["to"] == "table" and e["key"] in ("declare", "have")]
     assert spoken and all(text in heard for text in spoken)
+
+
+# -- undo --------------------------------------------------------------------------------
+@pytest.mark.parametrize("act", [{"reader": "hand", "seat": 2, "tag": "seat:4"}, {"console": "scan 2 seat:4"}])
+def test_an_undone_act_is_told_to_its_owner_and_only_to_it(act):
+    s = witch_day1()
+    s._add(act)
+    s.console("undo")
+    log = s.run()
+    undo_line = len(s.lines)
+    told = [e for e in log if e["in"] == undo_line and e["type"] == "say"]
+    assert [(e["to"], e["key"]) for e in told if e["key"].startswith("undone")] == \
+        [("table", "undone"), ("seat:2", "undone-yours")]
+    assert "seat:4" not in str([e for e in told if e["to"] == "table"])
+
+
+def test_undo_takes_back_a_game_act_not_a_reader_lost_or_back_line():
+    s = witch_day1().hand(2, "seat:4")
+    s._add({"reader": "hand", "seat": 3, "lost": True})
+    s._add({"reader": "hand", "seat": 3, "back": True})
+    s.console("undo")
+    log = s.run()
+    undo = of(log, "undo")[0]
+    assert undo["input"].get("tag") == "seat:4"
