@@ -123,6 +123,8 @@ class Table:
         #: Seconds the game's clock has stood still in all: game time = table time - lag.
         self._lag = 0.0
         self._pause_on_lost = bool(getattr(cls, "pause_when_reader_lost", False))
+        #: A game whose field reader is part of play (闇に笑う魔女's microphone) holds its clock without it.
+        self._pause_on_field = bool(getattr(cls, "pause_when_field_lost", False))
         self._stalled = False  # the last advance stopped at MAX_FIRINGS
         self._fired_now: list[str] = []  # the names the current line's advance fired
 
@@ -316,7 +318,8 @@ class Table:
             key, params = f"reader-{reader}-cannot-open", ({"seat": seat} if seat is not None else {})
             return [ev, self._say(TABLE, key, params, t, line)]
         out = [ev, self._say(TABLE, f"reader-{state}", {"reader": name}, t, line)]
-        if self._pause_on_lost and seat is not None:  # the game's rules: no clock runs on a player who cannot act
+        if (self._pause_on_lost and seat is not None) or (self._pause_on_field and seat is None):
+            # the game's rules: no clock runs on a player who cannot act (or a microphone that is away)
             out += self._hold(name, t, line) if state == "lost" else self._release(name, t, line)
         return out + (self.situation(t, line) if state == "back" else [])
 

@@ -51,6 +51,7 @@ class WitchGame(Talk, HiddenRoleGame):
         return own_set(players, ("ok", "hint", "advise", "exorcise", "silence")), deck_cards("witch", "role", deck)
 
     pause_when_reader_lost = True  # a seat that cannot act at night: the night's clock stops
+    pause_when_field_lost = True  # the field reader is the microphone: its outage is charged to no speaker
     card_set = "witch"
     teams = TEAMS
     knows = KNOWS

@@ -193,3 +193,19 @@ def test_undo_takes_back_a_game_act_not_a_reader_lost_or_back_line():
     log = s.run()
     undo = of(log, "undo")[0]
     assert undo["input"].get("tag") == "seat:4"
+
+
+def test_witch_a_field_reader_outage_is_not_charged_to_the_speaker():
+    def speech(lost: bool) -> dict:
+        s = witch_day1()
+        s.field("seat:2", dt=1.0)
+        if lost:
+            s._add({"reader": "field", "lost": True}, 5.0)
+            s._add({"reader": "field", "back": True}, 60.0)
+            s.field("seat:2", removed=True, dt=5.0)
+        else:
+            s.field("seat:2", removed=True, dt=10.0)
+        return of(s.run(), "speech", seat=2)[0]
+
+    plain, outage = speech(False), speech(True)
+    assert plain["minutes"] == outage["minutes"] == 10  # ten seconds at 8 characters a second, 8 a minute
