@@ -87,7 +87,7 @@ class Talk:
     def _may_not_speak(self, seat: int) -> str | None:
         if not self.day_clock.open or self.talk_over:
             return "day-over"
-        if not self.allowance[seat].open:
+        if self.allowance[seat].left <= 0:  # the seed: only the *last* speech of the day may overrun
             return "allowance-spent"
         return None
 

@@ -209,3 +209,12 @@ def test_witch_a_field_reader_outage_is_not_charged_to_the_speaker():
 
     plain, outage = speech(False), speech(True)
     assert plain["minutes"] == outage["minutes"] == 10  # ten seconds at 8 characters a second, 8 a minute
+
+
+def test_witch_only_the_last_speech_of_the_day_overruns_the_allowance():
+    s = witch_day1(allowance=3, island_bonus=0).console("speak 2 " + "a" * 16).console("speak 2 " + "a" * 16)  # 2 + 2 of 3
+    s.console("speak 2 " + "a" * 8)
+    log = s.run()
+    speeches = of(log, "speech", seat=2)
+    assert [e["minutes"] for e in speeches] == [2, 2]  # the second ran 1 over: it was the last
+    assert said(log, "allowance-spent", "seat:2")
