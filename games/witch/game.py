@@ -71,6 +71,7 @@ class WitchGame(Talk, HiddenRoleGame):
         self.mark: int | None = None  # the priest's exorcism mark, today
         self.exorcism_used = False
         self.silenced: set[int] = set()
+        self.silence_due = False  # a majority chose silence: the hour goes when its timer fires
         self.votes: list[Vote] = []
         self.talk_over = False
         self.armed: dict[int, str] = {}  # seat -> "advise" | "exorcise": its next seat scan
@@ -112,6 +113,7 @@ class WitchGame(Talk, HiddenRoleGame):
                                           grace=self.opts["overrun"]) for s in alive}
         self.votes = [Vote.open(alive)]
         self.talk_over, self.silenced, self.armed, self.advised, self.mark = False, set(), {}, {}, None
+        self.silence_due = False
         length = self.opts["day_minutes"]  # the dawn line says this table's day, not the seed's 12 hours
         out.append(say(TABLE, "day", day=day, alive=len(alive), hours=length // 60) if length % 60 == 0
                    else say(TABLE, "day-in-minutes", day=day, alive=len(alive), minutes=length))

@@ -6,7 +6,7 @@ import string
 
 import pytest
 
-from kikimimi.engine import Table, run_script
+from kikimimi.engine import Table, public_view, run_script
 from kikimimi.phrases import Phrasebook, load_catalogue
 from kikimimi.registry import game_names
 from kikimimi.roles.testing import Script, of, said
@@ -218,3 +218,23 @@ def test_witch_only_the_last_speech_of_the_day_overruns_the_allowance():
     speeches = of(log, "speech", seat=2)
     assert [e["minutes"] for e in speeches] == [2, 2]  # the second ran 1 over: it was the last
     assert said(log, "allowance-spent", "seat:2")
+
+
+def test_witch_no_public_event_follows_from_a_private_choice():
+    """Silence, a power, a vote that does not complete the count: the scan itself is
+    followed by nothing public, so the moment gives nobody away (the hour lost to
+    silence comes on a timer, a while later)."""
+    s = witch_day1()
+    private = []
+    for seat, tag in ((1, "cmd:silence"), (2, "cmd:silence"), (3, "cmd:exorcise"), (3, "seat:1"),
+                      (4, "cmd:silence"), (2, "cmd:advise"), (2, "seat:5"), (5, "seat:1")):
+        s.hand(seat, tag)
+        private.append(len(s.lines))
+    log = s.wait(60).console("hint 1").run()
+    assert of(log, "silence")  # the majority was reached: the hour went, on its timer
+    from kikimimi.public import BOOKKEEPING
+
+    raw = [e for e in log if e["in"] in private and e["type"] not in BOOKKEEPING
+           and (e.get("to") == "table" or "private" not in e and e["type"] != "say")]
+    assert raw == []
+    assert not [e for e in public_view(log) if e["type"] in BOOKKEEPING]
