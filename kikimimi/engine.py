@@ -123,6 +123,8 @@ class Table:
         #: Seconds the game's clock has stood still in all: game time = table time - lag.
         self._lag = 0.0
         self._pause_on_lost = bool(getattr(cls, "pause_when_reader_lost", False))
+        #: A game whose field reader is part of play (闇に笑う魔女's microphone) holds its clock without it.
+        self._pause_on_field = bool(getattr(cls, "pause_when_field_lost", False))
         self._stalled = False  # the last advance stopped at MAX_FIRINGS
         self._fired_now: list[str] = []  # the names the current line's advance fired
 
@@ -316,7 +318,8 @@ class Table:
             key, params = f"reader-{reader}-cannot-open", ({"seat": seat} if seat is not None else {})
             return [ev, self._say(TABLE, key, params, t, line)]
         out = [ev, self._say(TABLE, f"reader-{state}", {"reader": name}, t, line)]
-        if self._pause_on_lost and seat is not None:  # the game's rules: no clock runs on a player who cannot act
+        if (self._pause_on_lost and seat is not None) or (self._pause_on_field and seat is None):
+            # the game's rules: no clock runs on a player who cannot act (or a microphone that is away)
             out += self._hold(name, t, line) if state == "lost" else self._release(name, t, line)
         return out + (self.situation(t, line) if state == "back" else [])
 
@@ -625,13 +628,16 @@ class ScriptRun:
         # The undone input may be a hand scan (a secret): only the referee sees it.
         ev = self.table.note("undo", {"undone": undone_line, "input": undone, "private": REFEREE},
                              when, number)
-        said = self.table.note("say", {"to": TABLE, "key": "undone"}, when, number)
+        told = [self.table.note("say", {"to": TABLE, "key": "undone"}, when, number)]
+        owner = stand_in.owner_of(undone, self.header.players)
+        if owner is not None:  # whose act it was hears it is gone (in the earphone: the act is theirs)
+            told.append(self.table.note("say", {"to": seat_audience(owner), "key": "undone-yours"}, when, number))
         # A timer the undone input had cancelled may be due by now: it never fired
         # at the table (a timer that did bars the undo), so it fires now, heard.
         before = self.table.firings
         late = self.table.advance(when)
         self._moved(before)
-        return out + [ev, said] + late + self.table.situation(when, number)
+        return out + [ev, *told] + late + self.table.situation(when, number)
 
 
 def run_script(lines: Iterable[str | Mapping[str, Any]]) -> list[LogEvent]:

@@ -252,6 +252,7 @@ class OnisagashiGame(Game):
         out = [event("declare", seat=d, cards=list(cards)), say(TABLE, "declare", seat=d, cards=tags),
                event("answers", seat=d, cards=list(cards), have=sorted(have))]
         out.append(say(TABLE, "have", seats=sorted(have)) if have else say(TABLE, "nobody"))
+        out.append(say(TABLE, "raise-invite"))  # the window is open: said, not only timed
         return out + [set_timer("raise-window", t + float(self.opts["raise_window"]))]
 
     def _raise(self, seat: int) -> list[Event]:
@@ -379,6 +380,10 @@ class OnisagashiGame(Game):
         """HINT: the round, whose move, the tokens, every hand's size, raised hands,
         the scores (the assistant's advice is in `own`)."""
         out = [line("round-now", round=self.round), *self._where()]
+        # what was said aloud this round, again: a sighted player may have noted it down
+        for d in self.history:  # in the words the speaker used
+            out.append(line("declare", seat=d.declarer, cards=[card_tag(c) for c in d.cards]))
+            out.append(line("have", seats=sorted(d.have)) if d.have else line("nobody"))
         out += [line("seat-cards", seat=s, count=len(self.hands.get(s, ()))) for s in range(1, self.players + 1)]
         if self.raised and self.state in ("declaring", "window"):
             out.append(line("raised-now", seats=sorted(self.raised)))
