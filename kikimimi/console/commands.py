@@ -18,13 +18,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from kikimimi.stand_in import SYNTAX as STAND_IN
+
 #: The table's own commands, whatever the game (the daemon and the console handle them).
 TABLE_COMMANDS: list[tuple[str, str]] = [
+    *STAND_IN,
     ("new", "start the next game at this table (between games: or every player scans AGREE)"),
     ("voice speaker|seat-N rate WPM", "that output's speech rate, 40-600 words per minute"),
     ("voice speaker|seat-N volume PCT", "that output's volume, 0-400 percent"),
     ("lost SEAT | lost f", "mark a hand or the field reader lost (back SEAT | back f: found again)"),
     ("undo", "take back the latest input the game accepted (asks first)"),
+    ("pause | resume", "stop the game's clock (a break, a fault at the table) and start it again"),
     ("help, quit", "this list; leave the console (the table plays on)"),
 ]
 
