@@ -44,6 +44,12 @@ CLOCK_COMMANDS = (PAUSE, RESUME)
 #: in a script whose phases cycle on their timers) is refused in one line
 #: instead of cycling without bound.  A live table fires a handful per line.
 MAX_FIRINGS = 1000
+#: A line more than this many seconds past a timer that is due is refused
+#: before anything fires: a live table fires its timers as they fall due (its
+#: journal never holds such a gap), an old script's gaps are seconds, and a
+#: hostile one costs one line, not 1000 firings.  A gap with no timer due (a
+#: Trident table left overnight) is no jump at all.
+MAX_CLOCK_JUMP = 86400.0
 #: Longest timer name a timer line may carry (untrusted input).
 MAX_TIMER_NAME = 64
 #: Who holds the clock when the referee paused it (a lost reader holds it as "hand N").
@@ -144,6 +150,8 @@ class Table:
             return [self._error(line, self.t, f"line {line}: t={t} goes back in time (last {self.t})")]
         clock_line = "timer" in item and "reader" not in item and "console" not in item
         if t >= self._next_due:
+            if t - self._next_due > MAX_CLOCK_JUMP and self._next_due != -math.inf:
+                return [self._error(line, self.t, self.too_far(line, t))]
             out = self.advance(t)
             if self._stalled:
                 return out + [self._error(line, self.t, (
@@ -198,6 +206,11 @@ class Table:
             out += self._run(lambda: self.game.handle(Input(t=at, timer=name)), self.t, None)
         self.t = max(self.t, t)
         return out
+
+    def too_far(self, line: int, t: float) -> str:
+        """The one line for a clock jump past `MAX_CLOCK_JUMP` (nothing fired, nothing applied)."""
+        return (f"line {line}: t={t} is more than {MAX_CLOCK_JUMP:.0f} s past the next timer "
+                f"(due at t={self._next_due}): the line is not applied")
 
     def next_timer(self, t: float) -> tuple[str, float] | None:
         """The timer the table's clock fires first if it is due by `t`: (name, its time on
@@ -593,6 +606,8 @@ class ScriptRun:
         when = max(self.table.t, t) if timely else self.table.t
         # Timers due by the undo's time fire first, as the live table's clock
         # fired them before the referee's undo arrived (a replay must too).
+        if when - self.table._next_due > MAX_CLOCK_JUMP and self.table._next_due != -math.inf:
+            return [self.table.note("error", {"message": self.table.too_far(number, when)}, self.table.t, number)]
         fired = self.table.firings
         out = self.table.advance(when)
         if self.table._stalled:  # a script's clock jump: refused like any line's
