@@ -263,11 +263,11 @@ class Daemon:
             return unspoken
 
     def resume_report(self) -> list[LogEvent]:
-        """What to say after a resume, not logged: that the game is over, or where it stands."""
+        """What to say after a resume, not logged: where the game stands (nothing
+        when it is over: the evening says so, and what comes next)."""
         with self.lock:
             if self.table.game.over:
-                return [{"seq": None, "t": self.table.t, "type": "say", "in": None, "to": TABLE,
-                         "key": "game-already-over", "text": self.table.phrasebook.render("game-already-over")}]
+                return []
         return self.situation_report()
 
     def situation_report(self) -> list[LogEvent]:
