@@ -24,7 +24,7 @@ from typing import Any
 from kikimimi.engine import LogEvent, ScriptRun, Table
 from kikimimi.journal import Journal, JournalError, JournalUnwritable, SaidMark
 from kikimimi.protocol import TABLE
-from kikimimi.script import NEW_GAME, Garbled, Header, ScriptError, dumps, parse_line
+from kikimimi.script import NEW_GAME, Garbled, Header, ScriptError, dumps, is_clock_line, parse_line
 
 Listener = Callable[[dict[str, Any], Sequence[LogEvent]], None]
 #: Told (with one printable line and the same line as a `say` to the table,
@@ -179,6 +179,8 @@ class Daemon:
                 return handled
             if str(stamped.get("console", "")).strip() == NEW_GAME:
                 return self.new_game()
+            if is_clock_line(stamped):  # only the table's own clock writes these (`tick`)
+                raise InputRefused("input refused: a timer line is the table clock's own, not an input")
             try:
                 text = dumps(stamped)
             except (TypeError, ValueError, RecursionError) as exc:

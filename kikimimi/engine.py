@@ -30,7 +30,7 @@ from kikimimi.game_files import tagmap_file
 from kikimimi.phrases import Phrasebook
 from kikimimi.protocol import COMMAND_TAGS, REFEREE, TABLE, Event, Game, Input, seat_audience
 from kikimimi.registry import UnknownGame, game_class
-from kikimimi.script import Garbled, Header, ScriptError, dumps, is_undo, iter_dicts
+from kikimimi.script import Garbled, Header, ScriptError, dumps, is_clock_line, is_undo, iter_dicts
 from kikimimi.tagmap import load_tagmap, normalise_uid
 from kikimimi.voice.settings import is_voice_command, parse_voice_command
 
@@ -54,11 +54,6 @@ MAX_CLOCK_JUMP = 86400.0
 MAX_TIMER_NAME = 64
 #: Who holds the clock when the referee paused it (a lost reader holds it as "hand N").
 REFEREE_HOLD = "referee"
-
-
-def is_clock_line(item: Mapping[str, Any] | Garbled) -> bool:
-    """A line the table's clock wrote (a timer fired), not an input of a player or the referee."""
-    return type(item) is dict and "timer" in item and "reader" not in item and "console" not in item
 
 
 def is_clock_command(item: Mapping[str, Any] | Garbled) -> bool:

@@ -171,3 +171,25 @@ def test_a_journal_resumed_under_other_options_says_so_in_one_line(tmp_path):
     assert len(again.warnings) == 1
     assert "night 3 (config: 25)" in again.warnings[0] and "\n" not in again.warnings[0]
     assert again.d.header.options["night"] == 3
+
+
+def test_a_timer_line_from_outside_the_table_is_refused_and_a_recorded_one_not_replayed(tmp_path):
+    """Only the table's clock writes timer lines: the API or a reader cannot, and a journal
+    played into a live table (`--sim-readers SCRIPT`) leaves its timers to that table's clock."""
+    import threading
+
+    import pytest
+
+    from kikimimi.daemon import InputRefused
+    from kikimimi.sim_readers import scripted_lines
+
+    table = Clocked(tmp_path / "j.jsonl").deal()
+    with pytest.raises(InputRefused, match="clock's own"):
+        table.d.submit({"timer": "phase-1"})
+    table.run(5.0)
+    table.d.close()
+    fresh = Clocked(tmp_path / "k.jsonl")
+    submitted = []
+    scripted_lines(tmp_path / "j.jsonl", submitted.append, threading.Event(), speed=0)
+    assert submitted and not any("timer" in line for line in submitted)
+    fresh.d.close()
