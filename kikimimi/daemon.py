@@ -270,7 +270,11 @@ class Daemon:
         with self.lock:
             if self.table.game.over:
                 return []
-        return self.situation_report()
+            held = []
+            if self.table.paused:  # stopped before the stop, still stopped: say so first
+                held = [{"seq": None, "t": self.table.t, "type": "say", "in": None, "to": TABLE,
+                         "key": "clock-paused", "text": self.table.phrasebook.render("clock-paused")}]
+            return held + self.situation_report()
 
     def situation_report(self) -> list[LogEvent]:
         """Where the table stands, as phrases to speak after a resume (the game's

@@ -84,6 +84,13 @@ def test_the_referee_pauses_the_clock_and_the_timer_keeps_its_remaining_time(tmp
     assert of(fired, "phase")[0]["phase"] == "morning"
     assert of(fired, "phase")[0]["t"] == round(resumed_at + 2.4, 2)
     assert of(table.console("resume"), "error")  # not paused: one error
+    table.console("pause")
+    table.crash()
+    again = Clocked(tmp_path / "j.jsonl", now=90.0)
+    assert again.d.table.paused and keys(again.d.resume_report())[0] == "clock-paused"
+    assert again.run(120.0) == []  # still paused after the restart
+    again.console("resume")
+    table = again
     table.d.close()
     assert replay(tmp_path / "j.jsonl") == table.d.log
 
