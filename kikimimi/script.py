@@ -350,6 +350,12 @@ def is_undo(item: Mapping[str, Any] | Garbled) -> bool:
     return "console" in item and str(item["console"]).strip() == UNDO
 
 
+def is_clock_line(item: Mapping[str, Any] | Garbled) -> bool:
+    """`{"t": AT, "timer": NAME}`: a line the live table's clock wrote (a timer it
+    fired, docs/durability.md), not an input of a player or the referee."""
+    return type(item) is dict and "timer" in item and "reader" not in item and "console" not in item
+
+
 def without_undone(lines: list[tuple[int, dict[str, Any] | Garbled]]) -> list[tuple[int, dict[str, Any] | Garbled]]:
     """The lines left once each undo has taken back the latest line before it,
     *counting refused lines as inputs*.  Only right for a script whose every

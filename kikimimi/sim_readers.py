@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any, BinaryIO, TextIO
 
 from kikimimi.protocol import COMMAND_TAGS
-from kikimimi.script import Garbled, read_script
+from kikimimi.script import Garbled, is_clock_line, read_script
 
 Submit = Callable[[dict[str, Any]], Any]
 
@@ -154,7 +154,7 @@ def scripted_lines(path: str | Path, submit: Submit, stop: threading.Event,
     for _, item in parsed.lines:
         if stop.is_set():
             break
-        if isinstance(item, Garbled):
+        if isinstance(item, Garbled) or is_clock_line(item):  # a recorded timer: this table's clock fires its own
             continue
         t = item.get("t", 0)
         if speed > 0 and isinstance(t, (int, float)):
