@@ -80,6 +80,8 @@ class IntrigueWorld:
 class IntrigueEar(EarBot):
     """One seat: remembers the board as announced, acts when called."""
 
+    seat: int  # a seat's player, never the table-side actor
+
     def __init__(self, seat: int, players: int, options: Mapping[str, Any], rng: random.Random):
         self.seat, self.rng = seat, rng
         self.ed = edition_from_options(options)

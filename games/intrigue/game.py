@@ -22,7 +22,7 @@ from __future__ import annotations
 import math
 import random
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -85,6 +85,14 @@ class IntrigueGame(Game):
         Command("next", "confirm the current offer as it stands", "console_next"),
         Command("hint SEAT", "tell seat SEAT the board and its own cash", "console_hint"),
         stop_command("console_stop"))
+
+    # The turn machine's triggers (machine.TRANSITIONS), bound to each game by
+    # machine.attach; declared so a reader and the type checker see them.
+    begin_turn: Callable[[], bool]
+    call_offers: Callable[[], bool]
+    call_placing: Callable[[], bool]
+    call_dispatch: Callable[[], bool]
+    finish: Callable[[], bool]
 
     def __init__(self, players: int, options: Mapping[str, Any] | None = None):
         Game.__init__(self, players, options)

@@ -7,7 +7,7 @@ powers.
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kikimimi.protocol import REFEREE, TABLE, Event, Input, error, event, say, seat_audience, set_timer
 from kikimimi.roles import Roster, VirtualClock, Vote, chars_to_minutes, team_event, team_say
@@ -37,6 +37,9 @@ class Talk:
     talk_over: bool
     mic: tuple[int, float, str, int] | None
     fired: Any
+
+    if TYPE_CHECKING:  # declared only: the layer's own (HiddenRoleGame.refuse) must stay the one that runs
+        def refuse(self, seat: int | None, message: str, key: str, /, **params: Any) -> list[Event]: ...
 
     def _silence(self, seat: int, t: float) -> list[Event]:
         """More than half of the living chose silence: the day loses an hour, and it may happen again.

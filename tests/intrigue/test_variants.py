@@ -198,9 +198,9 @@ def test_stop_ends_the_game_ranked_by_cash():
 
 def test_pieces_on_the_field_reader_and_lifted_pieces():
     s = Script()
-    s._add({"reader": "field", "tag": A("1-law-1")})
+    s.add({"reader": "field", "tag": A("1-law-1")})
     field = s.line
-    s._add({"reader": "hand", "seat": 1, "tag": A("1-law-1"), "removed": True})
+    s.add({"reader": "hand", "seat": 1, "tag": A("1-law-1"), "removed": True})
     lifted = s.line
     r = s.run()
     assert r.keys(field) == ["hand-reader-only"] and r.errors(field)
