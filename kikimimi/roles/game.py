@@ -21,7 +21,7 @@ from kikimimi.protocol import REFEREE, TABLE, Event, Game, Input, error, event, 
 
 from .clock import PhaseTimer
 from .deal import Deal, all_card_tags, check_deck, parse_card
-from .roster import Roster, partners_of, ranking, team_event
+from .roster import Player, Roster, partners_of, ranking, team_event
 
 #: Bound on a console line's words a game will look at (untrusted input).
 MAX_WORDS = 64
@@ -44,9 +44,13 @@ class HiddenRoleGame(Game):
     commands: ClassVar[tuple[str, ...]] = ()
     #: The phase that shows before the deal is complete.
     DEAL = "deal"
+    #: Each seat's record: a game that keeps more per seat names its `Player` subclass.
+    seat_type: ClassVar[type[Player]] = Player
+    #: The public event a removal logs (マフィア42: "death"); the cause goes in "<it>-cause".
+    out_event: ClassVar[str] = "out"
 
     def setup_roles(self, deck: Sequence[str]) -> None:
-        self.roster = Roster(self.players)
+        self.roster: Roster[Any] = Roster(self.players, self.seat_type)
         self.deal = Deal(check_deck(deck, self.players, self.teams), self.players)
         self.phase: str = self.DEAL
         self.day = 0
@@ -175,16 +179,35 @@ class HiddenRoleGame(Game):
         seats = sorted(s for s in causes if self.roster.is_alive(s))
         out: list[Event] = []
         for s in seats:
-            self.roster.remove(s, causes[s], self.day)
-            out.append(event("out", seat=s, when=when))
-            out.append(event("out-cause", seat=s, when=when, cause=causes[s], private=REFEREE))
+            out += self.leave(s, causes[s], when)
         if key:
             out.append(say(TABLE, key, seats=seats, day=self.day))
         return out + self.check_win()
 
+    def leave(self, seat: int, cause: str, when: str) -> list[Event]:
+        """One seat leaves, with no win check (a game whose deaths have
+        consequences runs them first, then `check_win`): the public event without
+        the cause, the referee's with it."""
+        self.roster.remove(seat, cause, self.day)
+        return [event(self.out_event, seat=seat, when=when),
+                event(f"{self.out_event}-cause", seat=seat, when=when, cause=cause, private=REFEREE)]
+
     def check_win(self) -> list[Event]:
+        """The win check: `decide_winner`, then the end with `win_reason`."""
         winner = self.decide_winner()
-        return self.finish(winner, "win") if winner else []
+        return self.finish(winner, self.win_reason(winner)) if winner else []
+
+    def win_reason(self, winner: str) -> str:
+        """The `reason` of a won game's `game-over` (default "win"; マフィア42 names the line)."""
+        return "win"
+
+    def game_over_fields(self) -> dict[str, Any]:
+        """Fields a game adds to its `game-over` event (after the layer's)."""
+        return {}
+
+    def ranking_fields(self, seat: int) -> dict[str, Any]:
+        """Fields a game adds to a seat's ranking row (after the layer's)."""
+        return {}
 
     def finish(self, winner: str, reason: str) -> list[Event]:
         """The end: ranking by team (CONTRACT.md), every role told on the speaker."""
@@ -192,7 +215,8 @@ class HiddenRoleGame(Game):
         self.phase = "over"
         out = self.phase_timer.stop()
         teams = self.winning_teams(winner) if winner != "void" else ()
-        out.append(event("game-over", ranking=ranking(self.roster, teams), reason=reason, winner=winner))
+        rows = [{**row, **self.ranking_fields(row["seat"])} for row in ranking(self.roster, teams)]
+        out.append(event("game-over", ranking=rows, reason=reason, winner=winner, **self.game_over_fields()))
         out.append(say(TABLE, "game-over", team=f"team:{winner}"))
         for s, p in self.roster.seats.items():
             if p.role:

@@ -5,6 +5,7 @@ import pytest
 
 from kikimimi.engine import Table as Engine
 from kikimimi.engine import public_view, run_script
+from kikimimi.protocol import Input
 from kikimimi.script import Header, ScriptError
 from kikimimi.sim import play
 from kikimimi_games.mafia42 import Mafia42Game
@@ -156,3 +157,31 @@ def test_the_situation_on_the_speaker_holds_public_facts_only():
     assert not any("job:" in str(ev.fields.get("params")) for ev in situation)
     at_the_deal = Mafia42Game(4, {"jobs": ["mafia", "police", C, C]}).situation()
     assert [ev.fields["key"] for ev in at_the_deal] == ["hint-phase", "hint-alive"]
+
+
+def test_every_phase_change_is_one_the_diagram_draws():
+    from kikimimi_games.mafia42.game import FLOW
+
+    edges = {(a, b) for a, b, _ in FLOW.edges()}
+    seen = set()
+    for seed, players, options in ((3, 8, {}), (4, 12, {"mode": "cult"}), (5, 4, {}), (1, 6, {"mode": "general"})):
+        _, log = play("mafia42", seed, players, options)
+        path = ["deal"] + [e["phase"] for e in of(log, "phase")] + ["over"]
+        seen |= set(zip(path, path[1:]))
+    assert seen <= edges and len(seen) >= 7
+    with pytest.raises(ValueError):
+        FLOW.move("vote", "approval")  # the vote leads to the defence or the night, never straight on
+
+
+def test_each_seat_is_one_record_of_the_layers_roster():
+    game = Mafia42Game(4, {"jobs": ["mafia", "doctor", "citizen", "citizen"]})
+    game.start(0.0)
+    for seat, tag in enumerate(["mafia42:job-mafia-1", "mafia42:job-doctor-1", "mafia42:job-citizen-1",
+                                "mafia42:job-citizen-2"], start=1):
+        game.handle(Input(t=float(seat), reader="hand", seat=seat, tag=tag))
+    assert not hasattr(game, "p") and not hasattr(game, "set_alive")
+    p = game.roster[2]
+    assert (p.role, p.job, p.team, p.alive) == ("doctor", "doctor", "citizens", True)
+    game.handle(Input(t=5.0, console="act 1 2"))
+    game.handle(Input(t=6.0, console="next"))  # the doctor chose nobody: seat 2 dies
+    assert game.roster.dead() == [2] and game.roster[2].cause == "mafia"

@@ -269,3 +269,39 @@ def test_a_team_secret_with_nobody_left_to_tell_stays_the_referees_and_a_ballot_
     vote = Vote.open([1, 2, 3])
     vote.cast(1, 2)
     assert vote.withdraw(1) and not vote.withdraw(1) and vote.missing == [1, 2, 3]
+
+
+# -- a game's own seat record and phases as data ------------------------------------
+def test_a_games_seat_record_is_the_roster_itself_and_a_seat_can_come_back():
+    from dataclasses import dataclass
+
+    from kikimimi.roles import Roster
+    from kikimimi.roles.roster import Player
+
+    @dataclass
+    class Marked(Player):
+        marks: int = 0
+
+    roster = Roster(3, Marked)
+    roster[2].marks += 1
+    roster.remove(2, "banished", 1)
+    assert isinstance(roster[2], Marked) and roster.alive() == [1, 3] and roster[2].cause == "banished"
+    roster.revive(2)
+    assert roster.alive() == [1, 2, 3] and roster[2].cause is None and roster[2].marks == 1
+
+
+def test_phases_as_data_set_warnings_with_room_refuse_undeclared_moves_and_draw_themselves():
+    from kikimimi.roles.phases import Phase, Phases, Warning
+
+    warn = Warning("warn", 10)
+    flow = Phases("night", "dealt", (Phase("night", (warn,), (("day", "timer"),)),
+                                     Phase("day", (warn,), (("night", "vote"), ("over", "a win")))))
+    assert [(e.type, e.fields) for e in flow.warnings("night", 5.0, 30.0)] == [("timer-set", {"name": "warn", "at": 20.0})]
+    flow.move("deal", "night")
+    flow.move("day", "over")
+    with pytest.raises(ValueError):
+        flow.move("night", "over")
+    assert flow.mermaid().splitlines()[2:5] == ["    deal --> night: dealt", "    night --> day: timer",
+                                                 "    day --> night: vote"]
+    with pytest.raises(ValueError):
+        Phases("night", "dealt", (Phase("night", (), (("dusk", "?"),)),))
