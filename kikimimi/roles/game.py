@@ -217,11 +217,18 @@ class HiddenRoleGame(Game):
         teams = self.winning_teams(winner) if winner != "void" else ()
         rows = [{**row, **self.ranking_fields(row["seat"])} for row in ranking(self.roster, teams)]
         out.append(event("game-over", ranking=rows, reason=reason, winner=winner, **self.game_over_fields()))
-        out.append(say(TABLE, "game-over", team=f"team:{winner}"))
+        if winner == "void":  # nobody won: "stopped" or "void", never "nobody's win"
+            out.append(say(TABLE, "game-stopped" if reason == "stopped" else "game-void"))
+        else:
+            out.append(say(TABLE, "game-over", team=f"team:{winner}"))
         for s, p in self.roster.seats.items():
             if p.role:
                 out.append(say(TABLE, "reveal", seat=s, role=self.role_name(p.role)))
         return out
+
+    def role_told(self, seat: int) -> list[Event]:
+        """What a seat hears after its role when it scans its card (マフィア42: its team)."""
+        return []
 
     def role_name(self, role: str) -> str:
         """The catalogue name a role is spoken by (`role:witch`)."""
@@ -234,7 +241,8 @@ class HiddenRoleGame(Game):
 
     def seen(self) -> list[Line]:
         """What every seat sees: the phase, who is on the island, who left, then the game's part."""
-        out = [line("hint-phase", phase=f"phase:{self.phase}", day=self.day),
+        phase = f"phase:{self.phase}"  # before day 1 (the deal, a prologue) there is no day to name
+        out = [line("hint-phase", phase=phase, day=self.day) if self.day else line("hint-phase-name", phase=phase),
                line("hint-alive", seats=self.roster.alive())]
         if self.roster.dead():
             out.append(line("hint-out", seats=self.roster.dead()))
@@ -272,11 +280,12 @@ class HiddenRoleGame(Game):
         if why:
             return self.refuse(seat, "that card cannot be dealt to you", why)
         if not self.deal.scan(seat, role, n):  # your own card again: hear it again
-            return [say(me, "your-role", role=self.role_name(role))]
+            return [say(me, "your-role", role=self.role_name(role))] + self.role_told(seat)
         p = self.roster[seat]
         p.role, p.team = role, self.teams[role]
         out = [event(self.card_kind, seat=seat, **{self.card_kind: role}, team=p.team, private=me),
-               say(me, "your-role", role=self.role_name(role)), say(TABLE, "role-scanned", seat=seat)]
+               say(me, "your-role", role=self.role_name(role)), *self.role_told(seat),
+               say(TABLE, "role-scanned", seat=seat)]
         if not self.deal.complete:
             return out
         out += self._tell_partners()
@@ -303,7 +312,7 @@ class HiddenRoleGame(Game):
         card = parse_card(tag, self.card_set, self.card_kind, self.teams)
         if card:
             if self.phase != self.DEAL and self.roster.role(seat) and self.deal.cards.get(seat) == card:
-                return [say(seat_audience(seat), "your-role", role=self.role_name(card[0]))]
+                return [say(seat_audience(seat), "your-role", role=self.role_name(card[0]))] + self.role_told(seat)
             if self.phase != self.DEAL:
                 return self.refuse(seat, "role cards are scanned only at the deal", "not-now")
             return self._scan_card(seat, card[0], card[1], t)

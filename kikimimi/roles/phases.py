@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from kikimimi.protocol import Event, cancel_timer, set_timer
 
 #: Warnings closer than this to the limit are not set (float noise: 123.99 + 10 - 10 > 123.99).
-EPSILON = 0.0
+EPSILON = 1e-6
 
 
 @dataclass(frozen=True)

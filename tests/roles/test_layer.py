@@ -297,6 +297,8 @@ def test_phases_as_data_set_warnings_with_room_refuse_undeclared_moves_and_draw_
     flow = Phases("night", "dealt", (Phase("night", (warn,), (("day", "timer"),)),
                                      Phase("day", (warn,), (("night", "vote"), ("over", "a win")))))
     assert [(e.type, e.fields) for e in flow.warnings("night", 5.0, 30.0)] == [("timer-set", {"name": "warn", "at": 20.0})]
+    # a 10-second phase whose end, in floats, lands a hair after its start + 10: no warning
+    assert [e.type for e in flow.warnings("day", 123.99, 123.99 + 10)] == ["timer-cancel"]
     flow.move("deal", "night")
     flow.move("day", "over")
     with pytest.raises(ValueError):
