@@ -65,6 +65,8 @@ class Board(HiddenRoleGame):
         self.no: set[int] = set()
         self.accused: int | None = None
         self.hushed = False
+        self.unread: set[int] = set()  # voters who scanned since the tally was last read
+        self.read: dict[str, int] = {}  # the tally as last read out (what HINT repeats)
         self.announce: list[Event] = []  # the morning's public news, gathered in the night
         self.fired = Fired()
         self.causes: list[str] = []  # jobs whose acts changed the board since the last check
@@ -83,6 +85,10 @@ class Board(HiddenRoleGame):
         if remember:
             self.roster[who].knows.append((key, params))
         return say(seat_audience(who), key, **params)
+
+    def role_told(self, seat: int) -> list[Event]:
+        """The team is printed on the card and told with the job (rules: "hears job and team")."""
+        return [say(seat_audience(seat), "your-team", team=f"team:{self.roster[seat].team}")]
 
     def able(self, seat: int) -> bool:
         """May this seat use its ability now (not a frog, not seduced)?"""

@@ -4,6 +4,12 @@ approval with the judge, the politician and escape.
 The tally is what the app's screen shows (the politician's ballot as 1, who
 voted for whom never), while the accusation counts the real weights; the
 madam and the thief act through the same ballot (`night.day_abilities`).
+
+At a table everyone sees who scans, so a tally read out after each scan
+would name that scan's vote.  The live tally is read at fixed moments
+instead (`READ_EVERY` seconds into the vote, and at the hush), and only once
+at least two voters have scanned since the last reading: a reading is never
+one scan's.  docs/mafia42.md has the ruling.
 """
 from __future__ import annotations
 
@@ -18,22 +24,34 @@ from . import night
 from .board import Board
 
 
+#: Seconds between the live tally's readings (the timer `READING`).
+READ_EVERY = 5.0
+READING = "tally"
+#: Voters who must have scanned since the last reading before the next is read.
+READ_AFTER = 2
+
+
 def cast_vote(board: Board, seat: int, target: int) -> list[Event]:
-    """A seat token in the vote: recorded (changeable), the changed counts read out until the hush."""
+    """A seat token in the vote: recorded (changeable), told to the voter alone;
+    the table hears it in the next reading."""
     if board.roster[seat].threatened:
         return board.refuse(seat, "a threatened player cannot vote today", "threatened")
     why = board.vote.refusal(seat, target)
     if why:
         return board.refuse(seat, "vote for a living player", "target-dead")
-    before = shown(board)
     board.vote.cast(seat, target)
-    out = [board.tell(seat, "voted", seat=target)]
     if not board.hushed:
-        now = shown(board)
-        changed = sorted({s for s in (*before, *now) if before.get(s, 0) != now.get(s, 0)}, key=int)
-        out.append(event("tally", totals=now, final=False))
-        out += [say(TABLE, "tally-entry", seat=int(s), votes=now.get(s, 0)) for s in changed]
-    return out
+        board.unread.add(seat)
+    return [board.tell(seat, "voted", seat=target)]
+
+
+def reading(board: Board) -> list[Event]:
+    """The live tally, whole, when at least `READ_AFTER` voters scanned since it was last read."""
+    if len(board.unread) < READ_AFTER:
+        return []
+    board.unread = set()
+    board.read = shown(board)
+    return [event("tally", totals=board.read, final=False)] + spoken(TABLE, "tally-now", board.read)
 
 
 def shown(board: Board) -> dict[str, int]:
@@ -77,6 +95,8 @@ def ballot(board: Board, seat: int, yes: bool) -> list[Event]:
         return board.refuse(seat, "only the living, other than the accused, approve", "no-ballot")
     (board.yes if yes else board.no).add(seat)
     (board.no if yes else board.yes).discard(seat)
+    if board.roster[seat].threatened:  # whatever it scanned counts as no: never confirm a yes
+        return [board.tell(seat, "threatened-ballot")]
     return [board.tell(seat, "ballot-yes" if yes else "ballot-no")]
 
 

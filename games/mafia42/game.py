@@ -21,7 +21,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from kikimimi.hints import Line, line
-from kikimimi.protocol import REFEREE, TABLE, Event, Input, error, event, say
+from kikimimi.protocol import REFEREE, TABLE, Event, Input, cancel_timer, error, event, say, set_timer
 from kikimimi.roles import Vote, team_event, team_say
 from kikimimi.roles.phases import Phase, Phases, Warning
 
@@ -180,9 +180,9 @@ class Mafia42Game(Board):
 
     def begin(self, phase: str, t: float) -> list[Event]:
         FLOW.move(self.phase, phase)
-        day = self.day + 1 if phase == "night" else self.day
+        today = self.day + 1 if phase == "night" else self.day
         seconds = self._seconds(phase)
-        ev = self.enter(phase, day)
+        ev = self.enter(phase, today)
         ev.fields["seconds"] = seconds
         self.deadline = t + seconds
         self.choices, self.order, self.spy_looks, self.spy_bonus = {}, [], {}, set()
@@ -194,13 +194,18 @@ class Mafia42Game(Board):
         elif phase == "discussion":
             self.timed = set()
         elif phase == "vote":
-            self.hushed = False
+            self.hushed, self.unread, self.read = False, set(), {}
             living = self.roster.alive()
             voters = [n for n in living if not self.roster[n].threatened]
             self.vote = Vote.open(voters, living, self_vote=True,
                                   weights={n: self.job(n).ballot for n in voters if self.job(n).ballot != 1})
+            out += [self.tell(n, "threatened") for n in living if n not in voters]  # the app greys it out
+            if t + day.READ_EVERY < self.deadline - HUSH.before:
+                out.append(set_timer(day.READING, t + day.READ_EVERY))
         elif phase == "approval":
             self.yes, self.no = set(), set()
+            out += [self.tell(n, "threatened-ballot") for n in self.roster.alive()
+                    if self.roster[n].threatened and n != self.accused]
         return out + self._clock(t)
 
     def _clock(self, t: float) -> list[Event]:
@@ -210,9 +215,15 @@ class Mafia42Game(Board):
     def on_timer(self, name: str, t: float) -> list[Event]:
         if name == WARN.timer:
             return [say(TABLE, "ten-seconds")]
+        if name == day.READING and self.phase == "vote":
+            out = day.reading(self)
+            if t + day.READ_EVERY < self.deadline - HUSH.before:
+                out.append(set_timer(day.READING, t + day.READ_EVERY))
+            return out
         if name == HUSH.timer and self.phase == "vote":
+            out = day.reading(self)  # the last reading, then the tally is hidden
             self.hushed = True
-            return [say(TABLE, "tally-hidden")]
+            return out + [say(TABLE, "tally-hidden")]
         return []
 
     def on_phase_timeout(self, t: float) -> list[Event]:
@@ -221,6 +232,8 @@ class Mafia42Game(Board):
     def on_next(self, t: float) -> list[Event]:
         """The phase ends (its timer, or the referee's `next`)."""
         out: list[Event] = FLOW.cancel_warnings() + [say(TABLE, "time-up")]
+        if self.phase == "vote":
+            out.insert(0, cancel_timer(day.READING))
         if self.phase == "night":
             out += night.resolve(self)
             out += self.begin("morning", t)
@@ -306,7 +319,7 @@ class Mafia42Game(Board):
         if self.phase not in (self.DEAL, "over"):
             out.append(line("hint-time", left=max(0, int(math.ceil(self.deadline - self.now)))))
         if self.phase == "vote" and not self.hushed:
-            out += day.tally_lines("tally-now", day.shown(self))
+            out += day.tally_lines("tally-now", self.read)  # as last read: a HINT never tells one scan
         return out
 
     def own_more(self, seat: int) -> list[Line]:
@@ -358,7 +371,8 @@ class Mafia42Game(Board):
         return self.result.line if self.result else "win"
 
     def finish(self, winner: str, reason: str) -> list[Event]:
-        return FLOW.cancel_warnings() + super().finish(winner, reason)
+        readings = [cancel_timer(day.READING)] if self.phase == "vote" else []  # `stop` in the vote
+        return readings + FLOW.cancel_warnings() + super().finish(winner, reason)
 
     def game_over_fields(self) -> dict[str, Any]:
         if self.result is None:

@@ -17,6 +17,7 @@ from kikimimi.roles import Settlement, settle
 
 from .board import Board
 from .jobs import Job
+from .power import side_of
 
 
 def effective(board: Board, seat: int) -> Job | None:
@@ -203,12 +204,18 @@ def convert(n: Dusk, _: Settlement) -> None:
 
 
 def clergy(n: Dusk, _: Settlement) -> None:
+    """A return without the job: the seat plays on as a citizen for the side it
+    counted for, so a helper who never made contact (counted for the citizens)
+    does not join the mafia, nor hear its aim, by coming back."""
     for seat, target in n.by("resurrect"):
         t = n.board.roster[target]
         if not t.alive and not t.rested:
             n.use(seat)
             n.out += _return(n.board, target, "clergy")
+            side = side_of(t, n.board.catalogue)
             t.job = "citizen"
+            if side_of(t, n.board.catalogue) != side:
+                t.side = side
 
 
 def scientist(n: Dusk, _: Settlement) -> None:

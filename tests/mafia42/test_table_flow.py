@@ -48,13 +48,13 @@ def test_extend_and_shorten_once_per_player_per_day():
     assert ("vote", 48.0) in phases(t.run())
 
 
-def test_live_tally_is_totals_only_and_silent_in_the_last_five_seconds():
-    t = Table(["mafia", C, C, C]).night().next().next()  # vote opens at 4.0, hushed at 14.0
+def test_live_tally_is_totals_only_read_at_fixed_moments_and_silent_in_the_last_five_seconds():
+    t = Table(["mafia", C, C, C]).night().next().next()  # vote opens at 3.5, read at 8.5, hushed at 13.5
     t.hand(1, "seat:2").hand(3, "seat:2", dt=1)
     t.hand(4, "seat:1", dt=9)  # at 15.5: after the hush
     log = t.run()
     tallies = of(log, "tally")
-    assert [x["totals"] for x in tallies] == [{"2": 1}, {"2": 2}]
+    assert [(x["totals"], x["t"], x["in"]) for x in tallies] == [({"2": 2}, 8.5, None)]  # one reading, no scan's
     assert all(set(x) == {"seq", "t", "type", "in", "totals", "final"} for x in tallies)
     log = t.next().run()
     assert of(log, "tally")[-1] == {**of(log, "tally")[-1], "totals": {"1": 1, "2": 2}, "final": True}
@@ -125,14 +125,15 @@ def test_bad_options_are_one_line_errors(options, why):
         run_script([{"game": "mafia42", "players": 4, "options": options}])
 
 
-def test_the_speaker_reads_each_changed_count_and_the_final_tally():
-    t = Table(["mafia", C, C, C]).night().next().next()
-    t.hand(1, "seat:2").hand(1, "seat:3")  # a changed vote: seat 2 loses it, seat 3 gains it
+def test_a_reading_waits_for_a_second_voter_and_the_final_tally_is_read_whole():
+    t = Table(["mafia", C, C, C]).night().next().next()  # the vote opens at 3.5
+    t.hand(1, "seat:2").hand(1, "seat:3")  # one voter, twice: no reading can be tied to anyone else
+    t.hand(2, "seat:3", dt=6)  # at 10.5: a second voter; read at the hush (13.5)
+    t.add({"reader": "hand", "seat": 1, "tag": "seat:1", "removed": True}, dt=4)  # the clock runs
     log = t.next().run()
-    entries = [e["params"] for e in said(log, "tally-entry", "table")]
-    assert entries == [{"seat": 2, "votes": 1}, {"seat": 2, "votes": 0}, {"seat": 3, "votes": 1},
-                       {"seat": 3, "votes": 1}]  # the last one: the final tally
-    assert said(log, "tally-final", "table")
+    readings = [(e["t"], e["params"]) for e in said(log, "tally-entry", "table")]
+    assert readings == [(13.5, {"seat": 3, "votes": 2}), (15.0, {"seat": 3, "votes": 2})]  # the hush, the final
+    assert [e["t"] for e in said(log, "tally-now", "table")] == [13.5] and said(log, "tally-final", "table")
 
 
 def test_the_diagram_draws_every_phase_the_game_enters():
@@ -144,7 +145,8 @@ def test_the_diagram_draws_every_phase_the_game_enters():
 
 def test_the_situation_on_the_speaker_holds_public_facts_only():
     """The runtime speaks it after an undo, a resume or a reader back."""
-    t = Table(["mafia", "police", C, C]).night({1: 3}).next().next().hand(1, "seat:2")
+    t = Table(["mafia", "police", C, C]).night({1: 3}).next().next().hand(1, "seat:2").hand(2, "seat:2")
+    t.add({"reader": "hand", "seat": 1, "tag": "seat:1", "removed": True}, dt=5)  # read 5 s into the vote
     engine = Engine(Header.parse(t.lines[0]))
     engine.start()
     for n, line in enumerate(t.lines[1:], start=2):
@@ -153,10 +155,10 @@ def test_the_situation_on_the_speaker_holds_public_facts_only():
     assert all(ev.fields["to"] == "table" for ev in situation)
     keys = [ev.fields["key"] for ev in situation]
     assert keys[:3] == ["hint-phase", "hint-alive", "hint-out"] and "hint-time" in keys
-    assert [ev.fields["params"] for ev in situation if ev.fields["key"] == "tally-entry"] == [{"seat": 2, "votes": 1}]
+    assert [ev.fields["params"] for ev in situation if ev.fields["key"] == "tally-entry"] == [{"seat": 2, "votes": 2}]
     assert not any("job:" in str(ev.fields.get("params")) for ev in situation)
     at_the_deal = Mafia42Game(4, {"jobs": ["mafia", "police", C, C]}).situation()
-    assert [ev.fields["key"] for ev in at_the_deal] == ["hint-phase", "hint-alive"]
+    assert [ev.fields["key"] for ev in at_the_deal] == ["hint-phase-name", "hint-alive"]  # no "day 0"
 
 
 def test_every_phase_change_is_one_the_diagram_draws():
