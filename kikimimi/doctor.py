@@ -48,7 +48,7 @@ def game_checks() -> list[Check]:
                 out.append(Check(f"voices {name}/{lang}", False, str(exc), "fix the TOML file named"))
                 continue
             if not book.phrases:
-                out.append(Check(f"voices {name}/{lang}", False, "no phrases", f"add voices/{name}/{lang}.toml"))
+                out.append(Check(f"voices {name}/{lang}", False, "no phrases", f"add phrases/{lang}.toml to the game's package"))
     return out
 
 

@@ -108,7 +108,6 @@ class IntrigueGame(Game):
         """The console's help for this game: (syntax, one line)."""
         return [
             ("act SEAT TARGET", "dispatch: seat SEAT scans seat:TARGET (after choosing an advisor)"),
-            ("scan SEAT TAG", "seat SEAT scans TAG on its hand reader (an advisor or intrigue:section-K)"),
             ("place SEAT ADVISOR K", "owner SEAT places ADVISOR (a tag) in section K"),
             ("send SEAT ADVISOR TARGET", "seat SEAT sends ADVISOR (a tag) to seat TARGET's garden"),
             ("bribe SEAT", "seat SEAT raises its offer by one step"),
@@ -594,10 +593,6 @@ class IntrigueGame(Game):
             seat, target = self._seat(args[0]), self._seat(args[1])
             if seat is not None and target is not None:
                 self._scan(seat, f"seat:{target}")
-        elif shape == ("scan", 2):
-            seat, tag = self._seat(args[0]), self._tag(args[1])
-            if seat is not None and tag is not None:
-                self._scan(seat, tag)
         elif shape in (("place", 3), ("send", 3)):
             seat, tag = self._seat(args[0]), self._tag(args[1])
             second = self._section(args[2]) if head == "place" else self._seat(args[2])

@@ -54,6 +54,8 @@ class Mafia42Game(Board):
     max_players: ClassVar[int] = 12
     official_players: ClassVar[int] = 8
     tag_sets: ClassVar[tuple[str, ...]] = ("mafia42",)
+    #: Options no spectator may read (`kikimimi.public`): a seat's skill tells its side.
+    secret_options: ClassVar[frozenset[str]] = frozenset({"skills"})
     knows: ClassVar[Mapping[str, tuple[str, ...]]] = {
         "mafia": ("mafia",), "lover": ("lover",), "fanatic": ("cult-leader",)}
 

@@ -33,6 +33,8 @@ class WitchGame(Talk, HiddenRoleGame):
     max_players = MAX_PLAYERS
     official_players = 8
     tag_sets = ("witch",)
+    #: Options no spectator may read (`kikimimi.public`): who asked for which role.
+    secret_options = frozenset({"preferences"})
     card_set = "witch"
     teams = TEAMS
     knows = KNOWS

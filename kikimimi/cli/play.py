@@ -10,7 +10,8 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from kikimimi.cli import CliError
-from kikimimi.engine import LogEvent, ScriptRun, log_line, public_view, tagmap_for
+from kikimimi.engine import LogEvent, ScriptRun, log_line, tagmap_for
+from kikimimi.public import PublicView
 from kikimimi.registry import UnknownGame, game_class, game_names
 from kikimimi.script import Garbled, ScriptError, dumps, read_script
 from kikimimi.tagmap import TagMapError
@@ -73,7 +74,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
         raise CliError(str(exc)) from None
     for warning in parsed.warnings:
         print(f"kikimimi: warning: {warning}", file=sys.stderr)
-    write_lines(sys.stdout, run, parsed.lines, public_view if args.public else None)
+    write_lines(sys.stdout, run, parsed.lines, PublicView() if args.public else None)
     return 0
 
 

@@ -25,7 +25,7 @@ from kikimimi.table_config import ConfigError, TableConfig, load_table_config
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("serve", help="run a table from its config (readers, voices, journal)")
-    p.add_argument("config", help="table config TOML (see hardware/)")
+    p.add_argument("config", help="table config TOML (see hardware/), or a game's name for its own simulated table")
     p.add_argument("--journal", help="table script to append to and resume from (default: the config's)")
     p.add_argument("--fresh", action="store_true", help="start a new game: the old journal is kept aside")
     p.add_argument("--sim-readers", metavar="interactive|SCRIPT",
@@ -257,7 +257,7 @@ def _start_readers(config: TableConfig, daemon: Daemon) -> Any:
     for rid, section in config.readers.items():
         try:
             settings.append(make_settings(rid, section))
-            drivers.append(make_driver(rid, section))
+            drivers.append(make_driver(rid, section, known=config.tagmap))
         except ValueError as exc:
             raise CliError(f"{config.path}: {exc}") from None
 

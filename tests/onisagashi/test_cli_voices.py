@@ -56,7 +56,7 @@ def test_solve_refuses_bad_input_in_one_line(tmp_path, payload, words):
 
 
 def _catalogue(lang):
-    return tomllib.loads((ROOT / "voices" / "onisagashi" / f"{lang}.toml").read_text(encoding="utf-8"))
+    return tomllib.loads((ROOT / "games" / "onisagashi" / "phrases" / f"{lang}.toml").read_text(encoding="utf-8"))
 
 
 def test_japanese_keeps_the_seed_s_words_and_kame_is_spoken_kame():

@@ -67,7 +67,7 @@ def test_the_simulated_table_config_loads_and_its_options_are_the_games():
     from kikimimi.table_config import load_table_config
     from kikimimi_games.witch import WitchGame
 
-    config = load_table_config(Path(__file__).parents[2] / "hardware" / "witch-sim.toml")
+    config = load_table_config(Path(__file__).parents[2] / "games" / "witch" / "sim.toml")
     assert (config.game, config.players) == ("witch", 8)
     assert sorted(r["seat"] for r in config.readers.values() if r["role"] == "hand") == list(range(1, 9))
     WitchGame(config.players, config.options)  # valid options, or ValueError
