@@ -38,12 +38,13 @@ HUSH = Warning("hush", 5)
 #: The phases after the deal and what ends each: the flow runs through these
 #: (`Phases.move` refuses any other) and `kikimimi diagram mafia42` draws them.
 FLOW = Phases("night", "every seat has a job card", (
-    Phase("night", (WARN,), (("morning", "timer or next"), ("over", "time-limited"))),
-    Phase("morning", (), (("discussion", "timer or next"), ("over", "a side wins"))),
-    Phase("discussion", (WARN,), (("vote", "timer or next"),)),
-    Phase("vote", (HUSH, WARN), (("defence", "one seat has the most votes"), ("night", "no votes or a tie"))),
-    Phase("defence", (WARN,), (("approval", "timer or next"),)),
-    Phase("approval", (WARN,), (("night", "executed or spared"), ("over", "a side wins"))),
+    Phase("night", (WARN,), (("morning", "timer or next"), ("over", "time-limited")), "night"),
+    Phase("morning", (), (("discussion", "timer or next"), ("over", "a side wins")), "morning"),
+    Phase("discussion", (WARN,), (("vote", "timer or next"),), "discussion_per_player", per_living=True),
+    Phase("vote", (HUSH, WARN), (("defence", "one seat has the most votes"), ("night", "no votes or a tie")),
+          "vote"),
+    Phase("defence", (WARN,), (("approval", "timer or next"),), "defence"),
+    Phase("approval", (WARN,), (("night", "executed or spared"), ("over", "a side wins")), "approval"),
 ))
 PHASES = FLOW.names[1:]
 
@@ -175,15 +176,10 @@ class Mafia42Game(Board):
         return out + self.begin("night", t)
 
     # -- phases --------------------------------------------------------------------
-    def _seconds(self, phase: str) -> float:
-        if phase == "discussion":
-            return float(self.opts["discussion_per_player"]) * len(self.roster.alive())
-        return float(self.opts[phase])
-
     def begin(self, phase: str, t: float) -> list[Event]:
         FLOW.move(self.phase, phase)
         today = self.day + 1 if phase == "night" else self.day
-        seconds = self._seconds(phase)
+        seconds = FLOW[phase].seconds(self.opts, len(self.roster.alive()))
         ev = self.enter(phase, today)
         ev.fields["seconds"] = seconds
         self.deadline = t + seconds

@@ -67,8 +67,9 @@ def choose(board: Board, seat: int, target: int) -> list[Event]:
         board.order.remove(seat)
     board.order.append(seat)
     out = [board.tell(seat, "night-choice", seat=target)]
-    if job is not None and job.effect == "kill" and job.joint:
-        for n in board.mafia_team():
+    team = board.mafia_team()
+    if job is not None and job.effect == "kill" and job.joint and seat in team:
+        for n in team:
             out.append(board.tell(n, "mafia-aim", seat=target, by=seat))
     return out
 
@@ -151,9 +152,11 @@ def beast_mark(n: Dusk, _: Settlement) -> None:
 
 
 def shot(n: Dusk, _: Settlement) -> None:
-    """The mafia's joint target (the latest choice), or the tamed beastman's alone."""
-    board, acting = n.board, n.acting
-    shooters = [s for s in board.order if s in acting and acting[s].effect == "kill" and acting[s].joint]
+    """The mafia's joint target (the latest choice of the mafia's side: a magician
+    playing on as a mafioso is not of it), or the tamed beastman's alone."""
+    board, acting, team = n.board, n.acting, n.board.mafia_team()
+    shooters = [s for s in board.order if s in acting and acting[s].effect == "kill" and acting[s].joint
+                and s in team]
     target = board.choices[shooters[-1]] if shooters else None
     if target is None:
         beasts = [s for s in board.order if s in acting and acting[s].kills_when_last

@@ -10,8 +10,9 @@ tally's hush).
 """
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from kikimimi.protocol import Event, cancel_timer, set_timer
 
@@ -33,6 +34,14 @@ class Phase:
     name: str
     warnings: tuple[Warning, ...] = ()
     exits: tuple[tuple[str, str], ...] = ()  # (next phase, what ends this one that way)
+    limit: str = ""  # the option that holds its real-time limit in seconds ("" : none)
+    per_living: bool = False  # the limit is per living player (マフィア42's discussion)
+
+    def seconds(self, options: Mapping[str, Any], living: int) -> float:
+        """The phase's limit at this table."""
+        if not self.limit:
+            raise ValueError(f"phase {self.name!r} has no real-time limit")
+        return float(options[self.limit]) * (living if self.per_living else 1)
 
 
 class Phases:
@@ -86,6 +95,8 @@ class Phases:
                 yield p.name, to, why
 
     def mermaid(self) -> str:
+        limits = [f"    {p.name}: {p.name}, option {p.limit} s{' per living player' if p.per_living else ''}"
+                  for p in self.by_name.values() if p.limit]
         return "\n".join(["stateDiagram-v2", f"    [*] --> {self.deal}"]
                          + [f"    {a} --> {b}: {why}" for a, b, why in self.edges()]
-                         + [f"    {self.end} --> [*]"])
+                         + [f"    {self.end} --> [*]"] + limits)

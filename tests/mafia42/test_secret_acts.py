@@ -199,3 +199,21 @@ def test_a_whole_game_at_a_physical_tables_kit_gives_no_secret_act_away():
     assert said(public, "died") and said(public, "tally-now") and said(public, "approval-result")
     assert public == public_view(b)
     assert not [e for e in a if e["in"] in secret and visible_to(e, None)]  # no public event answers a secret scan
+
+
+def test_a_magician_playing_on_as_a_mafioso_has_no_part_in_the_mafias_shot():
+    """He counts for the citizens: his night scan is his own, never the mafia's aim."""
+    t = Table(["mafia", "mafia", "magician", C, C, C, C, C])
+    t.night({1: 8, 2: 8, 3: 1}).next().next()  # the trick is set on seat 1; seat 8 is shot
+    for voter in (1, 2, 4, 5, 6):
+        t.hand(voter, "seat:3")
+    t.next().next()
+    for voter in (1, 2, 4, 5, 6, 7):
+        t.hand(voter, "cmd:yes")
+    t.next()  # the magician is executed: seat 1 dies in his place, he plays on as the mafia
+    log = t.night({2: 4, 3: 5}).run()  # the magician scans last
+    assert said(log, "magic-fired", "seat:3") and said(log, "died-by-day")[-1]["params"]["seat"] == 1
+    night2 = said(log, "night-start")[-1]["t"]
+    aims = [e for e in said(log, "mafia-aim") if e["t"] > night2]
+    assert [(e["to"], e["params"]["seat"]) for e in aims] == [("seat:2", 4)]
+    assert said(log, "died")[-1]["params"]["seat"] == 4  # the mafia's choice, not his

@@ -307,3 +307,14 @@ def test_phases_as_data_set_warnings_with_room_refuse_undeclared_moves_and_draw_
                                                  "    day --> night: vote"]
     with pytest.raises(ValueError):
         Phases("night", "dealt", (Phase("night", (), (("dusk", "?"),)),))
+
+
+def test_a_phase_limit_is_an_option_and_the_drawing_names_it():
+    from kikimimi.roles.phases import Phase, Phases
+
+    talk = Phase("talk", (), (("over", "timer"),), "talk_per_player", per_living=True)
+    flow = Phases("talk", "dealt", (talk,))
+    assert talk.seconds({"talk_per_player": 15}, 4) == 60.0
+    assert "    talk: talk, option talk_per_player s per living player" in flow.mermaid().splitlines()
+    with pytest.raises(ValueError):
+        Phase("free").seconds({}, 3)
