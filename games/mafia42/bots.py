@@ -156,6 +156,8 @@ class Mafia42Simulation:
             for s, bot in self.bots.items():
                 if visible_to(ev, s):
                     bot.see(ev)
+            if ev.get("type") == "say" and ev.get("key") == "threatened" and self.phase == "vote":
+                self._drop_vote(str(ev.get("to")))  # told at the vote's start: no vote today
             if not visible_to(ev, None):
                 continue
             kind = ev["type"]
@@ -166,6 +168,10 @@ class Mafia42Simulation:
                 self.accused = int(ev["seat"])
             elif kind == "say" and ev.get("key") in ("extended", "shortened"):
                 self.deadline = float(ev["t"]) + float(ev["params"]["left"])
+
+    def _drop_vote(self, to: str) -> None:
+        self.queue = deque(line for line in self.queue
+                           if not (f"seat:{line.get('seat')}" == to and str(line.get("tag", "")).startswith("seat:")))
 
     def _living(self) -> list[int]:
         return [s for s, b in self.bots.items() if s not in b.dead]

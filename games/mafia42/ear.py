@@ -93,6 +93,8 @@ class Mafia42Ear(EarBot):
             self.accused = seat
         elif key == "approval-start":
             self.todo = [] if self.accused == self.seat else ["approve"]
+        elif mine and key == "threatened":  # told at the vote's start: no vote today
+            self.todo = [t for t in self.todo if t != "vote"]
         elif mine and key == "target-dead" and self.retries < 3:
             self.retries += 1
             self.mind.dead.add(self.last)
