@@ -26,15 +26,20 @@ SIM_TABLE = "sim.toml"
 TAGMAP = "tagmap.toml"
 
 
-def game_folder(cls: type[Game]) -> Traversable:
-    """The folder of the package that defines the game class (a single-module
-    plugin: the folder the module sits in)."""
+def game_package(cls: type[Game]) -> str:
+    """The package that defines the game class (a single-module plugin: the module itself)."""
     module = sys.modules[cls.__module__]
-    package = module.__package__ or cls.__module__.rpartition(".")[0]
-    if package:
-        return resources.files(package)
-    # A top-level module is no package: importlib.resources refuses it, its folder is the answer.
-    return Path(module.__file__ or ".").parent
+    return module.__package__ or cls.__module__.rpartition(".")[0] or cls.__module__
+
+
+def game_folder(cls: type[Game]) -> Traversable:
+    """The game's package folder (a single-module plugin: the folder its module sits in)."""
+    module = sys.modules[cls.__module__]
+    package = game_package(cls)
+    if package == cls.__module__ and getattr(module, "__path__", None) is None:
+        # A top-level module is no package: importlib.resources refuses it, its folder is the answer.
+        return Path(module.__file__ or ".").parent
+    return resources.files(package)
 
 
 def game_file(game: str, *parts: str) -> Traversable | None:

@@ -21,9 +21,11 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from kikimimi.hints import Line, line
+from kikimimi.kit import deck_cards, own_set
+from kikimimi.phases import Phases
 from kikimimi.protocol import REFEREE, TABLE, Event, Input, cancel_timer, error, event, say, set_timer
 from kikimimi.roles import Vote, team_event, team_say
-from kikimimi.roles.phases import Phase, Phases, Warning
+from kikimimi.roles.phases import Clock, Clocks, Warning
 
 from . import day, night
 from .board import Board
@@ -35,18 +37,26 @@ CHAT_LIMIT = 200
 WARN = Warning("warn", 10)
 #: The tally goes silent for the vote's last five seconds.
 HUSH = Warning("hush", 5)
-#: The phases after the deal and what ends each: the flow runs through these
-#: (`Phases.move` refuses any other) and `kikimimi diagram mafia42` draws them.
-FLOW = Phases("night", "every seat has a job card", (
-    Phase("night", (WARN,), (("morning", "timer or next"), ("over", "time-limited")), "night"),
-    Phase("morning", (), (("discussion", "timer or next"), ("over", "a side wins")), "morning"),
-    Phase("discussion", (WARN,), (("vote", "timer or next"),), "discussion_per_player", per_living=True),
-    Phase("vote", (HUSH, WARN), (("defence", "one seat has the most votes"), ("night", "no votes or a tie")),
-          "vote"),
-    Phase("defence", (WARN,), (("approval", "timer or next"),), "defence"),
-    Phase("approval", (WARN,), (("night", "executed or spared"), ("over", "a side wins")), "approval"),
-))
-PHASES = FLOW.names[1:]
+#: The phases and what moves the table from one to the next: the layer checks every
+#: move against these (`HiddenRoleGame.PHASES`) and `kikimimi diagram mafia42` draws them.
+PHASES = Phases("deal", (
+    ("deal", "night", "every seat has a job card"),
+    ("night", "morning", "timer or next"), ("morning", "discussion", "timer or next"),
+    ("discussion", "vote", "timer or next"),
+    ("vote", "defence", "one seat has the most votes"), ("vote", "night", "no votes or a tie"),
+    ("defence", "approval", "timer or next"), ("approval", "night", "executed or spared"),
+    ("night", "over", "time-limited"), ("morning", "over", "a side wins"), ("approval", "over", "a side wins"),
+    *((phase, "over", "stop") for phase in ("deal", "discussion", "vote", "defence")),
+), "over")
+#: Each timed phase's limit (an option) and its warnings.
+CLOCKS = Clocks(
+    Clock("night", "night", (WARN,)),
+    Clock("morning", "morning"),
+    Clock("discussion", "discussion_per_player", (WARN,), per_living=True),
+    Clock("vote", "vote", (HUSH, WARN)),
+    Clock("defence", "defence", (WARN,)),
+    Clock("approval", "approval", (WARN,)),
+)
 
 
 class Mafia42Game(Board):
@@ -55,8 +65,20 @@ class Mafia42Game(Board):
     max_players: ClassVar[int] = 12
     official_players: ClassVar[int] = 8
     tag_sets: ClassVar[tuple[str, ...]] = ("mafia42",)
+    bots = ("plain", "ear")
+    bot_table = ".bots:Mafia42Simulation"
+    ear_table = ".ear:ear_simulation"
+    report = ".tuning:Mafia42Report"
+    diagram_of = ".game:diagram"
     #: Options no spectator may read (`kikimimi.public`): a seat's skill tells its side.
     secret_options: ClassVar[frozenset[str]] = frozenset({"skills"})
+    PHASES = PHASES
+
+    @classmethod
+    def kit(cls, players: int, options: Mapping[str, Any]) -> tuple[list[str], list[str]]:
+        """Votes, night targets and YES/NO from each player's own look-alike set (kikimimi.kit)."""
+        deck = parse_options(players, options)["jobs"]
+        return own_set(players, ("yes", "no", "extend", "shorten", "hint")), deck_cards("mafia42", "job", deck)
     knows: ClassVar[Mapping[str, tuple[str, ...]]] = {
         "mafia": ("mafia",), "lover": ("lover",), "fanatic": ("cult-leader",)}
 
@@ -95,23 +117,6 @@ class Mafia42Game(Board):
 
     # -- hooks --------------------------------------------------------------------
     @classmethod
-    def simulation(cls, seed: int, players: int, options: Mapping[str, Any], bot: str | None = None):
-        if bot == "ear":  # bots that decide from what they hear (docs/ear.md)
-            from .ear import ear_simulation
-
-            return ear_simulation(seed, players, options)
-        from .bots import Mafia42Simulation
-
-        return Mafia42Simulation(seed, players, options, bot)
-
-    @classmethod
-    def tune(cls, games: int, seed: int, players: int, options: Mapping[str, Any],
-             bot: str | None = None, plot: str | None = None, progress: bool = True) -> str:
-        from .tuning import tune
-
-        return tune(games, seed, players, options, progress=progress, bot=bot)
-
-    @classmethod
     def phrase_values(cls, players: int, options: Mapping[str, Any]) -> Mapping[str, Sequence[Any]]:
         """Every value a phrase parameter takes at such a table, so the voice renders them ahead.
         Left to render when said: the time left after an extension (seat x any second)."""
@@ -135,17 +140,11 @@ class Mafia42Game(Board):
             "hint-out.seats": seat_sets(seats) if players <= 8 else groups,
             "role": [f"job:{j}" for j in names], "job": [f"job:{j}" for j in names],
             "team": [f"team:{t}" for t in ("mafia", "citizens", "cult", "void")],
-            "phase": [f"phase:{p}" for p in ("deal", *PHASES)], "day": range(0, players + 4),
+            "phase": [f"phase:{p}" for p in PHASES.names], "day": range(0, players + 4),
             "seconds": seconds, "left": range(0, longest + 1), "votes": range(0, players + 1),
             "yes": range(0, players + 1), "no": range(0, players + 1),
         }
 
-    @classmethod
-    def diagram(cls, fmt: str = "mermaid") -> str:
-        """The declared phases (`FLOW`), the same the game steps through."""
-        if fmt != "mermaid":
-            raise NotImplementedError(f"mafia42 draws only mermaid, not {fmt}")
-        return FLOW.mermaid()
 
     def _power_event(self) -> list[Event]:
         if not self.deal.complete:
@@ -177,9 +176,8 @@ class Mafia42Game(Board):
 
     # -- phases --------------------------------------------------------------------
     def begin(self, phase: str, t: float) -> list[Event]:
-        FLOW.move(self.phase, phase)
         today = self.day + 1 if phase == "night" else self.day
-        seconds = FLOW[phase].seconds(self.opts, len(self.roster.alive()))
+        seconds = CLOCKS[phase].seconds(self.opts, len(self.roster.alive()))
         ev = self.enter(phase, today)
         ev.fields["seconds"] = seconds
         self.deadline = t + seconds
@@ -207,8 +205,8 @@ class Mafia42Game(Board):
         return out + self._clock(t)
 
     def _clock(self, t: float) -> list[Event]:
-        """The phase's limit and its warnings, as `FLOW` declares them."""
-        return self.phase_timer.start(t, self.deadline - t) + FLOW.warnings(self.phase, t, self.deadline)
+        """The phase's limit and its warnings, as `CLOCKS` declares them."""
+        return self.phase_timer.start(t, self.deadline - t) + CLOCKS.warnings(self.phase, t, self.deadline)
 
     def on_timer(self, name: str, t: float) -> list[Event]:
         if name == WARN.timer:
@@ -229,7 +227,7 @@ class Mafia42Game(Board):
 
     def on_next(self, t: float) -> list[Event]:
         """The phase ends (its timer, or the referee's `next`)."""
-        out: list[Event] = FLOW.cancel_warnings() + [say(TABLE, "time-up")]
+        out: list[Event] = CLOCKS.cancel_warnings() + [say(TABLE, "time-up")]
         if self.phase == "vote":
             out.insert(0, cancel_timer(day.READING))
         if self.phase == "night":
@@ -370,7 +368,7 @@ class Mafia42Game(Board):
 
     def finish(self, winner: str, reason: str) -> list[Event]:
         readings = [cancel_timer(day.READING)] if self.phase == "vote" else []  # `stop` in the vote
-        return readings + FLOW.cancel_warnings() + super().finish(winner, reason)
+        return readings + CLOCKS.cancel_warnings() + super().finish(winner, reason)
 
     def game_over_fields(self) -> dict[str, Any]:
         if self.result is None:
@@ -379,3 +377,8 @@ class Mafia42Game(Board):
 
     def ranking_fields(self, seat: int) -> dict[str, Any]:
         return {"job": self.roster[seat].role} if self.result is not None else {}
+
+
+def diagram() -> str:
+    """`kikimimi diagram mafia42`: the phases the game steps through (`PHASES`), each with its limit."""
+    return "\n".join([PHASES.mermaid(), *CLOCKS.notes()])

@@ -164,10 +164,12 @@ def cmd_sim(args: argparse.Namespace) -> int:
             raise CliError(str(exc)) from None
         return 0
     if args.games is not None:
+        from kikimimi.tuning import tune
+
         try:
-            report = cls.tune(args.games, args.seed, players, options, bot=args.bot,
-                              plot=args.plot, progress=sys.stderr.isatty())
-        except NotImplementedError as exc:
+            report = tune(cls, args.games, args.seed, players, options, bot=args.bot,
+                          plot=args.plot, progress=sys.stderr.isatty())
+        except (NotImplementedError, ValueError) as exc:
             raise CliError(str(exc)) from None
         print(report)
         return 0
@@ -227,9 +229,11 @@ def _serve_sim(cls: Any, args: argparse.Namespace, players: int, options: dict[s
 
 
 def cmd_diagram(args: argparse.Namespace) -> int:
+    from kikimimi.declared import diagram
+
     cls = _load_game(args.game)
     try:
-        text = cls.diagram(args.format)
+        text = diagram(cls, args.format)
     except (NotImplementedError, ValueError) as exc:
         raise CliError(str(exc)) from None
     if args.output:

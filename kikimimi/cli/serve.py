@@ -118,6 +118,7 @@ def _serve(args: argparse.Namespace, config: TableConfig, daemon: Daemon, warnin
         for out in outputs:
             for component, state in getattr(out, "health", dict)().items():
                 api.report_health(f"audio {component}", state)
+    _say_ready(outputs, config)
     evening.begin()  # after the outputs and the API, so its lines follow the game's everywhere
     if daemon.resumed and not daemon.table.game.over:
         # the last call heard before the stop may no longer be true: say where the table stands
@@ -151,6 +152,18 @@ def _serve(args: argparse.Namespace, config: TableConfig, daemon: Daemon, warnin
         pass
     stop.set()
     return 1 if failed else 0
+
+
+def _say_ready(outputs: list[Any], config: TableConfig) -> None:
+    """On the speaker (a boot service has no screen): each missing earphone, then "ready"."""
+    from kikimimi.readiness import ready_lines
+
+    for out in outputs:
+        health = getattr(out, "health", None)
+        if health is None:  # the text narration: a terminal already shows every problem
+            continue
+        for problem in out.emit(ready_lines(health(), config.players, config.lang), cause_hand_seat=None) or []:
+            _complain(problem)
 
 
 def _keyboard() -> Any:

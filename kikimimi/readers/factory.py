@@ -45,8 +45,9 @@ def make_driver(reader_id: str, section: Mapping[str, Any],
         return SerialRfidDriver(
             reader_id, path,
             baud=_int(reader_id, section, "baud", 9600, 1200, 921600),
-            hold_ms=_int(reader_id, section, "hold_ms", 250, 20, 10_000),
+            hold_ms=_int(reader_id, section, "hold_ms", 600, 20, 10_000),
             retry_ms=retry_ms,
+            stops_after=_int(reader_id, section, "stops_after", 0, 0, 10_000),
         )
     from kikimimi.readers.nfc_driver import RF_MODES, NfcDriver, open_pn532, open_usb
     poll_ms = _int(reader_id, section, "poll_ms", 30, 1, 1000)

@@ -1,16 +1,17 @@
-"""Phases as data: each phase's warnings before its real-time limit, and where it may go.
+"""Each phase's real-time limit and the warnings before it, as data.
 
-A game on real timers (マフィア42: night 25 s, vote 15 s, …) declares its
-phases once.  The same declaration sets the warning timers when a phase
-starts or its limit moves, refuses a move it does not list (so a phase the
-code enters is a phase the drawing shows), and draws `kikimimi diagram
-GAME`.  The limit itself is the layer's `PhaseTimer`; a warning is a named
-runtime timer the game answers in `on_timer` ("ten seconds left", the
-tally's hush).
+Which phase may follow which is `kikimimi.phases.Phases` (a game's `PHASES`:
+the layer checks every move, and `kikimimi diagram` draws it).  A game on
+real timers (マフィア42: night 25 s, vote 15 s, …) also declares, per phase,
+the option that holds its limit and the warnings before it ("ten seconds
+left", the tally's hush).  The same declaration sets the warning timers when
+a phase starts or its limit moves and says the limits in the drawing.  The
+limit itself is the layer's `PhaseTimer`; a warning is a named runtime timer
+the game answers in `on_timer`.
 """
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -30,57 +31,40 @@ class Warning:
 
 
 @dataclass(frozen=True)
-class Phase:
-    name: str
+class Clock:
+    """One phase's limit (the option holding its seconds) and its warnings."""
+
+    phase: str
+    limit: str
     warnings: tuple[Warning, ...] = ()
-    exits: tuple[tuple[str, str], ...] = ()  # (next phase, what ends this one that way)
-    limit: str = ""  # the option that holds its real-time limit in seconds ("" : none)
     per_living: bool = False  # the limit is per living player (マフィア42's discussion)
 
     def seconds(self, options: Mapping[str, Any], living: int) -> float:
         """The phase's limit at this table."""
-        if not self.limit:
-            raise ValueError(f"phase {self.name!r} has no real-time limit")
         return float(options[self.limit]) * (living if self.per_living else 1)
 
 
-class Phases:
-    """The declared phases of one game, from the deal to the end."""
+class Clocks:
+    """The clocks of one game's timed phases."""
 
-    def __init__(self, first: str, why: str, phases: Sequence[Phase], deal: str = "deal", end: str = "over"):
-        self.first, self.why, self.deal, self.end = first, why, deal, end
-        self.by_name = {p.name: p for p in phases}
-        if len(self.by_name) != len(phases):
-            raise ValueError("a phase is declared twice")
-        names = {deal, end, *self.by_name}
-        bad = [to for p in phases for to, _ in p.exits if to not in names]
-        if first not in self.by_name or bad:
-            raise ValueError(f"phases: an exit goes to an undeclared phase {(bad or [first])[0]!r}")
+    def __init__(self, *clocks: Clock):
+        self.by_phase = {c.phase: c for c in clocks}
+        if len(self.by_phase) != len(clocks):
+            raise ValueError("a phase's clock is declared twice")
 
-    def __getitem__(self, name: str) -> Phase:
-        return self.by_name[name]
-
-    @property
-    def names(self) -> tuple[str, ...]:
-        return (self.deal, *self.by_name, self.end)
-
-    def move(self, current: str, to: str) -> None:
-        """Refuse a move the declaration does not have (a bug, never a player's act)."""
-        if current == self.deal and to == self.first:
-            return
-        exits = {t for t, _ in self.by_name[current].exits} if current in self.by_name else set()
-        if to not in exits:
-            raise ValueError(f"phase {current!r} has no declared way to {to!r}")
+    def __getitem__(self, phase: str) -> Clock:
+        return self.by_phase[phase]
 
     def warning_timers(self) -> list[str]:
         """Every warning timer any phase sets, each once, in declared order."""
-        return list(dict.fromkeys(w.timer for p in self.by_name.values() for w in p.warnings))
+        return list(dict.fromkeys(w.timer for c in self.by_phase.values() for w in c.warnings))
 
     def warnings(self, phase: str, t: float, deadline: float) -> list[Event]:
         """Set each of the phase's warnings that still has room; cancel the ones that have not
         (the limit moved closer)."""
         out: list[Event] = []
-        for w in self.by_name[phase].warnings if phase in self.by_name else ():
+        clock = self.by_phase.get(phase)
+        for w in clock.warnings if clock else ():
             at = deadline - w.before
             out.append(set_timer(w.timer, at) if at - t > EPSILON else cancel_timer(w.timer))
         return out
@@ -88,15 +72,7 @@ class Phases:
     def cancel_warnings(self) -> list[Event]:
         return [cancel_timer(name) for name in self.warning_timers()]
 
-    def edges(self) -> Iterable[tuple[str, str, str]]:
-        yield self.deal, self.first, self.why
-        for p in self.by_name.values():
-            for to, why in p.exits:
-                yield p.name, to, why
-
-    def mermaid(self) -> str:
-        limits = [f"    {p.name}: {p.name}, option {p.limit} s{' per living player' if p.per_living else ''}"
-                  for p in self.by_name.values() if p.limit]
-        return "\n".join(["stateDiagram-v2", f"    [*] --> {self.deal}"]
-                         + [f"    {a} --> {b}: {why}" for a, b, why in self.edges()]
-                         + [f"    {self.end} --> [*]"] + limits)
+    def notes(self) -> list[str]:
+        """Mermaid state notes naming each phase's limit (appended to the diagram)."""
+        return [f"    {c.phase}: {c.phase}, option {c.limit} s{' per living player' if c.per_living else ''}"
+                for c in self.by_phase.values()]

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import pytest
 
+from kikimimi.declared import diagram
 from kikimimi.engine import Table as Engine
 from kikimimi.engine import public_view, run_script
 from kikimimi.protocol import Input
@@ -137,7 +138,7 @@ def test_a_reading_waits_for_a_second_voter_and_the_final_tally_is_read_whole():
 
 
 def test_the_diagram_draws_every_phase_the_game_enters():
-    text = Mafia42Game.diagram()
+    text = diagram(Mafia42Game)
     _, log = play("mafia42", 3, 8, {})
     for phase in {e["phase"] for e in of(log, "phase")}:
         assert f"{phase} -->" in text or f"--> {phase}" in text
@@ -162,17 +163,19 @@ def test_the_situation_on_the_speaker_holds_public_facts_only():
 
 
 def test_every_phase_change_is_one_the_diagram_draws():
-    from kikimimi_games.mafia42.game import FLOW
+    from kikimimi.phases import PhaseError
+    from kikimimi_games.mafia42.game import PHASES
 
-    edges = {(a, b) for a, b, _ in FLOW.edges()}
+    edges = {(m.source, m.dest) for m in PHASES.moves}
     seen = set()
     for seed, players, options in ((3, 8, {}), (4, 12, {"mode": "cult"}), (5, 4, {}), (1, 6, {"mode": "general"})):
         _, log = play("mafia42", seed, players, options)
         path = ["deal"] + [e["phase"] for e in of(log, "phase")] + ["over"]
         seen |= set(zip(path, path[1:]))
     assert seen <= edges and len(seen) >= 7
-    with pytest.raises(ValueError):
-        FLOW.move("vote", "approval")  # the vote leads to the defence or the night, never straight on
+    with pytest.raises(PhaseError):
+        PHASES.step("vote", "approval")  # the vote leads to the defence or the night, never straight on
+    assert "    discussion: discussion, option discussion_per_player s per living player" in diagram(Mafia42Game)
 
 
 def test_each_seat_is_one_record_of_the_layers_roster():

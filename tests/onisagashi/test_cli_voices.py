@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from kikimimi.tuning import tune
 from kikimimi.sim import play
 from kikimimi_games.onisagashi import OnisagashiGame
 from kikimimi_games.onisagashi.cards import CARDS
@@ -81,7 +82,7 @@ def test_every_spoken_key_and_card_exists_in_both_languages():
 
 
 def test_tune_compares_best_with_random_bots():
-    report = OnisagashiGame.tune(2, 1, 5, {"rules": "beginner", "rounds": 1}, progress=False)
+    report = tune(OnisagashiGame, 2, 1, 5, {"rules": "beginner", "rounds": 1}, progress=False)
     lines = report.splitlines()
     assert any(line.strip().startswith("best") and "mean=" in line for line in lines)
     assert any(line.strip().startswith("random") and "mean=" in line for line in lines)

@@ -290,31 +290,18 @@ def test_a_games_seat_record_is_the_roster_itself_and_a_seat_can_come_back():
     assert roster.alive() == [1, 2, 3] and roster[2].cause is None and roster[2].marks == 1
 
 
-def test_phases_as_data_set_warnings_with_room_refuse_undeclared_moves_and_draw_themselves():
-    from kikimimi.roles.phases import Phase, Phases, Warning
+def test_clocks_set_warnings_with_room_name_their_limits_and_cancel_what_they_set():
+    from kikimimi.roles.phases import Clock, Clocks, Warning
 
-    warn = Warning("warn", 10)
-    flow = Phases("night", "dealt", (Phase("night", (warn,), (("day", "timer"),)),
-                                     Phase("day", (warn,), (("night", "vote"), ("over", "a win")))))
-    assert [(e.type, e.fields) for e in flow.warnings("night", 5.0, 30.0)] == [("timer-set", {"name": "warn", "at": 20.0})]
+    warn, hush = Warning("warn", 10), Warning("hush", 5)
+    clocks = Clocks(Clock("night", "night", (warn,)), Clock("talk", "talk_per_player", (hush, warn), per_living=True))
+    assert [(e.type, e.fields) for e in clocks.warnings("night", 5.0, 30.0)] == [("timer-set", {"name": "warn", "at": 20.0})]
     # a 10-second phase whose end, in floats, lands a hair after its start + 10: no warning
-    assert [e.type for e in flow.warnings("day", 123.99, 123.99 + 10)] == ["timer-cancel"]
-    flow.move("deal", "night")
-    flow.move("day", "over")
+    assert [e.type for e in clocks.warnings("night", 123.99, 123.99 + 10)] == ["timer-cancel"]
+    assert [e.fields["name"] for e in clocks.warnings("talk", 0.0, 8.0)] == ["hush", "warn"]
+    assert [e.type for e in clocks.warnings("talk", 0.0, 8.0)] == ["timer-set", "timer-cancel"]
+    assert clocks["talk"].seconds({"talk_per_player": 15}, 4) == 60.0 and clocks["night"].seconds({"night": 25}, 4) == 25.0
+    assert [e.fields["name"] for e in clocks.cancel_warnings()] == ["warn", "hush"]
+    assert "    talk: talk, option talk_per_player s per living player" in clocks.notes()
     with pytest.raises(ValueError):
-        flow.move("night", "over")
-    assert flow.mermaid().splitlines()[2:5] == ["    deal --> night: dealt", "    night --> day: timer",
-                                                 "    day --> night: vote"]
-    with pytest.raises(ValueError):
-        Phases("night", "dealt", (Phase("night", (), (("dusk", "?"),)),))
-
-
-def test_a_phase_limit_is_an_option_and_the_drawing_names_it():
-    from kikimimi.roles.phases import Phase, Phases
-
-    talk = Phase("talk", (), (("over", "timer"),), "talk_per_player", per_living=True)
-    flow = Phases("talk", "dealt", (talk,))
-    assert talk.seconds({"talk_per_player": 15}, 4) == 60.0
-    assert "    talk: talk, option talk_per_player s per living player" in flow.mermaid().splitlines()
-    with pytest.raises(ValueError):
-        Phase("free").seconds({}, 3)
+        Clocks(Clock("night", "night"), Clock("night", "n2"))
