@@ -217,3 +217,13 @@ def test_a_magician_playing_on_as_a_mafioso_has_no_part_in_the_mafias_shot():
     aims = [e for e in said(log, "mafia-aim") if e["t"] > night2]
     assert [(e["to"], e["params"]["seat"]) for e in aims] == [("seat:2", 4)]
     assert said(log, "died")[-1]["params"]["seat"] == 4  # the mafia's choice, not his
+
+
+def test_a_job_card_put_on_the_field_is_not_named_in_public():
+    def table(card):
+        return Table(["mafia", "police", C, C]).night().add({"reader": "field", "tag": card}).run()
+
+    mafia, citizen = table("mafia42:job-mafia-1"), table("mafia42:job-citizen-1")
+    assert [e for e in of(mafia, "error") if "job-mafia" in e["message"]]  # the referee knows which
+    assert not [e for e in public_view(mafia) if "job-" in str(e)]
+    assert public_view(mafia) == public_view(citizen)
