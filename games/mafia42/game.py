@@ -6,7 +6,9 @@ tags and the console, keeps refusals in the refused seat's earphone, and
 ends the game with the ranking.  This module adds マフィア42's own shape:
 night, morning, discussion, vote, last defence and approval on real timers,
 the live tally, the approval with the judge, and the win arithmetic
-(`power`) checked after every change.  The jobs' acts are in `night`.
+(`power`) checked after every change through the layer's hooks.  The phases
+are data (`PHASES`, `CLOCKS`); the seats and the play's state are `board`;
+the jobs' acts are `night`, the vote and the approval `day`.
 
 Cover: at night every living player scans a seat token, and every scan is
 acknowledged the same way in the scanner's own earphone, so the sound of the
@@ -73,14 +75,14 @@ class Mafia42Game(Board):
     #: Options no spectator may read (`kikimimi.public`): a seat's skill tells its side.
     secret_options: ClassVar[frozenset[str]] = frozenset({"skills"})
     PHASES = PHASES
+    knows: ClassVar[Mapping[str, tuple[str, ...]]] = {
+        "mafia": ("mafia",), "lover": ("lover",), "fanatic": ("cult-leader",)}
 
     @classmethod
     def kit(cls, players: int, options: Mapping[str, Any]) -> tuple[list[str], list[str]]:
         """Votes, night targets and YES/NO from each player's own look-alike set (kikimimi.kit)."""
         deck = parse_options(players, options)["jobs"]
         return own_set(players, ("yes", "no", "extend", "shorten", "hint")), deck_cards("mafia42", "job", deck)
-    knows: ClassVar[Mapping[str, tuple[str, ...]]] = {
-        "mafia": ("mafia",), "lover": ("lover",), "fanatic": ("cult-leader",)}
 
     def __init__(self, players: int, options: Mapping[str, Any] | None = None):
         super().__init__(players, options)
