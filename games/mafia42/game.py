@@ -332,6 +332,8 @@ class Mafia42Game(Board):
         choice = self.choices.get(seat) if self.phase == "night" else self.vote.ballots.get(seat)
         if choice is not None and self.phase in ("night", "vote"):
             out.append(line("your-choice", seat=choice))
+        if p.threatened and p.alive and self.phase in ("vote", "approval"):  # what the app greys out
+            out.append(line("threatened" if self.phase == "vote" else "threatened-ballot"))
         return out
 
     def _chat(self, seat: int, text: str) -> list[Event]:

@@ -56,6 +56,15 @@ def test_a_threatened_seat_is_told_before_the_vote_in_its_earphone_only():
     assert not of(public_view(log), "say", key="threatened")
 
 
+def test_a_threatened_seat_hears_it_again_in_its_hint():
+    t = threatened_table(True)
+    t.lines = t.lines[:-5]  # back to the approval's start, before the ballots
+    log = t.hand(3, "cmd:hint").hand(4, "cmd:hint").run()
+    last = log[-1]["in"]
+    assert [e["to"] for e in said(log, "threatened-ballot") if e["in"] == last - 1] == ["seat:3"]
+    assert not [e for e in said(log, "threatened-ballot") if e["in"] == last]
+
+
 def test_a_threatened_yes_is_never_confirmed_as_a_yes_and_counts_as_no():
     log = threatened_table(True).run()
     approval_start = said(log, "approval-start")[0]["t"]
@@ -92,7 +101,7 @@ def test_a_stopped_game_is_said_as_stopped_and_day_0_is_never_said():
     early = Table(["mafia", C, C, C], lang="ja")
     early.lines = early.lines[:2]  # seat 1 alone has its card
     hint = [e["text"] for e in said(early.hand(1, "cmd:hint").run(), "hint-phase-name")]
-    assert hint == ["今は配布です。"] and not any("0日目" in x for x in texts + hint)
+    assert hint == ["今は役職カードの配布です。"] and not any("0日目" in x for x in texts + hint)
 
 
 def test_a_void_general_game_is_said_as_void():
