@@ -14,7 +14,7 @@ from collections import deque
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from kikimimi.protocol import visible_to
+from kikimimi.bot_seats import deliver
 
 from .options import parse_options
 
@@ -33,6 +33,7 @@ class BotSeat:
         self.dead: set[int] = set()
         self.sun = 0  # the moon learns the sun's seat
         self.aim = 0  # the mafia's current joint target
+        self.silenced = False  # threatened: the vote just opened is not mine
 
     def see(self, ev: Mapping[str, Any]) -> None:
         kind = ev.get("type")
@@ -66,6 +67,8 @@ class BotSeat:
                 self.sun = int(seat)
             elif key == "mafia-aim":
                 self.aim = int(seat)
+            elif key == "threatened":  # told at the vote's start: no vote today
+                self.silenced = True
 
     def living(self, *, others: bool = True) -> list[int]:
         return [s for s in range(1, self.players + 1) if s not in self.dead and (not others or s != self.seat)]
@@ -152,14 +155,7 @@ class Mafia42Simulation:
         return line
 
     def observe(self, events: Sequence[Mapping[str, Any]]) -> None:
-        for ev in events:
-            for s, bot in self.bots.items():
-                if visible_to(ev, s):
-                    bot.see(ev)
-            if ev.get("type") == "say" and ev.get("key") == "threatened" and self.phase == "vote":
-                self._drop_vote(str(ev.get("to")))  # told at the vote's start: no vote today
-            if not visible_to(ev, None):
-                continue
+        for ev in deliver(events, self.bots):
             kind = ev["type"]
             if kind == "phase" and "seconds" in ev:
                 self.deadline = float(ev["t"]) + float(ev["seconds"])
@@ -168,10 +164,16 @@ class Mafia42Simulation:
                 self.accused = int(ev["seat"])
             elif kind == "say" and ev.get("key") in ("extended", "shortened"):
                 self.deadline = float(ev["t"]) + float(ev["params"]["left"])
+        self._drop_votes()
 
-    def _drop_vote(self, to: str) -> None:
-        self.queue = deque(line for line in self.queue
-                           if not (f"seat:{line.get('seat')}" == to and str(line.get("tag", "")).startswith("seat:")))
+    def _drop_votes(self) -> None:
+        """A seat told it is threatened leaves the vote it was about to scan."""
+        silent = {s for s, bot in self.bots.items() if bot.silenced}
+        for bot in self.bots.values():
+            bot.silenced = False
+        if silent:
+            self.queue = deque(line for line in self.queue
+                               if not (line.get("seat") in silent and str(line.get("tag", "")).startswith("seat:")))
 
     def _living(self) -> list[int]:
         return [s for s, b in self.bots.items() if s not in b.dead]
