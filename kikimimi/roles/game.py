@@ -250,7 +250,7 @@ class HiddenRoleGame(Game):
     def seen(self) -> list[Line]:
         """What every seat sees: the phase, who is on the island, who left, then the game's part."""
         phase = f"phase:{self.phase}"  # before day 1 (the deal, a prologue) there is no day to name
-        out = [line("hint-phase", phase=phase, day=self.day) if self.day else line("hint-phase-name", phase=phase),
+        out = [line("hint-phase", phase=phase, day=self.day) if self.day else line("hint-phase-only", phase=phase),
                line("hint-alive", seats=self.roster.alive())]
         if self.roster.dead():
             out.append(line("hint-out", seats=self.roster.dead()))

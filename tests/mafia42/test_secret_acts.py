@@ -100,7 +100,7 @@ def test_a_stopped_game_is_said_as_stopped_and_day_0_is_never_said():
     assert not [x for x in texts if "の勝利" in x and "なし" in x]
     early = Table(["mafia", C, C, C], lang="ja")
     early.lines = early.lines[:2]  # seat 1 alone has its card
-    hint = [e["text"] for e in said(early.hand(1, "cmd:hint").run(), "hint-phase-name")]
+    hint = [e["text"] for e in said(early.hand(1, "cmd:hint").run(), "hint-phase-only")]
     assert hint == ["今は役職カードの配布です。"] and not any("0日目" in x for x in texts + hint)
 
 

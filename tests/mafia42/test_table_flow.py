@@ -159,7 +159,7 @@ def test_the_situation_on_the_speaker_holds_public_facts_only():
     assert [ev.fields["params"] for ev in situation if ev.fields["key"] == "tally-entry"] == [{"seat": 2, "votes": 2}]
     assert not any("job:" in str(ev.fields.get("params")) for ev in situation)
     at_the_deal = Mafia42Game(4, {"jobs": ["mafia", "police", C, C]}).situation()
-    assert [ev.fields["key"] for ev in at_the_deal] == ["hint-phase-name", "hint-alive"]  # no "day 0"
+    assert [ev.fields["key"] for ev in at_the_deal] == ["hint-phase-only", "hint-alive"]  # no "day 0"
 
 
 def test_every_phase_change_is_one_the_diagram_draws():
