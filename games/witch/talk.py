@@ -7,6 +7,7 @@ powers.
 """
 from __future__ import annotations
 
+import random
 from typing import TYPE_CHECKING, Any
 
 from kikimimi.protocol import REFEREE, TABLE, Event, Input, error, event, say, seat_audience, set_timer
@@ -40,6 +41,8 @@ class Talk:
 
     if TYPE_CHECKING:  # declared only: the layer's own (HiddenRoleGame.refuse) must stay the one that runs
         def refuse(self, seat: int | None, message: str, key: str, /, **params: Any) -> list[Event]: ...
+
+        def lot(self, t: float, what: str) -> random.Random: ...
 
     def _silence(self, seat: int, t: float) -> list[Event]:
         """More than half of the living chose silence: the day loses an hour, and it may happen again.
