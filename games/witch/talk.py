@@ -45,6 +45,8 @@ class Talk:
 
         def lot(self, t: float, what: str) -> random.Random: ...
 
+        def lot(self, t: float, what: str) -> random.Random: ...
+
     def _silence(self, seat: int, t: float) -> list[Event]:
         """More than half of the living chose silence: the day loses an hour, and it may happen again.
 
