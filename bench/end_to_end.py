@@ -40,23 +40,29 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 SEATS = 3
 HAND_PIECE = {1: "trident:heart-3", 2: "trident:spade-8", 3: "trident:clover-5"}
 FIELD_PIECE = "trident:heart-4"  # in the deal: "finish the deal first" on the speaker
+FIELD_UID = "04f1e1d0000001"
 FIELD_GAP = 7.0  # s between field placements: the speaker's phrase (~5 s) is long and is not cut
 QUIET_GAP = 4.5  # s between placements on one hand reader in the quiet phase (its phrase ~1 s, pause after 2 s)
 
 
-def _emulator(path: str, conn) -> None:
+def _emulator(path: str, conn, real: bool) -> None:
     """One reader, in its own process: place/remove on command, answer with the monotonic time."""
+    from kikimimi.testing.chip_timing import REAL
     from kikimimi.testing.ntag import Ntag213
     from kikimimi.testing.pn532_emulator import PN532Emulator
 
-    emu = PN532Emulator(path).start()
+    emu = PN532Emulator(path, timing=REAL if real else None).start()
     conn.send("ready")
+    placed_at = 0
     while True:
         msg = conn.recv()
         if msg[0] == "place":
             tag = Ntag213(msg[1], text=msg[2])
+            placed_at = emu.command_count()
             emu.place(tag)
             conn.send(time.monotonic())
+        elif msg[0] == "since":  # chip commands since the last placement
+            conn.send(emu.command_count() - placed_at)
         elif msg[0] == "remove":
             emu.remove()
             conn.send(time.monotonic())
@@ -69,9 +75,9 @@ def _emulator(path: str, conn) -> None:
 
 
 class Reader:
-    def __init__(self, path: str) -> None:
+    def __init__(self, path: str, real: bool) -> None:
         self.conn, child = multiprocessing.Pipe()
-        self.proc = multiprocessing.Process(target=_emulator, args=(path, child), daemon=True)
+        self.proc = multiprocessing.Process(target=_emulator, args=(path, child, real), daemon=True)
         self.proc.start()
         if not self.conn.poll(15):
             raise SystemExit(f"emulator {path} did not start")
@@ -90,9 +96,14 @@ class Reader:
         self.proc.join(5)
 
 
-def _config(tmp: Path, poll_ms: int | None, audio: bool) -> Path:
+def _config(tmp: Path, poll_ms: int | None, audio: bool, enrolled: bool = True) -> Path:
     poll = f"poll_ms = {poll_ms}\n" if poll_ms else ""
-    text = ('[table]\ngame = "trident"\nplayers = 3\nlang = "en"\njournal = "journal.jsonl"\n')
+    tagmap = ""
+    if enrolled:  # as `kikimimi tags enroll` leaves a table: every piece's uid in the tag map
+        pieces = {**{f"04{s:012x}": HAND_PIECE[s] for s in HAND_PIECE}, FIELD_UID: FIELD_PIECE}
+        (tmp / "tags.toml").write_text("[tags]\n" + "".join(f'"{u}" = "{p}"\n' for u, p in pieces.items()))
+        tagmap = 'tagmap = "tags.toml"\n'
+    text = ('[table]\ngame = "trident"\nplayers = 3\nlang = "en"\njournal = "journal.jsonl"\n' + tagmap)
     for s in range(1, SEATS + 1):
         text += f'[readers.hand-{s}]\nrole = "hand"\nseat = {s}\ndriver = "pn532"\npath = "{tmp}/hand-{s}"\n{poll}'
     text += f'[readers.field]\nrole = "field"\ndriver = "pn532"\npath = "{tmp}/field"\n{poll}'
@@ -178,13 +189,15 @@ def _wait_polling(readers: dict[str, Reader], proc: subprocess.Popen, timeout: f
     raise SystemExit("readers not polling after {timeout:g} s (clips still rendering?)".format(timeout=timeout))
 
 
-def chain(tmp: Path, env: dict, placements: int, poll_ms: int | None, idle_seconds: float, quiet: int) -> dict:
-    config = _config(tmp, poll_ms, audio=True)
+def chain(tmp: Path, env: dict, placements: int, poll_ms: int | None, idle_seconds: float, quiet: int,
+          real: bool, enrolled: bool = True) -> dict:
+    tmp.mkdir(parents=True, exist_ok=True)
+    config = _config(tmp, poll_ms, audio=True, enrolled=enrolled)
     names = [f"hand-{s}" for s in range(1, SEATS + 1)] + ["field"]
-    readers = {n: Reader(str(tmp / n)) for n in names}
+    readers = {n: Reader(str(tmp / n), real) for n in names}
     trace = tmp / "trace.txt"
     proc = _serve(config, env, "audio", trace)
-    hand, field, after_quiet = [], [], []
+    hand, field, after_quiet, commands = [], [], [], []
     try:
         _wait_polling(readers, proc)
         time.sleep(1.0)
@@ -201,7 +214,7 @@ def chain(tmp: Path, env: dict, placements: int, poll_ms: int | None, idle_secon
         for k in range(placements):
             now = time.monotonic()
             if now - last_field >= FIELD_GAP:
-                name, output, key, piece, uid = "field", "speaker", "deal-short", FIELD_PIECE, "04f1e1d0000001"
+                name, output, key, piece, uid = "field", "speaker", "deal-short", FIELD_PIECE, FIELD_UID
             else:
                 s = 1 + k % SEATS
                 name, output, key, piece, uid = f"hand-{s}", f"seat-{s}", "hand-piece", HAND_PIECE[s], f"04{s:012x}"
@@ -210,6 +223,7 @@ def chain(tmp: Path, env: dict, placements: int, poll_ms: int | None, idle_secon
             t0 = r.ask("place", uid, piece)
             t1 = tr.wait_for(output, key, t0)
             (field if name == "field" else hand).append(t1 - t0)
+            commands.append(r.ask("since"))
             if name == "field":
                 last_field = t0
             r.ask("remove")
@@ -228,13 +242,13 @@ def chain(tmp: Path, env: dict, placements: int, poll_ms: int | None, idle_secon
             r.stop()
     if proc.returncode not in (0, -signal.SIGTERM):
         print(f"serve: {err[-1000:]}", file=sys.stderr)
-    return {"hand": hand, "field": field, "quiet": after_quiet, "idle_cpu": cpu}
+    return {"hand": hand, "field": field, "quiet": after_quiet, "idle_cpu": cpu, "commands": commands}
 
 
 def text_idle(tmp: Path, env: dict, poll_ms: int | None, idle_seconds: float) -> float:
     tmp.mkdir()
     config = _config(tmp, poll_ms, audio=False)
-    readers = {n: Reader(str(tmp / n)) for n in [f"hand-{s}" for s in range(1, SEATS + 1)] + ["field"]}
+    readers = {n: Reader(str(tmp / n), True) for n in [f"hand-{s}" for s in range(1, SEATS + 1)] + ["field"]}
     proc = _serve(config, env, "text", None)
     try:
         _wait_polling(readers, proc)
@@ -261,6 +275,8 @@ def main() -> int:
     ap.add_argument("--poll-ms", type=int, default=None, help="readers' poll_ms (default: the shipped default)")
     ap.add_argument("--serve-from", default=None, metavar="DIR",
                     help="run serve from another checkout (e.g. `git archive main | tar -x -C DIR`): a before figure")
+    ap.add_argument("--ndef-placements", type=int, default=30,
+                    help="placements of pieces not in the tag map (read for their NDEF name), real-timing; 0: none")
     ap.add_argument("--quiet-placements", type=int, default=30,
                     help="hand placements after each earphone was silent for %g s (its stream paused)" % QUIET_GAP)
     a = ap.parse_args()
@@ -270,32 +286,52 @@ def main() -> int:
     if gone:
         sys.exit(f"needs {', '.join(gone)}: apt-get install pulseaudio espeak-ng libasound2-plugins")
     import reader_latency
+    from kikimimi.testing.chip_timing import REAL
 
     base_env = dict(os.environ)
     if a.serve_from:
         base_env[SERVE_FROM] = str(Path(a.serve_from).resolve())
+    runs: dict[str, dict] = {}
     with tempfile.TemporaryDirectory() as td:
         tmp = Path(td)
         devices = {"kkspk": 2, **{f"kkear{s}": 2 for s in range(1, SEATS + 1)}}
-        with PulseNullSinks(tmp / "pulse", devices) as pulse:
-            got = chain(tmp, {**pulse.env(), **{k: v for k, v in base_env.items() if k == SERVE_FROM}}, a.placements, a.poll_ms, a.idle_seconds, a.quiet_placements)
+        plan = [("real-timing emulator", True, True, a.placements, a.quiet_placements),
+                ("instant emulator", False, True, a.placements, a.quiet_placements)]
+        if a.ndef_placements:
+            plan.append(("real-timing, pieces not in the tag map (NDEF read)", True, False, a.ndef_placements, 0))
+        for k, (label, real, enrolled, n, quiet) in enumerate(plan):
+            with PulseNullSinks(tmp / f"pulse-{k}", devices) as pulse:
+                env = {**pulse.env(), **{key: v for key, v in base_env.items() if key == SERVE_FROM}}
+                idle = a.idle_seconds if enrolled else 1.0
+                runs[label] = chain(tmp / f"chain-{k}", env, n, a.poll_ms, idle, quiet, real, enrolled)
         text_cpu = text_idle(tmp / "text", base_env, a.poll_ms, a.idle_seconds)
         anchor_poll = a.poll_ms or 30
-        anchor = reader_latency.nfcpy_latency(max(50, a.placements // 3), anchor_poll, str(tmp))
+        anchors = {label: reader_latency.nfcpy_latency(max(50, a.placements // 3), anchor_poll, str(tmp),
+                                                       timing=REAL if real else None)
+                   for label, real in (("real-timing", True), ("instant", False))}
     poll = f"poll {a.poll_ms} ms" if a.poll_ms else "default poll"
     code = f"serve from {a.serve_from}" if a.serve_from else "serve from this checkout"
     print(f"placed -> first audio frame, real serve ({code}), 4 emulated PN532 (own processes), "
-          f"4 outputs on null sinks, {poll}:")
-    print(f"  hand reader -> earphone  {_fmt(got['hand'])}")
-    print(f"  field reader -> speaker  {_fmt(got['field'])}")
-    print(f"  hand reader -> earphone silent {QUIET_GAP:g} s before (now: stream paused)  "
-          f"{_fmt(got['quiet'])}")
-    print(f"  all                      {_fmt(got['hand'] + got['field'] + got['quiet'])}")
-    print(f"anchor, same run: nfcpy alone + emulator in one process, clf.sense every {anchor_poll} ms, "
-          f"placed -> NDEF read: "
-          f"{_fmt(anchor)}")
-    print(f"idle CPU of serve over {a.idle_seconds:g} s, 4 readers: 4 audio outputs {got['idle_cpu'] * 100:.1f}% "
-          f"of a core; text only {text_cpu * 100:.1f}%")
+          f"4 outputs on null sinks, {poll}; pieces enrolled in the tag map unless said:")
+    for label, got in runs.items():
+        cmds = sorted(got["commands"])
+        print(f"{label}:")
+        print(f"  hand reader -> earphone  {_fmt(got['hand'])}")
+        print(f"  field reader -> speaker  {_fmt(got['field'])}")
+        if got["quiet"]:
+            print(f"  hand reader -> earphone silent {QUIET_GAP:g} s before (now: stream paused)  "
+                  f"{_fmt(got['quiet'])}")
+        print(f"  all                      {_fmt(got['hand'] + got['field'] + got['quiet'])}")
+        if cmds:
+            print(f"  chip commands, placement -> first audio frame: median {statistics.median(cmds):g}, "
+                  f"max {cmds[-1]}")
+        if "NDEF" not in label:
+            print(f"  idle CPU of serve over {a.idle_seconds:g} s, 4 readers + 4 audio outputs: "
+                  f"{got['idle_cpu'] * 100:.1f}% of a core")
+    print(f"idle CPU of serve, 4 real-timing readers, text only: {text_cpu * 100:.1f}% of a core")
+    for label, anchor in anchors.items():
+        print(f"anchor, same run: nfcpy alone + {label} emulator in one process, clf.sense every {anchor_poll} ms, "
+              f"placed -> NDEF read: {_fmt(anchor)}")
     return 0
 
 

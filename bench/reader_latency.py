@@ -28,6 +28,7 @@ import nfc.tag
 
 from kikimimi.readers.factory import make_driver
 from kikimimi.readers.runner import ReaderInput, ReaderRunner, ReaderSettings
+from kikimimi.testing.chip_timing import ChipTiming
 from kikimimi.testing.ntag import Ntag213
 from kikimimi.testing.pn532_emulator import PN532Emulator
 
@@ -67,11 +68,11 @@ def latency(placements: int, poll_ms: int, tmp: str) -> list[float]:
     return out
 
 
-def nfcpy_latency(placements: int, poll_ms: int, tmp: str) -> list[float]:
+def nfcpy_latency(placements: int, poll_ms: int, tmp: str, timing: ChipTiming | None = None) -> list[float]:
     """The anchor: nfcpy alone polls every `poll_ms` and reads the NDEF of a new tag."""
     from kikimimi.readers.nfc_driver import close_quietly, open_pn532
 
-    emu = PN532Emulator(os.path.join(tmp, "anchor")).start()
+    emu = PN532Emulator(os.path.join(tmp, "anchor-real" if timing else "anchor"), timing=timing).start()
     clf = open_pn532(emu.path)
     read_at: list[float] = []
     placed = threading.Event()

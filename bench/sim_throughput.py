@@ -33,6 +33,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from kikimimi.declared import simulation
 from kikimimi.cli import main as kikimimi_main
 from kikimimi.engine import Table, default_tagmap
 from kikimimi.script import Header
@@ -83,7 +84,7 @@ def engine_only(recorded: Recorded) -> Callable[[], None]:
 def bots_only(recorded: Recorded, players: int, bot: str | None) -> Callable[[], None]:
     def run() -> None:
         for seed, (_, steps) in enumerate(recorded):
-            sim = TridentGame.simulation(seed, players, {}, bot)
+            sim = simulation(TridentGame, seed, players, {}, bot)
             sim.observe(steps[0])
             for events in steps[1:]:
                 sim.next_input()

@@ -48,7 +48,7 @@ def game_checks() -> list[Check]:
                 out.append(Check(f"voices {name}/{lang}", False, str(exc), "fix the TOML file named"))
                 continue
             if not book.phrases:
-                out.append(Check(f"voices {name}/{lang}", False, "no phrases", f"add voices/{name}/{lang}.toml"))
+                out.append(Check(f"voices {name}/{lang}", False, "no phrases", f"add phrases/{lang}.toml to the game's package"))
     return out
 
 
@@ -76,6 +76,7 @@ def config_checks(path: str | Path) -> tuple[TableConfig | None, list[Check]]:
         out += _part_checks("kikimimi.readers.checks", real)
     else:
         out.append(Check("readers", True, "simulated (keyboard or script)"))
+    out += _part_checks("kikimimi.kit", config)  # the look-alike sets the table needs, read out
     audio = _part_checks("kikimimi.voice.checks", config.audio, config.players, config.lang)
     out += audio if config.audio is not None else _without_audio(audio)
     return config, out
@@ -113,4 +114,40 @@ def run(config_path: str | None) -> list[Check]:
         checks += config_checks(config_path)[1]
     else:
         checks += _part_checks("kikimimi.voice.checks", None, 3)
+    return checks
+
+
+def listen(config_path: str, pause: float = 0.5) -> list[Check]:
+    """`doctor --listen`: "speaker", then "seat 1", "seat 2", … through each output in turn,
+    so a table checks its earphones by ear; one finding per output, said or not."""
+    import time
+
+    from kikimimi.voice.config import SPEAKER
+    from kikimimi.voice.output import AudioOutput
+
+    config = load_table_config(config_path)
+    if config.audio is None:
+        return [Check("listen", False, "no [audio] in the table file: nothing to listen to",
+                      "run kikimimi table setup, or add [audio.outputs.*]")]
+    out = AudioOutput.from_config(config.audio, config.players, config.lang)
+    book = Phrasebook(config.lang, ("core", "setup"))
+    lines = [(SPEAKER, "table", "listen-speaker", {})] + [
+        (f"seat-{n}", f"seat:{n}", "listen-seat", {"seat": n}) for n in range(1, config.players + 1)]
+    checks = []
+    try:
+        out.prepare([book.render(key, params) for _, _, key, params in lines], progress=False)
+        for name, audience, key, params in lines:
+            text = book.render(key, params)
+            problem = out.problems.get(name)
+            if problem is not None:  # never re-routed: "seat 2" in another earphone would mislead
+                checks.append(Check(f"listen {name}", False, problem, "plug it in, or run kikimimi table setup"))
+                continue
+            said = out.emit([{"type": "say", "to": audience, "key": key, "params": params, "text": text}])
+            out.wait_idle(timeout=30)
+            device = out.lane_device[name].name
+            checks.append(Check(f"listen {name}", not said, f"said {text!r} on {device!r}" if not said
+                                else "; ".join(said), "check the device named"))
+            time.sleep(pause)
+    finally:
+        out.close()
     return checks

@@ -18,8 +18,10 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from kikimimi import public, stand_in
+from kikimimi.game_files import tagmap_file
 from kikimimi.phrases import Phrasebook
-from kikimimi.protocol import COMMAND_TAGS, REFEREE, TABLE, Event, Game, Input, seat_audience, visible_to
+from kikimimi.protocol import COMMAND_TAGS, REFEREE, TABLE, Event, Game, Input, seat_audience
 from kikimimi.registry import UnknownGame, game_class
 from kikimimi.script import Garbled, Header, ScriptError, dumps, is_undo, iter_dicts
 from kikimimi.tagmap import load_tagmap, normalise_uid
@@ -109,6 +111,8 @@ class Table:
                           self._say(self._answer_to(parsed), "game-is-over", {}, t, line)]
         try:
             events = game.handle(parsed)
+            if parsed.console is not None:  # the console's refusals are the referee's
+                events = stand_in.referee_only(events)
         except Exception as exc:  # a game bug must not take the table down
             return out + [self._crashed(exc, t, line)]
         logged = self._log_events(events, t, line)
@@ -160,6 +164,8 @@ class Table:
             if is_voice_command(cmd):  # an output's speech rate or volume: the runtime's, not the game's
                 got = parse_voice_command(cmd, self.header.players)
                 return [self._error(line, t, got) if isinstance(got, str) else self._log(Event("voice", got), t, line)]
+            if stand_in.is_stand_in(cmd):  # the referee stands in for a reader, in any game
+                return self._stand_in(line, t, cmd)
             return Input(t=t, line=line, console=cmd.strip())
         reader = item.get("reader")
         if reader not in ("hand", "field"):
@@ -206,6 +212,13 @@ class Table:
             return [ev, self._say(TABLE, key, params, t, line)]
         out = [ev, self._say(TABLE, f"reader-{state}", {"reader": name}, t, line)]
         return out + (self.situation(t, line) if state == "back" else [])
+
+    def _stand_in(self, line: int, t: float, cmd: str) -> Input | list[LogEvent]:
+        got = stand_in.parse(cmd, self.header.players, self.known_tags)
+        if isinstance(got, str) or (got.seat is None and not self.has_field):
+            why = got if isinstance(got, str) else "this table has no field reader"
+            return [self._log(Event("error", {"message": why, "private": REFEREE}), t, line)]
+        return Input(t, line, got.reader, got.seat, got.tag, got.removed)
 
     @staticmethod
     def _answer_to(inp: Input) -> str:
@@ -313,9 +326,9 @@ def log_line(ev: LogEvent) -> str:
 
 
 def default_tagmap(game: str) -> dict[str, str]:
-    """The packaged tag map of a game's demo set, if there is one."""
-    ref = resources.files("kikimimi_hardware").joinpath("tagmaps", f"{game}.toml")
-    if not ref.is_file():
+    """The tag map of a game's demo set, shipped in the game's package (`tagmap.toml`), if any."""
+    ref = tagmap_file(game)
+    if ref is None:
         return {}
     with resources.as_file(ref) as path:
         return load_tagmap(path)
@@ -437,5 +450,6 @@ def run_script(lines: Iterable[str | Mapping[str, Any]]) -> list[LogEvent]:
 
 
 def public_view(log: Iterable[LogEvent]) -> list[LogEvent]:
-    """What a spectator may see: events for the whole table only."""
-    return [ev for ev in log if visible_to(ev, None)]
+    """What a spectator may see: events for the whole table only, numbered on
+    their own (`kikimimi.public`: no gap counts a secret)."""
+    return public.public_view(log)

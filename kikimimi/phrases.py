@@ -1,7 +1,9 @@
 """Phrase catalogues: phrase key + parameters -> text in the table's language.
 
-Catalogues are TOML files under `voices/<catalogue>/<lang>.toml` (installed
-as the `kikimimi_voices` package):
+A game's catalogues are TOML files in its own package, `phrases/<lang>.toml`
+(found through the game: `kikimimi.game_files`); the runtime's own (core,
+evening, records) are `voices/<catalogue>/<lang>.toml` (the `kikimimi_voices`
+package):
 
     [phrases]
     hand-piece = "{piece}"
@@ -21,7 +23,10 @@ import tomllib
 from collections.abc import Iterable, Mapping
 from functools import cache
 from importlib import resources
+from importlib.resources.abc import Traversable
 from typing import Any
+
+from kikimimi.game_files import phrases_file
 
 LANGUAGES = ("ja", "en")
 #: Most rendered texts a phrasebook remembers (a Trident table says a few hundred distinct ones).
@@ -42,20 +47,29 @@ def load_catalogue(catalogue: str, lang: str) -> tuple[dict[str, str], dict[str,
     return dict(phrases), dict(names)
 
 
+def catalogue_file(catalogue: str, lang: str) -> tuple[Traversable | None, str]:
+    """(the file, how to name it in an error): the runtime's own catalogue of that
+    name, else the registered game's `phrases/<lang>.toml`."""
+    ref = resources.files("kikimimi_voices").joinpath(catalogue, f"{lang}.toml")
+    if ref.is_file():
+        return ref, f"voices/{catalogue}/{lang}.toml"
+    return phrases_file(catalogue, lang), f"{catalogue}: phrases/{lang}.toml"
+
+
 @cache
 def _parsed_catalogue(catalogue: str, lang: str) -> tuple[dict[str, str], dict[str, str]]:
-    ref = resources.files("kikimimi_voices").joinpath(catalogue, f"{lang}.toml")
-    if not ref.is_file():
+    ref, where = catalogue_file(catalogue, lang)
+    if ref is None:
         return {}, {}
     try:
         data = tomllib.loads(ref.read_text(encoding="utf-8"))
     except tomllib.TOMLDecodeError as exc:
-        raise CatalogueError(f"voices/{catalogue}/{lang}.toml: {exc}") from None
+        raise CatalogueError(f"{where}: {exc}") from None
     phrases, names = data.get("phrases", {}), data.get("names", {})
     for table, what in ((phrases, "phrases"), (names, "names")):
         bad = [k for k, v in table.items() if not isinstance(v, str)]
         if bad:
-            raise CatalogueError(f"voices/{catalogue}/{lang}.toml: [{what}] {bad[0]} is not a string")
+            raise CatalogueError(f"{where}: [{what}] {bad[0]} is not a string")
     return dict(phrases), dict(names)
 
 

@@ -158,6 +158,20 @@ class Game(ABC):
     #: The option names this game knows; None: not declared (any name passes `check_options`).
     option_names: ClassVar[frozenset[str] | None] = None
 
+    # What the runtime fetches from the game's package when it needs it (never at import:
+    # a table that only plays loads no bots).  Each is "module:name", the module relative
+    # to the game's package, e.g. ".bots:WitchSimulation"; `kikimimi.declared` puts them to use.
+    #: `kikimimi sim --bot NAME`: the bot names, the default first; "ear" names the ear-only bots.
+    bots: ClassVar[tuple[str, ...]] = ()
+    #: The event bots' table, called (seed, players, options, bot) -> `Simulation`.
+    bot_table: ClassVar[str | None] = None
+    #: The ear-only bots' table (docs/ear.md), called the same way -> `kikimimi.ear.EarTable`.
+    ear_table: ClassVar[str | None] = None
+    #: The designer's report of `kikimimi sim GAME --games N`: a `kikimimi.tuning.Report` class.
+    report: ClassVar[str | None] = None
+    #: `kikimimi diagram GAME`: a function () -> Mermaid text, drawn from the phases that run.
+    diagram_of: ClassVar[str | None] = None
+
     def __init__(self, players: int, options: Mapping[str, Any] | None = None):
         self.players = players
         self.options = dict(options or {})
@@ -224,26 +238,6 @@ class Game(ABC):
         so the runtime renders every phrase before it is needed (`kikimimi.voice.domains`);
         a parameter left out is rendered when first said."""
         return {}
-
-    @classmethod
-    def simulation(
-        cls, seed: int, players: int, options: Mapping[str, Any], bot: str | None = None
-    ) -> "Simulation":
-        """The physical table and bots for `kikimimi sim`."""
-        raise NotImplementedError(f"{cls.name} has no simulator")
-
-    @classmethod
-    def tune(
-        cls, games: int, seed: int, players: int, options: Mapping[str, Any],
-        bot: str | None = None, plot: str | None = None, progress: bool = True,
-    ) -> str:
-        """`kikimimi sim GAME --games N`: play N bot games, return the designer's report."""
-        raise NotImplementedError(f"{cls.name} has no batch simulation")
-
-    @classmethod
-    def diagram(cls, fmt: str = "mermaid") -> str:
-        """`kikimimi diagram GAME`: the game's state machine drawn as text."""
-        raise NotImplementedError(f"{cls.name} draws no diagram")
 
     @classmethod
     def referee_commands(cls) -> list[tuple[str, str]]:

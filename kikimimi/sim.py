@@ -11,6 +11,7 @@ import functools
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from kikimimi import declared
 from kikimimi.ear import EAR, EarTable
 from kikimimi.engine import LogEvent, Table, default_tagmap
 from kikimimi.registry import game_class
@@ -49,7 +50,7 @@ def play(
     options = dict(options or {})
     header = Header(cls.name, players, options, lang, {"seed": seed})
     table = Table(header, tagmap=_tagmap(cls.name))
-    simulation = cls.simulation(seed, players, options, bot)
+    simulation = declared.simulation(cls, seed, players, options, bot)
     if bot == EAR and not isinstance(simulation, EarTable):  # never report other bots as ear bots
         raise NotImplementedError(f"{cls.name} has no ear bots yet (see docs/ear.md)")
     script: list[dict[str, Any]] = [header.to_json()]

@@ -42,6 +42,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from kikimimi.game_files import sim_table_file
 from kikimimi.registry import UnknownGame, game_class
 from kikimimi.tagmap import TagMapError, load_tagmap
 
@@ -182,9 +183,18 @@ def _check_keys(where: str, body: Mapping[str, Any], schema: Mapping[str, Check]
 
 
 def load_table_config(path: str | Path) -> TableConfig:
+    """The table a file describes; a game's name instead of a file (`kikimimi serve
+    trident`) is that game's own simulated table (`sim.toml` in its package), whose
+    relative paths (journal, tag map) are then taken from the current folder."""
     p = Path(path)
+    base: Path | None = None
+    if not p.exists() and isinstance(path, str) and path.isidentifier():
+        packaged = sim_table_file(path)
+        if packaged is not None:
+            p, base = Path(str(packaged)), Path.cwd()
     where = str(p)
     data = _read_toml(p)
+    base = base or p.parent
 
     def fail(key: str, problem: str) -> ConfigError:
         return ConfigError(f"{where}: {key}: {problem}")
@@ -214,7 +224,7 @@ def load_table_config(path: str | Path) -> TableConfig:
     tagmap: dict[str, str] = {}
     if "tagmap" in table:
         try:
-            tagmap = load_tagmap(p.parent / str(table["tagmap"]))
+            tagmap = load_tagmap(base / str(table["tagmap"]))
         except TagMapError as exc:
             raise fail("table.tagmap", str(exc)) from None
     games = {cls.name: GameChoice(cls.name, players, dict(options), tagmap)}
@@ -222,7 +232,7 @@ def load_table_config(path: str | Path) -> TableConfig:
     top = max(g.players for g in games.values())
     journal = Path(str(table.get("journal", f"var/{p.stem}.jsonl"))).expanduser()
     if not journal.is_absolute():
-        journal = p.parent / journal
+        journal = base / journal
     _check_journal_place(journal, fail)
 
     readers = data.get("readers")

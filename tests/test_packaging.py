@@ -40,8 +40,10 @@ def test_the_wheel_carries_games_voices_and_hardware(wheel):
     names = set(zipfile.ZipFile(wheel).namelist())
     for game in ("trident", "onisagashi"):
         assert f"kikimimi_games/{game}/__init__.py" in names
-        assert f"kikimimi_voices/{game}/ja.toml" in names
-        assert f"kikimimi_voices/{game}/en.toml" in names
+    for game in ("trident", "onisagashi", "witch", "mafia42", "intrigue"):
+        assert f"kikimimi_games/{game}/phrases/ja.toml" in names
+        assert f"kikimimi_games/{game}/phrases/en.toml" in names
+        assert f"kikimimi_games/{game}/sim.toml" in names
     assert "kikimimi_voices/core/ja.toml" in names
     assert any(n.startswith("kikimimi_hardware/") and n.endswith(".toml") for n in names)
 
@@ -55,10 +57,16 @@ def test_an_installed_wheel_finds_every_game(wheel, tmp_path):
         "from kikimimi.registry import game_names, game_class;"
         "import kikimimi_games;"
         "print(kikimimi_games.__file__);"
-        "[print(n, game_class(n).__module__) for n in game_names()]"
+        "from kikimimi.phrases import Phrasebook;"
+        "from kikimimi.table_config import load_table_config;"
+        "[print(n, game_class(n).__module__, len(Phrasebook('ja', (n,)).phrases),"
+        " load_table_config(n).game) for n in game_names()]"
     )
     result = subprocess.run([sys.executable, "-c", probe, str(target)], capture_output=True, text=True,
                             check=True, cwd=tmp_path)
     lines = result.stdout.splitlines()
     assert lines[0].startswith(str(target))
-    assert {"trident", "onisagashi"} <= {line.split()[0] for line in lines[1:]}
+    found = {line.split()[0]: line.split()[1:] for line in lines[1:]}
+    assert {"trident", "onisagashi"} <= set(found)
+    for name, (module, phrases, sim_game) in found.items():  # phrases and table found through the game
+        assert int(phrases) > 0 and sim_game == name, (name, module)

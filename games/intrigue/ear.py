@@ -207,7 +207,7 @@ class IntrigueEar(EarBot):
         return prospect(self.ed.incomes, held, [w[1] for w in self.gardens[target]], role)
 
 
-def ear_simulation(seed: int, players: int, options: Mapping[str, Any]) -> EarTable:
+def ear_simulation(seed: int, players: int, options: Mapping[str, Any], bot: str | None = None) -> EarTable:
     rng = random.Random(seed)
     world = IntrigueWorld(players, options, rng)
     seats = [IntrigueEar(s, players, options, random.Random(seed * 1000 + s)) for s in range(1, players + 1)]

@@ -23,20 +23,16 @@ import math
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar
 
 from kikimimi import hints
 from kikimimi.hints import Line, line
 from kikimimi.protocol import TABLE, Event, Game, Input, error, event, say, seat_audience
+from kikimimi.kit import own_set
 
 from . import machine
 from .editions import COPIES, Edition, edition_from_options
 from .pieces import advisor_of, advisor_tag, all_tags, parse_advisor, parse_section, section_tag
-
-if TYPE_CHECKING:
-    from kikimimi.ear import EarTable
-
-    from .bots import IntrigueSimulation
 
 HAND, GARDEN, SECTION, OUT = "hand", "garden", "section", "out"
 
@@ -71,6 +67,11 @@ class IntrigueGame(Game):
     max_players: ClassVar[int] = 5
     official_players: ClassVar[int] = 4
     tag_sets: ClassVar[tuple[str, ...]] = ("intrigue",)
+    bots = ("greedy", "random", "mixed", "ear")
+    bot_table = ".bots:IntrigueSimulation"
+    ear_table = ".ear:ear_simulation"
+    report = ".tuning:IntrigueReport"
+    diagram_of = ".machine:mermaid"
 
     def __init__(self, players: int, options: Mapping[str, Any] | None = None):
         Game.__init__(self, players, options)
@@ -104,11 +105,18 @@ class IntrigueGame(Game):
         return all_tags(players)
 
     @classmethod
+    def kit(cls, players: int, options: Mapping[str, Any]) -> tuple[list[str], list[str]]:
+        """Each player's seat tokens and offer tags; the advisors (each player's own, laid
+        out in the open) and the section tokens are the table's."""
+        ed = edition_from_options(options)
+        advisors = [advisor_tag(s, r, c) for s in range(1, players + 1) for r in ed.roles for c in range(1, COPIES + 1)]
+        return own_set(players, ("bribe", "ok", "hint")), advisors + [section_tag(k) for k in range(1, ed.sections + 1)]
+
+    @classmethod
     def referee_commands(cls) -> list[tuple[str, str]]:
         """The console's help for this game: (syntax, one line)."""
         return [
             ("act SEAT TARGET", "dispatch: seat SEAT scans seat:TARGET (after choosing an advisor)"),
-            ("scan SEAT TAG", "seat SEAT scans TAG on its hand reader (an advisor or intrigue:section-K)"),
             ("place SEAT ADVISOR K", "owner SEAT places ADVISOR (a tag) in section K"),
             ("send SEAT ADVISOR TARGET", "seat SEAT sends ADVISOR (a tag) to seat TARGET's garden"),
             ("bribe SEAT", "seat SEAT raises its offer by one step"),
@@ -594,10 +602,6 @@ class IntrigueGame(Game):
             seat, target = self._seat(args[0]), self._seat(args[1])
             if seat is not None and target is not None:
                 self._scan(seat, f"seat:{target}")
-        elif shape == ("scan", 2):
-            seat, tag = self._seat(args[0]), self._tag(args[1])
-            if seat is not None and tag is not None:
-                self._scan(seat, tag)
         elif shape in (("place", 3), ("send", 3)):
             seat, tag = self._seat(args[0]), self._tag(args[1])
             second = self._section(args[2]) if head == "place" else self._seat(args[2])
@@ -627,31 +631,6 @@ class IntrigueGame(Game):
             return tag
         self._out.append(error(f"no piece {word[:60]!r} in this game"))
         return None
-
-    # -- hooks for the runtime ------------------------------------------------------------------------
-    @classmethod
-    def simulation(cls, seed: int, players: int, options: Mapping[str, Any],
-                   bot: str | None = None) -> "IntrigueSimulation | EarTable":
-        if bot == "ear":  # bots that decide from what they hear (docs/ear.md)
-            from .ear import ear_simulation
-
-            return ear_simulation(seed, players, options)
-        from .bots import IntrigueSimulation
-
-        return IntrigueSimulation(seed, players, options, bot)
-
-    @classmethod
-    def tune(cls, games: int, seed: int, players: int, options: Mapping[str, Any],
-             bot: str | None = None, plot: str | None = None, progress: bool = True) -> str:
-        from .tuning import tune
-
-        return tune(games, seed, players, options, bot, plot, progress)
-
-    @classmethod
-    def diagram(cls, fmt: str = "mermaid") -> str:
-        if fmt != "mermaid":
-            raise ValueError(f"Intrige draws only Mermaid diagrams, not {fmt!r}")
-        return machine.mermaid()
 
 
 __all__ = ["IntrigueGame"]

@@ -8,15 +8,14 @@ from __future__ import annotations
 
 import statistics
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from tqdm import tqdm
-
 from kikimimi.plot import histogram
+from kikimimi.tuning import Ask, Log, Report, Row, Script, Trial
 
 
-def game_stats(log: list[dict[str, Any]]) -> dict[str, Any]:
+def game_stats(log: Log) -> dict[str, Any]:
     """One game's figures: winners, final cash, bribes, conflicts."""
     over = next((e for e in log if e["type"] == "game-over"), None)
     ranking = over["ranking"] if over else []
@@ -63,23 +62,18 @@ def report(stats: list[dict[str, Any]], players: int, kinds: Mapping[int, str] |
     return "\n".join(lines)
 
 
-def _plot(stats: list[dict[str, Any]], path: str) -> str:
-    return histogram([c for st in stats for c in st["cash"].values()], path, "final cash", "players")
+class IntrigueReport(Report):
+    """Every game at the asked count; mixed bots are labelled by seat; final cash as the plot."""
 
+    def figures(self, trial: Trial, script: Script, log: Log) -> dict[str, Any]:
+        return game_stats(log)
 
-def tune(games: int, seed: int, players: int, options: Mapping[str, Any] | None = None,
-         bot: str | None = None, plot: str | None = None, progress: bool = True) -> str:
-    """Play `games` bot games (seeds seed, seed+1, ...) and return the report."""
-    from kikimimi.sim import play
+    def text(self, rows: Sequence[Row], ask: Ask) -> str:
+        from .bots import IntrigueSimulation
 
-    from .bots import IntrigueSimulation
+        kinds = IntrigueSimulation(ask.seed, ask.players, dict(ask.options), ask.bot).kinds \
+            if ask.bot == "mixed" else None
+        return report([stats for _, stats in rows], ask.players, kinds)
 
-    stats = []
-    for i in tqdm(range(games), desc="intrigue", unit="game", disable=not progress):
-        _, log = play("intrigue", seed + i, players, dict(options or {}), bot)
-        stats.append(game_stats(log))
-    kinds = IntrigueSimulation(seed, players, dict(options or {}), bot).kinds if bot == "mixed" else None
-    text = report(stats, players, kinds)
-    if plot:
-        text += "\n" + _plot(stats, plot)
-    return text
+    def plot(self, rows: Sequence[Row], path: str) -> str:
+        return histogram([c for _, st in rows for c in st["cash"].values()], path, "final cash", "players")

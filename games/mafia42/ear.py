@@ -144,7 +144,7 @@ class Referee(EarBot):
         return None
 
 
-def ear_simulation(seed: int, players: int, options: Mapping[str, Any]) -> EarTable:
+def ear_simulation(seed: int, players: int, options: Mapping[str, Any], bot: str | None = None) -> EarTable:
     rng = random.Random(seed)
     opts = parse_options(players, options)
     catalogue = opts["catalogue"]

@@ -22,8 +22,10 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from kikimimi.hints import Line, line
+from kikimimi.phases import Phases
 from kikimimi.protocol import REFEREE, TABLE, Event, Input, cancel_timer, error, event, say, seat_audience, set_timer
 from kikimimi.roles import HiddenRoleGame, Vote, team_event, team_say
+from kikimimi.kit import deck_cards, own_set
 
 from . import day, night
 from .jobs import Catalogue, Job, default_catalogue
@@ -59,6 +61,20 @@ class Mafia42Game(HiddenRoleGame):
     max_players: ClassVar[int] = 12
     official_players: ClassVar[int] = 8
     tag_sets: ClassVar[tuple[str, ...]] = ("mafia42",)
+    bots = ("plain", "ear")
+    bot_table = ".bots:Mafia42Simulation"
+    ear_table = ".ear:ear_simulation"
+    report = ".tuning:Mafia42Report"
+    diagram_of = ".game:diagram"
+    #: Options no spectator may read (`kikimimi.public`): a seat's skill tells its side.
+    secret_options: ClassVar[frozenset[str]] = frozenset({"skills"})
+
+    @classmethod
+    def kit(cls, players: int, options: Mapping[str, Any]) -> tuple[list[str], list[str]]:
+        """Votes, night targets and YES/NO from each player's own look-alike set (kikimimi.kit)."""
+        deck = parse_options(players, options)["jobs"]
+        return own_set(players, ("yes", "no", "extend", "shorten", "hint")), deck_cards("mafia42", "job", deck)
+
     card_set: ClassVar[str] = "mafia42"
     card_kind: ClassVar[str] = "job"
     teams: ClassVar[Mapping[str, str]] = {n: j.team for n, j in default_catalogue().jobs.items()}
@@ -119,23 +135,6 @@ class Mafia42Game(HiddenRoleGame):
 
     # -- hooks --------------------------------------------------------------------
     @classmethod
-    def simulation(cls, seed: int, players: int, options: Mapping[str, Any], bot: str | None = None):
-        if bot == "ear":  # bots that decide from what they hear (docs/ear.md)
-            from .ear import ear_simulation
-
-            return ear_simulation(seed, players, options)
-        from .bots import Mafia42Simulation
-
-        return Mafia42Simulation(seed, players, options, bot)
-
-    @classmethod
-    def tune(cls, games: int, seed: int, players: int, options: Mapping[str, Any],
-             bot: str | None = None, plot: str | None = None, progress: bool = True) -> str:
-        from .tuning import tune
-
-        return tune(games, seed, players, options, progress=progress, bot=bot)
-
-    @classmethod
     def phrase_values(cls, players: int, options: Mapping[str, Any]) -> Mapping[str, Sequence[Any]]:
         """Every value a phrase parameter takes at such a table, so the voice renders them ahead.
         Left to render when said: the time left after an extension (seat x any second)."""
@@ -172,13 +171,6 @@ class Mafia42Game(HiddenRoleGame):
         ("defence", "approval", "timer or next"), ("approval", "night", "executed or spared"),
         ("night", "over", "time-limited"), ("morning", "over", "a side wins"), ("approval", "over", "a side wins"),
     )
-
-    @classmethod
-    def diagram(cls, fmt: str = "mermaid") -> str:
-        if fmt != "mermaid":
-            raise NotImplementedError(f"mafia42 draws only mermaid, not {fmt}")
-        return "\n".join(["stateDiagram-v2", "    [*] --> deal"]
-                         + [f"    {a} --> {b}: {why}" for a, b, why in cls.FLOW] + ["    over --> [*]"])
 
     # -- helpers ------------------------------------------------------------------
     def job(self, seat: int) -> Job:
@@ -442,3 +434,8 @@ class Mafia42Game(HiddenRoleGame):
                 for row in ev.fields["ranking"]:
                     row["job"] = self.p[row["seat"]].original
         return out
+
+
+def diagram() -> str:
+    """`kikimimi diagram mafia42`: the phases of `Mafia42Game.FLOW`."""
+    return Phases("deal", Mafia42Game.FLOW, "over").mermaid()

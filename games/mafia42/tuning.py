@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
+
+from kikimimi.tuning import Ask, Log, Report, Row, Script, Trial
 
 from .jobs import Catalogue, default_catalogue
 from .options import CULT_PLAYERS
@@ -42,52 +44,59 @@ def random_deck(rng: random.Random, players: int, mode: str, catalogue: Catalogu
     return deck + ["citizen"] * (players - len(deck))
 
 
-def tune(games: int, seed: int, players: int, options: Mapping[str, Any], progress: bool = True,
-         bot: str | None = None) -> str:
-    """The report; `bot` picks the seats (None: the event bots, "ear": the ear-only bots)."""
-    from kikimimi.sim import play
-
+def _cells(ask: Ask) -> list[tuple[int, str]]:
+    """The (player count, mode) cells of the grid the report fills."""
     cells = [(n, m) for n, modes in GRID for m in modes]
-    if players not in {n for n, _ in cells}:
-        cells.append((players, "classic"))
-    if "mode" in options:
-        cells = [(n, m) for n, m in cells if m == options["mode"] and (m != "cult" or n in CULT_PLAYERS)]
-    rng = random.Random(seed)
-    wins: dict[tuple[int, str], Counter] = {c: Counter() for c in cells}
-    days: dict[tuple[int, str], list[int]] = {c: [] for c in cells}
-    decided: Counter = Counter()
-    dealt: Counter = Counter()
-    plan = [(c, seed + g) for c in cells for g in range(games)]
-    if progress:
-        from tqdm import tqdm
+    if ask.players not in {n for n, _ in cells}:
+        cells.append((ask.players, "classic"))
+    if "mode" in ask.options:
+        cells = [(n, m) for n, m in cells if m == ask.options["mode"] and (m != "cult" or n in CULT_PLAYERS)]
+    return cells
 
-        plan = tqdm(plan, desc="mafia42", unit="game")
-    for (n, mode), game_seed in plan:
-        deck = random_deck(rng, n, mode)
-        opts = {**{k: v for k, v in options.items() if k not in ("jobs", "mode")}, "mode": mode, "jobs": deck}
-        _, log = play("mafia42", game_seed, n, opts, bot)
-        over = next((ev for ev in reversed(log) if ev["type"] == "game-over"), None)
-        if over is None:
-            wins[(n, mode)]["unfinished"] += 1
-            continue
-        wins[(n, mode)][over["winner"]] += 1
-        days[(n, mode)].append(int(over.get("day", 0)))
-        for job in set(deck):
-            dealt[job] += 1
-        for job in over.get("decided_by", []):
-            decided[job] += 1
-    lines = [f"mafia42: {games} bot games per cell, random decks from catalogue {default_catalogue().version}",
-             "players mode     mafia citizens cult  void  mean days"]
-    for (n, mode) in cells:
-        w, total = wins[(n, mode)], max(1, sum(wins[(n, mode)].values()))
-        d = days[(n, mode)]
-        rates = " ".join(f"{100 * w[t] / total:5.1f}%" for t in ("mafia", "citizens", "cult", "void"))
-        unfinished = f"  unfinished {w['unfinished']}" if w["unfinished"] else ""
-        lines.append(f"{n:7d} {mode:8s} {rates}  {sum(d) / max(1, len(d)):5.2f}{unfinished}")
-    total_games = sum(sum(w.values()) for w in wins.values())
-    lines.append(f"abilities that changed the board in the deciding phase ({total_games} games):")
-    for job, count in decided.most_common():
-        base = dealt.get(job, 0)
-        share = f"{100 * count / base:.1f}% of the {base} games dealing it" if base else "a shared skill"
-        lines.append(f"  {job:12s} {count:5d} games ({share})")
-    return "\n".join(lines)
+
+class Mafia42Report(Report):
+    """`games` games in every cell of the grid (count x mode), each with a random deck."""
+
+    def trials(self, ask: Ask) -> Iterable[Trial]:
+        cells = _cells(ask)
+        rng = random.Random(ask.seed)
+        rest = {k: v for k, v in ask.options.items() if k not in ("jobs", "mode")}
+        for n, mode in cells:
+            for g in range(ask.games):
+                deck = random_deck(rng, n, mode)
+                yield Trial(ask.seed + g, n, {**rest, "mode": mode, "jobs": deck}, ask.bot, label=(n, mode))
+
+    def figures(self, trial: Trial, script: Script, log: Log) -> Mapping[str, Any] | None:
+        return next((ev for ev in reversed(log) if ev["type"] == "game-over"), None)
+
+    def text(self, rows: Sequence[Row], ask: Ask) -> str:
+        cells = _cells(ask)
+        wins: dict[tuple[int, str], Counter] = {c: Counter() for c in cells}
+        days: dict[tuple[int, str], list[int]] = {c: [] for c in cells}
+        decided: Counter = Counter()
+        dealt: Counter = Counter()
+        for trial, over in rows:
+            if over is None:
+                wins[trial.label]["unfinished"] += 1
+                continue
+            wins[trial.label][over["winner"]] += 1
+            days[trial.label].append(int(over.get("day", 0)))
+            for job in set(trial.options["jobs"]):
+                dealt[job] += 1
+            for job in over.get("decided_by", []):
+                decided[job] += 1
+        lines = [f"mafia42: {ask.games} bot games per cell, random decks from catalogue "
+                 f"{default_catalogue().version}", "players mode     mafia citizens cult  void  mean days"]
+        for (n, mode) in cells:
+            w, total = wins[(n, mode)], max(1, sum(wins[(n, mode)].values()))
+            d = days[(n, mode)]
+            rates = " ".join(f"{100 * w[t] / total:5.1f}%" for t in ("mafia", "citizens", "cult", "void"))
+            unfinished = f"  unfinished {w['unfinished']}" if w["unfinished"] else ""
+            lines.append(f"{n:7d} {mode:8s} {rates}  {sum(d) / max(1, len(d)):5.2f}{unfinished}")
+        total_games = sum(sum(w.values()) for w in wins.values())
+        lines.append(f"abilities that changed the board in the deciding phase ({total_games} games):")
+        for job, count in decided.most_common():
+            base = dealt.get(job, 0)
+            share = f"{100 * count / base:.1f}% of the {base} games dealing it" if base else "a shared skill"
+            lines.append(f"  {job:12s} {count:5d} games ({share})")
+        return "\n".join(lines)

@@ -163,7 +163,7 @@ class EarReferee(EarBot):
         return None
 
 
-def ear_simulation(seed: int, players: int, options: Mapping[str, Any] | None = None) -> EarTable:
+def ear_simulation(seed: int, players: int, options: Mapping[str, Any] | None = None, bot: str | None = None) -> EarTable:
     opts = parse_options(players, dict(options or {}))
     rng = random.Random(seed)
     world = OnisagashiWorld(opts["rules"], players, random.Random(rng.random()))

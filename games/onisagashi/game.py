@@ -19,11 +19,12 @@ from typing import Any
 
 from kikimimi import hints
 from kikimimi.hints import Line, line
+from kikimimi.kit import own_set
 from kikimimi.protocol import (REFEREE, TABLE, Event, Game, Input, cancel_timer, error, event, say, seat_audience,
                                set_timer)
 
 from . import machine
-from .cards import CARDS, CATEGORIES, CATEGORY_OF, all_tags, card_tag, hand_counts, parse_tag, sort_cards
+from .cards import CARDS, CATEGORIES, CATEGORY_OF, all_tags, card_tag, hand_counts, parse_tag, sort_cards, token_tag
 from .knowledge import Declaration, Knowledge
 from .solver import ANSWER, Analysis
 
@@ -68,6 +69,11 @@ class OnisagashiGame(Game):
     max_players = 6
     official_players = 5
     tag_sets = ("oni",)
+    bots = ("best", "random", "ear")
+    bot_table = ".bots:OnisagashiSimulation"
+    ear_table = ".ear:ear_simulation"
+    report = ".tuning:OnisagashiReport"
+    diagram_of = ".machine:mermaid"
 
     def __init__(self, players: int, options: Mapping[str, Any] | None = None):
         super().__init__(players, options)
@@ -93,6 +99,14 @@ class OnisagashiGame(Game):
     @classmethod
     def known_tags(cls, players: int) -> frozenset[str]:
         return all_tags()
+
+    @classmethod
+    def kit(cls, players: int, options: Mapping[str, Any]) -> tuple[list[str], list[str]]:
+        """Each player answers and asks the assistant with an own set of the 18 declaration
+        tokens (taking them from the field's set would show which); the cards and the
+        field's tokens are the table's."""
+        tokens = [token_tag(c) for c in CARDS]
+        return own_set(0, ("raise", "hint")) + tokens, [card_tag(c) for c in CARDS] + tokens
 
     @property
     def over(self) -> bool:
@@ -146,23 +160,6 @@ class OnisagashiGame(Game):
 
     # -- hooks ----------------------------------------------------------------
     @classmethod
-    def simulation(cls, seed: int, players: int, options: Mapping[str, Any], bot: str | None = None):
-        if bot == "ear":
-            from .ear import ear_simulation
-
-            return ear_simulation(seed, players, options)
-        from .bots import OnisagashiSimulation
-
-        return OnisagashiSimulation(seed, players, options, bot)
-
-    @classmethod
-    def tune(cls, games: int, seed: int, players: int, options: Mapping[str, Any],
-             bot: str | None = None, plot: str | None = None, progress: bool = True) -> str:
-        from .tuning import tune
-
-        return tune(games, seed, players, options, bot=bot, plot=plot, progress=progress)
-
-    @classmethod
     def phrase_values(cls, players: int, options: Mapping[str, Any]) -> Mapping[str, Sequence[Any]]:
         """Every value a phrase parameter takes at such a table, so the voice renders them before play."""
         from kikimimi.voice.domains import seat_sets
@@ -183,12 +180,6 @@ class OnisagashiGame(Game):
             "card": [card_tag(c) for c in CARDS], "cards": triples, "tokens-on-field.cards": partial,
             "count": range(0, len(CARDS) + 1), "players": [players],
         }
-
-    @classmethod
-    def diagram(cls, fmt: str = "mermaid") -> str:
-        if fmt != "mermaid":
-            raise NotImplementedError(f"onisagashi draws only mermaid, not {fmt}")
-        return machine.mermaid()
 
     # -- knowledge --------------------------------------------------------------
     def knowledge(self, seat: int) -> Knowledge:
@@ -259,9 +250,12 @@ class OnisagashiGame(Game):
                 return [say(TABLE, "token", card=card_tag(card))]
             return self._refuse(None, f"the field already has a {CATEGORIES[g]} token; take it off first", "same-kind")
         d = self.turn_seat
-        if self.rules == "beginner" and card in self.hands[d]:  # the table saw a token placed: said as any
-            return [say(TABLE, "token", card=card_tag(card)),
-                    *self._refuse(d, f"seat {d} may not declare a card it holds", "own-card")]
+        if self.rules == "beginner" and card in self.hands[d]:
+            # Named on the speaker and then refused, it would tell the table a card in
+            # the declarer's hand: only the declarer hears why, and the speaker only
+            # that this token does not count (which any refused token may be).
+            return [*self._refuse(d, f"seat {d} may not declare a card it holds", "own-card"),
+                    say(TABLE, "token-refused")]
         self.tokens[g] = card
         if len(self.tokens) < 3:
             return [say(TABLE, "token", card=card_tag(card))]

@@ -7,11 +7,12 @@ each round's first turn), so the difference is the algorithm's worth.
 from __future__ import annotations
 
 import statistics
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Iterable, Sequence
+
+from kikimimi.tuning import Ask, Log, Report, Row, Script, Trial
 
 
-def turns_per_round(log) -> list[int]:
+def turns_per_round(log: Log) -> list[int]:
     """Declarations made in each round up to its verdict."""
     out, n = [], 0
     for ev in log:
@@ -23,37 +24,48 @@ def turns_per_round(log) -> list[int]:
     return out
 
 
-def tune(games: int, seed: int, players: int, options: Mapping[str, Any], bot: str | None = None,
-         plot: str | None = None, progress: bool = True) -> str:
-    from kikimimi.sim import play
+class OnisagashiReport(Report):
+    """Each seed twice: the best-declaration bots, then the asked (or random) ones."""
 
-    styles = ["best", bot if bot and bot != "best" else "random"]
-    results: dict[str, list[int]] = {s: [] for s in styles}
-    seeds = range(seed, seed + games)
-    if progress:
-        from tqdm import tqdm
+    def trials(self, ask: Ask) -> Iterable[Trial]:
+        for g in range(ask.seed, ask.seed + ask.games):
+            for style in styles(ask.bot):
+                yield Trial(g, ask.players, dict(ask.options), style, label=style)
 
-        seeds = tqdm(seeds, desc="onisagashi", unit="game")
-    for g in seeds:
-        for style in styles:
-            _, log = play("onisagashi", g, players, dict(options), style)
-            results[style] += turns_per_round(log)
-    rules = dict(options).get("rules", "beginner")
-    lines = [f"onisagashi: {games} games x {len(styles)} bot kinds, {players} players, {rules} rules",
-             "declarations until the round's answer (per round):"]
-    for style, turns in results.items():
-        if not turns:
-            lines.append(f"  {style:7s} no finished rounds")
-            continue
-        q = statistics.quantiles(turns, n=10) if len(turns) > 1 else [turns[0]] * 9
-        lines.append(f"  {style:7s} rounds={len(turns)} mean={statistics.mean(turns):.2f} "
-                     f"median={statistics.median(turns):g} p90={q[8]:g} max={max(turns)}")
-    if all(results.values()) and len(styles) == 2:
-        a, b = (statistics.mean(results[s]) for s in styles)
-        lines.append(f"  {styles[1]} bots need {b / a:.2f}x the declarations of best bots")
-    if plot:
-        lines.append(_plot(results, plot))
-    return "\n".join(lines)
+    def figures(self, trial: Trial, script: Script, log: Log) -> list[int]:
+        return turns_per_round(log)
+
+    def text(self, rows: Sequence[Row], ask: Ask) -> str:
+        results = _results(rows)
+        kinds = list(results)
+        rules = dict(ask.options).get("rules", "beginner")
+        lines = [f"onisagashi: {ask.games} games x {len(kinds)} bot kinds, {ask.players} players, {rules} rules",
+                 "declarations until the round's answer (per round):"]
+        for style, turns in results.items():
+            if not turns:
+                lines.append(f"  {style:7s} no finished rounds")
+                continue
+            q = statistics.quantiles(turns, n=10) if len(turns) > 1 else [turns[0]] * 9
+            lines.append(f"  {style:7s} rounds={len(turns)} mean={statistics.mean(turns):.2f} "
+                         f"median={statistics.median(turns):g} p90={q[8]:g} max={max(turns)}")
+        if all(results.values()) and len(kinds) == 2:
+            a, b = (statistics.mean(results[s]) for s in kinds)
+            lines.append(f"  {kinds[1]} bots need {b / a:.2f}x the declarations of best bots")
+        return "\n".join(lines)
+
+    def plot(self, rows: Sequence[Row], path: str) -> str:
+        return _plot(_results(rows), path)
+
+
+def styles(bot: str | None) -> list[str]:
+    return ["best", bot if bot and bot != "best" else "random"]
+
+
+def _results(rows: Sequence[Row]) -> dict[str, list[int]]:
+    results: dict[str, list[int]] = {}
+    for trial, turns in rows:
+        results.setdefault(trial.label, []).extend(turns)
+    return results
 
 
 def _plot(results: dict[str, list[int]], path: str) -> str:

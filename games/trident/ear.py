@@ -253,7 +253,7 @@ class TridentEarBot(EarBot):
         return {"reader": "hand", "tag": f"cmd:{what}"}
 
 
-def ear_simulation(seed: int, players: int, options: Mapping[str, Any] | None = None) -> EarTable:
+def ear_simulation(seed: int, players: int, options: Mapping[str, Any] | None = None, bot: str | None = None) -> EarTable:
     rng = random.Random(seed)
     world = TridentWorld(players, rng)
     bots = [TridentEarBot(s, random.Random(rng.random())) for s in range(1, players + 1)]

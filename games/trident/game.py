@@ -25,20 +25,16 @@ remember.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar
 
 from kikimimi import hints
 from kikimimi.hints import Line, line
 from kikimimi.protocol import TABLE, Event, Game, Input, error, event, say, say_params, seat_audience
+from kikimimi.kit import own_set
 
 from . import machine
 from .machine import PhaseModel
 from .pieces import BY_TAG, HAND_SIZE, TAGS, Kind, Piece, Suit, hand_points
-
-if TYPE_CHECKING:
-    from kikimimi.ear import EarTable
-
-    from .simulation import TridentSimulation
 
 BASKET = 0
 FIELD = -1
@@ -58,6 +54,11 @@ class TridentGame(PhaseModel, Game):
     max_players: ClassVar[int] = 4
     official_players: ClassVar[int] = 3
     tag_sets: ClassVar[tuple[str, ...]] = ("trident",)
+    bots = ("human", "random", "ear")
+    bot_table = ".simulation:TridentSimulation"
+    ear_table = ".ear:ear_simulation"
+    report = ".tuning:TridentReport"
+    diagram_of = ".machine:mermaid"
     option_names: ClassVar[frozenset[str]] = frozenset({"scoring", "first"})
 
     def __init__(self, players: int, options: Mapping[str, Any] | None = None):
@@ -96,6 +97,11 @@ class TridentGame(PhaseModel, Game):
     @classmethod
     def known_tags(cls, players: int) -> frozenset[str]:
         return TAGS
+
+    @classmethod
+    def kit(cls, players: int, options: Mapping[str, Any]) -> tuple[list[str], list[str]]:
+        """Each player's declarations and HINT; the pieces are the table's, drawn into hands."""
+        return own_set(0, ("trident", "pass", "agree", "hint")), sorted(TAGS)
 
     @property
     def over(self) -> bool:
@@ -589,24 +595,6 @@ class TridentGame(PhaseModel, Game):
 
     # -- hooks for the runtime -----------------------------------------------------
     @classmethod
-    def simulation(cls, seed: int, players: int, options: Mapping[str, Any],
-                   bot: str | None = None) -> "TridentSimulation | EarTable":
-        if bot == "ear":
-            from .ear import ear_simulation
-
-            return ear_simulation(seed, players, options)
-        from .simulation import TridentSimulation
-
-        return TridentSimulation(seed, players, options, bot)
-
-    @classmethod
-    def tune(cls, games: int, seed: int, players: int, options: Mapping[str, Any],
-             bot: str | None = None, plot: str | None = None, progress: bool = True) -> str:
-        from .tuning import tune
-
-        return tune(games, seed, players, options, bot, plot, progress)
-
-    @classmethod
     def phrase_values(cls, players: int, options: Mapping[str, Any]) -> Mapping[str, Sequence[Any]]:
         """Every value a phrase parameter takes at such a table, so the voice renders them before play."""
         from kikimimi.voice.domains import seat_sets
@@ -621,12 +609,6 @@ class TridentGame(PhaseModel, Game):
             "deal-short.count": [HAND_SIZE], "deal-first.count": [HAND_SIZE], "deal.count": [HAND_SIZE],
             "piece": tags, "effect": sorted({BY_TAG[t].effect for t in tags}), "suit": [s.value for s in Suit],
         }
-
-    @classmethod
-    def diagram(cls, fmt: str = "mermaid") -> str:
-        if fmt != "mermaid":
-            raise ValueError(f"The Trident draws only Mermaid diagrams, not {fmt!r}")
-        return machine.mermaid()
 
     @classmethod
     def referee_commands(cls) -> list[tuple[str, str]]:

@@ -7,17 +7,16 @@ from __future__ import annotations
 
 import statistics
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Sequence
 from typing import Any
 
-from tqdm import tqdm
-
 from kikimimi.plot import histogram
+from kikimimi.tuning import Ask, Log, Report, Row, Script, Trial
 
 from .pieces import BY_TAG, KIND_LABELS
 
 
-def game_stats(script: list[dict[str, Any]], log: list[dict[str, Any]]) -> dict[str, Any]:
+def game_stats(script: Script, log: Log) -> dict[str, Any]:
     """One game's figures: winner, ending, length, penalties, deciding piece kind."""
     over = next((e for e in log if e["type"] == "game-over"), None)
     plays = [e for e in log if e["type"] == "play" and not e.get("opening")]
@@ -59,20 +58,14 @@ def report(stats: list[dict[str, Any]], players: int) -> str:
     return "\n".join(lines)
 
 
-def _plot(stats: list[dict[str, Any]], path: str) -> str:
-    return histogram([s["turns"] for s in stats], path, "turns per game", "games")
+class TridentReport(Report):
+    """Every game at the asked count; a histogram of turns per game as the plot."""
 
+    def figures(self, trial: Trial, script: Script, log: Log) -> dict[str, Any]:
+        return game_stats(script, log)
 
-def tune(games: int, seed: int, players: int, options: Mapping[str, Any] | None = None,
-         bot: str | None = None, plot: str | None = None, progress: bool = True) -> str:
-    """Play `games` bot games (seeds seed, seed+1, ...) and return the report."""
-    from kikimimi.sim import play
+    def text(self, rows: Sequence[Row], ask: Ask) -> str:
+        return report([stats for _, stats in rows], ask.players)
 
-    stats = []
-    for i in tqdm(range(games), desc="trident", unit="game", disable=not progress):
-        script, log = play("trident", seed + i, players, dict(options or {}), bot)
-        stats.append(game_stats(script, log))
-    text = report(stats, players)
-    if plot:
-        text += "\n" + _plot(stats, plot)
-    return text
+    def plot(self, rows: Sequence[Row], path: str) -> str:
+        return histogram([stats["turns"] for _, stats in rows], path, "turns per game", "games")

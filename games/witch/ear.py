@@ -105,7 +105,7 @@ class Referee(EarBot):
         return None
 
 
-def ear_simulation(seed: int, players: int, options: Mapping[str, Any]) -> EarTable:
+def ear_simulation(seed: int, players: int, options: Mapping[str, Any], bot: str | None = None) -> EarTable:
     rng = random.Random(seed)
     world = DealtCards("witch:role", parse_options(players, options)["roles"], rng)
     seats = [WitchEar(s, players, random.Random(seed * 1000 + s)) for s in range(1, players + 1)]

@@ -18,9 +18,10 @@ from kikimimi.hints import Line, line
 from kikimimi.protocol import REFEREE, TABLE, Event, error, event, say, seat_audience
 from kikimimi.roles import (HiddenRoleGame, Night, VirtualClock, Vote, assign_with_preferences, decide, settle,
                             team_event, team_say)
+from kikimimi.kit import deck_cards, own_set
 
 from . import night as night_rules
-from .rules import KNOWS, MAX_PLAYERS, MIN_PLAYERS, TEAMS, finding, parse_options
+from .rules import KNOWS, MAX_PLAYERS, MIN_PLAYERS, PHASES, TEAMS, finding, parse_options
 from .talk import Talk, width
 
 #: Longest typed speech accepted (characters); a table speech is bounded by the clock.
@@ -33,6 +34,22 @@ class WitchGame(Talk, HiddenRoleGame):
     max_players = MAX_PLAYERS
     official_players = 8
     tag_sets = ("witch",)
+    PHASES = PHASES
+    bots = ("reason", "random", "ear")
+    bot_table = ".bots:WitchSimulation"
+    ear_table = ".ear:ear_simulation"
+    report = ".tuning:WitchReport"
+    diagram_of = ".rules:diagram"
+    #: Options no spectator may read (`kikimimi.public`): who asked for which role.
+    secret_options = frozenset({"preferences"})
+
+    @classmethod
+    def kit(cls, players: int, options: Mapping[str, Any]) -> tuple[list[str], list[str]]:
+        """Everyone holds every power tag (docs/witch.md, cover): scanning EXORCISE
+        must not show the priest, nor ADVISE a human."""
+        deck = parse_options(players, options)["roles"]
+        return own_set(players, ("ok", "hint", "advise", "exorcise", "silence")), deck_cards("witch", "role", deck)
+
     card_set = "witch"
     teams = TEAMS
     knows = KNOWS
@@ -382,16 +399,6 @@ class WitchGame(Talk, HiddenRoleGame):
 
     # -- hooks ---------------------------------------------------------------------
     @classmethod
-    def simulation(cls, seed: int, players: int, options: Mapping[str, Any], bot: str | None = None):
-        if bot == "ear":  # bots that decide from what they hear (docs/ear.md)
-            from .ear import ear_simulation
-
-            return ear_simulation(seed, players, options)
-        from .bots import WitchSimulation
-
-        return WitchSimulation(seed, players, options, bot)
-
-    @classmethod
     def phrase_values(cls, players: int, options: Mapping[str, Any]) -> Mapping[str, Sequence[Any]]:
         """Every value a phrase parameter takes at such a table, so what players hear in play
         (ballots, roles, the morning, the allowance after a speech) is rendered before the game.
@@ -413,36 +420,11 @@ class WitchGame(Talk, HiddenRoleGame):
             "role": [f"role:{r}" for r in sorted(TEAMS)], "partners.role": [f"role:{r}" for r in sorted(KNOWS)],
             "team": [f"team:{t}" for t in sorted({*TEAMS.values(), "void"})],
             "found": [f"found:{f}" for f in ("human", "witch")],
-            "phase": [f"phase:{p}" for p in ("deal", "prologue", "day", "night", "epilogue", "over")],
+            "phase": [f"phase:{p}" for p in PHASES.names],
             "day": range(0, 2 * players + 2), "alive": counts, "count": counts, "missing": counts,
             "waiting": counts, "seats": seat_sets(seats, 3), "partners.seats": seat_sets(seats, 2),
             "hint-alive.seats": everyone, "hint-out.seats": everyone, "revote.seats": everyone,
             "island-bonus.minutes": bonuses, "allowance-left.minutes": range(0, longest + 1),
             "hours": range(0, o["day_minutes"] // 60 + 1),
         }
-
-    @classmethod
-    def diagram(cls, fmt: str = "mermaid") -> str:
-        if fmt != "mermaid":
-            raise NotImplementedError(f"witch draws only mermaid, not {fmt}")
-        return "\n".join([
-            "stateDiagram-v2", "    [*] --> deal",
-            "    deal --> prologue: every seat scanned a role card",
-            "    prologue --> day: all OK / next",
-            "    day --> revote: a tie at the count",
-            "    revote --> night: voted out (most votes, most over both rounds, the lot)",
-            "    day --> night: one player voted out",
-            "    night --> day: all scanned / time limit / next (morning)",
-            "    day --> epilogue: a win after the vote",
-            "    revote --> epilogue: a win after the vote",
-            "    night --> epilogue: a win in the morning",
-            "    epilogue --> [*]",
-        ])
-
-    @classmethod
-    def tune(cls, games: int, seed: int, players: int, options: Mapping[str, Any],
-             bot: str | None = None, plot: str | None = None, progress: bool = True) -> str:
-        from .tuning import tune
-
-        return tune(games, seed, players, options, bot=bot, plot=plot, progress=progress)
 

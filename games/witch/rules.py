@@ -7,6 +7,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from kikimimi.phases import Phases
+
 ROLES = ("human", "witch", "mirror", "priest", "familiar", "knight", "twin", "imp")
 TEAMS = {"human": "islanders", "witch": "witches", "mirror": "islanders", "priest": "islanders",
          "familiar": "witches", "knight": "islanders", "twin": "islanders", "imp": "imp"}
@@ -14,6 +16,25 @@ TEAMS = {"human": "islanders", "witch": "witches", "mirror": "islanders", "pries
 KNOWS = {"witch": ("witch",), "twin": ("twin",)}
 
 MIN_PLAYERS, MAX_PLAYERS = 5, 16
+
+#: The phases and what moves the island from one to the next; the game steps only
+#: through these (`Phases.step`) and `kikimimi diagram witch` draws them.  A tie at the
+#: count is voted again inside the day (the rules' second round is not a phase).
+PHASES = Phases("deal", (
+    ("deal", "prologue", "every seat scanned a role card"),
+    ("prologue", "day", "all OK / next"),
+    ("day", "night", "one player voted out (most votes, most over both rounds, the lot)"),
+    ("night", "day", "all scanned / time limit / next (morning)"),
+    ("day", "epilogue", "a win after the vote"),
+    ("night", "epilogue", "a win in the morning"),
+    ("deal", "epilogue", "stop"),
+    ("prologue", "epilogue", "stop"),
+    ("epilogue", "over", "every role told"),
+), "over")
+
+
+def diagram() -> str:
+    return PHASES.mermaid()
 
 
 def default_deck(players: int) -> list[str]:

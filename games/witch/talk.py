@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from kikimimi.protocol import TABLE, Event, Input, error, event, say, seat_audience
+from kikimimi.protocol import REFEREE, TABLE, Event, Input, error, event, say, seat_audience
 from kikimimi.roles import Roster, VirtualClock, Vote, chars_to_minutes, team_event, team_say
 
 #: Below this many minutes a speaker hears its allowance after each speech.
@@ -107,7 +107,8 @@ class Talk:
         """The field reader is the microphone: a seat token resting on it is that seat speaking."""
         tag = inp.tag or ""
         if not tag.startswith("seat:"):
-            return [error(f"{tag} has no use on the field"), say(TABLE, "field-seats-only")]
+            # a role card looks like any other: naming it in public would deal it to everyone
+            return [error(f"{tag} has no use on the field", private=REFEREE), say(TABLE, "field-seats-only")]
         seat = int(tag[5:])
         if inp.removed:
             if self.mic is None or self.mic[0] != seat:

@@ -9,17 +9,17 @@ from __future__ import annotations
 
 import statistics
 from collections import Counter, defaultdict
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from tqdm import tqdm
+from kikimimi.tuning import Ask, Log, Report, Row, Script, Trial
 
 from .rules import ROLES, TEAMS
 
 WINNERS = ("islanders", "witches", "imp", "void")
 
 
-def game_stats(log: list[dict[str, Any]], players: int) -> dict[str, Any]:
+def game_stats(log: Log, players: int) -> dict[str, Any]:
     """One game's figures, read from its event log (the referee's copy)."""
     over = next((e for e in log if e["type"] == "game-over"), None)
     roles = Counter(str(r["role"]) for r in over["ranking"]) if over else Counter()
@@ -70,24 +70,26 @@ def report(stats: list[dict[str, Any]]) -> str:
     return "\n".join(lines)
 
 
-def tune(games: int, seed: int, players: int, options: Mapping[str, Any] | None = None,
-         bot: str | None = None, plot: str | None = None, progress: bool = True) -> str:
-    """Play `games` bot games (seeds seed, seed+1, ...) and return the report."""
-    from kikimimi.sim import play
+class WitchReport(Report):
+    """`--option counts=[5,8,12]` spreads the games over those player counts."""
 
-    opts = dict(options or {})
-    counts = opts.pop("counts", None) or [players]
-    if not isinstance(counts, list) or not all(isinstance(c, int) and 5 <= c <= 16 for c in counts):
-        raise ValueError("counts must be a list of player counts 5-16, e.g. [5,8,12]")
-    stats = []
-    for i in tqdm(range(games), desc="witch", unit="game", disable=not progress):
-        k = counts[i % len(counts)]
-        game_opts = dict(opts)
-        if "roles" in game_opts and len(game_opts["roles"]) != k:
-            game_opts.pop("roles")  # a deck for another count: that count's default
-        _, log = play("witch", seed + i, k, game_opts, bot)
-        stats.append(game_stats(log, k))
-    text = report(stats)
-    if plot:
-        text += "\nplot skipped: the witch report is a table"
-    return text
+    def trials(self, ask: Ask) -> Iterable[Trial]:
+        opts = dict(ask.options)
+        counts = opts.pop("counts", None) or [ask.players]
+        if not isinstance(counts, list) or not all(isinstance(c, int) and 5 <= c <= 16 for c in counts):
+            raise ValueError("counts must be a list of player counts 5-16, e.g. [5,8,12]")
+        for i in range(ask.games):
+            k = counts[i % len(counts)]
+            game_opts = dict(opts)
+            if "roles" in game_opts and len(game_opts["roles"]) != k:
+                game_opts.pop("roles")  # a deck for another count: that count's default
+            yield Trial(ask.seed + i, k, game_opts, ask.bot)
+
+    def figures(self, trial: Trial, script: Script, log: Log) -> dict[str, Any]:
+        return game_stats(log, trial.players)
+
+    def text(self, rows: Sequence[Row], ask: Ask) -> str:
+        return report([stats for _, stats in rows])
+
+    def plot(self, rows: Sequence[Row], path: str) -> str:
+        return "plot skipped: the witch report is a table"

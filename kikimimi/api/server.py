@@ -55,6 +55,7 @@ from typing import Any
 
 from kikimimi.api import paths
 from kikimimi.api.views import Health, jsonable, plain_input, public_events
+from kikimimi.public import PublicView, public_header, secret_options_of
 from kikimimi.script import NEW_GAME
 
 #: Longest request line accepted from a client (the connection's read buffer).
@@ -118,6 +119,8 @@ class ApiServer:
         self.public_path = paths.public_socket(journal)
         self.secret_path = paths.secret_file(journal)
         self.health = Health(getattr(config, "readers", None), getattr(config, "audio", None))
+        #: Spectators' numbering (`kikimimi.public`): fed every event, under the daemon's lock.
+        self._public = PublicView()
         self.clients: list[_Client] = []  # admitted (changed under _clients_lock)
         self._open = {True: 0, False: 0}  # connections per socket (public?), loop thread only
         self._secret = ""
@@ -152,6 +155,7 @@ class ApiServer:
             raise ApiError(f"{self.secret_path}: cannot write the secret ({exc.strerror or exc})") from None
         with self.daemon.lock:
             self.health.absorb(self.daemon.log)
+            self._public(self.daemon.log)  # the stream numbers on from the game as it stands
             self.daemon.subscribe(self._on_input)
         self._loop = asyncio.new_event_loop()
         ready: concurrent.futures.Future[None] = concurrent.futures.Future()
@@ -311,6 +315,7 @@ class ApiServer:
                 welcome["log"] = list(d.log)
                 welcome.update(self._referee_state())
             else:
+                welcome["header"] = public_header(welcome["header"], secret_options_of(d.header.game))
                 welcome["log"] = public_events(d.log)
             data = dumps(welcome)
             client.allowance = MAX_BUFFERED + len(data)
@@ -366,16 +371,18 @@ class ApiServer:
     def _on_input(self, line: dict[str, Any], events: Sequence[Mapping[str, Any]]) -> None:
         """Called by the daemon under its lock: serialise and hand over, never block."""
         changed = self.health.absorb(events)
+        shown = self._public(events)  # numbered even with nobody watching: a later welcome counts them
         if not self.clients:
             return
-        public: dict[str, Any] = {"events": public_events(events)}
+        public: dict[str, Any] = {"events": shown}
         if changed:
             public["health"] = dict(self.health.state)
         if any(ev.get("type") == "undo" for ev in events):
             # the game was rebuilt: spectators following from events start over
             public["log"] = public_events(self.daemon.run.standing_log)
         if line.get("console") == NEW_GAME:  # the next game (of an evening: maybe another game)
-            public["header"] = self.daemon.header.to_json()
+            d = self.daemon
+            public["header"] = public_header(d.header.to_json(), secret_options_of(d.header.game))
             public["log"] = public["events"]
         self._broadcast(lambda: {"input": line, "events": list(events), **self._referee_state(),
                                  **({"health": public["health"]} if changed else {})}, public)

@@ -19,6 +19,7 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from kikimimi import declared
 from kikimimi.api.server import ApiServer, start_api
 from kikimimi.daemon import Daemon
 from kikimimi.engine import LogEvent, default_tagmap
@@ -52,7 +53,7 @@ class SimHost:
         self.clock = VirtualClock()
         self.journal = Path(journal)
         self.daemon = Daemon(self.header, self.journal, tagmap=default_tagmap(cls.name), clock=self.clock)
-        self.simulation = cls.simulation(seed, players, self.options, bot)
+        self.simulation = declared.simulation(cls, seed, players, self.options, bot)
         self.watch = watch
         self.max_inputs = max_inputs
         self.api: ApiServer | None = None

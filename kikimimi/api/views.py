@@ -1,11 +1,8 @@
 """What each kind of API client may see.
 
-The spectator filter is `protocol.visible_to(ev, None)` (as `replay --public`)
-plus one guard: an `undo` event names the input it took back, which may be a
-hand scan (a piece in someone's hand).  The engine logs `undo` for the
-referee only, so the guard never fires today; it stays because secrets
-leaking through undo is a known trap of game servers (boardgame.io's issue
-history), and one changed `private` must not be enough to leak a hand.
+Spectators get `kikimimi.public`'s view, as `replay --public` does: public
+events only, numbered on their own so no gap counts a secret, and an `undo`
+stripped of the input it took back.
 """
 from __future__ import annotations
 
@@ -13,20 +10,13 @@ import enum
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from kikimimi.protocol import visible_to
+from kikimimi.public import public_view
 from kikimimi.script import Garbled
 
 
 def public_events(events: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
-    out = []
-    for ev in events:
-        if not visible_to(ev, None):
-            continue
-        ev = dict(ev)
-        if ev.get("type") == "undo":
-            ev.pop("input", None)
-        out.append(ev)
-    return out
+    """A whole log as a spectator sees it (a stream numbers on with `PublicView`)."""
+    return public_view(events)
 
 
 def plain_input(item: Mapping[str, Any] | Garbled | None) -> dict[str, Any] | None:

@@ -23,6 +23,8 @@ COMMANDS: tuple[tuple[str, str, str], ...] = (
     ("diagram", "kikimimi.cli.play", "draw a game's state machine"),
     ("serve", "kikimimi.cli.serve", "run a table: readers, voice, journal"),
     ("doctor", "kikimimi.cli.doctor", "what is configured, found and missing, each with the fix"),
+    ("table", "kikimimi.cli.table", "set a real table up by ear: readers, earphones, seats"),
+    ("service", "kikimimi.cli.service", "install a table as a boot service (systemd)"),
     ("tags", "kikimimi.cli.tags", "enrol and check the tags of a piece set"),
     ("players", "kikimimi.cli.records", "club players and their titles"),
     ("session", "kikimimi.cli.records", "official practice sessions (full/half trial)"),

@@ -3,17 +3,29 @@ from __future__ import annotations
 
 import argparse
 
+from kikimimi.cli import CliError
+
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("doctor", help="what is configured, found and missing, each with the fix")
     p.add_argument("config", nargs="?", help="a table config to check (readers, audio, journal)")
+    p.add_argument("--listen", action="store_true",
+                   help='say "speaker", "seat 1", "seat 2", ... through each output in turn, to check by ear')
     p.set_defaults(func=cmd_doctor)
 
 
 def cmd_doctor(args: argparse.Namespace) -> int:
-    from kikimimi.doctor import run
+    from kikimimi.doctor import listen, run
 
-    checks = run(args.config)
+    if args.listen:
+        if not args.config:
+            raise CliError("--listen needs the table file: kikimimi doctor --listen TABLE.toml")
+        try:
+            checks = listen(args.config)
+        except ValueError as exc:  # the table file or its [audio] refused, in one line
+            raise CliError(str(exc)) from None
+    else:
+        checks = run(args.config)
     for check in checks:
         print(check.line())
     bad = sum(not c.ok for c in checks)

@@ -10,7 +10,8 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from kikimimi.cli import CliError
-from kikimimi.engine import LogEvent, ScriptRun, log_line, public_view, tagmap_for
+from kikimimi.engine import LogEvent, ScriptRun, log_line, tagmap_for
+from kikimimi.public import PublicView
 from kikimimi.registry import UnknownGame, game_class, game_names
 from kikimimi.script import Garbled, ScriptError, dumps, read_script
 from kikimimi.tagmap import TagMapError
@@ -73,7 +74,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
         raise CliError(str(exc)) from None
     for warning in parsed.warnings:
         print(f"kikimimi: warning: {warning}", file=sys.stderr)
-    write_lines(sys.stdout, run, parsed.lines, public_view if args.public else None)
+    write_lines(sys.stdout, run, parsed.lines, PublicView() if args.public else None)
     return 0
 
 
@@ -163,10 +164,12 @@ def cmd_sim(args: argparse.Namespace) -> int:
             raise CliError(str(exc)) from None
         return 0
     if args.games is not None:
+        from kikimimi.tuning import tune
+
         try:
-            report = cls.tune(args.games, args.seed, players, options, bot=args.bot,
-                              plot=args.plot, progress=sys.stderr.isatty())
-        except NotImplementedError as exc:
+            report = tune(cls, args.games, args.seed, players, options, bot=args.bot,
+                          plot=args.plot, progress=sys.stderr.isatty())
+        except (NotImplementedError, ValueError) as exc:
             raise CliError(str(exc)) from None
         print(report)
         return 0
@@ -226,9 +229,11 @@ def _serve_sim(cls: Any, args: argparse.Namespace, players: int, options: dict[s
 
 
 def cmd_diagram(args: argparse.Namespace) -> int:
+    from kikimimi.declared import diagram
+
     cls = _load_game(args.game)
     try:
-        text = cls.diagram(args.format)
+        text = diagram(cls, args.format)
     except (NotImplementedError, ValueError) as exc:
         raise CliError(str(exc)) from None
     if args.output:

@@ -27,7 +27,7 @@ from kikimimi.table_config import ConfigError, TableConfig, load_table_config
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("serve", help="run a table from its config (readers, voices, journal)")
-    p.add_argument("config", help="table config TOML (see hardware/)")
+    p.add_argument("config", help="table config TOML (see hardware/), or a game's name for its own simulated table")
     p.add_argument("--journal", help="table script to append to and resume from (default: the config's)")
     p.add_argument("--fresh", action="store_true", help="start a new game: the old journal is kept aside")
     p.add_argument("--sim-readers", metavar="interactive|SCRIPT",
@@ -142,6 +142,7 @@ def _serve(args: argparse.Namespace, config: TableConfig, daemon: Daemon, warnin
         for out in outputs:
             for component, state in getattr(out, "health", dict)().items():
                 api.report_health(f"audio {component}", state)
+    _say_ready(outputs, config)
     evening.begin()  # after the outputs and the API, so its lines follow the game's everywhere
     if daemon.resumed and not daemon.table.game.over:
         # the last call heard before the stop may no longer be true: say where the table stands
@@ -191,6 +192,18 @@ class _LiveTags(Collection[str]):
 
     def __len__(self) -> int:
         return len(self.daemon.table.known_tags)
+
+
+def _say_ready(outputs: list[Any], config: TableConfig) -> None:
+    """On the speaker (a boot service has no screen): each missing earphone, then "ready"."""
+    from kikimimi.readiness import ready_lines
+
+    for out in outputs:
+        health = getattr(out, "health", None)
+        if health is None:  # the text narration: a terminal already shows every problem
+            continue
+        for problem in out.emit(ready_lines(health(), config.players, config.lang), cause_hand_seat=None) or []:
+            _complain(problem)
 
 
 def _keyboard() -> Any:
@@ -303,7 +316,7 @@ def _start_readers(config: TableConfig, daemon: Daemon) -> Any:
     for rid, section in config.readers.items():
         try:
             settings.append(make_settings(rid, section))
-            drivers.append(make_driver(rid, section))
+            drivers.append(make_driver(rid, section, known=config.tagmap))
         except ValueError as exc:
             raise CliError(f"{config.path}: {exc}") from None
 

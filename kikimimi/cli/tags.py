@@ -29,6 +29,8 @@ COMMAND_TAGS = ("trident", "pass", "agree", "raise", "hint", "yes", "no", "ok", 
 MESSAGES: dict[str, dict[str, str]] = {
     "en": {
         "scan": "Scan {name}.",
+        "scan-copy": "Set {copy}: scan {name}.",
+        "again": "That tag is already enrolled as {other}. Take another copy.",
         "done": "{name}: done.",
         "done-uid": "{name}: done, uid only ({why}).",
         "taken": "That tag is already {other}. Take another tag.",
@@ -41,6 +43,8 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "ja": {
         "scan": "{name} を かざして ください。",
+        "scan-copy": "{copy} くみめ、 {name} を かざして ください。",
+        "again": "その タグは もう {other} として とうろく ずみ です。 べつの コピーを かざして ください。",
         "done": "{name}、 とうろく しました。",
         "done-uid": "{name}、 ばんごう だけ とうろく しました。",
         "taken": "その タグは もう {other} です。 べつの タグを かざして ください。",
@@ -143,6 +147,35 @@ def reader_section(spec: str, poll_ms: int = 30) -> dict[str, Any]:
     return {"driver": driver, "path": path, "poll_ms": poll_ms, "retry_ms": 300}
 
 
+def plan_of(set_name: str, players: int, copies: int = 1) -> list[tuple[str, int]]:
+    """What to enrol, in order: (piece, which copy).  A set `--copies N` times over,
+    or `kit:GAME`: the table's pieces once, then each player's own set in turn."""
+    if set_name.startswith("kit:"):
+        from kikimimi.kit import kit_for
+        from kikimimi.registry import UnknownGame
+
+        try:
+            kit = kit_for(set_name[4:], players)
+        except UnknownGame as exc:
+            raise TagsError(str(exc)) from None
+        plan = [(p, 1) for p in kit.table]
+        for k in range(1, players + 1):
+            plan += [(p, k + (1 if p in kit.table else 0)) for p in kit.own]
+        return plan
+    if not 1 <= copies <= 64:
+        raise TagsError(f"--copies {copies}: between 1 and 64")
+    pieces = pieces_of(set_name, players)
+    return [(p, n) for n in range(1, copies + 1) for p in pieces]
+
+
+def wanted_copies(set_name: str, players: int, copies: int = 1) -> dict[str, int]:
+    """piece -> how many tagged copies the map should hold."""
+    out: dict[str, int] = {}
+    for piece, n in plan_of(set_name, players, copies):
+        out[piece] = max(out.get(piece, 0), n)
+    return out
+
+
 def enroll(
     set_name: str,
     reader: str,
@@ -152,13 +185,15 @@ def enroll(
     players: int = 6,
     timeout_s: float = 120.0,
     poll_ms: int = 30,
+    copies: int = 1,
 ) -> int:
     """Walk through the set; return 0 when every piece is enrolled, 1 if stopped."""
     from kikimimi.readers.factory import make_driver
 
     msg = MESSAGES.get(lang, MESSAGES["en"])
-    pieces = pieces_of(set_name, players)
-    names = spoken_names(set_name, lang)
+    plan = plan_of(set_name, players, copies)
+    names = spoken_names(set_name[4:] if set_name.startswith("kit:") else set_name, lang)
+    several = max(n for _, n in plan) > 1
     path = Path(tagmap_path)
     tagmap = read_tagmap(path)
     try:
@@ -166,19 +201,21 @@ def enroll(
     except ValueError as exc:
         raise TagsError(str(exc)) from None
 
-    enrolled = set(tagmap.values())
-    todo = [p for p in pieces if p not in enrolled]
-    if len(todo) < len(pieces):
-        speak(msg["skip"].format(count=len(pieces) - len(todo)))
+    have: dict[str, int] = {}
+    for piece in tagmap.values():
+        have[piece] = have.get(piece, 0) + 1
+    todo = [(p, n) for p, n in plan if have.get(p, 0) < n]
+    if len(todo) < len(plan):
+        speak(msg["skip"].format(count=len(plan) - len(todo)))
     if not todo:
-        speak(msg["all"].format(count=len(pieces), set=set_name))
+        speak(msg["all"].format(count=len(plan), set=set_name))
         return 0
 
-    expected: list[str | None] = [todo[0]]  # shared with the driver thread
+    expected: list[str | None] = [todo[0][0]]  # shared with the driver thread
 
     def labeller(uid: str, name: str | None) -> str | None:
         piece = expected[0]
-        if piece is None or tagmap.get(uid, piece) != piece or (name and name != piece):
+        if piece is None or uid in tagmap or (name and name != piece):
             return None  # refused below, nothing written
         return None if name == piece else piece
 
@@ -188,19 +225,20 @@ def enroll(
     stop = threading.Event()
     thread = threading.Thread(target=driver.run, args=(events.put, stop), name="enrol-reader", daemon=True)
     thread.start()
-    done = len(pieces) - len(todo)
+    done = len(plan) - len(todo)
     try:
-        for piece in todo:
+        for piece, n in todo:
             expected[0] = piece
-            speak(msg["scan"].format(name=say_name(piece, names)))
+            name = say_name(piece, names)
+            speak(msg["scan-copy"].format(copy=n, name=name) if several else msg["scan"].format(name=name))
             if not _enrol_one(piece, events, tagmap, path, msg, names, speak, timeout_s):
-                speak(msg["timeout"].format(seconds=int(timeout_s), done=done, count=len(pieces)))
+                speak(msg["timeout"].format(seconds=int(timeout_s), done=done, count=len(plan)))
                 return 1
             done += 1
     finally:
         stop.set()
         thread.join(timeout=5)
-    speak(msg["all"].format(count=len(pieces), set=set_name))
+    speak(msg["all"].format(count=len(plan), set=set_name))
     return 0
 
 
@@ -229,8 +267,9 @@ def _enrol_one(piece: str, events: "queue.Queue[RawEvent]", tagmap: dict[str, st
         if ev.kind != "placed" or ev.uid is None:
             continue
         other = tagmap.get(ev.uid)
-        if other is not None and other != piece:
-            speak(msg["taken"].format(other=say_name(other, names)))
+        if other is not None:  # one tag is one copy: the same tag twice is not a second copy
+            key = "taken" if other != piece else "again"
+            speak(msg[key].format(other=say_name(other, names)))
             continue
         if ev.tag is not None and ev.tag != piece:
             speak(msg["names-other"].format(other=say_name(ev.tag, names)))
@@ -247,25 +286,32 @@ def _enrol_one(piece: str, events: "queue.Queue[RawEvent]", tagmap: dict[str, st
 
 # -- check -------------------------------------------------------------------------------
 def check(set_name: str, tagmap_path: str | Path, players: int = 6,
-          out: Callable[[str], None] = print) -> int:
-    """Say which pieces of a set are missing, duplicated or unknown; 0 when none are."""
-    pieces = pieces_of(set_name, players)
+          out: Callable[[str], None] = print, copies: int = 1) -> int:
+    """Say which pieces of a set (or a kit) are missing, duplicated or unknown; 0 when none are."""
+    wanted = wanted_copies(set_name, players, copies)
     tagmap = read_tagmap(Path(tagmap_path))
+    prefixes = tuple({p.partition(":")[0] + ":" for p in wanted}) if set_name.startswith("kit:") \
+        else (f"{set_name}:",)
     by_piece: dict[str, list[str]] = {}
     for uid, piece in tagmap.items():
-        if piece.startswith(f"{set_name}:"):
+        if piece.startswith(prefixes):
             by_piece.setdefault(piece, []).append(uid)
-    missing = [p for p in pieces if p not in by_piece]
-    duplicated = {p: uids for p, uids in by_piece.items() if len(uids) > 1}
-    unknown = sorted(set(by_piece) - set(pieces), key=_natural)
-    for p in missing:
-        out(f"missing: {p}")
+    missing = {p: n for p, n in wanted.items() if len(by_piece.get(p, ())) < n}
+    duplicated = {p: uids for p, uids in by_piece.items() if p in wanted and len(uids) > wanted[p]}
+    unknown = sorted(set(by_piece) - set(wanted), key=_natural)
+    for p, n in sorted(missing.items(), key=lambda kv: _natural(kv[0])):
+        got = len(by_piece.get(p, ()))
+        out(f"missing: {p}" + (f" ({got} of {n} copies)" if n > 1 else ""))
     for p, uids in sorted(duplicated.items(), key=lambda kv: _natural(kv[0])):
-        out(f"duplicated: {p} on {len(uids)} tags ({', '.join(sorted(uids))})")
+        out(f"duplicated: {p} on {len(uids)} tags ({', '.join(sorted(uids))})"
+            + (f", {wanted[p]} wanted" if wanted[p] > 1 else ""))
     for p in unknown:
         out(f"unknown: {p} is not a piece of {set_name} (uid {', '.join(sorted(by_piece[p]))})")
     ok = not (missing or duplicated or unknown)
-    out(f"{set_name}: {len(pieces) - len(missing)} of {len(pieces)} pieces enrolled"
+    total = sum(wanted.values())
+    enrolled = sum(min(len(by_piece.get(p, ())), n) for p, n in wanted.items())
+    noun = "tags" if total != len(wanted) else "pieces"
+    out(f"{set_name}: {enrolled} of {total} {noun} enrolled"
         + ("" if ok else f", {len(missing)} missing, {len(duplicated)} duplicated, {len(unknown)} unknown"))
     return 0 if ok else 1
 
@@ -276,19 +322,21 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     sub = p.add_subparsers(dest="tags_command", metavar="ACTION", required=True)
 
     e = sub.add_parser("enroll", help="walk through a piece set, scanning each piece once")
-    e.add_argument("set", help="piece set: a game (e.g. trident), seat, or cmd")
+    e.add_argument("set", help="piece set: a game (e.g. trident), seat, cmd, or kit:GAME (the whole kit)")
     e.add_argument("--reader", required=True, metavar="DRIVER:PATH",
                    help="e.g. pn532:/dev/kikimimi-hand-1, rdm6300:/dev/ttyUSB1, usb:054c:06c3")
     e.add_argument("--tagmap", required=True, metavar="FILE", help="tag map to add to (created if missing)")
     e.add_argument("--lang", choices=("ja", "en"), default="ja")
     e.add_argument("--players", type=int, default=6, help="for sets that depend on it (seat tokens)")
     e.add_argument("--timeout", type=float, default=120.0, help="seconds to wait for each piece")
+    e.add_argument("--copies", type=int, default=1, help="look-alike copies of each piece (one per player's set)")
     e.set_defaults(func=_enroll_handler)
 
     c = sub.add_parser("check", help="which pieces of a set are missing or duplicated in a tag map")
     c.add_argument("set")
     c.add_argument("--tagmap", required=True, metavar="FILE")
     c.add_argument("--players", type=int, default=6)
+    c.add_argument("--copies", type=int, default=1, help="copies each piece should have")
     c.set_defaults(func=_check_handler)
 
 
@@ -300,13 +348,13 @@ def _fail(exc: Exception) -> int:
 def _enroll_handler(args: argparse.Namespace) -> int:
     try:
         return enroll(args.set, args.reader, args.tagmap, lang=args.lang, players=args.players,
-                      timeout_s=args.timeout)
+                      timeout_s=args.timeout, copies=args.copies)
     except TagsError as exc:
         return _fail(exc)
 
 
 def _check_handler(args: argparse.Namespace) -> int:
     try:
-        return check(args.set, args.tagmap, players=args.players)
+        return check(args.set, args.tagmap, players=args.players, copies=args.copies)
     except TagsError as exc:
         return _fail(exc)

@@ -1,4 +1,5 @@
-"""`kikimimi doctor` checks for real readers: is each one there, usable, unclaimed?
+"""`kikimimi doctor` checks for real readers: is each one there, usable, unclaimed,
+and does it answer (`kikimimi.readers.probe`, through the real driver)?
 
 Each finding names its fix, because the person running doctor is setting up a
 table, not debugging Python.
@@ -71,9 +72,19 @@ def doctor_checks(
     proc_modules: str = "/proc/modules",
     rules_dirs: Sequence[str] = RULES_DIRS,
     sys_usb: str = "/sys/bus/usb/devices",
+    probe: bool = True,
+    proc: str = "/proc",
 ) -> list[Check]:
-    """One check per configured reader, readers sharing a device, then kernel modules and udev rules."""
-    checks = [_reader_check(rid, s, sys_usb) for rid, s in sections.items()]
+    """One check per configured reader (and, where it is there, whether it answers), readers
+    sharing a device, then kernel modules and udev rules."""
+    from kikimimi.readers.probe import probe as answers
+
+    checks = []
+    for rid, s in sections.items():
+        found = _reader_check(rid, s, sys_usb)
+        checks.append(found)
+        if probe and found.ok and "not checked" not in found.detail:
+            checks.append(answers(rid, s, proc))
     checks += _shared_paths(sections)
     if any(s.get("driver") in ("usb", "pn532") for s in sections.values()):
         loaded = sorted(loaded_modules(proc_modules) & set(BLACKLISTED))

@@ -6,7 +6,7 @@ line naming the reader and the key, not a traceback from a thread.
 from __future__ import annotations
 
 import functools
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from typing import Any
 
 from kikimimi.readers.base import Driver
@@ -29,8 +29,12 @@ def _path(reader_id: str, section: Mapping[str, Any]) -> str:
     return path
 
 
-def make_driver(reader_id: str, section: Mapping[str, Any]) -> Driver:
-    """The driver for one `[readers.ID]` table.  Raises a one-line ValueError for a bad section."""
+def make_driver(reader_id: str, section: Mapping[str, Any],
+                known: Collection[str] = ()) -> Driver:
+    """The driver for one `[readers.ID]` table.  Raises a one-line ValueError for a bad section.
+
+    `known`: the uids of the table's tag map; an NFC reader passes those on
+    by uid alone, without reading the tag (the table maps them)."""
     kind = section.get("driver")
     if kind not in DRIVERS:
         raise ValueError(f"reader {reader_id}: driver must be one of {', '.join(DRIVERS)}, not {kind!r}")
@@ -41,11 +45,17 @@ def make_driver(reader_id: str, section: Mapping[str, Any]) -> Driver:
         return SerialRfidDriver(
             reader_id, path,
             baud=_int(reader_id, section, "baud", 9600, 1200, 921600),
-            hold_ms=_int(reader_id, section, "hold_ms", 250, 20, 10_000),
+            hold_ms=_int(reader_id, section, "hold_ms", 600, 20, 10_000),
             retry_ms=retry_ms,
+            stops_after=_int(reader_id, section, "stops_after", 0, 0, 10_000),
         )
-    from kikimimi.readers.nfc_driver import NfcDriver, open_pn532, open_usb
+    from kikimimi.readers.nfc_driver import RF_MODES, NfcDriver, open_pn532, open_usb
     poll_ms = _int(reader_id, section, "poll_ms", 30, 1, 1000)
+    rf = section.get("rf", "wait")
+    if rf not in RF_MODES:
+        raise ValueError(f"reader {reader_id}: rf must be one of {', '.join(RF_MODES)}, not {rf!r}")
+    rf_times = {"rf_on_ms": _int(reader_id, section, "rf_on_ms", 100, 20, 10_000),
+                "rf_off_ms": _int(reader_id, section, "rf_off_ms", 100, 1, 10_000)}
     if kind == "pn532":
         baud = _int(reader_id, section, "baud", 115200, 9600, 921600)
         opener = functools.partial(open_pn532, path, baud)
@@ -56,7 +66,8 @@ def make_driver(reader_id: str, section: Mapping[str, Any]) -> Driver:
                 f"reader {reader_id}: path for a usb reader is usb:VENDOR:PRODUCT or usb:BUS:DEVICE "
                 f"(one exact reader, e.g. usb:054c:06c3), not {path!r}")
         opener = functools.partial(open_usb, path)
-    return NfcDriver(reader_id, opener, path, poll_ms=poll_ms, retry_ms=retry_ms)
+    return NfcDriver(reader_id, opener, path, poll_ms=poll_ms, retry_ms=retry_ms, known=known,
+                     rf=rf, **rf_times)
 
 
 def make_settings(reader_id: str, section: Mapping[str, Any]) -> ReaderSettings:

@@ -13,6 +13,18 @@ closing leaves the chip there, so opening must find the chip's speed again.
 While its reader is empty, a PN532 on a serial line waits for a card itself
 (`CardWait`) instead of being polled: one chip command a second instead of
 four every poll, and a tag is seen the moment it answers, not at the next poll.
+The RF field is then on all the time; `rf = "duty"` or `"poll"` trades
+latency for field-on time (docs/readers.md has the measured table).
+
+A placement costs as few chip commands as the piece allows: a uid the table's
+tag map knows is the piece, so the waiting InListPassiveTarget's answer is
+the whole read (one command); only an unknown uid is read for an NDEF name.
+
+The chip may be asleep whenever we open it (nfcpy's `close()` ends with
+PowerDown; so does every reader fault we recover from).  On HSU a sleeping
+PN532 hears nothing until a 0x55 byte and a pause (PN532 User Manual §7.2.11,
+as libnfc's pn532_uart.c applies it); nfcpy sends zeros, so `HsuLine` sends
+the wake-up first.
 """
 from __future__ import annotations
 
@@ -21,7 +33,7 @@ import logging
 import termios
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 
 import ndef
 import nfc
@@ -52,6 +64,12 @@ ONE_TRY = b"\x01\x00\x01"  # nfcpy's own setting at init: answer "no target" at 
 # uid's answer is ~25 bytes: ~2 ms at 115200 baud).  A busy host does not make
 # it longer: the bytes wait in the kernel's buffer, and the reset drops them.
 DRAIN_S = 0.01
+# The HSU wake-up: 0x55 0x55, then zeros that fill the chip's wake-up time on the
+# line itself (24 bytes are 2.1 ms at 115200 baud), then a pause for faster lines.
+WAKE_PREAMBLE = b"\x55\x55" + bytes(22)
+WAKE_S = 0.002
+POWER_DOWN, IN_LIST = 0x16, 0x4A
+RF_MODES = ("wait", "duty", "poll")
 
 # (uid, name on the tag) -> the name to write on it now, or None to leave it
 Labeller = Callable[[str, str | None], str | None]
@@ -61,6 +79,65 @@ def describe(exc: BaseException) -> str:
     """A one-line reason for a device fault."""
     text = str(exc) or exc.__class__.__name__
     return f"{exc.__class__.__name__}: {text}".splitlines()[0]
+
+
+class HsuLine(nfc.clf.transport.TTY):
+    """nfcpy's serial transport, for a chip that may sleep and a line that may lag.
+
+    - The first command after opening, and the first after a PowerDown, goes
+      behind the HSU wake-up preamble (a sleeping chip ignores nfcpy's zeros).
+    - An InListPassiveTarget answer that arrives when another command's
+      answer is due is the late answer to a wait the host aborted, delayed by
+      the USB-serial adapter past the drain: it is dropped (the tag is still
+      in the field; the next wait finds it at once), not taken as the answer.
+    """
+
+    asleep = True  # until our first write: a chip we did not wake may be in PowerDown
+    strays = 0
+
+    def open(self, port: str, baudrate: int = 115200) -> None:
+        super().open(port, baudrate)
+        self._last_cmd: int | None = getattr(self, "_last_cmd", None)
+
+    def write(self, frame: bytes) -> None:
+        tty = self.tty
+        if self.asleep and tty is not None:
+            super().write(WAKE_PREAMBLE)
+            tty.flush()
+            time.sleep(max(0.0, WAKE_S - len(WAKE_PREAMBLE) * 10 / (tty.baudrate or 115200)) + 0.0005)
+            self.asleep = False
+        super().write(frame)
+        code = _command_code(bytes(frame))
+        if code is not None:
+            self._last_cmd = code
+            if code == POWER_DOWN:
+                self.asleep = True
+
+    def read(self, timeout: int) -> bytearray:
+        while True:
+            frame = super().read(timeout)
+            if self._last_cmd != IN_LIST and _answer_code(bytes(frame)) == IN_LIST + 1:
+                self.strays += 1
+                log.debug("dropped a late InListPassiveTarget answer on %s", self.port)
+                continue
+            return frame
+
+
+def _command_code(frame: bytes) -> int | None:
+    """The command code of a host frame (after its preamble), None for an ACK or noise."""
+    start = frame.find(b"\x00\xff")
+    if start < 0 or len(frame) < start + 6:
+        return None
+    body = start + (7 if frame[start + 2:start + 4] == b"\xff\xff" else 4)
+    return frame[body + 1] if len(frame) > body + 1 and frame[body] == 0xD4 else None
+
+
+def _answer_code(frame: bytes) -> int | None:
+    """The answer code of a chip information frame, None for an ACK or anything else."""
+    if not frame.startswith(b"\x00\x00\xff") or len(frame) < 7 or frame[3:5] == b"\x00\xff":
+        return None
+    body = 8 if frame[3:5] == b"\xff\xff" else 5
+    return frame[body + 1] if len(frame) > body + 1 and frame[body] == 0xD5 else None
 
 
 # -- opening ---------------------------------------------------------------------
@@ -74,10 +151,9 @@ def _wrap(device: nfc.clf.device.Device, path: str) -> nfc.ContactlessFrontend:
 
 def _bring_back_to_115200(path: str, speed: int) -> bool:
     """If a PN532 answers at `speed`, tell it to go back to 115200 baud."""
-    transport = nfc.clf.transport.TTY(path)
+    transport = HsuLine(path)
     try:
         transport.open(path, speed)
-        transport.write(bytes(10))  # long preamble: wakes a chip in power-down
         chipset = nfc.clf.pn532.Chipset(transport, logger=log)
         chipset.get_firmware_version()
         if speed != 115200:
@@ -108,7 +184,7 @@ def open_pn532(path: str, baud: int = 115200) -> nfc.ContactlessFrontend:
     nfcpy may have left it at, brings it back to 115200 and tries again.
     """
     def attempt() -> nfc.ContactlessFrontend:
-        transport = nfc.clf.transport.TTY(path)
+        transport = HsuLine(path)
         try:
             return _wrap(nfc.clf.pn532.init(transport), path)
         except BaseException:
@@ -214,51 +290,83 @@ def write_name(clf: nfc.ContactlessFrontend, target: nfc.clf.RemoteTarget, name:
     return "written" if written == name else f"read back {written!r}: uid only"
 
 
+def _target(rsp: bytes) -> nfc.clf.RemoteTarget:
+    """nfcpy's RemoteTarget from an InListPassiveTarget answer (sens_res, sel_res, uid)."""
+    return nfc.clf.RemoteTarget("106A", sens_res=rsp[1::-1], sel_res=rsp[2:3], sdd_res=rsp[4:])
+
+
 class CardWait:
-    """A PN532 that waits for a card itself (PN532 User Manual §7.3.1).
+    """A PN532 on a serial line that finds cards with the fewest chip commands.
 
-    With MxRtyPassiveActivation 0xFF, InListPassiveTarget retries in the chip
-    until a target answers, and the host just blocks in nfcpy's own `sense`.
-    nfcpy gives that command 1 s; on timeout it sends an ACK (which aborts the
-    chip's command) and raises ETIMEDOUT: still no tag, go round again, which
-    also lets the driver notice `stop` within a second.  If a tag answered just
-    as the ACK left, its late answer would be taken as the reply to the next
-    command: the line is drained after every timeout.
+    `wait` (rf = "wait"): with MxRtyPassiveActivation 0xFF (PN532 User Manual
+    §7.3.1) one InListPassiveTarget retries in the chip until a target
+    answers; its answer is the placement, nothing else is sent.  nfcpy gives
+    that command 1 s; on timeout it sends an ACK (which aborts the chip's
+    command) and raises ETIMEDOUT: still no tag, go round again, which also
+    lets the driver notice `stop` within a second.  A tag that answered just
+    as the ACK left sends a late answer: the line is drained, and `HsuLine`
+    drops one that an adapter's latency brings after the drain.
 
-    Everything else (reading the tag, the present-tag checks, enrolment) runs
-    with one try per poll, as nfcpy sets it: `one_try` before any of it.
+    rf = "duty": the same wait for `on_s`, then the field off for `off_s`.
+    rf = "poll": one try every `poll_s`, the field off in between.
+
+    `present` (a resting tag still there?) is the field off, then one try:
+    two commands, where nfcpy's `sense` takes four.  Reading a tag, the
+    checks and enrolment run with one try per poll, as nfcpy sets it:
+    `one_try` before any of it.
     """
 
-    def __init__(self, clf: nfc.ContactlessFrontend) -> None:
+    def __init__(self, clf: nfc.ContactlessFrontend, rf: str = "wait",
+                 on_s: float = 0.1, off_s: float = 0.1) -> None:
         self.clf = clf
         self.chipset = clf.device.chipset
+        self.rf = rf
+        self.on_s, self.off_s = on_s, off_s
         self.waiting = False  # the chip is set to wait for a card
 
     @classmethod
-    def of(cls, clf: nfc.ContactlessFrontend) -> CardWait | None:
+    def of(cls, clf: nfc.ContactlessFrontend, rf: str = "wait", on_s: float = 0.1,
+           off_s: float = 0.1) -> CardWait | None:
         """The wait for a PN532 on a serial line; None for readers that are polled."""
         device = clf.device
         transport = getattr(getattr(device, "chipset", None), "transport", None)
         if isinstance(device, nfc.clf.pn532.Device) and isinstance(transport, nfc.clf.transport.TTY):
-            return cls(clf)
+            return cls(clf, rf, on_s, off_s)
         return None
 
-    def wait(self) -> nfc.clf.RemoteTarget | None:
-        """The tag that entered the field, or None after ~1 s without one.
+    def wait(self, stop: threading.Event) -> nfc.clf.RemoteTarget | None:
+        """The tag that entered the field, or None after a while without one.
         On return with a tag the chip is back to one try per poll."""
+        if self.rf == "poll":
+            if stop.wait(self.off_s):
+                return None
+            return self.present()
         if not self.waiting:
             self.chipset.rf_configuration(MAX_RETRIES, WAIT_FOR_CARD)
             self.waiting = True
+        timeout = 1.0 if self.rf == "wait" else self.on_s
         try:
-            target = sense(self.clf)
+            rsp = self.chipset.command(IN_LIST, b"\x01\x00", timeout=timeout)
         except OSError as exc:
             if exc.errno != errno.ETIMEDOUT:
                 raise
             self._drain()
+            if self.rf == "duty":
+                self.clf.device.mute()  # field off until the next window
+                stop.wait(self.off_s)
             return None
-        if target is not None:
-            self.one_try()
-        return target
+        if not rsp or rsp[0] == 0:
+            return None
+        self.one_try()
+        return _target(bytes(rsp[2:]))
+
+    def present(self) -> nfc.clf.RemoteTarget | None:
+        """One try for whatever tag is in the field (the field reset first, so a
+        tag activated before answers again)."""
+        self.one_try()
+        self.clf.device.mute()
+        rsp = self.chipset.in_list_passive_target(1, 0, b"")
+        return _target(bytes(rsp)) if rsp is not None else None
 
     def one_try(self) -> None:
         """Back to nfcpy's one try: a poll of an empty reader answers at once."""
@@ -277,8 +385,13 @@ class CardWait:
 class NfcDriver:
     """Watches one nfcpy frontend; emits connected/placed/removed/lost; reopens after faults.
 
-    An empty PN532 waits for a card (`CardWait`); a resting tag is checked
-    every `poll_ms` until it leaves; other readers are polled every `poll_ms`.
+    An empty PN532 on a serial line finds cards through `CardWait`; a resting
+    tag is checked every `poll_ms` until it leaves; other readers are polled
+    every `poll_ms` with nfcpy's own `sense`.
+
+    `known` (uids the table's tag map names): such a tag is not read at all;
+    its uid goes to the table, which maps it (as for a tag with no name on
+    it).  Others are read for an NDEF name.
 
     `labeller`, when set, is asked about each newly placed tag and may return
     a name to write on it (enrolment); the placement then carries the name
@@ -293,13 +406,22 @@ class NfcDriver:
         poll_ms: int = 30,
         retry_ms: int = 500,
         clock: Callable[[], float] = time.monotonic,
+        known: Collection[str] = (),
+        rf: str = "wait",
+        rf_on_ms: int = 100,
+        rf_off_ms: int = 100,
     ) -> None:
+        if rf not in RF_MODES:
+            raise ValueError(f"rf must be one of {', '.join(RF_MODES)}, not {rf!r}")
         self.reader = reader
         self.opener = opener
         self.where = where
         self.poll_s = poll_ms / 1000
         self.retry_s = retry_ms / 1000
         self.clock = clock
+        self.known = frozenset(known)
+        self.rf = rf
+        self.rf_on_s, self.rf_off_s = rf_on_ms / 1000, rf_off_ms / 1000
         self.labeller: Labeller | None = None
 
     def __repr__(self) -> str:
@@ -328,19 +450,26 @@ class NfcDriver:
             finally:
                 close_quietly(clf)
 
-    def _look(self, clf: nfc.ContactlessFrontend,
-              target: nfc.clf.RemoteTarget | None = None) -> tuple[str, str | None, str] | None:
+    def _look(self, clf: nfc.ContactlessFrontend, target: nfc.clf.RemoteTarget | None = None,
+              fresh: bool = True) -> tuple[str, str | None, str] | None:
         """(uid, name, detail) of the tag on the reader, None if none (or it just left).
 
-        `target`: the tag the poll just selected; reading it at once, rather
-        than polling for it a second time, is four chip commands less between
-        a placement and its input."""
+        `target`: the tag a poll just selected.  A uid in `known` needs nothing
+        more.  Otherwise the tag is read; `fresh` says the target came through
+        nfcpy's own `sense` (which readies the chip for Type 2 tags) and can be
+        read at once; one found by `CardWait` is sensed again first."""
         if target is None:
             target = sense(clf)
         if target is None:
             return None
         uid = bytes(target.sdd_res).hex()
+        if self.labeller is None and uid in self.known:
+            return uid, None, ""
         try:
+            if not fresh:
+                target = sense(clf, bytes(target.sdd_res))
+                if target is None:
+                    raise TagGone(uid)
             name = identify(clf, target)
             detail = ""
             if self.labeller is not None:
@@ -361,16 +490,18 @@ class NfcDriver:
         emit(RawEvent(self.reader, "connected", self.clock(),
                       present=((seen[0], seen[1]),) if seen else ()))
         current = seen[0] if seen else None
-        waiter = CardWait.of(clf)
+        off_s = self.poll_s if self.rf == "poll" else self.rf_off_s
+        waiter = CardWait.of(clf, self.rf, self.rf_on_s, off_s)
         while not stop.is_set():
+            fresh = waiter is None
             if current is None and waiter is not None:
-                target = waiter.wait()
+                target = waiter.wait(stop)
                 if target is None:
                     continue  # still empty (and a chance to see `stop`)
             elif stop.wait(self.poll_s):
                 break
             else:
-                target = sense(clf)
+                target = waiter.present() if waiter is not None else sense(clf)
             uid = bytes(target.sdd_res).hex() if target is not None else None
             if uid == current:
                 continue  # resting (or still absent)
@@ -379,7 +510,7 @@ class NfcDriver:
                 current = None
             if uid is None:
                 continue
-            seen = self._look(clf, target)
+            seen = self._look(clf, target, fresh)
             if seen is None or seen[0] != uid:
                 continue  # it left while being read; the next poll decides
             emit(RawEvent(self.reader, "placed", self.clock(), uid=uid, tag=seen[1], detail=seen[2]))

@@ -2,9 +2,19 @@
 
 They print a frame — STX, 10 hex digits of card data, 2 hex digits of
 checksum (XOR of the 5 data bytes), maybe CR LF, ETX — over and over while a
-card rests, and nothing when it leaves; so removal is inferred from
-`hold_ms` of silence.  Frames with a bad checksum are dropped: at 9600 baud a
-half-read card produces them.
+card rests, and nothing when it leaves; so removal is inferred from silence.
+Frames with a bad checksum are dropped: at 9600 baud a half-read card
+produces them.
+
+How long a silence means "lifted" is learnt per module: real modules repeat
+unevenly (300-500 ms apart on some, arduino12/rdm6300 #14, #17), so the hold
+grows to 1.3x the longest gap seen between frames of a resting card, up to
+`HOLD_CAP_S`, and never below `hold_ms`.  The removal carries the time the
+silence was judged, not the last frame's, so the runner's debounce applies
+on top (a backdated removal slipped past it).  A module that stops repeating
+after `stops_after` frames (some do after ~28) cannot tell a lift from its own
+silence: a silence that begins at that count is taken as "still resting",
+and the lift is heard when another card, or the same one anew, is read.
 """
 from __future__ import annotations
 
@@ -22,6 +32,10 @@ log = logging.getLogger(__name__)
 
 STX, ETX = 0x02, 0x03
 FAULTS: tuple[type[BaseException], ...] = (OSError, termios.error, serial.SerialException)
+#: The longest a learnt hold grows: with the runner's 150 ms debounce a lift is heard within a second.
+HOLD_CAP_S = 0.8
+#: A silence this many frames short of `stops_after` is still the module's own (frames lost to noise).
+STOP_SLACK = 2
 
 
 def encode_frame(card: str, crlf: bool = False) -> bytes:
@@ -87,14 +101,17 @@ class SerialRfidDriver:
         reader: str,
         path: str,
         baud: int = 9600,
-        hold_ms: int = 250,
+        hold_ms: int = 600,
         retry_ms: int = 500,
         clock: Callable[[], float] = time.monotonic,
+        stops_after: int = 0,
     ) -> None:
         self.reader = reader
         self.path = path
         self.baud = baud
         self.hold_s = hold_ms / 1000
+        self.stops_after = stops_after
+        self.longest_gap = 0.0  # between two frames of one resting card
         self.retry_s = retry_ms / 1000
         self.clock = clock
         self.parser = FrameParser()
@@ -141,6 +158,8 @@ class SerialRfidDriver:
         last_seen = present.get(current, 0.0) if current else 0.0
         emit(RawEvent(self.reader, "connected", self.clock(),
                       present=((current, None),) if current else ()))
+        run = 0  # frames of `current` since it was (re)presented
+        quiet = False  # `current` rests on a module that stopped repeating
         while not stop.is_set():
             data = port.read(256)
             now = self.clock()
@@ -149,8 +168,18 @@ class SerialRfidDriver:
                     if current is not None:
                         emit(RawEvent(self.reader, "removed", now, uid=current))
                     emit(RawEvent(self.reader, "placed", now, uid=card))
-                    current = card
+                    current, run = card, 0
+                elif not quiet and run:
+                    self.longest_gap = max(self.longest_gap, now - last_seen)
+                run, quiet = (1, False) if quiet else (run + 1, quiet)
                 last_seen = now
-            if current is not None and now - last_seen > self.hold_s:
-                emit(RawEvent(self.reader, "removed", last_seen, uid=current))
-                current = None
+            if current is not None and not quiet and now - last_seen > self.hold():
+                if self.stops_after and run >= self.stops_after - STOP_SLACK:
+                    quiet = True  # the module's own silence, not a lift
+                    continue
+                emit(RawEvent(self.reader, "removed", now, uid=current))
+                current, run = None, 0
+
+    def hold(self) -> float:
+        """Silence that means "lifted": `hold_ms`, or more for a module seen repeating slowly."""
+        return max(self.hold_s, min(HOLD_CAP_S, 1.3 * self.longest_gap))

@@ -17,6 +17,7 @@ from typing import Any, ClassVar
 
 from kikimimi import hints
 from kikimimi.hints import Line, line
+from kikimimi.phases import Phases
 from kikimimi.protocol import REFEREE, TABLE, Event, Game, Input, error, event, say, seat_audience
 
 from .clock import PhaseTimer
@@ -44,6 +45,8 @@ class HiddenRoleGame(Game):
     commands: ClassVar[tuple[str, ...]] = ()
     #: The phase that shows before the deal is complete.
     DEAL = "deal"
+    #: The game's phases as data (kikimimi.phases); when given, every move is checked against it.
+    PHASES: ClassVar[Phases | None] = None
 
     def setup_roles(self, deck: Sequence[str]) -> None:
         self.roster = Roster(self.players)
@@ -112,7 +115,8 @@ class HiddenRoleGame(Game):
         return [error(f"next: nothing to end in the {self.phase}", private=REFEREE)]
 
     def on_field(self, inp: Input) -> list[Event]:
-        return [error(f"{inp.tag} has no use on the field"), say(TABLE, "not-now")]
+        # a role card looks like any other: its name is the referee's alone
+        return [error(f"{inp.tag} has no use on the field", private=REFEREE), say(TABLE, "not-now")]
 
     def on_timer(self, name: str, t: float) -> list[Event]:
         return []
@@ -162,10 +166,13 @@ class HiddenRoleGame(Game):
 
     def enter(self, phase: str, day: int | None = None) -> Event:
         """Move to a phase; the `phase` event for the log."""
-        self.phase = phase
+        self.phase = self._moved(phase)
         if day is not None:
             self.day = day
         return event("phase", phase=phase, day=self.day)
+
+    def _moved(self, phase: str) -> str:
+        return phase if self.PHASES is None else self.PHASES.step(self.phase, phase)
 
     def remove(self, causes: Mapping[int, str], when: str, key: str | None = None) -> list[Event]:
         """Seats leave: public `out` events in seat order without the cause, the
@@ -189,7 +196,7 @@ class HiddenRoleGame(Game):
     def finish(self, winner: str, reason: str) -> list[Event]:
         """The end: ranking by team (CONTRACT.md), every role told on the speaker."""
         self.finished, self.winner = True, winner
-        self.phase = "over"
+        self.phase = self._moved("over")
         out = self.phase_timer.stop()
         teams = self.winning_teams(winner) if winner != "void" else ()
         out.append(event("game-over", ranking=ranking(self.roster, teams), reason=reason, winner=winner))

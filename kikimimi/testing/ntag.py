@@ -13,6 +13,9 @@ PAGES = 45  # NTAG213: pages 0..44
 USER_FIRST, USER_LAST = 4, 39
 VERSION = bytes.fromhex("0004040201000F03")
 ACK, NAK = b"\x0a", b"\x00"
+#: What NXP writes in page 4 of a new NTAG213 (NTAG213/215/216 datasheet §8.5, "initialized"
+#: state): a Lock Control TLV (dynamic lock bits at page 40, byte 0) and an empty NDEF message.
+FACTORY_DATA = bytes.fromhex("0103a00c340300fe")
 
 
 def crc_a(data: bytes) -> bytes:
@@ -37,7 +40,8 @@ class Ntag213:
     sens_res = b"\x00\x44"  # as the PN532 reports ATQA
     sel_res = 0x00  # SAK of a Type 2 Tag
 
-    def __init__(self, uid: str, text: str | None = None, writable: bool = True) -> None:
+    def __init__(self, uid: str, text: str | None = None, writable: bool = True,
+                 factory: bool = False) -> None:
         raw = bytes.fromhex(uid)
         if len(raw) != 7 or raw[0] != 0x04:
             raise ValueError(f"an NTAG213 uid is 7 bytes starting 04, not {uid!r}")
@@ -49,7 +53,7 @@ class Ntag213:
         mem[8] = raw[3] ^ raw[4] ^ raw[5] ^ raw[6]
         mem[9] = 0x48
         mem[12:16] = bytes([0xE1, 0x10, 0x12, 0x00 if writable else 0x0F])
-        data = ndef_tlv(text)
+        data = FACTORY_DATA if factory else ndef_tlv(text)
         mem[16:16 + len(data)] = data
         mem[41 * 4 + 3] = 0xFF  # AUTH0: no password protection
         self.mem = mem
@@ -93,11 +97,31 @@ class Ntag213:
         self.active = False  # anything else (incl. 1A 00): silent, back to idle
         return None
 
+    @classmethod
+    def new(cls, uid: str) -> Ntag213:
+        """A tag as it leaves the factory: Lock Control TLV, then an empty NDEF message."""
+        return cls(uid, factory=True)
+
+    def tlvs(self) -> list[tuple[int, bytes]]:
+        """The data area's TLVs as (type, value), up to the Terminator (NFC Forum T2T §2.3)."""
+        data, i, out = bytes(self.mem[16:40 * 4]), 0, []
+        while i < len(data) and data[i] != 0xFE:
+            kind = data[i]
+            if kind == 0x00:  # NULL TLV: padding
+                i += 1
+                continue
+            n, i = data[i + 1], i + 2
+            if n == 0xFF:
+                n, i = data[i] << 8 | data[i + 1], i + 2
+            out.append((kind, data[i:i + n]))
+            i += n
+        return out
+
     def text(self) -> str | None:
         """The first NDEF text record, decoded from memory (for test assertions)."""
-        data = bytes(self.mem[16:])
-        if data[0] != 0x03 or data[1] == 0:
+        message = next((value for kind, value in self.tlvs() if kind == 0x03), b"")
+        if not message:
             return None
-        records = list(ndef.message_decoder(data[2:2 + data[1]], errors="relax"))
+        records = list(ndef.message_decoder(message, errors="relax"))
         texts = [r.text for r in records if isinstance(r, ndef.TextRecord)]
         return texts[0] if texts else None

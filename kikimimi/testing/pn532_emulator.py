@@ -14,13 +14,28 @@ the moment a tag is placed.  A host ACK frame aborts a pending command with
 no response.  A tag that arrives just as the host's abort crosses it on the
 wire is `place_at_abort`: the answer is already on its way, the abort finds
 nothing to abort, and the late answer reaches the host after its ACK.
+
+With `timing` (a `ChipTiming`, see kikimimi/testing/chip_timing.py) the chip
+also takes a real chip's time: every byte its UART time at the current
+speed, every command the chip's processing, every answer the USB-serial
+adapter's latency, in order.  Without it, answers are instant (the protocol
+without the clock: quick tests).
+
+In both, PowerDown really sleeps: the chip hears nothing until a 0x55 byte
+arrives on HSU (if HSU is among the wake-up sources), then nothing for
+`wake_s` more (PN532 User Manual §7.2.11 as libnfc's pn532_uart.c applies
+it).  Several tags may rest in the field at once; the one placed first
+answers an InListPassiveTarget that names no uid.  The RF field's on-time is
+counted (`field_on_seconds`).
 """
 from __future__ import annotations
 
 import collections
 import logging
 import threading
+import time
 
+from kikimimi.testing.chip_timing import REAL, ChipTiming, DelayLine
 from kikimimi.testing.ntag import Ntag213
 from kikimimi.testing.pty_device import PtyDevice
 
@@ -34,6 +49,8 @@ REG_FIFO_DATA = 0x6339
 SENS_REQ = 0x26
 MAX_RETRIES_AT_POWER_ON = bytes([0xFF, 0x01, 0xFF])  # MxRtyATR, MxRtyPSL, MxRtyPassiveActivation
 WAIT_FOREVER = 0xFF
+HSU_WAKE = 0x10  # PowerDown WakeUpEnable bit of the HSU line
+WAKE_BYTE = 0x55
 
 
 def frame(payload: bytes) -> bytes:
@@ -53,10 +70,13 @@ class PN532Emulator(PtyDevice):
     """One emulated PN532 breakout behind a USB-UART, at the path `link`."""
     kind = "pn532"
 
-    def __init__(self, link: str, speed: int = 115200) -> None:
+    def __init__(self, link: str, speed: int = 115200, timing: ChipTiming | None = None,
+                 asleep: bool = False) -> None:
         super().__init__(link)
         self.speed = speed  # the chip's current UART speed
-        self.tag: Ntag213 | None = None
+        self.timing = timing
+        self.tags: list[Ntag213] = []  # in the field, in the order they were placed
+        self._selected: Ntag213 | None = None  # the tag the last InListPassiveTarget activated
         self.regs: dict[int, int] = collections.defaultdict(int)
         self.commands: collections.Counter[str] = collections.Counter()
         self.lose_tag_after_reads: int | None = None
@@ -68,7 +88,32 @@ class PN532Emulator(PtyDevice):
         self.aborted = 0  # pending commands a host ACK cancelled
         self.late_answers = 0  # answers that crossed the host's abort on the wire
         self._at_abort: Ntag213 | None = None
-        self.crossing_delay = 0.003  # s the late answer takes to reach the host after the ACK
+        self.crossing_delay = 0.003  # s the late answer takes to reach the host after the ACK (instant chip)
+        # sleep (PowerDown) and wake-up
+        self.asleep = asleep
+        self.wakes_on_hsu = True
+        self.unheard_asleep = 0  # bytes a sleeping chip did not hear
+        self.wakeups = 0
+        self._deaf_until = 0.0  # monotonic time before which arriving bytes are lost (waking up)
+        # the wire's clock: when the chip's receiver, processor and transmitter are next free
+        self._rx_free = self._busy_until = self._tx_free = 0.0
+        self._line: DelayLine | None = None
+        # the RF field, for field-on time per minute
+        self.field_on = False
+        self._field_since = 0.0
+        self._field_total = 0.0
+
+    # -- compatibility: the one tag tests usually mean --------------------------
+    @property
+    def tag(self) -> Ntag213 | None:
+        """The tag in the field (the first placed, if several)."""
+        with self._lock:
+            return self.tags[0] if self.tags else None
+
+    @tag.setter
+    def tag(self, tag: Ntag213 | None) -> None:
+        with self._lock:
+            self.tags = [tag] if tag is not None else []
 
     @property
     def waiting_for_card(self) -> bool:
@@ -76,12 +121,29 @@ class PN532Emulator(PtyDevice):
         with self._lock:
             return self.pending is not None
 
+    def field_on_seconds(self) -> float:
+        """Seconds the RF field has been on since the emulator started."""
+        with self._lock:
+            extra = time.monotonic() - self._field_since if self.field_on else 0.0
+            return self._field_total + extra
+
+    def command_count(self) -> int:
+        with self._lock:
+            return sum(self.commands.values())
+
     # -- the table side -------------------------------------------------------
     def place(self, tag: Ntag213) -> None:
         """Put a tag on the reader (replacing any: a swap)."""
         with self._lock:
             tag.active = False
-            self.tag = tag
+            self.tags = [tag]
+            self._answer_pending()
+
+    def add(self, tag: Ntag213) -> None:
+        """Put one more tag in the field beside those resting there."""
+        with self._lock:
+            tag.active = False
+            self.tags.append(tag)
             self._answer_pending()
 
     def place_at_abort(self, tag: Ntag213) -> None:
@@ -90,26 +152,60 @@ class PN532Emulator(PtyDevice):
         with self._lock:
             self._at_abort = tag
 
-    def remove(self) -> None:
+    def remove(self, tag: Ntag213 | None = None) -> None:
+        """Lift `tag` (every tag when None)."""
         with self._lock:
-            self.tag = None
+            self.tags = [t for t in self.tags if tag is not None and t is not tag]
+            if self._selected is not None and self._selected not in self.tags:
+                self._selected = None
 
     def vanish(self) -> None:
         """Unplug: the line goes dead and the device node disappears."""
         with self._lock:
             self.link.vanish()
+            if self._line is not None:
+                self._line.clear()
             self._buf.clear()
             self.pending = None
+            self._set_field(False)
 
     def come_back(self, speed: int = 115200) -> None:
-        """Plug back in (a power cycle puts the chip back at `speed`)."""
+        """Plug back in (a power cycle puts the chip back at `speed`, awake)."""
         with self._lock:
             self.speed = speed
             self.max_retries = MAX_RETRIES_AT_POWER_ON
             self.pending = None
+            self.asleep = False
             self.link.appear()
 
+    def start(self):  # -> Self
+        if self.timing is not None:
+            self._line = DelayLine(self._write_now, self.path)
+        return super().start()
+
+    def stop(self) -> None:
+        super().stop()
+        if self._line is not None:
+            self._line.close()
+
     # -- the wire side --------------------------------------------------------
+    def _byte_s(self) -> float:
+        return (self.timing or REAL).byte_s(self.speed)
+
+    def _write_now(self, data: bytes) -> None:
+        with self._lock:
+            self.link.write(data)
+
+    def _send(self, data: bytes, ready: float | None = None) -> None:
+        """One answer from the chip: at once, or after its UART time and the adapter's latency."""
+        if self.timing is None:
+            self.link.write(data)
+            return
+        start = max(ready if ready is not None else time.monotonic(), self._tx_free)
+        self._tx_free = start + len(data) * self._byte_s()
+        assert self._line is not None
+        self._line.send(data, self._tx_free + self.timing.adapter_latency_s)
+
     def _serve(self) -> None:
         while not self._stop.is_set():
             if not self.link.present:
@@ -126,8 +222,31 @@ class PN532Emulator(PtyDevice):
                     self.garbled += 1  # noise at the wrong speed: the chip hears nothing
                     self._buf.clear()
                     continue
-                self._buf += data
-                self._parse()
+                per = self._byte_s()
+                base = max(time.monotonic(), self._rx_free)  # arrival of the chunk's first byte
+                self._rx_free = base + len(data) * per
+                data = self._heard(data, base, per)
+                if data:
+                    self._buf += data
+                    self._parse()
+
+    def _heard(self, data: bytes, base: float, per: float) -> bytes:
+        """The bytes of a chunk the chip hears: none while asleep until a 0x55, none while waking."""
+        if self.asleep:
+            at = data.find(WAKE_BYTE) if self.wakes_on_hsu else -1
+            if at < 0:
+                self.unheard_asleep += len(data)
+                return b""
+            self.asleep = False
+            self.wakeups += 1
+            self._deaf_until = base + (at + 1) * per + (self.timing or REAL).wake_s
+            self.unheard_asleep += at + 1
+            data, base = data[at + 1:], base + (at + 1) * per
+        if self._deaf_until > base:
+            lost = min(len(data), int((self._deaf_until - base) / per) + 1)
+            self.unheard_asleep += lost
+            data = data[lost:]
+        return data
 
     def _parse(self) -> None:
         buf = self._buf
@@ -168,8 +287,10 @@ class PN532Emulator(PtyDevice):
             if self.pending is not None:
                 self.pending = None  # a new command supersedes the wait
                 self.aborted += 1
-            self.link.write(ACK_FRAME)
-            self._command(body[1], body[2:])
+            begin = max(self._rx_free, self._busy_until)
+            timing = self.timing
+            self._send(ACK_FRAME, begin + (timing.ack_s if timing else 0.0))
+            self._command(body[1], body[2:], begin)
 
     def _abort(self) -> None:
         if self.pending is None:
@@ -181,17 +302,16 @@ class PN532Emulator(PtyDevice):
             return
         # the tag arrived first: the chip's answer left before the ACK came in
         crossing.active = False
-        self.tag = crossing
+        self.tags = [crossing]
         answer = self._list(self.pending)
         self.pending = None
         self.late_answers += 1
-        timer = threading.Timer(self.crossing_delay, self._send, (frame(b"\x4b" + answer),))
+        if self.timing is not None:
+            self._send(frame(b"\x4b" + answer))  # the delay line brings it after the ACK
+            return
+        timer = threading.Timer(self.crossing_delay, self._write_now, (frame(b"\x4b" + answer),))
         timer.daemon = True
         timer.start()
-
-    def _send(self, data: bytes) -> None:
-        with self._lock:
-            self.link.write(data)
 
     def _answer_pending(self) -> None:
         if self.pending is None:
@@ -199,22 +319,47 @@ class PN532Emulator(PtyDevice):
         answer = self._list(self.pending)
         if answer != b"\x00":  # the placed tag is one the command waits for
             self.pending = None
-            self.link.write(frame(b"\x4b" + answer))
+            ready = time.monotonic() + (self.timing.list_found_s if self.timing else 0.0)
+            self._send(frame(b"\x4b" + answer), ready)
 
-    def _command(self, code: int, params: bytes) -> None:
+    def _cost(self, code: int, params: bytes, reply: bytes | None) -> float:
+        """The chip's time for one command, frame in to answer out (the timing model)."""
+        t = self.timing
+        if t is None:
+            return 0.0
+        if code == 0x4A:
+            return t.list_found_s if reply and reply[:1] != b"\x00" else t.list_empty_s
+        if code == 0x42:
+            over_air = len(params) + 2 + (len(reply) + 1 if reply and len(reply) > 1 else 0)
+            return t.exchange_s + over_air * t.rf_byte_s
+        return t.local_s
+
+    def _command(self, code: int, params: bytes, begin: float) -> None:
         handler = getattr(self, f"_cmd_{code:02x}", None)
         if handler is None:
             self.commands[f"unknown {code:02x}"] += 1
-            self.link.write(ERROR_FRAME)
+            self._send(ERROR_FRAME, begin + (self.timing.local_s if self.timing else 0.0))
             return
         self.commands[handler.__doc__ or f"{code:02x}"] += 1
         reply = handler(params)
         if reply is not None:
-            self.link.write(frame(bytes([code + 1]) + reply))
+            ready = begin + self._cost(code, params, reply)
+            out = frame(bytes([code + 1]) + reply)
+            self._send(out, ready)
+            if self.timing is not None:
+                self._busy_until = self._tx_free
         after = getattr(self, "_after", None)
         if after:
             self._after = None
             after()
+
+    def _set_field(self, on: bool) -> None:
+        now = time.monotonic()
+        if on and not self.field_on:
+            self._field_since = now
+        elif not on and self.field_on:
+            self._field_total += now - self._field_since
+        self.field_on = on
 
     def _cmd_00(self, p: bytes) -> bytes:
         """Diagnose"""
@@ -256,18 +401,30 @@ class PN532Emulator(PtyDevice):
 
     def _cmd_16(self, p: bytes) -> bytes:
         """PowerDown"""
+        wake = p[0] if p else 0
+
+        def sleep() -> None:  # after the answer: the chip sleeps until woken as the manual says
+            self.asleep = True
+            self.wakes_on_hsu = bool(wake & HSU_WAKE)
+            self._set_field(False)
+            for tag in self.tags:
+                tag.active = False
+        self._after = sleep
         return b"\x00"
 
     def _cmd_32(self, p: bytes) -> bytes:
         """RFConfiguration"""
         if p[:1] == b"\x05" and len(p) >= 4:
             self.max_retries = bytes(p[1:4])
-        if p[:1] == b"\x01" and len(p) > 1 and not p[1] & 0x01 and self.tag:
-            self.tag.active = False  # field off: the tag powers down
+        if p[:1] == b"\x01" and len(p) > 1 and not p[1] & 0x01:
+            self._set_field(False)
+            for tag in self.tags:
+                tag.active = False  # field off: the tags power down
         return b""
 
-    def _cmd_4a(self, p: bytes) -> bytes:
+    def _cmd_4a(self, p: bytes) -> bytes | None:
         """InListPassiveTarget"""
+        self._set_field(True)
         answer = self._list(p)
         if answer == b"\x00" and self.max_retries[2] == WAIT_FOREVER and p[1:2] == b"\x00":
             self.pending = bytes(p)  # retry until a target answers: no response yet
@@ -275,26 +432,32 @@ class PN532Emulator(PtyDevice):
         return answer
 
     def _list(self, p: bytes) -> bytes:
-        """InListPassiveTarget's answer with the tag in the field now."""
+        """InListPassiveTarget's answer with the tags in the field now."""
         brty, wanted = (p[1] if len(p) > 1 else 0), p[2:]
-        tag = self.tag
         self.regs[REG_FIFO_DATA] = SENS_REQ
-        if brty != 0 or tag is None:
+        if brty != 0 or not self.tags:
             return b"\x00"
         if len(wanted) == 8 and wanted[0] == 0x88:
             wanted = wanted[1:]  # cascade tag before a 7-byte uid
-        if wanted and wanted != tag.uid:
+        found = [t for t in self.tags if not wanted or t.uid == wanted]
+        if not found:
             return b"\x00"
+        tag = found[0]
         self.regs[REG_FIFO_DATA] = 0
+        for other in self.tags:
+            other.active = False
         tag.active = True
+        self._selected = tag
         return (b"\x01\x01" + tag.sens_res + bytes([tag.sel_res, len(tag.uid)]) + tag.uid)
 
     def _cmd_42(self, p: bytes) -> bytes:
         """InCommunicateThru"""
-        tag = self.tag
+        self._set_field(True)
+        tag = self._selected
         if tag is not None and p[:1] == b"\x30" and self.lose_tag_after_reads is not None:
             if self.lose_tag_after_reads <= 0:
-                self.tag = tag = None  # pulled out in the middle of a read
+                self.remove(tag)  # pulled out in the middle of a read
+                tag = None
                 self.lose_tag_after_reads = None
             else:
                 self.lose_tag_after_reads -= 1

@@ -3,10 +3,17 @@
 While a card rests it repeats the card's frame every `repeat_ms`; a host
 listening at the wrong line speed gets noise.  It can send a frame with a bad
 checksum, vanish (unplug) and come back, like `PN532Emulator`.
+
+Real modules are less regular (arduino12/rdm6300 issues #14 and #17): some
+repeat a held card unevenly (`gaps_ms`, cycled: e.g. 300-500 ms apart), and
+some stop repeating after a few dozen frames while the card still rests
+(`stops_after`); they start again only when a card is presented anew.
 """
 from __future__ import annotations
 
+import itertools
 import threading
+from collections.abc import Sequence
 
 from kikimimi.readers.serial_rfid import encode_frame
 from kikimimi.testing.pty_device import PtyDevice
@@ -15,9 +22,13 @@ from kikimimi.testing.pty_device import PtyDevice
 class Rdm6300Emulator(PtyDevice):
     kind = "rdm6300"
 
-    def __init__(self, link: str, repeat_ms: int = 50, crlf: bool = False, speed: int = 9600) -> None:
+    def __init__(self, link: str, repeat_ms: int = 50, crlf: bool = False, speed: int = 9600,
+                 gaps_ms: Sequence[int] | None = None, stops_after: int | None = None) -> None:
         super().__init__(link)
         self.repeat_s = repeat_ms / 1000
+        self._gaps = itertools.cycle([g / 1000 for g in gaps_ms] if gaps_ms else [self.repeat_s])
+        self.stops_after = stops_after
+        self.run = 0  # frames sent for the card resting now
         self.crlf = crlf
         self.speed = speed
         self.card: str | None = None
@@ -27,6 +38,7 @@ class Rdm6300Emulator(PtyDevice):
     def place(self, card: str) -> None:
         with self._lock:
             self.card = card
+            self.run = 0
 
     def remove(self) -> None:
         with self._lock:
@@ -48,10 +60,13 @@ class Rdm6300Emulator(PtyDevice):
             self.link.appear()
 
     def _serve(self) -> None:
-        while not self._stop.wait(self.repeat_s):
+        while not self._stop.wait(next(self._gaps)):
             with self._lock:
                 if self.card is None or not self.link.present:
                     continue
+                if self.stops_after is not None and self.run >= self.stops_after:
+                    continue  # the module has gone quiet; the card still rests
+                self.run += 1
                 if self.link.line_speed() == self.speed:
                     self.link.write(encode_frame(self.card, self.crlf))
                 else:

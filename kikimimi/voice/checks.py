@@ -8,7 +8,8 @@ from typing import Any
 from kikimimi.checks import Check
 
 from .config import SPEAKER, parse_audio
-from .devices import PORTAUDIO_FIX, find_device, output_devices
+from .devices import PORTAUDIO_FIX, output_devices
+from .identity import IdentityError, resolve, sound_cards
 from .engines import OPENJTALK_FIX, choose
 
 #: Devices that are a sound server, not a card (PulseAudio/PipeWire re-route on unplug).
@@ -41,6 +42,7 @@ def doctor_checks(audio: Mapping[str, Any] | None, players: int, lang: str | Non
     except ValueError as exc:
         return checks + [Check("audio config", False, str(exc), "correct that key in the table file")]
     names = [SPEAKER] + [f"seat-{n}" for n in range(1, players + 1)]
+    cards = sound_cards() if any(o.usb or o.serial for o in spec.outputs.values()) else []
     for name in names:
         out = spec.outputs.get(name)
         if out is None:
@@ -48,7 +50,11 @@ def doctor_checks(audio: Mapping[str, Any] | None, players: int, lang: str | Non
                                 f"add [audio.outputs.{name}] device = ..., channels = [1, 2]"))
             continue
         try:
-            dev = find_device(out.device, devices)
+            dev = resolve(out, devices, cards)
+        except IdentityError as exc:
+            checks.append(Check(f"output {name}", False, str(exc).split(": ", 1)[-1],
+                                "run kikimimi table setup, or set usb = the card's port"))
+            continue
         except LookupError as exc:
             text = str(exc)
             detail, _, fix = text.partition(": ")

@@ -13,6 +13,10 @@
     device = "USB"
     channels = [3, 4]
     rate = 320                # this earphone's own speech rate
+    [audio.outputs.seat-2]
+    usb = "1-1.3"             # or: the card in this USB port (stable; voice/identity.py)
+    [audio.outputs.seat-3]
+    serial = "A1B2C3"         # or: the card with this USB serial number
 
 A broken entry raises ValueError with one line naming the key, so a typo is
 found at start and not in the middle of a game.
@@ -40,6 +44,8 @@ class OutputSpec:
     channels: tuple[int, ...]  # 0-based
     volume: float = 1.0
     rate: int | None = None  # words per minute; None: the table's [audio] rate
+    usb: str | None = None  # the USB port the card is plugged into ("1-1.3")
+    serial: str | None = None  # the card's USB serial number
 
     @property
     def audience(self) -> str:
@@ -106,8 +112,9 @@ def _parse_output(name: str, section: Any, players: int) -> OutputSpec:
     if not isinstance(section, Mapping):
         raise ValueError(f"{where}: must be a table with device and channels")
     for key in section:
-        if key not in ("device", "channels", "volume", "rate"):
-            raise ValueError(f"{where}.{key}: unknown key (have: channels, device, rate, volume)")
+        if key not in OUTPUT_KEYS:
+            raise ValueError(f"{where}.{key}: unknown key (have: {', '.join(OUTPUT_KEYS)})")
+    usb, serial = _identity(where, section)
     device = section.get("device")
     if isinstance(device, bool) or not (device is None or isinstance(device, (str, int))):
         raise ValueError(f"{where}.device: must be a name substring or a device index")
@@ -128,4 +135,24 @@ def _parse_output(name: str, section: Any, players: int) -> OutputSpec:
     if isinstance(volume, bool) or not isinstance(volume, (int, float)) or not 0.0 <= volume <= MAX_VOLUME:
         raise ValueError(f"{where}.volume: must be a number from 0 to {MAX_VOLUME:g}")
     rate = _rate(section.get("rate"), f"{where}.rate")
-    return OutputSpec(name, device, tuple(c - 1 for c in channels), float(volume), rate)
+    return OutputSpec(name, device, tuple(c - 1 for c in channels), float(volume), rate, usb, serial)
+
+
+OUTPUT_KEYS = ("channels", "device", "rate", "serial", "usb", "volume")
+_USB_PORT = re.compile(r"^[0-9]+-[0-9]+(\.[0-9]+)*$")
+_SERIAL = re.compile(r"^[\x21-\x7e]{1,126}$")
+
+
+def _identity(where: str, section: Mapping[str, Any]) -> tuple[str | None, str | None]:
+    """`usb` or `serial`: one stable name for the card, never beside a `device` name."""
+    named = [k for k in ("device", "usb", "serial") if k in section]
+    if len(named) > 1:
+        raise ValueError(f"{where}: {' and '.join(named)} both name the card: keep one (usb or serial: "
+                         "they survive a reboot)")
+    usb, serial = section.get("usb"), section.get("serial")
+    if usb is not None and (not isinstance(usb, str) or not _USB_PORT.match(usb)):
+        raise ValueError(f"{where}.usb: must be a USB port like \"1-1.3\" (ls /sys/bus/usb/devices), not {usb!r}")
+    if serial is not None and (not isinstance(serial, str) or not _SERIAL.match(serial)):
+        raise ValueError(f"{where}.serial: must be the card's USB serial number (printable, no spaces), "
+                         f"not {serial!r}")
+    return usb, serial

@@ -23,7 +23,8 @@ import numpy as np
 from .clips import ClipError, as_float, resample
 from .config import SPEAKER, AudioSpec, OutputSpec, output_name, parse_audio
 from .settings import MAX_RATE, MIN_RATE
-from .devices import Device, find_device, output_devices
+from .devices import Device, output_devices
+from .identity import IdentityError, check_outputs, resolve, sound_cards
 from .mixer import DeviceMixer, Item, Lane
 from .pack import VoicePack
 from .render import Renderer
@@ -31,6 +32,11 @@ from .render import Renderer
 log = logging.getLogger(__name__)
 
 Source = tuple[str, str, int]  # ("tts", text, words per minute) or ("pack", file stem, 0)
+
+
+def _cards(spec: AudioSpec) -> list:
+    """The sound cards sysfs shows, read once, when an output is named by its USB identity."""
+    return sound_cards() if any(o.usb or o.serial for o in spec.outputs.values()) else []
 
 
 class AudioOutput:
@@ -68,8 +74,16 @@ class AudioOutput:
     @classmethod
     def from_config(cls, audio: Mapping[str, Any], players: int, lang: str, *,
                     cache_dir: Path | None = None) -> "AudioOutput":
-        """From the table TOML's `[audio]` table; ValueError names a broken key."""
-        return cls(parse_audio(audio, players), players, lang, cache_dir=cache_dir)
+        """From the table TOML's `[audio]` table; ValueError names a broken key, an
+        ambiguous identity, or two outputs on the same channels of one device."""
+        spec = parse_audio(audio, players)
+        try:
+            devices = output_devices()
+        except Exception:  # no PortAudio: every output is a problem, said when the table starts
+            devices = None
+        if devices is not None:
+            check_outputs(spec.outputs, devices, _cards(spec))
+        return cls(spec, players, lang, cache_dir=cache_dir)
 
     @classmethod
     def default_device(cls, players: int, lang: str, listen: Sequence[str] = ("table", "seat:1"),
@@ -97,10 +111,11 @@ class AudioOutput:
                 self.problems[name] = str(exc)
             return
         groups: dict[int, tuple[Device, list[OutputSpec]]] = {}
+        cards = _cards(self.spec)
         for out in self.spec.outputs.values():
             try:
-                dev = find_device(out.device, devices)
-            except LookupError as exc:
+                dev = resolve(out, devices, cards)
+            except (LookupError, IdentityError) as exc:
                 self.problems[out.name] = str(exc)
                 continue
             if max(out.channels) >= dev.channels:

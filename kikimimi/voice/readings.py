@@ -5,7 +5,8 @@ the text on screen and in the log; a catalogue's `[readings]` table maps such
 a word to kana, and only the text handed to the speech engine is rewritten.
 Open JTalk's dictionary reads 罌 as nothing at all, 古出 as コデ and 河原 as
 カワハラ; the rules say かめ, ふるで and かわら.  Readings are gathered from every
-catalogue of a language, since a word reads the same whatever the game.
+catalogue of a language (the runtime's and every registered game's), since a
+word reads the same whatever the game.
 """
 from __future__ import annotations
 
@@ -14,15 +15,18 @@ import tomllib
 from collections.abc import Mapping
 from importlib import resources
 
+from kikimimi.game_files import all_phrase_files
+
 
 def load_readings(lang: str) -> dict[str, str]:
     """The merged `[readings]` of every packaged catalogue in `lang` (bad files are skipped:
     the catalogue loader reports them)."""
     out: dict[str, str] = {}
     root = resources.files("kikimimi_voices")
-    for folder in sorted(root.iterdir(), key=lambda p: p.name):
-        ref = folder.joinpath(f"{lang}.toml")
-        if not folder.is_dir() or not ref.is_file():
+    runtime = [folder.joinpath(f"{lang}.toml") for folder in sorted(root.iterdir(), key=lambda p: p.name)
+               if folder.is_dir()]
+    for ref in [*runtime, *all_phrase_files(lang)]:
+        if not ref.is_file():
             continue
         try:
             table = tomllib.loads(ref.read_text(encoding="utf-8")).get("readings", {})

@@ -69,9 +69,12 @@ class ToyGame(Game):
     def snapshot(self) -> dict[str, Any]:
         return {"turn": self.turn, "played": list(self.played)}
 
-    @classmethod
-    def simulation(cls, seed: int, players: int, options: Mapping[str, Any], bot: str | None = None):
-        return _ToySim(seed)
+    bots = ("stones",)
+    bot_table = "toygame:toy_table"  # a single-module game names its parts absolutely
+
+
+def toy_table(seed: int, players: int, options: Mapping[str, Any], bot: str | None = None) -> "_ToySim":
+    return _ToySim(seed)
 
 
 class _ToySim:

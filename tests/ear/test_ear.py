@@ -8,44 +8,17 @@ import pytest
 from kikimimi.cli import main
 from kikimimi.ear import EarBot, EarTable, Handles, Heard, compare, game_figures
 from kikimimi.protocol import TABLE, seat_audience
-from kikimimi.registry import game_class
 from kikimimi.sim import play
+from kikimimi.testing.ear_spy import spy_on_ear_bots
 
 GAMES = [("trident", 3, {}), ("trident", 2, {}), ("trident", 4, {"scoring": "competition"}),
          ("onisagashi", 5, {}), ("onisagashi", 4, {"rules": "advanced"}),
          ("mafia42", 8, {}), ("mafia42", 12, {"mode": "cult"}), ("witch", 8, {}), ("intrigue", 4, {})]
 
 
-def instrumented(monkeypatch, game: str) -> list[tuple[int | None, object, object]]:
-    """Record every call into every ear bot: (seat, what it heard or touched, its type)."""
-    calls: list[tuple[int | None, object, object]] = []
-    cls = game_class(game)
-    original = cls.simulation
-
-    def simulation(seed, players, options, bot=None):
-        table = original(seed, players, options, bot)
-        assert isinstance(table, EarTable)
-        for b in table.bots:
-            hear, act = b.hear, b.act
-
-            def heard(h, _b=b, _hear=hear):
-                calls.append((_b.seat, h, "hear"))
-                return _hear(h)
-
-            def acted(reach, _b=b, _act=act):
-                calls.append((_b.seat, reach, "act"))
-                return _act(reach)
-
-            b.hear, b.act = heard, acted
-        return table
-
-    monkeypatch.setattr(cls, "simulation", classmethod(lambda c, *a, **k: simulation(*a, **k)))
-    return calls
-
-
 @pytest.mark.parametrize("game,players,options", GAMES[:1] + GAMES[3:4] + [("witch", 8, {}), ("mafia42", 8, {})])
 def test_ear_bots_hear_only_say_lines_for_the_speaker_or_their_own_seat(monkeypatch, game, players, options):
-    calls = instrumented(monkeypatch, game)
+    calls = spy_on_ear_bots(monkeypatch, game)
     _, log = play(game, 7, players, options, "ear")
     assert any(e["type"] == "game-over" for e in log)
     heard = [(seat, h) for seat, h, what in calls if what == "hear"]

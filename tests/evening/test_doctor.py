@@ -9,10 +9,10 @@ import pytest
 from kikimimi.cli import main
 from kikimimi.doctor import config_checks
 
-HARDWARE = Path(__file__).parents[2] / "hardware"
+GAMES = Path(__file__).parents[2] / "games"
 
 
-@pytest.mark.parametrize("path", sorted(HARDWARE.glob("*-sim.toml")), ids=lambda p: p.name)
+@pytest.mark.parametrize("path", sorted(GAMES.glob("*/sim.toml")), ids=lambda p: p.parent.name)
 def test_a_shipped_simulated_table_has_nothing_to_fix(path):
     config, checks = config_checks(path)
     assert config is not None
@@ -23,8 +23,8 @@ def test_a_shipped_simulated_table_has_nothing_to_fix(path):
 
 
 def test_a_journal_folder_serve_will_create_is_not_a_fault(tmp_path):
-    (tmp_path / "t.toml").write_text((HARDWARE / "trident-sim.toml").read_text().replace(
-        "../var/trident-sim.jsonl", "deep/er/j.jsonl"))
+    (tmp_path / "t.toml").write_text((GAMES / "trident" / "sim.toml").read_text().replace(
+        "var/trident-sim.jsonl", "deep/er/j.jsonl"))
     checks = {c.name: c for c in config_checks(tmp_path / "t.toml")[1]}
     assert checks["journal"].ok and "created when the table starts" in checks["journal"].detail
 

@@ -168,8 +168,8 @@ def test_a_malformed_session_in_a_journal_header_is_one_line(session):
 
 def test_serve_refuses_normal_scoring_in_a_session_before_anything_starts(tmp_path):
     _club(tmp_path)
-    table = Path(__file__).parents[2] / "hardware" / "trident-sim.toml"
-    text = table.read_text().replace("../var/trident-sim.jsonl", "var/j.jsonl")
+    table = Path(__file__).parents[2] / "games" / "trident" / "sim.toml"
+    text = table.read_text().replace("var/trident-sim.jsonl", "var/j.jsonl")
     (tmp_path / "table.toml").write_text(text.replace('"competition"', '"normal"'))
     proc = subprocess.run([sys.executable, "-m", "kikimimi.cli", "serve", "table.toml", "--session", "1",
                            "--db", "club.sqlite", "--voice", "text"], cwd=tmp_path, capture_output=True,
@@ -183,8 +183,8 @@ def test_serve_refuses_a_session_that_is_not_open(tmp_path):
     db = _club(tmp_path)
     with Club(db) as club:
         club.end_session(1, abandon=True)
-    table = Path(__file__).parents[2] / "hardware" / "trident-sim.toml"
-    text = table.read_text().replace("../var/trident-sim.jsonl", "var/j.jsonl")
+    table = Path(__file__).parents[2] / "games" / "trident" / "sim.toml"
+    text = table.read_text().replace("var/trident-sim.jsonl", "var/j.jsonl")
     (tmp_path / "table.toml").write_text(text)
     proc = subprocess.run([sys.executable, "-m", "kikimimi.cli", "serve", "table.toml", "--session", "1",
                            "--db", "club.sqlite", "--voice", "text"], cwd=tmp_path, capture_output=True,
@@ -227,8 +227,8 @@ def test_a_plain_restart_of_a_session_journal_resumes_the_session(tmp_path, caps
     from kikimimi.table_config import load_table_config
 
     db = _club(tmp_path)
-    table = Path(__file__).parents[2] / "hardware" / "trident-sim.toml"
-    (tmp_path / "t.toml").write_text(table.read_text().replace("../var/trident-sim.jsonl", "j.jsonl"))
+    table = Path(__file__).parents[2] / "games" / "trident" / "sim.toml"
+    (tmp_path / "t.toml").write_text(table.read_text().replace("var/trident-sim.jsonl", "j.jsonl"))
     config = load_table_config(tmp_path / "t.toml")
     daemon, _, _ = _table(tmp_path, ClubSession(1, db, "en"))
     daemon.submit({"reader": "hand", "seat": 1, "tag": "trident:heart-1"})

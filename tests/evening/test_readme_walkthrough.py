@@ -1,11 +1,10 @@
-"""The README's official-session walkthrough, run exactly as written (in a scratch copy
-of the table folder), with one game played on the simulated readers."""
+"""The README's official-session walkthrough, run exactly as written (in a scratch folder,
+on the Trident's own simulated table), with one game played on the simulated readers."""
 from __future__ import annotations
 
 import os
 import re
 import shlex
-import shutil
 import signal
 import subprocess
 import sys
@@ -33,8 +32,6 @@ def _wait_for(predicate, what, timeout=30.0):
 
 
 def test_the_readme_walkthrough_is_what_a_referee_types(tmp_path):
-    (tmp_path / "hardware").mkdir()
-    shutil.copy(ROOT / "hardware" / "trident-sim.toml", tmp_path / "hardware")
     env = {**os.environ, "KIKIMIMI_DB": str(tmp_path / "club.sqlite")}
     lines = _walkthrough()
     assert all(line[0] == "kikimimi" for line in lines)
@@ -65,7 +62,7 @@ def test_the_readme_walkthrough_is_what_a_referee_types(tmp_path):
     _wait_for(lambda: len(journal.read_text().splitlines()) == len(script), "the game's inputs")
 
     # the console line of the README, in its plain form
-    console = subprocess.run([KIKIMIMI, "console", "hardware/trident-sim.toml", "--plain"], cwd=tmp_path,
+    console = subprocess.run([KIKIMIMI, "console", "trident", "--plain"], cwd=tmp_path,
                              env=env, input="help\nnew\nquit\n", capture_output=True, text=True, timeout=60)
     assert console.returncode == 0, console.stderr
     assert "penalty SEAT" in console.stdout and "new: done" in console.stdout

@@ -1,4 +1,4 @@
-"""Every simulated table config shipped in hardware/ loads, and serves a whole bot game."""
+"""Every game's simulated table (its package's sim.toml) loads, and serves a whole bot game."""
 from __future__ import annotations
 
 import json
@@ -12,21 +12,32 @@ import pytest
 from kikimimi.registry import game_class
 from kikimimi.script import dumps
 from kikimimi.sim import play
-from kikimimi.table_config import load_table_config
+from kikimimi.game_files import sim_table_file
+from kikimimi.table_config import ConfigError, load_table_config
 
-HARDWARE = Path(__file__).parents[2] / "hardware"
-SIM_CONFIGS = sorted(HARDWARE.glob("*-sim.toml"))
+SHIPPED = sorted(ep.name for ep in entry_points(group="kikimimi.games"))  # not the tests' toy game
+SIM_CONFIGS = [Path(str(ref)) for ref in map(sim_table_file, SHIPPED) if ref is not None]
 
 
 def test_every_game_ships_a_simulated_table():
     games = {load_table_config(path).game for path in SIM_CONFIGS}
     assert {"trident", "onisagashi"} <= games
-    shipped = {ep.name for ep in entry_points(group="kikimimi.games")}  # not the tests' toy game
-    missing = shipped - games
-    assert not missing, f"no hardware/*-sim.toml for {sorted(missing)}"
+    missing = set(SHIPPED) - games
+    assert not missing, f"no sim.toml in the package of {sorted(missing)}"
+    for path in SIM_CONFIGS:  # each file is its own game's
+        assert load_table_config(path).game == path.parent.name
 
 
-@pytest.mark.parametrize("path", SIM_CONFIGS, ids=lambda p: p.name)
+def test_a_game_name_serves_its_own_simulated_table_with_paths_from_here(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    config = load_table_config("witch")
+    assert config.game == "witch" and config.simulated
+    assert config.journal == tmp_path / "var" / "witch-sim.jsonl"
+    with pytest.raises(ConfigError, match="nogame"):
+        load_table_config("nogame")
+
+
+@pytest.mark.parametrize("path", SIM_CONFIGS, ids=lambda p: p.parent.name)
 def test_a_sim_config_loads_and_serves_a_bot_game_to_its_end(path, tmp_path):
     config = load_table_config(path)
     cls = game_class(config.game)

@@ -3,30 +3,18 @@ from __future__ import annotations
 
 import pytest
 
-from kikimimi.ear import EarTable, Heard
+from kikimimi.ear import Heard
 from kikimimi.engine import Table
 from kikimimi.protocol import TABLE, seat_audience
 from kikimimi.script import Header
 from kikimimi.sim import play
-from kikimimi_games.intrigue import IntrigueGame
+from kikimimi.testing.ear_spy import spy_on_ear_bots
 from kikimimi_games.intrigue.ear import Reach
 
 
 @pytest.mark.parametrize("players, options", [(4, {}), (5, {"edition": "amigo", "bribes": "hidden"})])
 def test_ear_bots_finish_hearing_only_names_on_their_own_ears(monkeypatch, players, options):
-    calls: list[tuple[int | None, object, str]] = []
-    original = IntrigueGame.simulation.__func__
-
-    def simulation(cls, seed, players, options, bot=None):
-        table = original(cls, seed, players, options, bot)
-        assert isinstance(table, EarTable)
-        for b in table.bots:
-            hear, act = b.hear, b.act
-            b.hear = lambda h, _s=b.seat, _f=hear: (calls.append((_s, h, "hear")), _f(h))[1]
-            b.act = lambda r, _s=b.seat, _f=act: (calls.append((_s, r, "act")), _f(r))[1]
-        return table
-
-    monkeypatch.setattr(IntrigueGame, "simulation", classmethod(simulation))
+    calls = spy_on_ear_bots(monkeypatch, "intrigue")
     script, log = play("intrigue", 9, players, options, "ear")
     over = [e for e in log if e["type"] == "game-over"]
     assert over and over[0]["reason"] == "end"

@@ -100,8 +100,8 @@ def test_an_unknown_bot_is_refused():
 
 
 def test_the_simulated_table_config_serves_a_recorded_game(tmp_path):
-    """hardware/intrigue-sim.toml: four hand readers and no field reader run a whole bot game."""
-    config = Path(__file__).parents[2] / "hardware" / "intrigue-sim.toml"
+    """games/intrigue/sim.toml: four hand readers and no field reader run a whole bot game."""
+    config = Path(__file__).parents[2] / "games" / "intrigue" / "sim.toml"
     record, events = tmp_path / "game.jsonl", tmp_path / "events.jsonl"
     sim = subprocess.run([sys.executable, "-m", "kikimimi.cli", "sim", "intrigue", "--seed", "5",
                           "--record", str(record)], capture_output=True, text=True, timeout=120)

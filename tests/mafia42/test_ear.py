@@ -3,12 +3,12 @@ from __future__ import annotations
 
 import pytest
 
-from kikimimi.ear import EarTable, Heard, game_figures
+from kikimimi.ear import Heard, game_figures
 from kikimimi.engine import Table
 from kikimimi.protocol import TABLE, seat_audience
 from kikimimi.script import Header
 from kikimimi.sim import play
-from kikimimi_games.mafia42 import Mafia42Game
+from kikimimi.testing.ear_spy import spy_on_ear_bots
 from kikimimi_games.mafia42.ear import Reach, ear_simulation
 
 MODES = [(8, {"mode": "classic"}), (6, {"mode": "general"}), (12, {"mode": "cult"}), (10, {"mode": "cult"})]
@@ -24,19 +24,7 @@ def test_ear_bots_finish_every_mode_with_no_internal_error(players, options):
 
 
 def test_ear_game_hears_only_names_on_its_own_ears_and_replays_identically(monkeypatch):
-    calls: list[tuple[int | None, object, str]] = []
-    original = Mafia42Game.simulation.__func__
-
-    def simulation(cls, seed, players, options, bot=None):
-        table = original(cls, seed, players, options, bot)
-        assert isinstance(table, EarTable)
-        for b in table.bots:
-            hear, act = b.hear, b.act
-            b.hear = lambda h, _s=b.seat, _f=hear: (calls.append((_s, h, "hear")), _f(h))[1]
-            b.act = lambda r, _s=b.seat, _f=act: (calls.append((_s, r, "act")), _f(r))[1]
-        return table
-
-    monkeypatch.setattr(Mafia42Game, "simulation", classmethod(simulation))
+    calls = spy_on_ear_bots(monkeypatch, "mafia42")
     script, log = play("mafia42", 5, 8, {}, "ear")
     over = [e for e in log if e["type"] == "game-over"]
     assert over and over[0]["reason"] != "stopped"

@@ -96,10 +96,9 @@ def test_catalogues_cover_every_phrase_and_name_the_game_says():
         for job in Phrasebook("en", ("mafia42",)).names:
             assert job in book.names, (lang, job)
     import tomllib
-    from importlib import resources
+    from kikimimi.game_files import phrases_file
 
-    en, ja = (tomllib.loads(resources.files("kikimimi_voices").joinpath("mafia42", f"{lang}.toml")
-                            .read_text(encoding="utf-8")) for lang in ("en", "ja"))
+    en, ja = (tomllib.loads(phrases_file("mafia42", lang).read_text(encoding="utf-8")) for lang in ("en", "ja"))
     assert set(en["phrases"]) == set(ja["phrases"]) and set(en["names"]) == set(ja["names"])
     from kikimimi_games.mafia42.jobs import default_catalogue
 

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import pytest
 
+from kikimimi.declared import diagram
 from kikimimi.engine import Table as Engine
 from kikimimi.engine import public_view, run_script
 from kikimimi.script import Header, ScriptError
@@ -135,7 +136,7 @@ def test_the_speaker_reads_each_changed_count_and_the_final_tally():
 
 
 def test_the_diagram_draws_every_phase_the_game_enters():
-    text = Mafia42Game.diagram()
+    text = diagram(Mafia42Game)
     _, log = play("mafia42", 3, 8, {})
     for phase in {e["phase"] for e in of(log, "phase")}:
         assert f"{phase} -->" in text or f"--> {phase}" in text

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from kikimimi.tuning import tune
 from kikimimi.sim import play
 from kikimimi_games.onisagashi import OnisagashiGame
 from kikimimi_games.onisagashi.cards import CARDS
@@ -56,7 +57,7 @@ def test_solve_refuses_bad_input_in_one_line(tmp_path, payload, words):
 
 
 def _catalogue(lang):
-    return tomllib.loads((ROOT / "voices" / "onisagashi" / f"{lang}.toml").read_text(encoding="utf-8"))
+    return tomllib.loads((ROOT / "games" / "onisagashi" / "phrases" / f"{lang}.toml").read_text(encoding="utf-8"))
 
 
 def test_japanese_keeps_the_seed_s_words_and_kame_is_spoken_kame():
@@ -81,7 +82,7 @@ def test_every_spoken_key_and_card_exists_in_both_languages():
 
 
 def test_tune_compares_best_with_random_bots():
-    report = OnisagashiGame.tune(2, 1, 5, {"rules": "beginner", "rounds": 1}, progress=False)
+    report = tune(OnisagashiGame, 2, 1, 5, {"rules": "beginner", "rounds": 1}, progress=False)
     lines = report.splitlines()
     assert any(line.strip().startswith("best") and "mean=" in line for line in lines)
     assert any(line.strip().startswith("random") and "mean=" in line for line in lines)

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import pytest
 
+from kikimimi.declared import diagram
 from kikimimi.engine import run_script
 from kikimimi.script import ScriptError
 from kikimimi_games.onisagashi import OnisagashiGame
@@ -97,7 +98,8 @@ def test_beginner_refuses_own_card_privately_and_keeps_state():
     assert said(log, "seat:1", "own-card")
     assert of(log, "declare")[0]["cards"] == ["keiichi", "bat", "forest"]
     tokens = [e["params"]["card"] for e in said(log, "table", "token")]
-    assert tokens[0] == "oni:card-mion"  # placed in sight of everyone: said like any token
+    assert "oni:card-mion" not in tokens  # naming it would tell the table a card of seat 1 (issue 25)
+    assert said(log, "table", "token-refused")
 
 
 def test_advanced_allows_own_cards_and_declarer_does_not_answer():
@@ -152,6 +154,6 @@ def test_bad_options_are_refused(options):
 
 
 def test_diagram_names_every_state():
-    text = OnisagashiGame.diagram()
+    text = diagram(OnisagashiGame)
     for state in ("dealing", "declaring", "window", "answering", "between", "over"):
         assert state in text

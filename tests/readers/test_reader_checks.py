@@ -55,3 +55,54 @@ def test_shipped_udev_files_cover_every_seat_and_module():
     blacklist = open(os.path.join(root, "kikimimi-blacklist.conf")).read().split()
     for mod in ("pn533", "pn533_usb", "port100", "nfc"):
         assert mod in blacklist
+
+
+def test_doctor_proves_each_reader_answers_through_the_real_driver(pn532s, rdm6300s, tmp_path):
+    from kikimimi.readers.probe import holders, probe
+    from kikimimi.testing.chip_timing import REAL
+
+    sleepy = pn532s("sleepy", timing=REAL, asleep=True)  # closed by the last serve: asleep
+    silent = rdm6300s("silent")  # a serial line, but no PN532 behind it
+    checks = {c.name: c for c in doctor_checks({"hand-1": {"driver": "pn532", "path": sleepy.path},
+                                                "hand-2": {"driver": "pn532", "path": silent.path},
+                                                "field": {"driver": "rdm6300", "path": silent.path}},
+                                               proc_modules=str(tmp_path / "none"), rules_dirs=[])}
+    assert checks["reader hand-1 answers"].ok and "PN532 firmware v1.6" in checks["reader hand-1 answers"].detail
+    assert sleepy.wakeups == 1 and sleepy.asleep  # woken, asked, and put back to sleep by the close
+    bad = checks["reader hand-2 answers"]
+    assert not bad.ok and "no PN532 answers" in bad.detail and "HSU" in bad.fix and "\n" not in bad.detail
+    with open(sleepy.path, "rb"):  # a process holds the line: it is not probed
+        assert holders(sleepy.path) == []  # ourselves do not count
+    import subprocess
+    import sys
+    holder = subprocess.Popen([sys.executable, "-c", f"import time; f = open({sleepy.path!r}, 'rb'); time.sleep(30)"])
+    try:
+        import time
+        end = time.monotonic() + 10
+        while not holders(sleepy.path) and time.monotonic() < end:
+            time.sleep(0.05)
+        held = probe("hand-1", {"driver": "pn532", "path": sleepy.path})
+        assert held.ok and f"process {holder.pid}" in held.detail and "not probed" in held.detail
+    finally:
+        holder.kill()
+        holder.wait()
+
+
+def test_doctor_says_when_pcscd_holds_an_acr122u(tmp_path):
+    from kikimimi.readers.probe import probe
+
+    proc = tmp_path / "proc"
+    (proc / "812").mkdir(parents=True)
+    (proc / "812" / "comm").write_text("pcscd\n")
+    check = probe("field", {"driver": "usb", "path": "usb:072f:2200"}, proc=str(proc))
+    assert not check.ok and "pcscd (pid 812) holds the ACR122U" in check.detail
+    assert "systemctl stop pcscd" in check.fix
+
+
+def test_shipped_udev_rules_set_the_ftdi_latency_timer_low():
+    root = os.path.join(os.path.dirname(__file__), "..", "..", "udev")
+    rules = [line for line in open(os.path.join(root, "99-kikimimi.rules")) if line.strip() and line[0] != "#"]
+    ftdi = [line for line in rules if "latency_timer" in line]
+    assert len(ftdi) == 1
+    assert 'SUBSYSTEM=="usb-serial"' in ftdi[0] and 'DRIVERS=="ftdi_sio"' in ftdi[0]
+    assert 'ATTR{latency_timer}="1"' in ftdi[0]

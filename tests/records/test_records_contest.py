@@ -133,7 +133,7 @@ def test_records_commands_refusals_and_empty_results(tmp_path, capsys):
     code, _, err = run(db, capsys, "players", "add", "太郎")  # a Japanese table needs the reading
     assert code == 2 and "--kana" in err and err.count("\n") == 1
     assert run(db, capsys, "players", "add", "Tom", "--lang", "en")[0] == 0
-    shipped = Path(__file__).resolve().parents[2] / "hardware" / "trident-sim.toml"  # an English table
+    shipped = Path(__file__).resolve().parents[2] / "games" / "trident" / "sim.toml"  # an English table
     assert run(db, capsys, "players", "add", "Sue", "--table", str(shipped))[0] == 0
     japanese = tmp_path / "ja.toml"
     japanese.write_text(shipped.read_text().replace('lang = "en"', 'lang = "ja"'))

@@ -10,11 +10,11 @@ from typing import Any
 
 import pytest
 
+from kikimimi import declared
 from kikimimi.engine import run_script
 from kikimimi.protocol import visible_to
 from kikimimi.script import dumps
 from kikimimi.sim import play
-from kikimimi_games.trident import TridentGame
 from kikimimi_games.trident.simulation import TridentSimulation
 
 
@@ -33,8 +33,8 @@ class EveryBotAsksVisibleTo(TridentSimulation):
 
 
 def _as_slow(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(TridentGame, "simulation", classmethod(
-        lambda cls, seed, players, options, bot=None: EveryBotAsksVisibleTo(seed, players, options, bot)))
+    monkeypatch.setattr(declared, "simulation",
+                        lambda cls, seed, players, options, bot=None: EveryBotAsksVisibleTo(seed, players, options, bot))
 
 
 @pytest.mark.parametrize(("bot", "players"), [("human", 3), ("random", 3), ("human", 4), ("random", 2)])

@@ -4,6 +4,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from kikimimi.declared import diagram, simulation
+from kikimimi.tuning import tune
 from kikimimi.phrases import Phrasebook
 from kikimimi.protocol import visible_to
 from kikimimi.sim import play
@@ -62,7 +64,7 @@ def test_triggers_are_declared_on_the_model_class():
 
 
 def test_diagram_is_mermaid_with_every_phase():
-    text = TridentGame.diagram("mermaid")
+    text = diagram(TridentGame, "mermaid")
     assert "stateDiagram-v2" in text and all(s in text for s in ("dealing", "choosing", "resetting", "over"))
 
 
@@ -84,7 +86,7 @@ def test_human_bots_make_human_mistakes():
 
 
 def test_bots_hear_only_what_their_seat_may_know():
-    sim = TridentGame.simulation(3, 3, {}, "human")
+    sim = simulation(TridentGame, 3, 3, {}, "human")
     heard: list[tuple[int, dict]] = []
     for seat, bot in sim.bots.items():
         original = bot.hear
@@ -103,7 +105,7 @@ def test_bots_hear_only_what_their_seat_may_know():
 
 
 def test_tune_reports_the_designers_table():
-    text = TridentGame.tune(12, 1, 3, {}, None, None, False)
+    text = tune(TridentGame, 12, 1, 3, {}, None, None, False)
     for needle in ("win rate by seat", "crash rate", "game length (inputs): mean", "median",
                    "penalties per game", "deciding"):
         assert needle in text

@@ -9,7 +9,7 @@ from kikimimi import ear
 from kikimimi.protocol import TABLE, seat_audience
 from kikimimi.roles.ear import DealtCards
 from kikimimi.sim import play
-from kikimimi_games.witch import WitchGame
+from kikimimi.testing.ear_spy import spy_on_ear_bots
 from kikimimi_games.witch import ear as witch_ear
 
 
@@ -24,20 +24,11 @@ def test_ear_bots_finish_every_game_without_a_refusal(players):
 
 
 def test_ear_bots_hear_only_the_speaker_and_their_own_earphone_as_spoken(monkeypatch):
-    heard, touched = [], []
-    original = WitchGame.simulation.__func__
-
-    def simulation(cls, seed, players, options, bot=None):
-        table = original(cls, seed, players, options, bot)
-        for b in table.bots:
-            hear, act = b.hear, b.act
-            b.hear = lambda h, _b=b, _hear=hear: (heard.append((_b.seat, h)), _hear(h))[1]
-            b.act = lambda r, _act=act: (touched.append(r), _act(r))[1]
-        return table
-
-    monkeypatch.setattr(WitchGame, "simulation", classmethod(simulation))
+    calls = spy_on_ear_bots(monkeypatch, "witch")
     _, log = play("witch", 4, 10, {}, "ear")
     assert any(e["type"] == "game-over" for e in log)
+    heard = [(seat, h) for seat, h, what in calls if what == "hear"]
+    touched = [r for _, r, what in calls if what == "act"]
     assert heard and all(type(h) is ear.Heard for _, h in heard)
     assert all(h.to in ({TABLE, seat_audience(seat)} if seat else {TABLE}) for seat, h in heard)
     assert not [h for _, h in heard if any(":" in str(v) for v in h.params.values())]  # names, never tags

@@ -6,6 +6,7 @@ import string
 
 import pytest
 
+from kikimimi.declared import diagram
 from kikimimi.phrases import Phrasebook, load_catalogue
 from kikimimi.roles import missing_layer_phrases
 from kikimimi.sim import play
@@ -67,7 +68,7 @@ def test_the_simulated_table_config_loads_and_its_options_are_the_games():
     from kikimimi.table_config import load_table_config
     from kikimimi_games.witch import WitchGame
 
-    config = load_table_config(Path(__file__).parents[2] / "hardware" / "witch-sim.toml")
+    config = load_table_config(Path(__file__).parents[2] / "games" / "witch" / "sim.toml")
     assert (config.game, config.players) == ("witch", 8)
     assert sorted(r["seat"] for r in config.readers.values() if r["role"] == "hand") == list(range(1, 9))
     WitchGame(config.players, config.options)  # valid options, or ValueError
@@ -76,5 +77,28 @@ def test_the_simulated_table_config_loads_and_its_options_are_the_games():
 def test_the_phases_are_drawn():
     from kikimimi_games.witch import WitchGame
 
-    drawing = WitchGame.diagram()
+    drawing = diagram(WitchGame)
     assert drawing.startswith("stateDiagram-v2") and all(p in drawing for p in ("prologue", "day", "night", "epilogue"))
+
+
+def test_the_diagram_is_the_phases_the_game_steps_through():
+    """Every `phase` event of many bot games is a move the drawing shows, and the drawing
+    shows no phase that never runs (it once drew a `revote` phase that did not exist)."""
+    from kikimimi.phases import PhaseError
+    from kikimimi.sim import play
+    from kikimimi_games.witch import WitchGame
+    from kikimimi_games.witch.rules import PHASES
+
+    drawing = diagram(WitchGame)
+    assert "revote" not in drawing
+    seen: set[str] = set()
+    for seed in range(12):
+        _, log = play("witch", seed, 5 + seed % 4, {})
+        phases = ["deal"] + [ev["phase"] for ev in log if ev["type"] == "phase"]
+        for a, b in zip(phases, phases[1:]):
+            assert f"    {a} --> {b}:" in drawing, (seed, a, b)
+        seen.update(phases)
+        assert not [ev for ev in log if ev["type"] == "error" and "internal" in ev["message"]]
+    assert {"deal", "prologue", "day", "night"} <= seen
+    with pytest.raises(PhaseError):
+        PHASES.step("deal", "night")

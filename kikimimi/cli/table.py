@@ -1,0 +1,107 @@
+"""`kikimimi table setup`: find the readers and sound cards, bind them to seats by ear, write the table file."""
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from kikimimi.cli import CliError
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("table", help="set a real table up by ear: readers, earphones, seats")
+    tsub = p.add_subparsers(dest="table_command", metavar="ACTION", required=True)
+    s = tsub.add_parser("setup", help="spoken from start to end: each player scans when their earphone asks")
+    s.add_argument("out", help="the table file to write (e.g. hardware/my-table.toml)")
+    s.add_argument("--game", default="trident", help="the game this table plays (default: trident)")
+    s.add_argument("--players", type=int, default=3, help="seats at the table (default: 3)")
+    s.add_argument("--lang", choices=("ja", "en"), default="ja", help="the language spoken (default: ja)")
+    s.add_argument("--driver", choices=("pn532", "rdm6300"), default="pn532",
+                   help="the readers' kind (default: pn532)")
+    s.add_argument("--udev", metavar="FILE", help="also write udev rules naming each reader by its USB port")
+    s.add_argument("--force", action="store_true", help="replace an existing table file")
+    s.add_argument("--answer-seconds", type=float, default=10.0,
+                   help="how long a question waits for a scan (default: 10)")
+    s.add_argument("--rate", type=int, help="speech rate, words per minute")
+    s.add_argument("--serial-dir", default="/dev/serial/by-path", help=argparse.SUPPRESS)
+    s.add_argument("--cache-dir", help=argparse.SUPPRESS)
+    s.set_defaults(func=cmd_setup)
+
+
+def _checked(args: argparse.Namespace) -> Path:
+    from kikimimi.registry import UnknownGame, game_class
+
+    try:
+        cls = game_class(args.game)
+    except UnknownGame as exc:
+        raise CliError(str(exc)) from None
+    if not cls.min_players <= args.players <= cls.max_players:
+        raise CliError(f"{cls.name} is for {cls.min_players}-{cls.max_players} players, not {args.players}")
+    out = Path(args.out)
+    if out.exists() and not args.force:
+        raise CliError(f"{out} exists: choose another name, or --force to replace it")
+    if not out.parent.is_dir():
+        raise CliError(f"{out.parent} is not a folder")
+    if not 0.5 <= args.answer_seconds <= 120:
+        raise CliError("--answer-seconds must be from 0.5 to 120")
+    return out
+
+
+def cmd_setup(args: argparse.Namespace) -> int:
+    out = _checked(args)
+    from kikimimi.tablesetup.dialogue import SetupFailed, run_dialogue
+    from kikimimi.tablesetup.found import serial_readers, usb_cards
+    from kikimimi.tablesetup.live import LiveIO
+    from kikimimi.tablesetup.tablefile import table_toml, udev_rules, write_new
+    from kikimimi.table_config import ConfigError, load_table_config
+    from kikimimi.voice.devices import output_devices
+
+    readers = serial_readers(Path(args.serial_dir))
+    try:
+        devices = output_devices()
+    except Exception as exc:
+        raise CliError(f"no sound devices: {exc}") from None
+    cards, problems = usb_cards(devices)
+    for line in problems:
+        print(f"kikimimi: {line}", file=sys.stderr)
+    need = args.players + 1
+    if len(cards) < need:
+        raise CliError(f"{len(cards)} sound cards found, {need} needed (the speaker and one earphone a seat): "
+                       "plug them in (aplay -l lists them)")
+    if len(readers) < need:
+        raise CliError(f"{len(readers)} serial readers found in {args.serial_dir}, {need} needed "
+                       "(the field reader and one a seat): plug them in")
+    cache = Path(args.cache_dir) if args.cache_dir else None
+    io = LiveIO(cards, readers, driver=args.driver, lang=args.lang, rate=args.rate,
+                answer_s=args.answer_seconds, cache_dir=cache)
+    try:
+        for cid, problem in io.problems().items():
+            print(f"kikimimi: sound card {cid}: {problem}", file=sys.stderr)
+        io.prepare([r.port for r in readers])
+        ids = [c.id for c in cards]
+        io.say_all(ids, "setup-start", cards=len(cards), readers=len(readers))
+        for rid in io.wait_readers(timeout=max(5.0, args.answer_seconds)):
+            io.say_all(ids, "setup-reader-silent", port=io.readers[rid].port)
+        try:
+            binding = run_dialogue(io, ids, args.players)
+        except SetupFailed:
+            print("kikimimi: set-up stopped: not enough seats were bound; nothing written", file=sys.stderr)
+            return 1
+        found_readers = {r.id: r for r in readers}
+        found_cards = {c.id: c for c in cards}
+        write_new(out, table_toml(binding, args.game, args.players, args.lang, args.driver,
+                                  found_readers, found_cards))
+        try:
+            load_table_config(out)
+        except ConfigError as exc:
+            raise CliError(f"the table file written does not load: {exc}") from None
+        if args.udev:
+            write_new(Path(args.udev), udev_rules(binding, found_readers))
+        assert binding.speaker is not None
+        io.say(binding.speaker, "setup-done", players=args.players)
+        for seat, (card, reader) in sorted(binding.seats.items()):
+            print(f"seat {seat}: earphone {io._where(card)}, reader at USB {found_readers[reader].port}")
+        print(f"kikimimi: wrote {out}" + (f" and {args.udev}" if args.udev else ""))
+        return 0
+    finally:
+        io.close()

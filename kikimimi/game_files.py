@@ -1,0 +1,78 @@
+"""A game's own files, found through the game itself.
+
+A game is a package that carries what only it needs:
+
+    phrases/en.toml, phrases/ja.toml   its phrase catalogues (kikimimi.phrases)
+    sim.toml                           a table with simulated readers (`kikimimi serve GAME`)
+    tagmap.toml                        optional: the uids of its demo set (kikimimi.tagmap)
+
+The runtime reaches them through the registered game class's package (package
+resources), never through a fixed package name, so a game installed from
+another distribution ships its own files and needs nothing changed here.  The
+runtime's own catalogues (core, evening, records) stay in `kikimimi_voices`.
+"""
+from __future__ import annotations
+
+import sys
+from importlib import resources
+from importlib.resources.abc import Traversable
+from pathlib import Path
+
+from kikimimi.protocol import Game
+from kikimimi.registry import UnknownGame, game_class, game_names
+
+PHRASES = "phrases"
+SIM_TABLE = "sim.toml"
+TAGMAP = "tagmap.toml"
+
+
+def game_package(cls: type[Game]) -> str:
+    """The package that defines the game class (a single-module plugin: the module itself)."""
+    module = sys.modules[cls.__module__]
+    return module.__package__ or cls.__module__.rpartition(".")[0] or cls.__module__
+
+
+def game_folder(cls: type[Game]) -> Traversable:
+    """The game's package folder (a single-module plugin: the folder its module sits in)."""
+    module = sys.modules[cls.__module__]
+    package = game_package(cls)
+    if package == cls.__module__ and getattr(module, "__path__", None) is None:
+        # A top-level module is no package: importlib.resources refuses it, its folder is the answer.
+        return Path(module.__file__ or ".").parent
+    return resources.files(package)
+
+
+def game_file(game: str, *parts: str) -> Traversable | None:
+    """One file of a registered game's package; None when the game or the file is not there."""
+    try:
+        cls = game_class(game)
+    except UnknownGame:
+        return None
+    ref = game_folder(cls).joinpath(*parts)
+    return ref if ref.is_file() else None
+
+
+def phrases_file(game: str, lang: str) -> Traversable | None:
+    return game_file(game, PHRASES, f"{lang}.toml")
+
+
+def sim_table_file(game: str) -> Traversable | None:
+    return game_file(game, SIM_TABLE)
+
+
+def tagmap_file(game: str) -> Traversable | None:
+    return game_file(game, TAGMAP)
+
+
+def all_phrase_files(lang: str) -> list[Traversable]:
+    """Every registered game's catalogue in `lang` (a plugin that fails to load is
+    skipped here: `kikimimi doctor` reports it)."""
+    out = []
+    for name in game_names():
+        try:
+            ref = phrases_file(name, lang)
+        except Exception:  # a broken third-party plugin must not silence the others
+            continue
+        if ref is not None:
+            out.append(ref)
+    return out

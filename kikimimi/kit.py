@@ -1,0 +1,142 @@
+"""The kit: which look-alike pieces a table needs for a game and a player count.
+
+What is a private click online is a visible act at a table: everyone sees
+whose seat token a player picks up, or that the one who just picked up
+EXORCISE must be the priest.  So every player holds a set of their own:
+look-alike seat tokens and command tags, one copy of each, scanned on their
+own hand reader.  Nobody can tell by sight which of them was scanned, and
+everyone holds the same pieces whatever their role, so holding one tells
+nothing either.  The table holds the rest once: the pieces that are dealt,
+drawn or laid out in the open.
+
+A game says which of its pieces are each player's own with the classmethod
+`kit(players, options) -> (own, table)`; a game without one gets seat tokens
+and HINT for each player and its own pieces on the table.  The tag map holds
+every copy: several uids resolve to one piece name (`kikimimi tags enroll
+kit:GAME`), so the game never knows whose copy it was.
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from kikimimi.checks import Check
+
+
+@dataclass(frozen=True)
+class Kit:
+    game: str
+    players: int
+    #: Pieces every player holds one look-alike copy of, in their own set.
+    own: tuple[str, ...]
+    #: Pieces the table holds once (dealt, drawn or laid out).
+    table: tuple[str, ...]
+
+    def copies(self) -> dict[str, int]:
+        """How many tagged copies of each piece the tag map must hold."""
+        out = {piece: 1 for piece in self.table}
+        for piece in self.own:
+            out[piece] = out.get(piece, 0) + self.players
+        return out
+
+    def tags(self) -> int:
+        return len(self.table) + self.players * len(self.own)
+
+    def lines(self) -> list[str]:
+        """The kit as a person reads it out, one line a group."""
+        out = [f"{self.game} for {self.players}: {self.tags()} tags"]
+        out.append(f"each player's own set ({len(self.own)} look-alike tags, scanned on their own hand reader): "
+                   + describe(self.own))
+        if self.table:
+            out.append(f"the table's pieces ({len(self.table)}, one of each): " + describe(self.table))
+        return out
+
+
+def _natural(name: str) -> list[Any]:
+    return [int(part) if part.isdigit() else part for part in re.split(r"(\d+)", name)]
+
+
+def describe(pieces: Iterable[str]) -> str:
+    """`seat:1`…`seat:5`, `cmd:ok`, … grouped by set, so a list of 90 reads as a few words."""
+    groups: dict[str, list[str]] = {}
+    for piece in pieces:
+        set_name, _, name = piece.partition(":")
+        groups.setdefault(set_name, []).append(name)
+    parts = []
+    for set_name, names in groups.items():
+        names.sort(key=_natural)
+        if set_name == "seat":
+            parts.append(f"seat tokens {names[0]}-{names[-1]}" if len(names) > 1 else f"seat token {names[0]}")
+        elif set_name == "cmd":
+            parts.append("command tags " + " ".join(n.upper() for n in names))
+        elif len(names) > 4:
+            parts.append(f"{len(names)} {set_name} pieces ({set_name}:{names[0]} … {set_name}:{names[-1]})")
+        else:
+            parts.append(", ".join(f"{set_name}:{n}" for n in names))
+    return "; ".join(parts)
+
+
+def kit_for(game: str, players: int, options: Mapping[str, Any] | None = None) -> Kit:
+    """The kit of `game` at a table of `players`."""
+    from kikimimi.registry import game_class
+
+    cls = game_class(game)
+    hook = getattr(cls, "kit", None)
+    if callable(hook):
+        own, table = hook(players, dict(options or {}))
+    else:
+        own = [f"seat:{k}" for k in range(1, players + 1)] + ["cmd:hint"]
+        table = sorted(t for t in cls.known_tags(players) if not t.startswith(("seat:", "cmd:")))
+    return Kit(cls.name, players, _ordered(own), _ordered(table))
+
+
+def _ordered(pieces: Iterable[str]) -> tuple[str, ...]:
+    return tuple(sorted(set(pieces), key=lambda p: (not p.startswith("seat:"), not p.startswith("cmd:"),
+                                                    _natural(p))))
+
+
+def own_set(seats: int, commands: Sequence[str]) -> list[str]:
+    """Seat tokens 1..seats (0: none) and these command tags (a game's `kit` hook builds on it)."""
+    return [f"seat:{k}" for k in range(1, seats + 1)] + [f"cmd:{c}" for c in commands]
+
+
+def missing_copies(kit: Kit, tagmap: Mapping[str, str]) -> dict[str, tuple[int, int]]:
+    """piece -> (enrolled, wanted) for every piece with fewer copies than the kit needs."""
+    have: dict[str, int] = {}
+    for piece in tagmap.values():
+        have[piece] = have.get(piece, 0) + 1
+    return {p: (have.get(p, 0), n) for p, n in kit.copies().items() if have.get(p, 0) < n}
+
+
+def doctor_checks(config: Any) -> list[Check]:
+    """`kikimimi doctor TABLE.toml`: the kit the table needs, read out, and what its tag map lacks."""
+    try:
+        kit = kit_for(config.game, config.players, config.options)
+    except Exception as exc:  # a plugin that cannot say its kit
+        return [Check("kit", False, f"{config.game} cannot list its kit: {exc}", "reinstall the game's package")]
+    out = [Check("kit", True, line) for line in kit.lines()]
+    real = any(section.get("driver") != "sim" for section in config.readers.values())
+    if not real:
+        return out
+    lacking = missing_copies(kit, config.tagmap)
+    if lacking:
+        few = ", ".join(f"{p} {have}/{want}" for p, (have, want) in list(lacking.items())[:4])
+        more = f" and {len(lacking) - 4} more" if len(lacking) > 4 else ""
+        out.append(Check("kit tags", False, f"{len(lacking)} pieces lack tagged copies: {few}{more}",
+                         f"kikimimi tags enroll kit:{kit.game} --players {kit.players} --reader DRIVER:PATH "
+                         "--tagmap (the table's tag map)"))
+    else:
+        out.append(Check("kit tags", True, f"every piece of the kit has its {kit.tags()} tagged copies"))
+    return out
+
+
+def deck_cards(card_set: str, kind: str, deck: Iterable[str]) -> list[str]:
+    """The cards of a deal-by-scanning deck: `witch:role-human-1`, `-2`, … one per name listed."""
+    seen: dict[str, int] = {}
+    out = []
+    for name in deck:
+        seen[name] = seen.get(name, 0) + 1
+        out.append(f"{card_set}:{kind}-{name}-{seen[name]}")
+    return out

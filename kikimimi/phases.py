@@ -1,0 +1,45 @@
+"""A game's phases as data: which phase may follow which, and what moves it on.
+
+A game with plain string phases declares them once, as rows (from, to, why),
+and moves through `Phases.step`, which refuses a move the table does not
+list.  `kikimimi diagram` draws the same rows, so the drawing is the
+machine that runs: a phase that is not stepped into cannot be drawn, and a
+move that is not drawn cannot be made.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+
+class PhaseError(RuntimeError):
+    """A move the game's table of phases does not list: a bug in the game, never an input."""
+
+
+@dataclass(frozen=True)
+class Move:
+    source: str
+    dest: str
+    why: str
+
+
+class Phases:
+    """The phases of one game: the first, the moves between them, the last."""
+
+    def __init__(self, first: str, moves: Iterable[tuple[str, str, str]], last: str):
+        self.first, self.last = first, last
+        self.moves = tuple(Move(*row) for row in moves)
+        self._allowed = frozenset((m.source, m.dest) for m in self.moves)
+        self.names = tuple(dict.fromkeys([first, *(p for m in self.moves for p in (m.source, m.dest)), last]))
+
+    def step(self, source: str, dest: str) -> str:
+        """`dest`, if the table lets `source` move there."""
+        if (source, dest) not in self._allowed:
+            raise PhaseError(f"no move from phase {source!r} to {dest!r}")
+        return dest
+
+    def mermaid(self) -> str:
+        """The table as a Mermaid state diagram."""
+        return "\n".join(["stateDiagram-v2", f"    [*] --> {self.first}"]
+                         + [f"    {m.source} --> {m.dest}: {m.why}" for m in self.moves]
+                         + [f"    {self.last} --> [*]"])

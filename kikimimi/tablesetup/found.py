@@ -1,0 +1,66 @@
+"""What a table set-up can find by itself: serial readers by USB port, sound cards by USB port.
+
+Readers are taken from `/dev/serial/by-path`, where udev names each serial
+adapter by the port it is plugged into (`pci-0000:00:14.0-usb-0:1.2:1.0-port0`),
+so the path written in the table file stays right after a reboot or a replug,
+also for adapters with no serial number (the common CH340 boards).
+"""
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from kikimimi.voice.devices import Device
+from kikimimi.voice.identity import SoundCard, card_device, sound_cards
+
+BY_PATH = Path("/dev/serial/by-path")
+_PORT = re.compile(r"-usb-[0-9]+:([0-9.]+):[0-9]+\.[0-9]+")
+
+
+@dataclass(frozen=True, slots=True)
+class FoundReader:
+    id: str  # "r1", "r2", … in the order found (only for this set-up)
+    path: str  # the by-path name: stable
+    port: str  # "1.2": the USB port chain, as it is said aloud
+
+    @property
+    def id_path(self) -> str:
+        """udev's ID_PATH for this adapter (the by-path name without its "-portN")."""
+        return re.sub(r"-port[0-9]+$", "", Path(self.path).name)
+
+
+@dataclass(frozen=True, slots=True)
+class FoundCard:
+    id: str  # "c1", "c2", …
+    card: SoundCard
+    device: Device
+
+
+def serial_readers(folder: Path = BY_PATH) -> list[FoundReader]:
+    """Every serial adapter udev named by USB port (sorted by name: the port, not the order found)."""
+    try:
+        names = sorted(p for p in os.listdir(folder) if _PORT.search(p))
+    except OSError:
+        return []
+    out = []
+    for i, name in enumerate(names, 1):
+        m = _PORT.search(name)
+        assert m is not None
+        out.append(FoundReader(f"r{i}", str(folder / name), m.group(1)))
+    return out
+
+
+def usb_cards(devices: list[Device], cards: list[SoundCard] | None = None) -> tuple[list[FoundCard], list[str]]:
+    """The sound cards a table can bind, each with its PortAudio device; and one line for
+    each card that cannot play (no PortAudio device: held by another program)."""
+    found, problems = [], []
+    for card in sound_cards() if cards is None else cards:
+        try:
+            dev = card_device(card, devices)
+        except LookupError as exc:
+            problems.append(str(exc))
+            continue
+        found.append(FoundCard(f"c{len(found) + 1}", card, dev))
+    return found, problems

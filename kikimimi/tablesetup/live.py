@@ -1,0 +1,134 @@
+"""The set-up dialogue on real devices: phrases into sound cards, scans from reader drivers.
+
+Each card is played through `AudioOutput` (its own lane and stream, the
+same path a game's phrases take), and each reader runs its real driver
+under the one reader runner, so a scan during set-up is exactly a scan
+during a game.  Every phrase is also printed, for a helper with a screen.
+"""
+from __future__ import annotations
+
+import queue
+import sys
+import threading
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from kikimimi.phrases import Phrasebook
+from kikimimi.readers.base import Emit, RawEvent
+from kikimimi.readers.factory import make_driver
+from kikimimi.readers.runner import ReaderInput, ReaderRunner, ReaderSettings
+from kikimimi.tablesetup.found import FoundCard, FoundReader
+from kikimimi.voice.config import AudioSpec, OutputSpec
+from kikimimi.voice.output import AudioOutput
+
+#: Phrases said with a seat number are prepared for every seat up to this.
+MAX_SEATS = 12
+
+
+class _Watched:
+    """A driver whose first `connected` is noted: the reader answered its opening commands."""
+
+    def __init__(self, driver: Any, connected: threading.Event) -> None:
+        self.driver, self.reader, self.connected = driver, driver.reader, connected
+
+    def run(self, emit: Emit, stop: threading.Event) -> None:
+        def watch(raw: RawEvent) -> None:
+            if raw.kind == "connected":
+                self.connected.set()
+            emit(raw)
+        self.driver.run(watch, stop)
+
+
+class LiveIO:
+    def __init__(self, cards: Sequence[FoundCard], readers: Sequence[FoundReader], *, driver: str,
+                 lang: str, rate: int | None = None, answer_s: float = 10.0, settle_s: float = 1.0,
+                 cache_dir: Path | None = None, print_lines: bool = True) -> None:
+        self.cards = {c.id: c for c in cards}
+        self.lanes = {c.id: f"seat-{i}" for i, c in enumerate(cards, 1)}
+        self.readers = {r.id: r for r in readers}
+        self.answer_s, self.settle_s, self.print_lines = answer_s, settle_s, print_lines
+        self.book = Phrasebook(lang, ("core", "setup"))
+        outputs = {lane: OutputSpec(lane, self.cards[cid].device.index,
+                                    (0, 1) if self.cards[cid].device.channels >= 2 else (0,))
+                   for cid, lane in self.lanes.items()}
+        self.audio = AudioOutput(AudioSpec(outputs, rate=rate), len(cards), lang,
+                                 cache_dir=cache_dir, muted=("speaker",))
+        self._scans: queue.Queue[str] = queue.Queue()
+        self.connected = {r.id: threading.Event() for r in readers}
+        settings = [ReaderSettings(reader=r.id, role="field", seat=None) for r in readers]
+        self.runner = ReaderRunner(settings, self._on_input)
+        self.runner.start([_Watched(make_driver(r.id, {"driver": driver, "path": r.path}), self.connected[r.id])
+                           for r in readers])
+
+    def _on_input(self, ri: ReaderInput) -> None:
+        if ri.kind == "placed":
+            self._scans.put(ri.reader)
+
+    def problems(self) -> dict[str, str]:
+        """Cards that cannot play (device busy or gone), by card id."""
+        return {cid: self.audio.problems[lane] for cid, lane in self.lanes.items() if lane in self.audio.problems}
+
+    def prepare(self, ports: Sequence[str]) -> None:
+        """Render every phrase the set-up may say, before the first one is needed."""
+        texts = [t for k, t in self.book.phrases.items() if "{" not in t]
+        for n in range(1, MAX_SEATS + 1):
+            for key in ("setup-seat-prompt", "setup-seat-next", "setup-you-are", "listen-seat"):
+                texts.append(self.book.render(key, {"seat": n}))
+        texts.append(self.book.render("setup-start", {"cards": len(self.cards), "readers": len(self.readers)}))
+        texts += [self.book.render("setup-reader-silent", {"port": p}) for p in ports]
+        self.audio.prepare(texts, progress=False)
+
+    def wait_readers(self, timeout: float) -> list[str]:
+        """The readers that have not answered within `timeout` seconds."""
+        deadline = time.monotonic() + timeout
+        for event in self.connected.values():
+            event.wait(max(0.0, deadline - time.monotonic()))
+        return [rid for rid, event in self.connected.items() if not event.is_set()]
+
+    # -- SetupIO ------------------------------------------------------------
+    def say(self, card: str, key: str, /, **params: Any) -> None:
+        self.say_all([card], key, **params)
+
+    def say_all(self, targets: Sequence[str], key: str, /, **params: Any) -> None:
+        text = self.book.render(key, params)
+        if self.print_lines:
+            where = ", ".join(self._where(c) for c in targets)
+            print(f"[{where}] {text}", flush=True)
+        events = [{"type": "say", "to": "seat:" + self.lanes[c].split("-")[1], "key": key,
+                   "params": params, "text": text} for c in targets]
+        for line in self.audio.emit(events):
+            print(f"kikimimi: {line}", file=sys.stderr, flush=True)
+        self.audio.wait_idle(timeout=60)
+
+    def _where(self, card: str) -> str:
+        c = self.cards[card].card
+        return f"card {c.number} at USB {c.usb_port}" if c.usb_port else f"card {c.number} {c.id}"
+
+    def scans(self) -> list[str]:
+        got: list[str] = []
+        try:
+            got.append(self._scans.get(timeout=self.answer_s))
+        except queue.Empty:
+            return []
+        deadline = time.monotonic() + self.settle_s
+        while (left := deadline - time.monotonic()) > 0:
+            try:
+                reader = self._scans.get(timeout=left)
+            except queue.Empty:
+                break
+            if reader not in got:
+                got.append(reader)
+        return got
+
+    def clear(self) -> None:
+        while True:
+            try:
+                self._scans.get_nowait()
+            except queue.Empty:
+                return
+
+    def close(self) -> None:
+        self.runner.stop()
+        self.audio.close()

@@ -1,0 +1,49 @@
+"""One spy on ear bots, for every game's tests: what each bot heard and what it touched.
+
+It wraps the runtime's one way to a game's bots (`kikimimi.declared.simulation`),
+so a test needs no knowledge of how a game builds its table.
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Protocol
+
+from kikimimi import declared
+from kikimimi.ear import EAR, EarTable
+from kikimimi.protocol import Game, Simulation
+
+#: (seat, what was heard or the reach touched, "hear" or "act")
+Call = tuple[int | None, object, str]
+
+
+class Patcher(Protocol):
+    def setattr(self, target: object, name: str, value: object) -> None: ...
+
+
+def spy_on_ear_bots(monkeypatch: Patcher, game: str) -> list[Call]:
+    """Record every call into every ear bot of `game` while the test runs."""
+    calls: list[Call] = []
+    original = declared.simulation
+
+    def simulation(cls: type[Game], seed: int, players: int, options: Mapping[str, Any],
+                   bot: str | None = None) -> Simulation:
+        table = original(cls, seed, players, options, bot)
+        if cls.name != game or bot != EAR:
+            return table
+        assert isinstance(table, EarTable)
+        for b in table.bots:
+            hear, act = b.hear, b.act
+
+            def heard(h: Any, _seat: int | None = b.seat, _hear: Any = hear) -> Any:
+                calls.append((_seat, h, "hear"))
+                return _hear(h)
+
+            def acted(reach: Any, _seat: int | None = b.seat, _act: Any = act) -> Any:
+                calls.append((_seat, reach, "act"))
+                return _act(reach)
+
+            b.hear, b.act = heard, acted  # type: ignore[method-assign]
+        return table
+
+    monkeypatch.setattr(declared, "simulation", simulation)
+    return calls

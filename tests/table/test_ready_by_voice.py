@@ -1,0 +1,48 @@
+"""A served table says on the speaker which earphone is missing, then that it is ready (a boot
+service has no screen); read back from real PortAudio devices (ALSA file devices)."""
+import subprocess
+import sys
+
+import numpy as np
+
+from kikimimi.voice.virtual import AlsaFileDevices
+from voice_needs import need
+from voice_play import expected_clip
+
+RATE = 48000
+
+
+def locate(channel: np.ndarray, clip: np.ndarray) -> int:
+    """Where `clip` is in `channel`, sample for sample, or -1."""
+    if channel.size < clip.size:
+        return -1
+    first = int(np.flatnonzero(clip)[0])
+    for at in np.flatnonzero(channel == clip[first]):
+        start = int(at) - first
+        if start >= 0 and np.allclose(channel[start:start + clip.size], clip, atol=1e-7):
+            return start
+    return -1
+
+
+def test_serve_says_the_missing_earphone_then_ready_on_the_speaker_only(tmp_path):
+    need("espeak-ng", "libportaudio2", "alsa")
+    alsa = AlsaFileDevices(tmp_path / "alsa", {"kkspk": 2, "kkear1": 2}, rate=RATE)
+    cfg = tmp_path / "t.toml"
+    cfg.write_text('[table]\ngame = "trident"\nplayers = 2\nlang = "en"\n'
+                   '[readers.hand-1]\nrole = "hand"\nseat = 1\ndriver = "sim"\n'
+                   '[readers.hand-2]\nrole = "hand"\nseat = 2\ndriver = "sim"\n'
+                   '[readers.field]\nrole = "field"\ndriver = "sim"\n'
+                   '[audio.outputs.speaker]\ndevice = "kkspk"\n[audio.outputs.seat-1]\ndevice = "kkear1"\n'
+                   '[audio.outputs.seat-2]\ndevice = "kkgone"\n')
+    env = alsa.env()
+    env["XDG_CACHE_HOME"] = str(tmp_path / "xdg")
+    proc = subprocess.run([sys.executable, "-m", "kikimimi.cli", "serve", str(cfg), "--sim-readers", "/dev/null",
+                           "--quiet"], env=env, capture_output=True, text=True, timeout=120)
+    assert "Traceback" not in proc.stderr, proc.stderr
+    cache = tmp_path / "xdg" / "kikimimi" / "clips"
+    missing = expected_clip("The earphone of seat 2 is missing.", cache, RATE)
+    ready = expected_clip("The table is ready.", cache, RATE)
+    speaker, ear = alsa.read("kkspk")[:, 0], alsa.read("kkear1")[:, 0]
+    at_missing, at_ready = locate(speaker, missing), locate(speaker, ready)
+    assert 0 <= at_missing < at_ready, (at_missing, at_ready)
+    assert locate(ear, ready) == -1 and locate(ear, missing) == -1  # the speaker's, not an earphone's

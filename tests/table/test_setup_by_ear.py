@@ -1,0 +1,119 @@
+"""`kikimimi table setup` end to end: real PortAudio into PulseAudio null sinks, nfcpy's PN532
+driver against emulated readers, and test players who only act on what their own sink plays.
+
+No USB exists here: sysfs and /dev/serial/by-path are trees shaped like the
+kernel's and udev's (kikimimi/testing/usbtree.py), in a new enumeration
+order each time, as after a reboot.
+"""
+import subprocess
+import sys
+import time
+import tomllib
+
+import pytest
+
+from kikimimi.phrases import Phrasebook
+from kikimimi.testing.pn532_emulator import PN532Emulator
+from kikimimi.testing.usbtree import FakeUsbTree
+from kikimimi.voice.virtual import PulseNullSinks
+from listener import Person, Table
+from voice_needs import need
+from voice_play import expected_clip
+
+RATE, WPM = 48000, 230
+IDS = ["kkc0", "kkc1", "kkc2"]
+# Where things are plugged in (stable) and who sits where.
+SPEAKER_CARD, EAR_ANN, EAR_BOB = "1-1.1", "1-1.3", "1-1.2"
+FIELD_READER, READER_ANN, READER_BOB = "1-2.1", "1-2.3", "1-2.2"
+SEATS = {"ann": 2, "bob": 1}  # clockwise from seat 1: Bob, then Ann
+
+
+def phrase_clips(cache):
+    book = Phrasebook("en", ("core", "setup"))
+    texts = {k: v for k, v in book.phrases.items() if k.startswith("setup-") and "{" not in v}
+    texts["setup-done"] = book.render("setup-done", {"players": 2})
+    texts["setup-start"] = book.render("setup-start", {"cards": 3, "readers": 3})
+    for seat in (1, 2):
+        texts[f"seat-{seat}"] = book.render("setup-seat-prompt" if seat == 1 else "setup-seat-next", {"seat": seat})
+        texts[f"you-are-{seat}"] = book.render("setup-you-are", {"seat": seat})
+    return {k: expected_clip(t, cache, RATE, wpm=WPM) for k, t in texts.items()}
+
+
+def boot(tmp_path, name, card_order, tty_order):
+    """One power-on: cards numbered in `card_order`, adapters named ttyUSB0.. in `tty_order`."""
+    root = tmp_path / name
+    tree = FakeUsbTree(root)
+    tree.boot(card_order, IDS)
+    sink_of = {port: IDS[k] for k, port in enumerate(card_order)}
+    readers = {port: PN532Emulator(str(root / f"ttyUSB{k}")).start() for k, port in enumerate(tty_order)}
+    by_path = tree.plug_serial({port: emu.path for port, emu in readers.items()})
+    pulse = PulseNullSinks(root / "pulse", {i: 2 for i in IDS}, rate=RATE)
+    pulse.start()
+    for i in IDS:
+        pulse.record(i)
+    return tree, pulse, readers, sink_of, by_path
+
+
+def run_setup(tmp_path, name, card_order, tty_order, clips, cache):
+    tree, pulse, readers, sink_of, by_path = boot(tmp_path, name, card_order, tty_order)
+    spk = sink_of[SPEAKER_CARD]
+    people = [
+        Person("helper", readers[FIELD_READER], {spk: {"setup-speaker-prompt"}}),
+        Person("ann", readers[READER_ANN], {sink_of[EAR_ANN]: {"setup-earphone-prompt"},
+                                            spk: {f"seat-{SEATS['ann']}"}}),
+        Person("bob", readers[READER_BOB], {sink_of[EAR_BOB]: {"setup-earphone-prompt"},
+                                            spk: {f"seat-{SEATS['bob']}"}}),
+    ]
+    table = Table({i: pulse.raw_path(i) for i in IDS}, {i: 2 for i in IDS}, clips, people, RATE).start()
+    out = tmp_path / f"{name}.toml"
+    try:
+        proc = subprocess.run(
+            [sys.executable, "-m", "kikimimi.cli", "table", "setup", str(out), "--game", "trident",
+             "--players", "2", "--lang", "en", "--rate", str(WPM), "--answer-seconds", "3",
+             "--serial-dir", str(tree.by_path), "--cache-dir", str(cache), "--udev", str(tmp_path / f"{name}.rules")],
+            env=tree.env(pulse.env()), capture_output=True, text=True, timeout=240)
+        time.sleep(1.0)  # the last phrase, heard to its end
+    finally:
+        table.stop()
+        pulse.stop()
+        for emu in readers.values():
+            emu.stop()
+    return proc, out, people, by_path, table
+
+
+def check_bound(proc, out, people, by_path):
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    cfg = tomllib.loads(out.read_text())
+    outputs, readers = cfg["audio"]["outputs"], cfg["readers"]
+    assert outputs["speaker"] == {"usb": SPEAKER_CARD, "channels": [1, 2]}
+    assert outputs[f"seat-{SEATS['ann']}"]["usb"] == EAR_ANN
+    assert outputs[f"seat-{SEATS['bob']}"]["usb"] == EAR_BOB
+    assert readers["field"]["path"] == by_path[FIELD_READER]
+    assert readers[f"hand-{SEATS['ann']}"]["path"] == by_path[READER_ANN]
+    assert readers[f"hand-{SEATS['bob']}"]["path"] == by_path[READER_BOB]
+    heard = {p.name: [ph for _, ph in p.heard] for p in people}
+    # each player was told their seat in their own earphone, and nobody else heard it
+    assert f"you-are-{SEATS['ann']}" in heard["ann"] and f"you-are-{SEATS['bob']}" not in heard["ann"]
+    assert f"you-are-{SEATS['bob']}" in heard["bob"] and f"you-are-{SEATS['ann']}" not in heard["bob"]
+    assert not any(ph.startswith("you-are") for ph in heard["helper"])  # the speaker never said a seat's line
+
+
+@pytest.fixture(scope="module")
+def clips(tmp_path_factory):
+    need("espeak-ng", "libportaudio2", "alsa", "pulseaudio", "libasound2-plugins")
+    cache = tmp_path_factory.mktemp("setup-clips")
+    return cache, phrase_clips(cache)
+
+
+def test_setup_by_ear_binds_the_right_devices_whatever_order_they_were_found_in(tmp_path, clips):
+    cache, templates = clips
+    # first power-on: the speaker's card is found last, the readers in yet another order
+    proc, out, people, by_path, _ = run_setup(tmp_path, "first", [EAR_ANN, EAR_BOB, SPEAKER_CARD],
+                                              [READER_BOB, FIELD_READER, READER_ANN], templates, cache)
+    check_bound(proc, out, people, by_path)
+    rules = (tmp_path / "first.rules").read_text()
+    assert f'SYMLINK+="kikimimi-hand-{SEATS["ann"]}"' in rules and "usb-0:2.3:1.0" in rules
+    # a reboot: every card and adapter numbered differently; set up again, the same binding
+    proc, out, people, by_path, _ = run_setup(tmp_path, "again", [SPEAKER_CARD, EAR_ANN, EAR_BOB],
+                                              [READER_ANN, READER_BOB, FIELD_READER], templates, cache)
+    check_bound(proc, out, people, by_path)
