@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from kikimimi.engine import LogEvent, ScriptRun, Table
-from kikimimi.journal import Journal, JournalUnwritable
+from kikimimi.journal import Journal, JournalError, JournalUnwritable, SaidMark
 from kikimimi.protocol import TABLE
 from kikimimi.script import NEW_GAME, Garbled, Header, ScriptError, dumps, parse_line
 
@@ -40,6 +40,25 @@ class JournalMismatch(ScriptError):
 
 class InputRefused(ScriptError):
     """A line that no journal could hold or replay (one line, ready to print); nothing happened."""
+
+
+def settings_differ(journal: Header, config: Header) -> str:
+    """What the journal's game was started with that the config now sets otherwise,
+    bounded for one line ("" when nothing differs)."""
+    parts = []
+    if journal.lang != config.lang:
+        parts.append(f"lang {journal.lang} (config: {config.lang})")
+    for key in sorted(set(journal.options) | set(config.options), key=str):
+        if journal.options.get(key) != config.options.get(key):
+            parts.append(f"{str(key)[:32]} {_short(journal.options.get(key))} (config: {_short(config.options.get(key))})")
+    if len(parts) > 4:
+        parts = parts[:4] + [f"{len(parts) - 4} more"]
+    return ", ".join(parts)
+
+
+def _short(value: Any) -> str:
+    text = "unset" if value is None else dumps({"v": value})[6:-1] if not isinstance(value, str) else value
+    return text if len(text) <= 40 else text[:39] + "…"
 
 
 class Daemon:
@@ -67,6 +86,10 @@ class Daemon:
         self._journal: Journal | None = None
         self._offset = 0.0
         self._t0 = clock()
+        self._timer_retry = -1.0  # after an unwritable timer line: the table time to try again
+        self._said: SaidMark | None = None
+        #: The highest `seq` told to the listeners (kept in `_said` beside the journal).
+        self._told = 0
         #: Session flow (kikimimi.evening): sees each input first; a list it returns is the answer.
         self.intercept: Callable[[dict[str, Any]], list[LogEvent] | None] | None = None
         #: Extra referee-snapshot keys (e.g. "session"), each computed when asked.
@@ -96,6 +119,10 @@ class Daemon:
         warnings = journal.repair()
         if fresh and journal.size:
             self.set_aside = journal.set_aside(time.strftime("%Y%m%d-%H%M%S"))
+        try:
+            self._said = SaidMark(path)
+        except JournalError as exc:  # only a resume's unspoken lines depend on it
+            warnings.append(f"{exc}: lines applied but not yet spoken at a crash will not be said")
         parsed = journal.read()
         if parsed is not None:
             on_disk = (parsed.header.game, parsed.header.players)
@@ -104,6 +131,10 @@ class Daemon:
                     f"{path}: journal is a {on_disk[0]} game for {on_disk[1]}, not this table's "
                     f"{self.header.game} for {self.header.players} (move it away or use --fresh)")
             warnings += parsed.warnings
+            differ = settings_differ(parsed.header, self.header)
+            if differ:
+                warnings.append(f"{path}: the journal's game was started with {differ}; it goes on "
+                                "as it started (--fresh starts a new game with the config's)")
             self.header = parsed.header
             self._replace_run(ScriptRun(self.header, **self._table_args))
             for number, item in parsed.lines:
@@ -114,8 +145,11 @@ class Daemon:
                           if isinstance(item, dict) and isinstance(item.get("t"), (int, float))
                           and not isinstance(item.get("t"), bool)), default=0.0)
             self._offset = max(float(last_t), self.table.t)
+            told = self._said.read(journal.fd) if self._said else None
+            self._told = self._last_seq() if told is None else told
         else:
             journal.append(self.header.to_json())
+            self._told = 0
         self._journal = journal
         self._t0 = self.clock()
         return warnings
@@ -125,6 +159,9 @@ class Daemon:
             if self._journal:
                 self._journal.close()
                 self._journal = None
+            if self._said:
+                self._said.close()
+                self._said = None
             self.run.close()
 
     # -- the input stream ----------------------------------------------------
@@ -183,22 +220,57 @@ class Daemon:
             except JournalUnwritable:
                 pass  # alerted; the header goes in before the next input that fits
             self._offset, self._t0 = 0.0, self.clock()
+            self._told = 0  # a new journal: nothing of it told yet
             self._tell({"console": NEW_GAME}, self.log)
             return self.log
 
     def tick(self) -> list[LogEvent]:
-        """Fire the timers that are due on the table's clock."""
+        """Fire the timers that are due on the table's clock, each journaled first
+        as `{"t": AT, "timer": NAME}` (a timer is part of what the table did: a
+        restart must never take back what it announced).  A journal that cannot
+        take the line leaves the timer unfired; the clock tries again a second later."""
         with self.lock:
-            events = self.table.advance(self.now())
-            if events:
-                self.run.record(events)
-                self._tell({}, events)
-            return events
+            fired: list[LogEvent] = []
+            now = self.now()
+            if now < self._timer_retry:
+                return fired
+            while (due := self.table.next_timer(now)) is not None:
+                name, at = due
+                item = {"t": at, "timer": name}
+                try:
+                    self._append(dumps(item))
+                except (JournalUnwritable, InputRefused):  # alerted, or the table is closing
+                    self._timer_retry = now + 1.0
+                    break
+                number = len(self.lines) + 2
+                self.lines.append((number, item))
+                events = self.run.feed(number, item)
+                self._tell(item, events)
+                fired += events
+            return fired
 
     def last_input(self) -> tuple[int, dict[str, Any] | Garbled] | None:
         """The input an undo would take back (the console shows it and asks once)."""
         with self.lock:
             return self.run.last_input()
+
+    def speak_unspoken(self) -> list[LogEvent]:
+        """After a resume: tell the listeners what the journal applied but no
+        listener was told before the stop (a kill between the two), each event
+        to its own audience as it would have gone (a whisper to its seat only)."""
+        with self.lock:
+            unspoken = [ev for ev in self.log if type(ev.get("seq")) is int and ev["seq"] > self._told]
+            if unspoken:
+                self._tell({}, unspoken)
+            return unspoken
+
+    def resume_report(self) -> list[LogEvent]:
+        """What to say after a resume, not logged: that the game is over, or where it stands."""
+        with self.lock:
+            if self.table.game.over:
+                return [{"seq": None, "t": self.table.t, "type": "say", "in": None, "to": TABLE,
+                         "key": "game-already-over", "text": self.table.phrasebook.render("game-already-over")}]
+        return self.situation_report()
 
     def situation_report(self) -> list[LogEvent]:
         """Where the table stands, as phrases to speak after a resume (the game's
@@ -278,3 +350,12 @@ class Daemon:
                 listener(item, events)
             except Exception as exc:  # a broken console must not stop the table
                 print(f"kikimimi: listener failed: {exc}", file=sys.stderr)
+        # Marked only once told: a kill in between makes a resume say it again, never lose it.
+        top = max((ev["seq"] for ev in events if type(ev.get("seq")) is int), default=0)
+        if top > self._told:
+            self._told = top
+            if self._said is not None and self._journal is not None:
+                self._said.write(self._journal.fd, top)
+
+    def _last_seq(self) -> int:
+        return max((ev["seq"] for ev in self.log if type(ev.get("seq")) is int), default=0)

@@ -6,6 +6,13 @@ engine checks what only the runtime can (a reader that exists, a known tag,
 time that never runs backwards), numbers the events, gives each its `in`
 back-reference, resolves `say` phrases to text in the table's language, and
 fires the timers games ask for, on the script's clock, never the wall's.
+
+Time is an input too (docs/durability.md): a live table journals each timer
+it fires as a line `{"t": AT, "timer": NAME}`, so its journal replays to the
+same end; the referee's `pause`/`resume` (and, where a game declares
+`pause_when_reader_lost`, a hand reader lost) stop the *game's* clock, which
+is the table's clock less the time it stood still.  A script's jump in time
+fires at most `MAX_FIRINGS` timers per line, so hostile time is bounded work.
 """
 from __future__ import annotations
 
@@ -30,6 +37,33 @@ from kikimimi.voice.settings import is_voice_command, parse_voice_command
 LogEvent = dict[str, Any]
 _isfinite = math.isfinite
 READER_STATES = ("lost", "back")
+#: The referee's clock commands, handled by the runtime for every game.
+PAUSE, RESUME = "pause", "resume"
+CLOCK_COMMANDS = (PAUSE, RESUME)
+#: Most timers one script line may fire: a clock jump past them (`{"t": 1e12}`
+#: in a script whose phases cycle on their timers) is refused in one line
+#: instead of cycling without bound.  A live table fires a handful per line.
+MAX_FIRINGS = 1000
+#: Longest timer name a timer line may carry (untrusted input).
+MAX_TIMER_NAME = 64
+#: Who holds the clock when the referee paused it (a lost reader holds it as "hand N").
+REFEREE_HOLD = "referee"
+
+
+def is_clock_line(item: Mapping[str, Any] | Garbled) -> bool:
+    """A line the table's clock wrote (a timer fired), not an input of a player or the referee."""
+    return type(item) is dict and "timer" in item and "reader" not in item and "console" not in item
+
+
+def is_clock_command(item: Mapping[str, Any] | Garbled) -> bool:
+    """The referee's `pause` or `resume`: the clock's business, never an undo's target."""
+    return (type(item) is dict and isinstance(item.get("console"), str)
+            and item["console"].strip() in CLOCK_COMMANDS)
+
+
+def is_reader_state(item: Mapping[str, Any] | Garbled) -> bool:
+    """A reader lost or back: the table's equipment, never an undo's target."""
+    return type(item) is dict and "reader" in item and (item.get("lost") is True or item.get("back") is True)
 
 
 @functools.lru_cache(maxsize=32)
@@ -74,11 +108,23 @@ class Table:
         self.has_field = has_field
         self.seq = 0
         self.t: float = 0.0
+        #: Pending timers, on the *game's* clock (what the game asked for).
         self.timers: dict[str, float] = {}
-        #: The earliest timer's time (inf: none), kept with `timers` so an input
-        #: with nothing due does not scan them.
+        #: The earliest timer's time on the table's clock (inf: none, or the
+        #: clock is paused), kept with `timers` so an input with nothing due
+        #: does not scan them.
         self._next_due = math.inf
         self.inputs = 0  # script lines applied, header excluded
+        #: Timers fired so far (ScriptRun tells by it which lines moved the clock).
+        self.firings = 0
+        #: Who holds the game's clock still: "referee", "hand 2"...  Empty: it runs.
+        self.paused_by: set[str] = set()
+        self._paused_at: float | None = None  # the table's time the clock stopped
+        #: Seconds the game's clock has stood still in all: game time = table time - lag.
+        self._lag = 0.0
+        self._pause_on_lost = bool(getattr(cls, "pause_when_reader_lost", False))
+        self._stalled = False  # the last advance stopped at MAX_FIRINGS
+        self._fired_now: list[str] = []  # the names the current line's advance fired
 
     # -- public ------------------------------------------------------------
     def start(self) -> list[LogEvent]:
@@ -96,12 +142,21 @@ class Table:
             return [self._error(line, self.t, f'line {line}: missing or non-numeric "t"')]
         if t < self.t:
             return [self._error(line, self.t, f"line {line}: t={t} goes back in time (last {self.t})")]
+        clock_line = "timer" in item and "reader" not in item and "console" not in item
         if t >= self._next_due:
             out = self.advance(t)
+            if self._stalled:
+                return out + [self._error(line, self.t, (
+                    f"line {line}: t={t} is too far ahead: the clock stopped after {MAX_FIRINGS} "
+                    f"timers at t={self.t}; the line is not applied"))]
         else:  # no timer due (nearly every input): only the clock moves, as `advance` would move it
             out = []
+            if clock_line:
+                self._fired_now = []
             if t > self.t:
                 self.t = t
+        if clock_line:
+            return out + self._clock_line(line, t, item["timer"])
         parsed = self._to_input(line, t, item)
         if isinstance(parsed, list):  # refused or handled by the runtime itself
             return out + parsed if out else parsed
@@ -119,23 +174,70 @@ class Table:
         return out + logged if out else logged
 
     def advance(self, t: float) -> list[LogEvent]:
-        """Fire, in time order, every timer due at or before `t`."""
+        """Fire, in time order, every timer due at or before `t` on the table's
+        clock (none while the game's clock is paused), at most `MAX_FIRINGS`:
+        past them the clock stops at the last one fired and `_stalled` is set."""
         out: list[LogEvent] = []
-        while self.timers:
+        fired = 0
+        self._stalled = False
+        self._fired_now = []
+        while self.timers and self._paused_at is None:
             name, at = min(self.timers.items(), key=lambda kv: (kv[1], kv[0]))
-            if at > t:
+            when = at + self._lag
+            if when > t:
                 break
+            if fired >= MAX_FIRINGS:
+                self._stalled = True
+                return out
+            fired += 1
             del self.timers[name]
             self._timers_changed()
-            self.t = max(self.t, at)
-            out += self._run(lambda: self.game.handle(Input(t=at, timer=name)), at, None)
+            self.firings += 1
+            self._fired_now.append(name)
+            self.t = max(self.t, when)
+            out += self._run(lambda: self.game.handle(Input(t=at, timer=name)), self.t, None)
         self.t = max(self.t, t)
         return out
 
+    def next_timer(self, t: float) -> tuple[str, float] | None:
+        """The timer the table's clock fires first if it is due by `t`: (name, its time on
+        the table's clock), or None (nothing due, or the clock is paused)."""
+        if t < self._next_due or not self.timers or self._paused_at is not None:
+            return None
+        name, at = min(self.timers.items(), key=lambda kv: (kv[1], kv[0]))
+        when = max(at + self._lag, self.t)
+        return (name, when) if when <= t else None
+
+    @property
+    def paused(self) -> bool:
+        return self._paused_at is not None
+
+    def game_time(self, t: float) -> float:
+        """The game's clock at the table's time `t`: it does not move while paused."""
+        if self._paused_at is not None:
+            return self._paused_at - self._lag
+        return t - self._lag if self._lag else t
+
     def _timers_changed(self) -> None:
         due = self.timers.values()
-        # A NaN time (a game's bug) compares false with everything: then every input takes `advance`.
-        self._next_due = -math.inf if any(at != at for at in due) else min(due, default=math.inf)
+        if self._paused_at is not None:
+            self._next_due = math.inf
+        elif any(at != at for at in due):
+            # A NaN time (a game's bug) compares false with everything: then every input takes `advance`.
+            self._next_due = -math.inf
+        else:
+            self._next_due = min(due, default=math.inf) + self._lag
+
+    def _clock_line(self, line: int, t: float, name: Any) -> list[LogEvent]:
+        """`{"t": AT, "timer": NAME}`: the live table's clock reached AT and fired NAME
+        (already fired by the advance above).  A name that did not fire here is one
+        error (a hand-edited script); the clock has moved to `t` all the same."""
+        if not isinstance(name, str) or not 0 < len(name) <= MAX_TIMER_NAME:
+            return [self._error(line, t, f'line {line}: "timer" must be a timer\'s name')]
+        if name not in self._fired_now:
+            why = "the clock is paused" if self.paused else f"no timer {name!r} was due at t={t}"
+            return [self._error(line, t, f"line {line}: {why}")]
+        return []
 
     def situation(self, t: float, line: int | None) -> list[LogEvent]:
         """Where the table stands, from the game's optional `situation()` hook:
@@ -166,7 +268,9 @@ class Table:
                 return [self._error(line, t, got) if isinstance(got, str) else self._log(Event("voice", got), t, line)]
             if stand_in.is_stand_in(cmd):  # the referee stands in for a reader, in any game
                 return self._stand_in(line, t, cmd)
-            return Input(t=t, line=line, console=cmd.strip())
+            if cmd.strip() in CLOCK_COMMANDS:  # the game's clock: the runtime's, for every game
+                return self._clock_command(cmd.strip(), t, line)
+            return Input(t=self.game_time(t), line=line, console=cmd.strip())
         reader = item.get("reader")
         if reader not in ("hand", "field"):
             return [self._error(line, t, f'line {line}: needs "reader" ("hand" or "field") or "console"')]
@@ -192,7 +296,8 @@ class Table:
             return [self._error(line, t, f'line {line}: needs "tag" or "uid"')]
         if tag not in self.known_tags:
             return self._refuse_tag(line, t, reader, seat, f"unknown tag {tag}")
-        return Input(t, line, reader, seat, tag, bool(item.get("removed", False)))  # positional: cheaper
+        gt = t - self._lag if self._paused_at is None else self._paused_at - self._lag  # game_time(t), inline
+        return Input(gt, line, reader, seat, tag, bool(item.get("removed", False)))  # positional: cheaper
 
     def _refuse_tag(self, line: int, t: float, reader: str, seat: int | None, why: str) -> list[LogEvent]:
         to = seat_audience(seat) if seat is not None else TABLE
@@ -211,6 +316,8 @@ class Table:
             key, params = f"reader-{reader}-cannot-open", ({"seat": seat} if seat is not None else {})
             return [ev, self._say(TABLE, key, params, t, line)]
         out = [ev, self._say(TABLE, f"reader-{state}", {"reader": name}, t, line)]
+        if self._pause_on_lost and seat is not None:  # the game's rules: no clock runs on a player who cannot act
+            out += self._hold(name, t, line) if state == "lost" else self._release(name, t, line)
         return out + (self.situation(t, line) if state == "back" else [])
 
     def _stand_in(self, line: int, t: float, cmd: str) -> Input | list[LogEvent]:
@@ -218,7 +325,44 @@ class Table:
         if isinstance(got, str) or (got.seat is None and not self.has_field):
             why = got if isinstance(got, str) else "this table has no field reader"
             return [self._log(Event("error", {"message": why, "private": REFEREE}), t, line)]
-        return Input(t, line, got.reader, got.seat, got.tag, got.removed)
+        return Input(self.game_time(t), line, got.reader, got.seat, got.tag, got.removed)
+
+    # -- the game's clock ----------------------------------------------------
+    def _clock_command(self, cmd: str, t: float, line: int) -> list[LogEvent]:
+        """The referee's `pause` / `resume`, for every game (a break, a fault at the table)."""
+        if cmd == PAUSE:
+            if REFEREE_HOLD in self.paused_by:
+                return [self._error(line, t, "the clock is already paused")]
+            return self._hold(REFEREE_HOLD, t, line)
+        if REFEREE_HOLD not in self.paused_by:
+            return [self._error(line, t, "the clock is not paused by the referee")]
+        return self._release(REFEREE_HOLD, t, line)
+
+    def _hold(self, why: str, t: float, line: int | None) -> list[LogEvent]:
+        """Stop the game's clock (once, however many hold it)."""
+        first = not self.paused_by
+        self.paused_by.add(why)
+        if not first:
+            return [self._log(Event("clock", {"state": "paused", "by": sorted(self.paused_by)}), t, line)]
+        self._paused_at = t
+        self._timers_changed()
+        return [self._log(Event("clock", {"state": "paused", "by": [why]}), t, line),
+                self._say(TABLE, "clock-paused", {}, t, line)]
+
+    def _release(self, why: str, t: float, line: int | None) -> list[LogEvent]:
+        """One hold less; the clock runs again when none is left."""
+        if why not in self.paused_by:
+            return []
+        self.paused_by.discard(why)
+        if self.paused_by:
+            return [self._log(Event("clock", {"state": "paused", "by": sorted(self.paused_by)}), t, line),
+                    self._say(TABLE, "clock-held", {}, t, line)]
+        assert self._paused_at is not None
+        self._lag += t - self._paused_at
+        self._paused_at = None
+        self._timers_changed()
+        return [self._log(Event("clock", {"state": "running"}), t, line),
+                self._say(TABLE, "clock-resumed", {}, t, line)]
 
     @staticmethod
     def _answer_to(inp: Input) -> str:
@@ -258,8 +402,11 @@ class Table:
                     append(out)
                     continue
                 if type_ == "timer-set":
-                    self.timers[str(fields["name"])] = float(fields["at"])
+                    at = float(fields["at"])
+                    self.timers[str(fields["name"])] = at
                     self._timers_changed()
+                    if self._lag or self._paused_at is not None:  # the log speaks the table's clock
+                        fields = {**fields, "at": at + self._lag + (t - self._paused_at if self._paused_at is not None else 0.0)}
                 elif type_ == "timer-cancel":
                     self.timers.pop(str(fields["name"]), None)
                     self._timers_changed()
@@ -356,9 +503,12 @@ class ScriptRun:
     the replay of its journal are the same, `seq` for `seq`, across undos.
 
     An undo takes back the latest input the table *accepted* (a line whose
-    events hold no `error`); refused lines, undos and lines an undo already
-    took back are never its target.  The game is rebuilt from the inputs
-    still standing, silently, and numbering carries on where it was.
+    events hold no `error`); refused lines, undos, lines an undo already took
+    back, timer lines, `pause`/`resume` and readers lost or back are never its
+    target.  Nothing announced is taken back: an input with a timer fired
+    after it (its result was heard) can no longer be undone.  The game is
+    rebuilt from what still stands, silently, *at the undo's time* (so no
+    timer already heard fires again), and numbering carries on where it was.
     """
 
     def __init__(self, header: Header, **table_args: Any) -> None:
@@ -368,6 +518,14 @@ class ScriptRun:
         self.log: list[LogEvent] = self.table.start()
         #: The accepted inputs still standing, oldest first: the undo stack.
         self.standing: list[tuple[int, dict[str, Any]]] = []
+        #: What a rebuild replays, in order: accepted lines (inputs, timer lines,
+        #: clock commands, readers) and the times a refused or undo line moved
+        #: the clock to (a float: `advance` to it).
+        self._kept: list[tuple[int, dict[str, Any]] | float] = []
+        #: `_kept`'s index of each standing input (parallel to `standing`).
+        self._kept_at: list[int] = []
+        #: No input kept before this index may be undone: a timer fired after it.
+        self._heard = 0
         #: The events of the game as it stands: the latest rebuild's, then all
         #: logged since.  For views that follow the state from events (a
         #: console starts over from it after an undo); a rebuilt event keeps the
@@ -377,6 +535,8 @@ class ScriptRun:
     def feed(self, number: int, item: Mapping[str, Any] | Garbled) -> list[LogEvent]:
         # A line without "console" (a reader's, nearly every line) is no undo:
         # `is_undo` is not asked, nor `record` called, for it.
+        table = self.table
+        fired = table.firings
         if type(item) is not dict or "console" in item:
             if is_undo(item):
                 assert isinstance(item, Mapping)
@@ -384,27 +544,45 @@ class ScriptRun:
                 self.record(events)
                 return events
             if isinstance(item, Garbled):
-                events = self.table.feed(number, item)
+                events = table.feed(number, item)
+                self._moved(fired)
                 self.record(events)
                 return events
-        events = self.table.feed(number, item)
+        events = table.feed(number, item)
         for ev in events:
             if ev["type"] == "error" and ev["in"] == number:
+                self._moved(fired)
                 break
-        else:  # accepted: an undo may take it back
-            self.standing.append((number, dict(item)))
+        else:  # accepted: kept for a rebuild; an undo may take back an input
+            if table.firings != fired:  # timers fired before it: their results were heard
+                self._heard = len(self._kept)
+            self._kept.append((number, dict(item)))
+            if is_clock_line(item):
+                self._heard = len(self._kept)
+            elif not (is_clock_command(item) or is_reader_state(item)):
+                self.standing.append((number, dict(item)))
+                self._kept_at.append(len(self._kept) - 1)
         self.log += events
         self.standing_log += events
         return events
 
+    def _moved(self, fired: int) -> None:
+        """A line that is not kept (refused, an undo) may still have fired timers: a
+        rebuild must fire them too, and nothing before them may be undone."""
+        if self.table.firings != fired:
+            self._kept.append(self.table.t)
+            self._heard = len(self._kept)
+
     def record(self, events: list[LogEvent]) -> None:
-        """Log events made outside `feed` (the daemon's timers, fired on its clock)."""
+        """Log events made outside `feed` (the session's own lines, say)."""
         self.log += events
         self.standing_log += events
 
     def last_input(self) -> tuple[int, dict[str, Any]] | None:
-        """The input an undo would take back now."""
-        return self.standing[-1] if self.standing else None
+        """The input an undo would take back now (None: none, or a timer was heard since)."""
+        if not self.standing or self._kept_at[-1] < self._heard:
+            return None
+        return self.standing[-1]
 
     def close(self) -> None:
         self.table.close()
@@ -415,24 +593,44 @@ class ScriptRun:
         when = max(self.table.t, t) if timely else self.table.t
         # Timers due by the undo's time fire first, as the live table's clock
         # fired them before the referee's undo arrived (a replay must too).
-        fired = self.table.advance(when)
+        fired = self.table.firings
+        out = self.table.advance(when)
+        if self.table._stalled:  # a script's clock jump: refused like any line's
+            return out + [self.table.note("error", {"message": (
+                f"line {number}: t={t} is too far ahead: the clock stopped after {MAX_FIRINGS} "
+                f"timers at t={self.table.t}; the line is not applied")}, self.table.t, number)]
+        when = self.table.t
+        self._moved(fired)
         if not self.standing:
-            return fired + [self.table.note("error", {"message": "nothing to undo"}, when, number)]
+            return out + [self.table.note("error", {"message": "nothing to undo"}, when, number)]
+        if self._kept_at[-1] < self._heard:
+            return out + [self.table.note("error", {"message": (
+                f"undo: a timer has fired since line {self.standing[-1][0]}; what was announced "
+                "stays (nothing announced is taken back)")}, when, number)]
         undone_line, undone = self.standing.pop()
+        del self._kept[self._kept_at.pop():]  # the undone input is the last thing kept
         seq = self.table.seq
         self.table.close()
         self.table = Table(self.header, **self._table_args)
         rebuilt = self.table.start()
-        for n, kept in self.standing:
-            rebuilt += self.table.feed(n, kept)
+        for entry in self._kept:
+            if isinstance(entry, float):
+                rebuilt += self.table.advance(entry)
+            else:
+                rebuilt += self.table.feed(*entry)
         self.table.seq = seq
+        self.table.t = max(self.table.t, when)  # the game is rebuilt at the undo's time
         self.standing_log = rebuilt
-        when = max(self.table.t, when)
         # The undone input may be a hand scan (a secret): only the referee sees it.
         ev = self.table.note("undo", {"undone": undone_line, "input": undone, "private": REFEREE},
                              when, number)
         said = self.table.note("say", {"to": TABLE, "key": "undone"}, when, number)
-        return fired + [ev, said] + self.table.situation(when, number)
+        # A timer the undone input had cancelled may be due by now: it never fired
+        # at the table (a timer that did bars the undo), so it fires now, heard.
+        before = self.table.firings
+        late = self.table.advance(when)
+        self._moved(before)
+        return out + [ev, said] + late + self.table.situation(when, number)
 
 
 def run_script(lines: Iterable[str | Mapping[str, Any]]) -> list[LogEvent]:

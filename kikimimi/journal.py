@@ -222,6 +222,50 @@ class Journal:
             self._torn = True  # tried again before the next append
 
 
+class SaidMark:
+    """How far the live log was told to the outputs (its highest `seq`), kept
+    beside the journal (`NAME.said`) so that a resume speaks what was journaled
+    and applied but never told (a kill between the two).
+
+    It holds the journal file's inode with the seq, so a mark left by an
+    earlier journal at the same name (a `new` game, `--fresh`) is known for
+    what it is.  Written in place, without fsync: a killed process leaves it
+    in the page cache, and a power cut can only lose its last updates, so a
+    line is then said twice, never lost."""
+
+    WIDTH = 48
+
+    def __init__(self, journal: Path) -> None:
+        self.path = journal.with_name(journal.name + ".said")
+        self.fd = open_private(self.path, os.O_RDWR | os.O_CREAT)
+
+    def read(self, journal_fd: int) -> int | None:
+        """The seq told of the journal open at `journal_fd`: None when there is no
+        usable mark (a journal older than marks: take it all as told), 0 when
+        the mark is another journal's (nothing of this one was told)."""
+        try:
+            words = os.pread(self.fd, self.WIDTH, 0).split()
+            ino, seq = int(words[0]), int(words[1])
+        except (OSError, ValueError, IndexError):
+            return None
+        if seq < 0:
+            return None
+        return seq if ino == os.fstat(journal_fd).st_ino else 0
+
+    def write(self, journal_fd: int, seq: int) -> None:
+        """Best effort: a mark that cannot be written only means a line may be said twice."""
+        try:
+            line = f"{os.fstat(journal_fd).st_ino} {seq}".ljust(self.WIDTH - 1) + "\n"
+            os.pwrite(self.fd, line.encode("ascii"), 0)
+        except OSError:
+            pass
+
+    def close(self) -> None:
+        if self.fd >= 0:
+            os.close(self.fd)
+            self.fd = -1
+
+
 class EventsFile:
     """The `--events` copy of the live log: private like the journal, and each
     batch of lines written whole or not at all (cut back on a failed write),

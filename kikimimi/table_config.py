@@ -78,6 +78,10 @@ SCHEMA: dict[str, dict[str, Check]] = {
         "poll_ms": (_is_int, "a whole number of milliseconds"),
         "debounce_ms": (_is_int, "a whole number of milliseconds"),
         "hold_ms": (_is_int, "a whole number of milliseconds"),
+        "stops_after": (_is_int, "a whole number of frames"),
+        "rf": (lambda v: v in ("wait", "duty", "poll"), '"wait", "duty" or "poll"'),
+        "rf_on_ms": (_is_int, "a whole number of milliseconds"),
+        "rf_off_ms": (_is_int, "a whole number of milliseconds"),
         "retry_ms": (_is_int, "a whole number of milliseconds"),
         "baud": (_is_int, "a whole number"),
         "ignore_at_connect": (lambda v: isinstance(v, bool), "true or false"),
@@ -265,6 +269,7 @@ def load_table_config(path: str | Path) -> TableConfig:
             _check_driver(rid, section, fail)
     if len(fields) > 1:
         raise fail(f"readers.{fields[1]}", f"a second field reader (already {fields[0]})")
+    _check_one_device_each(readers, fail)
     missing = sorted(set(range(1, top + 1)) - set(seats_seen))
     if missing:
         raise fail("[readers]", f"no hand reader for seat {missing[0]}")
@@ -322,6 +327,23 @@ def _evening_games(p: Path, sections: Mapping[str, Any], players: int, first: Ga
             cards[card] = name
         out[cls.name] = GameChoice(cls.name, count, dict(options), tagmap, card)
     return out
+
+
+def _check_one_device_each(readers: Mapping[str, Mapping[str, Any]],
+                           fail: Callable[[str, str], ConfigError]) -> None:
+    """Two readers on one device: one seat's scans would be read as another's."""
+    import os
+
+    seen: dict[str, str] = {}
+    for rid, section in readers.items():
+        path = section.get("path")
+        if section.get("driver") == "sim" or not isinstance(path, str) or not path.startswith("/"):
+            continue
+        real = os.path.realpath(path)
+        if real in seen:
+            raise fail(f"readers.{rid}.path", f"{path} is the device of readers.{seen[real]} too ({real}): "
+                       "give each reader its own port (kikimimi table setup finds them)")
+        seen[real] = rid
 
 
 def _check_journal_place(journal: Path, fail: Callable[[str, str], ConfigError]) -> None:

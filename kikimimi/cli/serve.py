@@ -142,12 +142,14 @@ def _serve(args: argparse.Namespace, config: TableConfig, daemon: Daemon, warnin
         for out in outputs:
             for component, state in getattr(out, "health", dict)().items():
                 api.report_health(f"audio {component}", state)
+    if daemon.resumed:  # applied before the stop but never told (a kill in between): told now
+        daemon.speak_unspoken()
     _say_ready(outputs, config)
     evening.begin()  # after the outputs and the API, so its lines follow the game's everywhere
-    if daemon.resumed and not daemon.table.game.over:
+    if daemon.resumed:
         # the last call heard before the stop may no longer be true: say where the table stands
         for out in outputs:
-            out.emit(daemon.situation_report(), cause_hand_seat=None)
+            out.emit(daemon.resume_report(), cause_hand_seat=None)
     threads = [threading.Thread(target=_ticker, args=(daemon, stop), daemon=True, name="timers")]
     source = args.sim_readers or ("interactive" if config.simulated else None)
     if source == "interactive":

@@ -61,7 +61,9 @@ class ReferenceTable(Table):
                 break
             del self.timers[name]
             self.t = max(self.t, at)
-            out += self._run(lambda: self.game.handle(Input(t=at, timer=name)), at, None)
+            # Issue 28, on purpose: logged at the table's time, not `at`, so `t` never goes
+            # backwards in a log (a timer set in the past, or at NaN, by a game's bug).
+            out += self._run(lambda: self.game.handle(Input(t=at, timer=name)), self.t, None)
         self.t = max(self.t, t)
         return out
 

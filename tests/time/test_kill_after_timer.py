@@ -1,0 +1,41 @@
+"""Issue 28's finish line: a real `kikimimi serve` (simulated readers) SIGKILLed
+right after each kind of timer in every real-time game — マフィア42's six
+phases, 闇に笑う魔女's night, 鬼探し's raise window — 30 kills each, and
+nothing announced is contradicted: every event told before any kill is the
+event of that `seq` after every resume (kikimimi.testing.killtimer.check).
+
+The three games run at once (each mostly waits on its 1 s timers); about a
+minute and a half in all.  `bench/kill_after_timer.py` runs bigger numbers."""
+from __future__ import annotations
+
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+
+from kikimimi.testing.killtimer import PLANS, check, run
+
+KILLS = 30
+
+
+def test_a_kill_right_after_each_kind_of_timer_takes_nothing_back(tmp_path):
+    with ThreadPoolExecutor(len(PLANS)) as pool:
+        runs = {game: pool.submit(run, make(), tmp_path / game, KILLS, timeout=400)
+                for game, make in PLANS.items()}
+        outcomes = {game: future.result() for game, future in runs.items()}
+    for game, outcome in outcomes.items():
+        plan = PLANS[game]()
+        assert outcome.problems == [], game
+        assert sum(outcome.kills.values()) >= KILLS, (game, outcome.kills)
+        assert set(outcome.kills) == set(plan.kinds), (game, outcome.kills)  # every kind of timer
+        assert outcome.told > 10 * KILLS  # a real game was played, not a table stuck at its deal
+
+
+def test_the_check_finds_an_announcement_taken_back(tmp_path):
+    """The harness itself can fail: a told event that the journal contradicts."""
+    journal = tmp_path / "j.jsonl"
+    journal.write_text('{"game": "mafia42", "players": 4, "options": {"jobs": ["mafia", "citizen", "citizen", "police"]}}\n'
+                       '{"t": 0.1, "reader": "hand", "seat": 2, "tag": "cmd:hint"}\n')
+    told = [{"seq": 1, "t": 0.0, "type": "say", "in": 1, "to": "table", "key": "x", "text": "Seat 4 died."}]
+    assert check(journal, told) and "not the journal's" in check(journal, told)[0]
