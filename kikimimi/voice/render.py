@@ -18,6 +18,7 @@ import threading
 from collections.abc import Callable, Iterable, Mapping
 from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
+from concurrent.futures import wait as futures_wait
 from pathlib import Path
 from typing import Any
 
@@ -164,11 +165,12 @@ class Renderer:
         cores = _cores()
         workers = (max(1, cores - 1) if background and self.engine_name != "openjtalk" else cores) \
             if len(jobs) >= 20 else 1
-        if self.engine_name == "openjtalk" and workers > 1:
+        own = workers > 1 or background  # a background render never queues on the engine's own thread
+        if self.engine_name == "openjtalk" and own:
             pool: Any = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"),
                                             initializer=_yield_cpu if background else None)
             futures = [pool.submit(_write_in_child, self.engine_name, self.voice, *job) for job in jobs]
-        elif self.engine_name == "espeak-ng" and workers > 1:
+        elif self.engine_name == "espeak-ng" and own:
             pool = ThreadPoolExecutor(workers, thread_name_prefix="kikimimi-fill")
             futures = [pool.submit(_write_clip, self._shared, self.voice, *job) for job in jobs]
         else:
@@ -194,6 +196,8 @@ class Renderer:
                 if stop is not None and stop.is_set():
                     for later in futures:
                         later.cancel()
+                    futures_wait(futures)  # the clips being written when stopped are whole, and counted
+                    done += sum(1 for f in futures[done:] if not f.cancelled() and f.exception() is None)
                     break
                 try:
                     fut.result()
