@@ -24,7 +24,7 @@ from typing import Any
 from kikimimi.engine import LogEvent, ScriptRun, Table
 from kikimimi.journal import Journal, JournalError, JournalUnwritable, SaidMark
 from kikimimi.protocol import TABLE
-from kikimimi.script import NEW_GAME, Garbled, Header, ScriptError, dumps, parse_line
+from kikimimi.script import NEW_GAME, Garbled, Header, ScriptError, dumps, is_clock_line, parse_line
 
 Listener = Callable[[dict[str, Any], Sequence[LogEvent]], None]
 #: Told (with one printable line and the same line as a `say` to the table,
@@ -179,6 +179,8 @@ class Daemon:
                 return handled
             if str(stamped.get("console", "")).strip() == NEW_GAME:
                 return self.new_game()
+            if is_clock_line(stamped):  # only the table's own clock writes these (`tick`)
+                raise InputRefused("input refused: a timer line is the table clock's own, not an input")
             try:
                 text = dumps(stamped)
             except (TypeError, ValueError, RecursionError) as exc:
@@ -265,12 +267,16 @@ class Daemon:
             return unspoken
 
     def resume_report(self) -> list[LogEvent]:
-        """What to say after a resume, not logged: that the game is over, or where it stands."""
+        """What to say after a resume, not logged: where the game stands (nothing
+        when it is over: the evening says so, and what comes next)."""
         with self.lock:
             if self.table.game.over:
-                return [{"seq": None, "t": self.table.t, "type": "say", "in": None, "to": TABLE,
-                         "key": "game-already-over", "text": self.table.phrasebook.render("game-already-over")}]
-        return self.situation_report()
+                return []
+            held = []
+            if self.table.paused:  # stopped before the stop, still stopped: say so first
+                held = [{"seq": None, "t": self.table.t, "type": "say", "in": None, "to": TABLE,
+                         "key": "clock-paused", "text": self.table.phrasebook.render("clock-paused")}]
+            return held + self.situation_report()
 
     def situation_report(self) -> list[LogEvent]:
         """Where the table stands, as phrases to speak after a resume (the game's

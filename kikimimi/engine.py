@@ -20,7 +20,7 @@ import functools
 import math
 import sys
 import traceback
-from collections.abc import Collection, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -30,7 +30,7 @@ from kikimimi.game_files import tagmap_file
 from kikimimi.phrases import Phrasebook
 from kikimimi.protocol import COMMAND_TAGS, REFEREE, TABLE, Event, Game, Input, seat_audience
 from kikimimi.registry import UnknownGame, game_class
-from kikimimi.script import Garbled, Header, ScriptError, dumps, is_undo, iter_dicts
+from kikimimi.script import Garbled, Header, ScriptError, dumps, is_clock_line, is_undo, iter_dicts
 from kikimimi.tagmap import load_tagmap, normalise_uid
 from kikimimi.voice.settings import is_voice_command, parse_voice_command
 
@@ -44,15 +44,16 @@ CLOCK_COMMANDS = (PAUSE, RESUME)
 #: in a script whose phases cycle on their timers) is refused in one line
 #: instead of cycling without bound.  A live table fires a handful per line.
 MAX_FIRINGS = 1000
+#: A line more than this many seconds past a timer that is due is refused
+#: before anything fires: a live table fires its timers as they fall due (its
+#: journal never holds such a gap), an old script's gaps are seconds, and a
+#: hostile one costs one line, not 1000 firings.  A gap with no timer due (a
+#: Trident table left overnight) is no jump at all.
+MAX_CLOCK_JUMP = 86400.0
 #: Longest timer name a timer line may carry (untrusted input).
 MAX_TIMER_NAME = 64
 #: Who holds the clock when the referee paused it (a lost reader holds it as "hand N").
 REFEREE_HOLD = "referee"
-
-
-def is_clock_line(item: Mapping[str, Any] | Garbled) -> bool:
-    """A line the table's clock wrote (a timer fired), not an input of a player or the referee."""
-    return type(item) is dict and "timer" in item and "reader" not in item and "console" not in item
 
 
 def is_clock_command(item: Mapping[str, Any] | Garbled) -> bool:
@@ -123,6 +124,8 @@ class Table:
         #: Seconds the game's clock has stood still in all: game time = table time - lag.
         self._lag = 0.0
         self._pause_on_lost = bool(getattr(cls, "pause_when_reader_lost", False))
+        #: A game whose field reader is part of play (闇に笑う魔女's microphone) holds its clock without it.
+        self._pause_on_field = bool(getattr(cls, "pause_when_field_lost", False))
         self._stalled = False  # the last advance stopped at MAX_FIRINGS
         self._fired_now: list[str] = []  # the names the current line's advance fired
 
@@ -144,6 +147,8 @@ class Table:
             return [self._error(line, self.t, f"line {line}: t={t} goes back in time (last {self.t})")]
         clock_line = "timer" in item and "reader" not in item and "console" not in item
         if t >= self._next_due:
+            if t - self._next_due > MAX_CLOCK_JUMP and self._next_due != -math.inf:
+                return [self._error(line, self.t, self.too_far(line, t))]
             out = self.advance(t)
             if self._stalled:
                 return out + [self._error(line, self.t, (
@@ -198,6 +203,11 @@ class Table:
             out += self._run(lambda: self.game.handle(Input(t=at, timer=name)), self.t, None)
         self.t = max(self.t, t)
         return out
+
+    def too_far(self, line: int, t: float) -> str:
+        """The one line for a clock jump past `MAX_CLOCK_JUMP` (nothing fired, nothing applied)."""
+        return (f"line {line}: t={t} is more than {MAX_CLOCK_JUMP:.0f} s past the next timer "
+                f"(due at t={self._next_due}): the line is not applied")
 
     def next_timer(self, t: float) -> tuple[str, float] | None:
         """The timer the table's clock fires first if it is due by `t`: (name, its time on
@@ -270,6 +280,8 @@ class Table:
                 return self._stand_in(line, t, cmd)
             if cmd.strip() in CLOCK_COMMANDS:  # the game's clock: the runtime's, for every game
                 return self._clock_command(cmd.strip(), t, line)
+            if stand_in.is_stand_in(cmd):  # the referee stands in for a reader, in any game
+                return self._stand_in(line, t, cmd)
             return Input(t=self.game_time(t), line=line, console=cmd.strip())
         reader = item.get("reader")
         if reader not in ("hand", "field"):
@@ -316,7 +328,8 @@ class Table:
             key, params = f"reader-{reader}-cannot-open", ({"seat": seat} if seat is not None else {})
             return [ev, self._say(TABLE, key, params, t, line)]
         out = [ev, self._say(TABLE, f"reader-{state}", {"reader": name}, t, line)]
-        if self._pause_on_lost and seat is not None:  # the game's rules: no clock runs on a player who cannot act
+        if (self._pause_on_lost and seat is not None) or (self._pause_on_field and seat is None):
+            # the game's rules: no clock runs on a player who cannot act (or a microphone that is away)
             out += self._hold(name, t, line) if state == "lost" else self._release(name, t, line)
         return out + (self.situation(t, line) if state == "back" else [])
 
@@ -369,7 +382,7 @@ class Table:
         return seat_audience(inp.seat) if inp.seat is not None else TABLE
 
     # -- events ------------------------------------------------------------
-    def _run(self, step: Any, t: float, line: int | None) -> list[LogEvent]:
+    def _run(self, step: Callable[[], Iterable[Event]], t: float, line: int | None) -> list[LogEvent]:
         try:
             events = step()
         except Exception as exc:  # a game bug must not take the table down
@@ -589,10 +602,13 @@ class ScriptRun:
 
     def _undo(self, number: int, item: Mapping[str, Any]) -> list[LogEvent]:
         t = item.get("t")
-        timely = isinstance(t, (int, float)) and not isinstance(t, bool) and math.isfinite(t)
-        when = max(self.table.t, t) if timely else self.table.t
+        when = self.table.t
+        if isinstance(t, (int, float)) and not isinstance(t, bool) and math.isfinite(t):
+            when = max(when, t)
         # Timers due by the undo's time fire first, as the live table's clock
         # fired them before the referee's undo arrived (a replay must too).
+        if when - self.table._next_due > MAX_CLOCK_JUMP and self.table._next_due != -math.inf:
+            return [self.table.note("error", {"message": self.table.too_far(number, when)}, self.table.t, number)]
         fired = self.table.firings
         out = self.table.advance(when)
         if self.table._stalled:  # a script's clock jump: refused like any line's
@@ -624,13 +640,16 @@ class ScriptRun:
         # The undone input may be a hand scan (a secret): only the referee sees it.
         ev = self.table.note("undo", {"undone": undone_line, "input": undone, "private": REFEREE},
                              when, number)
-        said = self.table.note("say", {"to": TABLE, "key": "undone"}, when, number)
+        told = [self.table.note("say", {"to": TABLE, "key": "undone"}, when, number)]
+        owner = stand_in.owner_of(undone, self.header.players)
+        if owner is not None:  # whose act it was hears it is gone (in the earphone: the act is theirs)
+            told.append(self.table.note("say", {"to": seat_audience(owner), "key": "undone-yours"}, when, number))
         # A timer the undone input had cancelled may be due by now: it never fired
         # at the table (a timer that did bars the undo), so it fires now, heard.
         before = self.table.firings
         late = self.table.advance(when)
         self._moved(before)
-        return out + [ev, said] + late + self.table.situation(when, number)
+        return out + [ev, *told] + late + self.table.situation(when, number)
 
 
 def run_script(lines: Iterable[str | Mapping[str, Any]]) -> list[LogEvent]:

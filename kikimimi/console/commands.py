@@ -30,6 +30,7 @@ TABLE_COMMANDS: list[tuple[str, str]] = [
     ("voice speaker|seat-N volume PCT", "that output's volume, 0-400 percent"),
     ("lost SEAT | lost f", "mark a hand or the field reader lost (back SEAT | back f: found again)"),
     ("undo", "take back the latest input the game accepted (asks first)"),
+    ("pause | resume", "stop the game's clock (a break, a fault at the table) and start it again"),
     ("help, quit", "this list; leave the console (the table plays on)"),
 ]
 

@@ -70,7 +70,7 @@ def test_restarting_a_table_whose_game_ended_on_a_timer_says_it_is_over(tmp_path
     for _ in range(2):
         again = Clocked(tmp_path / "j.jsonl", now=50.0)
         assert again.d.table.game.over
-        assert keys(again.d.resume_report()) == ["game-already-over"]
+        assert again.d.resume_report() == []  # the evening says it is over, and what comes next
         again.run(80.0)  # no phase reopens, no second end
         assert len(of(again.d.log, "game-over")) == 1 and not again.heard
         again.d.close()
@@ -108,3 +108,31 @@ def test_a_hand_edited_timer_line_is_one_error_and_the_clock_still_moves(tmp_pat
     log = run_script([header().to_json(), {"t": 1.0, "timer": "phase-9"}, {"t": 2.0, "timer": ["x"]}])
     errors = [ev["message"] for ev in of(log, "error")]
     assert errors == ["line 2: no timer 'phase-9' was due at t=1.0", 'line 3: "timer" must be a timer\'s name']
+
+
+def test_a_served_table_restarted_on_a_game_ended_by_a_timer_says_it_is_over(tmp_path):
+    """The whole path: `kikimimi serve` on that journal speaks that the game is over,
+    reopens no phase and ends nothing a second time."""
+    import subprocess
+    import sys
+
+    from kikimimi.testing.killtimer import _toml_inline
+    from kikimimi.testing.tables import sim_table_toml
+
+    from clocktable import SHORT
+
+    table = _ends_on_the_approval_timer(tmp_path)
+    table.d.close()
+    before = (tmp_path / "j.jsonl").read_bytes()
+    config = sim_table_toml("mafia42", 4, journal="j.jsonl").replace(
+        'journal = "j.jsonl"\n', f'journal = "j.jsonl"\noptions = {_toml_inline(SHORT)}\n')
+    (tmp_path / "table.toml").write_text(config)
+    done = subprocess.run([sys.executable, "-m", "kikimimi.cli", "serve", "table.toml", "--voice", "text",
+                           "--sim-readers", "interactive"], cwd=tmp_path, input=b"", capture_output=True,
+                          timeout=60)
+    spoken = done.stdout.decode()
+    assert done.returncode == 0, done.stderr.decode()
+    assert spoken.splitlines() == [
+        "[    speaker] The game is over. For the next game, everyone scans AGREE on their hand reader."]
+    assert (tmp_path / "j.jsonl").read_bytes() == before  # nothing fired, nothing journaled
+    assert len(of(replay(tmp_path / "j.jsonl"), "game-over")) == 1
