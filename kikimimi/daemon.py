@@ -206,13 +206,15 @@ class Daemon:
             print(f"kikimimi: {exc}", file=sys.stderr, flush=True)
             return []
 
-    def new_game(self) -> list[LogEvent]:
+    def new_game(self, **table_args: Any) -> list[LogEvent]:
         """The referee's `new`: keep this game's journal aside and start the next
-        game at the same table (a session's games follow one another this way)."""
+        game at the same table (a session's games follow one another this way).
+        `table_args` (tagmap, hand_seats) change with the game of an evening."""
         with self.lock:
             if self._journal is None:
                 raise InputRefused("input refused: the table is not open")
             self._journal.set_aside("game", numbered=True)
+            self._table_args.update(table_args)
             self._replace_run(ScriptRun(self.header, **self._table_args))
             self.lines = []
             try:

@@ -74,12 +74,26 @@ def config_checks(path: str | Path) -> tuple[TableConfig | None, list[Check]]:
     real = {rid: s for rid, s in config.readers.items() if s["driver"] != "sim"}
     if real:
         out += _part_checks("kikimimi.readers.checks", real)
+        out += _reader_identity(real)
     else:
         out.append(Check("readers", True, "simulated (keyboard or script)"))
     out += _part_checks("kikimimi.kit", config)  # the look-alike sets the table needs, read out
     audio = _part_checks("kikimimi.voice.checks", config.audio, config.players, config.lang)
     out += audio if config.audio is not None else _without_audio(audio)
     return config, out
+
+
+def _reader_identity(readers: dict[str, dict]) -> list[Check]:
+    """/dev/ttyUSB0, /dev/ttyACM1: numbered in the order adapters were found, which a reboot changes."""
+    import re
+
+    numbered = [f"{rid} ({s['path']})" for rid, s in readers.items()
+                if re.fullmatch(r"/dev/tty(USB|ACM)[0-9]+", str(s.get("path", "")))]
+    if not numbered:
+        return [Check("reader identity", True, "every reader is named by something a reboot keeps")]
+    return [Check("reader identity", False, f"{', '.join(numbered)}: numbered in the order the adapters were "
+                  "found, which a reboot or a replug changes (two seats could swap readers)",
+                  "name each by its port: /dev/serial/by-path/... (kikimimi table setup writes them)")]
 
 
 def _journal_check(journal: Path) -> Check:
@@ -131,7 +145,7 @@ def listen(config_path: str, pause: float = 0.5) -> list[Check]:
                       "run kikimimi table setup, or add [audio.outputs.*]")]
     out = AudioOutput.from_config(config.audio, config.players, config.lang)
     book = Phrasebook(config.lang, ("core", "setup"))
-    lines = [(SPEAKER, "table", "listen-speaker", {})] + [
+    lines: list[tuple[str, str, str, dict[str, int]]] = [(SPEAKER, "table", "listen-speaker", {})] + [
         (f"seat-{n}", f"seat:{n}", "listen-seat", {"seat": n}) for n in range(1, config.players + 1)]
     checks = []
     try:

@@ -28,6 +28,7 @@ from kikimimi.engine import LogEvent
 from kikimimi.phrases import Phrasebook
 from kikimimi.protocol import TABLE
 from kikimimi.script import NEW_GAME, Header
+from kikimimi.table_config import GameChoice
 from kikimimi.tagmap import normalise_uid
 
 #: The game and the table an official practice session is played with (the seed's competition rules).
@@ -38,6 +39,10 @@ SESSION_SCORING = "competition"
 MAX_SESSION_ID = 10**9
 MAX_SESSION_GAMES = 100
 AGREE = "cmd:agree"
+#: A game card's tag (`game:witch`): on the field reader between games it chooses the next game.
+GAME_CARD = "game:"
+#: The referee's console command that chooses (and starts) the next game: `game NAME`.
+GAME_COMMAND = "game"
 
 Complain = Callable[[str], None]
 
@@ -165,11 +170,48 @@ class ClubSession:
         return lines
 
 
+class ClubPlays:
+    """Every finished game's result in the club records, whatever the game (the game
+    history per player; the rank ladder stays the Trident's, through `ClubSession`).
+
+    Seats are the session's players, else the names the table was given
+    (`serve --players`); a seat nobody named is recorded as a guest.  Once per
+    game: its identity is the journal's bytes up to the line that ended it."""
+
+    def __init__(self, db: Any, table: str, seated: Mapping[int, str] | None = None):
+        self.db, self.table = db, table
+        self.seated: dict[int, int | str] = dict(seated or {})
+
+    def record(self, header: Header, event: Mapping[str, Any], journal: bytes,
+               seats: Mapping[int, int | str] | None = None, session_id: int | None = None) -> str:
+        """One line for the referee: recorded, already recorded, or why not."""
+        from kikimimi import records
+
+        last = event.get("in")
+        upto = last if isinstance(last, int) and not isinstance(last, bool) and last > 0 else None
+        seated = {k: v for k, v in (seats if seats is not None else self.seated).items() if k <= header.players}
+        try:
+            play = records.record_play(header.game, event, seated, db=self.db, table=self.table,
+                                       game_id=records.game_identity(journal, upto), session_id=session_id)
+        except records.AlreadyRecorded:
+            return f"{header.game}: this game is already in the club records; not recorded again"
+        except records.RecordsError as exc:
+            return f"{header.game}: not in the club records: {exc}"
+        return f"{header.game}: game {play.id} in the club records"
+
+
 class Evening:
     """The flow between games on one daemon: `prepare()` it before anything opens (it may
-    refuse), `begin()` it once the outputs and the API listen."""
+    refuse), `begin()` it once the outputs and the API listen.
 
-    def __init__(self, daemon: Any, club: ClubSession | None = None, *, complain: Complain | None = None):
+    `games` are the table's games for the evening (the table file's `[table]`
+    game and its `[games.NAME]` sections): between games the referee's `game
+    NAME` starts one, and its card on the field reader chooses it for the
+    AGREE round.  `hand_seats` are the seats with a hand reader at this table."""
+
+    def __init__(self, daemon: Any, club: ClubSession | None = None, *, complain: Complain | None = None,
+                 games: Mapping[str, GameChoice] | None = None, hand_seats: set[int] | None = None,
+                 plays: ClubPlays | None = None):
         self.daemon = daemon
         self.club = club
         self.complain = complain or _complain
@@ -178,6 +220,13 @@ class Evening:
         self._prepared = False
         self._start_next = False
         self._phrases: Phrasebook | None = None
+        self._book_game = ""
+        self.games = dict(games or {})
+        self.cards = {choice.card: name for name, choice in self.games.items() if choice.card}
+        self.hand_seats = set(hand_seats) if hand_seats is not None else None
+        self.plays = plays
+        self.chosen: str | None = None  # the next game, chosen between games by its card
+        self._play_recorded = False  # this game's result went to the club records (once per game)
 
     # -- start-up ---------------------------------------------------------------
     def prepare(self) -> None:
@@ -238,8 +287,9 @@ class Evening:
         """The table's phrases and the evening's own catalogue (voices/evening): said between
         games only, so not among the texts a table renders before its first input."""
         header = self.daemon.header
-        if self._phrases is None or self._phrases.lang != header.lang:
+        if self._phrases is None or (self._phrases.lang, self._book_game) != (header.lang, header.game):
             self._phrases = Phrasebook(header.lang, ("core", header.game, "evening"))
+            self._book_game = header.game
         return self._phrases
 
     def _opening_lines(self) -> list[LogEvent]:
@@ -258,7 +308,8 @@ class Evening:
         s = self.session
         if s is not None and not s.closed and self.club is not None:
             return [self._say("session-next", number=self._recorded(s.number - 1) + 1)]
-        return [self._say("table-waiting")]
+        more = [self._say("evening-choose")] if any(c.card for c in self.games.values()) else []
+        return [self._say("table-waiting"), *more]
 
     # -- the daemon's hooks (called under its lock) -------------------------------
     def _intercept(self, item: dict[str, Any]) -> list[LogEvent] | None:
@@ -266,12 +317,17 @@ class Evening:
         console = item.get("console")
         if isinstance(console, str) and console.strip() == NEW_GAME:
             return self._next_game()
-        if not self.daemon.table.game.over or item.get("reader") != "hand":
+        if isinstance(console, str) and console.split(maxsplit=1)[:1] == [GAME_COMMAND] and self.games:
+            return self._choose(console.split()[1:], by_referee=True)
+        if not self.daemon.table.game.over or item.get("reader") not in ("hand", "field"):
             return None
         tag = item.get("tag")
         if tag is None and isinstance(item.get("uid"), str):
-            tag = self.daemon.table.tagmap.get(normalise_uid(item["uid"]))
-        if tag != AGREE:
+            uid = normalise_uid(item["uid"])
+            tag = f"{GAME_CARD}{self.cards[uid]}" if uid in self.cards else self.daemon.table.tagmap.get(uid)
+        if isinstance(tag, str) and tag.startswith(GAME_CARD) and item.get("reader") == "field" and self.games:
+            return [] if item.get("removed") else self._choose([tag[len(GAME_CARD):]], by_referee=False)
+        if tag != AGREE or item.get("reader") != "hand":
             return None
         if item.get("removed"):
             return []  # lifting the AGREE tag again says nothing
@@ -294,6 +350,7 @@ class Evening:
         self.agreed.clear()
         s = self.session
         if s is None or s.closed or self.club is None:
+            self._record_play(ev)
             return self._waiting_lines()
         from kikimimi.records import NotCounted, RecordsError
 
@@ -323,6 +380,7 @@ class Evening:
             return [self._say("session-not-recorded"), *self._waiting_lines()]
         if record is None:  # the records hold this very game already: said, not counted again
             return [self._result_line(s.number, ranking), *self._waiting_lines()]
+        self._record_play(ev)
         s.absorb(ranking)
         self.complain(f"session {s.id}: game {record.number} of {s.total} recorded")
         lines = [self._result_line(record.number, ranking)]
@@ -336,6 +394,24 @@ class Evening:
             lines.append(self._say("session-over"))
             return lines
         return lines + self._waiting_lines()
+
+    def _record_play(self, ev: Mapping[str, Any]) -> None:
+        """The game in every player's game history (any game; said to the referee, not aloud)."""
+        if self.plays is None:
+            return
+        d = self.daemon
+        if self._play_recorded:  # an undo took the ending back and it ended again: still one game
+            self.complain(f"{d.header.game}: this game is already in the club records; not recorded again")
+            return
+        self._play_recorded = True
+        try:
+            journal = Path(d.journal_path).read_bytes()
+        except OSError as exc:
+            self.complain(f"{d.header.game}: not in the club records: {exc}")
+            return
+        in_session = self.session is not None and self.club is not None
+        self.complain(self.plays.record(d.header, ev, journal, self.club.seats if in_session and self.club else None,
+                                        self.session.id if in_session and self.session else None))
 
     def _recorded(self, fallback: Any) -> Any:
         """How many games of the session the records hold; `fallback` (said once on
@@ -368,6 +444,35 @@ class Evening:
         self.daemon.announce([ready])
         return [ready, *self._next_game()]
 
+    def _choose(self, words: list[str], by_referee: bool) -> list[LogEvent]:
+        """`game NAME` (the referee: it starts now) or a game card on the field (it is
+        chosen, and the AGREE round starts it).  Between games only; refused in one line."""
+        d = self.daemon
+        name = words[0] if len(words) == 1 else ""
+        choice = self.games.get(name)
+        if choice is None:
+            known = ", ".join(self.games)
+            return [self._refuse(f"game NAME: one of {known}" if not name else f"no game {name!r} at this table ({known})")]
+        s = self.session
+        if s is not None and not s.closed and name != d.header.game:
+            return [self._refuse(f"official session {s.id} is under way (game {s.number} of {s.total}): "
+                                 f"its games are {d.header.game} games")]
+        if not d.table.game.over:
+            return [self._refuse(f"{d.header.game} is under way: choose the next game when it is over "
+                                 f"(new abandons it)")]
+        self.chosen = name
+        if by_referee:
+            return self._next_game()
+        self.agreed.clear()
+        said = [self._say("evening-game-chosen", game=f"{GAME_CARD}{name}", players=choice.players)]
+        d.announce(said)
+        return said
+
+    def _refuse(self, message: str) -> LogEvent:
+        """The evening's refusal, for the referee who typed it (not journaled, not said aloud)."""
+        return {"seq": None, "t": self.daemon.table.t, "type": "error", "in": None, "message": message,
+                "evening": True}
+
     def _next_game(self) -> list[LogEvent]:
         """A fresh journal for the next game; in a session, game k of n said first."""
         d = self.daemon
@@ -377,21 +482,36 @@ class Evening:
             self.session = s = None
         if s is not None and self.club is not None:
             s.number = self._recorded(s.number - 1) + 1
-        d.header = self._header()
+        choice = self.games.get(self.chosen) if self.chosen is not None else None
+        self.chosen = None
+        self._play_recorded = False
+        d.header = self._header(choice)
         first = self._opening_lines()
         if first:
             d.announce(first)
-        return first + d.new_game()
+        if choice is None:
+            return first + d.new_game()
+        seats = set(range(1, choice.players + 1))
+        return first + d.new_game(tagmap=choice.tagmap,
+                                  hand_seats=seats & self.hand_seats if self.hand_seats is not None else seats)
 
-    def _header(self) -> Header:
+    def _header(self, choice: GameChoice | None = None) -> Header:
         extra = {k: v for k, v in self.daemon.header.extra.items() if k != "session"}
         if self.session is not None:
             extra["session"] = self.session.to_json()
+        if choice is not None:
+            return replace(self.daemon.header, game=choice.game, players=choice.players,
+                           options=dict(choice.options), extra=extra)
         return replace(self.daemon.header, extra=extra)
 
     def _seats(self) -> set[int]:
+        """The seats whose AGREE starts the next game: the chosen game's, else this one's."""
         table = self.daemon.table
-        return set(range(1, table.header.players + 1)) & set(table.hand_seats)
+        choice = self.games.get(self.chosen) if self.chosen is not None else None
+        if choice is None:
+            return set(range(1, table.header.players + 1)) & set(table.hand_seats)
+        seats = set(range(1, choice.players + 1))
+        return seats & self.hand_seats if self.hand_seats is not None else seats
 
     # -- the referee's view --------------------------------------------------------
     def view(self) -> dict[str, Any] | None:
@@ -407,6 +527,8 @@ class Evening:
         if over:
             out["waiting"] = True
             out["ready"] = sorted(self.agreed)
+            if self.chosen is not None:
+                out["next"] = self.chosen
         return out or None
 
 

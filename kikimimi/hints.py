@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any, Protocol
 
-from kikimimi.protocol import TABLE, Event, error, event, say, seat_audience
+from kikimimi.protocol import TABLE, Event, event, say, seat_audience
 
 #: A phrase key and its parameters: one spoken line.
 Line = tuple[str, dict[str, Any]]
@@ -75,13 +75,3 @@ def seat_number(word: str, players: int) -> int | None:
     if word.isascii() and word.isdigit() and len(word) <= 3 and 1 <= int(word) <= players:
         return int(word)
     return None
-
-
-def console_hint(game: Sighted, words: Sequence[str]) -> list[Event] | None:
-    """The console's `hint SEAT`: that seat's HINT answer; None if `words` is not a hint command."""
-    if not words or words[0] != "hint":
-        return None
-    seat = seat_number(words[1], game.players) if len(words) == 2 else None
-    if seat is None:
-        return [error(f"hint needs one seat from 1 to {game.players}")]
-    return hint(game, seat)

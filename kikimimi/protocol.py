@@ -16,7 +16,11 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Protocol
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol
+
+if TYPE_CHECKING:
+    from kikimimi.commands import Command
+    from kikimimi.options import Options
 
 TABLE = "table"
 REFEREE = "referee"
@@ -155,7 +159,10 @@ class Game(ABC):
     official_players: ClassVar[int | None] = None
     #: The tag sets this game's pieces belong to, e.g. ("trident",).
     tag_sets: ClassVar[tuple[str, ...]] = ()
-    #: The option names this game knows; None: not declared (any name passes `check_options`).
+    #: The options this game knows, declared once (`kikimimi.options`): checked by
+    #: `check_options`, listed by `kikimimi sim GAME --options`.
+    options_schema: ClassVar[Options | None] = None
+    #: A game without a schema may still name its options; None: any name passes `check_options`.
     option_names: ClassVar[frozenset[str] | None] = None
 
     # What the runtime fetches from the game's package when it needs it (never at import:
@@ -171,6 +178,8 @@ class Game(ABC):
     report: ClassVar[str | None] = None
     #: `kikimimi diagram GAME`: a function () -> Mermaid text, drawn from the phases that run.
     diagram_of: ClassVar[str | None] = None
+    #: The referee's console commands as a table (`kikimimi.commands`): one parser, one help.
+    console_commands: ClassVar[Sequence[Command]] = ()
 
     def __init__(self, players: int, options: Mapping[str, Any] | None = None):
         self.players = players
@@ -211,7 +220,9 @@ class Game(ABC):
         found at once.  The default refuses names outside `option_names` (if
         declared) and then sets up one game with them, which runs the game's
         own checks; a game may override this with a cheaper check."""
-        if cls.option_names is not None:
+        if cls.options_schema is not None:
+            cls.options_schema.parse(players, options)
+        elif cls.option_names is not None:
             unknown = sorted(set(options) - cls.option_names)
             if unknown:
                 known = ", ".join(sorted(cls.option_names)) or "none"
@@ -244,8 +255,10 @@ class Game(ABC):
         """The referee's console commands of this game: (syntax, one-line help).
 
         The console lists exactly these, so a referee is never offered a
-        command the table would refuse.  The default is what CONTRACT.md gives
-        every game; a game with its own commands returns its whole list."""
+        command the table would refuse: a game's `console_commands` table, else
+        what CONTRACT.md gives every game."""
+        if cls.console_commands:
+            return [(c.syntax, c.help) for c in cls.console_commands]
         return [("hint SEAT", "tell that seat, in its earphone, what it may know"),
                 ("stop", "end the game now (it counts as stopped)")]
 

@@ -23,6 +23,7 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 
+from kikimimi.hints import seat_number
 from kikimimi.protocol import REFEREE, Event
 
 VERBS = {"scan": False, "lift": True}  # verb -> removed
@@ -58,8 +59,8 @@ def parse(line: str, players: int, known_tags: Collection[str]) -> StandIn | str
     seat: int | None
     if where in ("field", "f"):
         seat = None
-    elif where.isascii() and where.isdigit() and len(where) <= 2 and 1 <= int(where) <= players:
-        seat = int(where)
+    elif seat_number(where, players) is not None:
+        seat = seat_number(where, players)
     else:
         return f"{verb}: {words[1][:10]!r} is not a seat 1-{players} or field"
     tag = resolve_tag(word, known_tags)

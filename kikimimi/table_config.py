@@ -23,6 +23,12 @@
     device = "USB Audio"
     channels = [1, 2]
 
+    [games.onisagashi]                    # more games for the evening (kikimimi/evening.py)
+    players = 4                           # default: table.players
+    tagmap = "tagmaps/onisagashi.toml"    # default: none
+    options = { rules = "beginner" }
+    card = "04a1b2c3d4e5f6"               # the game card's uid: on the field reader between games
+
 A config that cannot run a table is refused before anything opens, with
 one line naming the file, the key and the problem: the whole file is checked
 against `SCHEMA` (an unknown section or key is a typo, never ignored), the
@@ -72,12 +78,22 @@ SCHEMA: dict[str, dict[str, Check]] = {
         "poll_ms": (_is_int, "a whole number of milliseconds"),
         "debounce_ms": (_is_int, "a whole number of milliseconds"),
         "hold_ms": (_is_int, "a whole number of milliseconds"),
+        "stops_after": (_is_int, "a whole number of frames"),
+        "rf": (lambda v: v in ("wait", "duty", "poll"), '"wait", "duty" or "poll"'),
+        "rf_on_ms": (_is_int, "a whole number of milliseconds"),
+        "rf_off_ms": (_is_int, "a whole number of milliseconds"),
         "retry_ms": (_is_int, "a whole number of milliseconds"),
         "baud": (_is_int, "a whole number"),
         "ignore_at_connect": (lambda v: isinstance(v, bool), "true or false"),
     },
     "records": {
         "db": (_nonempty_str, "a file name"),
+    },
+    "games.*": {
+        "players": (_is_int, "a whole number"),
+        "tagmap": (_nonempty_str, "a file name"),
+        "options": (lambda v: isinstance(v, dict), "a table of game options"),
+        "card": (lambda v: _nonempty_str(v) and len(v) <= 64, "a tag uid (hex)"),
     },
 }
 #: Sections checked by their own part (`[audio]`: the voice part's parser).
@@ -87,6 +103,17 @@ READER_KEYS = set(SCHEMA["readers.*"])
 
 class ConfigError(ValueError):
     """One line: file, key, problem."""
+
+
+@dataclass(frozen=True)
+class GameChoice:
+    """One game a table can play in an evening: its seats, options, tag set and card."""
+
+    game: str
+    players: int
+    options: dict[str, Any]
+    tagmap: dict[str, str]
+    card: str | None = None  # the game card's uid (normalised), scanned on the field reader between games
 
 
 @dataclass
@@ -101,6 +128,13 @@ class TableConfig:
     readers: dict[str, dict[str, Any]]
     audio: dict[str, Any] | None
     records: dict[str, Any] = field(default_factory=dict)
+    #: Every game of the evening by name, `game` (the first) included.
+    games: dict[str, GameChoice] = field(default_factory=dict)
+
+    @property
+    def seats(self) -> int:
+        """Seats the table is built for: the most any of its games uses."""
+        return max([self.players, *(g.players for g in self.games.values())])
 
     @property
     def hand_seats(self) -> set[int]:
@@ -133,11 +167,11 @@ def _check_schema(data: Mapping[str, Any], fail: Callable[[str, str], ConfigErro
             continue
         if not isinstance(body, dict):
             raise fail(f"[{section}]", "must be a table")
-        if section == "readers":
+        if section in ("readers", "games"):
             for rid, reader in body.items():
                 if not isinstance(reader, dict):
-                    raise fail(f"readers.{rid}", "must be a table")
-                _check_keys(f"readers.{rid}", reader, SCHEMA["readers.*"], fail)
+                    raise fail(f"{section}.{rid}", "must be a table")
+                _check_keys(f"{section}.{rid}", reader, SCHEMA[f"{section}.*"], fail)
         else:
             _check_keys(section, body, SCHEMA[section], fail)
 
@@ -197,6 +231,9 @@ def load_table_config(path: str | Path) -> TableConfig:
             tagmap = load_tagmap(base / str(table["tagmap"]))
         except TagMapError as exc:
             raise fail("table.tagmap", str(exc)) from None
+    games = {cls.name: GameChoice(cls.name, players, dict(options), tagmap)}
+    games.update(_evening_games(p, data.get("games", {}), players, games[cls.name], fail))
+    top = max(g.players for g in games.values())
     journal = Path(str(table.get("journal", f"var/{p.stem}.jsonl"))).expanduser()
     if not journal.is_absolute():
         journal = base / journal
@@ -219,8 +256,8 @@ def load_table_config(path: str | Path) -> TableConfig:
             raise fail(f"{key}.path", f"a {driver} reader needs the device path")
         if role == "hand":
             seat = section.get("seat")
-            if not _is_int(seat) or not 1 <= seat <= players:
-                raise fail(f"{key}.seat", f"must be a seat 1-{players}, not {seat!r}")
+            if not _is_int(seat) or not 1 <= seat <= top:
+                raise fail(f"{key}.seat", f"must be a seat 1-{top}, not {seat!r}")
             if seat in seats_seen:
                 raise fail(f"{key}.seat", f"seat {seat} already has hand reader {seats_seen[seat]}")
             seats_seen[seat] = rid
@@ -232,7 +269,8 @@ def load_table_config(path: str | Path) -> TableConfig:
             _check_driver(rid, section, fail)
     if len(fields) > 1:
         raise fail(f"readers.{fields[1]}", f"a second field reader (already {fields[0]})")
-    missing = sorted(set(range(1, players + 1)) - set(seats_seen))
+    _check_one_device_each(readers, fail)
+    missing = sorted(set(range(1, top + 1)) - set(seats_seen))
     if missing:
         raise fail("[readers]", f"no hand reader for seat {missing[0]}")
     kinds = {("sim" if r["driver"] == "sim" else "hardware"): rid for rid, r in readers.items()}
@@ -245,10 +283,67 @@ def load_table_config(path: str | Path) -> TableConfig:
     if audio is not None:
         if not isinstance(audio, dict):
             raise fail("[audio]", "must be a table")
-        _check_audio(audio, players, fail)
+        _check_audio(audio, top, fail)
     records = data.get("records", {})
     return TableConfig(p, cls.name, players, lang, dict(options), tagmap, journal,
-                       {rid: dict(s) for rid, s in readers.items()}, audio, dict(records))
+                       {rid: dict(s) for rid, s in readers.items()}, audio, dict(records), games)
+
+
+def _evening_games(p: Path, sections: Mapping[str, Any], players: int, first: GameChoice,
+                   fail: Callable[[str, str], ConfigError]) -> dict[str, GameChoice]:
+    """The `[games.NAME]` sections: each a game of the evening, checked as [table]'s game is."""
+    from kikimimi.tagmap import normalise_uid
+
+    out: dict[str, GameChoice] = {}
+    cards: dict[str, str] = {}
+    for name, section in sections.items():
+        key = f"games.{name}"
+        try:
+            cls = game_class(str(name))
+        except UnknownGame as exc:
+            raise fail(key, str(exc)) from None
+        if cls.name != name:
+            raise fail(key, f"name the game {cls.name!r}")
+        count = section.get("players", players if name != first.game else first.players)
+        if not cls.min_players <= count <= cls.max_players:
+            raise fail(f"{key}.players", f"{cls.name} is for {cls.min_players}-{cls.max_players} players, not {count}")
+        options = section.get("options", first.options if name == first.game else {})
+        try:
+            cls.check_options(count, options)
+        except ValueError as exc:
+            raise fail(f"{key}.options", str(exc)) from None
+        tagmap: dict[str, str] = first.tagmap if name == first.game and "tagmap" not in section else {}
+        if "tagmap" in section:
+            try:
+                tagmap = load_tagmap(p.parent / str(section["tagmap"]))
+            except TagMapError as exc:
+                raise fail(f"{key}.tagmap", str(exc)) from None
+        card = normalise_uid(section["card"]) if "card" in section else None
+        if card is not None:
+            if not card or any(c not in "0123456789abcdef" for c in card):
+                raise fail(f"{key}.card", f"must be a tag uid in hex, not {section['card']!r}")
+            if card in cards:
+                raise fail(f"{key}.card", f"the same card as games.{cards[card]}")
+            cards[card] = name
+        out[cls.name] = GameChoice(cls.name, count, dict(options), tagmap, card)
+    return out
+
+
+def _check_one_device_each(readers: Mapping[str, Mapping[str, Any]],
+                           fail: Callable[[str, str], ConfigError]) -> None:
+    """Two readers on one device: one seat's scans would be read as another's."""
+    import os
+
+    seen: dict[str, str] = {}
+    for rid, section in readers.items():
+        path = section.get("path")
+        if section.get("driver") == "sim" or not isinstance(path, str) or not path.startswith("/"):
+            continue
+        real = os.path.realpath(path)
+        if real in seen:
+            raise fail(f"readers.{rid}.path", f"{path} is the device of readers.{seen[real]} too ({real}): "
+                       "give each reader its own port (kikimimi table setup finds them)")
+        seen[real] = rid
 
 
 def _check_journal_place(journal: Path, fail: Callable[[str, str], ConfigError]) -> None:

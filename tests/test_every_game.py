@@ -1,4 +1,6 @@
-"""What every installed game must do through the real CLI (CONTRACT.md)."""
+"""The contract of every registered game, checked the same way for each: through the real CLI
+(CONTRACT.md: replay identity, the public view), then what it declares (secrets, phrases in both
+languages, ear bots, options, diagram, report, console table).  A new game is added by registering it."""
 from __future__ import annotations
 
 import json
@@ -7,8 +9,15 @@ import sys
 
 import pytest
 
+from kikimimi.declared import diagram
+from kikimimi.ear import EAR, game_figures
+from kikimimi.engine import public_view, run_script
 from kikimimi.phrases import Phrasebook
+from kikimimi.protocol import REFEREE, TABLE, seat_audience, visible_to
 from kikimimi.registry import game_class, game_names
+from kikimimi.sim import play
+from kikimimi.testing.ear_spy import spy_on_ear_bots
+from kikimimi.tuning import tune
 
 GAMES = [name for name in game_names() if name != "toy"]
 
@@ -47,3 +56,102 @@ def test_the_game_has_phrases_in_both_languages(game, lang):
     book = Phrasebook(lang, ("core", game_class(game).name))
     assert len(book.phrases) > 5
     # Japanese may use kanji: Open JTalk reads it (tests/voice/test_japanese.py pins readings).
+
+
+# -- the contract: what every registered game declares, checked the same way for each ------------
+def _seeded(game: str, seed: int = 3, bot: str | None = None):
+    cls = game_class(game)
+    return play(game, seed, cls.official_players or cls.min_players, {}, bot)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_no_seat_hears_or_sees_another_seats_secret(game):
+    """Every secret names only real audiences, and a seat's view of the log never holds an event
+    addressed to another seat alone (what `visible_to` gives every bot and every earphone)."""
+    cls = game_class(game)
+    players = cls.official_players or cls.min_players
+    _, log = _seeded(game)
+    seats = {seat_audience(s) for s in range(1, players + 1)}
+    for ev in log:
+        private = ev["to"] if ev["type"] == "say" else ev.get("private", TABLE)
+        names = {private} if isinstance(private, str) else set(private)
+        assert names <= seats | {TABLE, REFEREE}, ev
+        for s in range(1, players + 1):
+            if visible_to(ev, s):
+                assert TABLE in names or seat_audience(s) in names, (s, ev)
+    public = public_view(log)
+    assert all("private" not in ev and (ev["type"] != "say" or ev["to"] == TABLE) for ev in public)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_phrase_said_is_in_both_catalogues(game):
+    """The keys of a seeded game (bots and ear bots) exist in English and Japanese, and the two
+    catalogues hold the same keys."""
+    en, ja = (Phrasebook(lang, ("core", game)) for lang in ("en", "ja"))
+    said = {ev["key"] for bot in (None, EAR) for ev in _seeded(game, 5, bot)[1] if ev["type"] == "say"}
+    assert said and not [k for k in said if not (en.has(k) and ja.has(k))]
+    own_en, own_ja = (set(Phrasebook(lang, (game,)).phrases) for lang in ("en", "ja"))
+    assert own_en == own_ja
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_ear_bots_finish_a_game_hearing_only_their_own_ears(game, monkeypatch):
+    cls = game_class(game)
+    assert EAR in cls.bots and cls.ear_table, f"{game} declares no ear bots (docs/ear.md)"
+    calls = spy_on_ear_bots(monkeypatch, game)
+    script, log = _seeded(game, 2, EAR)
+    figures = game_figures(script, log)
+    assert figures["finished"] and not figures["internal"], figures
+    heard = [(seat, h) for seat, h, what in calls if what == "hear"]
+    assert heard and all(h.to in ((TABLE, seat_audience(seat)) if seat else (TABLE,)) for seat, h in heard)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_options_are_declared_once_and_refused_in_one_line(game):
+    cls = game_class(game)
+    players = cls.official_players or cls.min_players
+    names = cls.options_schema.names if cls.options_schema else cls.option_names
+    if game != "mafia42":  # its options are still parsed by its own options.py (the mafia engineer's)
+        assert cls.options_schema is not None, f"{game} declares no options_schema"
+        cls.check_options(players, cls.options_schema.defaults)  # the defaults are a valid table
+        for option in cls.options_schema.options:
+            if option.kind != "any":
+                with pytest.raises(ValueError) as bad:
+                    cls.check_options(players, {option.name: "no such value!"})
+                assert str(bad.value).startswith(option.name) and "\n" not in str(bad.value)
+    with pytest.raises(ValueError, match="unknown option 'colour'") as bad:
+        cls.check_options(players, {"colour": 1})
+    assert "\n" not in str(bad.value)
+    listed = kikimimi("sim", game, "--options")
+    assert listed.returncode == 0 and all(b in listed.stdout for b in cls.bots)
+    assert not names or all(n in listed.stdout for n in names)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_diagram_is_mermaid_and_the_report_runs(game):
+    cls = game_class(game)
+    text = diagram(cls)
+    assert "stateDiagram-v2" in text.split("\n")[:4] and "[*]" in text
+    report = tune(cls, 2, 1, cls.official_players or cls.min_players, {}, progress=False)
+    assert report.strip() and "Traceback" not in report
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_console_is_the_table_and_refuses_in_one_line(game):
+    cls = game_class(game)
+    table = cls.console_commands
+    assert table, f"{game} declares no console_commands"
+    assert cls.referee_commands() == [(c.syntax, c.help) for c in table]
+    assert {"hint", "stop"} <= {c.name for c in table}
+    for command in table:
+        assert isinstance(command.run, str) and callable(getattr(cls, command.run)) or callable(command.run)
+    players = cls.official_players or cls.min_players
+    header = {"game": game, "players": players, "options": {}, "lang": "en"}
+    lines = [header, {"t": 1.0, "console": "fly away"}, {"t": 2.0, "console": f"hint {players + 1}"},
+             {"t": 3.0, "console": "hint 1"}, {"t": 4.0, "console": "stop"}]
+    log = run_script(lines)
+    errors = [ev for ev in log if ev["type"] == "error"]
+    assert [e["in"] for e in errors[:2]] == [2, 3] and all("\n" not in e["message"] for e in errors)
+    assert all(e.get("private") == REFEREE for e in errors)  # a console refusal is the referee's
+    assert any(ev["type"] == "say" and ev["to"] == "seat:1" and ev["in"] == 4 for ev in log)  # hint 1
+    assert log[-1]["type"] == "game-over" or any(ev["type"] == "game-over" and ev["in"] == 5 for ev in log)

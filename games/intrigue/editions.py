@@ -10,6 +10,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
+from kikimimi.options import Options, anything, choice, whole
+
 ALL_ROLES = ("finance", "law", "military", "science", "church")
 COPIES = 2  # two advisors of each role per player (the seed)
 BRIBE_MODES = ("open", "hidden")
@@ -39,42 +41,32 @@ EDITIONS = {
     "amigo": Edition("amigo", (1_000, 3_000, 6_000, 10_000), ALL_ROLES[:4], 32_000, 5, 1_000),
 }
 
-OPTION_NAMES = ("edition", "start_cash", "rounds", "step", "bribes", "incomes")
+#: Every number of the edition is also a house rule; unset, the edition's own.
+OPTIONS = Options(
+    choice("edition", tuple(EDITIONS), "the edition whose numbers and roles are played"),
+    whole("start_cash", None, "each player's cash at the start", low=0, high=10**12, optional=True),
+    whole("rounds", None, "rounds played", low=1, high=100, optional=True),
+    whole("step", None, "the step a bribe is raised by", low=1, high=10**12, optional=True),
+    choice("bribes", BRIBE_MODES, "offers said on the speaker (open) or only to the two seats (hidden)"),
+    anything("incomes", None, "the sections' incomes, lowest section first (one per section)"),
+)
 
 
-def _whole(name: str, value: Any, least: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < least:
-        raise ValueError(f"{name} must be a whole number of at least {least}, not {value!r}")
-    if value > 10**12:
-        raise ValueError(f"{name} is too large: {value!r}")
+def _income(value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 10**12:
+        raise ValueError(f"incomes must be whole numbers of at least 0, not {value!r}")
     return value
 
 
 def edition_from_options(options: Mapping[str, Any]) -> Edition:
     """The edition a header's options ask for; ValueError names the bad option in one line."""
-    unknown = sorted(set(options) - set(OPTION_NAMES))
-    if unknown:
-        raise ValueError(f"unknown option {unknown[0]!r} (have: {', '.join(OPTION_NAMES)})")
-    name = options.get("edition", "classic")
-    if name not in EDITIONS:
-        raise ValueError(f"edition must be one of {', '.join(EDITIONS)}, not {name!r}")
+    given = {k: v for k, v in OPTIONS.parse(0, options).items() if k in options and v is not None}
+    name = given.get("edition", "classic")
     ed = EDITIONS[name]
-    changes: dict[str, Any] = {}
-    if "start_cash" in options:
-        changes["start_cash"] = _whole("start_cash", options["start_cash"], 0)
-    if "rounds" in options:
-        changes["rounds"] = _whole("rounds", options["rounds"], 1)
-        if changes["rounds"] > 100:
-            raise ValueError(f"rounds must be at most 100, not {changes['rounds']}")
-    if "step" in options:
-        changes["step"] = _whole("step", options["step"], 1)
-    if "bribes" in options:
-        if options["bribes"] not in BRIBE_MODES:
-            raise ValueError(f"bribes must be open or hidden, not {options['bribes']!r}")
-        changes["bribes"] = options["bribes"]
-    if "incomes" in options:
-        inc = options["incomes"]
+    changes = {k: v for k, v in given.items() if k in ("start_cash", "rounds", "step", "bribes")}
+    if "incomes" in given:
+        inc = given["incomes"]
         if not isinstance(inc, list) or len(inc) != ed.sections:
             raise ValueError(f"incomes must be a list of {ed.sections} amounts, lowest section first")
-        changes["incomes"] = tuple(_whole("incomes", v, 0) for v in inc)
+        changes["incomes"] = tuple(_income(v) for v in inc)
     return replace(ed, **changes)

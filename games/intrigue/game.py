@@ -26,12 +26,13 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from kikimimi import hints
+from kikimimi.commands import Command, dispatch, stop_command
 from kikimimi.hints import Line, line
-from kikimimi.protocol import TABLE, Event, Game, Input, error, event, say, seat_audience
 from kikimimi.kit import own_set
+from kikimimi.protocol import TABLE, Event, Game, Input, error, event, say, seat_audience
 
 from . import machine
-from .editions import COPIES, Edition, edition_from_options
+from .editions import COPIES, OPTIONS, Edition, edition_from_options
 from .pieces import advisor_of, advisor_tag, all_tags, parse_advisor, parse_section, section_tag
 
 HAND, GARDEN, SECTION, OUT = "hand", "garden", "section", "out"
@@ -67,11 +68,22 @@ class IntrigueGame(Game):
     max_players: ClassVar[int] = 5
     official_players: ClassVar[int] = 4
     tag_sets: ClassVar[tuple[str, ...]] = ("intrigue",)
+    options_schema = OPTIONS
     bots = ("greedy", "random", "mixed", "ear")
     bot_table = ".bots:IntrigueSimulation"
     ear_table = ".ear:ear_simulation"
     report = ".tuning:IntrigueReport"
     diagram_of = ".machine:mermaid"
+    console_commands = (
+        Command("act SEAT TARGET", "dispatch: seat SEAT scans seat:TARGET (after choosing an advisor)", "console_act"),
+        Command("place SEAT ADVISOR K", "owner SEAT places ADVISOR (a tag) in section K", "console_place"),
+        Command("send SEAT ADVISOR TARGET", "seat SEAT sends ADVISOR (a tag) to seat TARGET's garden",
+                "console_send"),
+        Command("bribe SEAT", "seat SEAT raises its offer by one step", "console_bribe"),
+        Command("ok SEAT", "seat SEAT confirms its offer", "console_ok"),
+        Command("next", "confirm the current offer as it stands", "console_next"),
+        Command("hint SEAT", "tell seat SEAT the board and its own cash", "console_hint"),
+        stop_command("console_stop"))
 
     def __init__(self, players: int, options: Mapping[str, Any] | None = None):
         Game.__init__(self, players, options)
@@ -111,20 +123,6 @@ class IntrigueGame(Game):
         ed = edition_from_options(options)
         advisors = [advisor_tag(s, r, c) for s in range(1, players + 1) for r in ed.roles for c in range(1, COPIES + 1)]
         return own_set(players, ("bribe", "ok", "hint")), advisors + [section_tag(k) for k in range(1, ed.sections + 1)]
-
-    @classmethod
-    def referee_commands(cls) -> list[tuple[str, str]]:
-        """The console's help for this game: (syntax, one line)."""
-        return [
-            ("act SEAT TARGET", "dispatch: seat SEAT scans seat:TARGET (after choosing an advisor)"),
-            ("place SEAT ADVISOR K", "owner SEAT places ADVISOR (a tag) in section K"),
-            ("send SEAT ADVISOR TARGET", "seat SEAT sends ADVISOR (a tag) to seat TARGET's garden"),
-            ("bribe SEAT", "seat SEAT raises its offer by one step"),
-            ("ok SEAT", "seat SEAT confirms its offer"),
-            ("next", "confirm the current offer as it stands"),
-            ("hint SEAT", "tell seat SEAT the board and its own cash"),
-            ("stop", "end the game now, ranked by cash"),
-        ]
 
     @classmethod
     def phrase_values(cls, players: int, options: Mapping[str, Any]) -> Mapping[str, Sequence[Any]]:
@@ -176,7 +174,7 @@ class IntrigueGame(Game):
         if self.over:
             out.append(error("the game is over"))
         elif inp.console is not None:
-            self._console(inp.console.split())
+            out += dispatch(self, self.console_commands, inp.console, inp.t, len(self.seats))
         elif inp.timer is not None:
             out.append(error(f"no timer named {inp.timer!r} in Intrige"))
         elif inp.tag is None or inp.removed:
@@ -583,46 +581,46 @@ class IntrigueGame(Game):
         else:
             self._identify(seat, tag)
 
-    def _console(self, words: list[str]) -> None:
-        """The referee's line: the same acts as the readers, with the acting seat first."""
-        head, args = (words[0].lower(), words[1:]) if words else ("", [])
-        shape = (head, len(args))
-        if shape == ("stop", 0):
-            self._game_over("stopped")
-        elif shape == ("next", 0):
-            if self.state == "offers":
-                self._confirm_offer(advisor_of(self.bids[0]).owner)
-            else:
-                self._out.append(error("next: no offer is being made now"))
-        elif shape in (("hint", 1), ("bribe", 1), ("ok", 1)):
-            seat = self._seat(args[0])
-            if seat is not None:
-                self._scan(seat, f"cmd:{head}")
-        elif shape == ("act", 2):
-            seat, target = self._seat(args[0]), self._seat(args[1])
-            if seat is not None and target is not None:
+    # -- the referee's console (the table: `console_commands`): the readers' acts, seat first --
+    def console_act(self, t: float, seat: int, target: int) -> None:
+        self._scan(seat, f"seat:{target}")
+
+    def console_place(self, t: float, seat: int, advisor: str, section: str) -> None:
+        tag, k = self._tag(advisor), self._section(section)
+        if tag is not None and k is not None:
+            self._scan(seat, tag)
+            if self.chosen == tag:
+                self._scan(seat, section_tag(k))
+
+    def console_send(self, t: float, seat: int, advisor: str, target: int) -> None:
+        tag = self._tag(advisor)
+        if tag is not None:
+            self._scan(seat, tag)
+            if self.chosen == tag:
                 self._scan(seat, f"seat:{target}")
-        elif shape in (("place", 3), ("send", 3)):
-            seat, tag = self._seat(args[0]), self._tag(args[1])
-            second = self._section(args[2]) if head == "place" else self._seat(args[2])
-            if seat is not None and tag is not None and second is not None:
-                self._scan(seat, tag)
-                if self.chosen == tag:
-                    self._scan(seat, section_tag(second) if head == "place" else f"seat:{second}")
+
+    def console_bribe(self, t: float, seat: int) -> None:
+        self._scan(seat, "cmd:bribe")
+
+    def console_ok(self, t: float, seat: int) -> None:
+        self._scan(seat, "cmd:ok")
+
+    def console_hint(self, t: float, seat: int) -> None:
+        self._scan(seat, "cmd:hint")
+
+    def console_next(self, t: float) -> None:
+        if self.state == "offers":
+            self._confirm_offer(advisor_of(self.bids[0]).owner)
         else:
-            self._out.append(error(f"unknown command {' '.join(words)[:80]!r} (help lists the commands)"))
+            self._out.append(error("next: no offer is being made now"))
+
+    def console_stop(self, t: float) -> None:
+        self._game_over("stopped")
 
     def _section(self, word: str) -> int | None:
         if word.isascii() and word.isdigit() and len(word) <= 2 and 1 <= int(word) <= self.ed.sections:
             return int(word)
         self._out.append(error(f"no section {word[:10]!r} (1 to {self.ed.sections})"))
-        return None
-
-    def _seat(self, word: str) -> int | None:
-        seat = hints.seat_number(word, len(self.seats))
-        if seat is not None:
-            return seat
-        self._out.append(error(f"no seat {word[:10]!r} (1 to {len(self.seats)})"))
         return None
 
     def _tag(self, word: str) -> str | None:

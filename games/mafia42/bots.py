@@ -14,7 +14,7 @@ from collections import deque
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from kikimimi.protocol import visible_to
+from kikimimi.bot_seats import deliver
 
 from .options import parse_options
 
@@ -152,12 +152,7 @@ class Mafia42Simulation:
         return line
 
     def observe(self, events: Sequence[Mapping[str, Any]]) -> None:
-        for ev in events:
-            for s, bot in self.bots.items():
-                if visible_to(ev, s):
-                    bot.see(ev)
-            if not visible_to(ev, None):
-                continue
+        for ev in deliver(events, self.bots):
             kind = ev["type"]
             if kind == "phase" and "seconds" in ev:
                 self.deadline = float(ev["t"]) + float(ev["seconds"])

@@ -21,6 +21,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+from kikimimi.commands import Command
 from kikimimi.hints import Line, line
 from kikimimi.phases import Phases
 from kikimimi.protocol import REFEREE, TABLE, Event, Input, cancel_timer, error, event, say, seat_audience, set_timer
@@ -61,13 +62,16 @@ class Mafia42Game(HiddenRoleGame):
     max_players: ClassVar[int] = 12
     official_players: ClassVar[int] = 8
     tag_sets: ClassVar[tuple[str, ...]] = ("mafia42",)
-    #: A seat whose reader is lost cannot act: its phase's clock stops (the runtime's).
-    pause_when_reader_lost: ClassVar[bool] = True
     bots = ("plain", "ear")
     bot_table = ".bots:Mafia42Simulation"
     ear_table = ".ear:ear_simulation"
     report = ".tuning:Mafia42Report"
     diagram_of = ".game:diagram"
+    console_commands = HiddenRoleGame.console_commands + (
+        Command("extend SEAT", "move the discussion's end 15 s later (once a day each)", "console_extend"),
+        Command("shorten SEAT", "move the discussion's end 15 s earlier (once a day each)", "console_shorten"),
+        Command("chat SEAT TEXT", "console play: a line to whoever may hear SEAT now (the seed's chats)",
+                "console_chat"))
     #: Options no spectator may read (`kikimimi.public`): a seat's skill tells its side.
     secret_options: ClassVar[frozenset[str]] = frozenset({"skills"})
 
@@ -77,6 +81,8 @@ class Mafia42Game(HiddenRoleGame):
         deck = parse_options(players, options)["jobs"]
         return own_set(players, ("yes", "no", "extend", "shorten", "hint")), deck_cards("mafia42", "job", deck)
 
+    #: A seat whose reader is lost cannot act: its phase's clock stops (the runtime's).
+    pause_when_reader_lost: ClassVar[bool] = True
     card_set: ClassVar[str] = "mafia42"
     card_kind: ClassVar[str] = "job"
     teams: ClassVar[Mapping[str, str]] = {n: j.team for n, j in default_catalogue().jobs.items()}
@@ -119,13 +125,6 @@ class Mafia42Game(HiddenRoleGame):
         ends = [i for i, ev in enumerate(out) if ev.type == "game-over"]
         at = ends[0] if ends else len(out)
         return out[:at] + power + out[at:]
-
-    @classmethod
-    def referee_commands(cls) -> list[tuple[str, str]]:
-        return super().referee_commands() + [
-            ("extend SEAT | shorten SEAT", "move the discussion's end by 15 s (once a day each)"),
-            ("chat SEAT TEXT", "console play: a line to whoever may hear SEAT now (the seed's chats)"),
-        ]
 
     def snapshot(self) -> dict[str, Any]:
         return {**super().snapshot(), "deadline": self.deadline, "mode": self.mode,
@@ -347,14 +346,14 @@ class Mafia42Game(HiddenRoleGame):
             return self._move_time(seat, 15 if name == "extend" else -15, t)
         return super().on_command(seat, name, t)
 
-    def on_console(self, words: list[str], t: float) -> list[Event] | None:
-        cmd, args = words[0].lower(), words[1:]
-        seat = self._seat_arg(args[0]) if args else None
-        if cmd in ("extend", "shorten") and len(args) == 1 and seat:
-            return self._hand(seat, f"cmd:{cmd}", t)
-        if cmd == "chat" and len(args) >= 2 and seat:
-            return self._chat(seat, " ".join(args[1:])[:CHAT_LIMIT])
-        return None
+    def console_extend(self, t: float, seat: int) -> list[Event]:
+        return self._hand(seat, "cmd:extend", t)
+
+    def console_shorten(self, t: float, seat: int) -> list[Event]:
+        return self._hand(seat, "cmd:shorten", t)
+
+    def console_chat(self, t: float, seat: int, text: str) -> list[Event]:
+        return self._chat(seat, " ".join(text.split())[:CHAT_LIMIT])
 
     def to_night(self, t: float) -> list[Event]:
         for p in self.p.values():

@@ -13,7 +13,7 @@ from collections import deque
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from kikimimi.protocol import visible_to
+from kikimimi.bot_seats import deliver
 
 from .cards import BY_CATEGORY, CARDS, CATEGORIES, CARD_PREFIX, hand_counts, token_tag
 from .game import parse_options
@@ -78,12 +78,7 @@ class OnisagashiSimulation:
         return self.queue.popleft() if self.queue else None
 
     def observe(self, events: Sequence[Mapping[str, Any]]) -> None:
-        for ev in events:
-            for s, bot in self.bots.items():
-                if visible_to(ev, s):
-                    bot.see(ev)
-            if not visible_to(ev, None):
-                continue
+        for ev in deliver(events, self.bots):
             kind = ev["type"]
             if kind == "round":
                 self._deal()

@@ -18,8 +18,10 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from kikimimi import hints
+from kikimimi.commands import Command, dispatch, hint_command, stop_command
 from kikimimi.hints import Line, line
 from kikimimi.kit import own_set
+from kikimimi.options import Options, anything, choice, number, seat, whole
 from kikimimi.protocol import (REFEREE, TABLE, Event, Game, Input, cancel_timer, error, event, say, seat_audience,
                                set_timer)
 
@@ -29,17 +31,20 @@ from .knowledge import Declaration, Knowledge
 from .solver import ANSWER, Analysis
 
 MODES = ("off", "matrix", "full")
-DEFAULTS = {"rules": "beginner", "assistant": "full", "rounds": 3, "target": None, "first": 1, "raise_window": 8.0}
+OPTIONS = Options(
+    choice("rules", ("beginner", "advanced"), "the rules file's beginner or advanced game"),
+    anything("assistant", "full", "the deduction assistant: off|matrix|full, a list per seat, or {seat: mode}"),
+    whole("rounds", 3, "rounds played (unless target ends the game first)", low=1, optional=True),
+    whole("target", None, "points that end the game", low=1, optional=True),
+    seat("first", 1, "the seat that declares first"),
+    number("raise_window", 8.0, "seconds the raise-hand window stays open", low=0.001),
+)
+DEFAULTS = OPTIONS.defaults
 
 
 def parse_options(players: int, options: Mapping[str, Any]) -> dict[str, Any]:
-    """Validated options; ValueError names the bad one."""
-    unknown = set(options) - set(DEFAULTS)
-    if unknown:
-        raise ValueError(f"unknown option {sorted(unknown)[0]!r} (have: {', '.join(DEFAULTS)})")
-    out = {**DEFAULTS, **options}
-    if out["rules"] not in ("beginner", "advanced"):
-        raise ValueError(f"rules must be beginner or advanced, not {out['rules']!r}")
+    """Validated options; ValueError names the bad one (the assistant's shapes are checked here)."""
+    out = OPTIONS.parse(players, options)
     a = out["assistant"]
     if isinstance(a, str):
         a = {s: a for s in range(1, players + 1)}
@@ -52,14 +57,6 @@ def parse_options(players: int, options: Mapping[str, Any]) -> dict[str, Any]:
     if any(m not in MODES for m in a.values()):
         raise ValueError(f"assistant modes are {', '.join(MODES)}, not {sorted(set(a.values()) - set(MODES))}")
     out["assistant"] = a
-    for key in ("rounds", "target"):
-        v = out[key]
-        if v is not None and (isinstance(v, bool) or not isinstance(v, int) or v < 1):
-            raise ValueError(f"{key} must be a positive whole number, not {v!r}")
-    if not isinstance(out["first"], int) or not 1 <= out["first"] <= players:
-        raise ValueError(f"first must be a seat 1..{players}")
-    if isinstance(out["raise_window"], bool) or not isinstance(out["raise_window"], (int, float)) or out["raise_window"] <= 0:
-        raise ValueError("raise_window must be a positive number of seconds")
     return out
 
 
@@ -69,12 +66,18 @@ class OnisagashiGame(Game):
     max_players = 6
     official_players = 5
     tag_sets = ("oni",)
-    pause_when_reader_lost = True  # a seat that cannot raise its hand: the window's clock stops
+    options_schema = OPTIONS
     bots = ("best", "random", "ear")
     bot_table = ".bots:OnisagashiSimulation"
     ear_table = ".ear:ear_simulation"
     report = ".tuning:OnisagashiReport"
     diagram_of = ".machine:mermaid"
+    console_commands = (
+        Command("deal", "deal the next round (or deal this round again after a misdeal)", "console_deal"),
+        Command("raise SEAT", "raise that seat's hand in the window after a declaration", "console_raise"),
+        Command("next", "close the raise-hand window now", "console_next"),
+        hint_command(), stop_command("console_stop"))
+    pause_when_reader_lost = True  # a seat that cannot raise its hand: the window's clock stops
 
     def __init__(self, players: int, options: Mapping[str, Any] | None = None):
         super().__init__(players, options)
@@ -122,7 +125,7 @@ class OnisagashiGame(Game):
         if inp.timer is not None:
             return self._close_window(inp.t) if inp.timer == "raise-window" and self.state == "window" else []
         if inp.console is not None:
-            return self._console(inp)
+            return dispatch(self, self.console_commands, inp.console, inp.t, self.players)
         if inp.removed:
             if inp.reader == "field" and self.state == "declaring":
                 parsed = parse_tag(inp.tag or "")
@@ -405,41 +408,28 @@ class OnisagashiGame(Game):
         return self._assistant_hint(seat)
 
     # -- console and refusals ---------------------------------------------------
-    def _console(self, inp: Input) -> list[Event]:
-        words = (inp.console or "").split()
-        cmd, args = words[0], words[1:]
-        hint = hints.console_hint(self, words)
-        if hint is not None:
-            return hint
-        if cmd == "stop":
-            return self._game_over("stopped")
-        if cmd == "deal":
-            if self.state not in ("dealing", "between"):
-                return [error("deal: a round is under way; finish it first")]
-            same_round = self.state == "dealing"  # the referee restarts a misdeal
-            self.redeal()
-            if same_round:
-                self.round -= 1
-            return self._begin_round()
-        seat = hints.seat_number(args[0], self.players) if cmd == "raise" and len(args) == 1 else None
-        if seat is not None:
-            return self._raise(seat)
-        if cmd == "next":
-            if self.state != "window":
-                return [error("next: there is no raise-hand window open")]
-            return self._close_window(inp.t)
-        return [error(f"unknown console command {inp.console!r} (have: deal, raise SEAT, next, hint SEAT, stop)")]
+    def console_deal(self, t: float) -> list[Event]:
+        if self.state not in ("dealing", "between"):
+            return [error("deal: a round is under way; finish it first")]
+        same_round = self.state == "dealing"  # the referee restarts a misdeal
+        self.redeal()
+        if same_round:
+            self.round -= 1
+        return self._begin_round()
+
+    def console_raise(self, t: float, seat: int) -> list[Event]:
+        return self._raise(seat)
+
+    def console_next(self, t: float) -> list[Event]:
+        if self.state != "window":
+            return [error("next: there is no raise-hand window open")]
+        return self._close_window(t)
+
+    def console_stop(self, t: float) -> list[Event]:
+        return self._game_over("stopped")
 
     def _refuse(self, seat: int | None, message: str, key: str, private: bool = True) -> list[Event]:
         """A refusal to a seat stays private: even "already scanned" says where a card is."""
         to = seat_audience(seat) if seat is not None else TABLE
         extra = {"private": to} if private and seat is not None else {}
         return [error(message, **extra), say(to, key)]
-
-    @classmethod
-    def referee_commands(cls) -> list[tuple[str, str]]:
-        return [("deal", "deal the next round (or deal this round again after a misdeal)"),
-                ("raise SEAT", "raise that seat's hand in the window after a declaration"),
-                ("next", "close the raise-hand window now"),
-                ("hint SEAT", "tell that seat, in its earphone, what it may know"),
-                ("stop", "end the game now (it counts as stopped)")]

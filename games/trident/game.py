@@ -28,7 +28,9 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from kikimimi import hints
+from kikimimi.commands import Command, dispatch, hint_command, stop_command
 from kikimimi.hints import Line, line
+from kikimimi.options import Options, choice, seat
 from kikimimi.protocol import TABLE, Event, Game, Input, error, event, say, say_params, seat_audience
 from kikimimi.kit import own_set
 
@@ -59,22 +61,27 @@ class TridentGame(PhaseModel, Game):
     ear_table = ".ear:ear_simulation"
     report = ".tuning:TridentReport"
     diagram_of = ".machine:mermaid"
-    option_names: ClassVar[frozenset[str]] = frozenset({"scoring", "first"})
+    console_commands = (
+        Command("declare trident|pass|agree SEAT", "declare for a seat (as its command tag would)", "console_declare"),
+        Command("suit heart|diamond|spade|clover", "choose the suit for the seat that is choosing", "console_suit"),
+        Command("penalty SEAT", "give a seat the wrong-piece penalty (draw two)", "console_penalty"),
+        hint_command(), stop_command("console_stop"))
+    options_schema = Options(
+        seat("first", 1, "the seat that plays first"),
+        choice("scoring", SCORINGS, "normal, or the seed's competition rules (official practice sessions)"),
+    )
 
     def __init__(self, players: int, options: Mapping[str, Any] | None = None):
         Game.__init__(self, players, options)
         if not self.min_players <= players <= self.max_players:
             raise OptionError(f"The Trident is played by 2 to 4 players, not {players}")
-        unknown = sorted(set(self.options) - self.option_names)
-        if unknown:  # a typo must not silently play the default rules
-            raise OptionError(f"unknown option {unknown[0]!r} (have: first, scoring)")
-        self.scoring = str(self.options.get("scoring", "normal"))
-        if self.scoring not in SCORINGS:
-            raise OptionError(f"scoring must be normal or competition, not {self.scoring!r}")
-        first = self.options.get("first", 1)
-        if not isinstance(first, int) or isinstance(first, bool) or not 1 <= first <= players:
-            raise OptionError(f"first must be a seat from 1 to {players}, not {first!r}")
-        self.first: int = first
+        try:
+            opts = self.options_schema.parse(players, self.options)  # a typo must not play the default rules
+        except ValueError as exc:
+            raise OptionError(str(exc)) from None
+        self.scoring: str = opts["scoring"]
+        first: int = opts["first"]
+        self.first = first
         self.seats = tuple(range(1, players + 1))
         self._ears = {s: seat_audience(s) for s in self.seats}  # each earphone's audience name, made once
         self.hands: dict[int, list[str]] = {s: [] for s in self.seats}
@@ -115,7 +122,7 @@ class TridentGame(PhaseModel, Game):
         if self.state == "over":
             out.append(error("the game is over"))
         elif inp.console is not None:
-            self._console(inp.console.strip())
+            out += dispatch(self, self.console_commands, inp.console, inp.t, len(self.seats))
         elif inp.timer is not None:
             out.append(error(f"no timer named {inp.timer!r} in The Trident"))
         elif inp.tag is None or inp.removed:
@@ -515,40 +522,24 @@ class TridentGame(PhaseModel, Game):
                 self.all_agreed()
                 self._announce("reset-draw")
 
-    def _console(self, text: str) -> None:
-        words = text.split()
-        hint = hints.console_hint(self, words)
-        if hint is not None:
-            self._out += hint
-        elif words[:1] == ["stop"] and len(words) == 1:
-            self._game_over("stopped")
-        elif len(words) == 3 and words[0] == "declare" and words[1] in DECLARATIONS:
-            seat = self._console_seat(words[2])
-            if seat is not None:
-                self._declare(seat, words[1])
-        elif len(words) == 2 and words[0] == "suit":
-            if words[1] not in Suit._value2member_map_:
-                self._out.append(error(f"no suit {words[1]!r} (heart, diamond, spade, clover)"))
-            elif self.state != "choosing":
-                self._out.append(error("no suit is being chosen now"))
-            else:
-                self._choose(Suit(words[1]))
-        elif len(words) == 2 and words[0] == "penalty":
-            seat = self._console_seat(words[1])
-            if seat is not None:
-                if self.state == "dealing":
-                    self._out.append(error("the deal is not finished"))
-                else:
-                    self._penalty(seat, "wrong-piece", "referee")
-        else:
-            self._out.append(error(
-                f"unknown command {text!r} (declare trident|pass|agree SEAT, suit SUIT, penalty SEAT, hint SEAT, stop)"))
+    # -- the referee's console (the table: `console_commands`) -----------------------
+    def console_declare(self, t: float, what: str, seat: int) -> None:
+        self._declare(seat, what)
 
-    def _console_seat(self, word: str) -> int | None:
-        seat = hints.seat_number(word, len(self.seats))
-        if seat is None:
-            self._out.append(error(f"no seat {word!r} (1 to {len(self.seats)})"))
-        return seat
+    def console_suit(self, t: float, suit: str) -> None:
+        if self.state != "choosing":
+            self._out.append(error("no suit is being chosen now"))
+        else:
+            self._choose(Suit(suit))
+
+    def console_penalty(self, t: float, seat: int) -> None:
+        if self.state == "dealing":
+            self._out.append(error("the deal is not finished"))
+        else:
+            self._penalty(seat, "wrong-piece", "referee")
+
+    def console_stop(self, t: float) -> None:
+        self._game_over("stopped")
 
     # -- what a sighted player sees -------------------------------------------------
     def _short(self) -> dict[str, Any]:
@@ -609,11 +600,3 @@ class TridentGame(PhaseModel, Game):
             "deal-short.count": [HAND_SIZE], "deal-first.count": [HAND_SIZE], "deal.count": [HAND_SIZE],
             "piece": tags, "effect": sorted({BY_TAG[t].effect for t in tags}), "suit": [s.value for s in Suit],
         }
-
-    @classmethod
-    def referee_commands(cls) -> list[tuple[str, str]]:
-        return [("declare trident|pass|agree SEAT", "declare for a seat (as its command tag would)"),
-                ("suit heart|diamond|spade|clover", "choose the suit for the seat that is choosing"),
-                ("penalty SEAT", "give a seat the wrong-piece penalty (draw two)"),
-                ("hint SEAT", "tell that seat, in its earphone, what it may know"),
-                ("stop", "end the game now (it counts as stopped)")]

@@ -14,6 +14,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from kikimimi.commands import Command
 from kikimimi.hints import Line, line
 from kikimimi.protocol import REFEREE, TABLE, Event, error, event, say, seat_audience
 from kikimimi.roles import (HiddenRoleGame, Night, VirtualClock, Vote, assign_with_preferences, decide, settle,
@@ -21,7 +22,7 @@ from kikimimi.roles import (HiddenRoleGame, Night, VirtualClock, Vote, assign_wi
 from kikimimi.kit import deck_cards, own_set
 
 from . import night as night_rules
-from .rules import KNOWS, MAX_PLAYERS, MIN_PLAYERS, PHASES, TEAMS, finding, parse_options
+from .rules import KNOWS, MAX_PLAYERS, MIN_PLAYERS, OPTIONS, PHASES, TEAMS, finding, parse_options
 from .talk import Talk, width
 
 #: Longest typed speech accepted (characters); a table speech is bounded by the clock.
@@ -34,8 +35,16 @@ class WitchGame(Talk, HiddenRoleGame):
     max_players = MAX_PLAYERS
     official_players = 8
     tag_sets = ("witch",)
-    pause_when_reader_lost = True  # a seat that cannot act at night: the night's clock stops
     PHASES = PHASES
+    options_schema = OPTIONS
+    console_commands = HiddenRoleGame.console_commands + (
+        Command("speak SEAT TEXT", "seat SEAT says TEXT (costs time by characters; a full-width one counts 2)",
+                "console_speak"),
+        Command("deadroom SEAT TEXT", "seat SEAT speaks into the dead room (no time cost)", "console_deadroom"),
+        Command("advise SEAT TARGET", "the human's speech-restraint advisory on TARGET", "console_advise"),
+        Command("exorcise SEAT TARGET", "the priest marks TARGET for tonight's exorcism (once per game)",
+                "console_exorcise"),
+        Command("silence SEAT", "seat SEAT chooses silence", "console_silence"))
     bots = ("reason", "random", "ear")
     bot_table = ".bots:WitchSimulation"
     ear_table = ".ear:ear_simulation"
@@ -51,6 +60,7 @@ class WitchGame(Talk, HiddenRoleGame):
         deck = parse_options(players, options)["roles"]
         return own_set(players, ("ok", "hint", "advise", "exorcise", "silence")), deck_cards("witch", "role", deck)
 
+    pause_when_reader_lost = True  # a seat that cannot act at night: the night's clock stops
     card_set = "witch"
     teams = TEAMS
     knows = KNOWS
@@ -317,39 +327,33 @@ class WitchGame(Talk, HiddenRoleGame):
         return [self.enter("epilogue")] + super().finish(winner, reason)
 
     # -- console, hint, view ------------------------------------------------------------
-    def on_console(self, words: list[str], t: float) -> list[Event] | None:
-        cmd, args = words[0].lower(), words[1:]
-        seat = self._seat_arg(args[0]) if args else None
-        if cmd in ("speak", "deadroom") and len(args) >= 2 and seat:
-            text = self.console_line.split(None, 2)[2]
-            if len(text) > MAX_SPEECH:
-                return [error(f"{cmd}: a speech is at most {MAX_SPEECH} characters", private=REFEREE)]
-            if cmd == "deadroom":
-                return self.dead_room(seat, text)
-            if self.phase == self.DEAL:
-                return self.refuse(seat, "scan your role card first", "scan-role-first")
-            return self.speak(seat, width(text), t, text)
-        if cmd in ("advise", "exorcise") and len(args) == 2 and seat:
-            target = self._seat_arg(args[1])
-            if target is None:
-                return [error(f"{cmd}: {args[1]!r} is not a seat 1-{self.players}", private=REFEREE)]
-            first = self._hand(seat, f"cmd:{cmd}", t)
-            if self.armed.get(seat) != cmd:
-                return first
-            return first + self._hand(seat, f"seat:{target}", t)
-        if cmd == "silence" and len(args) == 1 and seat:
-            return self._hand(seat, "cmd:silence", t)
-        return None
+    def console_speak(self, t: float, seat: int, text: str) -> list[Event]:
+        if len(text) > MAX_SPEECH:
+            return [error(f"speak: a speech is at most {MAX_SPEECH} characters", private=REFEREE)]
+        if self.phase == self.DEAL:
+            return self.refuse(seat, "scan your role card first", "scan-role-first")
+        return self.speak(seat, width(text), t, text)
 
-    @classmethod
-    def referee_commands(cls) -> list[tuple[str, str]]:
-        return super().referee_commands() + [
-            ("speak SEAT TEXT", "seat SEAT says TEXT (costs time by characters; a full-width one counts 2)"),
-            ("deadroom SEAT TEXT", "seat SEAT speaks into the dead room (no time cost)"),
-            ("advise SEAT TARGET", "the human's speech-restraint advisory on TARGET"),
-            ("exorcise SEAT TARGET", "the priest marks TARGET for tonight's exorcism (once per game)"),
-            ("silence SEAT", "seat SEAT chooses silence"),
-        ]
+    def console_deadroom(self, t: float, seat: int, text: str) -> list[Event]:
+        if len(text) > MAX_SPEECH:
+            return [error(f"deadroom: a speech is at most {MAX_SPEECH} characters", private=REFEREE)]
+        return self.dead_room(seat, text)
+
+    def console_advise(self, t: float, seat: int, target: int) -> list[Event]:
+        return self._armed_act(seat, "advise", target, t)
+
+    def console_exorcise(self, t: float, seat: int, target: int) -> list[Event]:
+        return self._armed_act(seat, "exorcise", target, t)
+
+    def _armed_act(self, seat: int, cmd: str, target: int, t: float) -> list[Event]:
+        """The command tag, then the target's token if the tag armed it (as on the reader)."""
+        first = self._hand(seat, f"cmd:{cmd}", t)
+        if self.armed.get(seat) != cmd:
+            return first
+        return first + self._hand(seat, f"seat:{target}", t)
+
+    def console_silence(self, t: float, seat: int) -> list[Event]:
+        return self._hand(seat, "cmd:silence", t)
 
     def seen_more(self) -> list[Line]:
         """Public: who holds the microphone, the day's or the night's time, the vote's

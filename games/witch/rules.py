@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from kikimimi.options import Options, anything, number, whole
 from kikimimi.phases import Phases
 
 ROLES = ("human", "witch", "mirror", "priest", "familiar", "knight", "twin", "imp")
@@ -56,33 +57,29 @@ def finding(role: str | None) -> str:
     return "witch" if role == "witch" else "human"
 
 
-DEFAULTS: dict[str, Any] = {
-    "roles": None, "chars_per_minute": 8, "allowance": 180, "day_minutes": 720, "night_minutes": 360,
-    "token_chars_per_second": 8, "night_seconds": 120,
+OPTIONS = Options(
+    anything("roles", None, "the role deck (a list of role names, one per seat); default: by player count"),
+    whole("chars_per_minute", 8, "a minute of the day per this many characters spoken", low=1),
+    whole("allowance", 180, "each seat's speaking allowance per day (minutes)", low=1),
+    whole("day_minutes", 720, "virtual minutes in a day", low=1),
+    whole("night_minutes", 360, "virtual minutes in a night", low=1),
+    number("token_chars_per_second", 8, "characters a second of the seat token on the microphone costs", low=1),
+    number("night_seconds", 120, "seconds a night waits for every night action", low=1),
     # beyond CONTRACT.md (table settings the rules file names)
-    "overrun": 10, "island_bonus": 30, "advisory_min": 5, "advisory_max": 30, "silence_minutes": 60,
-    "preferences": None, "seed": 0,
-}
-_POSITIVE = ("chars_per_minute", "allowance", "day_minutes", "night_minutes", "token_chars_per_second",
-             "night_seconds", "silence_minutes")
-_NATURAL = ("overrun", "island_bonus", "advisory_min", "advisory_max", "seed")
+    whole("overrun", 10, "minutes a last speech may exceed an allowance", low=0),
+    whole("island_bonus", 30, "minutes of allowance added per player below 7", low=0),
+    whole("advisory_min", 5, "the shortest speech-restraint advisory, in minutes", low=0),
+    whole("advisory_max", 30, "the longest speech-restraint advisory, in minutes", low=0),
+    whole("silence_minutes", 60, "virtual minutes a chosen silence lasts", low=1),
+    anything("preferences", None, "seats' role wishes, e.g. {\"1\": \"mirror\"}"),
+    whole("seed", 0, "mixed into the lot", low=0),
+)
+DEFAULTS: dict[str, Any] = OPTIONS.defaults
 
 
 def parse_options(players: int, options: Mapping[str, Any]) -> dict[str, Any]:
     """Validated options; ValueError names the bad one (one line for the referee)."""
-    unknown = sorted(set(options) - set(DEFAULTS))
-    if unknown:
-        raise ValueError(f"unknown option {unknown[0]!r} (have: {', '.join(DEFAULTS)})")
-    out = {**DEFAULTS, **options}
-    for key in _POSITIVE + _NATURAL:
-        v = out[key]
-        if isinstance(v, bool) or not isinstance(v, (int, float)) or v < (1 if key in _POSITIVE else 0) or v > 10**6:
-            raise ValueError(f"{key} must be a {'positive' if key in _POSITIVE else 'non-negative'} number, not {v!r}")
-    for key in ("chars_per_minute", "allowance", "day_minutes", "night_minutes", "overrun", "island_bonus",
-                "advisory_min", "advisory_max", "silence_minutes", "seed"):
-        if out[key] != int(out[key]):
-            raise ValueError(f"{key} must be a whole number, not {out[key]!r}")
-        out[key] = int(out[key])
+    out = OPTIONS.parse(players, options)
     if out["advisory_min"] > out["advisory_max"]:
         raise ValueError("advisory_min must not exceed advisory_max")
     if out["roles"] is None:

@@ -56,6 +56,7 @@ from typing import Any
 from kikimimi.api import paths
 from kikimimi.api.views import Health, jsonable, plain_input, public_events
 from kikimimi.public import PublicView, public_header, secret_options_of
+from kikimimi.script import NEW_GAME
 
 #: Longest request line accepted from a client (the connection's read buffer).
 MAX_LINE = 1 << 16
@@ -379,6 +380,9 @@ class ApiServer:
         if any(ev.get("type") == "undo" for ev in events):
             # the game was rebuilt: spectators following from events start over
             public["log"] = public_events(self.daemon.run.standing_log)
+        if line.get("console") == NEW_GAME:  # the next game (of an evening: maybe another game)
+            public["header"] = self.daemon.header.to_json()
+            public["log"] = public["events"]
         self._broadcast(lambda: {"input": line, "events": list(events), **self._referee_state(),
                                  **({"health": public["health"]} if changed else {})}, public)
 

@@ -28,9 +28,10 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("game", help=f"one of: {', '.join(game_names())}")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--players", type=int, default=None, help="default: the game's official count")
-    p.add_argument("--bot", default=None, help="bot kind (game-specific)")
+    p.add_argument("--bot", default=None, help="bot kind (game-specific; --options lists them)")
     p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
-                   help="game option, e.g. scoring=competition (repeatable)")
+                   help="game option, e.g. scoring=competition (repeatable; --options lists them)")
+    p.add_argument("--options", action="store_true", help="list the game's options and bots, and exit")
     p.add_argument("--lang", choices=("ja", "en"), default="en")
     p.add_argument("--record", metavar="SCRIPT", help="write the table script that reproduces the game")
     p.add_argument("--games", type=int, default=None, metavar="N",
@@ -153,6 +154,9 @@ def cmd_sim(args: argparse.Namespace) -> int:
     from kikimimi.sim import play
 
     cls = _load_game(args.game)
+    if args.options:
+        print(game_help(cls))
+        return 0
     players = args.players or cls.official_players or cls.min_players
     options = parse_options(args.option)
     if args.games is not None and args.bot == "ear":
@@ -226,6 +230,16 @@ def _serve_sim(cls: Any, args: argparse.Namespace, players: int, options: dict[s
     except (NotImplementedError, ScriptError, ValueError) as exc:
         raise CliError(str(exc)) from None
     return 0
+
+
+def game_help(cls: Any) -> str:
+    """What `kikimimi sim GAME --options` prints: the declared options and bots."""
+    schema = cls.options_schema
+    lines = [f"{cls.name}: {cls.min_players}-{cls.max_players} players (official {cls.official_players})",
+             "options (--option NAME=VALUE):"]
+    lines += [f"  {line}" for line in schema.help_lines()] if schema else ["  none declared"]
+    lines.append("bots (--bot NAME, the first is the default): " + (", ".join(cls.bots) or "none"))
+    return "\n".join(lines)
 
 
 def cmd_diagram(args: argparse.Namespace) -> int:

@@ -8,16 +8,18 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import os
 import signal
 import sys
 import threading
+from collections.abc import Collection, Iterator
 from pathlib import Path
 from typing import Any
 
 from kikimimi.cli import CliError
 from kikimimi.cli.play import audio_or_text
 from kikimimi.daemon import Daemon
-from kikimimi.evening import Evening, SessionRefused, SessionState
+from kikimimi.evening import ClubPlays, Evening, SessionRefused, SessionState
 from kikimimi.narrate import TextOutput
 from kikimimi.script import Header, ScriptError, dumps
 from kikimimi.table_config import ConfigError, TableConfig, load_table_config
@@ -37,7 +39,11 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--quiet", action="store_true", help="print no narration")
     p.add_argument("--session", type=int, metavar="ID",
                    help="record each finished game in this official practice session (kikimimi session start)")
-    p.add_argument("--db", help="with --session: the club records file (default: $KIKIMIMI_DB or the user's)")
+    p.add_argument("--db", help="the club records (a file or postgresql:// URL): each finished game goes into "
+                                "its players' history; with --session the ranks too (default: $KIKIMIMI_DB or "
+                                "the user's)")
+    p.add_argument("--players", nargs="+", metavar="NAME",
+                   help="the club players at seats 1, 2, ... (for the records; a seat not named is a guest)")
     p.set_defaults(func=cmd_serve)
 
 
@@ -56,20 +62,38 @@ def cmd_serve(args: argparse.Namespace) -> int:
         extra["session"] = Evening.header_session(club)
     header = Header(config.game, config.players, config.options, config.lang, extra)
     try:
-        daemon = Daemon(header, journal, tagmap=config.tagmap, hand_seats=config.hand_seats,
-                        has_field=config.has_field)
+        daemon = _open_daemon(header, journal, config, args.fresh)
         warnings = daemon.open(fresh=args.fresh)
     except ScriptError as exc:
         raise CliError(str(exc)) from None
     with contextlib.ExitStack() as cleanup:
         cleanup.callback(daemon.close)
         try:  # the session is settled before any output, socket or reader opens
-            evening = _evening(daemon, club, db, config)
+            evening = _evening(daemon, club, db, config, args.players)
             evening.prepare()
         except SessionRefused as exc:
             raise CliError(str(exc)) from None
         return _serve(args, config, daemon, warnings, evening, cleanup)
     return 1  # unreachable
+
+
+def _open_daemon(header: Header, journal: Path, config: TableConfig, fresh: bool) -> Daemon:
+    """The daemon for the journal's game: an evening's table resumes whichever of its
+    games the journal holds (its own header, seats and tag set)."""
+    game = config.games.get(header.game)
+    if not fresh and journal.is_file():
+        from kikimimi.script import read_script
+
+        try:
+            on_disk = read_script(journal).header
+        except (OSError, ScriptError):
+            on_disk = None  # the daemon's own open repairs it or says why, in one line
+        if on_disk is not None and on_disk.game != header.game and on_disk.game in config.games:
+            game = config.games[on_disk.game]
+            header = Header(game.game, game.players, dict(game.options), header.lang, dict(header.extra))
+    seats = set(range(1, header.players + 1)) & config.hand_seats
+    return Daemon(header, journal, tagmap=game.tagmap if game else config.tagmap, hand_seats=seats,
+                  has_field=config.has_field)
 
 
 def _serve(args: argparse.Namespace, config: TableConfig, daemon: Daemon, warnings: list[str],
@@ -133,7 +157,7 @@ def _serve(args: argparse.Namespace, config: TableConfig, daemon: Daemon, warnin
 
         print(vocabulary_help(daemon.table.known_tags, config.players), file=sys.stderr)
         threads.append(threading.Thread(
-            target=_then_stop, args=(stop, failed, typed_lines, _keyboard(), daemon.table.known_tags,
+            target=_then_stop, args=(stop, failed, typed_lines, _keyboard(), _LiveTags(daemon),
                                      daemon.try_submit, _complain, stop), daemon=True, name="keyboard"))
     elif source:
         from kikimimi.sim_readers import scripted_lines
@@ -168,6 +192,22 @@ def _say_ready(outputs: list[Any], config: TableConfig) -> None:
             _complain(problem)
 
 
+class _LiveTags(Collection[str]):
+    """The tags of the game being played now: the next game of an evening has others."""
+
+    def __init__(self, daemon: Daemon) -> None:
+        self.daemon = daemon
+
+    def __contains__(self, tag: object) -> bool:
+        return tag in self.daemon.table.known_tags
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.daemon.table.known_tags)
+
+    def __len__(self) -> int:
+        return len(self.daemon.table.known_tags)
+
+
 def _keyboard() -> Any:
     """Standard input unbuffered: a daemon thread blocked in a buffered read
     holds the buffer's lock, and Python aborts (SIGABRT) when it exits under
@@ -197,9 +237,10 @@ def _club_session(session_id: int, db: Any, config: TableConfig) -> Any:
         raise CliError(str(exc)) from None
 
 
-def _evening(daemon: Daemon, club: Any, db: Any, config: TableConfig) -> Evening:
+def _evening(daemon: Daemon, club: Any, db: Any, config: TableConfig, players: list[str] | None = None) -> Evening:
     """The flow between games; a journal of an open session resumes that session
-    even when the restart does not name it again."""
+    even when the restart does not name it again.  Every finished game goes into
+    the club records when the table names them (--db, [records] db, $KIKIMIMI_DB)."""
     if club is None:
         on_disk = SessionState.from_header(daemon.header)
         if on_disk is not None:
@@ -207,7 +248,12 @@ def _evening(daemon: Daemon, club: Any, db: Any, config: TableConfig) -> Evening
                 club = _club_session(on_disk.id, db, config)
             except CliError as exc:
                 _complain(f"{daemon.journal_path} was a game of session {on_disk.id}, not resumed: {exc}")
-    return Evening(daemon, club, complain=_complain)
+    named = db or os.environ.get("KIKIMIMI_DB") or (club.db if club is not None else None)
+    if players and len(players) > config.seats:
+        raise CliError(f"--players: {len(players)} names for a table of {config.seats} seats")
+    plays = ClubPlays(named, config.path.stem, dict(enumerate(players or [], start=1))) if named else None
+    return Evening(daemon, club, complain=_complain, games=config.games, hand_seats=config.hand_seats,
+                   plays=plays)
 
 
 def _then_stop(stop: threading.Event, failed: list[str], fn: Any, *args: Any) -> None:
@@ -241,7 +287,7 @@ def _outputs(args: argparse.Namespace, config: TableConfig) -> list[Any]:
 
     def make(cls: Any) -> Any:
         try:
-            audio = cls.from_config(config.audio, config.players, config.lang)
+            audio = cls.from_config(config.audio, config.seats, config.lang)
         except ValueError as exc:
             raise CliError(f"{config.path}: {exc}") from None
         audio.prepare(_fixed_texts(config), progress=sys.stderr.isatty())

@@ -54,6 +54,7 @@ def cmd_setup(args: argparse.Namespace) -> int:
     from kikimimi.tablesetup.live import LiveIO
     from kikimimi.tablesetup.tablefile import table_toml, udev_rules, write_new
     from kikimimi.table_config import ConfigError, load_table_config
+    from kikimimi.readers.probe import probe
     from kikimimi.voice.devices import output_devices
 
     readers = serial_readers(Path(args.serial_dir))
@@ -71,17 +72,24 @@ def cmd_setup(args: argparse.Namespace) -> int:
     if len(readers) < need:
         raise CliError(f"{len(readers)} serial readers found in {args.serial_dir}, {need} needed "
                        "(the field reader and one a seat): plug them in")
+    silent = []
+    for reader in readers:  # each reader asked its firmware through the real driver before it is used
+        check = probe(reader.id, {"driver": args.driver, "path": reader.path})
+        print(check.line().replace(f"reader {reader.id} answers", f"reader at USB {reader.port} answers"))
+        if not check.ok:
+            silent.append(reader)
+    answering = [r for r in readers if r not in silent]
     cache = Path(args.cache_dir) if args.cache_dir else None
-    io = LiveIO(cards, readers, driver=args.driver, lang=args.lang, rate=args.rate,
+    io = LiveIO(cards, answering, driver=args.driver, lang=args.lang, rate=args.rate,
                 answer_s=args.answer_seconds, cache_dir=cache)
     try:
         for cid, problem in io.problems().items():
             print(f"kikimimi: sound card {cid}: {problem}", file=sys.stderr)
-        io.prepare([r.port for r in readers])
+        io.prepare([r.port for r in silent])
         ids = [c.id for c in cards]
         io.say_all(ids, "setup-start", cards=len(cards), readers=len(readers))
-        for rid in io.wait_readers(timeout=max(5.0, args.answer_seconds)):
-            io.say_all(ids, "setup-reader-silent", port=io.readers[rid].port)
+        for reader in silent:
+            io.say_all(ids, "setup-reader-silent", port=reader.port)
         try:
             binding = run_dialogue(io, ids, args.players)
         except SetupFailed:
@@ -99,8 +107,8 @@ def cmd_setup(args: argparse.Namespace) -> int:
             write_new(Path(args.udev), udev_rules(binding, found_readers))
         assert binding.speaker is not None
         io.say(binding.speaker, "setup-done", players=args.players)
-        for seat, (card, reader) in sorted(binding.seats.items()):
-            print(f"seat {seat}: earphone {io._where(card)}, reader at USB {found_readers[reader].port}")
+        for seat, (card, rid) in sorted(binding.seats.items()):
+            print(f"seat {seat}: earphone {io.where(card)}, reader at USB {found_readers[rid].port}")
         print(f"kikimimi: wrote {out}" + (f" and {args.udev}" if args.udev else ""))
         return 0
     finally:

@@ -24,6 +24,8 @@ from kikimimi.stand_in import SYNTAX as STAND_IN
 TABLE_COMMANDS: list[tuple[str, str]] = [
     *STAND_IN,
     ("new", "start the next game at this table (between games: or every player scans AGREE)"),
+    ("game NAME", "between games, play NAME next, at once (a table file listing several games; "
+                  "its game card on the field reader chooses it too)"),
     ("voice speaker|seat-N rate WPM", "that output's speech rate, 40-600 words per minute"),
     ("voice speaker|seat-N volume PCT", "that output's volume, 0-400 percent"),
     ("lost SEAT | lost f", "mark a hand or the field reader lost (back SEAT | back f: found again)"),

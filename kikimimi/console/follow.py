@@ -48,8 +48,12 @@ class Follower:
         return events
 
     def take(self, message: Mapping[str, Any]) -> None:
+        if isinstance(message.get("header"), Mapping):  # the next game of an evening (a spectator's push)
+            self.header = dict(message["header"])
         if "snapshot" in message:
             self.snapshot = message["snapshot"]
+            if isinstance(self.snapshot, Mapping) and isinstance(self.snapshot.get("header"), Mapping):
+                self.header = dict(self.snapshot["header"])  # a referee's: the game being played now
         if "last_input" in message:
             self.last_input = message["last_input"]
         if "health" in message:

@@ -54,8 +54,8 @@ def make_driver(reader_id: str, section: Mapping[str, Any],
     rf = section.get("rf", "wait")
     if rf not in RF_MODES:
         raise ValueError(f"reader {reader_id}: rf must be one of {', '.join(RF_MODES)}, not {rf!r}")
-    rf_times = {"rf_on_ms": _int(reader_id, section, "rf_on_ms", 100, 20, 10_000),
-                "rf_off_ms": _int(reader_id, section, "rf_off_ms", 100, 1, 10_000)}
+    rf_on_ms = _int(reader_id, section, "rf_on_ms", 100, 20, 10_000)
+    rf_off_ms = _int(reader_id, section, "rf_off_ms", 100, 1, 10_000)
     if kind == "pn532":
         baud = _int(reader_id, section, "baud", 115200, 9600, 921600)
         opener = functools.partial(open_pn532, path, baud)
@@ -67,7 +67,7 @@ def make_driver(reader_id: str, section: Mapping[str, Any],
                 f"(one exact reader, e.g. usb:054c:06c3), not {path!r}")
         opener = functools.partial(open_usb, path)
     return NfcDriver(reader_id, opener, path, poll_ms=poll_ms, retry_ms=retry_ms, known=known,
-                     rf=rf, **rf_times)
+                     rf=rf, rf_on_ms=rf_on_ms, rf_off_ms=rf_off_ms)
 
 
 def make_settings(reader_id: str, section: Mapping[str, Any]) -> ReaderSettings:

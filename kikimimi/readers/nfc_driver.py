@@ -308,7 +308,7 @@ class CardWait:
     drops one that an adapter's latency brings after the drain.
 
     rf = "duty": the same wait for `on_s`, then the field off for `off_s`.
-    rf = "poll": one try every `poll_s`, the field off in between.
+    rf = "poll": one try every `poll_s`, the field off in between (two commands).
 
     `present` (a resting tag still there?) is the field off, then one try:
     two commands, where nfcpy's `sense` takes four.  Reading a tag, the
@@ -340,7 +340,10 @@ class CardWait:
         if self.rf == "poll":
             if stop.wait(self.off_s):
                 return None
-            return self.present()
+            target = self.present(reset=False)  # the field is off since the last try
+            if target is None:
+                self.clf.device.mute()
+            return target
         if not self.waiting:
             self.chipset.rf_configuration(MAX_RETRIES, WAIT_FOR_CARD)
             self.waiting = True
@@ -360,11 +363,12 @@ class CardWait:
         self.one_try()
         return _target(bytes(rsp[2:]))
 
-    def present(self) -> nfc.clf.RemoteTarget | None:
+    def present(self, reset: bool = True) -> nfc.clf.RemoteTarget | None:
         """One try for whatever tag is in the field (the field reset first, so a
         tag activated before answers again)."""
         self.one_try()
-        self.clf.device.mute()
+        if reset:
+            self.clf.device.mute()
         rsp = self.chipset.in_list_passive_target(1, 0, b"")
         return _target(bytes(rsp)) if rsp is not None else None
 

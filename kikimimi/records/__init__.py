@@ -15,12 +15,13 @@ from typing import Any
 from kikimimi.records.club import Club, GameRecord, Player, SessionInfo, Settlement, game_identity
 from kikimimi.records.errors import AlreadyRecorded, NotCounted, RecordsError
 from kikimimi.records.ladder import Ladder, Rank
+from kikimimi.records.plays import Play, PlayResult
 from kikimimi.records.schema import default_path, default_target, open_database
 
 __all__ = [
     "AlreadyRecorded", "Club", "GameRecord", "Ladder", "NotCounted", "Player", "Rank", "RecordsError",
-    "SessionInfo", "Settlement", "default_path", "default_target", "game_identity", "open_database",
-    "record_game_over",
+    "Play", "PlayResult", "SessionInfo", "Settlement", "default_path", "default_target", "game_identity",
+    "open_database", "record_game_over", "record_play",
 ]
 
 
@@ -39,3 +40,17 @@ def record_game_over(
     """
     with Club(db, create=False) as club:
         return club.record_game_over(session_id, event, seat_players, game_id=game_id)
+
+
+def record_play(
+    game: str, event: Mapping[str, Any], seat_players: Mapping[int, int | str], *, db: Any = None,
+    table: str = "", game_id: str | None = None, session_id: int | None = None,
+) -> Play:
+    """The evening's hook: any finished game (every game, not only the Trident's sessions)
+    in its players' game history; moves no ladder counter.  `seat_players`: seat ->
+    player id or name (a seat left out is a guest).  Raises AlreadyRecorded for a
+    game whose `game_id` is held, RecordsError for anything refused."""
+    from kikimimi.records.plays import record_play as record
+
+    with Club(db, create=False) as club:
+        return record(club, game, event, seat_players, table=table, game_id=game_id, session_id=session_id)

@@ -139,8 +139,35 @@ _V2 = (
     "CREATE UNIQUE INDEX games_key ON games(game_key)",
 )
 
+# Every game a table finishes, of any game: each player's game history (issue 24).
+_V3 = (
+    """CREATE TABLE plays (
+        id {id},
+        game TEXT NOT NULL,
+        players INTEGER NOT NULL CHECK (players BETWEEN 1 AND 64),
+        table_name TEXT NOT NULL,
+        reason TEXT NOT NULL,
+        winner TEXT,
+        recorded_at TEXT NOT NULL,
+        event TEXT NOT NULL,
+        game_key TEXT,
+        session_id INTEGER REFERENCES sessions(id)
+    )""",
+    "CREATE UNIQUE INDEX plays_key ON plays(game_key)",
+    """CREATE TABLE play_results (
+        play_id INTEGER NOT NULL REFERENCES plays(id),
+        seat INTEGER NOT NULL CHECK (seat BETWEEN 1 AND 64),
+        player_id INTEGER REFERENCES players(id),
+        place INTEGER NOT NULL,
+        won INTEGER NOT NULL CHECK (won IN (0, 1)),
+        team TEXT,
+        PRIMARY KEY (play_id, seat)
+    )""",
+    "CREATE INDEX play_results_player ON play_results(player_id)",
+)
+
 #: MIGRATIONS[i] brings a database from version i to i + 1.
-MIGRATIONS: list[tuple[str, ...]] = [_V1, _V2]
+MIGRATIONS: list[tuple[str, ...]] = [_V1, _V2, _V3]
 
 
 def latest_version() -> int:

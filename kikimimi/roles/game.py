@@ -16,6 +16,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from kikimimi import hints
+from kikimimi.commands import Command, dispatch
 from kikimimi.hints import Line, line
 from kikimimi.phases import Phases
 from kikimimi.protocol import REFEREE, TABLE, Event, Game, Input, error, event, say, seat_audience
@@ -45,6 +46,15 @@ class HiddenRoleGame(Game):
     commands: ClassVar[tuple[str, ...]] = ()
     #: The phase that shows before the deal is complete.
     DEAL = "deal"
+    #: The referee's console commands; a game adds its own: `HiddenRoleGame.console_commands + (...)`.
+    console_commands: ClassVar[tuple[Command, ...]] = (
+        Command("act SEAT TARGET", "seat SEAT scans seat TARGET's token (vote, night action)", "console_act"),
+        Command("yes SEAT", "the seat's answer", "console_yes"),
+        Command("no SEAT", "the seat's answer", "console_no"),
+        Command("ok SEAT", "the seat's confirmation", "console_ok"),
+        Command("hint SEAT", "tell that seat, in its earphone, everything it may know", "console_hint"),
+        Command("next", "end the current phase now", "console_next"),
+        Command("stop", "stop the game (nobody wins)", "console_stop"))
     #: The game's phases as data (kikimimi.phases); when given, every move is checked against it.
     PHASES: ClassVar[Phases | None] = None
 
@@ -146,15 +156,6 @@ class HiddenRoleGame(Game):
         """The game's part of what only this seat knows (its allowance, its
         vote, what it was told at night), said in its HINT after its role."""
         return []
-
-    @classmethod
-    def referee_commands(cls) -> list[tuple[str, str]]:
-        """(syntax, one-line help) for the console's help."""
-        return [("act SEAT TARGET", "seat SEAT scans seat TARGET's token (vote, night action)"),
-                ("yes SEAT | no SEAT | ok SEAT", "the seat's answer or confirmation"),
-                ("hint SEAT", "tell that seat, in its earphone, everything it may know"),
-                ("next", "end the current phase now"),
-                ("stop", "stop the game (nobody wins)")]
 
     # -- helpers for games ---------------------------------------------------------
     def refuse(self, seat: int | None, message: str, key: str, /, **params: Any) -> list[Event]:
@@ -306,28 +307,32 @@ class HiddenRoleGame(Game):
     def _console(self, line: str, t: float) -> list[Event]:
         self.console_line = line[:MAX_LINE]  # the raw line, for commands that carry text
         words = line.split()[:MAX_WORDS]
-        cmd, args = words[0].lower(), words[1:]
-        if cmd == "stop" and not args:
-            return self.finish("void", "stopped")
-        if cmd == "next" and not args:
-            if self.phase == self.DEAL:
-                return [error("next: the deal ends when every seat has scanned its role card", private=REFEREE)]
-            return self.on_next(t)
-        seat = self._seat_arg(args[0]) if args else None
-        if cmd == "hint" and len(args) == 1 and seat:
-            return self.hint(seat)
-        if cmd == "act" and len(args) == 2 and seat:
-            target = self._seat_arg(args[1])
-            if target is None:
-                return [error(f"act: {args[1]!r} is not a seat 1-{self.players}", private=REFEREE)]
-            return self._hand(seat, f"seat:{target}", t)
-        if cmd in ("yes", "no", "ok") and len(args) == 1 and seat:
-            return self._hand(seat, f"cmd:{cmd}", t)
-        own = self.on_console(words, t)
-        if own is not None:
-            return own
-        have = ", ".join(syntax for syntax, _ in self.referee_commands())
-        return [error(f"unknown console command {line[:80]!r} (have: {have})", private=REFEREE)]
+        if words and words[0].lower() not in {c.name for c in self.console_commands}:
+            own = self.on_console(words, t)  # a game still parsing its own lines
+            if own is not None:
+                return own
+        return dispatch(self, self.console_commands, self.console_line, t, self.players)
 
-    def _seat_arg(self, word: str) -> int | None:
-        return hints.seat_number(word, self.players)
+    # the layer's console commands (the table: `console_commands`)
+    def console_stop(self, t: float) -> list[Event]:
+        return self.finish("void", "stopped")
+
+    def console_next(self, t: float) -> list[Event]:
+        if self.phase == self.DEAL:
+            return [error("next: the deal ends when every seat has scanned its role card", private=REFEREE)]
+        return self.on_next(t)
+
+    def console_hint(self, t: float, seat: int) -> list[Event]:
+        return self.hint(seat)
+
+    def console_act(self, t: float, seat: int, target: int) -> list[Event]:
+        return self._hand(seat, f"seat:{target}", t)
+
+    def console_yes(self, t: float, seat: int) -> list[Event]:
+        return self._hand(seat, "cmd:yes", t)
+
+    def console_no(self, t: float, seat: int) -> list[Event]:
+        return self._hand(seat, "cmd:no", t)
+
+    def console_ok(self, t: float, seat: int) -> list[Event]:
+        return self._hand(seat, "cmd:ok", t)

@@ -55,7 +55,8 @@ def serial_readers(folder: Path = BY_PATH) -> list[FoundReader]:
 def usb_cards(devices: list[Device], cards: list[SoundCard] | None = None) -> tuple[list[FoundCard], list[str]]:
     """The sound cards a table can bind, each with its PortAudio device; and one line for
     each card that cannot play (no PortAudio device: held by another program)."""
-    found, problems = [], []
+    found: list[FoundCard] = []
+    problems: list[str] = []
     for card in sound_cards() if cards is None else cards:
         try:
             dev = card_device(card, devices)

@@ -9,14 +9,12 @@ from __future__ import annotations
 
 import queue
 import sys
-import threading
 import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from kikimimi.phrases import Phrasebook
-from kikimimi.readers.base import Emit, RawEvent
 from kikimimi.readers.factory import make_driver
 from kikimimi.readers.runner import ReaderInput, ReaderRunner, ReaderSettings
 from kikimimi.tablesetup.found import FoundCard, FoundReader
@@ -25,20 +23,6 @@ from kikimimi.voice.output import AudioOutput
 
 #: Phrases said with a seat number are prepared for every seat up to this.
 MAX_SEATS = 12
-
-
-class _Watched:
-    """A driver whose first `connected` is noted: the reader answered its opening commands."""
-
-    def __init__(self, driver: Any, connected: threading.Event) -> None:
-        self.driver, self.reader, self.connected = driver, driver.reader, connected
-
-    def run(self, emit: Emit, stop: threading.Event) -> None:
-        def watch(raw: RawEvent) -> None:
-            if raw.kind == "connected":
-                self.connected.set()
-            emit(raw)
-        self.driver.run(watch, stop)
 
 
 class LiveIO:
@@ -56,11 +40,9 @@ class LiveIO:
         self.audio = AudioOutput(AudioSpec(outputs, rate=rate), len(cards), lang,
                                  cache_dir=cache_dir, muted=("speaker",))
         self._scans: queue.Queue[str] = queue.Queue()
-        self.connected = {r.id: threading.Event() for r in readers}
         settings = [ReaderSettings(reader=r.id, role="field", seat=None) for r in readers]
         self.runner = ReaderRunner(settings, self._on_input)
-        self.runner.start([_Watched(make_driver(r.id, {"driver": driver, "path": r.path}), self.connected[r.id])
-                           for r in readers])
+        self.runner.start([make_driver(r.id, {"driver": driver, "path": r.path}) for r in readers])
 
     def _on_input(self, ri: ReaderInput) -> None:
         if ri.kind == "placed":
@@ -80,13 +62,6 @@ class LiveIO:
         texts += [self.book.render("setup-reader-silent", {"port": p}) for p in ports]
         self.audio.prepare(texts, progress=False)
 
-    def wait_readers(self, timeout: float) -> list[str]:
-        """The readers that have not answered within `timeout` seconds."""
-        deadline = time.monotonic() + timeout
-        for event in self.connected.values():
-            event.wait(max(0.0, deadline - time.monotonic()))
-        return [rid for rid, event in self.connected.items() if not event.is_set()]
-
     # -- SetupIO ------------------------------------------------------------
     def say(self, card: str, key: str, /, **params: Any) -> None:
         self.say_all([card], key, **params)
@@ -94,7 +69,7 @@ class LiveIO:
     def say_all(self, targets: Sequence[str], key: str, /, **params: Any) -> None:
         text = self.book.render(key, params)
         if self.print_lines:
-            where = ", ".join(self._where(c) for c in targets)
+            where = ", ".join(self.where(c) for c in targets)
             print(f"[{where}] {text}", flush=True)
         events = [{"type": "say", "to": "seat:" + self.lanes[c].split("-")[1], "key": key,
                    "params": params, "text": text} for c in targets]
@@ -102,7 +77,8 @@ class LiveIO:
             print(f"kikimimi: {line}", file=sys.stderr, flush=True)
         self.audio.wait_idle(timeout=60)
 
-    def _where(self, card: str) -> str:
+    def where(self, card: str) -> str:
+        """The card as a helper with a screen finds it: its number today and its USB port."""
         c = self.cards[card].card
         return f"card {c.number} at USB {c.usb_port}" if c.usb_port else f"card {c.number} {c.id}"
 

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+from collections import Counter
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -44,9 +45,12 @@ def table_toml(binding: Binding, game: str, players: int, lang: str, driver: str
                                               "path": readers[binding.field_reader].path}))
     named = ([("speaker", binding.speaker)] if binding.speaker else []) + [
         (f"seat-{seat}", card) for seat, (card, _r) in sorted(binding.seats.items())]
+    serials = Counter(c.card.serial for c in cards.values() if c.card.serial)
     for name, card_id in named:
         found = cards[card_id]
         body: dict[str, Any] = dict(found.card.identity)
+        if "serial" in body and serials[body["serial"]] > 1 and found.card.usb_port:
+            body = {"usb": found.card.usb_port}  # cheap cards share one serial: only the port tells them apart
         if "device" in body:  # not a USB card: its PortAudio name, which is not numbered by order
             body["device"] = found.device.name
         body["channels"] = [1, 2] if found.device.channels >= 2 else [1]

@@ -34,6 +34,7 @@ import collections
 import logging
 import threading
 import time
+from collections.abc import Callable
 
 from kikimimi.testing.chip_timing import REAL, ChipTiming, DelayLine
 from kikimimi.testing.ntag import Ntag213
@@ -98,6 +99,7 @@ class PN532Emulator(PtyDevice):
         # the wire's clock: when the chip's receiver, processor and transmitter are next free
         self._rx_free = self._busy_until = self._tx_free = 0.0
         self._line: DelayLine | None = None
+        self._after: Callable[[], None] | None = None  # what a command does once its answer is out
         # the RF field, for field-on time per minute
         self.field_on = False
         self._field_since = 0.0
@@ -348,7 +350,7 @@ class PN532Emulator(PtyDevice):
             self._send(out, ready)
             if self.timing is not None:
                 self._busy_until = self._tx_free
-        after = getattr(self, "_after", None)
+        after = self._after
         if after:
             self._after = None
             after()

@@ -27,6 +27,8 @@ from .devices import Device, find_device
 
 #: A USB port chain as sysfs names the device: bus-port[.port...], e.g. "1-1.3".
 USB_PORT = re.compile(r"^[0-9]+-[0-9]+(\.[0-9]+)*$")
+#: A serial number a table file can hold (voice/config.py checks the same).
+PRINTABLE_SERIAL = re.compile(r"[\x21-\x7e]{1,126}")
 _HW = re.compile(r"\(hw:([0-9]+),([0-9]+)\)")
 SET_USB = 'name each earphone and the speaker by its USB port (usb = "1-1.3"; kikimimi table setup writes it)'
 
@@ -46,7 +48,7 @@ class SoundCard:
     @property
     def identity(self) -> dict[str, str]:
         """What a table file should name this card by: its serial, else its port."""
-        if self.serial:
+        if self.serial and PRINTABLE_SERIAL.fullmatch(self.serial):
             return {"serial": self.serial}
         if self.usb_port:
             return {"usb": self.usb_port}
@@ -126,7 +128,7 @@ def _by_identity(out: OutputSpec, cards: list[SoundCard]) -> SoundCard:
     hits = [c for c in cards if (c.usb_port if key == "usb" else c.serial) == value]
     if not hits:
         plugged = ", ".join(f"{c.usb_port or '-'} ({c.id})" for c in cards if c.usb_port) or "none"
-        raise LookupError(f"no sound card at {key} {value!r} (USB cards now: {plugged}): plug it back in "
+        raise LookupError(f"no sound card at {key} {value!r} (USB cards now in {plugged}): plug it back in "
                           "that port, or run kikimimi table setup again")
     if len(hits) > 1:
         raise IdentityError(f"audio.outputs.{out.name}.{key}: {value!r} names {len(hits)} cards "

@@ -24,7 +24,7 @@ from .clips import ClipError, as_float, resample
 from .config import SPEAKER, AudioSpec, OutputSpec, output_name, parse_audio
 from .settings import MAX_RATE, MIN_RATE
 from .devices import Device, output_devices
-from .identity import IdentityError, check_outputs, resolve, sound_cards
+from .identity import IdentityError, SoundCard, check_outputs, resolve, sound_cards
 from .mixer import DeviceMixer, Item, Lane
 from .pack import VoicePack
 from .render import Renderer
@@ -34,7 +34,7 @@ log = logging.getLogger(__name__)
 Source = tuple[str, str, int]  # ("tts", text, words per minute) or ("pack", file stem, 0)
 
 
-def _cards(spec: AudioSpec) -> list:
+def _cards(spec: AudioSpec) -> list[SoundCard]:
     """The sound cards sysfs shows, read once, when an output is named by its USB identity."""
     return sound_cards() if any(o.usb or o.serial for o in spec.outputs.values()) else []
 

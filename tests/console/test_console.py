@@ -91,7 +91,7 @@ async def test_referees_and_a_spectator_follow_one_real_table(served):
         assert "hand 1: LOST" in str(second.query_one("#health").content)
         await _type(pilot, "suit purple")  # the game refuses; the console says why
         await _until(pilot, lambda: "refused" in referee.status_text, "the refusal")
-        assert "no suit 'purple'" in referee.status_text
+        assert "'purple' is not one of heart" in referee.status_text
 
         # the spectator saw the public side of all that, never a piece in a hand
         await _until(p3, lambda: any("penalty seat=2" in line for line in spectator.spoken), "public events")

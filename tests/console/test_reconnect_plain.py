@@ -126,7 +126,7 @@ async def test_plain_mode_prints_each_event_once_and_never_redraws(served):
     io.type("penalty 2")
     await _until(lambda: any(l.startswith("penalty 2: done") for l in io.lines), "the command's answer")
     io.type("suit purple")
-    await _until(lambda: any("the game refused it: no suit 'purple'" in l for l in io.lines), "the refusal")
+    await _until(lambda: any("the game refused it: suit: 'purple' is not one of heart" in l for l in io.lines), "the refusal")
 
     served.kill()
     await _until(lambda: any("trying again in" in l for l in io.lines), "the reconnecting line")

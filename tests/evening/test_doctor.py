@@ -41,10 +41,10 @@ def _real_table(tmp_path: Path, paths: list[str]) -> Path:
 
 
 def test_four_readers_on_one_path_are_caught(tmp_path):
-    checks = config_checks(_real_table(tmp_path, ["/dev/ttyUSB9"] * 4))[1]
-    shared = [c for c in checks if c.name == "reader paths"]
-    assert len(shared) == 1 and not shared[0].ok
-    assert "hand-1, hand-2, hand-3, field are all configured on /dev/ttyUSB9" in shared[0].detail
+    # the table file itself is refused now (serve would read one seat's scans as another's)
+    config, checks = config_checks(_real_table(tmp_path, ["/dev/ttyUSB9"] * 4))
+    assert config is None and len(checks) == 1 and not checks[0].ok
+    assert "readers.hand-2.path: /dev/ttyUSB9 is the device of readers.hand-1 too" in checks[0].detail
 
 
 def test_a_plain_missing_port_is_not_sent_to_the_udev_rules(tmp_path):

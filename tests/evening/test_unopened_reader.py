@@ -14,10 +14,10 @@ MISSING = "/dev/ttyUSB-kikimimi-missing"
 
 
 def _config(lang: str) -> str:
-    readers = "".join(f'[readers.hand-{s}]\nrole = "hand"\nseat = {s}\ndriver = "rdm6300"\npath = "{MISSING}"\n'
-                      for s in (1, 2))
+    readers = "".join(f'[readers.hand-{s}]\nrole = "hand"\nseat = {s}\ndriver = "rdm6300"\npath = "{MISSING}-{s}"\n'
+                      for s in (1, 2))  # each its own path: two readers on one device are refused
     return (f'[table]\ngame = "trident"\nplayers = 2\nlang = "{lang}"\njournal = "var/j.jsonl"\n{readers}'
-            f'[readers.field]\nrole = "field"\ndriver = "rdm6300"\npath = "{MISSING}"\n')
+            f'[readers.field]\nrole = "field"\ndriver = "rdm6300"\npath = "{MISSING}-f"\n')
 
 
 @pytest.mark.parametrize("lang, spoken", [

@@ -181,9 +181,8 @@ def test_referee_commands_list_every_console_word():
     assert all(isinstance(s, str) and isinstance(h, str) and h for s, h in cmds)
     words = {s.split()[0] for s, _ in cmds}
     assert words == {"act", "place", "send", "bribe", "ok", "next", "hint", "stop"}  # scan: the runtime's
-    source = GAME_SOURCE.read_text()
-    for w in words:
-        assert f'"{w}"' in source  # the console parser handles each
+    for command in IntrigueGame.console_commands:  # the help is the table the console line is parsed by
+        assert callable(getattr(IntrigueGame, command.run))
 
 
 def test_stop_ends_the_game_ranked_by_cash():

@@ -144,7 +144,7 @@ def test_target_score_ends_the_game():
 
 def test_console_mistakes_are_one_line_errors():
     log = Script().add(console="next").add(console="fly away").deal().add(console="deal").run()
-    assert [e["message"].split(":")[0] for e in of(log, "error")] == ["next", "unknown console command 'fly away' (have", "deal"]
+    assert [e["message"].split(":")[0] for e in of(log, "error")] == ["next", "unknown command 'fly away' (have", "deal"]
 
 
 @pytest.mark.parametrize("options", [{"rules": "expert"}, {"assistant": "loud"}, {"rounds": 0}, {"colour": 1}])

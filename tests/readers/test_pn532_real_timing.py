@@ -225,3 +225,19 @@ def test_duty_cycled_and_polled_fields_still_see_every_placement(pn532s, rf):
 def test_rf_mode_is_checked_in_one_line():
     with pytest.raises(ValueError, match="rf must be one of wait, duty, poll"):
         make_driver("hand-1", {"driver": "pn532", "path": "/dev/x", "rf": "always"})
+
+
+def test_a_table_file_may_choose_the_rf_field_and_an_rdm6300_that_stops(tmp_path):
+    from kikimimi.table_config import ConfigError, load_table_config
+
+    base = '[table]\ngame = "trident"\nplayers = 3\nlang = "en"\njournal = "j.jsonl"\n'
+    good = base + ('[readers.field]\nrole = "field"\ndriver = "pn532"\npath = "/dev/x"\nrf = "poll"\n'
+                   '[readers.hand-1]\nrole = "hand"\nseat = 1\ndriver = "rdm6300"\npath = "/dev/y"\nstops_after = 28\n'
+                   + "".join(f'[readers.hand-{s}]\nrole = "hand"\nseat = {s}\ndriver = "pn532"\npath = "/dev/h{s}"\n'
+                             for s in (2, 3)))
+    (tmp_path / "t.toml").write_text(good)
+    config = load_table_config(tmp_path / "t.toml")
+    assert config.readers["field"]["rf"] == "poll" and config.readers["hand-1"]["stops_after"] == 28
+    (tmp_path / "t.toml").write_text(good.replace('rf = "poll"', 'rf = "always"'))
+    with pytest.raises(ConfigError, match="rf"):
+        load_table_config(tmp_path / "t.toml")

@@ -57,3 +57,25 @@ def test_a_card_nobody_answers_is_left_out_and_too_few_seats_stop_the_setup_alou
         run_dialogue(table, ["c1", "c2", "c3"], players=2, attempts=2)
     assert ("c2", "setup-card-left-out", None) in table.said
     assert table.said[-1] == ("c2", "setup-too-few", None)
+
+
+def test_the_table_file_names_cards_by_serial_only_where_the_serial_tells_them_apart():
+    import tomllib
+
+    from kikimimi.tablesetup.dialogue import Binding
+    from kikimimi.tablesetup.found import FoundCard, FoundReader
+    from kikimimi.tablesetup.tablefile import table_toml
+    from kikimimi.voice.devices import Device
+    from kikimimi.voice.identity import SoundCard
+
+    cards = {f"c{k}": FoundCard(f"c{k}", SoundCard(k, f"D{k}", f"1-2.{k}", serial), Device(k, f"D{k}", 2, 48000))
+             for k, serial in ((1, "AB12"), (2, "0001"), (3, "0001"), (4, "bad serial"))}
+    readers = {f"r{k}": FoundReader(f"r{k}", f"/dev/serial/by-path/p-usb-0:1.{k}:1.0-port0", f"1.{k}")
+               for k in range(1, 5)}
+    b = Binding(speaker="c1", field_reader="r1", pairs={"c2": "r2", "c3": "r3", "c4": "r4"},
+                seats={1: ("c2", "r2"), 2: ("c3", "r3"), 3: ("c4", "r4")})
+    outputs = tomllib.loads(table_toml(b, "trident", 3, "en", "pn532", readers, cards))["audio"]["outputs"]
+    assert outputs["speaker"] == {"serial": "AB12", "channels": [1, 2]}
+    assert outputs["seat-1"] == {"usb": "1-2.2", "channels": [1, 2]}  # "0001" twice: by port
+    assert outputs["seat-2"] == {"usb": "1-2.3", "channels": [1, 2]}
+    assert outputs["seat-3"] == {"usb": "1-2.4", "channels": [1, 2]}  # a serial a file cannot hold: by port

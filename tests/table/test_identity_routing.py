@@ -120,3 +120,34 @@ def test_an_identity_key_is_checked_when_the_file_is_read():
         parse_audio({"outputs": {"seat-1": {"device": "x", "usb": "1-1.2"}}}, 2)
     with pytest.raises(ValueError, match=r"seat-1.usb: must be a USB port"):
         parse_audio({"outputs": {"seat-1": {"usb": "/dev/snd/pcmC1D0p"}}}, 2)
+
+
+def test_two_readers_on_one_device_are_refused_when_the_file_is_read(tmp_path):
+    from kikimimi.table_config import ConfigError, load_table_config
+    from kikimimi.testing.usbtree import FakeUsbTree as Tree
+
+    tty = tmp_path / "ttyUSB0"
+    tty.write_text("")
+    links = Tree(tmp_path / "usb").plug_serial({"1-1.1": str(tty)})
+    cfg = tmp_path / "t.toml"
+    cfg.write_text('[table]\ngame = "trident"\nplayers = 2\n'
+                   f'[readers.hand-1]\nrole = "hand"\nseat = 1\ndriver = "pn532"\npath = "{links["1-1.1"]}"\n'
+                   f'[readers.hand-2]\nrole = "hand"\nseat = 2\ndriver = "pn532"\npath = "{tty}"\n')
+    with pytest.raises(ConfigError, match=r"readers.hand-2.path: .* is the device of readers.hand-1 too"):
+        load_table_config(cfg)
+
+
+def test_doctor_names_readers_numbered_in_plug_order_and_passes_ports(tmp_path):
+    from kikimimi.doctor import config_checks
+
+    def table(paths):
+        cfg = tmp_path / "t.toml"
+        cfg.write_text('[table]\ngame = "trident"\nplayers = 2\n' + "".join(
+            f'[readers.hand-{n}]\nrole = "hand"\nseat = {n}\ndriver = "rdm6300"\npath = "{p}"\n'
+            for n, p in enumerate(paths, 1)))
+        return {c.name: c for c in config_checks(cfg)[1]}
+
+    numbered = table(["/dev/ttyUSB3", "/dev/serial/by-path/pci-0000:00:14.0-usb-0:1.2:1.0-port0"])["reader identity"]
+    assert not numbered.ok and "hand-1 (/dev/ttyUSB3)" in numbered.detail and "hand-2" not in numbered.detail
+    assert table(["/dev/serial/by-path/a-usb-0:1.1:1.0-port0", "/dev/serial/by-id/usb-FTDI_A5-if00-port0"])[
+        "reader identity"].ok

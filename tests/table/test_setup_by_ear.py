@@ -31,6 +31,7 @@ SEATS = {"ann": 2, "bob": 1}  # clockwise from seat 1: Bob, then Ann
 def phrase_clips(cache):
     book = Phrasebook("en", ("core", "setup"))
     texts = {k: v for k, v in book.phrases.items() if k.startswith("setup-") and "{" not in v}
+    texts["setup-reader-silent"] = book.render("setup-reader-silent", {"port": "2.4"})
     texts["setup-done"] = book.render("setup-done", {"players": 2})
     texts["setup-start"] = book.render("setup-start", {"cards": 3, "readers": 3})
     for seat in (1, 2):
@@ -39,14 +40,17 @@ def phrase_clips(cache):
     return {k: expected_clip(t, cache, RATE, wpm=WPM) for k, t in texts.items()}
 
 
-def boot(tmp_path, name, card_order, tty_order):
+def boot(tmp_path, name, card_order, tty_order, dead=None):
     """One power-on: cards numbered in `card_order`, adapters named ttyUSB0.. in `tty_order`."""
     root = tmp_path / name
     tree = FakeUsbTree(root)
     tree.boot(card_order, IDS)
     sink_of = {port: IDS[k] for k, port in enumerate(card_order)}
     readers = {port: PN532Emulator(str(root / f"ttyUSB{k}")).start() for k, port in enumerate(tty_order)}
-    by_path = tree.plug_serial({port: emu.path for port, emu in readers.items()})
+    plugged = {port: emu.path for port, emu in readers.items()}
+    if dead:
+        plugged[dead] = str(root / "ttyUSB9")  # an adapter whose board does not answer (no device behind it)
+    by_path = tree.plug_serial(plugged)
     pulse = PulseNullSinks(root / "pulse", {i: 2 for i in IDS}, rate=RATE)
     pulse.start()
     for i in IDS:
@@ -54,8 +58,8 @@ def boot(tmp_path, name, card_order, tty_order):
     return tree, pulse, readers, sink_of, by_path
 
 
-def run_setup(tmp_path, name, card_order, tty_order, clips, cache):
-    tree, pulse, readers, sink_of, by_path = boot(tmp_path, name, card_order, tty_order)
+def run_setup(tmp_path, name, card_order, tty_order, clips, cache, dead=None):
+    tree, pulse, readers, sink_of, by_path = boot(tmp_path, name, card_order, tty_order, dead)
     spk = sink_of[SPEAKER_CARD]
     people = [
         Person("helper", readers[FIELD_READER], {spk: {"setup-speaker-prompt"}}),
@@ -109,11 +113,20 @@ def test_setup_by_ear_binds_the_right_devices_whatever_order_they_were_found_in(
     cache, templates = clips
     # first power-on: the speaker's card is found last, the readers in yet another order
     proc, out, people, by_path, _ = run_setup(tmp_path, "first", [EAR_ANN, EAR_BOB, SPEAKER_CARD],
-                                              [READER_BOB, FIELD_READER, READER_ANN], templates, cache)
+                                              [READER_BOB, FIELD_READER, READER_ANN], templates, cache, dead="1-2.4")
     check_bound(proc, out, people, by_path)
+    # every reader was probed first (the emulators' ptys are held open by this test process, so the probe
+    # says so and asks no firmware: the scans above prove those three); the dead one was said aloud, by its port
+    assert proc.stdout.count("[ok ] reader at USB 2.") == 3
+    assert "[FIX] reader at USB 2.4 answers: no PN532 answers" in proc.stdout
+    assert all("setup-reader-silent" in [ph for _, ph in p.heard] for p in people)
     rules = (tmp_path / "first.rules").read_text()
-    assert f'SYMLINK+="kikimimi-hand-{SEATS["ann"]}"' in rules and "usb-0:2.3:1.0" in rules
+    for name, port in (("kikimimi-hand-1", "2.2"), ("kikimimi-hand-2", "2.3"), ("kikimimi-field", "2.1")):
+        assert f'ENV{{ID_PATH}}=="pci-0000:00:14.0-usb-0:{port}:1.0", GROUP="plugdev", MODE="0660", ' \
+               f'SYMLINK+="{name}"' in rules
     # a reboot: every card and adapter numbered differently; set up again, the same binding
+    first = out.read_text().replace(str(tmp_path / "first"), "ROOT")
     proc, out, people, by_path, _ = run_setup(tmp_path, "again", [SPEAKER_CARD, EAR_ANN, EAR_BOB],
                                               [READER_ANN, READER_BOB, FIELD_READER], templates, cache)
     check_bound(proc, out, people, by_path)
+    assert out.read_text().replace(str(tmp_path / "again"), "ROOT") == first  # word for word the same file

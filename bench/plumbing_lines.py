@@ -1,0 +1,100 @@
+"""Plumbing lines per game (issue 26): the code a game writes for hooks, loops and parsing,
+now beside a revision from before the plugin boundary (the anchor, read from git in the same run).
+
+Counted, per game package, with `ast` (whole definitions, decorators included):
+- the runtime hooks a game wrote as methods: `simulation`, `tune`, `diagram`,
+  `referee_commands`, `check_options`;
+- console parsing: `_console`, `on_console`, `_console_seat`, `_seat`, `_seat_arg`, and
+  the handlers a command table names (`console_*`);
+- option parsing: `parse_options`, `edition_from_options`, `_whole`;
+- the tuning loop: `tune` functions, `Report` classes (trials, figures, text, plot);
+- declarations of these: `bots`, `bot_table`, `ear_table`, `report`, `diagram_of`,
+  `console_commands`, `options_schema`, `option_names`, `OPTIONS`, `OPTION_NAMES`, `DEFAULTS`.
+
+Strict counts only hooks, loops and parsing code (a report class counts its `trials`); broad
+adds the declarations themselves, the console handlers' bodies (what a command does) and whole
+report classes.  What a game's rules need (pieces, phases, phrase values) is not counted.
+
+    .venv/bin/python bench/plumbing_lines.py [--before REV]
+"""
+from __future__ import annotations
+
+import argparse
+import ast
+import subprocess
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+#: main when issue 26's boundary work began.
+BEFORE = "4232005"
+GAMES = ("trident", "onisagashi", "witch", "mafia42", "intrigue")
+FUNCTIONS = {"simulation", "tune", "diagram", "referee_commands", "check_options", "_console", "on_console",
+             "_console_seat", "_seat", "_seat_arg", "parse_options", "edition_from_options", "_whole"}
+NAMES = {"bots", "bot_table", "ear_table", "report", "diagram_of", "console_commands", "options_schema",
+         "option_names", "OPTIONS", "OPTION_NAMES", "DEFAULTS"}
+
+
+def _span(node: ast.AST) -> int:
+    first = min([node.lineno] + [d.lineno for d in getattr(node, "decorator_list", [])])  # type: ignore[attr-defined]
+    return node.end_lineno - first + 1  # type: ignore[attr-defined]
+
+
+def plumbing(source: str) -> tuple[int, int]:
+    """(strict, broad) lines of one file: strict is hooks, loops and parsing code; broad adds the
+    declarations, the console handlers' bodies and the whole report classes."""
+    strict = broad = 0
+    tree = ast.parse(source)
+    reports = [n for n in tree.body if isinstance(n, ast.ClassDef) and n.name.endswith("Report")]
+    for report in reports:
+        broad += _span(report)
+        strict += 1 + sum(_span(n) for n in report.body if isinstance(n, ast.FunctionDef) and n.name == "trials")
+    scopes: list[list[ast.stmt]] = [tree.body]
+    scopes += [n.body for n in tree.body if isinstance(n, ast.ClassDef) and n not in reports]
+    for body in scopes:
+        for node in body:
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                if node.name in FUNCTIONS:
+                    strict += _span(node)
+                    broad += _span(node)
+                elif node.name.startswith("console_"):
+                    broad += _span(node)
+            elif isinstance(node, (ast.Assign, ast.AnnAssign)):
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                if any(isinstance(t, ast.Name) and t.id in NAMES for t in targets):
+                    broad += _span(node)
+    return strict, broad
+
+
+def _files(rev: str | None, game: str) -> dict[str, str]:
+    folder = f"games/{game}"
+    if rev is None:
+        return {str(p): p.read_text(encoding="utf-8") for p in sorted((REPO / folder).glob("*.py"))}
+    names = subprocess.run(["git", "-C", str(REPO), "ls-tree", "--name-only", f"{rev}:{folder}"],
+                           capture_output=True, text=True, check=True).stdout.split()
+    return {n: subprocess.run(["git", "-C", str(REPO), "show", f"{rev}:{folder}/{n}"], capture_output=True,
+                              text=True, check=True).stdout for n in names if n.endswith(".py")}
+
+
+def _count(rev: str | None, game: str) -> tuple[int, int]:
+    counts = [plumbing(src) for src in _files(rev, game).values()]
+    return sum(c[0] for c in counts), sum(c[1] for c in counts)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--before", default=BEFORE, help=f"the anchor revision (default {BEFORE})")
+    args = parser.parse_args()
+    print(f"plumbing lines per game (before: {args.before}, now: the working tree)")
+    print(f"{'game':12s} {'strict before':>13s} {'now':>5s} {'ratio':>6s}   {'broad before':>12s} {'now':>5s} {'ratio':>6s}")
+    totals = [0, 0, 0, 0]
+    for game in GAMES:
+        (sb, bb), (sn, bn) = _count(args.before, game), _count(None, game)
+        for i, v in enumerate((sb, sn, bb, bn)):
+            totals[i] += v
+        print(f"{game:12s} {sb:13d} {sn:5d} {sn / sb:6.2f}   {bb:12d} {bn:5d} {bn / bb:6.2f}")
+    sb, sn, bb, bn = totals
+    print(f"{'all':12s} {sb:13d} {sn:5d} {sn / sb:6.2f}   {bb:12d} {bn:5d} {bn / bb:6.2f}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,132 @@
+"""A game's options declared once: names, defaults, what each may be, a line of help.
+
+One schema gives the three things every game used to write by hand:
+`Game.check_options` (a table config or a script header with a bad option is
+refused before anything starts, in one line naming the option), the values a
+game plays with (`Options.parse`: the defaults filled in) and the help
+`kikimimi sim GAME --options` prints.  What a schema cannot say (a deck that
+must fit the player count, two options that must agree) the game checks after
+`parse`, in its own one line.
+
+    OPTIONS = Options(
+        choice("scoring", ("normal", "competition"), "how a game is scored"),
+        seat("first", 1, "the seat that plays first"),
+    )
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+#: Largest number a whole-number option takes unless the game says otherwise.
+LARGEST = 10**6
+
+
+@dataclass(frozen=True)
+class Option:
+    name: str
+    default: Any
+    help: str
+    kind: str = "any"  # choice | whole | number | seat | any (the game checks it)
+    choices: tuple[str, ...] = ()
+    low: float = 0
+    high: float = LARGEST
+    #: None is a value of its own ("not set"), accepted as it is.
+    optional: bool = False
+
+    def check(self, value: Any, players: int) -> Any:
+        """The value, or a one-line ValueError naming the option."""
+        if value is None and self.optional:
+            return None
+        if self.kind == "choice":
+            if value not in self.choices:
+                raise ValueError(f"{self.name} must be {_either(self.choices)}, not {_quote(value)}")
+        elif self.kind in ("whole", "number", "seat"):
+            high = players if self.kind == "seat" else self.high
+            low = 1 if self.kind == "seat" else self.low
+            if self.kind == "whole" and isinstance(value, float) and value.is_integer():
+                value = int(value)  # 180.0 in a TOML file is 180
+            kinds = (int,) if self.kind != "number" else (int, float)
+            if isinstance(value, bool) or not isinstance(value, kinds) or not low <= value <= high:
+                raise ValueError(f"{self.name} must be {self.describe(players)}, not {_quote(value)}")
+        return value
+
+    def describe(self, players: int | None = None) -> str:
+        """What the option may be, in words (the refusal and the help say the same)."""
+        if self.kind == "choice":
+            return _either(self.choices)
+        if self.kind == "seat":
+            return f"a seat from 1 to {players}" if players else "a seat number"
+        what = "a whole number" if self.kind == "whole" else "a number"
+        if self.high >= LARGEST:
+            return f"{what} of at least {self.low:g}"
+        return f"{what} from {self.low:g} to {self.high:g}"
+
+
+def choice(name: str, choices: Sequence[str], help: str, default: str | None = None) -> Option:
+    """One of a few words; the default is the first unless named."""
+    return Option(name, choices[0] if default is None else default, help, "choice", tuple(choices))
+
+
+def whole(name: str, default: int | None, help: str, low: int = 0, high: int = LARGEST,
+          optional: bool = False) -> Option:
+    return Option(name, default, help, "whole", low=low, high=high, optional=optional)
+
+
+def number(name: str, default: float, help: str, low: float = 0, high: float = LARGEST) -> Option:
+    return Option(name, default, help, "number", low=low, high=high)
+
+
+def seat(name: str, default: int, help: str) -> Option:
+    return Option(name, default, help, "seat")
+
+
+def anything(name: str, default: Any, help: str) -> Option:
+    """An option the game checks itself (a deck, a map of seats)."""
+    return Option(name, default, help)
+
+
+class Options:
+    """The schema of one game's options, in the order the help lists them."""
+
+    def __init__(self, *options: Option):
+        self.options = options
+        self.by_name = {o.name: o for o in options}
+
+    @property
+    def names(self) -> frozenset[str]:
+        return frozenset(self.by_name)
+
+    @property
+    def defaults(self) -> dict[str, Any]:
+        return {o.name: o.default for o in self.options}
+
+    def refuse_unknown(self, options: Mapping[str, Any]) -> None:
+        unknown = sorted(set(options) - set(self.by_name))
+        if unknown:
+            have = ", ".join(o.name for o in self.options) or "none"
+            raise ValueError(f"unknown option {unknown[0]!r} (have: {have})")
+
+    def parse(self, players: int, options: Mapping[str, Any]) -> dict[str, Any]:
+        """Every option's value at this table: the given ones checked, the rest their defaults."""
+        self.refuse_unknown(options)
+        out = self.defaults
+        for name, value in options.items():
+            out[name] = self.by_name[name].check(value, players)
+        return out
+
+    def help_lines(self) -> list[str]:
+        """One line per option: name, default, what it may be, what it does."""
+        return [f"{o.name} (default {_quote(o.default)}; {o.describe() if o.kind != 'any' else 'see the rules'})"
+                f": {o.help}" for o in self.options]
+
+
+def _either(words: Sequence[str]) -> str:
+    words = list(words)
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} or {words[-1]}"
+
+
+def _quote(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
