@@ -12,14 +12,19 @@ process.
 
     .venv/bin/python bench/end_to_end.py [--placements 300] [--idle-seconds 60] [--poll-ms 30]
 
-Prints, in one run: placement -> first frame (median, p95) on the hand
+Runs the chain twice, on the real-timing PN532 emulator (a real chip's time
+per command, kikimimi/testing/chip_timing.py) and on the instant one, with
+every piece enrolled in the tag map (one chip command a placement), then a
+few placements of pieces read for their NDEF name.  Prints, for each, in one run: placement -> first frame (median, p95) on the hand
 readers (earphones) and the field reader (speaker), and on hand readers whose
 earphone had been silent long enough for its stream to pause; idle CPU of the serve
 process with four readers and four outputs, beside `--voice text`; and the
 nfcpy-only anchor (nfcpy's own `clf.sense` every poll and the NDEF read,
 placed -> tag read, emulator in the same process: bench/reader_latency.py's
-`nfcpy_latency`, the way the driver polled before it let the chip wait).  Targets (issue 18): p95 <= 35 ms,
-idle CPU <= 5 % of a core.
+`nfcpy_latency`, the way the driver polled before it let the chip wait), on
+both emulators; and the chip commands from placement to first frame.
+Targets (issue 23): p95 <= 35 ms on the real-timing emulator, idle CPU <= 5 %
+of a core.
 """
 from __future__ import annotations
 

@@ -21,7 +21,7 @@ Three parts, and a game adds only the first two:
   hear, turns handles back into tags, refuses a line a seat could not
   physically make, and stops a game that stalls.
 
-`kikimimi sim GAME --bot ear` plays one game; `--games N` prints `compare`:
+`kikimimi sim GAME --bot ear` plays one game; `--games N` prints `sim.compare`:
 the ear bots' figures beside the game's own (event) bots'.
 """
 from __future__ import annotations
@@ -29,7 +29,7 @@ from __future__ import annotations
 import random
 import statistics
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -77,7 +77,9 @@ class Handles:
 class World(Protocol):
     """A game's physical table for ear bots."""
 
-    over: bool
+    @property
+    def over(self) -> bool:
+        """The game has ended (an attribute or a property: `EarTable` only reads it)."""
 
     def follow(self, ev: Mapping[str, Any]) -> None:
         """Move the physical objects as this event says they moved (physics only)."""
@@ -216,24 +218,3 @@ def figures_line(label: str, figures: Sequence[Mapping[str, Any]]) -> str:
             f"refused inputs per game mean {statistics.fmean(refused):.2f} median {statistics.median(refused):g}, "
             f"game length (inputs) mean {statistics.fmean(length):.1f} median {statistics.median(length):g} "
             f"max {max(length)}, internal errors {internal}")
-
-
-def compare(game: str, games: int, seed: int, players: int, options: Mapping[str, Any],
-            event_bot: str | None = None, progress: bool = False,
-            play: Callable[..., tuple[list[dict[str, Any]], list[dict[str, Any]]]] | None = None) -> str:
-    """`kikimimi sim GAME --bot ear --games N`: the ear bots' figures beside the event bots'."""
-    if play is None:
-        from kikimimi.sim import play
-    seeds: Iterable[int] = range(seed, seed + games)
-    if progress:
-        from tqdm import tqdm
-
-        seeds = tqdm(seeds, desc=f"{game} ear", unit="game")
-    rows: dict[str, list[dict[str, Any]]] = {EAR: [], event_bot or "event": []}
-    for s in seeds:
-        for kind, rows_of in zip((EAR, event_bot), rows.values()):
-            script, log = play(game, s, players, dict(options), kind)
-            rows_of.append(game_figures(script, log))
-    lines = [f"{game}: {games} games per bot kind, {players} players, seeds {seed}..{seed + games - 1}"]
-    lines += [figures_line(f"{label} bots", figs) for label, figs in rows.items()]
-    return "\n".join(lines)

@@ -20,7 +20,7 @@ import functools
 import math
 import sys
 import traceback
-from collections.abc import Collection, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -124,6 +124,8 @@ class Table:
         #: Seconds the game's clock has stood still in all: game time = table time - lag.
         self._lag = 0.0
         self._pause_on_lost = bool(getattr(cls, "pause_when_reader_lost", False))
+        #: A game whose field reader is part of play (闇に笑う魔女's microphone) holds its clock without it.
+        self._pause_on_field = bool(getattr(cls, "pause_when_field_lost", False))
         self._stalled = False  # the last advance stopped at MAX_FIRINGS
         self._fired_now: list[str] = []  # the names the current line's advance fired
 
@@ -324,7 +326,8 @@ class Table:
             key, params = f"reader-{reader}-cannot-open", ({"seat": seat} if seat is not None else {})
             return [ev, self._say(TABLE, key, params, t, line)]
         out = [ev, self._say(TABLE, f"reader-{state}", {"reader": name}, t, line)]
-        if self._pause_on_lost and seat is not None:  # the game's rules: no clock runs on a player who cannot act
+        if (self._pause_on_lost and seat is not None) or (self._pause_on_field and seat is None):
+            # the game's rules: no clock runs on a player who cannot act (or a microphone that is away)
             out += self._hold(name, t, line) if state == "lost" else self._release(name, t, line)
         return out + (self.situation(t, line) if state == "back" else [])
 
@@ -377,7 +380,7 @@ class Table:
         return seat_audience(inp.seat) if inp.seat is not None else TABLE
 
     # -- events ------------------------------------------------------------
-    def _run(self, step: Any, t: float, line: int | None) -> list[LogEvent]:
+    def _run(self, step: Callable[[], Iterable[Event]], t: float, line: int | None) -> list[LogEvent]:
         try:
             events = step()
         except Exception as exc:  # a game bug must not take the table down
@@ -597,8 +600,9 @@ class ScriptRun:
 
     def _undo(self, number: int, item: Mapping[str, Any]) -> list[LogEvent]:
         t = item.get("t")
-        timely = isinstance(t, (int, float)) and not isinstance(t, bool) and math.isfinite(t)
-        when = max(self.table.t, t) if timely else self.table.t
+        when = self.table.t
+        if isinstance(t, (int, float)) and not isinstance(t, bool) and math.isfinite(t):
+            when = max(when, t)
         # Timers due by the undo's time fire first, as the live table's clock
         # fired them before the referee's undo arrived (a replay must too).
         if when - self.table._next_due > MAX_CLOCK_JUMP and self.table._next_due != -math.inf:
@@ -634,13 +638,16 @@ class ScriptRun:
         # The undone input may be a hand scan (a secret): only the referee sees it.
         ev = self.table.note("undo", {"undone": undone_line, "input": undone, "private": REFEREE},
                              when, number)
-        said = self.table.note("say", {"to": TABLE, "key": "undone"}, when, number)
+        told = [self.table.note("say", {"to": TABLE, "key": "undone"}, when, number)]
+        owner = stand_in.owner_of(undone, self.header.players)
+        if owner is not None:  # whose act it was hears it is gone (in the earphone: the act is theirs)
+            told.append(self.table.note("say", {"to": seat_audience(owner), "key": "undone-yours"}, when, number))
         # A timer the undone input had cancelled may be due by now: it never fired
         # at the table (a timer that did bars the undo), so it fires now, heard.
         before = self.table.firings
         late = self.table.advance(when)
         self._moved(before)
-        return out + [ev, said] + late + self.table.situation(when, number)
+        return out + [ev, *told] + late + self.table.situation(when, number)
 
 
 def run_script(lines: Iterable[str | Mapping[str, Any]]) -> list[LogEvent]:

@@ -19,10 +19,10 @@ event log still replays byte for byte from its journal.
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from kikimimi.engine import LogEvent
 from kikimimi.phrases import Phrasebook
@@ -30,6 +30,13 @@ from kikimimi.protocol import TABLE
 from kikimimi.script import NEW_GAME, Header
 from kikimimi.table_config import GameChoice
 from kikimimi.tagmap import normalise_uid
+
+if TYPE_CHECKING:  # the records load only for a table that records (a session, a club)
+    from kikimimi.daemon import Daemon
+    from kikimimi.records import Club, GameRecord, Settlement, Target
+
+#: What `_recorded` answers when the records cannot be read: a count to go on with, or None.
+_Fallback = TypeVar("_Fallback", int, None)
 
 #: The game and the table an official practice session is played with (the seed's competition rules).
 SESSION_GAME = "trident"
@@ -87,11 +94,8 @@ class SessionState:
             return None
         if not isinstance(raw, Mapping):
             raise SessionRefused('journal header: "session" must be an object')
-        sid, number, total = raw.get("id"), raw.get("game"), raw.get("of")
-        for name, value, top in (("id", sid, MAX_SESSION_ID), ("game", number, MAX_SESSION_GAMES),
-                                 ("of", total, MAX_SESSION_GAMES)):
-            if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= top:
-                raise SessionRefused(f'journal header: session "{name}" must be a whole number 1-{top}')
+        sid, number, total = (_whole(raw, "id", MAX_SESSION_ID), _whole(raw, "game", MAX_SESSION_GAMES),
+                              _whole(raw, "of", MAX_SESSION_GAMES))
         return cls(sid, number, total, _seat_counts(raw.get("firsts")), _seat_counts(raw.get("points")))
 
     def absorb(self, ranking: list[Mapping[str, Any]]) -> None:
@@ -101,6 +105,13 @@ class SessionState:
             points = entry.get("points")
             if isinstance(points, int) and not isinstance(points, bool):
                 self.points[seat] = self.points.get(seat, 0) + points
+
+
+def _whole(raw: Mapping[str, Any], name: str, top: int) -> int:
+    value = raw.get(name)
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= top:
+        raise SessionRefused(f'journal header: session "{name}" must be a whole number 1-{top}')
+    return value
 
 
 def _seat_counts(raw: Any) -> dict[int, int]:
@@ -118,7 +129,7 @@ class ClubSession:
     read never creates a mistyped database (`create=False`), and a game is recorded
     once, by its identity (`game_id`)."""
 
-    def __init__(self, session_id: int, db: Any, lang: str):
+    def __init__(self, session_id: int, db: Target, lang: str):
         from kikimimi.records import RecordsError
         from kikimimi.records.spoken import Speaker
 
@@ -138,7 +149,7 @@ class ClubSession:
         self.total = info.planned
         self.speaker = speaker
 
-    def _club(self) -> Any:
+    def _club(self) -> Club:
         from kikimimi.records import Club
 
         return Club(self.db, create=False)
@@ -148,7 +159,7 @@ class ClubSession:
         with self._club() as club:
             return club.session(self.id).games
 
-    def record(self, event: Mapping[str, Any], journal: bytes) -> Any:
+    def record(self, event: Mapping[str, Any], journal: bytes) -> GameRecord | None:
         """Record one game, identified by its journal's bytes up to the line that ended it;
         None when the records already hold that game."""
         from kikimimi import records
@@ -162,7 +173,7 @@ class ClubSession:
             _complain(f"session {self.id}: {exc}")
             return None
 
-    def settlement_lines(self, settlements: Any) -> list[str]:
+    def settlement_lines(self, settlements: Iterable[Settlement]) -> list[str]:
         lines: list[str] = []
         with self._club() as club:
             for settlement in settlements:
@@ -178,7 +189,7 @@ class ClubPlays:
     (`serve --players`); a seat nobody named is recorded as a guest.  Once per
     game: its identity is the journal's bytes up to the line that ended it."""
 
-    def __init__(self, db: Any, table: str, seated: Mapping[int, str] | None = None):
+    def __init__(self, db: Target, table: str, seated: Mapping[int, str] | None = None):
         self.db, self.table = db, table
         self.seated: dict[int, int | str] = dict(seated or {})
 
@@ -209,7 +220,7 @@ class Evening:
     NAME` starts one, and its card on the field reader chooses it for the
     AGREE round.  `hand_seats` are the seats with a hand reader at this table."""
 
-    def __init__(self, daemon: Any, club: ClubSession | None = None, *, complain: Complain | None = None,
+    def __init__(self, daemon: Daemon, club: ClubSession | None = None, *, complain: Complain | None = None,
                  games: Mapping[str, GameChoice] | None = None, hand_seats: set[int] | None = None,
                  plays: ClubPlays | None = None):
         self.daemon = daemon
@@ -336,7 +347,7 @@ class Evening:
             return None  # the engine refuses it in its own words
         return self._agree(seat)
 
-    def _after(self, line: dict[str, Any], events: Any) -> None:
+    def _after(self, line: dict[str, Any], events: Sequence[LogEvent]) -> None:
         for ev in events:
             if ev.get("type") == "game-over" and ev.get("seq") is not None:
                 self.daemon.announce(self._game_over(ev))
@@ -413,7 +424,7 @@ class Evening:
         self.complain(self.plays.record(d.header, ev, journal, self.club.seats if in_session and self.club else None,
                                         self.session.id if in_session and self.session else None))
 
-    def _recorded(self, fallback: Any) -> Any:
+    def _recorded(self, fallback: _Fallback) -> int | _Fallback:
         """How many games of the session the records hold; `fallback` (said once on
         stderr) when they cannot be read: a database down mid-evening must not
         stop the table, whose journal keeps every game to record later."""

@@ -7,8 +7,14 @@ package):
 
     [phrases]
     hand-piece = "{piece}"
+    score = "Seat {seat}: {points} points."
     [names]
     "trident:heart-3" = "ハートの3"
+    [one]
+    score = "points|Seat {seat}: {points} point."
+
+`[one]` gives a phrase its singular: "PARAM|template", said when PARAM is 1
+or -1 (so "1 points" is never heard; Japanese needs none).
 
 A parameter whose value is a key of `[names]` is spoken by that name, so a
 game says `say("seat:2", "hand-piece", piece="trident:heart-3")` and never
@@ -73,6 +79,22 @@ def _parsed_catalogue(catalogue: str, lang: str) -> tuple[dict[str, str], dict[s
     return dict(phrases), dict(names)
 
 
+@cache
+def _singulars(catalogue: str, lang: str) -> dict[str, tuple[str, str]]:
+    """The catalogue's `[one]` table: phrase key -> (the counting parameter, the singular template)."""
+    ref, where = catalogue_file(catalogue, lang)
+    if ref is None:
+        return {}
+    one = tomllib.loads(ref.read_text(encoding="utf-8")).get("one", {})
+    out = {}
+    for key, value in one.items():
+        param, sep, template = value.partition("|") if isinstance(value, str) else ("", "", "")
+        if not sep or not param.isidentifier():
+            raise CatalogueError(f"{where}: [one] {key} must be \"PARAM|template\"")
+        out[key] = (param, template)
+    return out
+
+
 class Phrasebook:
     """The merged catalogues of one table: the core's and its game's.
 
@@ -89,10 +111,13 @@ class Phrasebook:
         self.lang = lang
         self.phrases: dict[str, str] = {}
         self.names: dict[str, str] = {}
+        #: phrase key -> (counting parameter, singular template), from the catalogues' `[one]`
+        self.singulars: dict[str, tuple[str, str]] = {}
         for catalogue in catalogues:
             phrases, names = load_catalogue(catalogue, lang)
             self.phrases.update(phrases)
             self.names.update(names)
+            self.singulars.update(_singulars(catalogue, lang))
         self._rendered: dict[Any, str] = {}
 
     def name(self, value: Any) -> str:
@@ -126,6 +151,9 @@ class Phrasebook:
         """`render` without the memo (the definition it must agree with)."""
         params = params or {}
         template = self.phrases.get(key)
+        one = self.singulars.get(key)
+        if one is not None and params.get(one[0]) in (1, -1) and type(params.get(one[0])) is int:
+            template = one[1]
         if template is None:
             extra = " ".join(self.name(v) for v in params.values())
             return f"{key} {extra}".strip()

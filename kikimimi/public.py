@@ -7,7 +7,8 @@ a jump in `in` counts the inputs nobody was shown: with hidden bribes, each
 BRIBE tap is one private line, and the gaps gave every amount.  So the public
 view numbers its own events: `seq` counts public events only, and `in` counts
 only the inputs that caused something public (first such input = 1; a timer
-stays null).  What is left is what a person at the table could have noted
+stays null).  A timer set or cancelled is left out: it is heard when it fires,
+and a timer set at a private scan would date that scan.  What is left is what a person at the table could have noted
 anyway: what was said aloud, in order, and when.
 
 The header a spectator is welcomed with loses the options that are a secret
@@ -21,6 +22,9 @@ from typing import Any
 
 from kikimimi.protocol import visible_to
 
+#: The runtime's own bookkeeping: a timer set or cancelled is heard when it fires.
+#: Shown, a timer set at a private scan would date that scan (闇に笑う魔女's silence).
+BOOKKEEPING = frozenset({"timer-set", "timer-cancel"})
 #: Options no spectator may read, whatever the game: the seed of the table's
 #: lots (with the public times it recomputes every draw).
 SECRET_OPTIONS = frozenset({"seed"})
@@ -46,7 +50,7 @@ class PublicView:
         for ev in events:
             if ev.get("seq") == 1:
                 self.reset()
-            if not visible_to(ev, None):
+            if not visible_to(ev, None) or ev.get("type") in BOOKKEEPING:
                 continue
             shown = dict(ev)
             if shown.get("type") == "undo":

@@ -18,7 +18,8 @@ import json
 import math
 import os
 import stat
-from json.encoder import c_make_encoder, encode_basestring
+# typeshed leaves out json's private speedups used here (c_make_encoder, scan_once, WHITESPACE): CPython has them
+from json.encoder import c_make_encoder, encode_basestring  # type: ignore[attr-defined]
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -145,8 +146,8 @@ def _too_deep(text: str) -> bool:
 #: third of a short line's parse); a decoder holds no state between calls.
 _LINE_DECODER = json.JSONDecoder(parse_int=_bounded_int, parse_float=_finite_float,
                                  parse_constant=_no_constant)
-_scan_once = _LINE_DECODER.scan_once
-_whitespace = json.decoder.WHITESPACE.match
+_scan_once = _LINE_DECODER.scan_once  # type: ignore[attr-defined]
+_whitespace = json.decoder.WHITESPACE.match  # type: ignore[attr-defined]
 
 
 def parse_line(text: str) -> dict[str, Any] | Garbled:
@@ -197,6 +198,10 @@ def clean_line(obj: Mapping[str, Any]) -> dict[str, Any] | Garbled:
     return parse_line(text)
 
 
+def _blank(piece: str | bytes) -> bool:
+    return not (piece.strip(_ASCII_BLANK) if isinstance(piece, str) else piece.strip())
+
+
 def _decode(raw: bytes) -> str | None:
     try:
         return raw.decode("utf-8")
@@ -210,17 +215,17 @@ _ASCII_BLANK = " \t\n\r\x0b\x0c"
 
 def parse_bytes(data: bytes, name: str = "script") -> ParsedScript:
     """Parse a whole script.  `data` may end mid-line, even mid-character (a crash mid-write)."""
-    pieces: list[Any]
+    pieces: list[str] | list[bytes]
     try:  # nearly always all UTF-8: decoded at once, not line by line
-        pieces, blank = data.decode("utf-8").split("\n"), _ASCII_BLANK
-    except UnicodeDecodeError:
-        pieces, blank = data.split(b"\n"), None
+        pieces = data.decode("utf-8").split("\n")
+    except UnicodeDecodeError:  # then line by line: only the lines that are not UTF-8 are garbled
+        pieces = data.split(b"\n")
     complete = data.endswith(b"\n")
     if complete:
         pieces.pop()  # the empty piece after the final newline
-    if not pieces or not pieces[0].strip(blank):
+    if not pieces or _blank(pieces[0]):
         raise ScriptError(f"{name}: empty script (line 1 must be the header)")
-    head = pieces[0] if blank else _decode(pieces[0])
+    head = pieces[0] if isinstance(pieces[0], str) else _decode(pieces[0])
     if head is None:
         raise ScriptError(f"{name}: line 1: header is not UTF-8 text")
     first = parse_line(head)
@@ -229,15 +234,19 @@ def parse_bytes(data: bytes, name: str = "script") -> ParsedScript:
     header = Header.parse(first, f"{name}: line 1")
     lines: list[tuple[int, dict[str, Any] | Garbled]] = []
     warnings: list[str] = []
-    for number, piece in enumerate(pieces[1:], start=2):
-        if not piece.strip(blank):
+    rest: Iterable[str | bytes] = pieces[1:]
+    for number, piece in enumerate(rest, start=2):
+        if _blank(piece):
             continue
-        text = piece if blank else _decode(piece)
-        parsed = parse_line(text) if text is not None else Garbled.of(
-            piece.decode("utf-8", "replace"), "not UTF-8 text")
+        if isinstance(piece, str):
+            parsed = parse_line(piece)
+        else:
+            text = _decode(piece)
+            parsed = parse_line(text) if text is not None else Garbled.of(
+                piece.decode("utf-8", "replace"), "not UTF-8 text")
         last = number == len(pieces)
         if isinstance(parsed, Garbled) and last and not complete:
-            raw = piece.encode("utf-8") if blank else piece
+            raw = piece.encode("utf-8") if isinstance(piece, str) else piece
             warnings.append(f"{name}: line {number}: truncated last line skipped (a crash mid-write?): "
                             f"{describe_bytes(raw)}")
             continue

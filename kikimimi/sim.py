@@ -8,11 +8,11 @@ script, so `kikimimi replay` of a recording prints the identical log.
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from kikimimi import declared
-from kikimimi.ear import EAR, EarTable
+from kikimimi.ear import EAR, EarTable, figures_line, game_figures
 from kikimimi.engine import LogEvent, Table, default_tagmap
 from kikimimi.registry import game_class
 from kikimimi.script import Header
@@ -61,12 +61,9 @@ def play(
     feed, next_input, observe = table.feed, simulation.next_input, simulation.observe
     t = 0.0
     while not table.game.over:
-        if len(script) > max_inputs:
-            proposed: Mapping[str, Any] | None = {"console": "stop"}
-        else:
-            proposed = next_input()
-            if proposed is None:
-                break
+        proposed = {"console": "stop"} if len(script) > max_inputs else next_input()
+        if proposed is None:
+            break
         t = round(t + float(proposed.get("dt", 1.0)), 3)
         line = {"t": t, **proposed}  # the line as recorded: its time first, one copy of the proposal
         if "dt" in line:
@@ -81,3 +78,24 @@ def play(
             break
     table.close()  # the game is done with: release what it holds (Game.close)
     return script, log
+
+
+def compare(game: str, games: int, seed: int, players: int, options: Mapping[str, Any],
+            event_bot: str | None = None, progress: bool = False) -> str:
+    """`kikimimi sim GAME --bot ear --games N`: the ear bots' figures beside the event bots'.
+
+    It lives here, above the ear bots, because it plays whole games: `ear` stays
+    below the driver, so the two do not import each other."""
+    seeds: Iterable[int] = range(seed, seed + games)
+    if progress:
+        from tqdm import tqdm
+
+        seeds = tqdm(seeds, desc=f"{game} ear", unit="game")
+    rows: dict[str, list[dict[str, Any]]] = {EAR: [], event_bot or "event": []}
+    for s in seeds:
+        for kind, rows_of in zip((EAR, event_bot), rows.values()):
+            script, log = play(game, s, players, dict(options), kind)
+            rows_of.append(game_figures(script, log))
+    lines = [f"{game}: {games} games per bot kind, {players} players, seeds {seed}..{seed + games - 1}"]
+    lines += [figures_line(f"{label} bots", figs) for label, figs in rows.items()]
+    return "\n".join(lines)

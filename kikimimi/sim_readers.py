@@ -96,6 +96,10 @@ def resolve_name(word: str, tags: Collection[str]) -> str:
 MAX_TYPED = 4096
 
 
+def _ends_line(raw: str | bytes) -> bool:
+    return raw.endswith(b"\n") if isinstance(raw, bytes) else raw.endswith("\n")
+
+
 def _typed(stream: BinaryIO | TextIO) -> Iterator[str | TypedLineError]:
     """Typed lines as text; a line too long or not UTF-8 becomes its one-line complaint.
 
@@ -105,10 +109,9 @@ def _typed(stream: BinaryIO | TextIO) -> Iterator[str | TypedLineError]:
         raw = stream.readline(MAX_TYPED + 1)
         if not raw:
             return
-        complete = raw.endswith(b"\n" if isinstance(raw, bytes) else "\n")
+        complete = _ends_line(raw)
         if len(raw) > MAX_TYPED and not complete:
-            while (rest := stream.readline(MAX_TYPED + 1)) and not rest.endswith(
-                    b"\n" if isinstance(rest, bytes) else "\n"):
+            while (rest := stream.readline(MAX_TYPED + 1)) and not _ends_line(rest):
                 pass
             yield TypedLineError(f"a typed line longer than {MAX_TYPED} characters was skipped")
             continue

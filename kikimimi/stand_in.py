@@ -20,8 +20,9 @@ piece in a hand), so `referee_only` turns such refusals private.
 """
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from kikimimi.hints import seat_number
 from kikimimi.protocol import REFEREE, Event
@@ -87,3 +88,16 @@ def referee_only(events: Iterable[Event]) -> list[Event]:
             ev = Event("error", {**ev.fields, "private": REFEREE})
         out.append(ev)
     return out
+
+
+def owner_of(item: Mapping[str, Any], players: int) -> int | None:
+    """The seat whose act a script line was: a hand scan, or the referee's stand-in
+    for one (an undo tells that seat its act is gone); None for anything else."""
+    if item.get("reader") == "hand" and isinstance(item.get("seat"), int) and not isinstance(item.get("seat"), bool):
+        return int(item["seat"])
+    line = item.get("console")
+    if isinstance(line, str) and is_stand_in(line):
+        words = line.split()
+        if len(words) == 3 and words[1].isascii() and words[1].isdigit() and 1 <= int(words[1]) <= players:
+            return int(words[1])
+    return None

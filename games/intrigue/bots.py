@@ -48,6 +48,7 @@ class Bot:
         self.sent: list[int] = []
         self.plan: list[dict[str, Any]] = []
         self.over = False
+        self.dial: tuple[int, int] | None = None  # hidden bribes: (start, most) in steps
 
     # -- hearing ----------------------------------------------------------------
     def hear(self, ev: Mapping[str, Any]) -> None:
@@ -81,7 +82,9 @@ class Bot:
             else:
                 self.gardens[p["owner"]].remove(p["advisor"])
         elif key in ("offer-call", "offer-call-employed") and p["seat"] == self.seat:
-            self.task, self.plan = ("offer", p), []
+            self.task, self.plan, self.dial = ("offer", p), [], None
+        elif key == "offer-dial" and mine:  # hidden bribes: the dial's start, heard before acting
+            self.dial = (p["amount"] // self.ed.step, self.cash // self.ed.step)
         elif key in ("offer-made", "offer-nothing"):
             self.bribes[p["advisor"]] = p["amount"]
             if p["seat"] == self.seat:
@@ -130,6 +133,9 @@ class Bot:
             taps = self.rng.randint(0, 3)  # may go beyond the cash: the table refuses the extra tap
         else:
             taps = min(most, self.rng.choice((2, 3, 4) if conflict else (0, 1, 1, 2)))
+        if self.dial is not None:  # turn the dial from where it starts to the amount wanted
+            start, top = self.dial
+            taps = (min(taps, top) - start) % (top + 1)
         return [self._line("cmd:bribe", 0.3) for _ in range(taps)] + [self._line("cmd:ok", 0.5)]
 
     def _place(self, conflict_role: str | None) -> list[dict[str, Any]]:

@@ -80,6 +80,8 @@ class IntrigueWorld:
 class IntrigueEar(EarBot):
     """One seat: remembers the board as announced, acts when called."""
 
+    seat: int  # a seat's player, never the table-side actor
+
     def __init__(self, seat: int, players: int, options: Mapping[str, Any], rng: random.Random):
         self.seat, self.rng = seat, rng
         self.ed = edition_from_options(options)
@@ -126,6 +128,11 @@ class IntrigueEar(EarBot):
                     del self.sections[p["owner"]][k]
         elif key in ("offer-call", "offer-call-employed") and p["seat"] == self.seat:
             self.task, self.todo = "offer", self._offer(bool(p["conflict"]))
+        elif key == "offer-dial" and mine:  # hidden bribes: turn the dial from its start to the amount
+            step = self.ed.step
+            start, top = p["amount"] // step, self.cash // step
+            want = min(top, sum(1 for line in self.todo if line["tag"] == "cmd:bribe"))
+            self.todo = self._taps((want - start) % (top + 1))
         elif key in ("offer-made", "offer-nothing"):
             self.bribes[(p["seat"], p["role"])] = p["amount"]
         elif key == "place-call" and p["owner"] == self.seat:
@@ -155,7 +162,10 @@ class IntrigueEar(EarBot):
         return None
 
     def _offer(self, conflict: bool) -> list[dict[str, Any]]:
-        taps = min(self.cash // self.ed.step, self.rng.choice((2, 3) if conflict else (0, 1, 1)))
+        return self._taps(min(self.cash // self.ed.step, self.rng.choice((2, 3) if conflict else (0, 1, 1))))
+
+    @staticmethod
+    def _taps(taps: int) -> list[dict[str, Any]]:
         return [{"reader": "hand", "tag": "cmd:bribe", "dt": 0.3}] * taps + [{"reader": "hand", "tag": "cmd:ok"}]
 
     def _scan(self, handle: int) -> dict[str, Any]:

@@ -49,6 +49,8 @@ OPTIONS = Options(
     whole("step", None, "the step a bribe is raised by", low=1, high=10**12, optional=True),
     choice("bribes", BRIBE_MODES, "offers said on the speaker (open) or only to the two seats (hidden)"),
     anything("incomes", None, "the sections' incomes, lowest section first (one per section)"),
+    whole("first", 1, "the seat that begins every round", low=1, high=5),
+    whole("seed", 0, "the table's secret seed of the hidden-bribe dial (kept from spectators)", low=0, high=2**62),
 )
 
 

@@ -20,8 +20,9 @@ refusal that could hint at a balance is spoken only to the seat it refuses.
 from __future__ import annotations
 
 import math
+import random
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -85,6 +86,14 @@ class IntrigueGame(Game):
         Command("hint SEAT", "tell seat SEAT the board and its own cash", "console_hint"),
         stop_command("console_stop"))
 
+    # The turn machine's triggers (machine.TRANSITIONS), bound to each game by
+    # machine.attach; declared so a reader and the type checker see them.
+    begin_turn: Callable[[], bool]
+    call_offers: Callable[[], bool]
+    call_placing: Callable[[], bool]
+    call_dispatch: Callable[[], bool]
+    finish: Callable[[], bool]
+
     def __init__(self, players: int, options: Mapping[str, Any] | None = None):
         Game.__init__(self, players, options)
         if not self.min_players <= players <= self.max_players:
@@ -99,7 +108,13 @@ class IntrigueGame(Game):
         self.gardens: dict[int, list[str]] = {s: [] for s in self.seats}
         self.sections: dict[int, dict[int, str]] = {s: {} for s in self.seats}
         self.round = 1
-        self.turn = 1
+        first = int(self.options.get("first", 1))
+        if not 1 <= first <= players:
+            raise ValueError(f"first must be a seat 1-{players}, not {first}")
+        #: The seat that begins every round (the option `first`; default seat 1).
+        self.first = first
+        self.turn = first
+        self.now = 0.0  # the time of the input being handled: a dial's start hangs on it
         self.groups: list[Group] = []  # this turn's settlement order
         self.bids: list[str] = []  # advisors still to be offered for, in order
         self.taps = 0
@@ -150,6 +165,7 @@ class IntrigueGame(Game):
             "round": list(range(1, ed.rounds + 1)), "rounds": [ed.rounds], "step": list(machine.STATES),
             "edition": [ed.name], "bribes": [ed.bribes], "start_cash": [ed.start_cash],
             "cash": money, "offer-raised.amount": range(0, money.stop, ed.step),
+            "offer-dial.amount": range(0, money.stop, ed.step) if ed.bribes == "hidden" else [0],
             "offer-made.amount": [ed.step * k for k in range(0, most_steps)], "income.amount": incomes,
         }
 
@@ -171,6 +187,7 @@ class IntrigueGame(Game):
 
     def handle(self, inp: Input) -> list[Event]:
         out = self._out = []
+        self.now = inp.t
         if self.over:
             out.append(error("the game is over"))
         elif inp.console is not None:
@@ -295,11 +312,30 @@ class IntrigueGame(Game):
             self._announce("conflict", owner=self.turn, role=g.role, count=len(g.advisors))
         key, params = self._offer_call()
         self._announce(key, **params)
+        if self.ed.bribes == "hidden":
+            bidder = advisor_of(tag).owner
+            self.taps = self._dial_start(bidder)
+            self._tell(bidder, "offer-dial", amount=self.taps * self.ed.step)
+
+    def _most(self, seat: int) -> int:
+        """The most steps this seat can offer (its cash, in whole steps)."""
+        return self.cash[seat] // self.ed.step
+
+    def _dial_start(self, seat: int) -> int:
+        """Cover for hidden bribes (docs/intrigue.md): the offer is a dial that starts
+        where nobody but the bidder hears, so the number of BRIBE taps says nothing of
+        the amount.  Replays draw the same: the draw hangs on the table's secret `seed`
+        option, the moment of the call and every seat's cash (known whole to nobody)."""
+        lot = random.Random(repr((self.options.get("seed", 0), self.now, sorted(self.cash.items()), self.bids)))
+        return lot.randint(0, self._most(seat))
 
     def _bribe_tap(self, seat: int) -> None:
         bidder = advisor_of(self.bids[0]).owner
         if seat != bidder:
             self._refuse(seat, "not-your-offer", f"seat {seat} is not the one offering now")
+        elif self.ed.bribes == "hidden":  # the dial: one step up, past the most back to nothing
+            self.taps = (self.taps + 1) % (self._most(seat) + 1)
+            self._tell(seat, "offer-raised", amount=self.taps * self.ed.step)
         elif (self.taps + 1) * self.ed.step > self.cash[seat]:
             self._refuse(seat, "offer-beyond-cash", f"seat {seat} cannot offer more")
         else:
@@ -464,7 +500,7 @@ class IntrigueGame(Game):
 
     def _end_turn(self) -> None:
         nxt = self.turn % len(self.seats) + 1
-        if nxt == 1:
+        if nxt == self.first:
             if self.round >= self.ed.rounds:
                 self._final()
                 return
@@ -610,6 +646,8 @@ class IntrigueGame(Game):
 
     def console_next(self, t: float) -> None:
         if self.state == "offers":
+            if self.ed.bribes == "hidden":  # the dial's start was the lot's, never the bidder's choice
+                self.taps = 0
             self._confirm_offer(advisor_of(self.bids[0]).owner)
         else:
             self._out.append(error("next: no offer is being made now"))

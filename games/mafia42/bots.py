@@ -48,24 +48,23 @@ class BotSeat:
             (self.mafia if params.get("job") == "job:mafia" else self.clear).add(seat)
         elif kind == "say" and ev.get("to") == f"seat:{self.seat}":
             key, params = ev.get("key"), ev.get("params") or {}
-            seat = params.get("seat")
             if key in ("partners", "contact-made"):
                 self.mates |= {s for s in params.get("seats", []) if isinstance(s, int)}
             elif key in ("helper-joined", "you-converted"):
-                self.mates.add(int(seat))
+                self.mates.add(int(params["seat"]))
             elif key == "police-mafia":
-                self.mafia.add(int(seat))
-                self.checked.add(int(seat))
+                self.mafia.add(int(params["seat"]))
+                self.checked.add(int(params["seat"]))
             elif key == "police-not-mafia":
-                self.clear.add(int(seat))
-                self.checked.add(int(seat))
+                self.clear.add(int(params["seat"]))
+                self.checked.add(int(params["seat"]))
             elif key == "job-of":
-                self.checked.add(int(seat))
-                (self.mafia if params.get("job") == "job:mafia" else self.clear).add(int(seat))
+                self.checked.add(int(params["seat"]))
+                (self.mafia if params.get("job") == "job:mafia" else self.clear).add(int(params["seat"]))
             elif key == "sun-is":
-                self.sun = int(seat)
+                self.sun = int(params["seat"])
             elif key == "mafia-aim":
-                self.aim = int(seat)
+                self.aim = int(params["seat"])
 
     def living(self, *, others: bool = True) -> list[int]:
         return [s for s in range(1, self.players + 1) if s not in self.dead and (not others or s != self.seat)]

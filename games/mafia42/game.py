@@ -23,10 +23,10 @@ from typing import Any, ClassVar
 
 from kikimimi.commands import Command
 from kikimimi.hints import Line, line
+from kikimimi.kit import deck_cards, own_set
 from kikimimi.phases import Phases
 from kikimimi.protocol import REFEREE, TABLE, Event, Input, cancel_timer, error, event, say, seat_audience, set_timer
 from kikimimi.roles import HiddenRoleGame, Vote, team_event, team_say
-from kikimimi.kit import deck_cards, own_set
 
 from . import day, night
 from .jobs import Catalogue, Job, default_catalogue

@@ -16,7 +16,7 @@ from typing import Any
 from kikimimi.bot_seats import deliver
 
 from .cards import BY_CATEGORY, CARDS, CATEGORIES, CARD_PREFIX, hand_counts, token_tag
-from .game import parse_options
+from .options import parse_options
 from .knowledge import Declaration, Knowledge
 from .solver import Analysis
 

@@ -5,6 +5,8 @@ and is the one deterministic tie-break everywhere (best declaration, output).
 """
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 CATEGORIES: tuple[str, ...] = ("culprit", "weapon", "place")
 
 BY_CATEGORY: dict[str, tuple[str, ...]] = {
@@ -43,7 +45,7 @@ def all_tags() -> frozenset[str]:
     return frozenset(card_tag(c) for c in CARDS) | frozenset(token_tag(c) for c in CARDS)
 
 
-def sort_cards(cards) -> list[str]:
+def sort_cards(cards: Iterable[str]) -> list[str]:
     return sorted(cards, key=INDEX.__getitem__)
 
 

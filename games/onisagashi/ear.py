@@ -20,7 +20,7 @@ from kikimimi.phrases import Phrasebook
 
 from .bots import deal
 from .cards import CARDS, card_tag, hand_counts, token_tag
-from .game import parse_options
+from .options import parse_options
 from .knowledge import Declaration, Knowledge
 from .solver import Analysis
 
@@ -65,6 +65,8 @@ def card_names() -> dict[str, str]:
 
 
 class OnisagashiEarBot(EarBot):
+    seat: int  # a seat's player, never the table-side actor
+
     def __init__(self, seat: int, rules: str, players: int, cards: Mapping[str, str]):
         self.seat, self.rules, self.players, self.cards = seat, rules, players, cards
         self.counts = hand_counts(rules, players)

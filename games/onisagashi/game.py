@@ -14,50 +14,21 @@ card the table should not hear.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from kikimimi import hints
 from kikimimi.commands import Command, dispatch, hint_command, stop_command
 from kikimimi.hints import Line, line
 from kikimimi.kit import own_set
-from kikimimi.options import Options, anything, choice, number, seat, whole
 from kikimimi.protocol import (REFEREE, TABLE, Event, Game, Input, cancel_timer, error, event, say, seat_audience,
                                set_timer)
 
 from . import machine
 from .cards import CARDS, CATEGORIES, CATEGORY_OF, all_tags, card_tag, hand_counts, parse_tag, sort_cards, token_tag
 from .knowledge import Declaration, Knowledge
+from .options import DEFAULTS, OPTIONS, parse_options
 from .solver import ANSWER, Analysis
-
-MODES = ("off", "matrix", "full")
-OPTIONS = Options(
-    choice("rules", ("beginner", "advanced"), "the rules file's beginner or advanced game"),
-    anything("assistant", "full", "the deduction assistant: off|matrix|full, a list per seat, or {seat: mode}"),
-    whole("rounds", 3, "rounds played (unless target ends the game first)", low=1, optional=True),
-    whole("target", None, "points that end the game", low=1, optional=True),
-    seat("first", 1, "the seat that declares first"),
-    number("raise_window", 8.0, "seconds the raise-hand window stays open", low=0.001),
-)
-DEFAULTS = OPTIONS.defaults
-
-
-def parse_options(players: int, options: Mapping[str, Any]) -> dict[str, Any]:
-    """Validated options; ValueError names the bad one (the assistant's shapes are checked here)."""
-    out = OPTIONS.parse(players, options)
-    a = out["assistant"]
-    if isinstance(a, str):
-        a = {s: a for s in range(1, players + 1)}
-    elif isinstance(a, list) and len(a) == players:
-        a = {s: m for s, m in enumerate(a, 1)}
-    elif isinstance(a, dict):
-        a = {s: a.get(str(s), a.get(s, "off")) for s in range(1, players + 1)}
-    else:
-        raise ValueError("assistant must be off|matrix|full, a list per seat, or {seat: mode}")
-    if any(m not in MODES for m in a.values()):
-        raise ValueError(f"assistant modes are {', '.join(MODES)}, not {sorted(set(a.values()) - set(MODES))}")
-    out["assistant"] = a
-    return out
 
 
 class OnisagashiGame(Game):
@@ -78,6 +49,16 @@ class OnisagashiGame(Game):
         Command("next", "close the raise-hand window now", "console_next"),
         hint_command(), stop_command("console_stop"))
     pause_when_reader_lost = True  # a seat that cannot raise its hand: the window's clock stops
+
+    # The phase machine's triggers (machine.TRANSITIONS), bound to each game by
+    # machine.attach; declared so a reader and the type checker see them.
+    dealt: Callable[[], bool]
+    declared: Callable[[], bool]
+    nobody_raised: Callable[[], bool]
+    granted: Callable[[], bool]
+    judged: Callable[[], bool]
+    redeal: Callable[[], bool]
+    finish: Callable[[], bool]
 
     def __init__(self, players: int, options: Mapping[str, Any] | None = None):
         super().__init__(players, options)
@@ -271,6 +252,7 @@ class OnisagashiGame(Game):
         out = [event("declare", seat=d, cards=list(cards)), say(TABLE, "declare", seat=d, cards=tags),
                event("answers", seat=d, cards=list(cards), have=sorted(have))]
         out.append(say(TABLE, "have", seats=sorted(have)) if have else say(TABLE, "nobody"))
+        out.append(say(TABLE, "raise-invite"))  # the window is open: said, not only timed
         return out + [set_timer("raise-window", t + float(self.opts["raise_window"]))]
 
     def _raise(self, seat: int) -> list[Event]:
@@ -398,6 +380,10 @@ class OnisagashiGame(Game):
         """HINT: the round, whose move, the tokens, every hand's size, raised hands,
         the scores (the assistant's advice is in `own`)."""
         out = [line("round-now", round=self.round), *self._where()]
+        # what was said aloud this round, again: a sighted player may have noted it down
+        for d in self.history:  # in the words the speaker used
+            out.append(line("declare", seat=d.declarer, cards=[card_tag(c) for c in d.cards]))
+            out.append(line("have", seats=sorted(d.have)) if d.have else line("nobody"))
         out += [line("seat-cards", seat=s, count=len(self.hands.get(s, ()))) for s in range(1, self.players + 1)]
         if self.raised and self.state in ("declaring", "window"):
             out.append(line("raised-now", seats=sorted(self.raised)))

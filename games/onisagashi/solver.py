@@ -80,7 +80,7 @@ class Analysis:
         n_own = len(self.others) + 1
         seat_index = {s: i + 1 for i, s in enumerate(self.others)}
 
-        forbidden = {c: set() for c in cards}  # owner indices
+        forbidden: dict[str, set[int]] = {c: set() for c in cards}  # owner indices
         closing: dict[int, list[tuple[int, list[int]]]] = {}
         for d in k.history:
             mine = [c for c in d.cards if c not in k.hand]

@@ -107,7 +107,7 @@ class TridentEarBot(EarBot):
         if key == "deal":
             self.dealing = True
         elif key == "opening-draw":
-            self.dealing, self.opener = False, int(seat)
+            self.dealing, self.opener = False, int(p["seat"])
         elif key in ("field-piece", "field-unknown"):
             self.agreed = self.want_agree = False  # a play clears the agreements so far
         elif key == "reset-draw":
@@ -120,10 +120,10 @@ class TridentEarBot(EarBot):
         elif key == "reset-failed":
             self.opener = None
         elif key in ("turn", "now-turn", "still-turn", "reset-done"):
-            if key == "turn" or self.turn != int(seat):
+            if key == "turn" or self.turn != int(p["seat"]):
                 self.drawn = False
                 self.basket_owed = False
-            self.turn, self.lost = int(seat), False
+            self.turn, self.lost = int(p["seat"]), False
             if key == "turn":
                 self._new_turn()
         elif key == "has-drawn":

@@ -30,9 +30,9 @@ from typing import Any, ClassVar
 from kikimimi import hints
 from kikimimi.commands import Command, dispatch, hint_command, stop_command
 from kikimimi.hints import Line, line
+from kikimimi.kit import own_set
 from kikimimi.options import Options, choice, seat
 from kikimimi.protocol import TABLE, Event, Game, Input, error, event, say, say_params, seat_audience
-from kikimimi.kit import own_set
 
 from . import machine
 from .machine import PhaseModel

@@ -118,7 +118,7 @@ def plain_steps(machine: Machine) -> dict[tuple[str, str], tuple[Step, ...]]:
                 if (tr.prepare or tr.before or tr.after or tr.dest is None or tr.dest not in quiet
                         or source not in quiet or not all(isinstance(c.func, str) for c in tr.conditions)):
                     break
-                steps.append((tr.dest, tuple((c.func, c.target) for c in tr.conditions)))
+                steps.append((tr.dest, tuple((c.func, c.target) for c in tr.conditions if isinstance(c.func, str))))
             else:
                 table[(trigger, source)] = tuple(steps)
     return table

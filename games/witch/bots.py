@@ -158,7 +158,7 @@ class BotSeat:
             return self.rng.choice([s for s in others if not (self.is_witch() and s in self.partners)] or others)
         if self.is_witch():
             if self.witch_choice in self.alive:
-                return self.witch_choice  # type: ignore[return-value]
+                return self.witch_choice
             claimants = [c for c in self.claims if c in self.alive and c not in self.partners]
             return self.rng.choice(claimants or [s for s in others if s not in self.partners] or others)
         if self.role == "mirror":

@@ -16,10 +16,10 @@ from typing import Any
 
 from kikimimi.commands import Command
 from kikimimi.hints import Line, line
+from kikimimi.kit import deck_cards, own_set
 from kikimimi.protocol import REFEREE, TABLE, Event, error, event, say, seat_audience
 from kikimimi.roles import (HiddenRoleGame, Night, VirtualClock, Vote, assign_with_preferences, decide, settle,
                             team_event, team_say)
-from kikimimi.kit import deck_cards, own_set
 
 from . import night as night_rules
 from .rules import KNOWS, MAX_PLAYERS, MIN_PLAYERS, OPTIONS, PHASES, TEAMS, finding, parse_options
@@ -61,6 +61,7 @@ class WitchGame(Talk, HiddenRoleGame):
         return own_set(players, ("ok", "hint", "advise", "exorcise", "silence")), deck_cards("witch", "role", deck)
 
     pause_when_reader_lost = True  # a seat that cannot act at night: the night's clock stops
+    pause_when_field_lost = True  # the field reader is the microphone: its outage is charged to no speaker
     card_set = "witch"
     teams = TEAMS
     knows = KNOWS
@@ -80,6 +81,7 @@ class WitchGame(Talk, HiddenRoleGame):
         self.mark: int | None = None  # the priest's exorcism mark, today
         self.exorcism_used = False
         self.silenced: set[int] = set()
+        self.silence_due = False  # a majority chose silence: the hour goes when its timer fires
         self.votes: list[Vote] = []
         self.talk_over = False
         self.armed: dict[int, str] = {}  # seat -> "advise" | "exorcise": its next seat scan
@@ -121,7 +123,10 @@ class WitchGame(Talk, HiddenRoleGame):
                                           grace=self.opts["overrun"]) for s in alive}
         self.votes = [Vote.open(alive)]
         self.talk_over, self.silenced, self.armed, self.advised, self.mark = False, set(), {}, {}, None
-        out.append(say(TABLE, "day", day=day, alive=len(alive)))
+        self.silence_due = False
+        length = self.opts["day_minutes"]  # the dawn line says this table's day, not the seed's 12 hours
+        out.append(say(TABLE, "day", day=day, alive=len(alive), hours=length // 60) if length % 60 == 0
+                   else say(TABLE, "day-in-minutes", day=day, alive=len(alive), minutes=length))
         if bonus:
             out.append(say(TABLE, "island-bonus", minutes=bonus))
         for seat, minutes in sorted(self.pending_cut.items()):
@@ -151,10 +156,13 @@ class WitchGame(Talk, HiddenRoleGame):
     def on_choose(self, seat: int, target: int, t: float) -> list[Event]:
         if self.phase == "day":
             power = self.armed.pop(seat, None)
-            if power == "advise":
-                return self._advise(seat, target)
-            if power == "exorcise":
-                return self._exorcise(seat, target)
+            if power == "pretend":  # cover: a power this seat lacks takes its target and does nothing
+                return [say(seat_audience(seat), "no-power-target", seat=target)]
+            if power in ("advise", "exorcise"):
+                out = self._advise(seat, target) if power == "advise" else self._exorcise(seat, target)
+                if out and out[0].type == "error":  # a refused target: the power stays armed
+                    self.armed[seat] = power
+                return out
             return self._vote(seat, target, t)
         if self.phase == "night":
             return self._night_act(seat, target, t)
@@ -176,6 +184,8 @@ class WitchGame(Talk, HiddenRoleGame):
                                   totals={str(c): n for c, n in vote.totals().items()}),
                             say(TABLE, "tally", round=vote.round)]
         out += [say(TABLE, "ballot", voter=v, seat=c) for v, c in sorted(vote.ballots.items())]
+        totals = sorted(vote.totals().items(), key=lambda kv: (-kv[1], kv[0]))
+        out += [say(TABLE, "total", seat=c, votes=n) for c, n in totals]  # the totals, as the CGI shows them
         if vote.round == 1:
             decision = decide(self.votes)
             if decision.seat is None and decision.how == "tie":
@@ -189,6 +199,8 @@ class WitchGame(Talk, HiddenRoleGame):
         if decision.seat is None:  # the referee counted an empty ballot box
             return out + [say(TABLE, "nobody-out")] + self._nightfall(t)
         self.fired[f"vote-{decision.how}"] += 1
+        if decision.how in ("lot", "cumulative"):  # a lot is said to be a lot
+            out.append(say(TABLE, f"decided-by-{decision.how}", seat=decision.seat))
         seat = decision.seat
         self.voted_out[self.day] = seat
         out += self.remove({seat: f"vote-{decision.how}"}, "day", "voted-out")
@@ -220,16 +232,16 @@ class WitchGame(Talk, HiddenRoleGame):
             return self.refuse(seat, f"cmd:{name} has no use in the {self.phase}", "not-now")
         if name == "silence":
             return self._silence(seat, t)
-        if name == "advise":
-            if role != "human":
-                return self.refuse(seat, "only a human advises", "no-power")
-            self.armed[seat] = "advise"
-            return [say(me, "advise-armed")]
-        if name == "exorcise":
-            if role != "priest" or self.exorcism_used:
-                return self.refuse(seat, "no exorcism for you", "no-power")
-            self.armed[seat] = "exorcise"
-            return [say(me, "exorcise-armed")]
+        if name in ("advise", "exorcise"):
+            # Cover (docs/witch.md): every player holds both tags and may scan them with
+            # a seat token after; for a seat without the power the pair does nothing, so
+            # neither the scans nor what follows them show who has it.
+            has = role == "human" if name == "advise" else role == "priest" and not self.exorcism_used
+            if not has:
+                self.armed[seat] = "pretend"
+                return self.refuse(seat, f"no {name} power for this seat", "no-power")
+            self.armed[seat] = name
+            return [say(me, f"{name}-armed")]
         return self.refuse(seat, f"cmd:{name} has no use by day", "not-now")
 
     # -- nights ---------------------------------------------------------------------
@@ -323,8 +335,23 @@ class WitchGame(Talk, HiddenRoleGame):
         return None
 
     def finish(self, winner: str, reason: str) -> list[Event]:
+        """The end, with its reason spoken; a stopped game is said to be stopped
+        ("nobody (stopped) wins" was heard before)."""
         self.mic = None
-        return [self.enter("epilogue")] + super().finish(winner, reason)
+        out = [self.enter("epilogue")] + super().finish(winner, reason)
+        for n, ev in enumerate(out):
+            if ev.type == "say" and ev.fields["key"] == "game-over":
+                why = say(TABLE, f"why-{winner}") if winner != "void" else say(TABLE, "game-stopped")
+                out[n:n + 1] = [why] if winner == "void" else [ev, why]
+                break
+        return out
+
+    def seen(self) -> list[Line]:
+        """Before day 1 there is no day number to say ("day 0" was heard)."""
+        out = super().seen()
+        if self.day == 0 and out and out[0][0] == "hint-phase":
+            out[0] = line("hint-phase-only", phase=f"phase:{self.phase}")
+        return out
 
     # -- console, hint, view ------------------------------------------------------------
     def console_speak(self, t: float, seat: int, text: str) -> list[Event]:
@@ -348,7 +375,7 @@ class WitchGame(Talk, HiddenRoleGame):
     def _armed_act(self, seat: int, cmd: str, target: int, t: float) -> list[Event]:
         """The command tag, then the target's token if the tag armed it (as on the reader)."""
         first = self._hand(seat, f"cmd:{cmd}", t)
-        if self.armed.get(seat) != cmd:
+        if self.armed.get(seat) not in (cmd, "pretend"):  # the pair as a table scans it, cover included
             return first
         return first + self._hand(seat, f"seat:{target}", t)
 
@@ -430,6 +457,7 @@ class WitchGame(Talk, HiddenRoleGame):
             "waiting": counts, "seats": seat_sets(seats, 3), "partners.seats": seat_sets(seats, 2),
             "hint-alive.seats": everyone, "hint-out.seats": everyone, "revote.seats": everyone,
             "island-bonus.minutes": bonuses, "allowance-left.minutes": range(0, longest + 1),
-            "hours": range(0, o["day_minutes"] // 60 + 1),
+            "hours": range(0, o["day_minutes"] // 60 + 1), "day.hours": [o["day_minutes"] // 60], "votes": counts,
+            "day-in-minutes.minutes": [o["day_minutes"]],
         }
 

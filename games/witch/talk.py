@@ -7,13 +7,17 @@ powers.
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from kikimimi.protocol import REFEREE, TABLE, Event, Input, error, event, say, seat_audience
+from kikimimi.protocol import REFEREE, TABLE, Event, Input, error, event, say, seat_audience, set_timer
 from kikimimi.roles import Roster, VirtualClock, Vote, chars_to_minutes, team_event, team_say
 
 #: Below this many minutes a speaker hears its allowance after each speech.
 LOW_ALLOWANCE = 30
+
+
+#: The timer that takes the hour off the day, a while after silence won its majority.
+SILENCE_TIMER = "silence"
 
 
 class Talk:
@@ -29,22 +33,41 @@ class Talk:
     allowance: dict[int, VirtualClock]
     votes: list[Vote]
     silenced: set[int]
+    silence_due: bool
     talk_over: bool
     mic: tuple[int, float, str, int] | None
     fired: Any
 
+    if TYPE_CHECKING:  # declared only: the layer's own (HiddenRoleGame.refuse) must stay the one that runs
+        def refuse(self, seat: int | None, message: str, key: str, /, **params: Any) -> list[Event]: ...
+
     def _silence(self, seat: int, t: float) -> list[Event]:
-        """More than half of the living chose silence: the day loses an hour, and it may happen again."""
+        """More than half of the living chose silence: the day loses an hour, and it may happen again.
+
+        Cover (docs/witch.md): who chose it stays secret, so the hour is lost a
+        while after the choice that made the majority (a lot of 15-45 s on the
+        table's secret seed, the day and who chose), never at that scan."""
         if self.talk_over:
             return self.refuse(seat, "the talk is over", "day-over")
         self.silenced.add(seat)
         out = [say(seat_audience(seat), "silence-noted")]
-        if 2 * len(self.silenced) <= len(self.roster.alive()):
+        if 2 * len(self.silenced) <= len(self.roster.alive()) or self.silence_due:
             return out
+        self.silence_due = True
+        lot = self.lot(t, f"silence-{self.day}-{sorted(self.silenced)}")
+        return out + [set_timer(SILENCE_TIMER, t + lot.randint(15, 45))]
+
+    def on_timer(self, name: str, t: float) -> list[Event]:
+        if name != SILENCE_TIMER or not self.silence_due:
+            return []
+        self.silence_due = False
+        if self.phase != "day" or self.talk_over:  # the day ended first: nothing to shorten
+            self.silenced = set()
+            return []
         self.silenced = set()
         self.day_clock.shorten(self.opts["silence_minutes"])
         self.fired["silence"] += 1
-        out += [event("silence", day_left=self.day_clock.left), say(TABLE, "silence", minutes=self.day_clock.left)]
+        out = [event("silence", day_left=self.day_clock.left), say(TABLE, "silence", minutes=self.day_clock.left)]
         return out + self._talk_check()
 
     def _talk_check(self) -> list[Event]:
@@ -87,7 +110,7 @@ class Talk:
     def _may_not_speak(self, seat: int) -> str | None:
         if not self.day_clock.open or self.talk_over:
             return "day-over"
-        if not self.allowance[seat].open:
+        if self.allowance[seat].left <= 0:  # the seed: only the *last* speech of the day may overrun
             return "allowance-spent"
         return None
 

@@ -51,12 +51,16 @@ import socket
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kikimimi.api import paths
 from kikimimi.api.views import Health, jsonable, plain_input, public_events
 from kikimimi.public import PublicView, public_header, secret_options_of
 from kikimimi.script import NEW_GAME
+
+if TYPE_CHECKING:
+    from kikimimi.daemon import Daemon
+    from kikimimi.table_config import TableConfig
 
 #: Longest request line accepted from a client (the connection's read buffer).
 MAX_LINE = 1 << 16
@@ -112,13 +116,13 @@ class _Client:
 class ApiServer:
     """The handle `start_api` returns: `.stop()` closes everything it opened."""
 
-    def __init__(self, daemon: Any, config: Any = None):
+    def __init__(self, daemon: Daemon, config: TableConfig | None = None):
         self.daemon = daemon
         journal = Path(daemon.journal_path)
         self.socket_path = paths.referee_socket(journal)
         self.public_path = paths.public_socket(journal)
         self.secret_path = paths.secret_file(journal)
-        self.health = Health(getattr(config, "readers", None), getattr(config, "audio", None))
+        self.health = Health(config.readers if config else None, config.audio if config else None)
         #: Spectators' numbering (`kikimimi.public`): fed every event, under the daemon's lock.
         self._public = PublicView()
         self.clients: list[_Client] = []  # admitted (changed under _clients_lock)
@@ -447,7 +451,7 @@ async def _refuse(writer: asyncio.StreamWriter, why: str) -> None:
         writer.transport.abort() if writer.transport.get_write_buffer_size() else writer.close()
 
 
-def start_api(daemon: Any, config: Any = None) -> ApiServer:
+def start_api(daemon: Daemon, config: TableConfig | None = None) -> ApiServer:
     """`kikimimi serve` calls this once the daemon is open; `.stop()` at exit."""
     return ApiServer(daemon, config).start()
 

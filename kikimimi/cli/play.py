@@ -5,16 +5,20 @@ import argparse
 import json
 import sys
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from kikimimi.cli import CliError
 from kikimimi.engine import LogEvent, ScriptRun, log_line, tagmap_for
 from kikimimi.public import PublicView
 from kikimimi.registry import UnknownGame, game_class, game_names
 from kikimimi.script import Garbled, ScriptError, dumps, read_script
+from kikimimi.outputs import Output
 from kikimimi.tagmap import TagMapError
+
+if TYPE_CHECKING:  # the sound devices load only when audio is asked for
+    from kikimimi.voice.output import AudioOutput
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -118,7 +122,7 @@ def parse_options(pairs: list[str]) -> dict[str, Any]:
     return options
 
 
-def audio_or_text(mode: str, make_audio: Any) -> Any | None:
+def audio_or_text(mode: str, make_audio: Callable[[type[AudioOutput]], Output]) -> Output | None:
     """The audio output `make_audio(AudioOutput)` builds, or None (text only).
 
     `mode` "text" never opens audio; "audio" insists (no device is an error);
@@ -140,7 +144,7 @@ def audio_or_text(mode: str, make_audio: Any) -> Any | None:
     return None
 
 
-def open_outputs(mode: str, players: int, lang: str, listen: list[str]) -> list[Any]:
+def open_outputs(mode: str, players: int, lang: str, listen: list[str]) -> list[Output]:
     """The demo's outputs: text always; the sound device too when there is one."""
     from kikimimi.narrate import TextOutput
 
@@ -160,7 +164,7 @@ def cmd_sim(args: argparse.Namespace) -> int:
     players = args.players or cls.official_players or cls.min_players
     options = parse_options(args.option)
     if args.games is not None and args.bot == "ear":
-        from kikimimi.ear import compare  # the ear bots' report beside the event bots'
+        from kikimimi.sim import compare  # the ear bots' report beside the event bots'
 
         try:
             print(compare(cls.name, args.games, args.seed, players, options, progress=sys.stderr.isatty()))
@@ -179,7 +183,7 @@ def cmd_sim(args: argparse.Namespace) -> int:
         return 0
     if args.serve:
         return _serve_sim(cls, args, players, options)
-    outputs: list[Any] = []
+    outputs: list[Output] = []
     if args.voice:
         outputs = open_outputs(args.voice, players, args.lang, args.listen.split(","))
     elif args.narrate:
@@ -187,7 +191,7 @@ def cmd_sim(args: argparse.Namespace) -> int:
 
         outputs = [TextOutput()]
 
-    def watch(line: dict[str, Any], events: list[dict[str, Any]]) -> None:
+    def watch(line: dict[str, Any], events: Sequence[dict[str, Any]]) -> None:
         if not outputs:
             for ev in events:
                 sys.stdout.write(dumps(ev) + "\n")
@@ -221,7 +225,7 @@ def _serve_sim(cls: Any, args: argparse.Namespace, players: int, options: dict[s
 
     text = TextOutput()
 
-    def narrate(line: dict[str, Any], events: list[dict[str, Any]]) -> None:
+    def narrate(line: dict[str, Any], events: Sequence[dict[str, Any]]) -> None:
         text.emit(events)  # runs under the table's lock: print only, never wait
 
     try:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from kikimimi.records import Club, RecordsError, Settlement, game_identity
@@ -138,7 +138,7 @@ def _speak(lines: Sequence[str], lang: str, mode: str) -> None:
         audio.close()
 
 
-def _run(args: argparse.Namespace, body, *, create: bool = False) -> int:
+def _run(args: argparse.Namespace, body: Callable[[Club], int | None], *, create: bool = False) -> int:
     """Open the club, run one command; a refusal is one stderr line, exit 2."""
     try:
         club = Club(args.db, create=create or args.create)

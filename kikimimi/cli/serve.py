@@ -12,17 +12,26 @@ import os
 import signal
 import sys
 import threading
-from collections.abc import Collection, Iterator
+from collections.abc import Collection, Iterator, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kikimimi.cli import CliError
 from kikimimi.cli.play import audio_or_text
 from kikimimi.daemon import Daemon
-from kikimimi.evening import ClubPlays, Evening, SessionRefused, SessionState
+from kikimimi.engine import LogEvent
+from kikimimi.evening import ClubPlays, ClubSession, Evening, SessionRefused, SessionState
 from kikimimi.narrate import TextOutput
+from kikimimi.outputs import Output
 from kikimimi.script import Header, ScriptError, dumps
 from kikimimi.table_config import ConfigError, TableConfig, load_table_config
+
+if TYPE_CHECKING:  # each loads only when its part runs
+    from kikimimi.api.server import ApiServer
+    from kikimimi.journal import EventsFile
+    from kikimimi.readers.runner import ReaderInput, ReaderRunner
+    from kikimimi.records import Target
+    from kikimimi.voice.output import AudioOutput
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -117,7 +126,7 @@ def _serve(args: argparse.Namespace, config: TableConfig, daemon: Daemon, warnin
     if events_file:
         cleanup.callback(events_file.close)
 
-    def fan_out(line: dict[str, Any], events: Any) -> None:
+    def fan_out(line: dict[str, Any], events: Sequence[LogEvent]) -> None:
         hand_seat = line.get("seat") if line.get("reader") == "hand" and not line.get("removed") else None
         for out in outputs:
             for problem in out.emit(events, cause_hand_seat=hand_seat) or []:
@@ -180,7 +189,7 @@ def _serve(args: argparse.Namespace, config: TableConfig, daemon: Daemon, warnin
     return 1 if failed else 0
 
 
-def _say_ready(outputs: list[Any], config: TableConfig) -> None:
+def _say_ready(outputs: list[Output], config: TableConfig) -> None:
     """On the speaker (a boot service has no screen): each missing earphone, then "ready"."""
     from kikimimi.readiness import ready_lines
 
@@ -215,7 +224,7 @@ def _keyboard() -> Any:
     return open(sys.stdin.fileno(), "rb", buffering=0, closefd=False)
 
 
-def _open_events(name: str) -> Any:
+def _open_events(name: str) -> EventsFile:
     """The `--events` file: it holds every hand, so it is the table's own (0600, no symlink)."""
     from kikimimi.journal import EventsFile, JournalError
 
@@ -225,7 +234,7 @@ def _open_events(name: str) -> Any:
         raise CliError(f"--events: {exc}") from None
 
 
-def _club_session(session_id: int, db: Any, config: TableConfig) -> Any:
+def _club_session(session_id: int, db: Target, config: TableConfig) -> ClubSession:
     """The official session to play, checked before anything starts: the table
     must be set for the seed's competition rules and the session open."""
     from kikimimi.evening import ClubSession, check_session_table
@@ -237,7 +246,7 @@ def _club_session(session_id: int, db: Any, config: TableConfig) -> Any:
         raise CliError(str(exc)) from None
 
 
-def _evening(daemon: Daemon, club: Any, db: Any, config: TableConfig, players: list[str] | None = None) -> Evening:
+def _evening(daemon: Daemon, club: ClubSession | None, db: Target, config: TableConfig, players: list[str] | None = None) -> Evening:
     """The flow between games; a journal of an open session resumes that session
     even when the restart does not name it again.  Every finished game goes into
     the club records when the table names them (--db, [records] db, $KIKIMIMI_DB)."""
@@ -280,14 +289,15 @@ def _ticker(daemon: Daemon, stop: threading.Event) -> None:
         daemon.tick()
 
 
-def _outputs(args: argparse.Namespace, config: TableConfig) -> list[Any]:
-    outputs: list[Any] = [] if args.quiet else [TextOutput()]
-    if not config.audio:
+def _outputs(args: argparse.Namespace, config: TableConfig) -> list[Output]:
+    outputs: list[Output] = [] if args.quiet else [TextOutput()]
+    audio_config = config.audio
+    if not audio_config:
         return outputs
 
-    def make(cls: Any) -> Any:
+    def make(cls: type[AudioOutput]) -> AudioOutput:
         try:
-            audio = cls.from_config(config.audio, config.seats, config.lang)
+            audio = cls.from_config(audio_config, config.seats, config.lang)
         except ValueError as exc:
             raise CliError(f"{config.path}: {exc}") from None
         audio.prepare(_fixed_texts(config), progress=sys.stderr.isatty())
@@ -307,7 +317,7 @@ def _fixed_texts(config: TableConfig) -> list[str]:
     return table_texts(config.game, config.players, config.options, config.lang).texts
 
 
-def _start_readers(config: TableConfig, daemon: Daemon) -> Any:
+def _start_readers(config: TableConfig, daemon: Daemon) -> ReaderRunner:
     """Real drivers, each in its own thread, feeding the one reader runner."""
     try:
         from kikimimi.readers.factory import make_driver, make_settings
@@ -322,7 +332,7 @@ def _start_readers(config: TableConfig, daemon: Daemon) -> Any:
         except ValueError as exc:
             raise CliError(f"{config.path}: {exc}") from None
 
-    def on_input(ri: Any) -> None:
+    def on_input(ri: ReaderInput) -> None:
         line: dict[str, Any] = {"reader": ri.role}
         if ri.seat is not None:
             line["seat"] = ri.seat
@@ -345,7 +355,7 @@ def _start_readers(config: TableConfig, daemon: Daemon) -> Any:
     return runner
 
 
-def unopened_line(ri: Any, config: TableConfig) -> str:
+def unopened_line(ri: ReaderInput, config: TableConfig) -> str:
     """One line for a reader that never opened: which, where, the OS reason, and what to run."""
     name = f"hand {ri.seat} reader" if ri.role == "hand" else "field reader"
     path = config.readers.get(ri.reader, {}).get("path", "")
@@ -353,7 +363,7 @@ def unopened_line(ri: Any, config: TableConfig) -> str:
     return f"{name} ({ri.reader}) cannot be opened at {path or '?'}: {reason}; run kikimimi doctor {config.path}"
 
 
-def _start_api(daemon: Daemon, config: TableConfig) -> Any:
+def _start_api(daemon: Daemon, config: TableConfig) -> ApiServer | None:
     """The local API for consoles and spectators, when that part is installed."""
     try:
         from kikimimi.api.server import ApiError, start_api

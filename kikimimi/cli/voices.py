@@ -11,8 +11,12 @@ from __future__ import annotations
 import argparse
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from kikimimi.cli import CliError
+
+if TYPE_CHECKING:
+    from kikimimi.protocol import Game
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -33,7 +37,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     r.set_defaults(func=cmd_prepare)
 
 
-def _game(name: str):
+def _game(name: str) -> type[Game]:
     from kikimimi.registry import UnknownGame, game_class
 
     try:

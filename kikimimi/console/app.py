@@ -194,7 +194,7 @@ class ConsoleApp(App[str | None]):
         if command.kind == "help":
             self.action_help()
         elif command.kind == "quit":
-            self.exit(0)
+            self.exit()  # return code 0
         elif self.client is None or self.closed:
             self._set_status("not sent: not connected to the table")
         elif command.kind == "undo":

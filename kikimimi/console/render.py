@@ -231,6 +231,10 @@ class PublicTable:
     """What a spectator can know of the table, followed from public events."""
 
     def __init__(self) -> None:
+        self._begin()
+
+    def _begin(self) -> None:
+        """Nothing known yet: a table before (or between) games."""
         self.turn: int | None = None
         self.suit: str | None = None
         self.pending: int | None = None
@@ -242,7 +246,7 @@ class PublicTable:
         for ev in events:
             kind = ev.get("type")
             if ev.get("seq") == 1:  # a game's first event: the next game at this table began
-                self.__init__()
+                self._begin()
             if kind == "turn":
                 self.turn = ev.get("seat")
             elif kind == "suit":

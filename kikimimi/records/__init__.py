@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from kikimimi.records.basics import Target
 from kikimimi.records.club import Club, GameRecord, Player, SessionInfo, Settlement, game_identity
 from kikimimi.records.errors import AlreadyRecorded, NotCounted, RecordsError
 from kikimimi.records.ladder import Ladder, Rank
@@ -20,13 +21,13 @@ from kikimimi.records.schema import default_path, default_target, open_database
 
 __all__ = [
     "AlreadyRecorded", "Club", "GameRecord", "Ladder", "NotCounted", "Player", "Rank", "RecordsError",
-    "Play", "PlayResult", "SessionInfo", "Settlement", "default_path", "default_target", "game_identity",
+    "Play", "PlayResult", "SessionInfo", "Settlement", "Target", "default_path", "default_target", "game_identity",
     "open_database", "record_game_over", "record_play",
 ]
 
 
 def record_game_over(
-    session_id: int, event: Mapping[str, Any], seat_players: Mapping[int, int | str], *, db: Any = None,
+    session_id: int, event: Mapping[str, Any], seat_players: Mapping[int, int | str], *, db: Target = None,
     game_id: str | None = None,
 ) -> GameRecord:
     """The daemon's hook: record one finished game of an official session.
@@ -43,7 +44,7 @@ def record_game_over(
 
 
 def record_play(
-    game: str, event: Mapping[str, Any], seat_players: Mapping[int, int | str], *, db: Any = None,
+    game: str, event: Mapping[str, Any], seat_players: Mapping[int, int | str], *, db: Target = None,
     table: str = "", game_id: str | None = None, session_id: int | None = None,
 ) -> Play:
     """The evening's hook: any finished game (every game, not only the Trident's sessions)

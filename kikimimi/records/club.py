@@ -15,26 +15,23 @@ import hashlib
 import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import datetime, timezone
 from typing import Any, TypeVar
 
 from kikimimi.records import ladder as L
 from kikimimi.records.backend import Database
+from kikimimi.records.basics import SESSION_KINDS, Target
+from kikimimi.records.basics import now as _now
+from kikimimi.records.contest import claim_table
 from kikimimi.records.errors import AlreadyRecorded, NotCounted, RecordsError
 from kikimimi.records.schema import open_database
 
 T = TypeVar("T")
 
-SESSION_KINDS = {"full": 10, "half": 5}
 PLAYERS_PER_GAME = 3
 MAX_SCORE = 1_000_000  # pieces or points in one game: far above any real hand, far below a column's limit
 _LADDER_COLUMNS = (
     "rank peerage wins firsts games crashes run crash_run four_streaks contests sessions".split()
 )
-
-
-def _now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="seconds")
 
 
 @dataclass(frozen=True)
@@ -117,7 +114,7 @@ class Club:
     yet, for commands that only read.
     """
 
-    def __init__(self, target: Any = None, *, create: bool = True):
+    def __init__(self, target: Target = None, *, create: bool = True):
         self.db: Database = open_database(target, create=create)
 
     @property
@@ -228,8 +225,6 @@ class Club:
                     raise RecordsError(f"{self.player(pid).name} is already playing in open session {busy}")
             contest_id = table_no = None
             if contest is not None:
-                from kikimimi.records.contest import claim_table
-
                 contest_id, table_no = claim_table(self, contest, table, kind)
             sid = self.db.value(
                 "INSERT INTO sessions (kind, planned, started_at, contest_id, table_no) VALUES (?, ?, ?, ?, ?) "

@@ -22,6 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from kikimimi.records.basics import SESSION_KINDS, now
 from kikimimi.records.errors import RecordsError
 
 if TYPE_CHECKING:
@@ -55,8 +56,6 @@ class Standing:
 
 def start_contest(club: Club, name: str, tables: int, kind: str = "half") -> ContestInfo:
     """Open a contest across `tables` tables, each playing a `kind` trial."""
-    from kikimimi.records.club import SESSION_KINDS, _now
-
     name = name.strip()
     if not name or len(name) > 80 or not name.isprintable():
         raise RecordsError("a contest needs a name of 1 to 80 printable characters")
@@ -70,7 +69,7 @@ def start_contest(club: Club, name: str, tables: int, kind: str = "half") -> Con
             raise RecordsError(f"a contest named {name!r} already exists")
         return club.db.value(
             "INSERT INTO club_contests (name, table_count, kind, started_at) VALUES (?, ?, ?, ?) RETURNING id",
-            (name, tables, kind, _now()),
+            (name, tables, kind, now()),
         )
 
     return contest(club, club._write(body))
@@ -153,8 +152,6 @@ def standings(club: Club, ref: int | str) -> tuple[ContestInfo, list[Standing]]:
 
 def close_contest(club: Club, ref: int | str, winner: int | str | None = None) -> tuple[ContestInfo, Settlement]:
     """The referee closes the contest: the winner's peerage step and rank are recorded with it."""
-    from kikimimi.records.club import _now
-
     def body() -> tuple[int, Settlement]:
         info, table = standings(club, ref)
         if info.status != "open":
@@ -178,7 +175,7 @@ def close_contest(club: Club, ref: int | str, winner: int | str | None = None) -
         settlement = club._win_contest(champion, info.name)
         club.db.execute(
             "UPDATE club_contests SET status = 'closed', closed_at = ?, won_id = ? WHERE id = ?",
-            (_now(), settlement.contest_id, info.id),
+            (now(), settlement.contest_id, info.id),
         )
         return info.id, settlement
 

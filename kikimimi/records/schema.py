@@ -19,7 +19,7 @@ import sqlite3
 import time
 from pathlib import Path
 
-from kikimimi.records.backend import LOCK_WAIT_SECONDS, Database, closing_on_error, connect
+from kikimimi.records.backend import LOCK_WAIT_SECONDS, Database, SqliteDatabase, closing_on_error, connect
 from kikimimi.records.errors import RecordsError
 
 #: "kkrc" — marks a kikimimi records database (SQLite PRAGMA application_id;
@@ -209,7 +209,7 @@ def _check_version(db: Database, version: int) -> int:
 # -- SQLite: the marker and version live in the file header (PRAGMAs) -------------
 
 
-def _inspect_sqlite(db: Database) -> int:
+def _inspect_sqlite(db: SqliteDatabase) -> int:
     """The file's schema version (0: a new, empty file); raises if the file is not ours.  Reads only."""
     # One read transaction: three separate reads could straddle another
     # table's first migration and see objects without their marker.
@@ -246,7 +246,7 @@ def _use_wal(conn: sqlite3.Connection) -> None:
             time.sleep(0.02)
 
 
-def _migrate_sqlite(db: Database) -> int:
+def _migrate_sqlite(db: SqliteDatabase) -> int:
     conn = db.conn
     while True:
         conn.execute("BEGIN IMMEDIATE")
@@ -318,7 +318,7 @@ def _migrate_postgres(db: Database) -> int:
 
 def version_of(db: Database) -> int:
     """The schema version of an open database (reads only)."""
-    return _inspect_sqlite(db) if db.kind == "sqlite" else _inspect_postgres(db)
+    return _inspect_sqlite(db) if isinstance(db, SqliteDatabase) else _inspect_postgres(db)
 
 
 def open_database(target: str | os.PathLike[str] | None = None, *, create: bool = True) -> Database:
@@ -343,7 +343,7 @@ def open_database(target: str | os.PathLike[str] | None = None, *, create: bool 
                     f"{db.where}: no records in this database yet (create them with `kikimimi players add`, "
                     "or pass --create)"
                 )
-            if db.kind == "sqlite":
+            if isinstance(db, SqliteDatabase):
                 db.conn.execute("PRAGMA foreign_keys = ON")
                 _use_wal(db.conn)
                 db.conn.execute("PRAGMA synchronous = FULL")

@@ -8,36 +8,14 @@ from typing import Any
 
 from kikimimi.engine import public_view, run_script
 from kikimimi.protocol import visible_to
+from kikimimi.testing.table_script import Script as TableScript
 
 
-class Script:
-    """A table script under construction; `run()` gives the event log."""
+class Script(TableScript):
+    """A hidden-role table script; `run()` gives the event log."""
 
     def __init__(self, game: str, players: int, **options: Any):
-        self.lines: list[dict[str, Any]] = [{"game": game, "players": players, "options": options}]
-        self.t = 0.0
-
-    def _add(self, line: dict[str, Any], dt: float = 1.0) -> "Script":
-        self.t += dt
-        self.lines.append({"t": round(self.t, 3), **line})
-        return self
-
-    def hand(self, seat: int, tag: str, dt: float = 1.0) -> "Script":
-        return self._add({"reader": "hand", "seat": seat, "tag": tag}, dt)
-
-    def field(self, tag: str, removed: bool = False, dt: float = 1.0) -> "Script":
-        line: dict[str, Any] = {"reader": "field", "tag": tag}
-        if removed:
-            line["removed"] = True
-        return self._add(line, dt)
-
-    def console(self, text: str, dt: float = 1.0) -> "Script":
-        return self._add({"console": text}, dt)
-
-    def wait(self, seconds: float) -> "Script":
-        """Let real time pass (timers fire before the next line)."""
-        self.t += seconds
-        return self
+        super().__init__(game, players, None, **options)
 
     def deal(self, card_set: str, roles: Sequence[str], kind: str = "role") -> "Script":
         seen: dict[str, int] = {}
@@ -51,7 +29,7 @@ class Script:
             self.hand(voter, f"seat:{target}")
         return self
 
-    def run(self) -> list[dict[str, Any]]:
+    def run(self) -> list[dict[str, Any]]:  # type: ignore[override]  # the log itself, for of/said/seen_by
         return run_script(self.lines)
 
 

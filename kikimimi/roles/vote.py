@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 
 @dataclass
@@ -23,7 +24,7 @@ class Vote:
     ballots: dict[int, int] = field(default_factory=dict)
 
     @classmethod
-    def open(cls, voters: Iterable[int], candidates: Iterable[int] | None = None, **kw) -> "Vote":
+    def open(cls, voters: Iterable[int], candidates: Iterable[int] | None = None, **kw: Any) -> "Vote":
         vs = frozenset(voters)
         return cls(vs, frozenset(candidates) if candidates is not None else vs, **kw)
 

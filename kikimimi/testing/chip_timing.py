@@ -100,14 +100,13 @@ class DelayLine:
         self._thread.join(timeout=2)
 
     def _run(self) -> None:
-        with self._cond:
-            while not self._stop:
-                if not self._heap:
-                    self._cond.wait()
-                    continue
-                due = self._heap[0][0] - time.monotonic()
-                if due > 0:
-                    self._cond.wait(due)
-                    continue
+        while True:
+            with self._cond:
+                while not self._stop and (not self._heap or self._heap[0][0] > time.monotonic()):
+                    self._cond.wait(self._heap[0][0] - time.monotonic() if self._heap else None)
+                if self._stop:
+                    return
                 _, _, data = heapq.heappop(self._heap)
-                self._write(data)
+            # written outside the line's lock: the writer takes the chip's lock, and the chip
+            # holds its own while it queues an answer here (the other order deadlocked)
+            self._write(data)

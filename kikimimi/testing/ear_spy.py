@@ -5,11 +5,11 @@ so a test needs no knowledge of how a game builds its table.
 """
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, Protocol
 
 from kikimimi import declared
-from kikimimi.ear import EAR, EarTable
+from kikimimi.ear import EAR, EarTable, Heard
 from kikimimi.protocol import Game, Simulation
 
 #: (seat, what was heard or the reach touched, "hear" or "act")
@@ -34,11 +34,12 @@ def spy_on_ear_bots(monkeypatch: Patcher, game: str) -> list[Call]:
         for b in table.bots:
             hear, act = b.hear, b.act
 
-            def heard(h: Any, _seat: int | None = b.seat, _hear: Any = hear) -> Any:
-                calls.append((_seat, h, "hear"))
-                return _hear(h)
+            def heard(heard: Heard, _seat: int | None = b.seat, _hear: Callable[[Heard], None] = hear) -> None:
+                calls.append((_seat, heard, "hear"))
+                _hear(heard)
 
-            def acted(reach: Any, _seat: int | None = b.seat, _act: Any = act) -> Any:
+            def acted(reach: Any, _seat: int | None = b.seat,
+                      _act: Callable[[Any], dict[str, Any] | None] = act) -> dict[str, Any] | None:
                 calls.append((_seat, reach, "act"))
                 return _act(reach)
 

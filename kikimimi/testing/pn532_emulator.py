@@ -35,6 +35,7 @@ import logging
 import threading
 import time
 from collections.abc import Callable
+from typing import Self
 
 from kikimimi.testing.chip_timing import REAL, ChipTiming, DelayLine
 from kikimimi.testing.ntag import Ntag213
@@ -180,7 +181,7 @@ class PN532Emulator(PtyDevice):
             self.asleep = False
             self.link.appear()
 
-    def start(self):  # -> Self
+    def start(self) -> Self:
         if self.timing is not None:
             self._line = DelayLine(self._write_now, self.path)
         return super().start()

@@ -3,12 +3,15 @@ thread, and the ability to be unplugged.  Subclasses implement `_serve`."""
 from __future__ import annotations
 
 import threading
+from typing import Self
 
 from kikimimi.testing.ptylink import PtyLink
 
 
 class PtyDevice:
     kind = "device"
+    #: Set by each device: its state's lock, also held while it vanishes.
+    _lock: threading.Lock | threading.RLock
 
     def __init__(self, link: str) -> None:
         self.link = PtyLink(link)
@@ -16,7 +19,7 @@ class PtyDevice:
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
 
-    def start(self):  # -> Self
+    def start(self) -> Self:
         self.link.appear()
         self._thread = threading.Thread(target=self._serve, name=f"{self.kind}-emu {self.path}", daemon=True)
         self._thread.start()

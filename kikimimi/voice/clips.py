@@ -163,7 +163,7 @@ def _map_readonly(path: Path) -> np.ndarray:
         os.close(fd)
     raw = (ctypes.c_ubyte * size).from_address(addr)
     weakref.finalize(raw, _libc.munmap, addr, size)
-    data = np.frombuffer(raw, dtype=np.uint8)
+    data = np.frombuffer(memoryview(raw), dtype=np.uint8)  # the view keeps `raw` (and so the mapping) alive
     data.flags.writeable = False  # the pages are mapped read-only: a write would crash
     return data
 

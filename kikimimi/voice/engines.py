@@ -114,6 +114,8 @@ class EspeakCli:
         return pick_voice(self.voices, lang)
 
     def save(self, text: str, path: Path, voice: str, rate: int | None) -> None:
+        if self.program is None:
+            raise RenderError(str(self.problem))
         proc = subprocess.run(
             [self.program, "-v", voice, "-s", str(int(rate or self.default_rate)), "-b", "1",
              "-w", str(path), "--stdin"],

@@ -16,6 +16,7 @@ from kikimimi.engine import public_view
 from kikimimi.engine import ScriptRun
 from kikimimi.script import Header, read_script
 from kikimimi.testing.tables import sim_table_toml
+from kikimimi.testing.table_script import wait_until
 
 TOY = [sys.executable, str(Path(__file__).parent / "toy_kikimimi.py")]
 CONFIG = sim_table_toml("toy", 2, journal="journal.jsonl")
@@ -29,15 +30,6 @@ def _serve(tmp: Path) -> subprocess.Popen:
 
 def _journal_inputs(tmp: Path) -> list[dict]:
     return [item for _, item in read_script(tmp / "journal.jsonl").lines]
-
-
-def _wait_for(predicate, timeout=20.0):
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if predicate():
-            return True
-        time.sleep(0.02)
-    return False
 
 
 def _acknowledged(tmp: Path) -> int:
@@ -58,7 +50,7 @@ def test_killed_serve_resumes_with_no_input_lost(tmp_path, seed):
         proc.stdin.write(line + "\n")
         proc.stdin.flush()
         if i < 3:
-            assert _wait_for(lambda: _acknowledged(tmp_path) >= i + 1)
+            wait_until(lambda: _acknowledged(tmp_path) >= i + 1, "the served table")
     time.sleep(rng.random() * 0.05)  # a random moment, maybe mid-input
     proc.send_signal(signal.SIGKILL)
     proc.wait(timeout=10)
@@ -72,7 +64,7 @@ def test_killed_serve_resumes_with_no_input_lost(tmp_path, seed):
     for line in rest:
         proc.stdin.write(line + "\n")
         proc.stdin.flush()
-    assert _wait_for(lambda: len(_journal_inputs(tmp_path)) == len(first) + 2)
+    wait_until(lambda: len(_journal_inputs(tmp_path)) == len(first) + 2, "the served table")
     proc.stdin.close()
     assert proc.wait(timeout=20) == 0
     err = proc.stderr.read()

@@ -11,6 +11,7 @@ import time
 from kikimimi.script import read_script
 from kikimimi.testing.ntag import Ntag213
 from kikimimi.testing.pn532_emulator import PN532Emulator
+from kikimimi.testing.table_script import wait_until
 
 
 def _config(tmp_path) -> str:
@@ -28,15 +29,6 @@ def _inputs(tmp_path) -> list[dict]:
     return [item for _, item in read_script(path).lines] if path.exists() else []
 
 
-def _wait(predicate, timeout=15.0) -> bool:
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if predicate():
-            return True
-        time.sleep(0.05)
-    return False
-
-
 def test_serve_turns_reader_events_into_journaled_inputs(tmp_path):
     (tmp_path / "table.toml").write_text(_config(tmp_path))
     emus = {name: PN532Emulator(str(tmp_path / name)).start() for name in ("hand-1", "hand-2", "hand-3", "field")}
@@ -45,18 +37,18 @@ def test_serve_turns_reader_events_into_journaled_inputs(tmp_path):
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     try:
         # every reader connected and polling (a tag resting at connect would be ignored)
-        assert _wait(lambda: all(e.commands["InListPassiveTarget"] >= 2 for e in emus.values()), timeout=30)
+        wait_until(lambda: all(e.commands["InListPassiveTarget"] >= 2 for e in emus.values()), "the readers' inputs", timeout=30)
         emus["hand-1"].place(Ntag213("04aa000000000a", text="trident:heart-3"))
-        assert _wait(lambda: len(_inputs(tmp_path)) >= 1)
+        wait_until(lambda: len(_inputs(tmp_path)) >= 1, "the readers' inputs")
         emus["hand-2"].place(Ntag213("04c0ffee000001"))  # no NDEF: the tag map names it
-        assert _wait(lambda: len(_inputs(tmp_path)) >= 2)
+        wait_until(lambda: len(_inputs(tmp_path)) >= 2, "the readers' inputs")
         time.sleep(0.5)  # resting: no repeats
         emus["hand-1"].remove()
-        assert _wait(lambda: len(_inputs(tmp_path)) >= 3)
+        wait_until(lambda: len(_inputs(tmp_path)) >= 3, "the readers' inputs")
         emus["hand-3"].vanish()
-        assert _wait(lambda: any(i.get("lost") for i in _inputs(tmp_path)))
+        wait_until(lambda: any(i.get("lost") for i in _inputs(tmp_path)), "the readers' inputs")
         emus["hand-3"].come_back()
-        assert _wait(lambda: any(i.get("back") for i in _inputs(tmp_path)), timeout=20)
+        wait_until(lambda: any(i.get("back") for i in _inputs(tmp_path)), "the readers' inputs", timeout=20)
         time.sleep(0.5)
     finally:
         proc.send_signal(signal.SIGTERM)

@@ -6,9 +6,9 @@ import random
 import pytest
 
 from kikimimi.cli import main
-from kikimimi.ear import EarBot, EarTable, Handles, Heard, compare, game_figures
+from kikimimi.ear import EarBot, EarTable, Handles, Heard, game_figures
 from kikimimi.protocol import TABLE, seat_audience
-from kikimimi.sim import play
+from kikimimi.sim import compare, play
 from kikimimi.testing.ear_spy import spy_on_ear_bots
 
 GAMES = [("trident", 3, {}), ("trident", 2, {}), ("trident", 4, {"scoring": "competition"}),

@@ -8,10 +8,10 @@ import shlex
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 from kikimimi.sim import play
+from kikimimi.testing.table_script import wait_until
 
 ROOT = Path(__file__).parents[2]
 KIKIMIMI = str(Path(sys.executable).with_name("kikimimi"))
@@ -22,13 +22,6 @@ def _walkthrough() -> list[list[str]]:
     block = re.search(r"<!-- walkthrough:.*?```sh\n(.*?)```\n<!-- /walkthrough -->", text, re.S)
     assert block, "the README lost its walkthrough block"
     return [shlex.split(line) for line in block.group(1).splitlines() if line.strip()]
-
-
-def _wait_for(predicate, what, timeout=30.0):
-    end = time.monotonic() + timeout
-    while not predicate():
-        assert time.monotonic() < end, f"timed out waiting for {what}"
-        time.sleep(0.05)
 
 
 def test_the_readme_walkthrough_is_what_a_referee_types(tmp_path):
@@ -49,7 +42,7 @@ def test_the_readme_walkthrough_is_what_a_referee_types(tmp_path):
 
     table = start()
     journal = tmp_path / "var" / "trident-sim.jsonl"
-    _wait_for(lambda: journal.with_name(journal.name + ".secret").exists() or table.poll() is not None, "serve")
+    wait_until(lambda: journal.with_name(journal.name + ".secret").exists() or table.poll() is not None, "serve")
     assert table.poll() is None, table.stderr.read()
     script, log = play("trident", 4, 3, {"scoring": "competition"})
     for line in script[1:]:  # the typed vocabulary of the simulated readers
@@ -59,7 +52,7 @@ def test_the_readme_walkthrough_is_what_a_referee_types(tmp_path):
             reader = "f" if line["reader"] == "field" else str(line["seat"])
             table.stdin.write(f"{reader} {line['tag']}\n")
     table.stdin.flush()
-    _wait_for(lambda: len(journal.read_text().splitlines()) == len(script), "the game's inputs")
+    wait_until(lambda: len(journal.read_text().splitlines()) == len(script), "the game's inputs")
 
     # the console line of the README, in its plain form
     console = subprocess.run([KIKIMIMI, "console", "trident", "--plain"], cwd=tmp_path,
@@ -73,7 +66,7 @@ def test_the_readme_walkthrough_is_what_a_referee_types(tmp_path):
     out = table.stdout.read()
     assert "Game 1 of 5." in out and "Game 1 of 5 is over. First, " in out and "Game 2 of 5." in out
     table = start()
-    _wait_for(lambda: journal.with_name(journal.name + ".secret").exists() or table.poll() is not None, "again")
+    wait_until(lambda: journal.with_name(journal.name + ".secret").exists() or table.poll() is not None, "again")
     table.send_signal(signal.SIGTERM)
     assert table.wait(timeout=20) == 0
     assert "Game 2 of 5." in table.stdout.read()  # game 2 had no input yet: it is announced again

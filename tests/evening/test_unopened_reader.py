@@ -24,8 +24,8 @@ def _config(lang: str) -> str:
     ("en", {"The hand reader of seat 1 cannot be opened. The referee has the reason.",
             "The hand reader of seat 2 cannot be opened. The referee has the reason.",
             "The field reader cannot be opened. The referee has the reason."}),
-    ("ja", {"1番の席の手元リーダーを開けません。理由は審判に伝えました。",
-            "2番の席の手元リーダーを開けません。理由は審判に伝えました。",
+    ("ja", {"1番の席の手元のリーダーを開けません。理由は審判に伝えました。",
+            "2番の席の手元のリーダーを開けません。理由は審判に伝えました。",
             "場のリーダーを開けません。理由は審判に伝えました。"}),
 ])
 def test_a_reader_that_cannot_be_opened_is_said_once_with_the_reason_and_doctor(tmp_path, lang, spoken):

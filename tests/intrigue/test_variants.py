@@ -98,8 +98,12 @@ def test_house_rules_override_each_number():
 
 def hidden_game() -> Script:
     s = Script(bribes="hidden")
-    s.send(1, "1-law-1", 2).send(1, "1-finance-1", 3).offer(1, 2)
-    return s
+    s.send(1, "1-law-1", 2).send(1, "1-finance-1", 3)
+    # hidden bribes are a dial whose start only the bidder hears (issue 25): turn it to two steps
+    dial = [e for e in s.run().log if e.get("key") == "offer-dial"][-1]
+    assert dial["to"] == "seat:1"
+    start, top = dial["params"]["amount"] // 10_000, 320_000 // 10_000  # seat 1's cash: the start
+    return s.offer(1, (2 - start) % (top + 1))
 
 
 def test_hidden_bribes_are_heard_only_by_the_offerer_and_the_owner():
@@ -194,9 +198,9 @@ def test_stop_ends_the_game_ranked_by_cash():
 
 def test_pieces_on_the_field_reader_and_lifted_pieces():
     s = Script()
-    s._add({"reader": "field", "tag": A("1-law-1")})
+    s.add({"reader": "field", "tag": A("1-law-1")})
     field = s.line
-    s._add({"reader": "hand", "seat": 1, "tag": A("1-law-1"), "removed": True})
+    s.add({"reader": "hand", "seat": 1, "tag": A("1-law-1"), "removed": True})
     lifted = s.line
     r = s.run()
     assert r.keys(field) == ["hand-reader-only"] and r.errors(field)

@@ -16,20 +16,11 @@ STEP = 0.5
 
 
 class Table(Script):
+    step = STEP
     def __init__(self, jobs: Sequence[str], lang: str = "en", **options: Any):
         super().__init__("mafia42", len(jobs), jobs=list(jobs), **options)
         self.lines[0]["lang"] = lang
         self.deal("mafia42", jobs, kind="job")
-
-    def add(self, line: dict[str, Any], dt: float = STEP) -> "Table":
-        self._add(line, dt)
-        return self
-
-    def hand(self, seat: int, tag: str, dt: float = STEP) -> "Table":
-        return self.add({"reader": "hand", "seat": seat, "tag": tag}, dt)
-
-    def console(self, text: str, dt: float = STEP) -> "Table":
-        return self.add({"console": text}, dt)
 
     def next(self) -> "Table":
         return self.console("next")

@@ -45,7 +45,7 @@ def test_a_token_put_back_on_the_field_is_named_again():
     ("ja", "まだ配っていません。審判がディールを入力するまでお待ちください。"),
 ])
 def test_a_card_scanned_before_the_deal_says_so(lang, words):
-    s = scripted(lang, target=2).deal().declare("keiichi", "bat", "forest").add(console="raise 4").add(console="next")
+    s = scripted(lang, target=2).deal().declare("keiichi", "bat", "forest").console("raise 4").console("next")
     for c in ("shion", "kuwa", "riverbank"):
         s.hand(4, f"oni:token-{c}")
     s.hand(2, "oni:card-keiichi")  # the round is over; the referee has not typed deal
@@ -76,7 +76,7 @@ def test_finish_the_deal_first_names_the_short_seats(lang, words):
 
 
 def test_a_card_on_the_field_is_refused_without_its_name_in_public():
-    log = Script().deal().add(reader="field", tag="oni:card-mion").run()
+    log = Script().deal().field("oni:card-mion").run()
     err = of(log, "error")[0]
     assert err["private"] == "referee" and "mion" in err["message"]
     assert said(log, "table", "field-tokens-only")
@@ -84,7 +84,7 @@ def test_a_card_on_the_field_is_refused_without_its_name_in_public():
 
 
 def test_unicode_digits_at_the_console_are_one_line_refusals():
-    log = Script().deal().declare("keiichi", "bat", "forest").add(console="raise ²").add(console="hint ²").run()
+    log = Script().deal().declare("keiichi", "bat", "forest").console("raise ²").console("hint ²").run()
     errors = of(log, "error")
     assert len(errors) == 2 and not [e for e in errors if "internal" in e["message"]]
     assert not of(log, "raise")
@@ -93,7 +93,7 @@ def test_unicode_digits_at_the_console_are_one_line_refusals():
 @pytest.mark.parametrize("lang", ["en", "ja"])
 def test_hint_speaks_the_table_then_the_seats_own_assistant(lang):
     s = scripted(lang, assistant={"1": "full", "2": "off"}).deal().declare("keiichi", "bat")
-    s.hand(1, "cmd:hint").add(console="hint 2")
+    s.hand(1, "cmd:hint").console("hint 2")
     log = s.run()
     asked = len(s.lines) - 1  # the line of seat 1's HINT; the console's is the next
     keys1 = [e["key"] for e in said(log, "seat:1") if e["in"] == asked]

@@ -6,6 +6,7 @@ import pytest
 from kikimimi.declared import diagram
 from kikimimi.engine import run_script
 from kikimimi.script import ScriptError
+from kikimimi.testing.table_script import Script as TableScript
 from kikimimi_games.onisagashi import OnisagashiGame
 
 # The seed's example seen from seat 1: 魅音, 豆腐の角, 沼; answer shion, kuwa, riverbank.
@@ -13,29 +14,22 @@ HANDS = {1: ["mion", "tofu", "swamp"], 2: ["rena", "nata", "dam"], 3: ["keiichi"
          4: ["satoko", "kame", "roadside"], 5: ["rika", "bat", "forest"]}
 
 
-class Script:
-    def __init__(self, **options):
-        self.lines = [{"game": "onisagashi", "players": 5, "lang": "en", "options": options}]
-        self.t = 0.0
+class Script(TableScript):
+    """A 鬼探し script at five seats; `run()` gives the event log."""
 
-    def add(self, **line):
-        self.t += 1
-        self.lines.append({"t": self.t, **line})
-        return self
+    def __init__(self, **options):
+        super().__init__("onisagashi", 5, "en", **options)
 
     def deal(self, hands=HANDS):
         for s, cards in hands.items():
             for c in cards:
-                self.add(reader="hand", seat=s, tag=f"oni:card-{c}")
+                self.hand(s, f"oni:card-{c}")
         return self
 
     def declare(self, *cards):
         for c in cards:
-            self.add(reader="field", tag=f"oni:token-{c}")
+            self.field(f"oni:token-{c}")
         return self
-
-    def hand(self, seat, tag):
-        return self.add(reader="hand", seat=seat, tag=tag)
 
     def run(self):
         return run_script(self.lines)
@@ -58,11 +52,11 @@ def test_declaration_is_answered_from_the_known_hands():
 
 def test_raise_priority_runs_clockwise_from_the_declarer_and_scores():
     s = Script(rounds=2).deal().declare("keiichi", "bat", "forest")  # seat 1 declares
-    s.hand(4, "cmd:raise").add(console="raise 2").add(console="next")
+    s.hand(4, "cmd:raise").console("raise 2").console("next")
     for c in ("shion", "kuwa", "riverbank"):
         s.hand(2, f"oni:token-{c}")
-    s.add(console="deal").deal().declare("keiichi", "bat", "forest")  # round 2: seat 2 declares
-    s.hand(1, "cmd:raise").hand(3, "cmd:raise").add(console="next")
+    s.console("deal").deal().declare("keiichi", "bat", "forest")  # round 2: seat 2 declares
+    s.hand(1, "cmd:raise").hand(3, "cmd:raise").console("next")
     for c in ("shion", "kuwa", "forest"):
         s.hand(3, f"oni:token-{c}")
     log = s.run()
@@ -87,7 +81,7 @@ def test_raise_window_closes_on_its_timer():
 
 
 def test_no_raise_passes_the_turn_clockwise():
-    log = Script().deal().declare("keiichi", "bat", "forest").add(console="next").run()
+    log = Script().deal().declare("keiichi", "bat", "forest").console("next").run()
     assert [t["seat"] for t in of(log, "turn")] == [1, 2]
 
 
@@ -135,7 +129,7 @@ def test_assistant_modes_and_own_knowledge():
 
 
 def test_target_score_ends_the_game():
-    s = Script(target=1).deal().declare("keiichi", "bat", "forest").add(console="raise 4").add(console="next")
+    s = Script(target=1).deal().declare("keiichi", "bat", "forest").console("raise 4").console("next")
     for c in ("shion", "kuwa", "riverbank"):
         s.hand(4, f"oni:token-{c}")
     log = s.run()
@@ -143,7 +137,7 @@ def test_target_score_ends_the_game():
 
 
 def test_console_mistakes_are_one_line_errors():
-    log = Script().add(console="next").add(console="fly away").deal().add(console="deal").run()
+    log = Script().console("next").console("fly away").deal().console("deal").run()
     assert [e["message"].split(":")[0] for e in of(log, "error")] == ["next", "unknown command 'fly away' (have", "deal"]
 
 

@@ -5,6 +5,7 @@ Each behaviour is checked through nfcpy's own driver; where our driver used to b
 wrong against it, the test says what it used to do."""
 from __future__ import annotations
 
+import threading
 import time
 
 import ndef
@@ -16,7 +17,7 @@ from kikimimi.readers.factory import make_driver
 from kikimimi.readers.nfc_driver import (
     WAKE_PREAMBLE, close_quietly, identify, open_pn532, sense, write_name)
 from kikimimi.readers.runner import ReaderSettings
-from kikimimi.testing.chip_timing import FTDI_DEFAULT, REAL
+from kikimimi.testing.chip_timing import FTDI_DEFAULT, REAL, DelayLine
 from kikimimi.testing.collect import Table
 from kikimimi.testing.ntag import FACTORY_DATA, Ntag213
 
@@ -241,3 +242,33 @@ def test_a_table_file_may_choose_the_rf_field_and_an_rdm6300_that_stops(tmp_path
     (tmp_path / "t.toml").write_text(good.replace('rf = "poll"', 'rf = "always"'))
     with pytest.raises(ConfigError, match="rf"):
         load_table_config(tmp_path / "t.toml")
+
+
+def test_the_delay_line_takes_answers_while_it_writes():
+    """The line's thread writes under the chip's lock; the chip queues answers holding it.
+    The line used to write while holding its own lock: chip and line then waited for each
+    other, a reader went silent mid-game (a bench run lost two of four)."""
+    chip = threading.Lock()
+    written: list[bytes] = []
+    writing = threading.Event()
+
+    def write(data: bytes) -> None:
+        writing.set()
+        with chip:
+            written.append(data)
+
+    line = DelayLine(write, "test")
+    queued = threading.Event()
+    try:
+        with chip:  # the chip is busy, and the line has something to write
+            line.send(b"ack", 0.0)
+            assert writing.wait(2)
+            th = threading.Thread(target=lambda: (line.send(b"answer", 0.0), queued.set()), daemon=True)
+            th.start()
+            assert queued.wait(2)  # the chip can still queue its answer
+        end = time.monotonic() + 2
+        while len(written) < 2 and time.monotonic() < end:
+            time.sleep(0.005)
+    finally:
+        line.close()
+    assert written == [b"ack", b"answer"]  # in order

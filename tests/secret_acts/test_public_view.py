@@ -3,6 +3,7 @@ it tries to recover a secret from what a spectator or `replay --public` gets."""
 from __future__ import annotations
 
 import asyncio
+from collections import Counter
 
 import pytest
 
@@ -38,28 +39,51 @@ def guesses_from_gaps(view, key):
 
 @pytest.mark.parametrize("key", ["seq", "in"])
 def test_hidden_bribes_cannot_be_counted_from_gaps_in_the_numbering(key):
-    naive_hits = hits = total = 0
+    total = 0
     for _, log in hidden_bribe_games():
-        amounts = offers(log)
         naive = guesses_from_gaps([ev for ev in log if visible_to(ev, None)], key)
         guesses = guesses_from_gaps(public_view(log), key)
-        assert len(guesses) == len(naive) == len(amounts)
-        distinct = sorted(set(amounts))
-        # the attacker's best map from gap to amount, fitted on the answers themselves
-        for seen in (naive, guesses):
-            table = {g: max(distinct, key=lambda a: sum(1 for x, y in zip(seen, amounts) if x == g and y == a))
-                     for g in set(seen)}
-            right = sum(table[g] == a for g, a in zip(seen, amounts))
-            if seen is naive:
-                naive_hits += right
-            else:
-                hits += right
-        total += len(amounts)
+        assert len(guesses) == len(naive) == len(offers(log))
+        assert len(set(naive)) > 3  # a plain filter shows every private tap as a gap
+        assert len(set(guesses)) == 1  # the public view: the same gap whatever was offered
+        total += len(guesses)
     assert total > 20
-    assert naive_hits == total  # the attack is real: a plain filter gives every amount away
-    majority = max(sum(a == v for _, log in hidden_bribe_games() for a in offers(log))
-                   for v in {a for _, log in hidden_bribe_games() for a in offers(log)})
-    assert hits <= majority  # no better than always guessing the commonest amount
+
+
+def taps_and_amounts(games):
+    """The attacker at the table: they count every tap of the bidder (they see it,
+    and the public `t` shows how long it took); the answer is the amount offered."""
+    pairs = []
+    for script, log in games:
+        count, bidder = 0, None
+        offered = iter(offers(log))
+        for line in script[1:]:
+            if line.get("tag") == "cmd:bribe":
+                count += 1
+            elif line.get("tag") == "cmd:ok" or line.get("console", "").startswith("next"):
+                pairs.append((count, next(offered, None)))
+                count = 0
+    return [(c, a) for c, a in pairs if a is not None]
+
+
+def test_the_count_of_bribe_taps_tells_nothing_of_a_hidden_amount():
+    """Cover (docs/intrigue.md): a hidden offer is a dial whose start only the bidder
+    hears.  Fitted on some games and tried on others, guessing the amount from the
+    number of taps does no better than always guessing the commonest amount."""
+    learn = taps_and_amounts(hidden_bribe_games(range(1, 6)))
+    trial = taps_and_amounts(hidden_bribe_games(range(6, 11)))
+    assert len(learn) > 50 and len(trial) > 50
+    by_taps: dict[int, Counter] = {}
+    for taps, amount in learn:
+        by_taps.setdefault(taps, Counter())[amount] += 1
+    commonest = Counter(a for _, a in learn).most_common(1)[0][0]
+    guess = {taps: seen.most_common(1)[0][0] for taps, seen in by_taps.items()}
+    right = sum(guess.get(taps, commonest) == amount for taps, amount in trial)
+    baseline = sum(commonest == amount for _, amount in trial)
+    assert right <= baseline + len(trial) // 10, (right, baseline, len(trial))
+    # and the attack is real where there is no cover: open offers are one tap a step
+    naive = taps_and_amounts([play("intrigue", 1, 4, {"edition": "classic"}, "greedy")])
+    assert naive and all(amount == taps * 10_000 for taps, amount in naive)
 
 
 def test_the_public_numbering_has_no_gaps_and_a_stream_numbers_as_the_whole_log():

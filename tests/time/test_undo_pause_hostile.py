@@ -149,7 +149,8 @@ buf = io.StringIO(); real = sys.stdout; sys.stdout = buf
 code = main()
 sys.stdout = real
 print(buf.getvalue(), end="")
-# VmHWM, not ru_maxrss: the latter keeps the forking parent's peak across exec (a big pytest's)
+# VmHWM is this image's own peak; ru_maxrss keeps the forking parent's across exec
+# (a 1 GB pytest made a 1 GB child in the full suite).
 print(next(int(l.split()[1]) for l in open("/proc/self/status") if l.startswith("VmHWM:")))
 sys.exit(code or 0)
 """

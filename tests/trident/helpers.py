@@ -3,8 +3,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from kikimimi.engine import Table
-from kikimimi.script import Header
+from kikimimi.testing.table_script import Run as BaseRun
+from kikimimi.testing.table_script import Script as BaseScript
 
 #: A standard deal: seat -> five pieces (short names), and the opening piece.
 DEAL = {
@@ -18,27 +18,20 @@ def T(name: str) -> str:
     return name if ":" in name else f"trident:{name}"
 
 
-class Script:
+class Script(BaseScript):
+    """A Trident script: pieces by their short names ("heart-3")."""
+
     def __init__(self, players: int = 3, lang: str = "en", **options: Any):
-        self.lines: list[dict[str, Any]] = [{"game": "trident", "players": players, "options": options, "lang": lang}]
-        self.t = 0.0
+        super().__init__("trident", players, lang, **options)
 
-    def _add(self, line: dict[str, Any]) -> "Script":
-        self.t += 1
-        self.lines.append({"t": self.t, **line})
-        return self
+    def hand(self, seat: int, name: str, dt: float | None = None) -> "Script":
+        return super().hand(seat, T(name), dt)
 
-    def hand(self, seat: int, name: str) -> "Script":
-        return self._add({"reader": "hand", "seat": seat, "tag": T(name)})
+    def field(self, name: str, removed: bool = False, dt: float | None = None) -> "Script":
+        return super().field(T(name), removed, dt)
 
-    def field(self, name: str) -> "Script":
-        return self._add({"reader": "field", "tag": T(name)})
-
-    def cmd(self, seat: int, what: str) -> "Script":
-        return self._add({"reader": "hand", "seat": seat, "tag": f"cmd:{what}"})
-
-    def console(self, line: str) -> "Script":
-        return self._add({"console": line})
+    def cmd(self, seat: int, what: str, dt: float | None = None) -> "Script":
+        return super().hand(seat, f"cmd:{what}", dt)
 
     def deal(self, hands: dict[int, list[str]] | None = None) -> "Script":
         for seat, names in (hands or DEAL).items():
@@ -49,40 +42,11 @@ class Script:
     def start(self, opening: str = "heart-8", hands: dict[int, list[str]] | None = None) -> "Script":
         return self.deal(hands).field(opening)
 
-    @property
-    def line(self) -> int:
-        """The script line number of the last line added (header = 1)."""
-        return len(self.lines)
-
     def run(self) -> "Run":
-        header = Header.parse(self.lines[0])
-        table = Table(header)
-        log = table.start()
-        for n, line in enumerate(self.lines[1:], start=2):
-            log += table.feed(n, line)
-        return Run(log, table)
+        played = super().run()
+        return Run(played.log, played.table)
 
 
-class Run:
-    def __init__(self, log: list[dict[str, Any]], table: Table):
-        self.log = log
-        self.table = table
-        self.game = table.game
-        internal = [e for e in log if e["type"] == "error" and "internal error" in e["message"]]
-        assert not internal, internal
-
-    @property
-    def snap(self) -> dict[str, Any]:
-        return self.game.snapshot()
-
-    def at(self, line: int) -> list[dict[str, Any]]:
-        return [e for e in self.log if e["in"] == line]
-
-    def of(self, type_: str, line: int | None = None) -> list[dict[str, Any]]:
-        return [e for e in (self.log if line is None else self.at(line)) if e["type"] == type_]
-
-    def keys(self, line: int) -> list[str]:
-        return [e["key"] for e in self.at(line) if e["type"] == "say"]
-
+class Run(BaseRun):
     def hand(self, seat: int) -> list[str]:
         return [t.split(":", 1)[1] for t in self.snap["hands"][seat]]

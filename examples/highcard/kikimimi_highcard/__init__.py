@@ -1,0 +1,119 @@
+"""High card: the smallest complete kikimimi game (docs/authoring.md walks through it).
+
+Each player draws one numbered card from a face-down pile on their own hand reader and
+hears it in their earphone alone.  When every seat has drawn, they show their cards on
+the field, seat by seat from `first`; the highest card wins.
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from kikimimi.commands import Command, dispatch, hint_command
+from kikimimi.hints import Line, line, situation
+from kikimimi.options import Options, seat
+from kikimimi.phases import Phases
+from kikimimi.protocol import TABLE, Event, Game, Input, error, event, say, seat_audience
+
+CARDS = tuple(f"hc:card-{n}" for n in range(1, 10))
+PHASES = Phases("draw", (("draw", "show", "every seat drew a card"),
+                         ("show", "over", "every card is shown"),
+                         ("draw", "over", "stop")), "over")
+
+
+def diagram() -> str:
+    return PHASES.mermaid()
+
+
+class HighCardGame(Game):
+    # -- the declaration: what the game is, read by the runtime before any play ----------------
+    name = "highcard"
+    min_players, max_players, official_players = 2, 4, 3
+    tag_sets = ("hc",)
+    options_schema = Options(seat("first", 1, "the seat that shows its card first"))
+    bots = ("ear",)
+    bot_table = ear_table = ".ear:ear_table"
+    report = ".tuning:HighCardReport"
+    diagram_of = ".:diagram"
+    console_commands = (hint_command(), Command("stop", "end the game now (nobody wins)", "console_stop"))
+
+    @classmethod
+    def known_tags(cls, players: int) -> frozenset[str]:
+        return frozenset(CARDS)
+
+    # -- one play ----------------------------------------------------------------------------
+    def __init__(self, players: int, options: Mapping[str, Any] | None = None):
+        super().__init__(players, options)
+        self.first: int = self.options_schema.parse(players, self.options)["first"]
+        self.phase = "draw"
+        self.cards: dict[int, str] = {}  # seat -> its card (a secret until shown)
+        self.shown: list[int] = []
+
+    @property
+    def over(self) -> bool:
+        return self.phase == "over"
+
+    def start(self, t: float) -> list[Event]:
+        return [say(TABLE, "draw")]
+
+    def handle(self, inp: Input) -> list[Event]:
+        if inp.console is not None:
+            return dispatch(self, self.console_commands, inp.console, inp.t, self.players)
+        if not inp.placed or inp.tag is None:
+            return []  # a card lifted off a reader means nothing here
+        if inp.reader == "hand" and inp.seat is not None:
+            return self._draw(inp.seat, inp.tag)
+        return self._show(inp.tag)
+
+    def _draw(self, seat: int, card: str) -> list[Event]:
+        me = seat_audience(seat)
+        if self.phase != "draw" or seat in self.cards or card in self.cards.values():
+            return [error("one card each, drawn before the show", private=me), say(me, "one-card")]
+        self.cards[seat] = card
+        out = [say(me, "your-card", card=card), event("drew", seat=seat), say(TABLE, "drew", seat=seat)]
+        if len(self.cards) == self.players:
+            self.phase = PHASES.step(self.phase, "show")
+            out.append(say(TABLE, "show", seat=self._turn()))
+        return out
+
+    def _show(self, card: str) -> list[Event]:
+        owner = next((s for s, c in self.cards.items() if c == card), None)
+        if self.phase != "show" or owner != self._turn():
+            return [error("not that card now"), say(TABLE, "wait", seat=self._turn())]
+        self.shown.append(owner)
+        out = [event("show", seat=owner, card=card), say(TABLE, "shown", seat=owner, card=card)]
+        if len(self.shown) < self.players:
+            return out + [say(TABLE, "show", seat=self._turn())]
+        return out + self._game_over("end")
+
+    def _turn(self) -> int:
+        return (self.first - 1 + len(self.shown)) % self.players + 1
+
+    def _game_over(self, reason: str) -> list[Event]:
+        self.phase = PHASES.step(self.phase, "over")
+        order = sorted(self.cards, key=lambda s: -CARDS.index(self.cards[s])) if reason == "end" else []
+        ranking = [{"seat": s, "place": i + 1} for i, s in enumerate(order)]
+        out = [event("game-over", ranking=ranking, reason=reason)]
+        return out + ([say(TABLE, "winner", seat=order[0])] if order else [])
+
+    def console_stop(self, t: float) -> list[Event]:
+        return self._game_over("stopped")
+
+    # -- what a sighted player sees, said by ear (kikimimi.hints) -------------------------------
+    def sight(self, seat: int) -> list[Line]:
+        if self.phase == "draw":
+            return [line("to-draw", seats=[s for s in range(1, self.players + 1) if s not in self.cards])]
+        return [line("shown", seat=s, card=self.cards[s]) for s in self.shown] + \
+            ([line("show", seat=self._turn())] if self.phase == "show" else [])
+
+    def own(self, seat: int) -> list[Line]:
+        return [line("your-card", card=self.cards[seat])] if seat in self.cards else []
+
+    def situation(self) -> list[Event]:
+        return situation(self.sight(0))
+
+    def snapshot(self) -> dict[str, Any]:
+        return {"phase": self.phase, "cards": dict(self.cards), "shown": list(self.shown)}
+
+
+__all__ = ["HighCardGame"]

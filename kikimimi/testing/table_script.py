@@ -1,0 +1,97 @@
+"""One table-script builder and one run for every game's tests (and a wait that fails loudly).
+
+A test writes what the players and the referee do, as script lines, and plays them through
+the real engine; each game's tests subclass `Script` only to add its own words ("send an
+advisor", "deal role cards").  Nothing is mocked: `run()` is the engine a table runs.
+"""
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any
+
+from kikimimi.engine import LogEvent, Table
+from kikimimi.script import Header
+
+
+class Script:
+    """A table script under construction: the header, then one line per act, `dt` seconds
+    apart (`step` unless given)."""
+
+    step = 1.0
+
+    def __init__(self, game: str, players: int, lang: str | None = "en", **options: Any):
+        header: dict[str, Any] = {"game": game, "players": players, "options": options}
+        self.lines: list[dict[str, Any]] = [{**header, "lang": lang} if lang else header]
+        self.t = 0.0
+
+    def add(self, line: dict[str, Any], dt: float | None = None) -> Script:
+        self.t = round(self.t + (self.step if dt is None else dt), 3)
+        self.lines.append({"t": self.t, **line})
+        return self
+
+    def hand(self, seat: int, tag: str, dt: float | None = None) -> Script:
+        return self.add({"reader": "hand", "seat": seat, "tag": tag}, dt)
+
+    def field(self, tag: str, removed: bool = False, dt: float | None = None) -> Script:
+        return self.add({"reader": "field", "tag": tag, **({"removed": True} if removed else {})}, dt)
+
+    def cmd(self, seat: int, what: str, dt: float | None = None) -> Script:
+        """A command tag (`cmd:WHAT`) on the seat's hand reader."""
+        return self.hand(seat, f"cmd:{what}", dt)
+
+    def console(self, text: str, dt: float | None = None) -> Script:
+        return self.add({"console": text}, dt)
+
+    def wait(self, seconds: float) -> Script:
+        """Let time pass (timers due fire before the next line)."""
+        self.t = round(self.t + seconds, 3)
+        return self
+
+    @property
+    def line(self) -> int:
+        """The script line number of the last line added (header = 1)."""
+        return len(self.lines)
+
+    def run(self) -> Run:
+        table = Table(Header.parse(self.lines[0]))
+        log = table.start()
+        for n, line in enumerate(self.lines[1:], start=2):
+            log += table.feed(n, line)
+        return Run(log, table)
+
+
+class Run:
+    """A played script: its log, and the game as it ended (no internal error allowed)."""
+
+    def __init__(self, log: list[LogEvent], table: Table):
+        self.log = log
+        self.table = table
+        self.game = table.game
+        internal = [e for e in log if e["type"] == "error" and "internal error" in e["message"]]
+        assert not internal, internal
+
+    @property
+    def snap(self) -> dict[str, Any]:
+        return self.game.snapshot()
+
+    def at(self, line: int) -> list[LogEvent]:
+        return [e for e in self.log if e["in"] == line]
+
+    def of(self, type_: str, line: int | None = None) -> list[LogEvent]:
+        return [e for e in (self.log if line is None else self.at(line)) if e["type"] == type_]
+
+    def keys(self, line: int | None = None, to: str | None = None) -> list[str]:
+        return [e["key"] for e in (self.log if line is None else self.at(line))
+                if e["type"] == "say" and (to is None or e["to"] == to)]
+
+    def errors(self, line: int) -> list[LogEvent]:
+        return self.of("error", line)
+
+
+def wait_until(predicate: Callable[[], object], what: str, timeout: float = 30.0, pause: float = 0.05) -> None:
+    """Poll until `predicate()` is true; fail naming `what` after `timeout` seconds."""
+    end = time.monotonic() + timeout
+    while not predicate():
+        assert time.monotonic() < end, f"timed out waiting for {what}"
+        time.sleep(pause)
