@@ -24,6 +24,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from kikimimi.duel import focal_seat
+
 from .pieces import HAND_SIZE, PIECES, Kind
 from .simulation import BASIC, HEARD, SEARCH, SUITS, Bot, Temper, TridentSimulation, World
 
@@ -60,12 +62,6 @@ def field_code(tag: str) -> int:
 _PIECE = {p.tag: p for p in PIECES}
 #: Every piece of the set, as the model counts them.
 DECK = Counter(field_code(p.tag) for p in PIECES)
-
-
-def focal_seat(seed: int, players: int) -> int:
-    """The seat the search bot takes in a seeded game: rotated with the seed,
-    so no seat's advantage is counted as the bot's skill."""
-    return seed % players + 1
 
 
 # -- what a seat may know ------------------------------------------------------------

@@ -10,12 +10,11 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
-from kikimimi import confidence
+from kikimimi import duel as duels
 from kikimimi.plot import bars, histogram
 from kikimimi.tuning import Ask, Log, Report, Row, Script, Trial
 
 from .pieces import BY_TAG, KIND_LABELS
-from .search import focal_seat
 from .simulation import SEARCH
 
 
@@ -62,49 +61,32 @@ def report(stats: list[dict[str, Any]], players: int) -> str:
     return "\n".join(lines)
 
 
-def focal(trial: Trial, stats: dict[str, Any]) -> tuple[int, int]:
-    """(won, place) of the seat the search bot takes in this seed's game
+def focal(trial: Trial, stats: dict[str, Any]) -> int:
+    """The place of the seat the search bot takes in this seed's game
     (an unfinished game counts as last place)."""
-    seat = focal_seat(trial.seed, trial.players)
-    place = stats["places"].get(seat, trial.players)
-    return int(place == 1), place
+    return int(stats["places"].get(duels.focal_seat(trial.seed, trial.players), trial.players))
 
 
 def duel(rows: Sequence[Row], ask: Ask) -> tuple[str, dict[str, list[tuple[int, int]]]]:
     """The search bot against the bot it replaces, seed by seed (the same deal)."""
     assert ask.bot is not None
     others = SEARCH[ask.bot]
-    by: dict[str, list[tuple[int, int]]] = {"search": [], others: []}
-    for trial, stats in rows:
-        by[str(trial.label)].append(focal(trial, stats))
-    n = len(by["search"])
-    lines = [f"The Trident: the search bot in one seat (rotated with the seed) among {others} bots, "
-             f"against a {others} bot in that seat: {n} deals, each played both ways, {ask.players} players"]
-    for who, xs in by.items():
-        wins = sum(w for w, _ in xs)
-        lines.append(f"  {who:>7}: win rate {confidence.rate(wins, len(xs)).percent()}, "
-                     f"mean place {confidence.mean([p for _, p in xs]).mean()}")
-    a, b = by["search"], by[others]
-    win = confidence.paired([w for w, _ in a], [w for w, _ in b])
-    place = confidence.paired([p for _, p in a], [p for _, p in b])
-    lines.append(f"  search − {others}: win rate {win.points()}, {confidence.verdict(win)}; "
-                 f"mean place {place.plain()}, {confidence.verdict(place)}")
-    lines.append(f"  (fair share of wins: {1 / ask.players:.1%}; intervals are 95 %, paired by deal)")
-    return "\n".join(lines), by
+    by = duels.outcomes(rows, focal)
+    title = (f"The Trident: the search bot in one seat (rotated with the seed) among {others} bots, "
+             f"against a {others} bot in that seat")
+    return duels.text(title, "search", others, by, ask.players), by
 
 
 class TridentReport(Report):
     """Every game at the asked count; a histogram of turns per game as the plot.
     With a search bot (`--bot search`, `--bot search-random`), every seed is
     played twice, by the search bot and by the bot it replaces, and the report
-    is the difference, with its interval."""
+    is the difference, with its interval (kikimimi/duel.py)."""
 
     def trials(self, ask: Ask) -> list[Trial]:
         if ask.bot not in SEARCH:
             return list(super().trials(ask))
-        others = SEARCH[ask.bot]
-        return [Trial(ask.seed + i, ask.players, dict(ask.options), bot, label)
-                for i in range(ask.games) for bot, label in ((ask.bot, "search"), (others, others))]
+        return duels.paired_trials(ask, ask.bot, SEARCH[ask.bot])
 
     def figures(self, trial: Trial, script: Script, log: Log) -> dict[str, Any]:
         return game_stats(script, log)
@@ -115,13 +97,8 @@ class TridentReport(Report):
         return report([stats for _, stats in rows], ask.players)
 
     def plot(self, rows: Sequence[Row], path: str) -> str:
-        labels = {str(trial.label) for trial, _ in rows}
-        if "search" in labels:
-            places: dict[str, list[int]] = {}
-            for trial, stats in rows:
-                places.setdefault(str(trial.label), []).append(focal(trial, stats)[1])
+        if any(trial.label == duels.CONTENDER for trial, _ in rows):
             players = rows[0][0].players
-            series = {who: [sum(p == k for p in xs) / len(xs) for k in range(1, players + 1)]
-                      for who, xs in places.items()}
-            return bars(series, [f"place {k}" for k in range(1, players + 1)], path, "share of games")
+            shares = duels.place_shares(duels.outcomes(rows, focal), players)
+            return bars(shares, [f"place {k}" for k in range(1, players + 1)], path, "share of games")
         return histogram([stats["turns"] for _, stats in rows], path, "turns per game", "games")

@@ -116,6 +116,6 @@ def test_the_report_pits_the_search_bot_against_the_bot_it_replaces_deal_by_deal
         script, log = play("trident", trial.seed, trial.players, dict(trial.options), trial.bot)
         rows.append((trial, report.figures(trial, script, log)))
     text, by = duel(rows, ask)
-    assert len(by["search"]) == len(by["human"]) == 6
+    assert len(by["contender"]) == len(by["human"]) == 6
     assert "search − human: win rate" in text and "[" in text
     assert ("not significant" in text) or ("significant" in text)
