@@ -4,7 +4,7 @@ matplotlib is the optional `plot` extra: without it a report says so in one
 line and is otherwise whole."""
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 
 def histogram(values: Sequence[float], path: str, xlabel: str, ylabel: str, bins: int = 30) -> str:
@@ -20,6 +20,27 @@ def histogram(values: Sequence[float], path: str, xlabel: str, ylabel: str, bins
     ax.hist(list(values), bins=bins)
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
+    fig.savefig(path)
+    plt.close(fig)
+    return f"plot written to {path}"
+
+
+def bars(series: Mapping[str, Sequence[float]], groups: Sequence[str], path: str, ylabel: str) -> str:
+    """Grouped bars, one colour per series (say, each bot kind's share of each place)."""
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return "plot skipped: matplotlib is not installed (pip install 'kikimimi[plot]')"
+    fig, ax = plt.subplots()
+    width = 0.8 / max(1, len(series))
+    for i, (name, values) in enumerate(series.items()):
+        ax.bar([g + i * width for g in range(len(groups))], list(values), width, label=name)
+    ax.set_xticks([g + width * (len(series) - 1) / 2 for g in range(len(groups))], list(groups))
+    ax.set_ylabel(ylabel)
+    ax.legend()
     fig.savefig(path)
     plt.close(fig)
     return f"plot written to {path}"

@@ -17,12 +17,15 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from kikimimi.duel import focal_seat
 from kikimimi.protocol import visible_to
 
 from .editions import COPIES, edition_from_options
 from .pieces import advisor_of, advisor_tag, section_tag
 
 BOTS = ("greedy", "random", "mixed")
+#: An expected-value bot (`EVBot`) in one seat, rotated with the seed, among greedy bots.
+EV = "ev"
 REFUSALS = {"not-in-garden", "settle-free-first", "conflict-order", "choose-advisor-first", "conflict-section",
             "section-taken", "not-in-hand", "not-own-garden", "different-mansion", "not-now", "not-your-offer",
             "no-offer-now"}
@@ -49,6 +52,7 @@ class Bot:
         self.plan: list[dict[str, Any]] = []
         self.over = False
         self.dial: tuple[int, int] | None = None  # hidden bribes: (start, most) in steps
+        self.round = 1
 
     # -- hearing ----------------------------------------------------------------
     def hear(self, ev: Mapping[str, Any]) -> None:
@@ -60,6 +64,8 @@ class Bot:
         mine = ev["to"] != "table"
         if key == "cash" and mine:
             self.cash = p["cash"]
+        elif key == "round":
+            self.round = int(p["round"])
         elif key == "turn":
             self.task, self.plan, self.sent, self.bribes = None, [], [], {}
         elif key == "dispatched":
@@ -122,17 +128,19 @@ class Bot:
         what, detail = self.task
         extra = [self._line("cmd:hint", 0.5)] if self.kind == "random" and self.rng.random() < 0.03 else []
         if what == "offer":
-            return extra + self._offer(bool(detail.get("conflict")))
+            return extra + self._offer(detail)
         if what == "place":
             return extra + self._place(detail)
         return extra + self._send()
 
-    def _offer(self, conflict: bool) -> list[dict[str, Any]]:
-        most = self.cash // self.ed.step
+    def _taps(self, call: Mapping[str, Any]) -> int:
+        """How many steps to offer for the advisor `call` asks about."""
         if self.kind == "random":
-            taps = self.rng.randint(0, 3)  # may go beyond the cash: the table refuses the extra tap
-        else:
-            taps = min(most, self.rng.choice((2, 3, 4) if conflict else (0, 1, 1, 2)))
+            return self.rng.randint(0, 3)  # may go beyond the cash: the table refuses the extra tap
+        return min(self.cash // self.ed.step, self.rng.choice((2, 3, 4) if call.get("conflict") else (0, 1, 1, 2)))
+
+    def _offer(self, call: Mapping[str, Any]) -> list[dict[str, Any]]:
+        taps = self._taps(call)
         if self.dial is not None:  # turn the dial from where it starts to the amount wanted
             start, top = self.dial
             taps = (min(taps, top) - start) % (top + 1)
@@ -184,6 +192,57 @@ class Bot:
                         [_role(t) for t in self.gardens[target]], role)
 
 
+class EVBot(Bot):
+    """A player who bribes and places by expected value, from what it heard.
+
+    An advisor employed in a section earns its owner that section's income once
+    a round for the rounds left, and once more at the end: that is what an offer
+    can win.  In a conflict the mansion's owner keeps the best payer (as
+    today's bots do), and keeps every bribe, won or lost: so it offers one step
+    above the best offer heard, at least what a greedy rival may offer (four
+    steps), and only while that costs under half of what winning earns; else
+    nothing.  Without a conflict an offer buys at most the better of two free
+    sections: one step, when the difference is worth over two.  As the owner
+    it gives every newcomer the poorest free section: a section's income goes
+    to a rival, and the rich sections left free draw more advisors, and their
+    bribes, to its garden."""
+
+    GREEDY_MOST = 4  # the most steps a greedy bot offers (Bot._taps)
+
+    def __init__(self, seat: int, players: int, options: Mapping[str, Any], rng: random.Random):
+        super().__init__(seat, players, options, "greedy", rng)
+
+    def payouts(self) -> int:
+        """Incomes an advisor placed now still earns (its owner's turns left, and the end)."""
+        return max(1, self.ed.rounds - self.round + 1)
+
+    def _taps(self, call: Mapping[str, Any]) -> int:
+        owner, step = int(call["owner"]), self.ed.step
+        held = self.sections[owner]
+        free = sorted((self.ed.incomes[k - 1] for k in range(1, self.ed.sections + 1) if k not in held),
+                      reverse=True)
+        heard = max((a for t, a in self.bribes.items() if _role(t) == call.get("role")), default=0)
+        most = self.cash // step
+        if call.get("conflict"):
+            home = next((k for k, t in held.items() if _role(t) == call.get("role")), None)
+            income = self.ed.incomes[home - 1] if home else (free[0] if free else 0)
+            worth = income * self.payouts()
+            want = max(heard // step + 1, self.GREEDY_MOST)
+            return want if want <= most and want * step < worth / 2 else 0
+        gain = (free[0] - free[1]) * self.payouts() if len(free) > 1 else 0
+        want = heard // step + 1
+        return want if want <= most and want * step * 2 < gain else 0
+
+    def _place(self, conflict_role: str | None) -> list[dict[str, Any]]:
+        plan = super()._place(conflict_role)
+        mine = self.sections[self.seat]
+        if len(plan) == 2 and plan[1]["tag"] not in (section_tag(k) for k in mine):
+            free = [k for k in range(1, self.ed.sections + 1) if k not in mine]
+            poorest = min(free, key=lambda k: (self.ed.incomes[k - 1], k))
+            plan[1] = self._line(section_tag(poorest))
+        return plan
+
+
 def prospect(incomes: Sequence[int], held: Mapping[int, str], waiting: Sequence[str], role: str) -> float:
     """What a newcomer of `role` may earn in a mansion whose sections hold `held` (section ->
     role) and whose garden holds `waiting` (roles): the best free section left after those
@@ -198,14 +257,18 @@ class IntrigueSimulation:
     """The table of one bot game: the bots take turns as the speaker calls them."""
 
     def __init__(self, seed: int, players: int, options: Mapping[str, Any], bot: str | None = None):
-        kind = bot or "greedy"
+        kind = "greedy" if bot in (None, EV) else bot
         if kind not in BOTS:
-            raise ValueError(f"Intrige bots are {', '.join(BOTS)}, not {kind!r}")
+            raise ValueError(f"Intrige bots are {', '.join((*BOTS, EV))}, not {kind!r}")
         rng = random.Random(seed)
         self.kinds = {s: (("greedy", "random")[(s - 1) % 2] if kind == "mixed" else kind)
                       for s in range(1, players + 1)}
         self.bots = [Bot(s, players, options, self.kinds[s], random.Random(rng.random()))
                      for s in range(1, players + 1)]
+        if bot == EV:  # the same seed deals the same game; one seat is played by the EV bot
+            seat = focal_seat(seed, players)
+            self.kinds[seat] = EV
+            self.bots[seat - 1] = EVBot(seat, players, options, random.Random(self.bots[seat - 1].rng.random()))
 
     def next_input(self) -> dict[str, Any] | None:
         for bot in self.bots:

@@ -11,8 +11,12 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from kikimimi.plot import histogram
+from kikimimi import confidence
+from kikimimi import duel as duels
+from kikimimi.plot import bars, histogram
 from kikimimi.tuning import Ask, Log, Report, Row, Script, Trial
+
+from .bots import EV
 
 
 def game_stats(log: Log) -> dict[str, Any]:
@@ -23,6 +27,7 @@ def game_stats(log: Log) -> dict[str, Any]:
     return {
         "reason": over["reason"] if over else "unfinished",
         "winners": [e["seat"] for e in ranking if e["place"] == 1],
+        "places": {e["seat"]: e["place"] for e in ranking},
         "cash": {e["seat"]: e["cash"] for e in ranking},
         "bribes": sum(1 for a in offers if a > 0),
         "bribed": sum(offers),
@@ -62,13 +67,47 @@ def report(stats: list[dict[str, Any]], players: int, kinds: Mapping[int, str] |
     return "\n".join(lines)
 
 
+def by_position(rows: Sequence[Row], players: int) -> str:
+    """Win rate by place in the turn order (1 = the seat that begins every round),
+    with 95 % intervals: the first player's edge, apart from any seat's."""
+    wins: Counter[int] = Counter()
+    for trial, st in rows:
+        first = int(trial.options.get("first", 1))
+        wins.update((s - first) % players + 1 for s in st["winners"])
+    n = len(rows)
+    return ("win rate by turn position (ties share; 1 = begins each round): "
+            + ", ".join(f"{k}. {confidence.rate(wins[k], n).percent()}" for k in range(1, players + 1)))
+
+
+def focal(trial: Trial, st: dict[str, Any]) -> int:
+    return int(st["places"].get(duels.focal_seat(trial.seed, trial.players), trial.players))
+
+
 class IntrigueReport(Report):
-    """Every game at the asked count; mixed bots are labelled by seat; final cash as the plot."""
+    """Every game at the asked count, the seat that begins rotated with the game
+    (unless `--option first=N` fixes it), so the first player's edge is measured
+    apart from seat 1's; mixed bots are labelled by seat; final cash as the plot.
+    `--bot ev` plays each seed twice, with the expected-value bot in one seat and
+    with a greedy bot there (kikimimi/duel.py)."""
+
+    def trials(self, ask: Ask) -> list[Trial]:
+        if ask.bot == EV:
+            return duels.paired_trials(ask, EV, "greedy")
+        if "first" in ask.options:
+            return list(super().trials(ask))
+        return [Trial(ask.seed + i, ask.players, {**ask.options, "first": i % ask.players + 1}, ask.bot)
+                for i in range(ask.games)]
 
     def figures(self, trial: Trial, script: Script, log: Log) -> dict[str, Any]:
         return game_stats(log)
 
     def text(self, rows: Sequence[Row], ask: Ask) -> str:
+        if ask.bot == EV:
+            title = "Intrige: the expected-value bot in one seat (rotated with the seed) among greedy bots"
+            return duels.text(title, EV, "greedy", duels.outcomes(rows, focal), ask.players)
+        return self._text(rows, ask) + "\n" + by_position(rows, ask.players)
+
+    def _text(self, rows: Sequence[Row], ask: Ask) -> str:
         from .bots import IntrigueSimulation
 
         kinds = IntrigueSimulation(ask.seed, ask.players, dict(ask.options), ask.bot).kinds \
@@ -76,4 +115,8 @@ class IntrigueReport(Report):
         return report([stats for _, stats in rows], ask.players, kinds)
 
     def plot(self, rows: Sequence[Row], path: str) -> str:
+        if any(trial.label == duels.CONTENDER for trial, _ in rows):
+            players = rows[0][0].players
+            shares = duels.place_shares(duels.outcomes(rows, focal), players)
+            return bars(shares, [f"place {k}" for k in range(1, players + 1)], path, "share of games")
         return histogram([c for _, st in rows for c in st["cash"].values()], path, "final cash", "players")

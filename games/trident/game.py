@@ -56,8 +56,8 @@ class TridentGame(PhaseModel, Game):
     max_players: ClassVar[int] = 4
     official_players: ClassVar[int] = 3
     tag_sets: ClassVar[tuple[str, ...]] = ("trident",)
-    bots = ("human", "random", "ear")
-    bot_table = ".simulation:TridentSimulation"
+    bots = ("human", "random", "ear", "search", "search-random")
+    bot_table = ".search:bot_table"
     ear_table = ".ear:ear_simulation"
     report = ".tuning:TridentReport"
     diagram_of = ".machine:mermaid"

@@ -24,6 +24,8 @@ from kikimimi.protocol import TABLE, audiences_of, seat_audience
 from .pieces import BY_TAG, HAND_SIZE, TAGS, Kind, Suit
 
 BOTS = ("human", "random")
+#: A search bot (games/trident/search.py) in one seat, rotated with the seed, among these bots.
+SEARCH = {"search": "human", "search-random": "random"}
 SUITS = [s.value for s in Suit]
 #: A bot game still running after this many inputs is stopped by the referee.
 STEP_CAP = 3000
@@ -135,6 +137,8 @@ class Bot:
     #: The event types `hear` acts on; of the `say`s, only an earphone's (a bot
     #: follows the speaker's news through the structured events).
     HEARS = frozenset({"say", "draw", "suit", "turn", "pending", "play", "rotate", "declare"})
+    #: Whether the speaker's lines reach `hear` too (a bot that counts the hands does).
+    HEARS_SPEAKER = False
 
     def hear(self, ev: Mapping[str, Any], hand: list[str]) -> None:
         kind = ev["type"]
@@ -286,13 +290,14 @@ class TridentSimulation:
     def __init__(self, seed: int, players: int, options: Mapping[str, Any] | None = None,
                  bot: str | None = None, step_cap: int = STEP_CAP):
         kind = bot or "human"
-        if kind not in BOTS:
-            raise ValueError(f"no Trident bot {kind!r} (have: {', '.join(BOTS)})")
+        if kind not in BOTS and kind not in SEARCH:
+            raise ValueError(f"no Trident bot {kind!r} (have: {', '.join((*BOTS, *SEARCH))})")
         rng = random.Random(seed)
         self.players = players
         self.first = int((options or {}).get("first", 1))
         self.world = World(players, random.Random(rng.random()))
-        temper = HUMAN if kind == "human" else Temper()
+        others = SEARCH.get(kind, kind)
+        temper = HUMAN if others == "human" else Temper()
         self.bots = {s: Bot(s, players, temper, random.Random(rng.random())) for s in range(1, players + 1)}
         self.rng = random.Random(rng.random())
         self.steps = 0
@@ -302,6 +307,15 @@ class TridentSimulation:
         #: audience name -> the bots who hear it (the table: everyone; a seat: its bot)
         self._ears: dict[str, Sequence[Bot]] = {TABLE: everyone}
         self._ears.update((seat_audience(seat), (bot,)) for seat, bot in self.bots.items())
+        self._speaker_ears: tuple[Bot, ...] = ()
+
+    def replace(self, seat: int, bot: Bot) -> None:
+        """Seat another player (before the game starts)."""
+        self.bots[seat] = bot
+        everyone = tuple(self.bots.values())
+        self._ears = {TABLE: everyone}
+        self._ears.update((seat_audience(s), (b,)) for s, b in self.bots.items())
+        self._speaker_ears = tuple(b for b in everyone if b.HEARS_SPEAKER)
 
     def next_input(self) -> dict[str, Any] | None:
         if self.world.over:
@@ -341,6 +355,8 @@ class TridentSimulation:
             if kind == "say":  # the speaker's lines may move the table; an earphone's is for its bot
                 if ev["to"] == TABLE:
                     world.follow(ev)
+                    for bot in self._speaker_ears:
+                        bot.hear(ev, world.hands[bot.seat])
                     continue
             elif kind in World.FOLLOWS:
                 world.follow(ev)

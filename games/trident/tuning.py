@@ -10,10 +10,12 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
-from kikimimi.plot import histogram
+from kikimimi import duel as duels
+from kikimimi.plot import bars, histogram
 from kikimimi.tuning import Ask, Log, Report, Row, Script, Trial
 
 from .pieces import BY_TAG, KIND_LABELS
+from .simulation import SEARCH
 
 
 def game_stats(script: Script, log: Log) -> dict[str, Any]:
@@ -25,6 +27,7 @@ def game_stats(script: Script, log: Log) -> dict[str, Any]:
     penalties.update(str(e["reason"]) for e in log if e["type"] == "penalty" and e["reason"] != "wrong-piece")
     last = plays[-1]["tag"] if plays else None
     return {
+        "places": {e["seat"]: e["place"] for e in over["ranking"]} if over else {},
         "winner": over["ranking"][0]["seat"] if over else None,
         "reason": over["reason"] if over else "unfinished",
         "inputs": len(script) - 1,
@@ -58,14 +61,44 @@ def report(stats: list[dict[str, Any]], players: int) -> str:
     return "\n".join(lines)
 
 
+def focal(trial: Trial, stats: dict[str, Any]) -> int:
+    """The place of the seat the search bot takes in this seed's game
+    (an unfinished game counts as last place)."""
+    return int(stats["places"].get(duels.focal_seat(trial.seed, trial.players), trial.players))
+
+
+def duel(rows: Sequence[Row], ask: Ask) -> tuple[str, dict[str, list[tuple[int, int]]]]:
+    """The search bot against the bot it replaces, seed by seed (the same deal)."""
+    assert ask.bot is not None
+    others = SEARCH[ask.bot]
+    by = duels.outcomes(rows, focal)
+    title = (f"The Trident: the search bot in one seat (rotated with the seed) among {others} bots, "
+             f"against a {others} bot in that seat")
+    return duels.text(title, "search", others, by, ask.players), by
+
+
 class TridentReport(Report):
-    """Every game at the asked count; a histogram of turns per game as the plot."""
+    """Every game at the asked count; a histogram of turns per game as the plot.
+    With a search bot (`--bot search`, `--bot search-random`), every seed is
+    played twice, by the search bot and by the bot it replaces, and the report
+    is the difference, with its interval (kikimimi/duel.py)."""
+
+    def trials(self, ask: Ask) -> list[Trial]:
+        if ask.bot not in SEARCH:
+            return list(super().trials(ask))
+        return duels.paired_trials(ask, ask.bot, SEARCH[ask.bot])
 
     def figures(self, trial: Trial, script: Script, log: Log) -> dict[str, Any]:
         return game_stats(script, log)
 
     def text(self, rows: Sequence[Row], ask: Ask) -> str:
+        if ask.bot in SEARCH:
+            return duel(rows, ask)[0]
         return report([stats for _, stats in rows], ask.players)
 
     def plot(self, rows: Sequence[Row], path: str) -> str:
+        if any(trial.label == duels.CONTENDER for trial, _ in rows):
+            players = rows[0][0].players
+            shares = duels.place_shares(duels.outcomes(rows, focal), players)
+            return bars(shares, [f"place {k}" for k in range(1, players + 1)], path, "share of games")
         return histogram([stats["turns"] for _, stats in rows], path, "turns per game", "games")

@@ -1,0 +1,87 @@
+"""95 % intervals for the designer's reports, and whether a difference is real.
+
+A bot-game figure is a sample: "seat 1 wins 61.5 %" from 200 games could be
+55 % or 68 %.  Every report that compares two bot kinds or two rule variants
+says the interval beside the figure, and calls a difference significant only
+when its interval excludes zero.  Normal approximations throughout (Wilson's
+score interval for a rate): the reports play hundreds of games or more.
+"""
+from __future__ import annotations
+
+import math
+import statistics
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+Z95 = 1.959963984540054
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """A figure with its 95 % interval."""
+
+    value: float
+    low: float
+    high: float
+
+    @property
+    def significant(self) -> bool:
+        """For a difference: its interval excludes zero."""
+        return self.low > 0 or self.high < 0
+
+    def percent(self) -> str:
+        return f"{self.value:.1%} [{self.low:.1%}, {self.high:.1%}]"
+
+    def points(self) -> str:
+        """A difference of two rates, in percentage points."""
+        return f"{100 * self.value:+.1f} pts [{100 * self.low:+.1f}, {100 * self.high:+.1f}]"
+
+    def plain(self, digits: int = 2) -> str:
+        return f"{self.value:+.{digits}f} [{self.low:+.{digits}f}, {self.high:+.{digits}f}]"
+
+    def mean(self, digits: int = 2) -> str:
+        return f"{self.value:.{digits}f} [{self.low:.{digits}f}, {self.high:.{digits}f}]"
+
+
+def rate(hits: int, n: int) -> Estimate:
+    """Wilson's score interval for hits out of n (sound near 0 % and 100 % too)."""
+    if n <= 0:
+        return Estimate(math.nan, math.nan, math.nan)
+    p = hits / n
+    z2 = Z95 * Z95
+    centre = (p + z2 / (2 * n)) / (1 + z2 / n)
+    half = Z95 * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n)
+    return Estimate(p, max(0.0, centre - half), min(1.0, centre + half))
+
+
+def mean(xs: Sequence[float]) -> Estimate:
+    """A mean and its interval."""
+    n = len(xs)
+    if n == 0:
+        return Estimate(math.nan, math.nan, math.nan)
+    m = statistics.fmean(xs)
+    if n == 1:
+        return Estimate(m, math.nan, math.nan)
+    half = Z95 * statistics.stdev(xs) / math.sqrt(n)
+    return Estimate(m, m - half, m + half)
+
+
+def paired(a: Sequence[float], b: Sequence[float]) -> Estimate:
+    """The mean of a − b over pairs (the same seed played two ways): the
+    pairing removes the deal's luck from the comparison."""
+    if len(a) != len(b):
+        raise ValueError("paired samples must be the same length")
+    return mean([x - y for x, y in zip(a, b)])
+
+
+def difference(hits_a: int, n_a: int, hits_b: int, n_b: int) -> Estimate:
+    """Rate a − rate b for two independent samples."""
+    if n_a <= 0 or n_b <= 0:
+        return Estimate(math.nan, math.nan, math.nan)
+    pa, pb = hits_a / n_a, hits_b / n_b
+    half = Z95 * math.sqrt(pa * (1 - pa) / n_a + pb * (1 - pb) / n_b)
+    return Estimate(pa - pb, pa - pb - half, pa - pb + half)
+
+
+def verdict(diff: Estimate) -> str:
+    return "significant" if diff.significant else "not significant (the interval includes 0)"
