@@ -33,6 +33,7 @@ class BotSeat:
         self.dead: set[int] = set()
         self.sun = 0  # the moon learns the sun's seat
         self.aim = 0  # the mafia's current joint target
+        self.silenced = False  # threatened: the vote just opened is not mine
 
     def see(self, ev: Mapping[str, Any]) -> None:
         kind = ev.get("type")
@@ -65,6 +66,8 @@ class BotSeat:
                 self.sun = int(params["seat"])
             elif key == "mafia-aim":
                 self.aim = int(params["seat"])
+            elif key == "threatened":  # told at the vote's start: no vote today
+                self.silenced = True
 
     def living(self, *, others: bool = True) -> list[int]:
         return [s for s in range(1, self.players + 1) if s not in self.dead and (not others or s != self.seat)]
@@ -160,6 +163,16 @@ class Mafia42Simulation:
                 self.accused = int(ev["seat"])
             elif kind == "say" and ev.get("key") in ("extended", "shortened"):
                 self.deadline = float(ev["t"]) + float(ev["params"]["left"])
+        self._drop_votes()
+
+    def _drop_votes(self) -> None:
+        """A seat told it is threatened leaves the vote it was about to scan."""
+        silent = {s for s, bot in self.bots.items() if bot.silenced}
+        for bot in self.bots.values():
+            bot.silenced = False
+        if silent:
+            self.queue = deque(line for line in self.queue
+                               if not (line.get("seat") in silent and str(line.get("tag", "")).startswith("seat:")))
 
     def _living(self) -> list[int]:
         return [s for s, b in self.bots.items() if s not in b.dead]

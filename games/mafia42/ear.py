@@ -20,6 +20,7 @@ from typing import Any
 
 from kikimimi.ear import EarBot, EarTable, Heard
 from kikimimi.roles.ear import DealtCards, Reach
+from kikimimi.roles.phrases import GAME_ENDS
 from kikimimi.phrases import Phrasebook
 
 from .bots import BotSeat
@@ -77,7 +78,7 @@ class Mafia42Ear(EarBot):
         self._plan(key, mine, seat)
 
     def _plan(self, key: str, mine: bool, seat: Any) -> None:
-        if key == "game-over" or self.seat in self.mind.dead or (mine and key == "you-are-out"):
+        if key in GAME_ENDS or self.seat in self.mind.dead or (mine and key == "you-are-out"):
             self.todo = []
             return
         if key == "scan-role":
@@ -92,6 +93,8 @@ class Mafia42Ear(EarBot):
             self.accused = seat
         elif key == "approval-start":
             self.todo = [] if self.accused == self.seat else ["approve"]
+        elif mine and key == "threatened":  # told at the vote's start: no vote today
+            self.todo = [t for t in self.todo if t != "vote"]
         elif mine and key == "target-dead" and self.retries < 3:
             self.retries += 1
             self.mind.dead.add(self.last)
@@ -134,7 +137,7 @@ class Referee(EarBot):
     def hear(self, heard: Heard) -> None:
         if heard.key in self.PHASES:
             self.open = True
-        elif heard.key == "game-over":
+        elif heard.key in GAME_ENDS:
             self.open = False
 
     def act(self, reach: Any) -> dict[str, Any] | None:

@@ -6,7 +6,9 @@ tags and the console, keeps refusals in the refused seat's earphone, and
 ends the game with the ranking.  This module adds マフィア42's own shape:
 night, morning, discussion, vote, last defence and approval on real timers,
 the live tally, the approval with the judge, and the win arithmetic
-(`power`) checked after every change.  The jobs' acts are in `night`.
+(`power`) checked after every change through the layer's hooks.  The phases
+are data (`PHASES`, `CLOCKS`); the seats and the play's state are `board`;
+the jobs' acts are `night`, the vote and the approval `day`.
 
 Cover: at night every living player scans a seat token, and every scan is
 acknowledged the same way in the scanner's own earphone, so the sound of the
@@ -18,45 +20,49 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from kikimimi.commands import Command
 from kikimimi.hints import Line, line
 from kikimimi.kit import deck_cards, own_set
 from kikimimi.phases import Phases
-from kikimimi.protocol import REFEREE, TABLE, Event, Input, cancel_timer, error, event, say, seat_audience, set_timer
-from kikimimi.roles import HiddenRoleGame, Vote, team_event, team_say
+from kikimimi.protocol import REFEREE, TABLE, Event, Input, cancel_timer, error, event, say, set_timer
+from kikimimi.roles import Vote, team_event, team_say
+from kikimimi.roles.phases import Clock, Clocks, Warning
 
 from . import day, night
-from .jobs import Catalogue, Job, default_catalogue
+from .board import Board
 from .options import parse_options
-from .power import Decision, Fired, Seat, as_event, decide, side_of, sides
+from .power import Decision, Fired, as_event, decide, sides
 
 CHAT_LIMIT = 200
-PHASES = ("night", "morning", "discussion", "vote", "defence", "approval", "over")
+#: "Ten seconds left" (not in the morning: it is five seconds long).
+WARN = Warning("warn", 10)
+#: The tally goes silent for the vote's last five seconds.
+HUSH = Warning("hush", 5)
+#: The phases and what moves the table from one to the next: the layer checks every
+#: move against these (`HiddenRoleGame.PHASES`) and `kikimimi diagram mafia42` draws them.
+PHASES = Phases("deal", (
+    ("deal", "night", "every seat has a job card"),
+    ("night", "morning", "timer or next"), ("morning", "discussion", "timer or next"),
+    ("discussion", "vote", "timer or next"),
+    ("vote", "defence", "one seat has the most votes"), ("vote", "night", "no votes or a tie"),
+    ("defence", "approval", "timer or next"), ("approval", "night", "executed or spared"),
+    ("night", "over", "time-limited"), ("morning", "over", "a side wins"), ("approval", "over", "a side wins"),
+    *((phase, "over", "stop") for phase in ("deal", "discussion", "vote", "defence")),
+), "over")
+#: Each timed phase's limit (an option) and its warnings.
+CLOCKS = Clocks(
+    Clock("night", "night", (WARN,)),
+    Clock("morning", "morning"),
+    Clock("discussion", "discussion_per_player", (WARN,), per_living=True),
+    Clock("vote", "vote", (HUSH, WARN)),
+    Clock("defence", "defence", (WARN,)),
+    Clock("approval", "approval", (WARN,)),
+)
 
 
-@dataclass
-class Player:
-    """A seat: what the arithmetic needs (`s`) and what the abilities need."""
-
-    s: Seat
-    original: str = ""
-    used: dict[str, int] = field(default_factory=dict)
-    frog_until: int = 0  # cursed: no ability through day N
-    seduced_until: int = 0  # seduced: no ability through night N
-    borrowed: str = ""  # the thief's ability for the coming night
-    mark: int = 0  # the beastman's mark, the magician's target
-    rested: bool = False  # the medium laid them to rest
-    revive_on: int = 0  # the scientist wakes at the end of night N
-    sun: bool = False  # society: sun (else moon)
-    found_moon: bool = False
-    client: int = 0  # the mercenary's client
-    knows: list[tuple[str, dict[str, Any]]] = field(default_factory=list)  # for HINT
-
-
-class Mafia42Game(HiddenRoleGame):
+class Mafia42Game(Board):
     name: ClassVar[str] = "mafia42"
     min_players: ClassVar[int] = 4
     max_players: ClassVar[int] = 12
@@ -67,13 +73,16 @@ class Mafia42Game(HiddenRoleGame):
     ear_table = ".ear:ear_simulation"
     report = ".tuning:Mafia42Report"
     diagram_of = ".game:diagram"
-    console_commands = HiddenRoleGame.console_commands + (
+    console_commands = Board.console_commands + (
         Command("extend SEAT", "move the discussion's end 15 s later (once a day each)", "console_extend"),
         Command("shorten SEAT", "move the discussion's end 15 s earlier (once a day each)", "console_shorten"),
         Command("chat SEAT TEXT", "console play: a line to whoever may hear SEAT now (the seed's chats)",
                 "console_chat"))
     #: Options no spectator may read (`kikimimi.public`): a seat's skill tells its side.
     secret_options: ClassVar[frozenset[str]] = frozenset({"skills"})
+    PHASES = PHASES
+    knows: ClassVar[Mapping[str, tuple[str, ...]]] = {
+        "mafia": ("mafia",), "lover": ("lover",), "fanatic": ("cult-leader",)}
 
     @classmethod
     def kit(cls, players: int, options: Mapping[str, Any]) -> tuple[list[str], list[str]]:
@@ -83,35 +92,11 @@ class Mafia42Game(HiddenRoleGame):
 
     #: A seat whose reader is lost cannot act: its phase's clock stops (the runtime's).
     pause_when_reader_lost: ClassVar[bool] = True
-    card_set: ClassVar[str] = "mafia42"
-    card_kind: ClassVar[str] = "job"
-    teams: ClassVar[Mapping[str, str]] = {n: j.team for n, j in default_catalogue().jobs.items()}
-    knows: ClassVar[Mapping[str, tuple[str, ...]]] = {
-        "mafia": ("mafia",), "lover": ("lover",), "fanatic": ("cult-leader",)}
 
     def __init__(self, players: int, options: Mapping[str, Any] | None = None):
         super().__init__(players, options)
-        self.opts = parse_options(players, self.options)
-        self.mode: str = self.opts["mode"]
-        self.catalogue: Catalogue = self.opts["catalogue"]
-        self.setup_roles(self.opts["jobs"])
-        self.p: dict[int, Player] = {}
-        self.now = 0.0
-        self.deadline = 0.0
-        self.choices: dict[int, int] = {}  # tonight's scans
-        self.order: list[int] = []  # who scanned, in order (the mafia's latest choice counts)
-        self.spy_looks: dict[int, int] = {}  # looks taken tonight
-        self.spy_bonus: set[int] = set()  # spies who found a mafioso tonight: one more look
-        self.vote = Vote.open(())
-        self.yes: set[int] = set()
-        self.no: set[int] = set()
-        self.accused: int | None = None
         self.timed: set[int] = set()  # extended or shortened today
-        self.hushed = False
-        self.announce: list[Event] = []
-        self.fired = Fired()
         self.result: Decision | None = None
-        self.causes: list[str] = []  # jobs whose acts changed the board since the last check
         self._power: dict[str, Any] | None = None
 
     # -- protocol ---------------------------------------------------------------
@@ -130,9 +115,9 @@ class Mafia42Game(HiddenRoleGame):
         return {**super().snapshot(), "deadline": self.deadline, "mode": self.mode,
                 "catalogue": self.catalogue.version, "choices": dict(self.choices),
                 "ballots": dict(self.vote.ballots), "accused": self.accused,
-                "seats": {n: {"job": p.s.job, "team": p.s.team, "alive": p.s.alive, "contacted": p.s.contacted,
-                              "converted": p.s.converted, "revealed": p.s.revealed, "threatened": p.s.threatened}
-                          for n, p in self.p.items()}}
+                "seats": {n: {"job": p.job, "team": p.team, "alive": p.alive, "contacted": p.contacted,
+                              "converted": p.converted, "revealed": p.revealed, "threatened": p.threatened}
+                          for n, p in self.roster.seats.items()} if self.deal.complete else {}}
 
     # -- hooks --------------------------------------------------------------------
     @classmethod
@@ -159,63 +144,16 @@ class Mafia42Game(HiddenRoleGame):
             "hint-out.seats": seat_sets(seats) if players <= 8 else groups,
             "role": [f"job:{j}" for j in names], "job": [f"job:{j}" for j in names],
             "team": [f"team:{t}" for t in ("mafia", "citizens", "cult", "void")],
-            "phase": [f"phase:{p}" for p in ("deal", *PHASES)], "day": range(0, players + 4),
+            "phase": [f"phase:{p}" for p in PHASES.names], "day": range(0, players + 4),
             "seconds": seconds, "left": range(0, longest + 1), "votes": range(0, players + 1),
             "yes": range(0, players + 1), "no": range(0, players + 1),
         }
 
-    #: The phases and what ends each (drawn by `kikimimi diagram mafia42`).
-    FLOW: ClassVar[tuple[tuple[str, str, str], ...]] = (
-        ("deal", "night", "every seat has a job card"), ("night", "morning", "timer or next"),
-        ("morning", "discussion", "timer or next"), ("discussion", "vote", "timer or next"),
-        ("vote", "defence", "one seat has the most votes"), ("vote", "night", "no votes or a tie"),
-        ("defence", "approval", "timer or next"), ("approval", "night", "executed or spared"),
-        ("night", "over", "time-limited"), ("morning", "over", "a side wins"), ("approval", "over", "a side wins"),
-    )
-
-    # -- helpers ------------------------------------------------------------------
-    def job(self, seat: int) -> Job:
-        return self.catalogue[self.p[seat].s.job]
-
-    def alive(self) -> list[int]:
-        return [n for n, p in self.p.items() if p.s.alive]
-
-    def seats(self) -> list[Seat]:
-        return [p.s for p in self.p.values()]
-
-    def mafia_team(self) -> list[int]:
-        """Who hears the mafia's joint act: living mafia and contacted helpers."""
-        return [n for n, p in self.p.items() if p.s.alive and p.s.team == "mafia"
-                and side_of(p.s, self.catalogue) == "mafia"]
-
-    def tell(self, who: int, key: str, remember: bool = False, /, **params: Any) -> Event:
-        """A phrase for one earphone; `remember` keeps it for that seat's HINT."""
-        if remember:
-            self.p[who].knows.append((key, params))
-        return say(seat_audience(who), key, **params)
-
-    def set_alive(self, seat: int, alive: bool, cause: str = "") -> None:
-        """Keep the layer's roster (ranking, hint) in step with the arithmetic."""
-        self.p[seat].s.alive = alive
-        r = self.roster[seat]
-        if alive:
-            r.alive, r.cause, r.left_day = True, None, None
-        else:
-            self.roster.remove(seat, cause, self.day)
-
-    def set_team(self, seat: int, team: str) -> None:
-        self.p[seat].s.team = team
-        self.roster[seat].team = team
-
-    def able(self, seat: int) -> bool:
-        """May this seat use its ability now (not a frog, not seduced)?"""
-        p = self.p[seat]
-        return p.frog_until < self.day and p.seduced_until < self.day
 
     def _power_event(self) -> list[Event]:
-        if not self.p:
+        if not self.deal.complete:
             return []
-        now = as_event(sides(self.seats(), self.catalogue), self.mode)
+        now = as_event(sides(self.members(), self.catalogue), self.mode)
         if now == self._power:
             return []
         self._power = now
@@ -225,32 +163,26 @@ class Mafia42Game(HiddenRoleGame):
     def on_dealt(self, t: float) -> list[Event]:
         """Every seat has its card; the layer told the partners.  Then night 1."""
         for seat, (name, n) in sorted(self.deal.cards.items()):
-            job = self.catalogue[name]
-            self.p[seat] = Player(Seat(seat, name, job.team, skill=self.opts["skills"].get(seat, "")),
-                                  original=name, sun=(name == "society" and n % 2 == 1))
+            p = self.roster[seat]
+            p.job, p.skill, p.sun = name, self.opts["skills"].get(seat, ""), name == "society" and n % 2 == 1
         out: list[Event] = []
-        societies = [n for n, p in self.p.items() if p.original == "society"]
-        if len(societies) == 2 and self.p[societies[0]].sun == self.p[societies[1]].sun:
-            self.p[societies[0]].sun, self.p[societies[1]].sun = True, False  # two odd or two even cards
+        societies = self.roster.holders("society")
+        if len(societies) == 2 and self.roster[societies[0]].sun == self.roster[societies[1]].sun:
+            self.roster[societies[0]].sun, self.roster[societies[1]].sun = True, False  # two odd or two even cards
         for n in societies:
-            out.append(self.tell(n, "society-sun" if self.p[n].sun else "society-moon", True))
-        citizens = [n for n, p in self.p.items() if p.s.team == "citizens" and p.original != "mercenary"]
-        for n, p in self.p.items():
-            if p.original == "mercenary" and citizens:
-                p.client = min(citizens, key=lambda c: (c - n) % self.players)
-                out.append(self.tell(n, "client-is", True, seat=p.client))
+            out.append(self.tell(n, "society-sun" if self.roster[n].sun else "society-moon", True))
+        citizens = [p.seat for p in self.members() if p.team == "citizens" and p.role != "mercenary"]
+        for p in self.members():
+            if p.role == "mercenary" and citizens:
+                p.client = min(citizens, key=lambda c: (c - p.seat) % self.players)
+                out.append(self.tell(p.seat, "client-is", True, seat=p.client))
         return out + self.begin("night", t)
 
     # -- phases --------------------------------------------------------------------
-    def _seconds(self, phase: str) -> float:
-        if phase == "discussion":
-            return float(self.opts["discussion_per_player"]) * len(self.alive())
-        return float(self.opts[phase])
-
     def begin(self, phase: str, t: float) -> list[Event]:
-        day = self.day + 1 if phase == "night" else self.day
-        seconds = self._seconds(phase)
-        ev = self.enter(phase, day)
+        today = self.day + 1 if phase == "night" else self.day
+        seconds = CLOCKS[phase].seconds(self.opts, len(self.roster.alive()))
+        ev = self.enter(phase, today)
         ev.fields["seconds"] = seconds
         self.deadline = t + seconds
         self.choices, self.order, self.spy_looks, self.spy_bonus = {}, [], {}, set()
@@ -262,31 +194,36 @@ class Mafia42Game(HiddenRoleGame):
         elif phase == "discussion":
             self.timed = set()
         elif phase == "vote":
-            self.hushed = False
-            living = self.alive()
-            voters = [n for n in living if not self.p[n].s.threatened]
+            self.hushed, self.unread, self.read = False, set(), {}
+            living = self.roster.alive()
+            voters = [n for n in living if not self.roster[n].threatened]
             self.vote = Vote.open(voters, living, self_vote=True,
                                   weights={n: self.job(n).ballot for n in voters if self.job(n).ballot != 1})
-            if seconds > 5:
-                out.append(set_timer("hush", self.deadline - 5))
+            out += [self.tell(n, "threatened") for n in living if n not in voters]  # the app greys it out
+            if t + day.READ_EVERY < self.deadline - HUSH.before:
+                out.append(set_timer(day.READING, t + day.READ_EVERY))
         elif phase == "approval":
             self.yes, self.no = set(), set()
-        return out + self._timers(t)
+            out += [self.tell(n, "threatened-ballot") for n in self.roster.alive()
+                    if self.roster[n].threatened and n != self.accused]
+        return out + self._clock(t)
 
-    def _timers(self, t: float) -> list[Event]:
-        out = self.phase_timer.start(t, self.deadline - t)
-        if self.phase != "morning" and self.deadline - 10 > t:
-            out.append(set_timer("warn", self.deadline - 10))
-        else:
-            out.append(cancel_timer("warn"))
-        return out
+    def _clock(self, t: float) -> list[Event]:
+        """The phase's limit and its warnings, as `CLOCKS` declares them."""
+        return self.phase_timer.start(t, self.deadline - t) + CLOCKS.warnings(self.phase, t, self.deadline)
 
     def on_timer(self, name: str, t: float) -> list[Event]:
-        if name == "warn":
+        if name == WARN.timer:
             return [say(TABLE, "ten-seconds")]
-        if name == "hush" and self.phase == "vote":
+        if name == day.READING and self.phase == "vote":
+            out = day.reading(self)
+            if t + day.READ_EVERY < self.deadline - HUSH.before:
+                out.append(set_timer(day.READING, t + day.READ_EVERY))
+            return out
+        if name == HUSH.timer and self.phase == "vote":
+            out = day.reading(self)  # the last reading, then the tally is hidden
             self.hushed = True
-            return [say(TABLE, "tally-hidden")]
+            return out + [say(TABLE, "tally-hidden")]
         return []
 
     def on_phase_timeout(self, t: float) -> list[Event]:
@@ -294,7 +231,9 @@ class Mafia42Game(HiddenRoleGame):
 
     def on_next(self, t: float) -> list[Event]:
         """The phase ends (its timer, or the referee's `next`)."""
-        out: list[Event] = [cancel_timer("warn"), cancel_timer("hush"), say(TABLE, "time-up")]
+        out: list[Event] = CLOCKS.cancel_warnings() + [say(TABLE, "time-up")]
+        if self.phase == "vote":
+            out.insert(0, cancel_timer(day.READING))
         if self.phase == "night":
             out += night.resolve(self)
             out += self.begin("morning", t)
@@ -303,33 +242,36 @@ class Mafia42Game(HiddenRoleGame):
         if self.phase in following:
             return out + self.begin(following[self.phase], t)
         if self.phase == "vote":
-            return out + day.close_vote(self, t)
+            out += day.close_vote(self)
+            return out + (self.to_night(t) if self.accused is None else self.begin("defence", t))
         if self.phase == "approval":
-            return out + day.close_approval(self, t)
+            out += day.close_approval(self)
+            out += self.check_win()
+            return out if self.finished else out + self.to_night(t)
         return [error(f"next: nothing to end in the {self.phase}", private=REFEREE)]
 
     def _night_start(self) -> list[Event]:
         """Time-limited holders alive at their night (players ÷ 2 + 2) win for their team."""
         if self.day != self.players // 2 + 2:
             return []
-        holders = [n for n, p in self.p.items() if p.s.alive and p.s.skill == "time-limited"]
+        holders = [p.seat for p in self.members() if p.alive and p.skill == "time-limited"]
         if not holders:
             return []
         self.fired.time_limited = holders
         self.causes.append("time-limited")
-        return self.check()
+        return self.check_win()
 
     def _morning(self) -> list[Event]:
         out = list(self.announce) or [say(TABLE, "quiet-night")]
         self.announce = []
-        for n, p in self.p.items():
-            job = self.catalogue[p.s.job]
-            if p.s.alive and job.effect == "revelation" and job.on_morning == self.day:
-                self.fired.revelation = n
-                self.causes.append(p.s.job)
-                out.append(say(TABLE, "revelation", seat=n))
+        for p in self.members():
+            job = self.catalogue[p.job]
+            if p.alive and job.effect == "revelation" and job.on_morning == self.day:
+                self.fired.revelation = p.seat
+                self.causes.append(p.job)
+                out.append(say(TABLE, "revelation", seat=p.seat))
                 break
-        return out + self.check()
+        return out + self.check_win()
 
     # -- acts -------------------------------------------------------------------------
     def on_choose(self, seat: int, target: int, t: float) -> list[Event]:
@@ -356,8 +298,8 @@ class Mafia42Game(HiddenRoleGame):
         return self._chat(seat, " ".join(text.split())[:CHAT_LIMIT])
 
     def to_night(self, t: float) -> list[Event]:
-        for p in self.p.values():
-            p.s.threatened = False
+        for p in self.members():
+            p.threatened = False
         return self.begin("night", t)
 
     def _move_time(self, seat: int, delta: int, t: float) -> list[Event]:
@@ -368,7 +310,7 @@ class Mafia42Game(HiddenRoleGame):
         self.timed.add(seat)
         self.deadline = max(t, self.deadline + delta)
         return [say(TABLE, "extended" if delta > 0 else "shortened", seat=seat,
-                    left=int(math.ceil(self.deadline - t)))] + self._timers(t)
+                    left=int(math.ceil(self.deadline - t)))] + self._clock(t)
 
     # -- knowledge ----------------------------------------------------------------
     def seen_more(self) -> list[Line]:
@@ -377,66 +319,72 @@ class Mafia42Game(HiddenRoleGame):
         if self.phase not in (self.DEAL, "over"):
             out.append(line("hint-time", left=max(0, int(math.ceil(self.deadline - self.now)))))
         if self.phase == "vote" and not self.hushed:
-            out += day.tally_lines("tally-now", day.shown(self))
+            out += day.tally_lines("tally-now", self.read)  # as last read: a HINT never tells one scan
         return out
 
     def own_more(self, seat: int) -> list[Line]:
         """What this seat was told: its team, the job it plays as, its last findings, its choice now."""
-        p = self.p.get(seat)
-        if p is None:
+        if not self.deal.complete:
             return []
-        out = [line("your-team", team=f"team:{p.s.team}")]
-        if p.s.job != p.original:
-            out.append(line("you-play-as", job=f"job:{p.s.job}"))
+        p = self.roster[seat]
+        out = [line("your-team", team=f"team:{p.team}")]
+        if p.job != p.role:
+            out.append(line("you-play-as", job=f"job:{p.job}"))
         out += [(key, dict(params)) for key, params in p.knows[-6:]]
         choice = self.choices.get(seat) if self.phase == "night" else self.vote.ballots.get(seat)
         if choice is not None and self.phase in ("night", "vote"):
             out.append(line("your-choice", seat=choice))
+        if p.threatened and p.alive and self.phase in ("vote", "approval"):  # what the app greys out
+            out.append(line("threatened" if self.phase == "vote" else "threatened-ballot"))
         return out
 
     def _chat(self, seat: int, text: str) -> list[Event]:
         """Console play keeps the seed's chats: who may hear `seat` in this phase."""
-        p = self.p.get(seat)
-        if p is None:
+        if not self.deal.complete:
             return [error("chat: that seat has no job yet", private=REFEREE)]
-        dead = [n for n, q in self.p.items() if not q.s.alive]
-        if not p.s.alive:
-            hearers = dead + [n for n in self.alive() if self.job(n).effect == "read-dead"]
+        p, living = self.roster[seat], self.roster.alive()
+        dead = self.roster.dead()
+        if not p.alive:
+            hearers = dead + [n for n in living if self.job(n).effect == "read-dead"]
         elif self.phase in ("morning", "discussion", "vote") or (self.phase == "defence" and seat == self.accused):
             return [event("chat", seat=seat, text=text), say(TABLE, "chat", seat=seat, text=text)]
         elif self.phase == "night" and seat in self.mafia_team():
             hearers = self.mafia_team() + dead
-        elif self.phase == "night" and p.s.job == "lover":
-            hearers = [n for n in self.alive() if self.p[n].s.job == "lover"] + dead
-        elif self.phase == "night" and p.s.job == "cult-leader":
-            hearers = [n for n in self.alive() if self.p[n].s.team == "cult"] + dead
+        elif self.phase == "night" and p.job == "lover":
+            hearers = [n for n in living if self.roster[n].job == "lover"] + dead
+        elif self.phase == "night" and p.job == "cult-leader":
+            hearers = [n for n in living if self.roster[n].team == "cult"] + dead
         else:
             return self.refuse(seat, "nobody hears you now", "cannot-chat")
         return [team_event("chat", hearers, seat=seat, text=text), *team_say(hearers, "chat", seat=seat, text=text)]
 
-    # -- the end --------------------------------------------------------------------
+    # -- the end (the layer's check, after every change) ----------------------------
     def decide_winner(self) -> str | None:
-        decision = decide(self.seats(), self.mode, self.catalogue, self.fired)
-        return decision.winner if decision else None
-
-    def check(self) -> list[Event]:
         """The win arithmetic after a change; general mode voids a game decided before night 2."""
-        decision = decide(self.seats(), self.mode, self.catalogue, self.fired)
+        decision = decide(self.members(), self.mode, self.catalogue, self.fired)
         self.fired = Fired()
         if decision is None:
             self.causes = []
-            return []
+            return None
         self.result = decision
-        winner = "void" if self.mode == "general" and self.day < 2 else decision.winner
-        out = [cancel_timer("warn"), cancel_timer("hush")] + self.finish(winner, decision.line)
-        for ev in out:
-            if ev.type == "game-over":
-                ev.fields.update(day=self.day, decided_by=sorted(set(self.causes)))
-                for row in ev.fields["ranking"]:
-                    row["job"] = self.p[row["seat"]].original
-        return out
+        return "void" if self.mode == "general" and self.day < 2 else decision.winner
+
+    def win_reason(self, winner: str) -> str:
+        return self.result.line if self.result else "win"
+
+    def finish(self, winner: str, reason: str) -> list[Event]:
+        readings = [cancel_timer(day.READING)] if self.phase == "vote" else []  # `stop` in the vote
+        return readings + CLOCKS.cancel_warnings() + super().finish(winner, reason)
+
+    def game_over_fields(self) -> dict[str, Any]:
+        if self.result is None:
+            return {}
+        return {"day": self.day, "decided_by": sorted(set(self.causes))}
+
+    def ranking_fields(self, seat: int) -> dict[str, Any]:
+        return {"job": self.roster[seat].role} if self.result is not None else {}
 
 
 def diagram() -> str:
-    """`kikimimi diagram mafia42`: the phases of `Mafia42Game.FLOW`."""
-    return Phases("deal", Mafia42Game.FLOW, "over").mermaid()
+    """`kikimimi diagram mafia42`: the phases the game steps through (`PHASES`), each with its limit."""
+    return "\n".join([PHASES.mermaid(), *CLOCKS.notes()])

@@ -6,301 +6,374 @@ The order (a ruling, the app's as its community documents it): curses and
 threats first (a frog has no ability tonight), then marks and protection,
 then the shots, then what the living learn, then conversions and returns.
 Everything a seat learns is said into its earphone only; the morning's
-public announcements collect in `game.announce`.
+public announcements collect in `board.announce`.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from dataclasses import dataclass, field
 
-from kikimimi.protocol import REFEREE, TABLE, Event, event, say, seat_audience
+from kikimimi.protocol import TABLE, Event, event, say, seat_audience
+from kikimimi.roles import Settlement, settle
 
+from .board import Board
 from .jobs import Job
-
-if TYPE_CHECKING:
-    from .game import Mafia42Game
+from .power import side_of
 
 
-def effective(game: "Mafia42Game", seat: int) -> Job | None:
+def effective(board: Board, seat: int) -> Job | None:
     """The ability a living seat uses tonight (a thief's borrowed one), or None."""
-    p = game.p[seat]
-    if not p.s.alive or not game.able(seat):
+    p = board.roster[seat]
+    if not p.alive or not board.able(seat):
         return None
-    job = game.catalogue[p.borrowed or p.s.job]
+    job = board.catalogue[p.borrowed or p.job]
     if job.effect == "inherit":  # a converted fanatic takes over the dead leader's converting
-        leader_alive = any(q.s.alive and game.catalogue[q.s.job].effect == "convert" for q in game.p.values())
-        if not p.s.converted or leader_alive:
+        leader_alive = any(q.alive and board.catalogue[q.job].effect == "convert" for q in board.members())
+        if not p.converted or leader_alive:
             return None
-        job = next(j for j in game.catalogue.jobs.values() if j.effect == "convert")
+        job = next(j for j in board.catalogue.jobs.values() if j.effect == "convert")
     if job.uses and p.used.get(job.effect, 0) >= job.uses:
         return None
-    if game.day < job.from_night or (job.nights == "odd" and game.day % 2 == 0):
+    if board.day < job.from_night or (job.nights == "odd" and board.day % 2 == 0):
         return None
     return job
 
 
-def _is_mafia(game: "Mafia42Game", seat: int) -> bool:
+def _is_mafia(board: Board, seat: int) -> bool:
     """A mafioso proper (not a helper), as the contact triggers mean it."""
-    job = game.catalogue[game.p[seat].s.job]
-    return game.p[seat].s.team == "mafia" and not job.helper
+    job = board.catalogue[board.roster[seat].job]
+    return board.roster[seat].team == "mafia" and not job.helper
 
 
-def _contact(game: "Mafia42Game", seat: int, out: list[Event]) -> None:
-    p = game.p[seat]
-    if p.s.contacted or not game.catalogue[p.original].helper:
+def _contact(board: Board, seat: int, out: list[Event]) -> None:
+    p = board.roster[seat]
+    if p.contacted or not board.catalogue[p.role or p.job].helper:
         return
-    p.s.contacted = True
-    team = game.mafia_team()
+    p.contacted = True
+    team = board.mafia_team()
     out.append(event("contact", seat=seat, private=[seat_audience(n) for n in team]))
-    out.append(game.tell(seat, "contact-made", True, seats=[n for n in team if n != seat] or ["-"]))
+    out.append(board.tell(seat, "contact-made", True, seats=[n for n in team if n != seat] or ["-"]))
     for n in team:
         if n != seat:
-            out.append(game.tell(n, "helper-joined", True, seat=seat, job=f"job:{p.original}"))
+            out.append(board.tell(n, "helper-joined", True, seat=seat, job=f"job:{p.role}"))
 
 
-def choose(game: "Mafia42Game", seat: int, target: int) -> list[Event]:
+def choose(board: Board, seat: int, target: int) -> list[Event]:
     """A night scan: every living seat scans (cover); the same answer for all."""
-    job = effective(game, seat)
+    job = effective(board, seat)
     if job is not None and job.effect == "learn-job":
-        return _spy(game, seat, target)
-    game.choices[seat] = target
-    if seat in game.order:
-        game.order.remove(seat)
-    game.order.append(seat)
-    out = [game.tell(seat, "night-choice", seat=target)]
-    if job is not None and job.effect == "kill" and job.joint:
-        for n in game.mafia_team():
-            out.append(game.tell(n, "mafia-aim", seat=target, by=seat))
+        return _spy(board, seat, target)
+    board.choices[seat] = target
+    if seat in board.order:
+        board.order.remove(seat)
+    board.order.append(seat)
+    out = [board.tell(seat, "night-choice", seat=target)]
+    team = board.mafia_team()
+    if job is not None and job.effect == "kill" and job.joint and seat in team:
+        for n in team:
+            out.append(board.tell(n, "mafia-aim", seat=target, by=seat))
     return out
 
 
-def _spy(game: "Mafia42Game", seat: int, target: int) -> list[Event]:
+def _spy(board: Board, seat: int, target: int) -> list[Event]:
     """The spy's look is answered at once; finding a mafioso gives one more look."""
-    out = [game.tell(seat, "night-choice", seat=target)]
-    looks = game.spy_looks.get(seat, 0)
-    again = game.catalogue[game.p[seat].s.job].again_on_contact and seat in game.spy_bonus
-    allowed = 2 if game.p[seat].s.contacted and again else 1
+    out = [board.tell(seat, "night-choice", seat=target)]
+    looks = board.spy_looks.get(seat, 0)
+    again = board.catalogue[board.roster[seat].job].again_on_contact and seat in board.spy_bonus
+    allowed = 2 if board.roster[seat].contacted and again else 1
     if looks >= allowed:
         return out
-    game.spy_looks[seat] = looks + 1
-    game.choices[seat] = target
-    out.append(game.tell(seat, "job-of", True, seat=target, job=f"job:{game.p[target].s.job}"))
-    if _is_mafia(game, target) and not game.p[seat].s.contacted:
-        _contact(game, seat, out)
-        game.spy_bonus.add(seat)  # the extra look of tonight
-        game.causes.append("spy")
+    board.spy_looks[seat] = looks + 1
+    board.choices[seat] = target
+    out.append(board.tell(seat, "job-of", True, seat=target, job=f"job:{board.roster[target].job}"))
+    if _is_mafia(board, target) and not board.roster[seat].contacted:
+        _contact(board, seat, out)
+        board.spy_bonus.add(seat)  # the extra look of tonight
+        board.causes.append("spy")
     return out
 
 
-def resolve(game: "Mafia42Game") -> list[Event]:
-    """The night ends: apply every act in the fixed order; return private news and deaths."""
-    out: list[Event] = []
-    day = game.day
-    acting: dict[int, Job] = {}
-    for seat in sorted(game.choices):
-        job = effective(game, seat)
-        if job is not None and job.acts == "night":
-            acting[seat] = job
+@dataclass
+class Dusk:
+    """Tonight as the steps read it: the scans, who still acts (a frog loses
+    tonight's act mid-night), and what earlier steps left for later ones.
+    Deaths happen at once on the board: later steps see them (the medium, the
+    clergy) and a death's consequences follow it (the magician, the lover)."""
 
-    def by(effect: str) -> list[tuple[int, int]]:
-        return [(s, game.choices[s]) for s, j in acting.items() if j.effect == effect]
+    board: Board
+    acting: dict[int, Job]
+    out: list[Event] = field(default_factory=list)
+    protected: set[int] = field(default_factory=set)
+    beast_marks: dict[int, int] = field(default_factory=dict)
 
-    def use(seat: int, job: Job) -> None:
-        game.p[seat].used[job.effect] = game.p[seat].used.get(job.effect, 0) + 1
+    def by(self, effect: str) -> list[tuple[int, int]]:
+        return [(s, self.board.choices[s]) for s, j in self.acting.items() if j.effect == effect]
 
-    for seat, target in by("curse"):
-        game.p[target].frog_until = day
-        out.append(game.tell(seat, "cursed", True, seat=target))
-        if _is_mafia(game, target):
-            _contact(game, seat, out)
-            game.causes.append("witch")
-    acting = {s: j for s, j in acting.items() if game.able(s)}  # frogs lose tonight's act
-    for seat, target in by("threaten"):
-        game.p[target].s.threatened = True
-        game.causes.append("gangster")
-        out.append(game.tell(seat, "threatened-done", True, seat=target))
-    for seat, target in by("swap"):
+    def use(self, seat: int) -> None:
+        used = self.board.roster[seat].used
+        effect = self.acting[seat].effect
+        used[effect] = used.get(effect, 0) + 1
+
+
+def curse(n: Dusk, _: Settlement) -> None:
+    board = n.board
+    for seat, target in n.by("curse"):
+        board.roster[target].frog_until = board.day
+        n.out.append(board.tell(seat, "cursed", True, seat=target))
+        if _is_mafia(board, target):
+            _contact(board, seat, n.out)
+            board.causes.append("witch")
+    n.acting = {s: j for s, j in n.acting.items() if board.able(s)}  # frogs lose tonight's act
+
+
+def threaten(n: Dusk, _: Settlement) -> None:
+    for seat, target in n.by("threaten"):
+        n.board.roster[target].threatened = True
+        n.board.causes.append("gangster")
+        n.out.append(n.board.tell(seat, "threatened-done", True, seat=target))
+
+
+def magic(n: Dusk, _: Settlement) -> None:
+    for seat, target in n.by("swap"):
         if target != seat:
-            game.p[seat].mark = target
-            use(seat, acting[seat])
-            out.append(game.tell(seat, "magic-set", True, seat=target))
-    protected = {target for _, target in by("protect")}
-    beast_marks: dict[int, int] = {}
-    for seat, target in by("mark"):
-        if not (game.p[seat].s.contacted and _last_of_mafia(game)):
-            beast_marks[seat] = target
-            out.append(game.tell(seat, "marked", True, seat=target))
-    # the shots: the mafia's joint target (the latest choice), or the tamed beastman alone
-    shooters = [s for s in game.order if s in acting and acting[s].effect == "kill" and acting[s].joint]
-    shot = game.choices[shooters[-1]] if shooters else None
-    if shot is None:
-        beasts = [s for s in game.order if s in acting and acting[s].kills_when_last
-                  and game.p[s].s.contacted and _last_of_mafia(game)]
-        shot = game.choices[beasts[-1]] if beasts else None
-        shooters = beasts[-1:]
-    if shot is not None:
-        for beast, mark in beast_marks.items():
-            if mark == shot:
-                _tame(game, beast, out)
-        out += _shoot(game, shot, protected, shooters)
-    for seat, target in by("avenge"):
-        if game.p[seat].s.client_killed and game.p[target].s.alive and target != seat:
-            out += kill(game, target, "night", "mercenary")
-            game.causes.append("mercenary")
-    # what the living learn
-    for seat, target in by("check-mafia"):
-        t = game.p[target]
-        found = _is_mafia(game, target) and t.frog_until < day
-        out.append(game.tell(seat, "police-mafia" if found else "police-not-mafia", True, seat=target))
-    for seat, target in by("read-dead"):
-        t = game.p[target]
-        if not t.s.alive and not t.rested:
+            n.board.roster[seat].mark = target
+            n.use(seat)
+            n.out.append(n.board.tell(seat, "magic-set", True, seat=target))
+
+
+def protect(n: Dusk, _: Settlement) -> None:
+    n.protected = {target for _, target in n.by("protect")}
+
+
+def beast_mark(n: Dusk, _: Settlement) -> None:
+    for seat, target in n.by("mark"):
+        if not (n.board.roster[seat].contacted and _last_of_mafia(n.board)):
+            n.beast_marks[seat] = target
+            n.out.append(n.board.tell(seat, "marked", True, seat=target))
+
+
+def shot(n: Dusk, _: Settlement) -> None:
+    """The mafia's joint target (the latest choice of the mafia's side: a magician
+    playing on as a mafioso is not of it), or the tamed beastman's alone."""
+    board, acting, team = n.board, n.acting, n.board.mafia_team()
+    shooters = [s for s in board.order if s in acting and acting[s].effect == "kill" and acting[s].joint
+                and s in team]
+    target = board.choices[shooters[-1]] if shooters else None
+    if target is None:
+        beasts = [s for s in board.order if s in acting and acting[s].kills_when_last
+                  and board.roster[s].contacted and _last_of_mafia(board)]
+        target = board.choices[beasts[-1]] if beasts else None
+    if target is not None:
+        for beast, mark in n.beast_marks.items():
+            if mark == target:
+                _tame(board, beast, n.out)
+        n.out += _shoot(board, target, n.protected)
+
+
+def avenge(n: Dusk, _: Settlement) -> None:
+    for seat, target in n.by("avenge"):
+        if n.board.roster[seat].client_killed and n.board.roster[target].alive and target != seat:
+            n.out += kill(n.board, target, "night", "mercenary")
+            n.board.causes.append("mercenary")
+
+
+def police(n: Dusk, _: Settlement) -> None:
+    board = n.board
+    for seat, target in n.by("check-mafia"):
+        found = _is_mafia(board, target) and board.roster[target].frog_until < board.day
+        n.out.append(board.tell(seat, "police-mafia" if found else "police-not-mafia", True, seat=target))
+
+
+def medium(n: Dusk, _: Settlement) -> None:
+    for seat, target in n.by("read-dead"):
+        t = n.board.roster[target]
+        if not t.alive and not t.rested:
             t.rested = True
-            out.append(game.tell(seat, "job-of", True, seat=target, job=f"job:{t.s.job}"))
-    for seat, target in by("scoop"):
-        use(seat, acting[seat])
-        game.announce.append(say(TABLE, "scoop", seat=target, job=f"job:{game.p[target].s.job}"))
-    _society(game, by("envoy"), out)
-    for seat, target in by("convert"):
-        out += _convert(game, seat, target)
-    for seat, target in by("resurrect"):
-        t = game.p[target]
-        if not t.s.alive and not t.rested:
-            use(seat, acting[seat])
-            game.set_alive(target, True)
-            t.s.job = "citizen"
-            game.causes.append("clergy")
-            out.append(event("revived", seat=target))
-            game.announce.append(say(TABLE, "revived", seat=target))
-    for n, p in game.p.items():
-        if not p.s.alive and p.revive_on == day and not p.rested:
-            game.set_alive(n, True)
+            n.out.append(n.board.tell(seat, "job-of", True, seat=target, job=f"job:{t.job}"))
+
+
+def reporter(n: Dusk, _: Settlement) -> None:
+    for seat, target in n.by("scoop"):
+        n.use(seat)
+        n.board.announce.append(say(TABLE, "scoop", seat=target, job=f"job:{n.board.roster[target].job}"))
+
+
+def society(n: Dusk, _: Settlement) -> None:
+    _society(n.board, n.by("envoy"), n.out)
+
+
+def convert(n: Dusk, _: Settlement) -> None:
+    for seat, target in n.by("convert"):
+        n.out += _convert(n.board, seat, target)
+
+
+def clergy(n: Dusk, _: Settlement) -> None:
+    """A return without the job: the seat plays on as a citizen for the side it
+    counted for, so a helper who never made contact (counted for the citizens)
+    does not join the mafia, nor hear its aim, by coming back."""
+    for seat, target in n.by("resurrect"):
+        t = n.board.roster[target]
+        if not t.alive and not t.rested:
+            n.use(seat)
+            n.out += _return(n.board, target, "clergy")
+            side = side_of(t, n.board.catalogue)
+            t.job = "citizen"
+            if side_of(t, n.board.catalogue) != side:
+                t.side = side
+
+
+def scientist(n: Dusk, _: Settlement) -> None:
+    board = n.board
+    for seat, p in board.roster.seats.items():
+        if not p.alive and p.revive_on == board.day and not p.rested:
+            n.out += _return(board, seat, "scientist")
             p.revive_on = 0
             p.used["revive-self"] = 1
-            game.causes.append("scientist")
-            out.append(event("revived", seat=n))
-            game.announce.append(say(TABLE, "revived", seat=n))
         p.borrowed = ""
-    return out
 
 
-def _last_of_mafia(game: "Mafia42Game") -> bool:
-    return not any(p.s.alive and _is_mafia(game, n) for n, p in game.p.items())
+#: The night's order (a ruling, the app's as its community documents it): curses
+#: and threats first (a frog has no ability tonight), then marks and protection,
+#: then the shots, then what the living learn, then conversions and returns.
+STEPS = (curse, threaten, magic, protect, beast_mark, shot, avenge,
+         police, medium, reporter, society, convert, clergy, scientist)
 
 
-def _tame(game: "Mafia42Game", beast: int, out: list[Event]) -> None:
-    if not game.p[beast].s.contacted:
-        game.causes.append("beastman")
-        _contact(game, beast, out)
+def resolve(board: Board) -> list[Event]:
+    """The night ends: every act in the declared order; private news and deaths."""
+    acting: dict[int, Job] = {}
+    for seat in sorted(board.choices):
+        job = effective(board, seat)
+        if job is not None and job.acts == "night":
+            acting[seat] = job
+    dusk = Dusk(board, acting)
+    settle(dusk, STEPS)
+    return dusk.out
 
 
-def _shoot(game: "Mafia42Game", target: int, protected: set[int], shooters: list[int]) -> list[Event]:
+def _return(board: Board, seat: int, cause: str) -> list[Event]:
+    """A dead seat comes back: public at once in the log, on the speaker in the morning."""
+    board.roster.revive(seat)
+    board.causes.append(cause)
+    board.announce.append(say(TABLE, "revived", seat=seat))
+    return [event("revived", seat=seat)]
+
+
+def _last_of_mafia(board: Board) -> bool:
+    return not any(p.alive and _is_mafia(board, n) for n, p in board.roster.seats.items())
+
+
+def _tame(board: Board, beast: int, out: list[Event]) -> None:
+    if not board.roster[beast].contacted:
+        board.causes.append("beastman")
+        _contact(board, beast, out)
+
+
+def _shoot(board: Board, target: int, protected: set[int]) -> list[Event]:
     out: list[Event] = []
-    t = game.p[target]
-    if not t.s.alive:
+    t = board.roster[target]
+    if not t.alive:
         return out
-    job = game.catalogue[t.s.job]
-    game.causes.append("mafia")
+    job = board.catalogue[t.job]
+    board.causes.append("mafia")
     if job.shot_proof:
-        _tame(game, target, out)
+        _tame(board, target, out)
         return out
     if target in protected:
-        game.causes.append("doctor")
-        game.announce.append(say(TABLE, "saved", seat=target))
+        board.causes.append("doctor")
+        board.announce.append(say(TABLE, "saved", seat=target))
         return out
     if job.effect == "take-bullet":
-        partner = [n for n, p in game.p.items() if n != target and p.s.alive and p.s.job == t.s.job]
+        partner = [n for n, p in board.roster.seats.items() if n != target and p.alive and p.job == t.job]
         if partner:
-            mafia = tuple(n for n, p in game.p.items() if p.s.alive and _is_mafia(game, n))
-            t.s.grudge_against = mafia
-            game.causes.append("lover")
-            out.append(game.tell(target, "lover-died-for-you", True, seat=partner[0]))
-            return out + kill(game, partner[0], "night", "mafia")
-    return out + kill(game, target, "night", "mafia")
+            mafia = tuple(n for n, p in board.roster.seats.items() if p.alive and _is_mafia(board, n))
+            t.grudge_against = mafia
+            board.causes.append("lover")
+            out.append(board.tell(target, "lover-died-for-you", True, seat=partner[0]))
+            return out + kill(board, partner[0], "night", "mafia")
+    return out + kill(board, target, "night", "mafia")
 
 
-def kill(game: "Mafia42Game", seat: int, when: str, cause: str) -> list[Event]:
+def kill(board: Board, seat: int, when: str, cause: str) -> list[Event]:
     """A death and what follows from it (the magician's trick, the mercenary's client, the scientist)."""
-    p = game.p[seat]
+    p = board.roster[seat]
     out: list[Event] = []
-    if not p.s.alive:
+    if not p.alive:
         return out
-    job = game.catalogue[p.s.job]
-    if job.effect == "swap" and p.mark and p.mark != seat and game.p[p.mark].s.alive:
+    job = board.catalogue[p.job]
+    if job.effect == "swap" and p.mark and p.mark != seat and board.roster[p.mark].alive:
         victim = p.mark
         p.mark = 0
-        game.causes.append("magician")
-        plays = game.p[victim].s.job
-        p.s.side = p.s.team  # he plays on as the victim, for his own side
-        p.s.job = plays
-        out.append(game.tell(seat, "magic-fired", True, seat=victim, job=f"job:{plays}"))
-        return out + kill(game, victim, when, cause)
-    game.set_alive(seat, False, cause)
-    out += [event("death", seat=seat, when=when),
-            event("death-cause", seat=seat, cause=cause, private=REFEREE)]
+        board.causes.append("magician")
+        plays = board.roster[victim].job
+        p.side = p.team  # he plays on as the victim, for his own side
+        p.job = plays
+        out.append(board.tell(seat, "magic-fired", True, seat=victim, job=f"job:{plays}"))
+        return out + kill(board, victim, when, cause)
+    out += board.leave(seat, cause, when)
     if when == "night":
-        game.announce.append(say(TABLE, "died", seat=seat))
-    elif seat != game.accused:  # the magician's target, dying by day in the executed seat's place
+        board.announce.append(say(TABLE, "died", seat=seat))
+    elif seat != board.accused:  # the magician's target, dying by day in the executed seat's place
         out.append(say(TABLE, "died-by-day", seat=seat))
-    for n, q in game.p.items():
-        if q.client == seat and when == "night" and q.s.alive and not q.s.client_killed:
-            q.s.client_killed = True
-            out.append(game.tell(n, "client-killed", True, seat=seat))
+    for n, q in board.roster.seats.items():
+        if q.client == seat and when == "night" and q.alive and not q.client_killed:
+            q.client_killed = True
+            out.append(board.tell(n, "client-killed", True, seat=seat))
     if job.effect == "revive-self" and not p.used.get("revive-self"):
-        p.revive_on = game.day + 1
-        _contact(game, seat, out)
+        p.revive_on = board.day + 1
+        _contact(board, seat, out)
     return out
 
 
-def _society(game: "Mafia42Game", acts: list[tuple[int, int]], out: list[Event]) -> None:
+def _society(board: Board, acts: list[tuple[int, int]], out: list[Event]) -> None:
     for seat, target in acts:
-        me, other = game.p[seat], game.p[target]
-        if me.sun and not me.found_moon and other.original == "society" and not other.sun:
+        me, other = board.roster[seat], board.roster[target]
+        if me.sun and not me.found_moon and other.role == "society" and not other.sun:
             me.found_moon = True
-            out.append(game.tell(seat, "found-moon", True, seat=target))
-            out.append(game.tell(target, "sun-is", True, seat=seat))
-        elif not me.sun and other.sun and other.found_moon and other.s.alive:
-            game.fired.envoy = True
-            game.causes.append("society")
-            game.announce.append(say(TABLE, "envoy"))
+            out.append(board.tell(seat, "found-moon", True, seat=target))
+            out.append(board.tell(target, "sun-is", True, seat=seat))
+        elif not me.sun and other.sun and other.found_moon and other.alive:
+            board.fired.envoy = True
+            board.causes.append("society")
+            board.announce.append(say(TABLE, "envoy"))
 
 
-def _convert(game: "Mafia42Game", seat: int, target: int) -> list[Event]:
-    leader_alive = any(p.s.alive and p.s.job == "cult-leader" for p in game.p.values())
-    me = game.p[seat]
-    if me.s.job == "fanatic" and (leader_alive or not me.s.converted):
+def _convert(board: Board, seat: int, target: int) -> list[Event]:
+    leader_alive = any(p.alive and p.job == "cult-leader" for p in board.members())
+    me = board.roster[seat]
+    if me.job == "fanatic" and (leader_alive or not me.converted):
         return []
-    t = game.p[target]
-    job = game.catalogue[t.s.job]
-    if target == seat or not t.s.alive or (t.s.team == "cult" and t.s.converted):
+    t = board.roster[target]
+    job = board.catalogue[t.job]
+    if target == seat or not t.alive or (t.team == "cult" and t.converted):
         return []
-    if t.s.team == "mafia" or job.unconvertible:
-        return [game.tell(seat, "convert-failed", True, seat=target)]
-    game.set_team(target, "cult")
-    t.s.converted = True
-    game.causes.append("cult-leader")
-    leaders = [n for n, p in game.p.items() if p.s.alive and p.s.job in ("cult-leader",)] or [seat]
+    if t.team == "mafia" or job.unconvertible:
+        return [board.tell(seat, "convert-failed", True, seat=target)]
+    t.team = "cult"
+    t.converted = True
+    board.causes.append("cult-leader")
+    leaders = [n for n, p in board.roster.seats.items() if p.alive and p.job in ("cult-leader",)] or [seat]
     return [event("converted", seat=target, private=[seat_audience(seat), seat_audience(target)]),
-            game.tell(seat, "converted-job", True, seat=target, job=f"job:{t.s.job}"),
-            game.tell(target, "you-converted", True, seat=leaders[0])]
+            board.tell(seat, "converted-job", True, seat=target, job=f"job:{t.job}"),
+            board.tell(target, "you-converted", True, seat=leaders[0])]
 
 
-def day_abilities(game: "Mafia42Game", out: list[Event]) -> None:
+def day_abilities(board: Board, out: list[Event]) -> None:
     """The madam and the thief act through their vote, with no scan of their own."""
-    for voter, target in sorted(game.vote.ballots.items()):
-        p = game.p[voter]
-        if not p.s.alive or not game.able(voter):
+    for voter, target in sorted(board.vote.ballots.items()):
+        p = board.roster[voter]
+        if not p.alive or not board.able(voter):
             continue
-        job = game.catalogue[p.s.job]
+        job = board.catalogue[p.job]
         if job.effect == "seduce":
-            game.p[target].seduced_until = game.day + 1
-            out.append(game.tell(voter, "seduced", True, seat=target))
-            out.append(game.tell(target, "you-seduced", True))
-            if _is_mafia(game, target):
-                game.causes.append("madam")
-                _contact(game, voter, out)
+            board.roster[target].seduced_until = board.day + 1
+            out.append(board.tell(voter, "seduced", True, seat=target))
+            out.append(board.tell(target, "you-seduced", True))
+            if _is_mafia(board, target):
+                board.causes.append("madam")
+                _contact(board, voter, out)
         elif job.effect == "rob" and target != voter:
-            p.borrowed = game.p[target].s.job
-            out.append(game.tell(voter, "robbed", True, seat=target, job=f"job:{p.borrowed}"))
-            if _is_mafia(game, target):
-                game.causes.append("thief")
-                _contact(game, voter, out)
+            p.borrowed = board.roster[target].job
+            out.append(board.tell(voter, "robbed", True, seat=target, job=f"job:{p.borrowed}"))
+            if _is_mafia(board, target):
+                board.causes.append("thief")
+                _contact(board, voter, out)

@@ -12,6 +12,8 @@ import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
+from kikimimi.roles.roster import Player
+
 from .jobs import Catalogue
 
 SIDES = ("mafia", "citizens", "cult")
@@ -20,13 +22,12 @@ SKILLS = ("", "time-limited", "escape")
 
 
 @dataclass
-class Seat:
-    """One player as the arithmetic sees them (the game keeps these up to date)."""
+class Seat(Player):
+    """One player as the arithmetic sees them: the layer's roster record (`role`
+    is the card dealt, `team` the team now: a converted player's is cult) with
+    the states the seed's table reads.  The game's seats are these records."""
 
-    seat: int
-    job: str
-    team: str  # the team the player belongs to now (a converted player: cult)
-    alive: bool = True
+    job: str = ""  # the job played now (the card's, until the clergy or the magician change it)
     contacted: bool = False  # a mafia helper in contact with the mafia
     converted: bool = False  # converted by the cult (the fanatic: converted by the leader)
     revealed: bool = False  # a judge who has shown himself
@@ -36,6 +37,10 @@ class Seat:
     side: str | None = None  # set when the magician's swap makes him play as this seat
     skill: str = ""
     escaped: bool = False  # used "escape"
+
+    def __post_init__(self) -> None:
+        if not self.job:
+            self.job = self.role or ""
 
 
 @dataclass(frozen=True)
@@ -56,7 +61,7 @@ def side_of(p: Seat, catalogue: Catalogue) -> str:
         return p.side
     if p.team == "mafia" and catalogue[p.job].helper and not p.contacted:
         return "citizens"
-    return p.team
+    return p.team or ""
 
 
 def _pair_alive(p: Seat, seats: Iterable[Seat]) -> bool:

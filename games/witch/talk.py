@@ -7,6 +7,7 @@ powers.
 """
 from __future__ import annotations
 
+import random
 from typing import TYPE_CHECKING, Any
 
 from kikimimi.protocol import REFEREE, TABLE, Event, Input, error, event, say, seat_audience, set_timer
@@ -38,8 +39,13 @@ class Talk:
     mic: tuple[int, float, str, int] | None
     fired: Any
 
-    if TYPE_CHECKING:  # declared only: the layer's own (HiddenRoleGame.refuse) must stay the one that runs
+    if TYPE_CHECKING:  # declared only: the layer's own (HiddenRoleGame.refuse, .lot) must stay the ones that run
         def refuse(self, seat: int | None, message: str, key: str, /, **params: Any) -> list[Event]: ...
+        def lot(self, t: float, what: str) -> random.Random: ...
+
+        def lot(self, t: float, what: str) -> random.Random: ...
+
+        def lot(self, t: float, what: str) -> random.Random: ...
 
     def _silence(self, seat: int, t: float) -> list[Event]:
         """More than half of the living chose silence: the day loses an hour, and it may happen again.

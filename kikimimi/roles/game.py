@@ -23,7 +23,7 @@ from kikimimi.protocol import REFEREE, TABLE, Event, Game, Input, error, event, 
 
 from .clock import PhaseTimer
 from .deal import Deal, all_card_tags, check_deck, parse_card
-from .roster import Roster, partners_of, ranking, team_event
+from .roster import Player, Roster, partners_of, ranking, team_event
 
 #: Bound on a console line's words a game will look at (untrusted input).
 MAX_WORDS = 64
@@ -57,9 +57,13 @@ class HiddenRoleGame(Game):
         Command("stop", "stop the game (nobody wins)", "console_stop"))
     #: The game's phases as data (kikimimi.phases); when given, every move is checked against it.
     PHASES: ClassVar[Phases | None] = None
+    #: Each seat's record: a game that keeps more per seat names its `Player` subclass.
+    seat_type: ClassVar[type[Player]] = Player
+    #: The public event a removal logs (マフィア42: "death"); the cause goes in "<it>-cause".
+    out_event: ClassVar[str] = "out"
 
     def setup_roles(self, deck: Sequence[str]) -> None:
-        self.roster = Roster(self.players)
+        self.roster: Roster[Any] = Roster(self.players, self.seat_type)
         self.deal = Deal(check_deck(deck, self.players, self.teams), self.players)
         self.phase: str = self.DEAL
         self.day = 0
@@ -183,16 +187,35 @@ class HiddenRoleGame(Game):
         seats = sorted(s for s in causes if self.roster.is_alive(s))
         out: list[Event] = []
         for s in seats:
-            self.roster.remove(s, causes[s], self.day)
-            out.append(event("out", seat=s, when=when))
-            out.append(event("out-cause", seat=s, when=when, cause=causes[s], private=REFEREE))
+            out += self.leave(s, causes[s], when)
         if key:
             out.append(say(TABLE, key, seats=seats, day=self.day))
         return out + self.check_win()
 
+    def leave(self, seat: int, cause: str, when: str) -> list[Event]:
+        """One seat leaves, with no win check (a game whose deaths have
+        consequences runs them first, then `check_win`): the public event without
+        the cause, the referee's with it."""
+        self.roster.remove(seat, cause, self.day)
+        return [event(self.out_event, seat=seat, when=when),
+                event(f"{self.out_event}-cause", seat=seat, when=when, cause=cause, private=REFEREE)]
+
     def check_win(self) -> list[Event]:
+        """The win check: `decide_winner`, then the end with `win_reason`."""
         winner = self.decide_winner()
-        return self.finish(winner, "win") if winner else []
+        return self.finish(winner, self.win_reason(winner)) if winner else []
+
+    def win_reason(self, winner: str) -> str:
+        """The `reason` of a won game's `game-over` (default "win"; マフィア42 names the line)."""
+        return "win"
+
+    def game_over_fields(self) -> dict[str, Any]:
+        """Fields a game adds to its `game-over` event (after the layer's)."""
+        return {}
+
+    def ranking_fields(self, seat: int) -> dict[str, Any]:
+        """Fields a game adds to a seat's ranking row (after the layer's)."""
+        return {}
 
     def finish(self, winner: str, reason: str) -> list[Event]:
         """The end: ranking by team (CONTRACT.md), every role told on the speaker."""
@@ -200,12 +223,20 @@ class HiddenRoleGame(Game):
         self.phase = self._moved("over")
         out = self.phase_timer.stop()
         teams = self.winning_teams(winner) if winner != "void" else ()
-        out.append(event("game-over", ranking=ranking(self.roster, teams), reason=reason, winner=winner))
-        out.append(say(TABLE, "game-over", team=f"team:{winner}"))
+        rows = [{**row, **self.ranking_fields(row["seat"])} for row in ranking(self.roster, teams)]
+        out.append(event("game-over", ranking=rows, reason=reason, winner=winner, **self.game_over_fields()))
+        if winner == "void":  # nobody won: "stopped" or "void", never "nobody's win"
+            out.append(say(TABLE, "game-stopped" if reason == "stopped" else "game-void"))
+        else:
+            out.append(say(TABLE, "game-over", team=f"team:{winner}"))
         for s, p in self.roster.seats.items():
             if p.role:
                 out.append(say(TABLE, "reveal", seat=s, role=self.role_name(p.role)))
         return out
+
+    def role_told(self, seat: int) -> list[Event]:
+        """What a seat hears after its role when it scans its card (マフィア42: its team)."""
+        return []
 
     def role_name(self, role: str) -> str:
         """The catalogue name a role is spoken by (`role:witch`)."""
@@ -218,7 +249,8 @@ class HiddenRoleGame(Game):
 
     def seen(self) -> list[Line]:
         """What every seat sees: the phase, who is on the island, who left, then the game's part."""
-        out = [line("hint-phase", phase=f"phase:{self.phase}", day=self.day),
+        phase = f"phase:{self.phase}"  # before day 1 (the deal, a prologue) there is no day to name
+        out = [line("hint-phase", phase=phase, day=self.day) if self.day else line("hint-phase-only", phase=phase),
                line("hint-alive", seats=self.roster.alive())]
         if self.roster.dead():
             out.append(line("hint-out", seats=self.roster.dead()))
@@ -256,11 +288,12 @@ class HiddenRoleGame(Game):
         if why:
             return self.refuse(seat, "that card cannot be dealt to you", why)
         if not self.deal.scan(seat, role, n):  # your own card again: hear it again
-            return [say(me, "your-role", role=self.role_name(role))]
+            return [say(me, "your-role", role=self.role_name(role))] + self.role_told(seat)
         p = self.roster[seat]
         p.role, p.team = role, self.teams[role]
         out = [event(self.card_kind, seat=seat, **{self.card_kind: role}, team=p.team, private=me),
-               say(me, "your-role", role=self.role_name(role)), say(TABLE, "role-scanned", seat=seat)]
+               say(me, "your-role", role=self.role_name(role)), *self.role_told(seat),
+               say(TABLE, "role-scanned", seat=seat)]
         if not self.deal.complete:
             return out
         out += self._tell_partners()
@@ -287,7 +320,7 @@ class HiddenRoleGame(Game):
         card = parse_card(tag, self.card_set, self.card_kind, self.teams)
         if card:
             if self.phase != self.DEAL and self.roster.role(seat) and self.deal.cards.get(seat) == card:
-                return [say(seat_audience(seat), "your-role", role=self.role_name(card[0]))]
+                return [say(seat_audience(seat), "your-role", role=self.role_name(card[0]))] + self.role_told(seat)
             if self.phase != self.DEAL:
                 return self.refuse(seat, "role cards are scanned only at the deal", "not-now")
             return self._scan_card(seat, card[0], card[1], t)

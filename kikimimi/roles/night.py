@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 
 @dataclass
@@ -96,11 +97,15 @@ class Settlement:
         self.fired[rule] += 1
 
 
-Step = Callable[[Night, Settlement], None]
+N = TypeVar("N")
+Step = Callable[[N, Settlement], None]
 
 
-def settle(night: Night, steps: Sequence[Step]) -> Settlement:
-    """Run the game's resolution steps in their declared order."""
+def settle(night: N, steps: Sequence[Step[N]]) -> Settlement:
+    """Run the game's resolution steps in their declared order.  `night` is
+    usually a `Night`; a game whose night records more (マフィア42's dead
+    targets for the medium and the clergy, abilities lost mid-night) passes
+    its own record, and its steps read that."""
     result = Settlement()
     for step in steps:
         step(night, result)

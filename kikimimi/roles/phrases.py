@@ -10,9 +10,12 @@ from kikimimi.phrases import load_catalogue
 
 LAYER_PHRASES = (
     "scan-role", "your-role", "role-scanned", "partners", "dealt", "role-card-taken", "role-not-in-deck",
-    "role-already-dealt", "scan-role-first", "you-are-out", "not-now", "hint-phase", "hint-alive",
-    "hint-out", "game-over", "reveal",
+    "role-already-dealt", "scan-role-first", "you-are-out", "not-now", "hint-phase", "hint-phase-only",
+    "hint-alive", "hint-out", "game-over", "game-void", "game-stopped", "reveal",
 )
+
+#: The keys the layer ends a game with (a won game, a void one, a stopped one).
+GAME_ENDS = ("game-over", "game-void", "game-stopped")
 
 
 def missing_layer_phrases(catalogue: str, lang: str) -> list[str]:

@@ -9,13 +9,17 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from kikimimi.protocol import Event, event, say, seat_audience
 
 
 @dataclass
 class Player:
+    """One seat as the layer sees it.  A game that needs more per seat (マフィア42's
+    abilities, its vote power) subclasses this and names the subclass as its
+    `HiddenRoleGame.seat_type`: one record per seat, no mirror to keep in step."""
+
     seat: int
     role: str | None = None
     team: str | None = None
@@ -24,17 +28,22 @@ class Player:
     left_day: int | None = None
 
 
+P = TypeVar("P", bound=Player)
+
+
 @dataclass
-class Roster:
-    """The seats of one game; a role and team once dealt."""
+class Roster(Generic[P]):
+    """The seats of one game; a role and team once dealt.  `player` makes each
+    seat's record (the game's `Player` subclass, if it has one)."""
 
     players: int
-    seats: dict[int, Player] = field(init=False)
+    player: type[P] = Player  # type: ignore[assignment]
+    seats: dict[int, P] = field(init=False)
 
     def __post_init__(self) -> None:
-        self.seats = {s: Player(s) for s in range(1, self.players + 1)}
+        self.seats = {s: self.player(s) for s in range(1, self.players + 1)}
 
-    def __getitem__(self, seat: int) -> Player:
+    def __getitem__(self, seat: int) -> P:
         return self.seats[seat]
 
     def role(self, seat: int) -> str | None:
@@ -62,6 +71,11 @@ class Roster:
     def remove(self, seat: int, cause: str, day: int) -> None:
         p = self.seats[seat]
         p.alive, p.cause, p.left_day = False, cause, day
+
+    def revive(self, seat: int) -> None:
+        """A seat that left comes back (マフィア42's clergy and scientist)."""
+        p = self.seats[seat]
+        p.alive, p.cause, p.left_day = True, None, None
 
 
 def audience(seats: Iterable[int]) -> list[str]:

@@ -114,3 +114,36 @@ def test_every_phrase_parameter_has_its_values_for_the_voice():
         assert [k for k, why in got.on_demand.items()  # typed chat text is said as typed
                 if k in own and why.startswith("no domain") and why != "no domain for text"] == []
         assert "マフィアの標的は3番です。" in got.texts
+
+
+@settings(max_examples=40, deadline=None, derandomize=True)
+@given(st.lists(st.tuples(st.integers(1, 5), st.integers(1, 5), st.sampled_from([0.2, 0.9, 2.5, 4.0])),
+                min_size=1, max_size=14))
+def test_no_tally_reading_ever_follows_a_single_voter(scans):
+    """A reading names the ballots of two or more voters since the last one, never one scan's."""
+    from .table import Table
+
+    t = Table(["mafia", "police", "citizen", "citizen", "citizen"], vote=40).night().next().next()
+    for voter, target, dt in scans:
+        t.hand(voter, f"seat:{target}", dt=dt)
+    log = t.next().run()
+    start = next(e["t"] for e in log if e["type"] == "phase" and e["phase"] == "vote")
+    scanned: set[int] = set()
+    readings = 0
+    for ev in log:
+        if ev["t"] < start:
+            continue
+        if ev["type"] == "say" and ev["key"] == "voted":
+            scanned.add(int(ev["to"].removeprefix("seat:")))
+        elif ev["type"] == "tally" and not ev["final"]:
+            readings += 1
+            assert len(scanned) >= 2 and ev["in"] is None, (scans, ev)
+            scanned = set()
+        elif ev["type"] == "say" and ev["key"] == "tally-entry" and ev["to"] == "table":
+            assert ev["in"] is None or of_final(log, ev)
+    assert readings <= len(scans) // 2 + 1
+
+
+def of_final(log, ev):
+    """A tally line spoken on an input is the final tally (the referee's `next`)."""
+    return any(e["type"] == "tally" and e["final"] and e["in"] == ev["in"] for e in log)

@@ -6,6 +6,7 @@ import pytest
 from kikimimi.declared import diagram
 from kikimimi.engine import Table as Engine
 from kikimimi.engine import public_view, run_script
+from kikimimi.protocol import Input
 from kikimimi.script import Header, ScriptError
 from kikimimi.sim import play
 from kikimimi_games.mafia42 import Mafia42Game
@@ -48,13 +49,13 @@ def test_extend_and_shorten_once_per_player_per_day():
     assert ("vote", 48.0) in phases(t.run())
 
 
-def test_live_tally_is_totals_only_and_silent_in_the_last_five_seconds():
-    t = Table(["mafia", C, C, C]).night().next().next()  # vote opens at 4.0, hushed at 14.0
+def test_live_tally_is_totals_only_read_at_fixed_moments_and_silent_in_the_last_five_seconds():
+    t = Table(["mafia", C, C, C]).night().next().next()  # vote opens at 3.5, read at 8.5, hushed at 13.5
     t.hand(1, "seat:2").hand(3, "seat:2", dt=1)
     t.hand(4, "seat:1", dt=9)  # at 15.5: after the hush
     log = t.run()
     tallies = of(log, "tally")
-    assert [x["totals"] for x in tallies] == [{"2": 1}, {"2": 2}]
+    assert [(x["totals"], x["t"], x["in"]) for x in tallies] == [({"2": 2}, 8.5, None)]  # one reading, no scan's
     assert all(set(x) == {"seq", "t", "type", "in", "totals", "final"} for x in tallies)
     log = t.next().run()
     assert of(log, "tally")[-1] == {**of(log, "tally")[-1], "totals": {"1": 1, "2": 2}, "final": True}
@@ -125,14 +126,15 @@ def test_bad_options_are_one_line_errors(options, why):
         run_script([{"game": "mafia42", "players": 4, "options": options}])
 
 
-def test_the_speaker_reads_each_changed_count_and_the_final_tally():
-    t = Table(["mafia", C, C, C]).night().next().next()
-    t.hand(1, "seat:2").hand(1, "seat:3")  # a changed vote: seat 2 loses it, seat 3 gains it
+def test_a_reading_waits_for_a_second_voter_and_the_final_tally_is_read_whole():
+    t = Table(["mafia", C, C, C]).night().next().next()  # the vote opens at 3.5
+    t.hand(1, "seat:2").hand(1, "seat:3")  # one voter, twice: no reading can be tied to anyone else
+    t.hand(2, "seat:3", dt=6)  # at 10.5: a second voter; read at the hush (13.5)
+    t.add({"reader": "hand", "seat": 1, "tag": "seat:1", "removed": True}, dt=4)  # the clock runs
     log = t.next().run()
-    entries = [e["params"] for e in said(log, "tally-entry", "table")]
-    assert entries == [{"seat": 2, "votes": 1}, {"seat": 2, "votes": 0}, {"seat": 3, "votes": 1},
-                       {"seat": 3, "votes": 1}]  # the last one: the final tally
-    assert said(log, "tally-final", "table")
+    readings = [(e["t"], e["params"]) for e in said(log, "tally-entry", "table")]
+    assert readings == [(13.5, {"seat": 3, "votes": 2}), (15.0, {"seat": 3, "votes": 2})]  # the hush, the final
+    assert [e["t"] for e in said(log, "tally-now", "table")] == [13.5] and said(log, "tally-final", "table")
 
 
 def test_the_diagram_draws_every_phase_the_game_enters():
@@ -144,7 +146,8 @@ def test_the_diagram_draws_every_phase_the_game_enters():
 
 def test_the_situation_on_the_speaker_holds_public_facts_only():
     """The runtime speaks it after an undo, a resume or a reader back."""
-    t = Table(["mafia", "police", C, C]).night({1: 3}).next().next().hand(1, "seat:2")
+    t = Table(["mafia", "police", C, C]).night({1: 3}).next().next().hand(1, "seat:2").hand(2, "seat:2")
+    t.add({"reader": "hand", "seat": 1, "tag": "seat:1", "removed": True}, dt=5)  # read 5 s into the vote
     engine = Engine(Header.parse(t.lines[0]))
     engine.start()
     for n, line in enumerate(t.lines[1:], start=2):
@@ -153,7 +156,37 @@ def test_the_situation_on_the_speaker_holds_public_facts_only():
     assert all(ev.fields["to"] == "table" for ev in situation)
     keys = [ev.fields["key"] for ev in situation]
     assert keys[:3] == ["hint-phase", "hint-alive", "hint-out"] and "hint-time" in keys
-    assert [ev.fields["params"] for ev in situation if ev.fields["key"] == "tally-entry"] == [{"seat": 2, "votes": 1}]
+    assert [ev.fields["params"] for ev in situation if ev.fields["key"] == "tally-entry"] == [{"seat": 2, "votes": 2}]
     assert not any("job:" in str(ev.fields.get("params")) for ev in situation)
     at_the_deal = Mafia42Game(4, {"jobs": ["mafia", "police", C, C]}).situation()
-    assert [ev.fields["key"] for ev in at_the_deal] == ["hint-phase", "hint-alive"]
+    assert [ev.fields["key"] for ev in at_the_deal] == ["hint-phase-only", "hint-alive"]  # no "day 0"
+
+
+def test_every_phase_change_is_one_the_diagram_draws():
+    from kikimimi.phases import PhaseError
+    from kikimimi_games.mafia42.game import PHASES
+
+    edges = {(m.source, m.dest) for m in PHASES.moves}
+    seen = set()
+    for seed, players, options in ((3, 8, {}), (4, 12, {"mode": "cult"}), (5, 4, {}), (1, 6, {"mode": "general"})):
+        _, log = play("mafia42", seed, players, options)
+        path = ["deal"] + [e["phase"] for e in of(log, "phase")] + ["over"]
+        seen |= set(zip(path, path[1:]))
+    assert seen <= edges and len(seen) >= 7
+    with pytest.raises(PhaseError):
+        PHASES.step("vote", "approval")  # the vote leads to the defence or the night, never straight on
+    assert "    discussion: discussion, option discussion_per_player s per living player" in diagram(Mafia42Game)
+
+
+def test_each_seat_is_one_record_of_the_layers_roster():
+    game = Mafia42Game(4, {"jobs": ["mafia", "doctor", "citizen", "citizen"]})
+    game.start(0.0)
+    for seat, tag in enumerate(["mafia42:job-mafia-1", "mafia42:job-doctor-1", "mafia42:job-citizen-1",
+                                "mafia42:job-citizen-2"], start=1):
+        game.handle(Input(t=float(seat), reader="hand", seat=seat, tag=tag))
+    assert not hasattr(game, "p") and not hasattr(game, "set_alive")
+    p = game.roster[2]
+    assert (p.role, p.job, p.team, p.alive) == ("doctor", "doctor", "citizens", True)
+    game.handle(Input(t=5.0, console="act 1 2"))
+    game.handle(Input(t=6.0, console="next"))  # the doctor chose nobody: seat 2 dies
+    assert game.roster.dead() == [2] and game.roster[2].cause == "mafia"

@@ -269,3 +269,39 @@ def test_a_team_secret_with_nobody_left_to_tell_stays_the_referees_and_a_ballot_
     vote = Vote.open([1, 2, 3])
     vote.cast(1, 2)
     assert vote.withdraw(1) and not vote.withdraw(1) and vote.missing == [1, 2, 3]
+
+
+# -- a game's own seat record and phases as data ------------------------------------
+def test_a_games_seat_record_is_the_roster_itself_and_a_seat_can_come_back():
+    from dataclasses import dataclass
+
+    from kikimimi.roles import Roster
+    from kikimimi.roles.roster import Player
+
+    @dataclass
+    class Marked(Player):
+        marks: int = 0
+
+    roster = Roster(3, Marked)
+    roster[2].marks += 1
+    roster.remove(2, "banished", 1)
+    assert isinstance(roster[2], Marked) and roster.alive() == [1, 3] and roster[2].cause == "banished"
+    roster.revive(2)
+    assert roster.alive() == [1, 2, 3] and roster[2].cause is None and roster[2].marks == 1
+
+
+def test_clocks_set_warnings_with_room_name_their_limits_and_cancel_what_they_set():
+    from kikimimi.roles.phases import Clock, Clocks, Warning
+
+    warn, hush = Warning("warn", 10), Warning("hush", 5)
+    clocks = Clocks(Clock("night", "night", (warn,)), Clock("talk", "talk_per_player", (hush, warn), per_living=True))
+    assert [(e.type, e.fields) for e in clocks.warnings("night", 5.0, 30.0)] == [("timer-set", {"name": "warn", "at": 20.0})]
+    # a 10-second phase whose end, in floats, lands a hair after its start + 10: no warning
+    assert [e.type for e in clocks.warnings("night", 123.99, 123.99 + 10)] == ["timer-cancel"]
+    assert [e.fields["name"] for e in clocks.warnings("talk", 0.0, 8.0)] == ["hush", "warn"]
+    assert [e.type for e in clocks.warnings("talk", 0.0, 8.0)] == ["timer-set", "timer-cancel"]
+    assert clocks["talk"].seconds({"talk_per_player": 15}, 4) == 60.0 and clocks["night"].seconds({"night": 25}, 4) == 25.0
+    assert [e.fields["name"] for e in clocks.cancel_warnings()] == ["warn", "hush"]
+    assert "    talk: talk, option talk_per_player s per living player" in clocks.notes()
+    with pytest.raises(ValueError):
+        Clocks(Clock("night", "night"), Clock("night", "n2"))

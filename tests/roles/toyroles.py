@@ -19,6 +19,7 @@ class ToyRolesGame(HiddenRoleGame):
     name = "toyroles"
     min_players = 4
     max_players = 8
+    official_players = 6
     card_set = "toyroles"
     teams = {"wolf": "wolves", "seer": "village", "villager": "village"}
     knows = {"wolf": ("wolf",)}

@@ -175,7 +175,7 @@ def test_oni_hint_repeats_the_rounds_declarations():
 @pytest.mark.parametrize("act", [{"reader": "hand", "seat": 2, "tag": "seat:4"}, {"console": "scan 2 seat:4"}])
 def test_an_undone_act_is_told_to_its_owner_and_only_to_it(act):
     s = witch_day1()
-    s._add(act)
+    s.add(act)
     s.console("undo")
     log = s.run()
     undo_line = len(s.lines)
@@ -187,8 +187,8 @@ def test_an_undone_act_is_told_to_its_owner_and_only_to_it(act):
 
 def test_undo_takes_back_a_game_act_not_a_reader_lost_or_back_line():
     s = witch_day1().hand(2, "seat:4")
-    s._add({"reader": "hand", "seat": 3, "lost": True})
-    s._add({"reader": "hand", "seat": 3, "back": True})
+    s.add({"reader": "hand", "seat": 3, "lost": True})
+    s.add({"reader": "hand", "seat": 3, "back": True})
     s.console("undo")
     log = s.run()
     undo = of(log, "undo")[0]
@@ -200,8 +200,8 @@ def test_witch_a_field_reader_outage_is_not_charged_to_the_speaker():
         s = witch_day1()
         s.field("seat:2", dt=1.0)
         if lost:
-            s._add({"reader": "field", "lost": True}, 5.0)
-            s._add({"reader": "field", "back": True}, 60.0)
+            s.add({"reader": "field", "lost": True}, 5.0)
+            s.add({"reader": "field", "back": True}, 60.0)
             s.field("seat:2", removed=True, dt=5.0)
         else:
             s.field("seat:2", removed=True, dt=10.0)
