@@ -276,8 +276,6 @@ class Table:
             if is_voice_command(cmd):  # an output's speech rate or volume: the runtime's, not the game's
                 got = parse_voice_command(cmd, self.header.players)
                 return [self._error(line, t, got) if isinstance(got, str) else self._log(Event("voice", got), t, line)]
-            if stand_in.is_stand_in(cmd):  # the referee stands in for a reader, in any game
-                return self._stand_in(line, t, cmd)
             if cmd.strip() in CLOCK_COMMANDS:  # the game's clock: the runtime's, for every game
                 return self._clock_command(cmd.strip(), t, line)
             if stand_in.is_stand_in(cmd):  # the referee stands in for a reader, in any game
@@ -333,13 +331,6 @@ class Table:
             out += self._hold(name, t, line) if state == "lost" else self._release(name, t, line)
         return out + (self.situation(t, line) if state == "back" else [])
 
-    def _stand_in(self, line: int, t: float, cmd: str) -> Input | list[LogEvent]:
-        got = stand_in.parse(cmd, self.header.players, self.known_tags)
-        if isinstance(got, str) or (got.seat is None and not self.has_field):
-            why = got if isinstance(got, str) else "this table has no field reader"
-            return [self._log(Event("error", {"message": why, "private": REFEREE}), t, line)]
-        return Input(self.game_time(t), line, got.reader, got.seat, got.tag, got.removed)
-
     # -- the game's clock ----------------------------------------------------
     def _clock_command(self, cmd: str, t: float, line: int) -> list[LogEvent]:
         """The referee's `pause` / `resume`, for every game (a break, a fault at the table)."""
@@ -376,6 +367,13 @@ class Table:
         self._timers_changed()
         return [self._log(Event("clock", {"state": "running"}), t, line),
                 self._say(TABLE, "clock-resumed", {}, t, line)]
+
+    def _stand_in(self, line: int, t: float, cmd: str) -> Input | list[LogEvent]:
+        got = stand_in.parse(cmd, self.header.players, self.known_tags)
+        if isinstance(got, str) or (got.seat is None and not self.has_field):
+            why = got if isinstance(got, str) else "this table has no field reader"
+            return [self._log(Event("error", {"message": why, "private": REFEREE}), t, line)]
+        return Input(self.game_time(t), line, got.reader, got.seat, got.tag, got.removed)
 
     @staticmethod
     def _answer_to(inp: Input) -> str:

@@ -385,7 +385,8 @@ class ApiServer:
             # the game was rebuilt: spectators following from events start over
             public["log"] = public_events(self.daemon.run.standing_log)
         if line.get("console") == NEW_GAME:  # the next game (of an evening: maybe another game)
-            public["header"] = self.daemon.header.to_json()
+            d = self.daemon
+            public["header"] = public_header(d.header.to_json(), secret_options_of(d.header.game))
             public["log"] = public["events"]
         self._broadcast(lambda: {"input": line, "events": list(events), **self._referee_state(),
                                  **({"health": public["health"]} if changed else {})}, public)

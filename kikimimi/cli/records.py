@@ -230,6 +230,14 @@ def _players_show(args: argparse.Namespace) -> int:
             print("no settlements yet")
         for s in history:
             print(_describe(s, p.form))
+        from kikimimi.records.plays import history as games_of
+
+        played = games_of(club, p.id)
+        print(f"games played at the club's tables: {len(played)}" + (":" if played else ""))
+        for r in played:
+            team = f", {r.team}" if r.team else ""
+            print(f"  {r.play.recorded_at} {r.play.game} ({r.play.players} players, table {r.play.table or '?'}): "
+                  f"seat {r.seat}, place {r.place}{team}, {'won' if r.won else 'lost'}")
     return _run(args, body)
 
 

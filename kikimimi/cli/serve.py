@@ -12,7 +12,7 @@ import os
 import signal
 import sys
 import threading
-from collections.abc import Collection, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -300,7 +300,8 @@ def _outputs(args: argparse.Namespace, config: TableConfig) -> list[Output]:
             audio = cls.from_config(audio_config, config.seats, config.lang)
         except ValueError as exc:
             raise CliError(f"{config.path}: {exc}") from None
-        audio.prepare(_fixed_texts(config), progress=sys.stderr.isatty())
+        first, rest = _texts_in_order(config)
+        audio.start(first, rest, progress=sys.stderr.isatty(), lines=_first_start_lines(config.lang))
         return audio
 
     audio = audio_or_text(args.voice, make)
@@ -309,12 +310,30 @@ def _outputs(args: argparse.Namespace, config: TableConfig) -> list[Output]:
     return outputs or [TextOutput()]
 
 
-def _fixed_texts(config: TableConfig) -> list[str]:
+def _texts_in_order(config: TableConfig) -> tuple[list[str], list[str]]:
     """Every phrase with every value its parameters take at this table, and every
-    name: rendered before the first input so no answer waits for synthesis."""
-    from kikimimi.voice.domains import table_texts
+    name, split for a quick start: what the first game says first (rendered
+    before the table opens), then the rest of it and every other game of the
+    evening (rendered in the background while the table plays)."""
+    from kikimimi.voice.domains import first_and_rest, table_texts
 
-    return table_texts(config.game, config.players, config.options, config.lang).texts
+    first, rest = first_and_rest(config.game, config.players, config.options, config.lang)
+    for name, choice in config.games.items():
+        if name != config.game:
+            rest += table_texts(name, choice.players, choice.options, config.lang).texts
+    return first, rest
+
+
+def _first_start_lines(lang: str) -> Callable[[str, int | None], str]:
+    """The speaker's lines while a first start renders the voice (the evening's catalogue)."""
+    from kikimimi.phrases import Phrasebook
+
+    book = Phrasebook(lang, ("evening",))
+
+    def line(what: str, percent: int | None) -> str:
+        return book.render("first-start-preparing" if percent is None else "first-start-progress",
+                           None if percent is None else {"percent": percent})
+    return line
 
 
 def _start_readers(config: TableConfig, daemon: Daemon) -> ReaderRunner:

@@ -146,3 +146,30 @@ def table_texts(game: str, players: int, options: Mapping[str, Any], lang: str,
         if name.strip() and name not in got.texts:
             got.texts.append(name)
     return got
+
+
+#: A phrase with at most this many texts at a table is among those said first (seats, a
+#: few counts); the larger ones (every score, every card pair) render in the background.
+FIRST_VARIANTS = 12
+
+
+def first_and_rest(game: str, players: int, options: Mapping[str, Any], lang: str,
+                   first_variants: int = FIRST_VARIANTS) -> tuple[list[str], list[str]]:
+    """A table's catalogue split for a first start: what it says first (the runtime's own
+    lines, every fixed phrase, phrases over a few values such as seats, and every
+    piece's name) and the rest, each in catalogue order.  Together they are
+    `table_texts(...).texts`."""
+    from kikimimi.registry import game_class
+
+    cls = game_class(game)
+    book = Phrasebook(lang, ("core", cls.name))
+    got = expand(book, domains_for(cls, players, options))
+    first: list[str] = []
+    rest: list[str] = []
+    at = 0
+    for key in book.phrases:
+        count = got.per_key.get(key, 0)
+        (first if count <= first_variants else rest).extend(got.texts[at:at + count])
+        at += count
+    first.extend(got.texts[at:])  # the names, spoken alone
+    return first, rest

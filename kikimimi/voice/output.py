@@ -11,9 +11,10 @@ fails is played into the working earphones instead, since everyone may hear it.
 from __future__ import annotations
 
 import logging
+import threading
 import time
 from collections import deque
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import Future
 from pathlib import Path
 from typing import Any
@@ -30,6 +31,11 @@ from .pack import VoicePack
 from .render import Renderer
 
 log = logging.getLogger(__name__)
+
+#: A first start says its wait when at least this many of the first phrases are not rendered yet.
+COLD_START_CLIPS = 20
+#: How often the wait's progress is said on the speaker.
+PROGRESS_SECONDS = 8.0
 
 Source = tuple[str, str, int]  # ("tts", text, words per minute) or ("pack", file stem, 0)
 
@@ -61,6 +67,9 @@ class AudioOutput:
         self._pending: dict[Source, Future] = {}
         self._notices: deque[str] = deque()
         self._told: set[str] = set()
+        self._stop = threading.Event()  # set at close: a background render ends early
+        self._background: threading.Thread | None = None
+        self.catalogue_ready = threading.Event()  # every prepared text is rendered
         for stem in self.pack.files:
             try:
                 self._sources[("pack", stem, 0)] = self.pack.load(stem)
@@ -148,18 +157,21 @@ class AudioOutput:
         names = [n for n in self.lanes] or [SPEAKER]
         return sorted({self.wpm(n) for n in names})
 
-    def prepare(self, texts: Iterable[str], progress: bool = True) -> None:
+    def prepare(self, texts: Iterable[str], progress: bool = True, *,
+                on_progress: Callable[[int, int], None] | None = None, background: bool = False) -> None:
         """Render a whole catalogue up front, at every output's rate, so no phrase
         waits for the engine mid-game.
 
         What is not in the cache goes to the engine first, with a bar on the
         terminal (a first start); then every clip is mapped from the cache at
-        its device's rate, so `emit` only copies references.
+        its device's rate, so `emit` only copies references.  `background`: the
+        table already plays (`start`), so the engine's workers yield to it.
         """
         new = [t for t in dict.fromkeys(texts) if t.strip()]
         self._texts = list(dict.fromkeys(self._texts + new))
         if self.renderer.problem is None:
-            _, failures = self.renderer.fill_cache(new, self._live_rates(), progress)
+            _, failures = self.renderer.fill_cache(new, self._live_rates(), progress, on_progress=on_progress,
+                                                   background=background, stop=self._stop)
             for line in failures:
                 self._notice(line)
         rates = sorted({m.samplerate for m in self.mixers})
@@ -179,6 +191,50 @@ class AudioOutput:
                         break
                     self._sources.setdefault(src, got)
                     self._resampled[(src, rate)] = got[0]
+
+    def start(self, first: Sequence[str], rest: Sequence[str], *, progress: bool = False,
+              lines: Callable[[str, int | None], str] | None = None) -> None:
+        """A table's start: the phrases said first are rendered first, on every core; the
+        rest renders in the background while the table plays (a phrase said before its
+        clip is ready renders on its own, as any unrendered phrase does).
+
+        On a first start (a new box, language or voice: many clips missing) the
+        wait is said on the speaker: `lines(what, percent)` gives the text of
+        "preparing" (percent None) and of each progress step, every
+        `PROGRESS_SECONDS`.  Returns once the first phrases are ready."""
+        todo = [t for t in dict.fromkeys(first) if t.strip() and not self.renderer.cached(t)]
+        if lines is not None and self.renderer.problem is None and len(todo) >= COLD_START_CLIPS:
+            self._say_now(lines("preparing", None))
+            said = [time.monotonic()]
+
+            def tell(done: int, total: int) -> None:
+                if time.monotonic() - said[0] >= PROGRESS_SECONDS and done < total:
+                    said[0] = time.monotonic()
+                    self._say_now(lines("progress", int(100 * done / total)))
+            self.prepare(first, progress, on_progress=tell)
+        else:
+            self.prepare(first, progress)
+        if todo:
+            log.warning("voice: the first phrases are ready (%d clips); the rest renders in the background",
+                        len(todo))
+        started = time.monotonic()
+
+        def render_rest() -> None:
+            before = self.renderer.renders
+            self.prepare(rest, False, background=True)
+            if not self._stop.is_set():
+                made = self.renderer.renders - before
+                log.warning("voice: the whole catalogue is ready (%d clips rendered in the background in %.1f s)",
+                            made, time.monotonic() - started)
+                self.catalogue_ready.set()
+
+        self._background = threading.Thread(target=render_rest, name="kikimimi-voice-rest", daemon=True)
+        self._background.start()
+
+    def _say_now(self, text: str) -> None:
+        """A line of the voice's own on the speaker (its progress), rendered now if need be."""
+        for line in self.emit([{"type": "say", "to": "table", "key": "voice-progress", "text": text}]):
+            log.warning("%s", line)
 
     def _source_future(self, src: Source) -> Future:
         fut = self._pending.get(src)
@@ -402,6 +458,9 @@ class AudioOutput:
         return report
 
     def close(self) -> None:
+        self._stop.set()
+        if self._background is not None:
+            self._background.join(timeout=10)
         for mixer in self.mixers:
             try:
                 mixer.close()

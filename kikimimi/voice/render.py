@@ -15,8 +15,10 @@ import json
 import multiprocessing
 import os
 import threading
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import TimeoutError as FutureTimeout
+from concurrent.futures import wait as futures_wait
 from pathlib import Path
 from typing import Any
 
@@ -137,7 +139,8 @@ class Renderer:
         return self.submit(text, rate).result()
 
     def fill_cache(self, texts: Iterable[str], rates: Iterable[int | None] = (None,),
-                   progress: bool = True) -> tuple[int, list[str]]:
+                   progress: bool = True, *, on_progress: Callable[[int, int], None] | None = None,
+                   background: bool = False, stop: threading.Event | None = None) -> tuple[int, list[str]]:
         """Render into the cache every text at every rate that is not there yet.
 
         Returns (how many clips were synthesised, one line per failure).  The
@@ -146,6 +149,11 @@ class Renderer:
         list is rendered on every core: Open JTalk in worker processes (its
         engine is one per process), espeak-ng in threads (each clip is its own
         process anyway); pyttsx3 stays on its one thread.
+
+        `on_progress(done, total)` is called as clips complete.  `background`:
+        the table is already playing, so the workers yield to it (Open JTalk's
+        processes run niced; espeak-ng leaves one core free), and `stop` ends
+        the work early (what is not rendered yet renders when first said).
         """
         if self.problem is not None or self.voice is None:
             return 0, [f"voice: {self.problem or 'no voice'}"]
@@ -154,11 +162,15 @@ class Renderer:
         if not todo:
             return 0, []
         jobs = [(self.spoken(t), self.rate_of(r), self.path_for(t, r)) for t, r in todo]
-        workers = _cores() if len(jobs) >= 20 else 1
-        if self.engine_name == "openjtalk" and workers > 1:
-            pool: Any = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"))
+        cores = _cores()
+        workers = (max(1, cores - 1) if background and self.engine_name != "openjtalk" else cores) \
+            if len(jobs) >= 20 else 1
+        own = workers > 1 or background  # a background render never queues on the engine's own thread
+        if self.engine_name == "openjtalk" and own:
+            pool: Any = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"),
+                                            initializer=_yield_cpu if background else None)
             futures = [pool.submit(_write_in_child, self.engine_name, self.voice, *job) for job in jobs]
-        elif self.engine_name == "espeak-ng" and workers > 1:
+        elif self.engine_name == "espeak-ng" and own:
             pool = ThreadPoolExecutor(workers, thread_name_prefix="kikimimi-fill")
             futures = [pool.submit(_write_clip, self._shared, self.voice, *job) for job in jobs]
         else:
@@ -170,20 +182,38 @@ class Renderer:
             from tqdm import tqdm
 
             bar = tqdm(total=len(jobs), desc=f"rendering voice ({self.engine_name})", unit="clip")
+        done = 0
         try:
             for (text, _), fut in zip(todo, futures):
+                while stop is not None and not stop.is_set():
+                    try:
+                        fut.result(timeout=0.2)
+                        break
+                    except FutureTimeout:
+                        continue
+                    except Exception:
+                        break
+                if stop is not None and stop.is_set():
+                    for later in futures:
+                        later.cancel()
+                    futures_wait(futures)  # the clips being written when stopped are whole, and counted
+                    done += sum(1 for f in futures[done:] if not f.cancelled() and f.exception() is None)
+                    break
                 try:
                     fut.result()
                 except Exception as exc:
                     failures.append(f"voice: cannot render {text!r}: {exc}")
+                done += 1
                 if bar is not None:
                     bar.update(1)
+                if on_progress is not None:
+                    on_progress(done, len(jobs))
         finally:
             if bar is not None:
                 bar.close()
             if pool is not None:
                 pool.shutdown(cancel_futures=True)
-        made = len(jobs) - len(failures)
+        made = done - len(failures)
         self.renders += made
         return made, failures
 
@@ -218,6 +248,14 @@ def _write_clip(eng: Any, voice: str, spoken: str, wpm: int, path: Path) -> None
     samples, rate = read_wav(tmp)
     write_wav(tmp, trim_silence(samples, rate), rate)
     os.replace(tmp, path)
+
+
+def _yield_cpu() -> None:
+    """A background render's worker: the table's own answers come first."""
+    try:
+        os.nice(10)
+    except OSError:
+        pass
 
 
 def _write_in_child(engine_name: str, voice: str, spoken: str, wpm: int, path: Path) -> None:

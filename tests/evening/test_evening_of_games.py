@@ -247,3 +247,7 @@ def test_three_games_on_one_serve_with_the_console_attached_throughout(tmp_path,
                     for g, r in zip(("trident", "intrigue", "onisagashi"), results)
                     if any(e["seat"] == seat for e in r["ranking"])]
             assert mine == want, name
+    shown = subprocess.run([sys.executable, "-m", "kikimimi.cli", "players", "show", "Dee", "--db", club_db],
+                           capture_output=True, text=True, check=True).stdout
+    assert "games played at the club's tables: 2:" in shown
+    assert [line.split()[1] for line in shown.splitlines() if line.startswith("  ")] == ["intrigue", "onisagashi"]

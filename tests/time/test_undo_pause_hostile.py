@@ -2,7 +2,6 @@
 time bounded, unspoken inputs spoken on resume, a settings mismatch said."""
 from __future__ import annotations
 
-import resource
 import subprocess
 import sys
 import time
