@@ -26,6 +26,8 @@ from .pieces import advisor_of, advisor_tag, section_tag
 BOTS = ("greedy", "random", "mixed")
 #: An expected-value bot (`EVBot`) in one seat, rotated with the seed, among greedy bots.
 EV = "ev"
+#: Every seat an expected-value bot.
+EV_TABLE = "ev-table"
 REFUSALS = {"not-in-garden", "settle-free-first", "conflict-order", "choose-advisor-first", "conflict-section",
             "section-taken", "not-in-hand", "not-own-garden", "different-mansion", "not-now", "not-your-offer",
             "no-offer-now"}
@@ -257,9 +259,9 @@ class IntrigueSimulation:
     """The table of one bot game: the bots take turns as the speaker calls them."""
 
     def __init__(self, seed: int, players: int, options: Mapping[str, Any], bot: str | None = None):
-        kind = "greedy" if bot in (None, EV) else bot
+        kind = "greedy" if bot in (None, EV, EV_TABLE) else bot
         if kind not in BOTS:
-            raise ValueError(f"Intrige bots are {', '.join((*BOTS, EV))}, not {kind!r}")
+            raise ValueError(f"Intrige bots are {', '.join((*BOTS, EV, EV_TABLE))}, not {kind!r}")
         rng = random.Random(seed)
         self.kinds = {s: (("greedy", "random")[(s - 1) % 2] if kind == "mixed" else kind)
                       for s in range(1, players + 1)}
@@ -269,6 +271,9 @@ class IntrigueSimulation:
             seat = focal_seat(seed, players)
             self.kinds[seat] = EV
             self.bots[seat - 1] = EVBot(seat, players, options, random.Random(self.bots[seat - 1].rng.random()))
+        elif bot == EV_TABLE:
+            self.kinds = {s: EV for s in self.kinds}
+            self.bots = [EVBot(b.seat, players, options, random.Random(b.rng.random())) for b in self.bots]
 
     def next_input(self) -> dict[str, Any] | None:
         for bot in self.bots:

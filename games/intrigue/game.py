@@ -70,7 +70,7 @@ class IntrigueGame(Game):
     official_players: ClassVar[int] = 4
     tag_sets: ClassVar[tuple[str, ...]] = ("intrigue",)
     options_schema = OPTIONS
-    bots = ("greedy", "random", "mixed", "ear", "ev")
+    bots = ("greedy", "random", "mixed", "ear", "ev", "ev-table")
     bot_table = ".bots:IntrigueSimulation"
     ear_table = ".ear:ear_simulation"
     report = ".tuning:IntrigueReport"

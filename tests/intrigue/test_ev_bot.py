@@ -41,6 +41,10 @@ def test_the_ev_bot_takes_the_rotated_seat_and_its_games_replay():
     sim = IntrigueSimulation(5, 4, {}, "ev")
     assert sim.kinds == {1: "greedy", 2: "ev", 3: "greedy", 4: "greedy"}
     assert play("intrigue", 5, 4, {}, "ev") == play("intrigue", 5, 4, {}, "ev")
+    table = IntrigueSimulation(5, 4, {}, "ev-table")
+    assert all(isinstance(b, EVBot) for b in table.bots)
+    over = [e for e in play("intrigue", 5, 4, {}, "ev-table")[1] if e["type"] == "game-over"]
+    assert over and over[0]["reason"] == "end"
 
 
 def test_the_report_rotates_the_first_seat_unless_asked_and_pairs_the_ev_bot():
