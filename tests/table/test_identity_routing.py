@@ -33,7 +33,7 @@ def boot_and_play(tmp_path, name, order, audio, clip_cache):
     alsa = AlsaFileDevices(tmp_path / name / "alsa", {i: 2 for i in IDS}, rate=RATE)
     result = play({"audio": audio, "players": 2, "lang": "en", "cache_dir": str(clip_cache),
                    "steps": [{"emit": [say("seat:1", SECRET1, "hand-piece"), say("seat:2", SECRET2, "hand-piece"),
-                                       say("table", TABLE, "turn")]}, {"wait": 10}]},
+                                       say("table", TABLE, "turn")]}, {"wait": 60}]},
                   tree.env(alsa.env()), tmp_path / name)
     heard = {port: (alsa.read(IDS[k])[:, 0] if alsa.raw_path(IDS[k]).exists() else np.zeros(0, np.float32))
              for k, port in enumerate(order)}
