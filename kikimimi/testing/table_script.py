@@ -10,8 +10,10 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from kikimimi.engine import LogEvent, Table
-from kikimimi.script import Header
+from pathlib import Path
+
+from kikimimi.engine import LogEvent, ScriptRun, Table
+from kikimimi.script import Garbled, Header, read_script
 
 
 class Script:
@@ -95,3 +97,30 @@ def wait_until(predicate: Callable[[], object], what: str, timeout: float = 30.0
     while not predicate():
         assert time.monotonic() < end, f"timed out waiting for {what}"
         time.sleep(pause)
+
+
+def replay_journal(journal: Path) -> list[LogEvent]:
+    """What `kikimimi replay` makes of a journal (the same ScriptRun), for comparing with a live log."""
+    parsed = read_script(journal)
+    run = ScriptRun(parsed.header)
+    for number, item in parsed.lines:
+        run.feed(number, item)
+    run.close()
+    return run.log
+
+
+def journal_inputs(journal: Path) -> list[dict[str, Any] | Garbled]:
+    """The input lines a live table has journaled so far (none before its journal exists)."""
+    return [item for _, item in read_script(journal).lines] if journal.exists() else []
+
+
+def pn532_trident_table(folder: Path, poll_ms: int | None = None) -> str:
+    """A three-seat Trident table file for PN532 emulators on ptys at folder/hand-N and
+    folder/field, with the one enrolled piece `04c0ffee000001` (spade 8) read by its uid."""
+    poll = f"poll_ms = {poll_ms}\n" if poll_ms is not None else ""
+    readers = "".join(f'[readers.hand-{s}]\nrole = "hand"\nseat = {s}\ndriver = "pn532"\n'
+                      f'path = "{folder}/hand-{s}"\n{poll}' for s in (1, 2, 3))
+    readers += f'[readers.field]\nrole = "field"\ndriver = "pn532"\npath = "{folder}/field"\n{poll}'
+    (folder / "tags.toml").write_text('[tags]\n"04c0ffee000001" = "trident:spade-8"\n')
+    return ('[table]\ngame = "trident"\nplayers = 3\nlang = "en"\ntagmap = "tags.toml"\n'
+            f'journal = "journal.jsonl"\n{readers}')

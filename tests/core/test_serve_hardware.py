@@ -8,25 +8,17 @@ import subprocess
 import sys
 import time
 
-from kikimimi.script import read_script
 from kikimimi.testing.ntag import Ntag213
 from kikimimi.testing.pn532_emulator import PN532Emulator
-from kikimimi.testing.table_script import wait_until
+from kikimimi.testing.table_script import journal_inputs, pn532_trident_table, wait_until
 
 
 def _config(tmp_path) -> str:
-    readers = "".join(
-        f'[readers.hand-{s}]\nrole = "hand"\nseat = {s}\ndriver = "pn532"\npath = "{tmp_path}/hand-{s}"\npoll_ms = 20\n'
-        for s in (1, 2, 3))
-    readers += f'[readers.field]\nrole = "field"\ndriver = "pn532"\npath = "{tmp_path}/field"\npoll_ms = 20\n'
-    (tmp_path / "tags.toml").write_text('[tags]\n"04c0ffee000001" = "trident:spade-8"\n')
-    return (f'[table]\ngame = "trident"\nplayers = 3\nlang = "en"\ntagmap = "tags.toml"\n'
-            f'journal = "journal.jsonl"\n{readers}')
+    return pn532_trident_table(tmp_path, poll_ms=20)
 
 
 def _inputs(tmp_path) -> list[dict]:
-    path = tmp_path / "journal.jsonl"
-    return [item for _, item in read_script(path).lines] if path.exists() else []
+    return journal_inputs(tmp_path / "journal.jsonl")
 
 
 def test_serve_turns_reader_events_into_journaled_inputs(tmp_path):

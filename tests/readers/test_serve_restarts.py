@@ -9,28 +9,21 @@ import subprocess
 import sys
 import time
 
-from kikimimi.script import read_script
 from kikimimi.testing.chip_timing import REAL
 from kikimimi.testing.ntag import Ntag213
 from kikimimi.testing.pn532_emulator import PN532Emulator
+from kikimimi.testing.table_script import journal_inputs, pn532_trident_table
 
 READERS = ("hand-1", "hand-2", "hand-3", "field")
 PIECE = Ntag213("04c0ffee000001")  # enrolled in the tag map: read by uid
 
 
 def _config(tmp_path) -> str:
-    readers = "".join(
-        f'[readers.hand-{s}]\nrole = "hand"\nseat = {s}\ndriver = "pn532"\npath = "{tmp_path}/hand-{s}"\n'
-        for s in (1, 2, 3))
-    readers += f'[readers.field]\nrole = "field"\ndriver = "pn532"\npath = "{tmp_path}/field"\n'
-    (tmp_path / "tags.toml").write_text('[tags]\n"04c0ffee000001" = "trident:spade-8"\n')
-    return (f'[table]\ngame = "trident"\nplayers = 3\nlang = "en"\ntagmap = "tags.toml"\n'
-            f'journal = "journal.jsonl"\n{readers}')
+    return pn532_trident_table(tmp_path)
 
 
 def _inputs(tmp_path) -> list[dict]:
-    path = tmp_path / "journal.jsonl"
-    return [item for _, item in read_script(path).lines] if path.exists() else []
+    return journal_inputs(tmp_path / "journal.jsonl")
 
 
 def _wait(predicate, timeout: float = 30.0) -> None:

@@ -7,8 +7,8 @@ from pathlib import Path
 from typing import Any
 
 from kikimimi.daemon import Daemon
-from kikimimi.engine import ScriptRun
-from kikimimi.script import Header, read_script
+from kikimimi.script import Header
+from kikimimi.testing.table_script import replay_journal as replay
 
 JOBS = ["mafia", "citizen", "citizen", "police"]
 #: Night 3 s, morning 1 s, discussion 1 s a head, vote 2 s, defence 1 s, approval 2 s.
@@ -61,13 +61,6 @@ class Clocked:
             self.d._said.close()
 
 
-def replay(journal: Path) -> list[dict[str, Any]]:
-    parsed = read_script(journal)
-    run = ScriptRun(parsed.header)
-    for number, item in parsed.lines:
-        run.feed(number, item)
-    run.close()
-    return run.log
 
 
 def of(log: list[dict[str, Any]], type_: str) -> list[dict[str, Any]]:
