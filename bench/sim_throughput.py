@@ -208,20 +208,11 @@ def interleaved_blocks(blocks: int, games: int, players: int) -> tuple[list[floa
 
 
 def uno_games(games: int) -> Callable[[], None] | None:
-    try:
-        import numpy as np
-        import rlcard
-        from rlcard.agents import RandomAgent
-    except ImportError:
+    """The rows' anchor: each call the next `games` games of the stream."""
+    stream = uno_stream()
+    if stream is None:
         return None
-    env = rlcard.make("uno", config={"seed": 0})
-    env.set_agents([RandomAgent(num_actions=env.num_actions) for _ in range(env.num_players)])
-    np.random.seed(0)  # RandomAgent draws from numpy's global generator
-
-    def run() -> None:
-        for _ in range(games):
-            env.run(is_training=False)
-    return run
+    return lambda: stream(games)
 
 
 def main() -> None:
