@@ -2,7 +2,7 @@
 
 Bot games run through the real engine (`kikimimi.sim.play`), so the figures
 are those of the code that runs at a table.  A game says only what to play
-and what to count, in a `Report` named by `Game.report`:
+and what to count, in a `Report` named by the declaration's `report`:
 
 - `trials`: the games to play (by default seeds seed, seed+1, ... at the
   asked count with the asked options and bot); a game that spreads its
@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from kikimimi.declared import check_bot, part
-from kikimimi.protocol import Game
+from kikimimi.declaration import Declaration
 from kikimimi.sim import play
 
 #: A game's script lines and event log, as `kikimimi.sim.play` returns them.
@@ -73,22 +73,22 @@ class Report(ABC):
         return "plot skipped: this report is a table"
 
 
-def tune(cls: type[Game], games: int, seed: int, players: int, options: Mapping[str, Any] | None = None,
+def tune(decl: Declaration, games: int, seed: int, players: int, options: Mapping[str, Any] | None = None,
          bot: str | None = None, plot: str | None = None, progress: bool = True) -> str:
     """Play the report's trials and return its text (and the plot's caption)."""
-    if cls.report is None:
-        raise NotImplementedError(f"{cls.name} has no batch simulation")
-    check_bot(cls, bot)
-    report: Report = part(cls, cls.report)()
+    if decl.report is None:
+        raise NotImplementedError(f"{decl.name} has no batch simulation")
+    check_bot(decl, bot)
+    report: Report = part(decl, decl.report)()
     ask = Ask(games, seed, players, dict(options or {}), bot)
     trials: Iterable[Trial] = report.trials(ask)
     if progress:
         from tqdm import tqdm
 
-        trials = tqdm(list(trials), desc=cls.name, unit="game")
+        trials = tqdm(list(trials), desc=decl.name, unit="game")
     rows: list[Row] = []
     for trial in trials:
-        script, log = play(cls.name, trial.seed, trial.players, dict(trial.options), trial.bot)
+        script, log = play(decl.name, trial.seed, trial.players, dict(trial.options), trial.bot)
         rows.append((trial, report.figures(trial, script, log)))
     text = report.text(rows, ask)
     if plot:
