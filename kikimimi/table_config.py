@@ -32,7 +32,7 @@
 A config that cannot run a table is refused before anything opens, with
 one line naming the file, the key and the problem: the whole file is checked
 against `SCHEMA` (an unknown section or key is a typo, never ignored), the
-game checks its own options (`Game.check_options`), the readers' drivers
+game checks its own options (`Declaration.check_options`), the readers' drivers
 check their sections, and the audio part checks `[audio]`.
 """
 from __future__ import annotations

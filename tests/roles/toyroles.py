@@ -11,15 +11,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from kikimimi.declaration import Declaration
 from kikimimi.protocol import TABLE, Event, say, seat_audience
 from kikimimi.roles import HiddenRoleGame, Night, Settlement, Vote, decide, settle, team_event, team_say
 
 
 class ToyRolesGame(HiddenRoleGame):
-    name = "toyroles"
-    min_players = 4
-    max_players = 8
-    official_players = 6
     card_set = "toyroles"
     teams = {"wolf": "wolves", "seer": "village", "villager": "village"}
     knows = {"wolf": ("wolf",)}
@@ -115,3 +112,8 @@ class ToyRolesGame(HiddenRoleGame):
         if 2 * len(wolves) >= len(alive):
             return "wolves"
         return None
+
+
+GAME = Declaration(name="toyroles", play=ToyRolesGame, tags=ToyRolesGame.known_tags,
+                   min_players=4, max_players=8, official_players=6,
+                   commands=ToyRolesGame.console_commands, ear_table=None)
