@@ -1,6 +1,8 @@
-"""The contract of every registered game, checked the same way for each: through the real CLI
-(CONTRACT.md: replay identity, the public view), then what it declares (secrets, phrases in both
-languages, ear bots, options, diagram, report, console table).  A new game is added by registering it."""
+"""The contract of every registered game, checked the same way for each, over its declaration
+(`kikimimi.declaration.Declaration`, what the registry gives for the name): through the real CLI
+(CONTRACT.md: replay identity, the public view), then what it declares (a play it makes, secrets,
+phrases in both languages, ear bots, options, diagram, report, console table).  A new game is added
+by registering it."""
 from __future__ import annotations
 
 import json
@@ -13,7 +15,8 @@ from kikimimi.declared import diagram
 from kikimimi.ear import EAR, game_figures
 from kikimimi.engine import public_view, run_script
 from kikimimi.phrases import Phrasebook
-from kikimimi.protocol import REFEREE, TABLE, seat_audience, visible_to
+from kikimimi.declaration import Declaration
+from kikimimi.protocol import REFEREE, TABLE, Play, seat_audience, visible_to
 from kikimimi.registry import declaration, game_names
 from kikimimi.sim import play
 from kikimimi.testing.ear_spy import spy_on_ear_bots
@@ -59,6 +62,31 @@ def test_the_game_has_phrases_in_both_languages(game, lang):
 
 
 # -- the contract: what every registered game declares, checked the same way for each ------------
+#: What a declaration says: a play's class that also says it is a game written before the split.
+DECLARED_ON_THE_PLAY = {"name", "min_players", "max_players", "official_players", "tag_sets", "options_schema",
+                        "option_names", "bots", "bot_table", "ear_table", "report", "diagram_of", "kit",
+                        "phrase_values", "secret_options", "pause_when_reader_lost", "pause_when_field_lost",
+                        "check_options", "referee_commands"}
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_game_is_one_declaration_that_makes_plays(game):
+    """The entry point names a declaration; each play it makes is a separate object that holds
+    only play state and hooks (the static description lives once, in the declaration)."""
+    decl = declaration(game)
+    assert isinstance(decl, Declaration) and decl.name == game
+    assert decl.min_players <= decl.default_players <= decl.max_players
+    assert decl.known_tags(decl.default_players) and all(":" in t for t in decl.known_tags(decl.default_players))
+    left = sorted(DECLARED_ON_THE_PLAY & set(dir(decl.play)))
+    assert not left, f"{game}'s play class still declares {left}: they belong in its Declaration"
+    one, two = decl.new_play(decl.default_players, {}), decl.new_play(decl.default_players, {})
+    assert isinstance(one, Play) and one is not two and not one.over
+    one.start(0.0)  # one play begun leaves another untouched
+    assert two.snapshot() == decl.new_play(decl.default_players, {}).snapshot()
+    one.close()
+    two.close()
+
+
 def _seeded(game: str, seed: int = 3, bot: str | None = None):
     decl = declaration(game)
     return play(game, seed, decl.default_players, {}, bot)

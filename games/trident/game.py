@@ -99,12 +99,12 @@ class TridentGame(PhaseModel, Play):
         machine.attach(self)
 
     # -- the play protocol -------------------------------------------------
+    def start(self, t: float) -> list[Event]:
+        return [say(TABLE, "deal", count=HAND_SIZE)]
+
     @property
     def over(self) -> bool:
         return self.state == "over"
-
-    def start(self, t: float) -> list[Event]:
-        return [say(TABLE, "deal", count=HAND_SIZE)]
 
     def handle(self, inp: Input) -> list[Event]:
         out = self._out = []
