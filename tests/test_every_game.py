@@ -139,14 +139,13 @@ def test_the_options_are_declared_once_and_refused_in_one_line(game):
     decl = declaration(game)
     players = decl.default_players
     names = decl.options.names if decl.options else decl.option_names
-    if game != "mafia42":  # its options are still parsed by its own options.py (the mafia engineer's)
-        assert decl.options is not None, f"{game} declares no options_schema"
-        decl.check_options(players, decl.options.defaults)  # the defaults are a valid table
-        for option in decl.options.options:
-            if option.kind != "any":
-                with pytest.raises(ValueError) as bad:
-                    decl.check_options(players, {option.name: "no such value!"})
-                assert str(bad.value).startswith(option.name) and "\n" not in str(bad.value)
+    assert decl.options is not None, f"{game} declares no options_schema"
+    decl.check_options(players, decl.options.defaults)  # the defaults are a valid table
+    for option in decl.options.options:
+        if option.kind != "any":
+            with pytest.raises(ValueError) as bad:
+                decl.check_options(players, {option.name: "no such value!"})
+            assert str(bad.value).startswith(option.name) and "\n" not in str(bad.value)
     with pytest.raises(ValueError, match="unknown option 'colour'") as bad:
         decl.check_options(players, {"colour": 1})
     assert "\n" not in str(bad.value)

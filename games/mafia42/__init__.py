@@ -9,12 +9,13 @@ from kikimimi.declaration import Declaration
 
 from .game import Mafia42Game, kit, phrase_values
 from .jobs import Catalogue, default_catalogue
+from .options import OPTIONS
 from .power import Decision, Seat, decide, sides
 
 GAME = Declaration(
     name="mafia42", title="マフィア42", play=Mafia42Game, tags=Mafia42Game.known_tags, kit=kit,
     phrase_values=phrase_values, min_players=4, max_players=12, official_players=8,
-    commands=Mafia42Game.console_commands,
+    options=OPTIONS, commands=Mafia42Game.console_commands,
     secret_options=frozenset({"skills"}),  # a seat's skill tells its side: no spectator may read it
     bots=("plain", "ear"), bot_table=".bots:Mafia42Simulation",
     report=".tuning:Mafia42Report", diagram=".game:diagram",
