@@ -92,6 +92,8 @@ class Mafia42Game(Board):
 
     #: A seat whose reader is lost cannot act: its phase's clock stops (the runtime's).
     pause_when_reader_lost: ClassVar[bool] = True
+    #: Every act is a labelled token: a bot can take an empty seat (kikimimi.seat_bots).
+    seat_bots: ClassVar[bool] = True
 
     def __init__(self, players: int, options: Mapping[str, Any] | None = None):
         super().__init__(players, options)

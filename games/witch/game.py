@@ -62,6 +62,7 @@ class WitchGame(Talk, HiddenRoleGame):
 
     pause_when_reader_lost = True  # a seat that cannot act at night: the night's clock stops
     pause_when_field_lost = True  # the field reader is the microphone: its outage is charged to no speaker
+    seat_bots = True  # every act is a labelled token or typed speech: a bot can take an empty seat
     card_set = "witch"
     teams = TEAMS
     knows = KNOWS
