@@ -128,8 +128,10 @@ def _serve(args: argparse.Namespace, config: TableConfig, daemon: Daemon, warnin
 
     def fan_out(line: dict[str, Any], events: Sequence[LogEvent]) -> None:
         hand_seat = line.get("seat") if line.get("reader") == "hand" and not line.get("removed") else None
+        room = daemon.seat_bots.room(events)  # a bot's earphone plays nowhere (docs/seat-bots.md)
         for out in outputs:
-            for problem in out.emit(events, cause_hand_seat=hand_seat) or []:
+            shown = events if isinstance(out, TextOutput) and out.listen is None else room  # the referee's text sees all
+            for problem in out.emit(shown, cause_hand_seat=hand_seat) or []:
                 print(f"kikimimi: {problem}", file=sys.stderr)
         if events_file:
             events_file.write_lines([dumps(ev) for ev in events])
