@@ -40,7 +40,7 @@ from kikimimi.script import Garbled, Header
 
 LogEvent = dict[str, Any]
 #: Seconds a bot waits before an act, from the call it answers: uniform in this range.
-DELAY = (2.0, 7.0)
+DELAY = (3.0, 8.0)
 #: The same act refused this many times in a row: the bot stops offering it.
 GIVE_UP = 3
 #: The note event told to the referee (never logged, never public).

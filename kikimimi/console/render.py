@@ -196,6 +196,12 @@ def event_line(ev: Mapping[str, Any]) -> str | None:
     if kind == "game-over":
         places = ", ".join(f"{r.get('place')}. seat {r.get('seat')}" for r in ev.get("ranking", []))
         return f"= game over ({ev.get('reason', '')}){': ' + places if places else ''}"
+    if kind == "seat-bot":  # the referee's only (kikimimi.seat_bots)
+        kind_of = ev.get("kind")
+        return (f"* seat {ev.get('seat')} is played by a bot ({kind_of}): its earphone comes to you only"
+                if kind_of else f"* seat {ev.get('seat')}: the bot has stopped, a player sits there")
+    if kind == "seat-bot-note":
+        return f"* {ev.get('message')}"
     if kind == "reader":
         name = "field reader" if ev.get("reader") == "field" else f"hand reader {ev.get('seat')}"
         detail = f": {ev['detail']}" if ev.get("detail") else ""
