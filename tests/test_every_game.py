@@ -111,14 +111,13 @@ def test_the_options_are_declared_once_and_refused_in_one_line(game):
     cls = game_class(game)
     players = cls.official_players or cls.min_players
     names = cls.options_schema.names if cls.options_schema else cls.option_names
-    if game != "mafia42":  # its options are still parsed by its own options.py (the mafia engineer's)
-        assert cls.options_schema is not None, f"{game} declares no options_schema"
-        cls.check_options(players, cls.options_schema.defaults)  # the defaults are a valid table
-        for option in cls.options_schema.options:
-            if option.kind != "any":
-                with pytest.raises(ValueError) as bad:
-                    cls.check_options(players, {option.name: "no such value!"})
-                assert str(bad.value).startswith(option.name) and "\n" not in str(bad.value)
+    assert cls.options_schema is not None, f"{game} declares no options_schema"
+    cls.check_options(players, cls.options_schema.defaults)  # the defaults are a valid table
+    for option in cls.options_schema.options:
+        if option.kind != "any":
+            with pytest.raises(ValueError) as bad:
+                cls.check_options(players, {option.name: "no such value!"})
+            assert str(bad.value).startswith(option.name) and "\n" not in str(bad.value)
     with pytest.raises(ValueError, match="unknown option 'colour'") as bad:
         cls.check_options(players, {"colour": 1})
     assert "\n" not in str(bad.value)

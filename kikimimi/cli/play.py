@@ -41,6 +41,11 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--games", type=int, default=None, metavar="N",
                    help="play N games and print the designer's report instead")
     p.add_argument("--plot", metavar="FILE", help="with --games: also draw a plot")
+    p.add_argument("--versus", metavar="BOT,BOT", default=None,
+                   help="with --games: pit bot kinds on the same seeds, each with 95 %% intervals")
+    p.add_argument("--variant", action="append", default=[], metavar="KEY=V1,V2",
+                   help="with --games: play each value of an option on the same seeds and compare "
+                        "(repeatable: every combination)")
     p.add_argument("--narrate", action="store_true",
                    help="print what is spoken, as text, instead of the event log")
     p.add_argument("--voice", choices=("auto", "audio", "text"), default=None,
@@ -122,6 +127,33 @@ def parse_options(pairs: list[str]) -> dict[str, Any]:
     return options
 
 
+def split_values(text: str) -> list[str]:
+    """`a,b,[1,2]` -> ["a", "b", "[1,2]"]: commas inside brackets or braces belong to the value."""
+    out, depth, start = [], 0, 0
+    for i, ch in enumerate(text):
+        depth += ch in "[{"
+        depth -= ch in "]}"
+        if ch == "," and depth == 0:
+            out.append(text[start:i])
+            start = i + 1
+    out.append(text[start:])
+    return out
+
+
+def parse_variants(pairs: list[str]) -> dict[str, list[Any]]:
+    """`--variant KEY=V1,V2` (repeatable; a key given twice gathers its values)."""
+    variants: dict[str, list[Any]] = {}
+    for pair in pairs:
+        key, sep, values = pair.partition("=")
+        texts = split_values(values)
+        if not sep or not key or not all(texts):
+            raise CliError(f"--variant {pair!r}: expected KEY=VALUE,VALUE")
+        for value in (parse_options([f"{key}={v}"])[key] for v in texts):
+            if value not in variants.setdefault(key, []):
+                variants[key].append(value)
+    return variants
+
+
 def audio_or_text(mode: str, make_audio: Callable[[type[AudioOutput]], Output]) -> Output | None:
     """The audio output `make_audio(AudioOutput)` builds, or None (text only).
 
@@ -171,12 +203,20 @@ def cmd_sim(args: argparse.Namespace) -> int:
         except (NotImplementedError, ValueError) as exc:
             raise CliError(str(exc)) from None
         return 0
+    if (args.versus or args.variant) and args.games is None:
+        raise CliError("--versus and --variant compare many games: give --games N")
     if args.games is not None:
         from kikimimi.tuning import tune
 
+        if args.games < 1:
+            raise CliError("--games: give a whole number of at least 1")
+        versus_bots = [b.strip() for b in args.versus.split(",")] if args.versus else None
+        if versus_bots is not None and (len(versus_bots) < 2 or not all(versus_bots)):
+            raise CliError(f"--versus {args.versus!r}: give two bot kinds or more, e.g. --versus human,search")
         try:
             report = tune(cls, args.games, args.seed, players, options, bot=args.bot,
-                          plot=args.plot, progress=sys.stderr.isatty())
+                          plot=args.plot, progress=sys.stderr.isatty(),
+                          versus_bots=versus_bots, variants=parse_variants(args.variant))
         except (NotImplementedError, ValueError) as exc:
             raise CliError(str(exc)) from None
         print(report)
