@@ -318,6 +318,8 @@ class Daemon:
                 "t": self.table.t,
                 "over": self.table.game.over,
                 "game": self.table.game.snapshot(),
+                **({"seat_bots": {str(s): kind for s, kind in sorted(self.table.seating.bots.items())}}
+                   if self.table.seating.bots else {}),
                 **{key: extra() for key, extra in self.extras.items()},
             }
 

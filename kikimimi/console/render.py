@@ -87,6 +87,7 @@ def table_text(header: Mapping[str, Any], snapshot: Mapping[str, Any] | None,
         lines.append(f"phase: {game['phase']}")
     hands, declared, owed = _by_seat(game.get("hands")), _by_seat(game.get("declared")), _by_seat(game.get("owed"))
     agreed = set(game.get("agreed") or [])
+    bots = dict((snapshot or {}).get("seat_bots") or {}) if snapshot else {}  # the referee's only
     for seat in range(1, players + 1):
         parts = [f"seat {seat}:"]
         if seat in hands:
@@ -105,6 +106,8 @@ def table_text(header: Mapping[str, Any], snapshot: Mapping[str, Any] | None,
             parts.append("agreed")
         if game.get("chooser") == seat:
             parts.append("choosing the suit")
+        if str(seat) in bots:
+            parts.append(f"played by a bot ({bots[str(seat)]})")
         lines.append(" ".join(parts))
     if "suit" in game:
         lines.append(f"suit: {game['suit'] or 'none'}")

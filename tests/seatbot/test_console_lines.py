@@ -18,3 +18,12 @@ def test_the_console_shows_a_bot_seated_left_and_its_notes():
 def test_help_lists_bot_and_unbot():
     text = help_text("witch")
     assert "bot SEAT [KIND]" in text and "unbot SEAT" in text
+
+
+def test_the_table_view_marks_the_bot_seat():
+    from kikimimi.console.render import table_text
+
+    header = {"game": "witch", "players": 4, "lang": "en"}
+    text = table_text(header, {"game": {"phase": "day"}, "over": False, "seat_bots": {"3": "ear"}})
+    assert "seat 3: played by a bot (ear)" in text.splitlines()
+    assert "bot" not in table_text(header, {"game": {"phase": "day"}, "over": False})

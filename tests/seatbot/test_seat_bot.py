@@ -200,6 +200,7 @@ async def test_the_bots_earphone_lines_reach_only_the_referee(tmp_path, fixed_se
     assert table.referee is not None
     table.referee.on_push = lambda push: referee_saw.extend((push or {}).get("events", []))
     await table.command("bot 3")
+    assert (await table.referee.state())["snapshot"]["seat_bots"] == {"3": "ear"}  # the referee's table view
     await table.play(lambda t: len(_bot_acts(t.journal)) >= 3)
     private = [e for e in d.log if e["type"] == "say" and e["to"] == "seat:3"]
     assert private  # its role, its vote...
