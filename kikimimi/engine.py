@@ -519,8 +519,8 @@ class ScriptRun:
 
     An undo takes back the latest input the table *accepted* (a line whose
     events hold no `error`); refused lines, undos, lines an undo already took
-    back, timer lines, `pause`/`resume` and readers lost or back are never its
-    target.  Nothing announced is taken back: an input with a timer fired
+    back, timer lines, `pause`/`resume`, `bot`/`unbot` (the seating) and
+    readers lost or back are never its target.  Nothing announced is taken back: an input with a timer fired
     after it (its result was heard) can no longer be undone.  The game is
     rebuilt from what still stands, silently, *at the undo's time* (so no
     timer already heard fires again), and numbering carries on where it was.

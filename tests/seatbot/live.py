@@ -21,6 +21,7 @@ from typing import Any
 from kikimimi import declared
 from kikimimi.api.client import ApiClient
 from kikimimi.api.server import ApiServer, start_api
+from kikimimi.api.sim_host import VirtualClock
 from kikimimi.daemon import Daemon
 from kikimimi.ear import EarTable
 from kikimimi.engine import LogEvent, default_tagmap
@@ -34,14 +35,6 @@ STEP_CAP = 3000
 IDLE_CAP = 900.0
 
 
-class Clock:
-    def __init__(self) -> None:
-        self.now = 0.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
 class LiveTable:
     """One game at a live table; `bot_seat` None is the control: a person plays every seat."""
 
@@ -50,7 +43,7 @@ class LiveTable:
         self.folder, self.game, self.players, self.options, self.seed = folder, game, players, options, seed
         self.bot_seat = bot_seat
         self.journal = folder / name
-        self.clock = Clock()
+        self.clock = VirtualClock()  # the test's: moved by the players' acts and the waits
         ear = declared.simulation(game_class(game), seed, players, options, "ear")
         assert isinstance(ear, EarTable)
         self.ear = ear
