@@ -35,7 +35,7 @@ from kikimimi import declared, seat_bots
 from kikimimi.ear import EAR, EarBot, EarTable, World, heard_by
 from kikimimi.phrases import Phrasebook
 from kikimimi.protocol import REFEREE, seat_audience
-from kikimimi.registry import game_class
+from kikimimi.registry import declaration
 from kikimimi.script import Garbled, Header
 
 LogEvent = dict[str, Any]
@@ -70,7 +70,7 @@ class SeatBotDriver:
 
     def __init__(self, header: Header, log: Sequence[LogEvent], delay: tuple[float, float] = DELAY):
         self.header = header
-        self.cls = game_class(header.game)
+        self.decl = declaration(header.game)
         self.log = log  # the game's log, growing: a bot seated mid-game hears its seat's past from it
         self.delay = delay
         self.seats: dict[int, _Seat] = {}
@@ -80,7 +80,7 @@ class SeatBotDriver:
     def book(self) -> Phrasebook:
         """Parameters as spoken, in English names (as every ear bot hears them)."""
         if self._book is None:
-            self._book = Phrasebook("en", ("core", self.cls.name))
+            self._book = Phrasebook("en", ("core", self.decl.name))
         return self._book
 
     # -- following the table -------------------------------------------------
@@ -157,8 +157,8 @@ class SeatBotDriver:
         seed = item.get(seat_bots.SEED)
         seed = seed if type(seed) is int else 0
         players, options = self.header.players, dict(self.header.options)
-        table = (declared.simulation(self.cls, seed, players, options, EAR) if kind == EAR
-                 else declared.part(self.cls, self.cls.ear_table or "")(seed, players, options, kind))
+        table = (declared.simulation(self.decl, seed, players, options, EAR) if kind == EAR
+                 else declared.part(self.decl, self.decl.ear_table or "")(seed, players, options, kind))
         assert isinstance(table, EarTable)
         bot = next(b for b in table.bots if b.seat == seat)
         mine = _Seat(seat, kind, seed, bot, table.world)

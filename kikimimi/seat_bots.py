@@ -21,7 +21,8 @@ from typing import Any
 
 from kikimimi.commands import Command, dispatch
 from kikimimi.ear import EAR
-from kikimimi.protocol import REFEREE, Event, Game, error, event
+from kikimimi.declaration import Declaration
+from kikimimi.protocol import REFEREE, Event, error, event
 
 BOT, UNBOT = "bot", "unbot"
 #: For the console's help (the table's own commands).
@@ -36,15 +37,15 @@ SEED = "seed"
 EVENT = "seat-bot"
 
 
-def offers(cls: type[Game]) -> bool:
-    """Whether a game can seat a bot: its declaration's `seat_bots` flag, read here and nowhere
-    else (a class attribute until the declaration object lands), and ear bots to seat."""
-    return bool(getattr(cls, "seat_bots", False)) and cls.ear_table is not None
+def offers(decl: Declaration) -> bool:
+    """Whether a game can seat a bot: its declaration's `seat_bots` flag, and ear bots to seat."""
+    return decl.seat_bots and decl.ear_table is not None and bool(kinds(decl))
 
 
-def kinds(cls: type[Game]) -> tuple[str, ...]:
-    """The bot kinds a seat can take: the game's ear bots (`ear_bots`, else the one ear bot)."""
-    return tuple(getattr(cls, "ear_bots", (EAR,)))
+def kinds(decl: Declaration) -> tuple[str, ...]:
+    """The bot kinds a seat can take: the game's ear bots among its bots (`ear`, or a name
+    `ear-...` for another ear bot the same `ear_table` builds)."""
+    return tuple(b for b in decl.bots if b == EAR or b.startswith(EAR + "-"))
 
 
 def is_command(line: str) -> bool:
@@ -65,8 +66,8 @@ def takes_seed(item: Mapping[str, Any]) -> bool:
 class Seating:
     """Which seats bots play, as the engine keeps it (rebuilt with the game on an undo)."""
 
-    def __init__(self, cls: type[Game], players: int):
-        self.cls = cls
+    def __init__(self, decl: Declaration, players: int):
+        self.decl = decl
         self.players = players
         self.bots: dict[int, str] = {}
         self.table = [Command("bot SEAT", "", Seating._sit), Command("bot SEAT KIND", "", Seating._sit),
@@ -78,14 +79,14 @@ class Seating:
         return [ev if "private" in ev.fields else Event(ev.type, {**ev.fields, "private": REFEREE}) for ev in out]
 
     def _sit(self, t: float, seat: int, kind: str = EAR) -> list[Event]:
-        name = self.cls.name
-        if not offers(self.cls):
+        name = self.decl.name
+        if not offers(self.decl):
             return [error(f"bot: {name} is not played with bots in empty seats "
                           "(a bot there would need someone to move its pieces)")]
         if seat in self.bots:
             return [error(f"bot: seat {seat} is already played by a bot ({self.bots[seat]}): unbot {seat} first")]
-        if kind not in kinds(self.cls):
-            return [error(f"bot: {kind[:20]!r} is not a bot of {name} (have: {', '.join(kinds(self.cls))})")]
+        if kind not in kinds(self.decl):
+            return [error(f"bot: {kind[:20]!r} is not a bot of {name} (have: {', '.join(kinds(self.decl))})")]
         self.bots[seat] = kind
         return [event(EVENT, seat=seat, kind=kind)]
 

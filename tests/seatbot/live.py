@@ -25,7 +25,7 @@ from kikimimi.api.sim_host import VirtualClock
 from kikimimi.daemon import Daemon
 from kikimimi.ear import EarTable
 from kikimimi.engine import LogEvent, default_tagmap
-from kikimimi.registry import game_class
+from kikimimi.registry import declaration
 from kikimimi.script import Header
 from kikimimi.seat_bot_driver import NOTE
 
@@ -44,7 +44,7 @@ class LiveTable:
         self.bot_seat = bot_seat
         self.journal = folder / name
         self.clock = VirtualClock()  # the test's: moved by the players' acts and the waits
-        ear = declared.simulation(game_class(game), seed, players, options, "ear")
+        ear = declared.simulation(declaration(game), seed, players, options, "ear")
         assert isinstance(ear, EarTable)
         self.ear = ear
         if bot_seat is not None:  # nobody sits there: the ear bot of that seat is not a player here
