@@ -1,6 +1,6 @@
 """The referee's console commands of a game, as a table: parsing and help written once.
 
-A game lists its commands (`Game.commands_table`), each a syntax, a line of
+A game lists its commands (its declaration's `commands`), each a syntax, a line of
 help and the method that carries it out:
 
     Command("penalty SEAT", "give a seat the wrong-piece penalty", "console_penalty")
@@ -16,7 +16,7 @@ The syntax's first word is the command; then, word by word:
 `dispatch` finds the command, refuses a wrong line in one line of its own
 (the console's refusals are the referee's: the engine keeps them private),
 and calls the method with the input's time and the parsed words.  The
-console's `help` is the same table (`Game.referee_commands`), so a referee is
+console's `help` is the same table (`Declaration.referee_commands`), so a referee is
 never offered a command the table would refuse, and a game writes no parser.
 """
 from __future__ import annotations

@@ -24,17 +24,17 @@ import random
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any
 
 from kikimimi import hints
 from kikimimi.commands import Command, dispatch, refusal, stop_command
 from kikimimi.hints import Line, line
 from kikimimi.kit import own_set
-from kikimimi.protocol import TABLE, Event, Game, Input, error, event, say, seat_audience
+from kikimimi.protocol import TABLE, Event, Input, Play, error, event, say, seat_audience
 
 from . import machine
 from .editions import COPIES, OPTIONS, Edition, edition_from_options
-from .pieces import advisor_of, advisor_tag, all_tags, parse_advisor, parse_section, section_tag
+from .pieces import advisor_of, advisor_tag, parse_advisor, parse_section, section_tag
 
 HAND, GARDEN, SECTION, OUT = "hand", "garden", "section", "out"
 
@@ -61,30 +61,22 @@ class Group:
         return len(self.advisors) > 1
 
 
-class IntrigueGame(Game):
-    """One play of Intrige: plain state, the turn's steps on a `transitions` machine."""
+#: The referee's console commands (the declaration's table; `dispatch` parses by it).
+COMMANDS = (
+    Command("act SEAT TARGET", "dispatch: seat SEAT scans seat:TARGET (after choosing an advisor)", "console_act"),
+    Command("place SEAT ADVISOR K", "owner SEAT places ADVISOR (a tag) in section K", "console_place"),
+    Command("send SEAT ADVISOR TARGET", "seat SEAT sends ADVISOR (a tag) to seat TARGET's garden",
+            "console_send"),
+    Command("bribe SEAT", "seat SEAT raises its offer by one step", "console_bribe"),
+    Command("ok SEAT", "seat SEAT confirms its offer", "console_ok"),
+    Command("next", "confirm the current offer as it stands", "console_next"),
+    Command("hint SEAT", "tell seat SEAT the board and its own cash", "console_hint"),
+    stop_command("console_stop"))
+PLAYERS = range(4, 6)
 
-    name: ClassVar[str] = "intrigue"
-    min_players: ClassVar[int] = 4
-    max_players: ClassVar[int] = 5
-    official_players: ClassVar[int] = 4
-    tag_sets: ClassVar[tuple[str, ...]] = ("intrigue",)
-    options_schema = OPTIONS
-    bots = ("greedy", "random", "mixed", "ear", "ev", "ev-table")
-    bot_table = ".bots:IntrigueSimulation"
-    ear_table = ".ear:ear_simulation"
-    report = ".tuning:IntrigueReport"
-    diagram_of = ".machine:mermaid"
-    console_commands = (
-        Command("act SEAT TARGET", "dispatch: seat SEAT scans seat:TARGET (after choosing an advisor)", "console_act"),
-        Command("place SEAT ADVISOR K", "owner SEAT places ADVISOR (a tag) in section K", "console_place"),
-        Command("send SEAT ADVISOR TARGET", "seat SEAT sends ADVISOR (a tag) to seat TARGET's garden",
-                "console_send"),
-        Command("bribe SEAT", "seat SEAT raises its offer by one step", "console_bribe"),
-        Command("ok SEAT", "seat SEAT confirms its offer", "console_ok"),
-        Command("next", "confirm the current offer as it stands", "console_next"),
-        Command("hint SEAT", "tell seat SEAT the board and its own cash", "console_hint"),
-        stop_command("console_stop"))
+
+class IntrigueGame(Play):
+    """One play of Intrige: plain state, the turn's steps on a `transitions` machine."""
 
     # The turn machine's triggers (machine.TRANSITIONS), bound to each game by
     # machine.attach; declared so a reader and the type checker see them.
@@ -95,8 +87,8 @@ class IntrigueGame(Game):
     finish: Callable[[], bool]
 
     def __init__(self, players: int, options: Mapping[str, Any] | None = None):
-        Game.__init__(self, players, options)
-        if not self.min_players <= players <= self.max_players:
+        Play.__init__(self, players, options)
+        if players not in PLAYERS:
             raise ValueError(f"Intrige is played by 4 or 5 players, not {players}")
         self.ed: Edition = edition_from_options(self.options)
         self.seats = tuple(range(1, players + 1))
@@ -126,49 +118,7 @@ class IntrigueGame(Game):
         self._out: list[Event] = []
         machine.attach(self)
 
-    # -- the Game protocol ---------------------------------------------------
-    @classmethod
-    def known_tags(cls, players: int) -> frozenset[str]:
-        return all_tags(players)
-
-    @classmethod
-    def kit(cls, players: int, options: Mapping[str, Any]) -> tuple[list[str], list[str]]:
-        """Each player's seat tokens and offer tags; the advisors (each player's own, laid
-        out in the open) and the section tokens are the table's."""
-        ed = edition_from_options(options)
-        advisors = [advisor_tag(s, r, c) for s in range(1, players + 1) for r in ed.roles for c in range(1, COPIES + 1)]
-        return own_set(players, ("bribe", "ok", "hint")), advisors + [section_tag(k) for k in range(1, ed.sections + 1)]
-
-    @classmethod
-    def phrase_values(cls, players: int, options: Mapping[str, Any]) -> Mapping[str, Sequence[Any]]:
-        """What each phrase parameter can be at this table, so its clips are rendered before play.
-
-        Money is any multiple of the edition's unit: balances up to eight times the starting
-        cash (the bots' richest seat ends near seven), offers as the taps raise them, and the
-        table-wide offer line up to as many steps as the voice's limit allows at this table.
-        A section and its income go together ("section,income"), so no text pairs a section
-        with another's income.  Left to render when said: the final ranking with its balances,
-        and a hand listed in a HINT."""
-        from kikimimi.voice.domains import MAX_VARIANTS
-
-        ed = edition_from_options(options)
-        seats = list(range(1, players + 1))
-        unit = math.gcd(ed.step, ed.start_cash, *ed.incomes) or 1
-        money = range(0, min(8 * ed.start_cash // unit, MAX_VARIANTS // 3) * unit + 1, unit)
-        incomes = range(0, (players - 1) * sum(ed.incomes) // unit * unit + 1, unit)
-        most_steps = max(1, min(10, MAX_VARIANTS // (players * players * len(ed.roles))))
-        return {
-            "seat": seats, "owner": seats, "target": seats, "turn": seats, "place": seats,
-            "players": [players], "role": list(ed.roles), "section": list(range(1, ed.sections + 1)),
-            "section,income": [(k, ed.incomes[k - 1]) for k in range(1, ed.sections + 1)],
-            "count": list(range(0, ed.advisors_each + 1)),
-            "round": list(range(1, ed.rounds + 1)), "rounds": [ed.rounds], "step": list(machine.STATES),
-            "edition": [ed.name], "bribes": [ed.bribes], "start_cash": [ed.start_cash],
-            "cash": money, "offer-raised.amount": range(0, money.stop, ed.step),
-            "offer-dial.amount": range(0, money.stop, ed.step) if ed.bribes == "hidden" else [0],
-            "offer-made.amount": [ed.step * k for k in range(0, most_steps)], "income.amount": incomes,
-        }
-
+    # -- the play protocol ---------------------------------------------------
     @property
     def over(self) -> bool:
         return self.state == "over"
@@ -191,7 +141,7 @@ class IntrigueGame(Game):
         if self.over:
             out.append(error("the game is over"))
         elif inp.console is not None:
-            out += dispatch(self, self.console_commands, inp.console, inp.t, len(self.seats))
+            out += dispatch(self, COMMANDS, inp.console, inp.t, len(self.seats))
         elif inp.timer is not None:
             out.append(error(f"no timer named {inp.timer!r} in Intrige"))
         elif inp.tag is None or inp.removed:
@@ -608,7 +558,7 @@ class IntrigueGame(Game):
         else:
             self._identify(seat, tag)
 
-    # -- the referee's console (the table: `console_commands`): the readers' acts, seat first --
+    # -- the referee's console (the table: `COMMANDS`): the readers' acts, seat first ----------
     def console_act(self, t: float, seat: int, target: int) -> None:
         self._scan(seat, f"seat:{target}")
 
@@ -660,4 +610,44 @@ class IntrigueGame(Game):
         return None
 
 
-__all__ = ["IntrigueGame"]
+
+
+def kit(players: int, options: Mapping[str, Any]) -> tuple[list[str], list[str]]:
+    """Each player's seat tokens and offer tags; the advisors (each player's own, laid
+    out in the open) and the section tokens are the table's."""
+    ed = edition_from_options(options)
+    advisors = [advisor_tag(s, r, c) for s in range(1, players + 1) for r in ed.roles for c in range(1, COPIES + 1)]
+    return own_set(players, ("bribe", "ok", "hint")), advisors + [section_tag(k) for k in range(1, ed.sections + 1)]
+
+
+def phrase_values(players: int, options: Mapping[str, Any]) -> Mapping[str, Sequence[Any]]:
+    """What each phrase parameter can be at this table, so its clips are rendered before play.
+
+    Money is any multiple of the edition's unit: balances up to eight times the starting
+    cash (the bots' richest seat ends near seven), offers as the taps raise them, and the
+    table-wide offer line up to as many steps as the voice's limit allows at this table.
+    A section and its income go together ("section,income"), so no text pairs a section
+    with another's income.  Left to render when said: the final ranking with its balances,
+    and a hand listed in a HINT."""
+    from kikimimi.voice.domains import MAX_VARIANTS
+
+    ed = edition_from_options(options)
+    seats = list(range(1, players + 1))
+    unit = math.gcd(ed.step, ed.start_cash, *ed.incomes) or 1
+    money = range(0, min(8 * ed.start_cash // unit, MAX_VARIANTS // 3) * unit + 1, unit)
+    incomes = range(0, (players - 1) * sum(ed.incomes) // unit * unit + 1, unit)
+    most_steps = max(1, min(10, MAX_VARIANTS // (players * players * len(ed.roles))))
+    return {
+        "seat": seats, "owner": seats, "target": seats, "turn": seats, "place": seats,
+        "players": [players], "role": list(ed.roles), "section": list(range(1, ed.sections + 1)),
+        "section,income": [(k, ed.incomes[k - 1]) for k in range(1, ed.sections + 1)],
+        "count": list(range(0, ed.advisors_each + 1)),
+        "round": list(range(1, ed.rounds + 1)), "rounds": [ed.rounds], "step": list(machine.STATES),
+        "edition": [ed.name], "bribes": [ed.bribes], "start_cash": [ed.start_cash],
+        "cash": money, "offer-raised.amount": range(0, money.stop, ed.step),
+        "offer-dial.amount": range(0, money.stop, ed.step) if ed.bribes == "hidden" else [0],
+        "offer-made.amount": [ed.step * k for k in range(0, most_steps)], "income.amount": incomes,
+    }
+
+
+__all__ = ["IntrigueGame", "COMMANDS", "PLAYERS", "kit", "phrase_values"]

@@ -21,34 +21,26 @@ from kikimimi import hints
 from kikimimi.commands import Command, dispatch, hint_command, refusal, stop_command
 from kikimimi.hints import Line, line
 from kikimimi.kit import own_set
-from kikimimi.protocol import (REFEREE, TABLE, Event, Game, Input, cancel_timer, error, event, say, seat_audience,
+from kikimimi.protocol import (REFEREE, TABLE, Event, Input, Play, cancel_timer, error, event, say, seat_audience,
                                set_timer)
 
 from . import machine
-from .cards import CARDS, CATEGORIES, CATEGORY_OF, all_tags, card_tag, hand_counts, parse_tag, sort_cards, token_tag
+from .cards import CARDS, CATEGORIES, CATEGORY_OF, card_tag, hand_counts, parse_tag, sort_cards, token_tag
 from .knowledge import Declaration, Knowledge
 from .options import DEFAULTS, OPTIONS, parse_options
 from .solver import ANSWER, Analysis
 
 
-class OnisagashiGame(Game):
-    name = "onisagashi"
-    min_players = 3
-    max_players = 6
-    official_players = 5
-    tag_sets = ("oni",)
-    options_schema = OPTIONS
-    bots = ("best", "random", "ear")
-    bot_table = ".bots:OnisagashiSimulation"
-    ear_table = ".ear:ear_simulation"
-    report = ".tuning:OnisagashiReport"
-    diagram_of = ".machine:mermaid"
-    console_commands = (
-        Command("deal", "deal the next round (or deal this round again after a misdeal)", "console_deal"),
-        Command("raise SEAT", "raise that seat's hand in the window after a declaration", "console_raise"),
-        Command("next", "close the raise-hand window now", "console_next"),
-        hint_command(), stop_command("console_stop"))
-    pause_when_reader_lost = True  # a seat that cannot raise its hand: the window's clock stops
+#: The referee's console commands (the declaration's table; `dispatch` parses by it).
+COMMANDS = (
+    Command("deal", "deal the next round (or deal this round again after a misdeal)", "console_deal"),
+    Command("raise SEAT", "raise that seat's hand in the window after a declaration", "console_raise"),
+    Command("next", "close the raise-hand window now", "console_next"),
+    hint_command(), stop_command("console_stop"))
+
+
+class OnisagashiGame(Play):
+    """One play of 鬼探し: the hands as scanned, the declarations, the raise window, the score."""
 
     # The phase machine's triggers (machine.TRANSITIONS), bound to each game by
     # machine.attach; declared so a reader and the type checker see them.
@@ -80,19 +72,7 @@ class OnisagashiGame(Game):
         self.state: str
         machine.attach(self)
 
-    # -- protocol -------------------------------------------------------------
-    @classmethod
-    def known_tags(cls, players: int) -> frozenset[str]:
-        return all_tags()
-
-    @classmethod
-    def kit(cls, players: int, options: Mapping[str, Any]) -> tuple[list[str], list[str]]:
-        """Each player answers and asks the assistant with an own set of the 18 declaration
-        tokens (taking them from the field's set would show which); the cards and the
-        field's tokens are the table's."""
-        tokens = [token_tag(c) for c in CARDS]
-        return own_set(0, ("raise", "hint")) + tokens, [card_tag(c) for c in CARDS] + tokens
-
+    # -- the play protocol ------------------------------------------------------
     @property
     def over(self) -> bool:
         return self.state == "over"
@@ -106,7 +86,7 @@ class OnisagashiGame(Game):
         if inp.timer is not None:
             return self._close_window(inp.t) if inp.timer == "raise-window" and self.state == "window" else []
         if inp.console is not None:
-            return dispatch(self, self.console_commands, inp.console, inp.t, self.players)
+            return dispatch(self, COMMANDS, inp.console, inp.t, self.players)
         if inp.removed:
             if inp.reader == "field" and self.state == "declaring":
                 parsed = parse_tag(inp.tag or "")
@@ -142,29 +122,6 @@ class OnisagashiGame(Game):
                 "points": dict(self.points), "history": [
                     {"declarer": d.declarer, "cards": list(d.cards), "have": sorted(d.have)} for d in self.history],
                 "tokens": [self.tokens[g] for g in sorted(self.tokens)], "raised": list(self.raised)}
-
-    # -- hooks ----------------------------------------------------------------
-    @classmethod
-    def phrase_values(cls, players: int, options: Mapping[str, Any]) -> Mapping[str, Sequence[Any]]:
-        """Every value a phrase parameter takes at such a table, so the voice renders them before play."""
-        from kikimimi.voice.domains import seat_sets
-
-        from .cards import BY_CATEGORY
-
-        seats = list(range(1, players + 1))
-        rounds = options.get("rounds", DEFAULTS["rounds"])
-        target = options.get("target", DEFAULTS["target"])
-        most = max(int(rounds or 1), int(target or 1))
-        triples = [[card_tag(c) for c in trio] for trio in itertools.product(*(BY_CATEGORY[g] for g in CATEGORIES))]
-        # the field's tokens so far: one to three, at most one of each category, in category order
-        partial = [[card_tag(c) for c in pick if c] for pick in itertools.product(
-            *(("",) + BY_CATEGORY[g] for g in CATEGORIES)) if any(pick)]
-        return {
-            "seat": seats, "seats": seat_sets(seats), "round": range(1, most + 1),
-            "rules": ["beginner", "advanced"], "points": range(-most, most + 1),
-            "card": [card_tag(c) for c in CARDS], "cards": triples, "tokens-on-field.cards": partial,
-            "count": range(0, len(CARDS) + 1), "players": [players],
-        }
 
     # -- knowledge --------------------------------------------------------------
     def knowledge(self, seat: int) -> Knowledge:
@@ -412,3 +369,32 @@ class OnisagashiGame(Game):
     def console_stop(self, t: float) -> list[Event]:
         return self._game_over("stopped")
 
+
+def kit(players: int, options: Mapping[str, Any]) -> tuple[list[str], list[str]]:
+    """Each player answers and asks the assistant with an own set of the 18 declaration
+    tokens (taking them from the field's set would show which); the cards and the
+    field's tokens are the table's."""
+    tokens = [token_tag(c) for c in CARDS]
+    return own_set(0, ("raise", "hint")) + tokens, [card_tag(c) for c in CARDS] + tokens
+
+
+def phrase_values(players: int, options: Mapping[str, Any]) -> Mapping[str, Sequence[Any]]:
+    """Every value a phrase parameter takes at such a table, so the voice renders them before play."""
+    from kikimimi.voice.domains import seat_sets
+
+    from .cards import BY_CATEGORY
+
+    seats = list(range(1, players + 1))
+    rounds = options.get("rounds", DEFAULTS["rounds"])
+    target = options.get("target", DEFAULTS["target"])
+    most = max(int(rounds or 1), int(target or 1))
+    triples = [[card_tag(c) for c in trio] for trio in itertools.product(*(BY_CATEGORY[g] for g in CATEGORIES))]
+    # the field's tokens so far: one to three, at most one of each category, in category order
+    partial = [[card_tag(c) for c in pick if c] for pick in itertools.product(
+        *(("",) + BY_CATEGORY[g] for g in CATEGORIES)) if any(pick)]
+    return {
+        "seat": seats, "seats": seat_sets(seats), "round": range(1, most + 1),
+        "rules": ["beginner", "advanced"], "points": range(-most, most + 1),
+        "card": [card_tag(c) for c in CARDS], "cards": triples, "tokens-on-field.cards": partial,
+        "count": range(0, len(CARDS) + 1), "players": [players],
+    }

@@ -25,14 +25,14 @@ remember.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar
+from typing import Any
 
 from kikimimi import hints
 from kikimimi.commands import Command, dispatch, hint_command, refusal, stop_command
 from kikimimi.hints import Line, line
 from kikimimi.kit import own_set
 from kikimimi.options import Options, choice, seat
-from kikimimi.protocol import TABLE, Event, Game, Input, error, event, say, say_params, seat_audience
+from kikimimi.protocol import TABLE, Event, Input, Play, error, event, say, say_params, seat_audience
 
 from . import machine
 from .machine import PhaseModel
@@ -48,35 +48,33 @@ class OptionError(ValueError):
     """A header option the game cannot play with."""
 
 
-class TridentGame(PhaseModel, Game):
+#: The referee's console commands (the declaration's table; `dispatch` parses by it).
+COMMANDS = (
+    Command("declare trident|pass|agree SEAT", "declare for a seat (as its command tag would)", "console_declare"),
+    Command("suit heart|diamond|spade|clover", "choose the suit for the seat that is choosing", "console_suit"),
+    Command("penalty SEAT", "give a seat the wrong-piece penalty (draw two)", "console_penalty"),
+    hint_command(), stop_command("console_stop"))
+OPTIONS = Options(
+    seat("first", 1, "the seat that plays first"),
+    choice("scoring", SCORINGS, "normal, or the seed's competition rules (official practice sessions)"),
+)
+PLAYERS = range(2, 5)
+
+
+def kit(players: int, options: Mapping[str, Any]) -> tuple[list[str], list[str]]:
+    """Each player's declarations and HINT; the pieces are the table's, drawn into hands."""
+    return own_set(0, ("trident", "pass", "agree", "hint")), sorted(TAGS)
+
+
+class TridentGame(PhaseModel, Play):
     """One play of The Trident: the state is plain data, the phases are the shared machine's."""
 
-    name: ClassVar[str] = "trident"
-    min_players: ClassVar[int] = 2
-    max_players: ClassVar[int] = 4
-    official_players: ClassVar[int] = 3
-    tag_sets: ClassVar[tuple[str, ...]] = ("trident",)
-    bots = ("human", "random", "ear", "search", "search-random")
-    bot_table = ".search:bot_table"
-    ear_table = ".ear:ear_simulation"
-    report = ".tuning:TridentReport"
-    diagram_of = ".machine:mermaid"
-    console_commands = (
-        Command("declare trident|pass|agree SEAT", "declare for a seat (as its command tag would)", "console_declare"),
-        Command("suit heart|diamond|spade|clover", "choose the suit for the seat that is choosing", "console_suit"),
-        Command("penalty SEAT", "give a seat the wrong-piece penalty (draw two)", "console_penalty"),
-        hint_command(), stop_command("console_stop"))
-    options_schema = Options(
-        seat("first", 1, "the seat that plays first"),
-        choice("scoring", SCORINGS, "normal, or the seed's competition rules (official practice sessions)"),
-    )
-
     def __init__(self, players: int, options: Mapping[str, Any] | None = None):
-        Game.__init__(self, players, options)
-        if not self.min_players <= players <= self.max_players:
+        Play.__init__(self, players, options)
+        if players not in PLAYERS:
             raise OptionError(f"The Trident is played by 2 to 4 players, not {players}")
         try:
-            opts = self.options_schema.parse(players, self.options)  # a typo must not play the default rules
+            opts = OPTIONS.parse(players, self.options)  # a typo must not play the default rules
         except ValueError as exc:
             raise OptionError(str(exc)) from None
         self.scoring: str = opts["scoring"]
@@ -100,29 +98,20 @@ class TridentGame(PhaseModel, Game):
         self._out: list[Event] = []
         machine.attach(self)
 
-    # -- the Game protocol -------------------------------------------------
-    @classmethod
-    def known_tags(cls, players: int) -> frozenset[str]:
-        return TAGS
-
-    @classmethod
-    def kit(cls, players: int, options: Mapping[str, Any]) -> tuple[list[str], list[str]]:
-        """Each player's declarations and HINT; the pieces are the table's, drawn into hands."""
-        return own_set(0, ("trident", "pass", "agree", "hint")), sorted(TAGS)
+    # -- the play protocol -------------------------------------------------
+    def start(self, t: float) -> list[Event]:
+        return [say(TABLE, "deal", count=HAND_SIZE)]
 
     @property
     def over(self) -> bool:
         return self.state == "over"
-
-    def start(self, t: float) -> list[Event]:
-        return [say(TABLE, "deal", count=HAND_SIZE)]
 
     def handle(self, inp: Input) -> list[Event]:
         out = self._out = []
         if self.state == "over":
             out.append(error("the game is over"))
         elif inp.console is not None:
-            out += dispatch(self, self.console_commands, inp.console, inp.t, len(self.seats))
+            out += dispatch(self, COMMANDS, inp.console, inp.t, len(self.seats))
         elif inp.timer is not None:
             out.append(error(f"no timer named {inp.timer!r} in The Trident"))
         elif inp.tag is None or inp.removed:
@@ -579,19 +568,18 @@ class TridentGame(PhaseModel, Game):
             out.append(line("agreed-so-far", count=len(self.agreed), players=len(self.seats)))
         return out
 
-    # -- hooks for the runtime -----------------------------------------------------
-    @classmethod
-    def phrase_values(cls, players: int, options: Mapping[str, Any]) -> Mapping[str, Sequence[Any]]:
-        """Every value a phrase parameter takes at such a table, so the voice renders them before play."""
-        from kikimimi.voice.domains import seat_sets
 
-        seats = list(range(1, players + 1))
-        tags = sorted(TAGS)
-        counts = range(0, len(TAGS) + 1)
-        return {
-            "seat": seats, "place": seats, "players": [players], "seats": seat_sets(seats),
-            "count": counts, "total": counts, "pieces": counts, "owed": counts,
-            "points": range(0, hand_points(tags) + 1), "agreed.count": range(1, players + 1),
-            "deal-short.count": [HAND_SIZE], "deal-first.count": [HAND_SIZE], "deal.count": [HAND_SIZE],
-            "piece": tags, "effect": sorted({BY_TAG[t].effect for t in tags}), "suit": [s.value for s in Suit],
-        }
+def phrase_values(players: int, options: Mapping[str, Any]) -> Mapping[str, Sequence[Any]]:
+    """Every value a phrase parameter takes at such a table, so the voice renders them before play."""
+    from kikimimi.voice.domains import seat_sets
+
+    seats = list(range(1, players + 1))
+    tags = sorted(TAGS)
+    counts = range(0, len(TAGS) + 1)
+    return {
+        "seat": seats, "place": seats, "players": [players], "seats": seat_sets(seats),
+        "count": counts, "total": counts, "pieces": counts, "owed": counts,
+        "points": range(0, hand_points(tags) + 1), "agreed.count": range(1, players + 1),
+        "deal-short.count": [HAND_SIZE], "deal-first.count": [HAND_SIZE], "deal.count": [HAND_SIZE],
+        "piece": tags, "effect": sorted({BY_TAG[t].effect for t in tags}), "suit": [s.value for s in Suit],
+    }

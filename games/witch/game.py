@@ -30,13 +30,13 @@ MAX_SPEECH = 2000
 
 
 class WitchGame(Talk, HiddenRoleGame):
-    name = "witch"
-    min_players = MIN_PLAYERS
-    max_players = MAX_PLAYERS
-    official_players = 8
-    tag_sets = ("witch",)
+    """One play of 闇に笑う魔女 on the hidden-role layer (the layer's settings first)."""
+
     PHASES = PHASES
-    options_schema = OPTIONS
+    card_set = "witch"
+    teams = TEAMS
+    knows = KNOWS
+    commands = ("advise", "exorcise", "silence")
     console_commands = HiddenRoleGame.console_commands + (
         Command("speak SEAT TEXT", "seat SEAT says TEXT (costs time by characters; a full-width one counts 2)",
                 "console_speak"),
@@ -45,27 +45,6 @@ class WitchGame(Talk, HiddenRoleGame):
         Command("exorcise SEAT TARGET", "the priest marks TARGET for tonight's exorcism (once per game)",
                 "console_exorcise"),
         Command("silence SEAT", "seat SEAT chooses silence", "console_silence"))
-    bots = ("reason", "random", "ear")
-    bot_table = ".bots:WitchSimulation"
-    ear_table = ".ear:ear_simulation"
-    report = ".tuning:WitchReport"
-    diagram_of = ".rules:diagram"
-    #: Options no spectator may read (`kikimimi.public`): who asked for which role.
-    secret_options = frozenset({"preferences"})
-
-    @classmethod
-    def kit(cls, players: int, options: Mapping[str, Any]) -> tuple[list[str], list[str]]:
-        """Everyone holds every power tag (docs/witch.md, cover): scanning EXORCISE
-        must not show the priest, nor ADVISE a human."""
-        deck = parse_options(players, options)["roles"]
-        return own_set(players, ("ok", "hint", "advise", "exorcise", "silence")), deck_cards("witch", "role", deck)
-
-    pause_when_reader_lost = True  # a seat that cannot act at night: the night's clock stops
-    pause_when_field_lost = True  # the field reader is the microphone: its outage is charged to no speaker
-    card_set = "witch"
-    teams = TEAMS
-    knows = KNOWS
-    commands = ("advise", "exorcise", "silence")
 
     def __init__(self, players: int, options: Mapping[str, Any] | None = None):
         super().__init__(players, options)
@@ -429,35 +408,40 @@ class WitchGame(Talk, HiddenRoleGame):
         })
         return snap
 
-    # -- hooks ---------------------------------------------------------------------
-    @classmethod
-    def phrase_values(cls, players: int, options: Mapping[str, Any]) -> Mapping[str, Sequence[Any]]:
-        """Every value a phrase parameter takes at such a table, so what players hear in play
-        (ballots, roles, the morning, the allowance after a speech) is rendered before the game.
-        Left to render when said: typed speech, and the minute readouts of a HINT, a silence or an
-        advisory (any minute of a 12-hour day: thousands of clips for a line said a few times)."""
-        from kikimimi.voice.domains import seat_sets
 
-        try:
-            o = parse_options(players, options)
-        except ValueError:
-            return {}
-        seats = list(range(1, players + 1))
-        counts = range(0, players + 1)
-        bonuses = [o["island_bonus"] * k for k in range(1, 7)]  # seven or fewer on the island
-        longest = o["allowance"] + bonuses[-1] + o["overrun"]
-        everyone = seat_sets(seats) if players <= 8 else seat_sets(seats, 3)
-        return {
-            "seat": seats, "voter": seats, "by": seats, "target": seats,
-            "role": [f"role:{r}" for r in sorted(TEAMS)], "partners.role": [f"role:{r}" for r in sorted(KNOWS)],
-            "team": [f"team:{t}" for t in sorted({*TEAMS.values(), "void"})],
-            "found": [f"found:{f}" for f in ("human", "witch")],
-            "phase": [f"phase:{p}" for p in PHASES.names],
-            "day": range(0, 2 * players + 2), "alive": counts, "count": counts, "missing": counts,
-            "waiting": counts, "seats": seat_sets(seats, 3), "partners.seats": seat_sets(seats, 2),
-            "hint-alive.seats": everyone, "hint-out.seats": everyone, "revote.seats": everyone,
-            "island-bonus.minutes": bonuses, "allowance-left.minutes": range(0, longest + 1),
-            "hours": range(0, o["day_minutes"] // 60 + 1), "day.hours": [o["day_minutes"] // 60], "votes": counts,
-            "day-in-minutes.minutes": [o["day_minutes"]],
-        }
+def kit(players: int, options: Mapping[str, Any]) -> tuple[list[str], list[str]]:
+    """Everyone holds every power tag (docs/witch.md, cover): scanning EXORCISE
+    must not show the priest, nor ADVISE a human."""
+    deck = parse_options(players, options)["roles"]
+    return own_set(players, ("ok", "hint", "advise", "exorcise", "silence")), deck_cards("witch", "role", deck)
 
+
+def phrase_values(players: int, options: Mapping[str, Any]) -> Mapping[str, Sequence[Any]]:
+    """Every value a phrase parameter takes at such a table, so what players hear in play
+    (ballots, roles, the morning, the allowance after a speech) is rendered before the game.
+    Left to render when said: typed speech, and the minute readouts of a HINT, a silence or an
+    advisory (any minute of a 12-hour day: thousands of clips for a line said a few times)."""
+    from kikimimi.voice.domains import seat_sets
+
+    try:
+        o = parse_options(players, options)
+    except ValueError:
+        return {}
+    seats = list(range(1, players + 1))
+    counts = range(0, players + 1)
+    bonuses = [o["island_bonus"] * k for k in range(1, 7)]  # seven or fewer on the island
+    longest = o["allowance"] + bonuses[-1] + o["overrun"]
+    everyone = seat_sets(seats) if players <= 8 else seat_sets(seats, 3)
+    return {
+        "seat": seats, "voter": seats, "by": seats, "target": seats,
+        "role": [f"role:{r}" for r in sorted(TEAMS)], "partners.role": [f"role:{r}" for r in sorted(KNOWS)],
+        "team": [f"team:{t}" for t in sorted({*TEAMS.values(), "void"})],
+        "found": [f"found:{f}" for f in ("human", "witch")],
+        "phase": [f"phase:{p}" for p in PHASES.names],
+        "day": range(0, 2 * players + 2), "alive": counts, "count": counts, "missing": counts,
+        "waiting": counts, "seats": seat_sets(seats, 3), "partners.seats": seat_sets(seats, 2),
+        "hint-alive.seats": everyone, "hint-out.seats": everyone, "revote.seats": everyone,
+        "island-bonus.minutes": bonuses, "allowance-left.minutes": range(0, longest + 1),
+        "hours": range(0, o["day_minutes"] // 60 + 1), "day.hours": [o["day_minutes"] // 60], "votes": counts,
+        "day-in-minutes.minutes": [o["day_minutes"]],
+    }

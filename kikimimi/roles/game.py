@@ -19,7 +19,7 @@ from kikimimi import hints
 from kikimimi.commands import Command, dispatch, refusal
 from kikimimi.hints import Line, line
 from kikimimi.phases import Phases
-from kikimimi.protocol import REFEREE, TABLE, Event, Game, Input, error, event, say, seat_audience
+from kikimimi.protocol import REFEREE, TABLE, Event, Input, Play, error, event, say, seat_audience
 
 from .clock import PhaseTimer
 from .deal import Deal, all_card_tags, check_deck, parse_card
@@ -31,7 +31,7 @@ MAX_WORDS = 64
 MAX_LINE = 4000
 
 
-class HiddenRoleGame(Game):
+class HiddenRoleGame(Play):
     """Subclass, set the class attributes, call `setup_roles(deck)` in `__init__`."""
 
     #: The tag set of the role cards and the game's catalogue, e.g. "witch".

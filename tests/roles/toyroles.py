@@ -12,15 +12,12 @@ from collections.abc import Mapping
 from typing import Any
 
 from kikimimi.commands import refusal
+from kikimimi.declaration import Declaration
 from kikimimi.protocol import TABLE, Event, say, seat_audience
 from kikimimi.roles import HiddenRoleGame, Night, Settlement, Vote, decide, settle, team_event, team_say
 
 
 class ToyRolesGame(HiddenRoleGame):
-    name = "toyroles"
-    min_players = 4
-    max_players = 8
-    official_players = 6
     card_set = "toyroles"
     teams = {"wolf": "wolves", "seer": "village", "villager": "village"}
     knows = {"wolf": ("wolf",)}
@@ -116,3 +113,8 @@ class ToyRolesGame(HiddenRoleGame):
         if 2 * len(wolves) >= len(alive):
             return "wolves"
         return None
+
+
+GAME = Declaration(name="toyroles", play=ToyRolesGame, tags=ToyRolesGame.known_tags,
+                   min_players=4, max_players=8, official_players=6,
+                   commands=ToyRolesGame.console_commands, ear_table=None)
