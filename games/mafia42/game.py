@@ -68,7 +68,7 @@ class Mafia42Game(Board):
     max_players: ClassVar[int] = 12
     official_players: ClassVar[int] = 8
     tag_sets: ClassVar[tuple[str, ...]] = ("mafia42",)
-    bots = ("plain", "ear")
+    bots = ("reason", "plain", "ear")
     bot_table = ".bots:Mafia42Simulation"
     ear_table = ".ear:ear_simulation"
     report = ".tuning:Mafia42Report"
