@@ -1,7 +1,7 @@
 """A game's options declared once: names, defaults, what each may be, a line of help.
 
 One schema gives the three things every game used to write by hand:
-`Game.check_options` (a table config or a script header with a bad option is
+`Declaration.check_options` (a table config or a script header with a bad option is
 refused before anything starts, in one line naming the option), the values a
 game plays with (`Options.parse`: the defaults filled in) and the help
 `kikimimi sim GAME --options` prints.  What a schema cannot say (a deck that

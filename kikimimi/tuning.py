@@ -2,7 +2,7 @@
 
 Bot games run through the real engine (`kikimimi.sim.play`), so the figures
 are those of the code that runs at a table.  A game says only what to play
-and what to count, in a `Report` named by `Game.report`:
+and what to count, in a `Report` named by the declaration's `report`:
 
 - `trials`: the games to play (by default seeds seed, seed+1, ... at the
   asked count with the asked options and bot); a game that spreads its
@@ -33,7 +33,7 @@ from typing import Any
 
 from kikimimi import versus
 from kikimimi.declared import check_bot, part
-from kikimimi.protocol import Game
+from kikimimi.declaration import Declaration
 from kikimimi.sim import play
 
 #: A game's script lines and event log, as `kikimimi.sim.play` returns them.
@@ -159,7 +159,7 @@ def _units(rows: Sequence[tuple[Trial, Mapping[str, float]]]) -> dict[Any, dict[
     return units
 
 
-def tune(cls: type[Game], games: int, seed: int, players: int, options: Mapping[str, Any] | None = None,
+def tune(decl: Declaration, games: int, seed: int, players: int, options: Mapping[str, Any] | None = None,
          bot: str | None = None, plot: str | None = None, progress: bool = True,
          versus_bots: Sequence[str] | None = None, variants: Mapping[str, Sequence[Any]] | None = None) -> str:
     """Play the report's trials and return its text (and the plot's caption).
@@ -167,17 +167,17 @@ def tune(cls: type[Game], games: int, seed: int, players: int, options: Mapping[
     With `versus_bots` (two bot kinds or more) or `variants` (an option and the
     values to try), every way of playing plays the report's trials and the
     ways are compared (see the module's docstring)."""
-    if cls.report is None:
-        raise NotImplementedError(f"{cls.name} has no batch simulation")
+    if decl.report is None:
+        raise NotImplementedError(f"{decl.name} has no batch simulation")
     bots: list[str | None] = list(versus_bots) if versus_bots else [bot]
     if versus_bots and bot is not None:
         raise ValueError("give either --bot or --versus, not both")
     for b in bots:
-        check_bot(cls, b)
+        check_bot(decl, b)
     variants = {k: list(v) for k, v in (variants or {}).items()}
     if any(not v for v in variants.values()):
         raise ValueError("a varied option needs at least one value")
-    report: Report = part(cls, cls.report)()
+    report: Report = part(decl, decl.report)()
     ways = arms(bots, variants, dict(options or {}))
     asks = [Ask(games, seed, players, dict(arm.options), arm.bot) for arm in ways]
     planned = [(i, trial) for i, ask in enumerate(asks) for trial in report.trials(ask)]
@@ -185,12 +185,12 @@ def tune(cls: type[Game], games: int, seed: int, players: int, options: Mapping[
     if progress:
         from tqdm import tqdm
 
-        trials = tqdm(planned, desc=cls.name, unit="game")
+        trials = tqdm(planned, desc=decl.name, unit="game")
     rows: list[list[Row]] = [[] for _ in ways]
     numbers: list[list[tuple[Trial, Mapping[str, float]]]] = [[] for _ in ways]
     compare = len(ways) > 1
     for i, trial in trials:
-        script, log = play(cls.name, trial.seed, trial.players, dict(trial.options), trial.bot)
+        script, log = play(decl.name, trial.seed, trial.players, dict(trial.options), trial.bot)
         figures = report.figures(trial, script, log)
         rows[i].append((trial, figures))
         if compare:
@@ -202,7 +202,7 @@ def tune(cls: type[Game], games: int, seed: int, players: int, options: Mapping[
         return text
     parts = [f"== {arm.name} ==\n{report.text(r, ask)}" for arm, r, ask in zip(ways, rows, asks)]
     units = {arm.name: _units(n) for arm, n in zip(ways, numbers)}
-    parts.append(versus.text(f"{cls.name}: {games} seeds from {seed}, {players} players", units))
+    parts.append(versus.text(f"{decl.name}: {games} seeds from {seed}, {players} players", units))
     text = "\n\n".join(parts)
     if plot:
         from kikimimi.plot import intervals

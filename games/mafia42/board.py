@@ -13,12 +13,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from kikimimi.options import Options
 from kikimimi.protocol import Event, say, seat_audience
 from kikimimi.roles import HiddenRoleGame, Roster, Vote
 
 from .jobs import Catalogue, Job, default_catalogue
-from .options import OPTIONS, parse_options
+from .options import parse_options
 from .power import Fired, Seat, side_of
 
 
@@ -46,8 +45,6 @@ class Board(HiddenRoleGame):
     out_event: ClassVar[str] = "death"
     card_set: ClassVar[str] = "mafia42"
     card_kind: ClassVar[str] = "job"
-    #: The table's options (check_options, `sim mafia42 --options`, the one-line refusals).
-    options_schema: ClassVar[Options | None] = OPTIONS
     teams: ClassVar[Mapping[str, str]] = {n: j.team for n, j in default_catalogue().jobs.items()}
     roster: Roster[Member]
 

@@ -10,9 +10,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 from kikimimi.cli import CliError
+from kikimimi.declaration import Declaration
 from kikimimi.engine import LogEvent, ScriptRun, log_line, tagmap_for
 from kikimimi.public import PublicView
-from kikimimi.registry import UnknownGame, game_class, game_names
+from kikimimi.registry import UnknownGame, declaration, game_names
 from kikimimi.script import Garbled, ScriptError, dumps, read_script
 from kikimimi.outputs import Output
 from kikimimi.tagmap import TagMapError
@@ -68,9 +69,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=cmd_diagram)
 
 
-def _load_game(name: str) -> Any:
+def _load_game(name: str) -> Declaration:
     try:
-        return game_class(name)
+        return declaration(name)
     except UnknownGame as exc:
         raise CliError(str(exc)) from None
 
@@ -189,17 +190,17 @@ def open_outputs(mode: str, players: int, lang: str, listen: list[str]) -> list[
 def cmd_sim(args: argparse.Namespace) -> int:
     from kikimimi.sim import play
 
-    cls = _load_game(args.game)
+    decl = _load_game(args.game)
     if args.options:
-        print(game_help(cls))
+        print(game_help(decl))
         return 0
-    players = args.players or cls.official_players or cls.min_players
+    players = args.players or decl.default_players
     options = parse_options(args.option)
     if args.games is not None and args.bot == "ear":
         from kikimimi.sim import compare  # the ear bots' report beside the event bots'
 
         try:
-            print(compare(cls.name, args.games, args.seed, players, options, progress=sys.stderr.isatty()))
+            print(compare(decl.name, args.games, args.seed, players, options, progress=sys.stderr.isatty()))
         except (NotImplementedError, ValueError) as exc:
             raise CliError(str(exc)) from None
         return 0
@@ -214,7 +215,7 @@ def cmd_sim(args: argparse.Namespace) -> int:
         if versus_bots is not None and (len(versus_bots) < 2 or not all(versus_bots)):
             raise CliError(f"--versus {args.versus!r}: give two bot kinds or more, e.g. --versus human,search")
         try:
-            report = tune(cls, args.games, args.seed, players, options, bot=args.bot,
+            report = tune(decl, args.games, args.seed, players, options, bot=args.bot,
                           plot=args.plot, progress=sys.stderr.isatty(),
                           versus_bots=versus_bots, variants=parse_variants(args.variant))
         except (NotImplementedError, ValueError) as exc:
@@ -222,7 +223,7 @@ def cmd_sim(args: argparse.Namespace) -> int:
         print(report)
         return 0
     if args.serve:
-        return _serve_sim(cls, args, players, options)
+        return _serve_sim(decl, args, players, options)
     outputs: list[Output] = []
     if args.voice:
         outputs = open_outputs(args.voice, players, args.lang, args.listen.split(","))
@@ -245,7 +246,7 @@ def cmd_sim(args: argparse.Namespace) -> int:
             time.sleep(args.pace)
 
     try:
-        script, _ = play(cls.name, args.seed, players, options, args.bot, lang=args.lang, watch=watch)
+        script, _ = play(decl.name, args.seed, players, options, args.bot, lang=args.lang, watch=watch)
     except (NotImplementedError, ScriptError, ValueError) as exc:
         raise CliError(str(exc)) from None
     finally:
@@ -258,7 +259,7 @@ def cmd_sim(args: argparse.Namespace) -> int:
     return 0
 
 
-def _serve_sim(cls: Any, args: argparse.Namespace, players: int, options: dict[str, Any]) -> int:
+def _serve_sim(decl: Declaration, args: argparse.Namespace, players: int, options: dict[str, Any]) -> int:
     """A bot game a referee can watch and steer from `kikimimi console`."""
     from kikimimi.api.sim_host import serve_sim
     from kikimimi.narrate import TextOutput
@@ -269,29 +270,29 @@ def _serve_sim(cls: Any, args: argparse.Namespace, players: int, options: dict[s
         text.emit(events)  # runs under the table's lock: print only, never wait
 
     try:
-        serve_sim(cls.name, args.seed, players, options, args.bot, journal=Path(args.serve),
+        serve_sim(decl.name, args.seed, players, options, args.bot, journal=Path(args.serve),
                   lang=args.lang, pace=args.pace or 1.0, watch=narrate)
     except (NotImplementedError, ScriptError, ValueError) as exc:
         raise CliError(str(exc)) from None
     return 0
 
 
-def game_help(cls: Any) -> str:
+def game_help(decl: Declaration) -> str:
     """What `kikimimi sim GAME --options` prints: the declared options and bots."""
-    schema = cls.options_schema
-    lines = [f"{cls.name}: {cls.min_players}-{cls.max_players} players (official {cls.official_players})",
+    schema = decl.options
+    lines = [f"{decl.name}: {decl.min_players}-{decl.max_players} players (official {decl.official_players})",
              "options (--option NAME=VALUE):"]
     lines += [f"  {line}" for line in schema.help_lines()] if schema else ["  none declared"]
-    lines.append("bots (--bot NAME, the first is the default): " + (", ".join(cls.bots) or "none"))
+    lines.append("bots (--bot NAME, the first is the default): " + (", ".join(decl.bots) or "none"))
     return "\n".join(lines)
 
 
 def cmd_diagram(args: argparse.Namespace) -> int:
     from kikimimi.declared import diagram
 
-    cls = _load_game(args.game)
+    decl = _load_game(args.game)
     try:
-        text = diagram(cls, args.format)
+        text = diagram(decl, args.format)
     except (NotImplementedError, ValueError) as exc:
         raise CliError(str(exc)) from None
     if args.output:

@@ -10,7 +10,7 @@ from kikimimi import confidence, versus
 from kikimimi.cli import main
 from kikimimi.cli.play import parse_variants
 from kikimimi.cli import CliError
-from kikimimi.registry import game_class
+from kikimimi.registry import declaration
 from kikimimi.tuning import Trial, arms, outcome_measures, tune
 
 
@@ -63,16 +63,16 @@ def test_outcomes_read_the_ranking_of_seats_teams_and_duels():
 
 
 def test_the_trident_compares_bots_and_scoring_on_the_same_seeds():
-    text = tune(game_class("trident"), 4, 1, 3, {}, progress=False, versus_bots=["human", "random"])
+    text = tune(declaration("trident"), 4, 1, 3, {}, progress=False, versus_bots=["human", "random"])
     assert "== human ==" in text and "== random ==" in text
     assert "seat 1 wins:\n  human " in text and "− human:" in text and "(paired)" in text
-    duel = tune(game_class("trident"), 3, 1, 3, {}, bot="search", progress=False,
+    duel = tune(declaration("trident"), 3, 1, 3, {}, bot="search", progress=False,
                 variants={"scoring": ["normal", "competition"]})
     assert "search − human wins:" in duel and "scoring=competition 3 games)" in duel  # a seed's two plays are one unit
     with pytest.raises(ValueError):
-        tune(game_class("trident"), 2, 1, 3, {}, bot="human", progress=False, versus_bots=["human", "random"])
+        tune(declaration("trident"), 2, 1, 3, {}, bot="human", progress=False, versus_bots=["human", "random"])
     with pytest.raises(ValueError):
-        tune(game_class("trident"), 2, 1, 3, {}, progress=False, versus_bots=["human", "nobody"])
+        tune(declaration("trident"), 2, 1, 3, {}, progress=False, versus_bots=["human", "nobody"])
 
 
 def test_the_command_line_parses_variants_and_refuses_in_one_line(capsys):
