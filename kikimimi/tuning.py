@@ -93,7 +93,8 @@ def outcome_measures(trial: Trial, script: Script, log: Log) -> dict[str, float]
         out[f"{who} wins"] = float(place == 1)
         out[f"{who} place"] = float(place)
     elif over is not None and "winner" in over:
-        teams = sorted({str(e["team"]) for e in ranking if "team" in e} | {str(over["winner"])})
+        # the teams seated in this game (a winner such as "void" that no seat plays counts as no team's win)
+        teams = sorted({str(e["team"]) for e in ranking if "team" in e})
         out.update((f"{team} win", float(over["winner"] == team)) for team in teams)
     else:
         out.update((f"seat {e['seat']} wins", float(e["place"] == 1)) for e in sorted(ranking, key=lambda e: e["seat"]))
