@@ -146,6 +146,8 @@ def bots_of(simulation: ModuleType) -> Iterator[None]:
 
 def before_rows(rev: str, games: int, players: int, recorded: Recorded, inputs: int) -> dict[str, tuple[Callable[[], None], int]]:
     old_sim = module_at(rev, "kikimimi/sim.py", "_bench_before_sim", "kikimimi")
+    if hasattr(old_sim, "game_class"):  # a driver from before the declaration: it read the same fields off the class
+        old_sim.game_class = declaration
     old_bots = module_at(rev, "games/trident/simulation.py", "kikimimi_games.trident._bench_before", "kikimimi_games.trident")
 
     def sim_before() -> None:
