@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from kikimimi.hints import hint, seat_number
-from kikimimi.protocol import Event, error
+from kikimimi.protocol import TABLE, Event, error, say, seat_audience
 
 SEATS = ("SEAT", "TARGET")
 TEXT = "TEXT"
@@ -107,6 +107,19 @@ def _parse(command: Command, args: list[str], players: int) -> list[Any] | str:
         else:
             out.append(word)
     return out
+
+
+def refusal(seat: int | None, message: str, key: str, /, **params: Any) -> list[Event]:
+    """An input a game refuses, one rule for every game: a seat's refusal is heard in that
+    seat's earphone and its error is seen by that seat and the referee only (why a piece was
+    refused can tell what a hand holds); the field reader's (seat None) is said on the
+    speaker, where the piece lies for all to see.  A console line's errors are the referee's
+    alone: the engine keeps them private (`stand_in.referee_only`).  `key` is the phrase
+    spoken, `params` its values; the game's state must be unchanged."""
+    if seat is None:
+        return [error(message), say(TABLE, key, **params)]
+    me = seat_audience(seat)
+    return [error(message, private=me), say(me, key, **params)]
 
 
 def help_lines(table: Sequence[Command]) -> list[tuple[str, str]]:

@@ -40,11 +40,14 @@ def play(
     lang: str = "en",
     watch: Watcher | None = None,
     max_inputs: int = MAX_INPUTS,
+    prepare: Callable[[Any], None] | None = None,
 ) -> tuple[list[dict[str, Any]], list[LogEvent]]:
     """Play one bot game; return (script lines with the header first, event log).
 
     `watch(line, events)` is called after each input (the narrator, the
     audio output and the console use it to follow the game as it happens).
+    `prepare(simulation)` may change the physical table before the game starts
+    (the knowledge tests deal another seat other pieces: kikimimi/testing/knowledge.py).
     """
     decl = declaration(game)
     options = dict(options or {})
@@ -53,6 +56,8 @@ def play(
     simulation = declared.simulation(decl, seed, players, options, bot)
     if bot == EAR and not isinstance(simulation, EarTable):  # never report other bots as ear bots
         raise NotImplementedError(f"{decl.name} has no ear bots yet (see docs/ear.md)")
+    if prepare is not None:
+        prepare(simulation)
     script: list[dict[str, Any]] = [header.to_json()]
     log = table.start()
     simulation.observe(log)

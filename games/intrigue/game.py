@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from kikimimi import hints
-from kikimimi.commands import Command, dispatch, stop_command
+from kikimimi.commands import Command, dispatch, refusal, stop_command
 from kikimimi.hints import Line, line
 from kikimimi.kit import own_set
 from kikimimi.protocol import TABLE, Event, Input, Play, error, event, say, seat_audience
@@ -147,7 +147,7 @@ class IntrigueGame(Play):
         elif inp.tag is None or inp.removed:
             pass  # lifting a piece off a reader means nothing here
         elif inp.reader != "hand" or inp.seat is None:
-            self._refuse(None, "hand-reader-only", "Intrige is played on the hand readers")
+            self._out += refusal(None, "Intrige is played on the hand readers", "hand-reader-only")
         else:
             self._scan(inp.seat, inp.tag)
         self._out = []
@@ -174,15 +174,6 @@ class IntrigueGame(Play):
 
     def _tell(self, to: int, key: str, /, **params: Any) -> None:
         self._out.append(say(seat_audience(to), key, **params))
-
-    def _refuse(self, seat: int | None, key: str, message: str, **params: Any) -> None:
-        """A refusal: the reason in the refused seat's earphone, an `error` only it and the referee see."""
-        if seat is None:
-            self._announce(key, **params)
-            self._out.append(error(message))
-        else:
-            self._tell(seat, key, **params)
-            self._out.append(error(message, seat=seat, private=seat_audience(seat)))
 
     def _whisper_cash(self, seat: int) -> None:
         self._out.append(event("cash", seat=seat, cash=self.cash[seat], private=seat_audience(seat)))
@@ -282,12 +273,12 @@ class IntrigueGame(Play):
     def _bribe_tap(self, seat: int) -> None:
         bidder = advisor_of(self.bids[0]).owner
         if seat != bidder:
-            self._refuse(seat, "not-your-offer", f"seat {seat} is not the one offering now")
+            self._out += refusal(seat, f"seat {seat} is not the one offering now", "not-your-offer")
         elif self.ed.bribes == "hidden":  # the dial: one step up, past the most back to nothing
             self.taps = (self.taps + 1) % (self._most(seat) + 1)
             self._tell(seat, "offer-raised", amount=self.taps * self.ed.step)
         elif (self.taps + 1) * self.ed.step > self.cash[seat]:
-            self._refuse(seat, "offer-beyond-cash", f"seat {seat} cannot offer more")
+            self._out += refusal(seat, f"seat {seat} cannot offer more", "offer-beyond-cash")
         else:
             self.taps += 1
             self._tell(seat, "offer-raised", amount=self.taps * self.ed.step)
@@ -296,7 +287,7 @@ class IntrigueGame(Play):
         tag = self.bids[0]
         bidder = advisor_of(tag).owner
         if seat != bidder:
-            self._refuse(seat, "not-your-offer", f"seat {seat} is not the one offering now")
+            self._out += refusal(seat, f"seat {seat} is not the one offering now", "not-your-offer")
             return
         amount, owner = self.taps * self.ed.step, self.turn
         who = self._who(tag)
@@ -354,12 +345,12 @@ class IntrigueGame(Play):
         singles, conflict = self._current()
         if group is None or group not in self._pending() or (
                 group.employed != tag and self.where[tag].kind != GARDEN):
-            self._refuse(seat, "not-in-garden", f"{tag} is not to be placed in seat {seat}'s mansion")
+            self._out += refusal(seat, f"{tag} is not to be placed in seat {seat}'s mansion", "not-in-garden")
         elif group.conflict and singles:
-            self._refuse(seat, "settle-free-first", "the advisors without a conflict are placed first")
+            self._out += refusal(seat, "the advisors without a conflict are placed first", "settle-free-first")
         elif group.conflict and group is not conflict:
-            self._refuse(seat, "conflict-order", "conflicts are settled from the highest-paid section down",
-                         role=conflict.role if conflict else group.role)
+            self._out += refusal(seat, "conflicts are settled from the highest-paid section down", "conflict-order",
+                                 role=conflict.role if conflict else group.role)
         else:
             self.chosen = tag
             self._tell(seat, "place-chosen", **self._who(tag))
@@ -367,7 +358,7 @@ class IntrigueGame(Play):
     def _place(self, seat: int, k: int) -> None:
         tag = self.chosen
         if tag is None:
-            self._refuse(seat, "choose-advisor-first", f"seat {seat} scanned a section before an advisor")
+            self._out += refusal(seat, f"seat {seat} scanned a section before an advisor", "choose-advisor-first")
             return
         group = self._group_of(tag)
         assert group is not None
@@ -375,11 +366,11 @@ class IntrigueGame(Play):
         if group.employed is not None:
             home = self.where[group.employed].section
             if k != home:
-                self._refuse(seat, "conflict-section", f"the {group.role} conflict is settled in section {home}",
-                             section=home)
+                self._out += refusal(seat, f"the {group.role} conflict is settled in section {home}", "conflict-section",
+                                     section=home)
                 return
         elif k in mansion:
-            self._refuse(seat, "section-taken", f"section {k} is taken", section=k)
+            self._out += refusal(seat, f"section {k} is taken", "section-taken", section=k)
             return
         self.chosen = None
         for loser in group.advisors:
@@ -421,7 +412,7 @@ class IntrigueGame(Play):
     def _choose_to_send(self, seat: int, tag: str) -> None:
         place = self.where.get(tag)
         if place is None or place.kind != HAND or place.mansion != seat:
-            self._refuse(seat, "not-in-hand", f"{tag} is not in seat {seat}'s hand")
+            self._out += refusal(seat, f"{tag} is not in seat {seat}'s hand", "not-in-hand")
         else:
             self.chosen = tag
             self._tell(seat, "send-chosen", **self._who(tag))
@@ -429,12 +420,12 @@ class IntrigueGame(Play):
     def _send(self, seat: int, target: int) -> None:
         tag = self.chosen
         if tag is None:
-            self._refuse(seat, "choose-advisor-first", f"seat {seat} scanned a seat token before an advisor")
+            self._out += refusal(seat, f"seat {seat} scanned a seat token before an advisor", "choose-advisor-first")
         elif target == seat:
-            self._refuse(seat, "not-own-garden", "an advisor is never sent to its own mansion")
+            self._out += refusal(seat, "an advisor is never sent to its own mansion", "not-own-garden")
         elif target in self.sent_to:
-            self._refuse(seat, "different-mansion", f"seat {seat} has already sent an advisor to seat {target}",
-                         target=target)
+            self._out += refusal(seat, f"seat {seat} has already sent an advisor to seat {target}", "different-mansion",
+                                 target=target)
         else:
             self.chosen = None
             self.where[tag] = Place(GARDEN, target)
@@ -536,16 +527,16 @@ class IntrigueGame(Play):
             self._hint(seat)
         elif tag in ("cmd:bribe", "cmd:ok"):
             if self.state != "offers":
-                self._refuse(seat, "no-offer-now", "no offer is being made now")
+                self._out += refusal(seat, "no offer is being made now", "no-offer-now")
             elif tag == "cmd:bribe":
                 self._bribe_tap(seat)
             else:
                 self._confirm_offer(seat)
         elif tag.startswith("cmd:"):
-            self._refuse(seat, "no-such-command", f"{tag} means nothing in Intrige")
+            self._out += refusal(seat, f"{tag} means nothing in Intrige", "no-such-command")
         elif tag.startswith("seat:"):
             if self.state != "dispatching" or seat != self.turn:
-                self._refuse(seat, "not-now", f"seat {seat} cannot send an advisor now")
+                self._out += refusal(seat, f"seat {seat} cannot send an advisor now", "not-now")
             else:
                 self._send(seat, int(tag[5:]))
         else:
@@ -554,7 +545,7 @@ class IntrigueGame(Play):
     def _piece(self, seat: int, tag: str) -> None:
         a, k = parse_advisor(tag), parse_section(tag)
         if (a is not None and a.role not in self.ed.roles) or (k is not None and k > self.ed.sections):
-            self._refuse(seat, "not-this-edition", f"{tag} is not used in the {self.ed.name} edition")
+            self._out += refusal(seat, f"{tag} is not used in the {self.ed.name} edition", "not-this-edition")
         elif seat != self.turn or self.state not in ("placing", "dispatching"):
             self._identify(seat, tag)
         elif self.state == "placing":

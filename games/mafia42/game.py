@@ -22,7 +22,7 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from kikimimi.commands import Command
+from kikimimi.commands import Command, refusal
 from kikimimi.hints import Line, line
 from kikimimi.kit import deck_cards, own_set
 from kikimimi.phases import Phases
@@ -229,7 +229,7 @@ class Mafia42Game(Board):
             return night.choose(self, seat, target)
         if self.phase == "vote":
             return day.cast_vote(self, seat, target)
-        return self.refuse(seat, "seat tokens count at night and in the vote", "not-now")
+        return refusal(seat, "seat tokens count at night and in the vote", "not-now")
 
     def on_command(self, seat: int, name: str, t: float) -> list[Event]:
         if name in ("yes", "no"):
@@ -254,9 +254,9 @@ class Mafia42Game(Board):
 
     def _move_time(self, seat: int, delta: int, t: float) -> list[Event]:
         if self.phase != "discussion":
-            return self.refuse(seat, "extend and shorten work in the discussion", "not-now")
+            return refusal(seat, "extend and shorten work in the discussion", "not-now")
         if seat in self.timed:
-            return self.refuse(seat, "once a day each", "once-a-day")
+            return refusal(seat, "once a day each", "once-a-day")
         self.timed.add(seat)
         self.deadline = max(t, self.deadline + delta)
         return [say(TABLE, "extended" if delta > 0 else "shortened", seat=seat,
@@ -305,7 +305,7 @@ class Mafia42Game(Board):
         elif self.phase == "night" and p.job == "cult-leader":
             hearers = [n for n in living if self.roster[n].team == "cult"] + dead
         else:
-            return self.refuse(seat, "nobody hears you now", "cannot-chat")
+            return refusal(seat, "nobody hears you now", "cannot-chat")
         return [team_event("chat", hearers, seat=seat, text=text), *team_say(hearers, "chat", seat=seat, text=text)]
 
     # -- the end (the layer's check, after every change) ----------------------------

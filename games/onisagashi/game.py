@@ -18,7 +18,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from kikimimi import hints
-from kikimimi.commands import Command, dispatch, hint_command, stop_command
+from kikimimi.commands import Command, dispatch, hint_command, refusal, stop_command
 from kikimimi.hints import Line, line
 from kikimimi.kit import own_set
 from kikimimi.protocol import (REFEREE, TABLE, Event, Input, Play, cancel_timer, error, event, say, seat_audience,
@@ -102,7 +102,7 @@ class OnisagashiGame(Play):
                 return self._hint(seat)
             parsed = parse_tag(tag)
             if parsed is None:
-                return self._refuse(seat, f"{tag} has no use in onisagashi", "not-now")
+                return refusal(seat, f"{tag} has no use in onisagashi", "not-now")
             kind, card = parsed
             if kind == "card":
                 return self._scan_card(seat, card)
@@ -151,20 +151,20 @@ class OnisagashiGame(Play):
         if card in self.hands.get(seat, ()):
             return [say(me, "hand-card", card=card_tag(card))]
         if self.state == "between":
-            return self._refuse(seat, "cards are scanned after the referee's deal", "deal-not-begun")
+            return refusal(seat, "cards are scanned after the referee's deal", "deal-not-begun")
         if self.state != "dealing":
-            return self._refuse(seat, "cards are scanned only during the deal", "deal-over")
+            return refusal(seat, "cards are scanned only during the deal", "deal-over")
         if any(card in h for h in self.hands.values()):
-            return self._refuse(seat, "that card was already scanned into another hand", "already-scanned")
+            return refusal(seat, "that card was already scanned into another hand", "already-scanned")
         g = CATEGORY_OF[card]
         want = self.counts[seat]
         mine = self.hands[seat]
         if self.rules == "beginner" and sum(CATEGORY_OF[c] == g for c in mine) >= want[g]:
-            return self._refuse(seat, f"seat {seat} already holds its {CATEGORIES[g]} cards", "too-many-kind")
+            return refusal(seat, f"seat {seat} already holds its {CATEGORIES[g]} cards", "too-many-kind")
         if self.rules == "advanced" and len(mine) >= want[0]:
-            return self._refuse(seat, f"seat {seat} already holds its {want[0]} cards", "too-many")
+            return refusal(seat, f"seat {seat} already holds its {want[0]} cards", "too-many")
         if sum(CATEGORY_OF[c] == g for h in self.hands.values() for c in h) >= 5:
-            return self._refuse(seat, f"one {CATEGORIES[g]} must stay hidden as the answer", "kind-full")
+            return refusal(seat, f"one {CATEGORIES[g]} must stay hidden as the answer", "kind-full")
         mine.add(card)
         out = [say(me, "hand-card", card=card_tag(card))]
         if all(len(self.hands[s]) == sum(self.counts[s]) for s in self.hands):
@@ -185,18 +185,18 @@ class OnisagashiGame(Play):
         if self.state == "dealing":
             return self._deal_short(None)
         if self.state != "declaring":
-            return self._refuse(None, "declaration tokens go on the field only during a turn", "not-now")
+            return refusal(None, "declaration tokens go on the field only during a turn", "not-now")
         g = CATEGORY_OF[card]
         if g in self.tokens:
             if self.tokens[g] == card:
                 return [say(TABLE, "token", card=card_tag(card))]
-            return self._refuse(None, f"the field already has a {CATEGORIES[g]} token; take it off first", "same-kind")
+            return refusal(None, f"the field already has a {CATEGORIES[g]} token; take it off first", "same-kind")
         d = self.turn_seat
         if self.rules == "beginner" and card in self.hands[d]:
             # Named on the speaker and then refused, it would tell the table a card in
             # the declarer's hand: only the declarer hears why, and the speaker only
             # that this token does not count (which any refused token may be).
-            return [*self._refuse(d, f"seat {d} may not declare a card it holds", "own-card"),
+            return [*refusal(d, f"seat {d} may not declare a card it holds", "own-card"),
                     say(TABLE, "token-refused")]
         self.tokens[g] = card
         if len(self.tokens) < 3:
@@ -216,7 +216,7 @@ class OnisagashiGame(Play):
         if self.state == "dealing":
             return self._deal_short(seat)
         if self.state not in ("declaring", "window"):
-            return self._refuse(seat, "hands are raised only during a turn", "not-now")
+            return refusal(seat, "hands are raised only during a turn", "not-now")
         if seat in self.raised:
             return [say(seat_audience(seat), "already-raised")]
         self.raised.append(seat)
@@ -238,7 +238,7 @@ class OnisagashiGame(Play):
     def _answer_token(self, seat: int, card: str) -> list[Event]:
         g = CATEGORY_OF[card]
         if g in self.guess and self.guess[g] != card:
-            return self._refuse(seat, f"you already answered a {CATEGORIES[g]}", "same-kind")
+            return refusal(seat, f"you already answered a {CATEGORIES[g]}", "same-kind")
         self.guess[g] = card
         out = [say(seat_audience(seat), "answer-token", card=card_tag(card))]
         if len(self.guess) < 3:
@@ -309,9 +309,7 @@ class OnisagashiGame(Play):
 
     def _deal_short(self, seat: int | None) -> list[Event]:
         """Finish the deal first, naming the seats still short (everyone sees the hands)."""
-        to = TABLE if seat is None else seat_audience(seat)
-        return [error("the deal is not finished", **({} if seat is None else {"private": to})),
-                say(to, "deal-short", round=self.round, seats=self._short())]
+        return refusal(seat, "the deal is not finished", "deal-short", round=self.round, seats=self._short())
 
     def _where(self) -> list[Line]:
         """What the table is waiting for, as everyone sees it."""
@@ -370,12 +368,6 @@ class OnisagashiGame(Play):
 
     def console_stop(self, t: float) -> list[Event]:
         return self._game_over("stopped")
-
-    def _refuse(self, seat: int | None, message: str, key: str, private: bool = True) -> list[Event]:
-        """A refusal to a seat stays private: even "already scanned" says where a card is."""
-        to = seat_audience(seat) if seat is not None else TABLE
-        extra = {"private": to} if private and seat is not None else {}
-        return [error(message, **extra), say(to, key)]
 
 
 def kit(players: int, options: Mapping[str, Any]) -> tuple[list[str], list[str]]:

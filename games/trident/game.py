@@ -28,7 +28,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from kikimimi import hints
-from kikimimi.commands import Command, dispatch, hint_command, stop_command
+from kikimimi.commands import Command, dispatch, hint_command, refusal, stop_command
 from kikimimi.hints import Line, line
 from kikimimi.kit import own_set
 from kikimimi.options import Options, choice, seat
@@ -125,11 +125,11 @@ class TridentGame(PhaseModel, Play):
                 out.append(error(f"no reader {inp.reader!r} in The Trident"))
         elif inp.tag.startswith("cmd:"):
             if inp.reader != "hand" or inp.seat is None:
-                self._refuse(None, "command-on-field", "command tags are read on a hand reader")
+                self._out += refusal(None, "command tags are read on a hand reader", "command-on-field")
             else:
                 self._declare(inp.seat, inp.tag[4:])
         else:
-            self._refuse(inp.seat, "not-a-piece", f"{inp.tag} is not a Trident piece")
+            self._out += refusal(inp.seat, f"{inp.tag} is not a Trident piece", "not-a-piece")
         self._out = []
         return out
 
@@ -150,11 +150,6 @@ class TridentGame(PhaseModel, Play):
     def _tell(self, seat: int, key: str, **params: Any) -> None:
         ears = self._ears
         self._out.append(say_params(ears[seat] if seat in ears else seat_audience(seat), key, params))
-
-    def _refuse(self, seat: int | None, key: str, message: str, **params: Any) -> None:
-        """A refusal: the reason spoken to whoever it concerns, and an `error` (nothing changed)."""
-        self._out.append(say(TABLE if seat is None else seat_audience(seat), key, **params))
-        self._out.append(error(message, **({} if seat is None else {"seat": seat})))
 
     # -- the basket ----------------------------------------------------------
     @property
@@ -199,16 +194,16 @@ class TridentGame(PhaseModel, Play):
             if self.state == "choosing" and seat == self.chooser:
                 self._tell(seat, "choose-suit")
         elif at == FIELD:
-            self._refuse(seat, "on-field", "that piece is on the field")
+            self._out += refusal(seat, "that piece is on the field", "on-field")
         elif at != BASKET:
-            self._refuse(seat, "other-hand", f"seat {seat} scanned a piece held by another seat")
+            self._out += refusal(seat, f"seat {seat} scanned a piece held by another seat", "other-hand")
         else:
             self._draw_request(seat, p.tag)
 
     def _draw_request(self, seat: int, tag: str) -> None:
         if self.state == "dealing":
             if len(self.hands[seat]) >= HAND_SIZE:
-                self._refuse(seat, "deal-full", f"seat {seat} already has {HAND_SIZE} pieces", count=HAND_SIZE)
+                self._out += refusal(seat, f"seat {seat} already has {HAND_SIZE} pieces", "deal-full", count=HAND_SIZE)
                 return
             self._take(seat, tag)
             if all(len(h) == HAND_SIZE for h in self.hands.values()):
@@ -224,13 +219,13 @@ class TridentGame(PhaseModel, Play):
                 self._announce("debt-paid", seat=seat)
             return
         if seat != self.turn or self.state not in ("turn", "drawn"):
-            self._refuse(seat, "no-draw-now", f"seat {seat} may not draw now")
+            self._out += refusal(seat, f"seat {seat} may not draw now", "no-draw-now")
         elif self.state == "drawn":
-            self._refuse(seat, "already-drew", f"seat {seat} has already drawn this turn")
+            self._out += refusal(seat, f"seat {seat} has already drawn this turn", "already-drew")
         elif self.pending:
             self._accept_attack(seat, tag)
         elif self.available < 1:
-            self._refuse(seat, "basket-owed", "the rest of the basket is owed to other seats")
+            self._out += refusal(seat, "the rest of the basket is owed to other seats", "basket-owed")
         else:
             self._take(seat, tag)
             self._announce("draws", seat=seat)
@@ -257,16 +252,16 @@ class TridentGame(PhaseModel, Play):
     def _field_scan(self, p: Piece) -> None:
         at = self.where[p.tag]
         if at == FIELD:
-            self._refuse(None, "already-on-field", "that piece is already on the field")
+            self._out += refusal(None, "that piece is already on the field", "already-on-field")
         elif self.state == "dealing":
-            self._refuse(None, "deal-short", "the deal is not finished", **self._short())
+            self._out += refusal(None, "the deal is not finished", "deal-short", **self._short())
         elif at == BASKET:
             self._basket_to_field(p)
         elif self.state in ("opening", "resetting"):
             self._wrong(at, "out-of-turn")
         elif self.state == "choosing":
             if at == self.chooser:
-                self._refuse(at, "choose-suit-first", f"seat {at} must name a suit first")
+                self._out += refusal(at, f"seat {at} must name a suit first", "choose-suit-first")
             else:
                 self._wrong(at, "out-of-turn")
         elif at != self.turn:
@@ -284,7 +279,7 @@ class TridentGame(PhaseModel, Play):
             self.drew()
             self._play(self.turn, p)
         else:
-            self._refuse(None, "basket-to-field", "a piece from the basket cannot go on the field now")
+            self._out += refusal(None, "a piece from the basket cannot go on the field now", "basket-to-field")
 
     def _open_with(self, p: Piece) -> None:
         """The opening (and the reset): basic or change sets the suit, anything else is redone."""
@@ -461,14 +456,14 @@ class TridentGame(PhaseModel, Play):
         if what == "hint":
             self._out += hints.hint(self, seat)
         elif what not in DECLARATIONS:
-            self._refuse(seat, "no-such-declaration", f"cmd:{what} means nothing in The Trident")
+            self._out += refusal(seat, f"cmd:{what} means nothing in The Trident", "no-such-declaration")
         elif self.state == "dealing":
-            self._refuse(seat, "deal-short", "the deal is not finished", **self._short())
+            self._out += refusal(seat, "the deal is not finished", "deal-short", **self._short())
         elif what == "trident":
             if len(self.hands[seat]) != 1:
-                self._refuse(seat, "trident-not-one", f"seat {seat} does not hold exactly one piece")
+                self._out += refusal(seat, f"seat {seat} does not hold exactly one piece", "trident-not-one")
             elif self.declared[seat]:
-                self._refuse(seat, "trident-again", f"seat {seat} has already declared Trident")
+                self._out += refusal(seat, f"seat {seat} has already declared Trident", "trident-again")
             else:
                 self.declared[seat] = True
                 self._out.append(event("declare", seat=seat, what="trident"))
@@ -480,7 +475,7 @@ class TridentGame(PhaseModel, Play):
 
     def _pass(self, seat: int) -> None:
         if seat != self.turn or self.state not in ("turn", "drawn"):
-            self._refuse(seat, "not-your-turn", f"it is not seat {seat}'s turn")
+            self._out += refusal(seat, f"it is not seat {seat}'s turn", "not-your-turn")
         elif self.state == "drawn":
             self._out.append(event("declare", seat=seat, what="pass"))
             self._announce("passed", seat=seat)
@@ -493,15 +488,15 @@ class TridentGame(PhaseModel, Play):
             self._out.append(event("declare", seat=seat, what="pass"))
             self._crash(seat)  # must draw, and the basket has nothing left
         else:
-            self._refuse(seat, "draw-first", f"seat {seat} must draw before passing")
+            self._out += refusal(seat, f"seat {seat} must draw before passing", "draw-first")
 
     def _agree(self, seat: int) -> None:
         if self.state not in ("turn", "drawn"):
-            self._refuse(seat, "agree-not-now", "the suit cannot be reset now")
+            self._out += refusal(seat, "the suit cannot be reset now", "agree-not-now")
         elif seat in self.agreed:
-            self._refuse(seat, "agree-again", f"seat {seat} has already agreed")
+            self._out += refusal(seat, f"seat {seat} has already agreed", "agree-again")
         elif self.available < 1:
-            self._refuse(seat, "agree-empty-basket", "the basket is empty: the suit cannot be reset")
+            self._out += refusal(seat, "the basket is empty: the suit cannot be reset", "agree-empty-basket")
         else:
             self.agreed.add(seat)
             self._out.append(event("declare", seat=seat, what="agree"))

@@ -14,7 +14,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from kikimimi.commands import Command
+from kikimimi.commands import Command, refusal
 from kikimimi.hints import Line, line
 from kikimimi.kit import deck_cards, own_set
 from kikimimi.protocol import REFEREE, TABLE, Event, error, event, say, seat_audience
@@ -145,13 +145,13 @@ class WitchGame(Talk, HiddenRoleGame):
             return self._vote(seat, target, t)
         if self.phase == "night":
             return self._night_act(seat, target, t)
-        return self.refuse(seat, f"nothing to choose in the {self.phase}", "not-now")
+        return refusal(seat, f"nothing to choose in the {self.phase}", "not-now")
 
     def _vote(self, seat: int, target: int, t: float) -> list[Event]:
         vote = self.votes[-1]
         why = vote.refusal(seat, target)
         if why:
-            return self.refuse(seat, "that vote is not allowed", why, seat=target)
+            return refusal(seat, "that vote is not allowed", why, seat=target)
         vote.cast(seat, target)
         out = [say(seat_audience(seat), "voted", seat=target)]
         return out + (self._count(t) if vote.complete else [])
@@ -190,14 +190,14 @@ class WitchGame(Talk, HiddenRoleGame):
 
     def _advise(self, seat: int, target: int) -> list[Event]:
         if not self.roster.is_alive(target) or target == seat:
-            return self.refuse(seat, "advise another seat on the island", "not-on-island", seat=target)
+            return refusal(seat, "advise another seat on the island", "not-on-island", seat=target)
         self.advised[seat] = target
         return [event("advise", seat=seat, target=target, private=seat_audience(seat)),
                 say(seat_audience(seat), "advise-noted", seat=target)]
 
     def _exorcise(self, seat: int, target: int) -> list[Event]:
         if not self.roster.is_alive(target) or target == seat:
-            return self.refuse(seat, "mark another seat on the island", "not-on-island", seat=target)
+            return refusal(seat, "mark another seat on the island", "not-on-island", seat=target)
         self.mark = target
         return [event("exorcise", seat=seat, target=target, private=seat_audience(seat)),
                 say(seat_audience(seat), "exorcise-noted", seat=target)]
@@ -208,7 +208,7 @@ class WitchGame(Talk, HiddenRoleGame):
         if name == "ok" and self.phase == "prologue":
             return self._ready(seat, t)
         if self.phase != "day":
-            return self.refuse(seat, f"cmd:{name} has no use in the {self.phase}", "not-now")
+            return refusal(seat, f"cmd:{name} has no use in the {self.phase}", "not-now")
         if name == "silence":
             return self._silence(seat, t)
         if name in ("advise", "exorcise"):
@@ -218,10 +218,10 @@ class WitchGame(Talk, HiddenRoleGame):
             has = role == "human" if name == "advise" else role == "priest" and not self.exorcism_used
             if not has:
                 self.armed[seat] = "pretend"
-                return self.refuse(seat, f"no {name} power for this seat", "no-power")
+                return refusal(seat, f"no {name} power for this seat", "no-power")
             self.armed[seat] = name
             return [say(me, f"{name}-armed")]
-        return self.refuse(seat, f"cmd:{name} has no use by day", "not-now")
+        return refusal(seat, f"cmd:{name} has no use by day", "not-now")
 
     # -- nights ---------------------------------------------------------------------
     def _nightfall(self, t: float) -> list[Event]:
@@ -258,7 +258,7 @@ class WitchGame(Talk, HiddenRoleGame):
         if not why and kind == "banish" and self.roster.role(target) == "witch":
             why = "banish-witch"
         if why:
-            return self.refuse(seat, "not tonight", why, seat=target)
+            return refusal(seat, "not tonight", why, seat=target)
         night.choose(seat, target)
         if kind == "banish":
             witches = self.roster.holders("witch", alive_only=True)
@@ -337,7 +337,7 @@ class WitchGame(Talk, HiddenRoleGame):
         if len(text) > MAX_SPEECH:
             return [error(f"speak: a speech is at most {MAX_SPEECH} characters", private=REFEREE)]
         if self.phase == self.DEAL:
-            return self.refuse(seat, "scan your role card first", "scan-role-first")
+            return refusal(seat, "scan your role card first", "scan-role-first")
         return self.speak(seat, width(text), t, text)
 
     def console_deadroom(self, t: float, seat: int, text: str) -> list[Event]:

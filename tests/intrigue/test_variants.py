@@ -210,7 +210,8 @@ def test_pieces_on_the_field_reader_and_lifted_pieces():
 
 def used_keys() -> set[str]:
     src = GAME_SOURCE.read_text()
-    keys = set(re.findall(r'(?:_announce|_tell|_refuse|\bline)\((?:[^,()]+, )?"([a-z-]+)"', src))
+    keys = set(re.findall(r'(?:_announce|_tell|\bline)\((?:[^,()]+, )?"([a-z-]+)"', src))
+    keys |= set(re.findall(r'refusal\([^,()]+, f?"[^"]*", "([a-z-]+)"', src))
     keys |= {f"game-over-{r}" for r in ("end", "stopped")}
     return keys
 

@@ -24,7 +24,8 @@ VARIANTS = {
 
 
 def emitted_keys() -> set[str]:
-    keys = set(re.findall(r'_(?:tell|announce|refuse)\((?:[a-zA-Z_.]+, )?"([a-z0-9-]+)"', SOURCE))
+    keys = set(re.findall(r'_(?:tell|announce)\((?:[a-zA-Z_.]+, )?"([a-z0-9-]+)"', SOURCE))
+    keys |= set(re.findall(r'refusal\([a-zA-Z_.]+, f?"[^"]*", "([a-z0-9-]+)"', SOURCE))
     for prefix, words in VARIANTS.items():
         assert re.search(rf'f"{prefix}\{{', SOURCE), prefix
         keys |= {prefix + w for w in words}
