@@ -222,8 +222,7 @@ def run(plan: Plan, folder: Path, kills: int, command: list[str] | None = None,
     (each right after it fired), then stop it cleanly and `check` the whole run."""
     command = command or [sys.executable, "-m", "kikimimi.cli"]
     folder.mkdir(parents=True, exist_ok=True)
-    toml = sim_table_toml(plan.game, plan.players).replace(
-        'journal = "journal.jsonl"\n', f'journal = "journal.jsonl"\noptions = {_toml_inline(plan.options)}\n', 1)
+    toml = sim_table_toml(plan.game, plan.players, more=f"options = {_toml_inline(plan.options)}\n")
     (folder / "table.toml").write_text(toml, encoding="utf-8")
     outcome = Outcome()
     tail = _Tail(folder / "events.jsonl")
