@@ -45,7 +45,7 @@ class WitchGame(Talk, HiddenRoleGame):
         Command("exorcise SEAT TARGET", "the priest marks TARGET for tonight's exorcism (once per game)",
                 "console_exorcise"),
         Command("silence SEAT", "seat SEAT chooses silence", "console_silence"))
-    bots = ("reason", "random", "ear")
+    bots = ("reason", "reason-town", "plain", "random", "ear")
     bot_table = ".bots:WitchSimulation"
     ear_table = ".ear:ear_simulation"
     report = ".tuning:WitchReport"
