@@ -25,11 +25,11 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from kikimimi import public, stand_in
+from kikimimi import public, seat_bots, stand_in
 from kikimimi.game_files import tagmap_file
 from kikimimi.phrases import Phrasebook
-from kikimimi.protocol import COMMAND_TAGS, REFEREE, TABLE, Event, Game, Input, seat_audience
-from kikimimi.registry import UnknownGame, game_class
+from kikimimi.protocol import COMMAND_TAGS, REFEREE, TABLE, Event, Input, Play, seat_audience
+from kikimimi.registry import UnknownGame, declaration
 from kikimimi.script import Garbled, Header, ScriptError, dumps, is_clock_line, is_undo, iter_dicts
 from kikimimi.tagmap import load_tagmap, normalise_uid
 from kikimimi.voice.settings import is_voice_command, parse_voice_command
@@ -86,23 +86,21 @@ class Table:
         has_field: bool = True,
     ) -> None:
         try:
-            cls = game_class(header.game)
-        except UnknownGame as exc:
+            decl = declaration(header.game)
+            decl.check_players(header.players)
+        except (UnknownGame, ValueError) as exc:
             raise ScriptError(str(exc)) from None
-        if not cls.min_players <= header.players <= cls.max_players:
-            raise ScriptError(
-                f"{cls.name} is for {cls.min_players}-{cls.max_players} players, not {header.players}"
-            )
         self.header = header
+        self.declaration = decl
         try:
-            self.game: Game = cls(header.players, header.options)
+            self.game: Play = decl.new_play(header.players, header.options)
         except Exception as exc:  # a bad option: say which, in one line (whatever the game raised)
-            raise ScriptError(f"{cls.name}: {exc}") from None
-        self.phrasebook = _phrasebook(header.lang, cls.name)
+            raise ScriptError(f"{decl.name}: {exc}") from None
+        self.phrasebook = _phrasebook(header.lang, decl.name)
         self._render = self.phrasebook.render
         seats = range(1, header.players + 1)
         self.known_tags = (
-            cls.known_tags(header.players) | COMMAND_TAGS | {f"seat:{k}" for k in seats}
+            decl.known_tags(header.players) | COMMAND_TAGS | {f"seat:{k}" for k in seats}
         )
         self.tagmap = {normalise_uid(k): v for k, v in (tagmap or {}).items()}
         self.hand_seats = set(hand_seats) if hand_seats is not None else set(seats)
@@ -123,11 +121,13 @@ class Table:
         self._paused_at: float | None = None  # the table's time the clock stopped
         #: Seconds the game's clock has stood still in all: game time = table time - lag.
         self._lag = 0.0
-        self._pause_on_lost = bool(getattr(cls, "pause_when_reader_lost", False))
+        self._pause_on_lost = decl.pause_when_reader_lost
         #: A game whose field reader is part of play (闇に笑う魔女's microphone) holds its clock without it.
-        self._pause_on_field = bool(getattr(cls, "pause_when_field_lost", False))
+        self._pause_on_field = decl.pause_when_field_lost
         self._stalled = False  # the last advance stopped at MAX_FIRINGS
         self._fired_now: list[str] = []  # the names the current line's advance fired
+        #: Which seats bots play (`bot SEAT`): the table's seating, journaled like any console line.
+        self.seating = seat_bots.Seating(decl, header.players)
 
     # -- public ------------------------------------------------------------
     def start(self) -> list[LogEvent]:
@@ -280,6 +280,8 @@ class Table:
                 return self._clock_command(cmd.strip(), t, line)
             if stand_in.is_stand_in(cmd):  # the referee stands in for a reader, in any game
                 return self._stand_in(line, t, cmd)
+            if seat_bots.is_command(cmd):  # a bot in an empty seat: the table's seating, not the game's
+                return self._log_events(self.seating.command(cmd, t), t, line)
             return Input(t=self.game_time(t), line=line, console=cmd.strip())
         reader = item.get("reader")
         if reader not in ("hand", "field"):
@@ -515,8 +517,8 @@ class ScriptRun:
 
     An undo takes back the latest input the table *accepted* (a line whose
     events hold no `error`); refused lines, undos, lines an undo already took
-    back, timer lines, `pause`/`resume` and readers lost or back are never its
-    target.  Nothing announced is taken back: an input with a timer fired
+    back, timer lines, `pause`/`resume`, `bot`/`unbot` (the seating) and
+    readers lost or back are never its target.  Nothing announced is taken back: an input with a timer fired
     after it (its result was heard) can no longer be undone.  The game is
     rebuilt from what still stands, silently, *at the undo's time* (so no
     timer already heard fires again), and numbering carries on where it was.
@@ -570,7 +572,7 @@ class ScriptRun:
             self._kept.append((number, dict(item)))
             if is_clock_line(item):
                 self._heard = len(self._kept)
-            elif not (is_clock_command(item) or is_reader_state(item)):
+            elif not (is_clock_command(item) or is_reader_state(item) or seat_bots.is_command_line(item)):
                 self.standing.append((number, dict(item)))
                 self._kept_at.append(len(self._kept) - 1)
         self.log += events

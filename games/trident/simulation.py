@@ -86,6 +86,8 @@ class World:
     #: The event types that move something on the table (the rest never do;
     #: of the `say`s, only the speaker's).
     FOLLOWS = frozenset({"draw", "play", "rotate", "game-over", "say"})
+    #: The speaker's lines that move something (whether the field waits for a piece).
+    SPEAKER_KEYS = frozenset({"opening-draw", "field-no-effect", "reset-draw", "suit-set", "reset-failed"})
 
     def follow(self, ev: Mapping[str, Any]) -> None:
         kind = ev["type"]
@@ -113,30 +115,39 @@ class World:
                 self.needs_field_piece = False
 
 
-class Bot:
-    """One seat's player: acts on its own memory of what its earphone and the speaker said."""
+class Follows:
+    """What every Trident player keeps of what it heard, the event bots and the ear bots alike."""
 
-    def __init__(self, seat: int, players: int, temper: Temper, rng: random.Random):
-        self.seat = seat
-        self.players = players
-        self.temper = temper
-        self.rng = rng
-        self.memory: dict[str, str] = {}  # physical piece -> what it was heard to be
+    def __init__(self) -> None:
         self.suit: str | None = None
         self.turn: int | None = None
         self.pending = 0
         self.owed = 0
         self.drawn = False
         self.choosing = False
-        self.want_trident = False
         self.want_agree = False
         self.agreed = False
+
+
+class Bot(Follows):
+    """One seat's player: acts on its own memory of what its earphone and the speaker said."""
+
+    def __init__(self, seat: int, players: int, temper: Temper, rng: random.Random):
+        super().__init__()
+        self.seat = seat
+        self.players = players
+        self.temper = temper
+        self.rng = rng
+        self.memory: dict[str, str] = {}  # physical piece -> what it was heard to be
+        self.want_trident = False
         self.tried: str | None = None
 
     # -- hearing -------------------------------------------------------------
     #: The event types `hear` acts on; of the `say`s, only an earphone's (a bot
     #: follows the speaker's news through the structured events).
     HEARS = frozenset({"say", "draw", "suit", "turn", "pending", "play", "rotate", "declare"})
+    #: The earphone's phrases `hear` acts on (besides "wrong-..."): the others never reach it.
+    EARPHONE_KEYS = frozenset({"drawn", "hand-piece", "draw-more", "choose-suit"})
     #: Whether the speaker's lines reach `hear` too (a bot that counts the hands does).
     HEARS_SPEAKER = False
 
@@ -350,15 +361,23 @@ class TridentSimulation:
     def observe(self, events: Sequence[Mapping[str, Any]]) -> None:
         refused = False
         world = self.world
+        ears = self._ears
         for ev in events:
             kind = ev["type"]
-            if kind == "say":  # the speaker's lines may move the table; an earphone's is for its bot
-                if ev["to"] == TABLE:
-                    world.follow(ev)
+            if kind == "say":
+                to = ev["to"]
+                if to == TABLE:  # the speaker's lines may move the table
+                    if ev["key"] in World.SPEAKER_KEYS:
+                        world.follow(ev)
                     for bot in self._speaker_ears:
                         bot.hear(ev, world.hands[bot.seat])
                     continue
-            elif kind in World.FOLLOWS:
+                key = ev["key"]
+                if key in Bot.EARPHONE_KEYS or key.startswith("wrong-"):  # the only lines `hear` acts on
+                    for bot in ears.get(to if type(to) is str else str(to), ()):
+                        bot.hear(ev, world.hands[bot.seat])
+                continue
+            if kind in World.FOLLOWS:
                 world.follow(ev)
             elif kind == "error":
                 refused = True

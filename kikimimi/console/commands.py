@@ -18,11 +18,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from kikimimi.seat_bots import SYNTAX as SEAT_BOTS
 from kikimimi.stand_in import SYNTAX as STAND_IN
 
 #: The table's own commands, whatever the game (the daemon and the console handle them).
 TABLE_COMMANDS: list[tuple[str, str]] = [
     *STAND_IN,
+    *SEAT_BOTS,
     ("new", "start the next game at this table (between games: or every player scans AGREE)"),
     ("game NAME", "between games, play NAME next, at once (a table file listing several games; "
                   "its game card on the field reader chooses it too)"),
@@ -37,13 +39,13 @@ TABLE_COMMANDS: list[tuple[str, str]] = [
 
 def game_commands(game: str | None) -> list[tuple[str, str]]:
     """The referee commands of the game being served (the game describes them itself)."""
-    from kikimimi.protocol import Game
-    from kikimimi.registry import UnknownGame, game_class
+    from kikimimi.declaration import CONTRACT_COMMANDS
+    from kikimimi.registry import UnknownGame, declaration
 
     try:
-        return list(game_class(str(game)).referee_commands())
+        return declaration(str(game)).referee_commands()
     except UnknownGame:
-        return list(Game.referee_commands())
+        return list(CONTRACT_COMMANDS)
 
 
 def help_text(game: str | None) -> str:
