@@ -84,6 +84,8 @@ class ReasonSeat(BotSeat):
         self.bussing = False
         self.day = 0
         self.helpers: set[int] = set()  # a mafioso's helpers in contact
+        self._view: Posterior | None = None
+        self._view_key: tuple[Any, ...] = ()
 
     # -- what this seat hears ----------------------------------------------------------
     def see(self, ev: Mapping[str, Any]) -> None:
@@ -111,12 +113,16 @@ class ReasonSeat(BotSeat):
         return self.mafioso or (self.team == "citizens" and self.job in TOWN_JOBS)
 
     def view(self) -> Posterior:
-        """The public worlds narrowed by this seat's own knowledge."""
+        """The public worlds narrowed by this seat's own knowledge (kept until either changes)."""
         facts = self.reasoning.facts
-        return Posterior(self.reasoning.worlds(), facts.players, mafia=self.mafia,
-                         clear={self.seat, *self.clear, *self.mates},
-                         police=self.seat if self.job == "police" else None,
-                         not_police=() if self.job == "police" else (self.seat,))
+        clear = frozenset({self.seat, *self.clear, *self.mates})
+        key = (facts.key(), frozenset(self.mafia), clear)
+        if key != self._view_key or self._view is None:
+            self._view_key = key
+            self._view = Posterior(self.reasoning.worlds(), facts.players, mafia=self.mafia, clear=clear,
+                                   police=self.seat if self.job == "police" else None,
+                                   not_police=() if self.job == "police" else (self.seat,))
+        return self._view
 
     def _others(self) -> list[int]:
         return [s for s in self.living() if s not in self.mates]
