@@ -1,0 +1,257 @@
+"""The possible role assignments one seat cannot tell apart, weighed by what was claimed.
+
+A hidden-role bot that reasons asks: given my role and partners, the deck,
+the facts announced in public and the results I hold privately, which deals
+could this be, and how likely is each once I weigh the claims?  A seat whose
+claims are false in a world is lying in that world; a lie is likely only
+from a team that gains by it (`Rules.lie`: a weight per team), so a world
+where an islander lies about its findings counts for little.
+
+Only facts passed in `Knowledge` are used: a bot builds it from what its
+seat heard, nothing else (tests/roles/test_worlds.py holds that).
+
+Size: roles that nothing distinguishes (same team, same reading, never
+claimed, in no exclusion) are merged into one class, which is exact (they
+are symmetric under every constraint).  When the distinct class assignments
+of the unknown seats number at most `EXACT_LIMIT`, every one is enumerated;
+above it, `SAMPLES` assignments are drawn with a seeded generator (rejection
+against the hard facts, at most `MAX_DRAWS` tries), so an answer replays
+from its seed.  At 8 players of 闇に笑う魔女 an islander's view is exact;
+at 10 or more, and at マフィア42's 12 seats, it is sampled.
+"""
+from __future__ import annotations
+
+import math
+import random
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+from .claims import Claim, ClaimBoard
+
+#: Distinct class assignments enumerated exactly; more than this are sampled.
+EXACT_LIMIT = 3000
+#: Worlds drawn when sampling.
+SAMPLES = 600
+#: Draws tried when sampling before giving up on the hard facts (then fewer worlds answer).
+MAX_DRAWS = 20 * SAMPLES
+
+
+@dataclass(frozen=True)
+class Rules:
+    """A game's role facts.  `reading[ability][role]` is what a finding made with
+    `ability` shows for a seat of `role` (absent: that role's name); `lie[team]` the
+    weight of a world in which a seat of that team says a false claim (1 = as
+    likely as the truth)."""
+
+    teams: Mapping[str, str]
+    reading: Mapping[str, Mapping[str, str]]
+    lie: Mapping[str, float]
+
+    def reads(self, ability: str, role: str) -> str:
+        return self.reading.get(ability, {}).get(role, role)
+
+
+@dataclass(frozen=True)
+class Knowledge:
+    """What one seat knows for certain.  `known`: seats whose role it knows (its
+    own, its partners, any role revealed in public); `excluded`: roles a seat
+    cannot hold (a witch's non-partners are no witches; a seat banished at night
+    was none); `findings`: target -> result it holds privately (read with its own role)."""
+
+    seat: int
+    deck: tuple[str, ...]
+    known: Mapping[int, str]
+    excluded: Mapping[int, frozenset[str]] = field(default_factory=dict)
+    findings: Mapping[int, str] = field(default_factory=dict)
+
+    @property
+    def seats(self) -> int:
+        return len(self.deck)
+
+
+class Worlds:
+    """The weighed worlds of one seat's knowledge and a claim board."""
+
+    def __init__(self, rules: Rules, know: Knowledge, board: ClaimBoard | None = None,
+                 rng: random.Random | None = None):
+        self.rules, self.know = rules, know
+        stands = dict(board.stands()) if board else {}
+        stands.pop(know.seat, None)  # a seat knows its own claims for what they are
+        self.stands = {s: st for s, st in stands.items() if 1 <= s <= know.seats}
+        self.liars_always = frozenset(board.changed) if board else frozenset()
+        own = know.known.get(know.seat)
+        if own is None:
+            raise ValueError("a seat's knowledge holds its own role")
+        self.own = own
+        keep = {r for r, _ in self.stands.values()}
+        keep |= {r for rs in know.excluded.values() for r in rs}
+        self.cls = self._classes(keep)
+        pool = Counter(self.cls[r] for r in know.deck)
+        rest = Counter(know.deck)
+        for seat, role in know.known.items():
+            if role not in rest or rest[role] <= 0 or not 1 <= seat <= know.seats:
+                raise ValueError(f"seat {seat} cannot hold {role!r}: the deck does not have it")
+            rest[role] -= 1
+            pool[self.cls[role]] -= 1
+        self.rest = +rest  # copies of each role left for the unknown seats
+        self.pool = +pool
+        self.unknown = [s for s in range(1, know.seats + 1) if s not in know.known]
+        self.worlds: list[tuple[tuple[str, ...], float]] = []
+        size = _multinomial(len(self.unknown), self.pool.values())
+        self.exact = size <= EXACT_LIMIT
+        self.size = size
+        self._fill(rng or random.Random(0))
+        self.total = sum(w for _, w in self.worlds)
+
+    # -- building ------------------------------------------------------------------
+    def _classes(self, keep: set[str]) -> dict[str, str]:
+        """Role -> its class name: the role itself when anything tells it apart, else the
+        first role of the deck with the same team and readings."""
+        out: dict[str, str] = {}
+        first: dict[tuple[str, ...], str] = {}
+        abilities = sorted(self.rules.reading)
+        for role in dict.fromkeys(self.know.deck):
+            if role in keep:
+                out[role] = role
+                continue
+            key = (self.rules.teams.get(role, role), *(self.rules.reads(a, role) for a in abilities))
+            out[role] = first.setdefault(key, role)
+        return out
+
+    def _fill(self, rng: random.Random) -> None:
+        if self.exact:
+            for world in _arrangements(self.pool, len(self.unknown)):
+                self._add(world)
+            return
+        bag = [c for c, n in sorted(self.pool.items()) for _ in range(n)]
+        draws = 0
+        while len(self.worlds) < SAMPLES and draws < MAX_DRAWS:
+            draws += 1
+            rng.shuffle(bag)
+            self._add(tuple(bag))
+
+    def _add(self, world: tuple[str, ...]) -> None:
+        assign = dict(zip(self.unknown, world))
+        for seat, role in self.know.known.items():
+            assign[seat] = self.cls[role]
+        for seat, roles in self.know.excluded.items():
+            if assign.get(seat) in roles:
+                return
+        reads = self.rules.reads
+        for target, result in self.know.findings.items():
+            if target in assign and reads(self.own, assign[target]) != result:
+                return
+        weight = 1.0
+        for seat in self.stands:
+            if not self._true(seat, assign):
+                weight *= self.rules.lie.get(self.rules.teams.get(assign[seat], ""), 0.0)
+        if weight > 0:
+            self.worlds.append((tuple(assign[s] for s in range(1, self.know.seats + 1)), weight))
+
+    def _true(self, seat: int, assign: Mapping[int, str]) -> bool:
+        if seat in self.liars_always:
+            return False
+        role, findings = self.stands[seat]
+        if assign[seat] != role:
+            return False
+        return all(self.rules.reads(role, assign[t]) == r for t, r in findings.items() if t in assign)
+
+    # -- answers -------------------------------------------------------------------
+    @property
+    def empty(self) -> bool:
+        """No world fits the facts (contradictory knowledge, or a sample found none)."""
+        return self.total <= 0
+
+    def p_team(self, seat: int, team: str) -> float:
+        """P(seat is on `team`)."""
+        if self.empty:
+            return math.nan
+        i = seat - 1
+        teams = self.rules.teams
+        return sum(w for world, w in self.worlds if teams.get(world[i]) == team) / self.total
+
+    def teams(self, team: str) -> dict[int, float]:
+        """P(on `team`) for every seat at once (one pass over the worlds)."""
+        out = dict.fromkeys(range(1, self.know.seats + 1), 0.0)
+        if self.empty:
+            return {s: math.nan for s in out}
+        teams = self.rules.teams
+        for world, w in self.worlds:
+            for i, cls in enumerate(world):
+                if teams.get(cls) == team:
+                    out[i + 1] += w
+        return {s: p / self.total for s, p in out.items()}
+
+    def p_role(self, seat: int, role: str) -> float:
+        """P(seat holds `role`); a merged role shares its class's chance by the copies left."""
+        if self.empty:
+            return math.nan
+        if seat in self.know.known:
+            return 1.0 if self.know.known[seat] == role else 0.0
+        cls = self.cls.get(role)
+        if cls is None:
+            return 0.0
+        in_class = sum(w for world, w in self.worlds if world[seat - 1] == cls) / self.total
+        share = sum(n for r, n in self.rest.items() if self.cls[r] == cls)
+        return in_class * self.rest[role] / share if share else 0.0
+
+    def p_lying(self, seat: int) -> float:
+        """P(this claimant's claims are false); 0 for a seat that claimed nothing."""
+        if seat not in self.stands or self.empty:
+            return 0.0
+        return sum(w for world, w in self.worlds if not self._true(seat, self._as_map(world))) / self.total
+
+    def most_likely_liar(self) -> int | None:
+        """The claimant most likely lying (the lowest seat on a tie), or None without claims."""
+        if not self.stands:
+            return None
+        return max(sorted(self.stands), key=self.p_lying)
+
+    def p_true(self, claim: Claim, by: int) -> float:
+        """P(a CO or FOUND claim by seat `by` is true) in these worlds."""
+        if self.empty:
+            return math.nan
+        hits = 0.0
+        for world, w in self.worlds:
+            m = self._as_map(world)
+            if claim.kind == "CO":
+                hits += w if m[by] == self.cls.get(claim.role or "", claim.role) else 0.0
+            elif claim.kind == "FOUND" and claim.target is not None and claim.role is not None:
+                hits += w if self.rules.reads(claim.role, m[claim.target]) == claim.result else 0.0
+            else:
+                raise ValueError(f"{claim.kind} is an opinion, not a fact to weigh")
+        return hits / self.total
+
+    def _as_map(self, world: Sequence[str]) -> dict[int, str]:
+        return {i + 1: c for i, c in enumerate(world)}
+
+
+def _multinomial(n: int, counts: Iterable[int]) -> int:
+    out = math.factorial(n)
+    for c in counts:
+        out //= math.factorial(c)
+    return out
+
+
+def _arrangements(pool: Counter[str], n: int) -> list[tuple[str, ...]]:
+    """Every distinct arrangement of the multiset `pool` (of size n) in order."""
+    out: list[tuple[str, ...]] = []
+    keys = sorted(pool)
+    left = dict(pool)
+    cur: list[str] = []
+
+    def walk() -> None:
+        if len(cur) == n:
+            out.append(tuple(cur))
+            return
+        for k in keys:
+            if left[k]:
+                left[k] -= 1
+                cur.append(k)
+                walk()
+                cur.pop()
+                left[k] += 1
+
+    walk()
+    return out
