@@ -9,7 +9,11 @@ Counted, per game package, with `ast` (whole definitions, decorators included):
 - option parsing: `parse_options`, `edition_from_options`, `_whole`;
 - the tuning loop: `tune` functions, `Report` classes (trials, figures, text, plot);
 - declarations of these: `bots`, `bot_table`, `ear_table`, `report`, `diagram_of`,
-  `console_commands`, `options_schema`, `option_names`, `OPTIONS`, `OPTION_NAMES`, `DEFAULTS`.
+  `console_commands`, `options_schema`, `option_names`, `OPTIONS`, `OPTION_NAMES`, `DEFAULTS`;
+  since the declaration is its own object (`kikimimi.declaration.Declaration`), the same
+  fields as keywords of a `Declaration(...)` call (`bots`, `bot_table`, `ear_table`, `report`,
+  `diagram`, `commands`, `options`, `option_names`: the lines they span, each line once) and
+  the commands table a game keeps beside it (`COMMANDS`).
 
 Strict counts only hooks, loops and parsing code (a report class counts its `trials`); broad
 adds the declarations themselves, the console handlers' bodies (what a command does) and whole
@@ -31,7 +35,9 @@ GAMES = ("trident", "onisagashi", "witch", "mafia42", "intrigue")
 FUNCTIONS = {"simulation", "tune", "diagram", "referee_commands", "check_options", "_console", "on_console",
              "_console_seat", "_seat", "_seat_arg", "parse_options", "edition_from_options", "_whole"}
 NAMES = {"bots", "bot_table", "ear_table", "report", "diagram_of", "console_commands", "options_schema",
-         "option_names", "OPTIONS", "OPTION_NAMES", "DEFAULTS"}
+         "option_names", "OPTIONS", "OPTION_NAMES", "DEFAULTS", "COMMANDS"}
+#: The same declarations as fields of a `Declaration(...)` (counted in the broad figure alike).
+KEYWORDS = {"bots", "bot_table", "ear_table", "report", "diagram", "commands", "options", "option_names"}
 
 
 def _span(node: ast.AST) -> int:
@@ -62,7 +68,20 @@ def plumbing(source: str) -> tuple[int, int]:
                 targets = node.targets if isinstance(node, ast.Assign) else [node.target]
                 if any(isinstance(t, ast.Name) and t.id in NAMES for t in targets):
                     broad += _span(node)
+    broad += len(_declaration_lines(tree))
     return strict, broad
+
+
+def _declaration_lines(tree: ast.AST) -> set[int]:
+    """The lines the plumbing fields of every `Declaration(...)` call span (a line holding two
+    fields counts once), so a declaration object is counted as its class attributes were."""
+    lines: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and getattr(node.func, "id", getattr(node.func, "attr", None)) == "Declaration":
+            for kw in node.keywords:
+                if kw.arg in KEYWORDS:
+                    lines.update(range(kw.value.lineno, kw.value.end_lineno + 1))  # type: ignore[operator]
+    return lines
 
 
 def _files(rev: str | None, game: str) -> dict[str, str]:

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import dataclasses
 import importlib.util
 import io
 import statistics
@@ -36,9 +37,10 @@ from typing import Any
 from kikimimi.declared import simulation
 from kikimimi.cli import main as kikimimi_main
 from kikimimi.engine import Table, default_tagmap
+from kikimimi.registry import declaration, register
 from kikimimi.script import Header
 from kikimimi.sim import play
-from kikimimi_games.trident import TridentGame
+
 
 Recorded = list[tuple[list[dict[str, Any]], list[list[dict[str, Any]]]]]
 
@@ -108,7 +110,7 @@ def engine_only(recorded: Recorded) -> Callable[[], None]:
 def bots_only(recorded: Recorded, players: int, bot: str | None) -> Callable[[], None]:
     def run() -> None:
         for seed, (_, steps) in enumerate(recorded):
-            sim = simulation(TridentGame, seed, players, {}, bot)
+            sim = simulation(declaration("trident"), seed, players, {}, bot)
             sim.observe(steps[0])
             for events in steps[1:]:
                 sim.next_input()
@@ -134,12 +136,12 @@ def module_at(rev: str, path: str, name: str, package: str) -> ModuleType:
 def bots_of(simulation: ModuleType) -> Iterator[None]:
     """Trident games played by another version's bots for the duration (the
     declaration names them by module: `module_at` put it in sys.modules)."""
-    saved = TridentGame.bot_table
-    TridentGame.bot_table = f"{simulation.__name__}:TridentSimulation"
+    saved = declaration("trident")
+    register(dataclasses.replace(saved, bot_table=f"{simulation.__name__}:TridentSimulation"))
     try:
         yield
     finally:
-        TridentGame.bot_table = saved
+        register(saved)
 
 
 def before_rows(rev: str, games: int, players: int, recorded: Recorded, inputs: int) -> dict[str, tuple[Callable[[], None], int]]:

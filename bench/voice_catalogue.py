@@ -19,7 +19,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from kikimimi.registry import game_class
+from kikimimi.registry import declaration
 from kikimimi.voice.domains import table_texts
 from kikimimi.voice.render import Renderer
 
@@ -56,8 +56,8 @@ def main() -> None:
     parser.add_argument("--sample", type=int, default=0, help="render only N texts cold (time scaled up)")
     args = parser.parse_args()
     for game in args.games.split(","):
-        cls = game_class(game)
-        players = cls.official_players or 5
+        decl = declaration(game)
+        players = decl.official_players or 5
         for lang in args.langs.split(","):
             got = table_texts(game, players, {}, lang)
             texts = got.texts

@@ -1,6 +1,6 @@
 """The referee's console commands of a game, as a table: parsing and help written once.
 
-A game lists its commands (`Game.commands_table`), each a syntax, a line of
+A game lists its commands (its declaration's `commands`), each a syntax, a line of
 help and the method that carries it out:
 
     Command("penalty SEAT", "give a seat the wrong-piece penalty", "console_penalty")
@@ -16,7 +16,7 @@ The syntax's first word is the command; then, word by word:
 `dispatch` finds the command, refuses a wrong line in one line of its own
 (the console's refusals are the referee's: the engine keeps them private),
 and calls the method with the input's time and the parsed words.  The
-console's `help` is the same table (`Game.referee_commands`), so a referee is
+console's `help` is the same table (`Declaration.referee_commands`), so a referee is
 never offered a command the table would refuse, and a game writes no parser.
 """
 from __future__ import annotations
@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from kikimimi.hints import hint, seat_number
-from kikimimi.protocol import Event, error
+from kikimimi.protocol import TABLE, Event, error, say, seat_audience
 
 SEATS = ("SEAT", "TARGET")
 TEXT = "TEXT"
@@ -107,6 +107,19 @@ def _parse(command: Command, args: list[str], players: int) -> list[Any] | str:
         else:
             out.append(word)
     return out
+
+
+def refusal(seat: int | None, message: str, key: str, /, **params: Any) -> list[Event]:
+    """An input a game refuses, one rule for every game: a seat's refusal is heard in that
+    seat's earphone and its error is seen by that seat and the referee only (why a piece was
+    refused can tell what a hand holds); the field reader's (seat None) is said on the
+    speaker, where the piece lies for all to see.  A console line's errors are the referee's
+    alone: the engine keeps them private (`stand_in.referee_only`).  `key` is the phrase
+    spoken, `params` its values; the game's state must be unchanged."""
+    if seat is None:
+        return [error(message), say(TABLE, key, **params)]
+    me = seat_audience(seat)
+    return [error(message, private=me), say(me, key, **params)]
 
 
 def help_lines(table: Sequence[Command]) -> list[tuple[str, str]]:

@@ -83,5 +83,36 @@ def difference(hits_a: int, n_a: int, hits_b: int, n_b: int) -> Estimate:
     return Estimate(pa - pb, pa - pb - half, pa - pb + half)
 
 
+def mean_difference(a: Sequence[float], b: Sequence[float]) -> Estimate:
+    """Mean a − mean b for two independent samples (Welch's standard error)."""
+    if len(a) < 2 or len(b) < 2:
+        return Estimate(math.nan, math.nan, math.nan)
+    d = statistics.fmean(a) - statistics.fmean(b)
+    half = Z95 * math.sqrt(statistics.variance(a) / len(a) + statistics.variance(b) / len(b))
+    return Estimate(d, d - half, d + half)
+
+
+def p_value(diff: Estimate) -> float:
+    """The two-sided p-value of a difference whose interval is a normal 95 % one
+    (its half-width is 1.96 standard errors); 1.0 when there is no spread to judge by."""
+    se = (diff.high - diff.low) / (2 * Z95)
+    if not se > 0:  # nan, or every pair the same
+        return 0.0 if se == 0 and diff.value != 0 else 1.0
+    return math.erfc(abs(diff.value) / se / math.sqrt(2))
+
+
+def holm(p_values: Sequence[float], alpha: float = 0.05) -> list[bool]:
+    """Which of several comparisons stay significant after Holm's step-down
+    correction: a report that makes twenty comparisons at 5 % each would
+    otherwise call one of them real by chance alone."""
+    order = sorted(range(len(p_values)), key=lambda i: p_values[i])
+    keep = [False] * len(p_values)
+    for rank, i in enumerate(order):
+        if p_values[i] > alpha / (len(p_values) - rank):
+            break
+        keep[i] = True
+    return keep
+
+
 def verdict(diff: Estimate) -> str:
     return "significant" if diff.significant else "not significant (the interval includes 0)"

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from kikimimi.checks import Check
 from kikimimi.phrases import LANGUAGES, CatalogueError, Phrasebook
-from kikimimi.registry import game_class, game_names
+from kikimimi.registry import declaration, game_names
 from kikimimi.table_config import ConfigError, TableConfig, load_table_config
 
 
@@ -35,12 +35,12 @@ def game_checks() -> list[Check]:
     out = []
     for name in game_names():
         try:
-            cls = game_class(name)
+            decl = declaration(name)
         except Exception as exc:
             out.append(Check(f"game {name}", False, f"plugin does not load: {exc}",
                              "reinstall the package that provides it (pip install .)"))
             continue
-        out.append(Check(f"game {name}", True, f"{cls.__module__}.{cls.__qualname__}"))
+        out.append(Check(f"game {name}", True, f"{decl.play.__module__}.{decl.play.__qualname__}"))
         for lang in LANGUAGES:
             try:
                 book = Phrasebook(lang, ("core", name))

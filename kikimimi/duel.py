@@ -12,14 +12,9 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from kikimimi import confidence
-from kikimimi.tuning import Ask, Row, Trial
+from kikimimi.tuning import CONTENDER, Ask, Row, Trial, focal_seat
 
-CONTENDER = "contender"
-
-
-def focal_seat(seed: int, players: int) -> int:
-    """The seat the contender takes in a seeded game."""
-    return seed % players + 1
+__all__ = ["CONTENDER", "focal_seat", "outcomes", "paired_trials", "place_shares", "text"]
 
 
 def paired_trials(ask: Ask, contender: str, baseline: str) -> list[Trial]:

@@ -113,6 +113,42 @@ class EarBot(ABC):
         says aloud for the referee to type (a suit named without a piece)."""
 
 
+@dataclass(frozen=True)
+class Call:
+    """A console command the referee calls once, when a line in `opens` was heard on the
+    speaker and none in `closes` since (`dt`: the seconds the referee takes; None, at once)."""
+
+    command: str
+    opens: frozenset[str]
+    closes: frozenset[str] = frozenset()
+    dt: float | None = None
+
+
+class RefereeEar(EarBot):
+    """The referee at the console, hearing the speaker like everyone else: when the seats have
+    nothing left to do, it calls what the speaker last asked for (the first open `Call` first)."""
+
+    seat = None
+
+    def __init__(self, *calls: Call):
+        self.calls = calls
+        self.open: set[str] = set()
+
+    def hear(self, heard: Heard) -> None:
+        for call in self.calls:
+            if heard.key in call.opens:
+                self.open.add(call.command)
+            elif heard.key in call.closes:
+                self.open.discard(call.command)
+
+    def act(self, reach: Any) -> dict[str, Any] | None:
+        for call in self.calls:
+            if call.command in self.open:
+                self.open.discard(call.command)
+                return {"console": call.command} if call.dt is None else {"console": call.command, "dt": call.dt}
+        return None
+
+
 def spoken_params(book: Phrasebook, params: Mapping[str, Any]) -> dict[str, Any]:
     """Parameters as they are spoken: names through the catalogue, lists item by item."""
     def one(v: Any) -> Any:

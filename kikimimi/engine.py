@@ -28,8 +28,8 @@ from typing import Any
 from kikimimi import public, stand_in
 from kikimimi.game_files import tagmap_file
 from kikimimi.phrases import Phrasebook
-from kikimimi.protocol import COMMAND_TAGS, REFEREE, TABLE, Event, Game, Input, seat_audience
-from kikimimi.registry import UnknownGame, game_class
+from kikimimi.protocol import COMMAND_TAGS, REFEREE, TABLE, Event, Input, Play, seat_audience
+from kikimimi.registry import UnknownGame, declaration
 from kikimimi.script import Garbled, Header, ScriptError, dumps, is_clock_line, is_undo, iter_dicts
 from kikimimi.tagmap import load_tagmap, normalise_uid
 from kikimimi.voice.settings import is_voice_command, parse_voice_command
@@ -86,23 +86,21 @@ class Table:
         has_field: bool = True,
     ) -> None:
         try:
-            cls = game_class(header.game)
-        except UnknownGame as exc:
+            decl = declaration(header.game)
+            decl.check_players(header.players)
+        except (UnknownGame, ValueError) as exc:
             raise ScriptError(str(exc)) from None
-        if not cls.min_players <= header.players <= cls.max_players:
-            raise ScriptError(
-                f"{cls.name} is for {cls.min_players}-{cls.max_players} players, not {header.players}"
-            )
         self.header = header
+        self.declaration = decl
         try:
-            self.game: Game = cls(header.players, header.options)
+            self.game: Play = decl.new_play(header.players, header.options)
         except Exception as exc:  # a bad option: say which, in one line (whatever the game raised)
-            raise ScriptError(f"{cls.name}: {exc}") from None
-        self.phrasebook = _phrasebook(header.lang, cls.name)
+            raise ScriptError(f"{decl.name}: {exc}") from None
+        self.phrasebook = _phrasebook(header.lang, decl.name)
         self._render = self.phrasebook.render
         seats = range(1, header.players + 1)
         self.known_tags = (
-            cls.known_tags(header.players) | COMMAND_TAGS | {f"seat:{k}" for k in seats}
+            decl.known_tags(header.players) | COMMAND_TAGS | {f"seat:{k}" for k in seats}
         )
         self.tagmap = {normalise_uid(k): v for k, v in (tagmap or {}).items()}
         self.hand_seats = set(hand_seats) if hand_seats is not None else set(seats)
@@ -123,9 +121,9 @@ class Table:
         self._paused_at: float | None = None  # the table's time the clock stopped
         #: Seconds the game's clock has stood still in all: game time = table time - lag.
         self._lag = 0.0
-        self._pause_on_lost = bool(getattr(cls, "pause_when_reader_lost", False))
+        self._pause_on_lost = decl.pause_when_reader_lost
         #: A game whose field reader is part of play (闇に笑う魔女's microphone) holds its clock without it.
-        self._pause_on_field = bool(getattr(cls, "pause_when_field_lost", False))
+        self._pause_on_field = decl.pause_when_field_lost
         self._stalled = False  # the last advance stopped at MAX_FIRINGS
         self._fired_now: list[str] = []  # the names the current line's advance fired
 

@@ -6,8 +6,8 @@ A game is a package that carries what only it needs:
     sim.toml                           a table with simulated readers (`kikimimi serve GAME`)
     tagmap.toml                        optional: the uids of its demo set (kikimimi.tagmap)
 
-The runtime reaches them through the registered game class's package (package
-resources), never through a fixed package name, so a game installed from
+The runtime reaches them through the package the game's declaration names
+(`Declaration.package`: package resources), never through a fixed package name, so a game installed from
 another distribution ships its own files and needs nothing changed here.  The
 runtime's own catalogues (core, evening, records) stay in `kikimimi_voices`.
 """
@@ -18,37 +18,30 @@ from importlib import resources
 from importlib.resources.abc import Traversable
 from pathlib import Path
 
-from kikimimi.protocol import Game
-from kikimimi.registry import UnknownGame, game_class, game_names
+from kikimimi.declaration import Declaration
+from kikimimi.registry import UnknownGame, declaration, game_names
 
 PHRASES = "phrases"
 SIM_TABLE = "sim.toml"
 TAGMAP = "tagmap.toml"
 
 
-def game_package(cls: type[Game]) -> str:
-    """The package that defines the game class (a single-module plugin: the module itself)."""
-    module = sys.modules[cls.__module__]
-    return module.__package__ or cls.__module__.rpartition(".")[0] or cls.__module__
-
-
-def game_folder(cls: type[Game]) -> Traversable:
+def game_folder(decl: Declaration) -> Traversable:
     """The game's package folder (a single-module plugin: the folder its module sits in)."""
-    module = sys.modules[cls.__module__]
-    package = game_package(cls)
-    if package == cls.__module__ and getattr(module, "__path__", None) is None:
+    module = sys.modules.get(decl.package)
+    if module is not None and getattr(module, "__path__", None) is None:
         # A top-level module is no package: importlib.resources refuses it, its folder is the answer.
         return Path(module.__file__ or ".").parent
-    return resources.files(package)
+    return resources.files(decl.package)
 
 
 def game_file(game: str, *parts: str) -> Traversable | None:
     """One file of a registered game's package; None when the game or the file is not there."""
     try:
-        cls = game_class(game)
+        decl = declaration(game)
     except UnknownGame:
         return None
-    ref = game_folder(cls).joinpath(*parts)
+    ref = game_folder(decl).joinpath(*parts)
     return ref if ref.is_file() else None
 
 

@@ -80,16 +80,15 @@ def describe(pieces: Iterable[str]) -> str:
 
 def kit_for(game: str, players: int, options: Mapping[str, Any] | None = None) -> Kit:
     """The kit of `game` at a table of `players`."""
-    from kikimimi.registry import game_class
+    from kikimimi.registry import declaration
 
-    cls = game_class(game)
-    hook = getattr(cls, "kit", None)
-    if callable(hook):
-        own, table = hook(players, dict(options or {}))
+    decl = declaration(game)
+    if decl.kit is not None:
+        own, table = decl.kit(players, dict(options or {}))
     else:
         own = [f"seat:{k}" for k in range(1, players + 1)] + ["cmd:hint"]
-        table = sorted(t for t in cls.known_tags(players) if not t.startswith(("seat:", "cmd:")))
-    return Kit(cls.name, players, _ordered(own), _ordered(table))
+        table = sorted(t for t in decl.known_tags(players) if not t.startswith(("seat:", "cmd:")))
+    return Kit(decl.name, players, _ordered(own), _ordered(table))
 
 
 def _ordered(pieces: Iterable[str]) -> tuple[str, ...]:

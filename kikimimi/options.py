@@ -1,7 +1,7 @@
 """A game's options declared once: names, defaults, what each may be, a line of help.
 
 One schema gives the three things every game used to write by hand:
-`Game.check_options` (a table config or a script header with a bad option is
+`Declaration.check_options` (a table config or a script header with a bad option is
 refused before anything starts, in one line naming the option), the values a
 game plays with (`Options.parse`: the defaults filled in) and the help
 `kikimimi sim GAME --options` prints.  What a schema cannot say (a deck that
@@ -28,7 +28,7 @@ class Option:
     name: str
     default: Any
     help: str
-    kind: str = "any"  # choice | whole | number | seat | any (the game checks it)
+    kind: str = "any"  # choice | whole | number | seat | seats | any (the game checks it)
     choices: tuple[str, ...] = ()
     low: float = 0
     high: float = LARGEST
@@ -39,6 +39,8 @@ class Option:
         """The value, or a one-line ValueError naming the option."""
         if value is None and self.optional:
             return None
+        if self.kind == "seats":
+            return self._seats(value, players)
         if self.kind == "choice":
             if value not in self.choices:
                 raise ValueError(f"{self.name} must be {_either(self.choices)}, not {_quote(value)}")
@@ -52,8 +54,26 @@ class Option:
                 raise ValueError(f"{self.name} must be {self.describe(players)}, not {_quote(value)}")
         return value
 
+    def _seats(self, value: Any, players: int) -> dict[int, str]:
+        """A table {seat: word} as {int: word}; a seat named twice ("1" and 1) is refused."""
+        if value is None:
+            return {}
+        out: dict[int, str] = {}
+        if isinstance(value, Mapping) and len(value) <= players:
+            for key, word in value.items():
+                seat = int(key) if isinstance(key, (str, int)) and str(key).isdigit() else 0
+                if not 1 <= seat <= players or seat in out or not isinstance(word, str) or word not in self.choices:
+                    raise ValueError(f"{self.name} must be {self.describe(players)}, not "
+                                     f"{_quote(key)} = {_quote(word)}")
+                out[seat] = word
+            return out
+        raise ValueError(f"{self.name} must be {self.describe(players)}, not {_quote(value)}")
+
     def describe(self, players: int | None = None) -> str:
         """What the option may be, in words (the refusal and the help say the same)."""
+        if self.kind == "seats":
+            seats = f"seats 1 to {players}" if players else "seats"
+            return f"a table from {seats} to {_either(self.choices)}"
         if self.kind == "choice":
             return _either(self.choices)
         if self.kind == "seat":
@@ -80,6 +100,12 @@ def number(name: str, default: float, help: str, low: float = 0, high: float = L
 
 def seat(name: str, default: int, help: str) -> Option:
     return Option(name, default, help, "seat")
+
+
+def seat_table(name: str, words: Sequence[str], help: str) -> Option:
+    """A table {seat: word}, e.g. {"1": "mirror"} (a TOML table's keys are strings); parsed
+    as {1: "mirror"}.  Not set is an empty table."""
+    return Option(name, None, help, "seats", tuple(words))
 
 
 def anything(name: str, default: Any, help: str) -> Option:
@@ -112,6 +138,7 @@ class Options:
         """Every option's value at this table: the given ones checked, the rest their defaults."""
         self.refuse_unknown(options)
         out = self.defaults
+        out.update({o.name: {} for o in self.options if o.kind == "seats"})  # not set: no seat named
         for name, value in options.items():
             out[name] = self.by_name[name].check(value, players)
         return out

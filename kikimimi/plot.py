@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from kikimimi.confidence import Estimate
+
 
 def histogram(values: Sequence[float], path: str, xlabel: str, ylabel: str, bins: int = 30) -> str:
     """Write a histogram of `values` to `path`; return the report's line about it."""
@@ -41,6 +43,35 @@ def bars(series: Mapping[str, Sequence[float]], groups: Sequence[str], path: str
     ax.set_xticks([g + width * (len(series) - 1) / 2 for g in range(len(groups))], list(groups))
     ax.set_ylabel(ylabel)
     ax.legend()
+    fig.savefig(path)
+    plt.close(fig)
+    return f"plot written to {path}"
+
+
+def intervals(series: Mapping[str, Sequence[Estimate]], groups: Sequence[str], path: str, ylabel: str) -> str:
+    """Grouped bars with their 95 % intervals as error bars: each way of playing
+    (a series) on each measure (a group), so overlapping intervals show at a glance."""
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return "plot skipped: matplotlib is not installed (pip install 'kikimimi[plot]')"
+    if not groups:
+        return "plot skipped: no rate to draw"
+    fig, ax = plt.subplots(figsize=(max(6.0, 1.2 * len(groups) * max(1, len(series)) / 2), 4.5))
+    width = 0.8 / max(1, len(series))
+    for i, (name, ests) in enumerate(series.items()):
+        xs = [g + i * width for g in range(len(groups))]
+        values = [e.value for e in ests]
+        errors = [[max(0.0, e.value - e.low) for e in ests], [max(0.0, e.high - e.value) for e in ests]]
+        ax.bar(xs, values, width, yerr=errors, capsize=3, label=name)
+    ax.set_xticks([g + width * (len(series) - 1) / 2 for g in range(len(groups))], list(groups),
+                  rotation=20, ha="right")
+    ax.set_ylabel(ylabel)
+    ax.legend()
+    fig.tight_layout()
     fig.savefig(path)
     plt.close(fig)
     return f"plot written to {path}"

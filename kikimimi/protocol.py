@@ -143,52 +143,19 @@ def cancel_timer(name: str) -> Event:
     return Event("timer-cancel", {"name": name})
 
 
-class Game(ABC):
-    """One play of one game: a plugin registered in the `kikimimi.games` group.
+class Play(ABC):
+    """One play of one game: its state and the hooks the runtime calls while it lasts.
 
-    Subclasses set the class attributes and implement `start` and `handle`.
-    The runtime validates inputs before they arrive here (known tag, a reader
-    that exists, a seat in range); the game decides everything else.
+    What the game *is* (name, players, pieces, options, commands, bots...) is
+    declared once, beside it, in a `kikimimi.declaration.Declaration`, which
+    makes plays (`new_play`).  The runtime validates inputs before they
+    arrive here (known tag, a reader that exists, a seat in range); the play
+    decides everything else.
     """
-
-    #: The name used in table scripts and on the command line.
-    name: ClassVar[str]
-    min_players: ClassVar[int] = 2
-    max_players: ClassVar[int] = 8
-    #: The count the rules call official (the default of `kikimimi sim`).
-    official_players: ClassVar[int | None] = None
-    #: The tag sets this game's pieces belong to, e.g. ("trident",).
-    tag_sets: ClassVar[tuple[str, ...]] = ()
-    #: The options this game knows, declared once (`kikimimi.options`): checked by
-    #: `check_options`, listed by `kikimimi sim GAME --options`.
-    options_schema: ClassVar[Options | None] = None
-    #: A game without a schema may still name its options; None: any name passes `check_options`.
-    option_names: ClassVar[frozenset[str] | None] = None
-
-    # What the runtime fetches from the game's package when it needs it (never at import:
-    # a table that only plays loads no bots).  Each is "module:name", the module relative
-    # to the game's package, e.g. ".bots:WitchSimulation"; `kikimimi.declared` puts them to use.
-    #: `kikimimi sim --bot NAME`: the bot names, the default first; "ear" names the ear-only bots.
-    bots: ClassVar[tuple[str, ...]] = ()
-    #: The event bots' table, called (seed, players, options, bot) -> `Simulation`.
-    bot_table: ClassVar[str | None] = None
-    #: The ear-only bots' table (docs/ear.md), called the same way -> `kikimimi.ear.EarTable`.
-    ear_table: ClassVar[str | None] = None
-    #: The designer's report of `kikimimi sim GAME --games N`: a `kikimimi.tuning.Report` class.
-    report: ClassVar[str | None] = None
-    #: `kikimimi diagram GAME`: a function () -> Mermaid text, drawn from the phases that run.
-    diagram_of: ClassVar[str | None] = None
-    #: The referee's console commands as a table (`kikimimi.commands`): one parser, one help.
-    console_commands: ClassVar[Sequence[Command]] = ()
 
     def __init__(self, players: int, options: Mapping[str, Any] | None = None):
         self.players = players
         self.options = dict(options or {})
-
-    @classmethod
-    @abstractmethod
-    def known_tags(cls, players: int) -> frozenset[str]:
-        """Every piece tag of this game (command tags and seat tokens are added by the runtime)."""
 
     @abstractmethod
     def start(self, t: float) -> list[Event]:
@@ -208,34 +175,10 @@ class Game(ABC):
         return {}
 
     def close(self) -> None:
-        """The runtime discards this game (an undo rebuilt it, a resume, the next
+        """The runtime discards this play (an undo rebuilt it, a resume, the next
         game, the table stops): release anything shared, e.g. a registration
-        on a class-wide state machine.  Called once; the game is not used after."""
+        on a class-wide state machine.  Called once; the play is not used after."""
 
-    @classmethod
-    def check_options(cls, players: int, options: Mapping[str, Any]) -> None:
-        """Refuse bad options with a one-line `ValueError` naming the option.
-
-        Called before a table creates anything, so a typo in a config is
-        found at once.  The default refuses names outside `option_names` (if
-        declared) and then sets up one game with them, which runs the game's
-        own checks; a game may override this with a cheaper check."""
-        if cls.options_schema is not None:
-            cls.options_schema.parse(players, options)
-        elif cls.option_names is not None:
-            unknown = sorted(set(options) - cls.option_names)
-            if unknown:
-                known = ", ".join(sorted(cls.option_names)) or "none"
-                raise ValueError(f"unknown option {unknown[0]!r} (known: {known})")
-        try:
-            game = cls(players, options)
-        except ValueError:
-            raise
-        except Exception as exc:  # a game that checks with another exception type
-            raise ValueError(f"{type(exc).__name__}: {exc}") from None
-        game.close()
-
-    # Optional hooks -------------------------------------------------------
     def situation(self) -> list[Event]:
         """Where the table stands (whose turn, what is pending), on the speaker:
         the runtime asks after an undo, a resume or a reader coming back, when
@@ -243,24 +186,53 @@ class Game(ABC):
         (`kikimimi.hints.situation` builds the events)."""
         return []
 
+
+class Game(Play):
+    """A game written before the declaration was split from the play: one class
+    whose attributes declare the game and whose instances are its plays.
+
+    Still loaded as it is (`Declaration.of_game` reads these attributes), so an
+    outside package written for it keeps working; a new game writes a
+    `Declaration` and a `Play` instead (docs/authoring.md).
+    """
+
+    name: ClassVar[str]
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 8
+    official_players: ClassVar[int | None] = None
+    tag_sets: ClassVar[tuple[str, ...]] = ()
+    options_schema: ClassVar[Options | None] = None
+    option_names: ClassVar[frozenset[str] | None] = None
+    bots: ClassVar[tuple[str, ...]] = ()
+    bot_table: ClassVar[str | None] = None
+    ear_table: ClassVar[str | None] = None
+    report: ClassVar[str | None] = None
+    diagram_of: ClassVar[str | None] = None
+    console_commands: ClassVar[Sequence[Command]] = ()
+
+    @classmethod
+    @abstractmethod
+    def known_tags(cls, players: int) -> frozenset[str]:
+        """Every piece tag of this game (command tags and seat tokens are added by the runtime)."""
+
+    @classmethod
+    def check_options(cls, players: int, options: Mapping[str, Any]) -> None:
+        """The declaration's check (`Declaration.check_options`), for callers written before it."""
+        from kikimimi.declaration import Declaration
+
+        Declaration.of_game(cls).check_options(players, options)
+
     @classmethod
     def phrase_values(cls, players: int, options: Mapping[str, Any]) -> Mapping[str, Sequence[Any]]:
-        """Every value each phrase parameter can take at such a table ("seat" -> 1..players),
-        so the runtime renders every phrase before it is needed (`kikimimi.voice.domains`);
-        a parameter left out is rendered when first said."""
+        """Every value each phrase parameter can take at such a table (`Declaration.phrase_values`)."""
         return {}
 
     @classmethod
     def referee_commands(cls) -> list[tuple[str, str]]:
-        """The referee's console commands of this game: (syntax, one-line help).
+        """The declaration's command list (`Declaration.referee_commands`)."""
+        from kikimimi.declaration import Declaration
 
-        The console lists exactly these, so a referee is never offered a
-        command the table would refuse: a game's `console_commands` table, else
-        what CONTRACT.md gives every game."""
-        if cls.console_commands:
-            return [(c.syntax, c.help) for c in cls.console_commands]
-        return [("hint SEAT", "tell that seat, in its earphone, what it may know"),
-                ("stop", "end the game now (it counts as stopped)")]
+        return Declaration.of_game(cls).referee_commands()
 
 
 class Simulation(Protocol):

@@ -87,10 +87,9 @@ def public_header(header: Mapping[str, Any], secret_options: Iterable[str] = ())
 
 def secret_options_of(game: str) -> frozenset[str]:
     """The options a game declares secret (`secret_options`), none if it is unknown."""
-    from kikimimi.registry import UnknownGame, game_class
+    from kikimimi.registry import UnknownGame, declaration
 
     try:
-        cls = game_class(game)
+        return declaration(game).secret_options
     except UnknownGame:
         return frozenset()
-    return frozenset(getattr(cls, "secret_options", ()))

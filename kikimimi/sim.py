@@ -14,7 +14,7 @@ from typing import Any
 from kikimimi import declared
 from kikimimi.ear import EAR, EarTable, figures_line, game_figures
 from kikimimi.engine import LogEvent, Table, default_tagmap
-from kikimimi.registry import game_class
+from kikimimi.registry import declaration
 from kikimimi.script import Header
 
 #: A bot game that has not ended after this many inputs is stopped by the referee.
@@ -40,19 +40,24 @@ def play(
     lang: str = "en",
     watch: Watcher | None = None,
     max_inputs: int = MAX_INPUTS,
+    prepare: Callable[[Any], None] | None = None,
 ) -> tuple[list[dict[str, Any]], list[LogEvent]]:
     """Play one bot game; return (script lines with the header first, event log).
 
     `watch(line, events)` is called after each input (the narrator, the
     audio output and the console use it to follow the game as it happens).
+    `prepare(simulation)` may change the physical table before the game starts
+    (the knowledge tests deal another seat other pieces: kikimimi/testing/knowledge.py).
     """
-    cls = game_class(game)
+    decl = declaration(game)
     options = dict(options or {})
-    header = Header(cls.name, players, options, lang, {"seed": seed})
-    table = Table(header, tagmap=_tagmap(cls.name))
-    simulation = declared.simulation(cls, seed, players, options, bot)
+    header = Header(decl.name, players, options, lang, {"seed": seed})
+    table = Table(header, tagmap=_tagmap(decl.name))
+    simulation = declared.simulation(decl, seed, players, options, bot)
     if bot == EAR and not isinstance(simulation, EarTable):  # never report other bots as ear bots
-        raise NotImplementedError(f"{cls.name} has no ear bots yet (see docs/ear.md)")
+        raise NotImplementedError(f"{decl.name} has no ear bots yet (see docs/ear.md)")
+    if prepare is not None:
+        prepare(simulation)
     script: list[dict[str, Any]] = [header.to_json()]
     log = table.start()
     simulation.observe(log)

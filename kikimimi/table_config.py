@@ -32,7 +32,7 @@
 A config that cannot run a table is refused before anything opens, with
 one line naming the file, the key and the problem: the whole file is checked
 against `SCHEMA` (an unknown section or key is a typo, never ignored), the
-game checks its own options (`Game.check_options`), the readers' drivers
+game checks its own options (`Declaration.check_options`), the readers' drivers
 check their sections, and the audio part checks `[audio]`.
 """
 from __future__ import annotations
@@ -43,7 +43,7 @@ from pathlib import Path
 from typing import Any
 
 from kikimimi.game_files import sim_table_file
-from kikimimi.registry import UnknownGame, game_class
+from kikimimi.registry import UnknownGame, declaration
 from kikimimi.tagmap import TagMapError, load_tagmap
 
 DRIVERS = ("pn532", "usb", "rdm6300", "sim")
@@ -211,18 +211,20 @@ def load_table_config(path: str | Path) -> TableConfig:
     if game is None:
         raise fail("table.game", "missing (the game this table plays)")
     try:
-        cls = game_class(str(game))
+        decl = declaration(str(game))
     except UnknownGame as exc:
         raise fail("table.game", str(exc)) from None
     players = table.get("players")
     if players is None:
         raise fail("table.players", "missing (how many seats)")
-    if not cls.min_players <= players <= cls.max_players:
-        raise fail("table.players", f"{cls.name} is for {cls.min_players}-{cls.max_players} players, not {players}")
+    try:
+        decl.check_players(players)
+    except ValueError as exc:
+        raise fail("table.players", str(exc)) from None
     lang = table.get("lang", "ja")
     options = table.get("options", {})
     try:
-        cls.check_options(players, options)
+        decl.check_options(players, options)
     except ValueError as exc:
         raise fail("table.options", str(exc)) from None
     tagmap: dict[str, str] = {}
@@ -231,8 +233,8 @@ def load_table_config(path: str | Path) -> TableConfig:
             tagmap = load_tagmap(base / str(table["tagmap"]))
         except TagMapError as exc:
             raise fail("table.tagmap", str(exc)) from None
-    games = {cls.name: GameChoice(cls.name, players, dict(options), tagmap)}
-    games.update(_evening_games(p, data.get("games", {}), players, games[cls.name], fail))
+    games = {decl.name: GameChoice(decl.name, players, dict(options), tagmap)}
+    games.update(_evening_games(p, data.get("games", {}), players, games[decl.name], fail))
     top = max(g.players for g in games.values())
     journal = Path(str(table.get("journal", f"var/{p.stem}.jsonl"))).expanduser()
     if not journal.is_absolute():
@@ -285,7 +287,7 @@ def load_table_config(path: str | Path) -> TableConfig:
             raise fail("[audio]", "must be a table")
         _check_audio(audio, top, fail)
     records = data.get("records", {})
-    return TableConfig(p, cls.name, players, lang, dict(options), tagmap, journal,
+    return TableConfig(p, decl.name, players, lang, dict(options), tagmap, journal,
                        {rid: dict(s) for rid, s in readers.items()}, audio, dict(records), games)
 
 
@@ -299,17 +301,19 @@ def _evening_games(p: Path, sections: Mapping[str, Any], players: int, first: Ga
     for name, section in sections.items():
         key = f"games.{name}"
         try:
-            cls = game_class(str(name))
+            decl = declaration(str(name))
         except UnknownGame as exc:
             raise fail(key, str(exc)) from None
-        if cls.name != name:
-            raise fail(key, f"name the game {cls.name!r}")
+        if decl.name != name:
+            raise fail(key, f"name the game {decl.name!r}")
         count = section.get("players", players if name != first.game else first.players)
-        if not cls.min_players <= count <= cls.max_players:
-            raise fail(f"{key}.players", f"{cls.name} is for {cls.min_players}-{cls.max_players} players, not {count}")
+        try:
+            decl.check_players(count)
+        except ValueError as exc:
+            raise fail(f"{key}.players", str(exc)) from None
         options = section.get("options", first.options if name == first.game else {})
         try:
-            cls.check_options(count, options)
+            decl.check_options(count, options)
         except ValueError as exc:
             raise fail(f"{key}.options", str(exc)) from None
         tagmap: dict[str, str] = first.tagmap if name == first.game and "tagmap" not in section else {}
@@ -325,7 +329,7 @@ def _evening_games(p: Path, sections: Mapping[str, Any], players: int, first: Ga
             if card in cards:
                 raise fail(f"{key}.card", f"the same card as games.{cards[card]}")
             cards[card] = name
-        out[cls.name] = GameChoice(cls.name, count, dict(options), tagmap, card)
+        out[decl.name] = GameChoice(decl.name, count, dict(options), tagmap, card)
     return out
 
 

@@ -2,26 +2,38 @@
 
 Bot games run through the real engine (`kikimimi.sim.play`), so the figures
 are those of the code that runs at a table.  A game says only what to play
-and what to count, in a `Report` named by `Game.report`:
+and what to count, in a `Report` named by the declaration's `report`:
 
 - `trials`: the games to play (by default seeds seed, seed+1, ... at the
   asked count with the asked options and bot); a game that spreads its
   games over counts, decks or bot kinds yields its own;
 - `figures`: one game's figures, read from its script and event log;
 - `text`: the report over every game's figures;
-- `plot` (optional): a picture written to a file, its one-line caption returned.
+- `plot` (optional): a picture written to a file, its one-line caption returned;
+- `measures` (optional): the numbers that compare ways of playing (below).
 
-The loop, the progress bar and the plot's place in the text are here.
+The loop, the progress bar and the plot's place in the text are here, and so
+is the comparison of ways of playing (`--versus A,B`: bot kinds; `--variant
+KEY=V1,V2`: rule variants; every combination is an "arm").  Each arm plays the
+report's own trials for its bot and options, so the same seeds; its own text
+is printed, then each `measures` figure of every arm with its 95 % interval
+and its difference from the first arm, paired by seed (`kikimimi/versus.py`).
+By default `measures` reads the game-over ranking (CONTRACT.md): a seat's win,
+or a team's in a hidden-role game, or, in a duel (a trial labelled with the
+bot it plays, `kikimimi/duel.py`), the dueller's win and place; and the game's
+length.  A game adds its own by overriding `measures`.
 """
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+import itertools
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from kikimimi import versus
 from kikimimi.declared import check_bot, part
-from kikimimi.protocol import Game
+from kikimimi.declaration import Declaration
 from kikimimi.sim import play
 
 #: A game's script lines and event log, as `kikimimi.sim.play` returns them.
@@ -54,6 +66,34 @@ class Ask:
 #: One played trial and its figures.
 Row = tuple[Trial, Any]
 
+#: The label of a duel's contender trials (`kikimimi/duel.py`); the baseline's label is its bot.
+CONTENDER = "contender"
+
+
+def focal_seat(seed: int, players: int) -> int:
+    """The seat a duel's contender takes in a seeded game (rotated, so no seat's edge is skill)."""
+    return seed % players + 1
+
+
+def outcome_measures(trial: Trial, script: Script, log: Log) -> dict[str, float]:
+    """The comparison's default numbers, read from the game-over ranking (CONTRACT.md)."""
+    over = next((e for e in reversed(log) if e.get("type") == "game-over"), None)
+    out: dict[str, float] = {}
+    ranking = over.get("ranking", []) if over else []
+    if trial.label is not None:
+        who = trial.bot if trial.label == CONTENDER else trial.label
+        seat = focal_seat(trial.seed, trial.players)
+        place = next((int(e["place"]) for e in ranking if e.get("seat") == seat), trial.players)
+        out[f"{who} wins"] = float(place == 1)
+        out[f"{who} place"] = float(place)
+    elif over is not None and "winner" in over:
+        teams = sorted({str(e["team"]) for e in ranking if "team" in e} | {str(over["winner"])})
+        out.update((f"{team} win", float(over["winner"] == team)) for team in teams)
+    else:
+        out.update((f"seat {e['seat']} wins", float(e["place"] == 1)) for e in sorted(ranking, key=lambda e: e["seat"]))
+    out["game length (inputs)"] = float(len(script) - 1)
+    return out
+
 
 class Report(ABC):
     """A game's designer's report (see the module's docstring)."""
@@ -72,25 +112,101 @@ class Report(ABC):
     def plot(self, rows: Sequence[Row], path: str) -> str:
         return "plot skipped: this report is a table"
 
+    def measures(self, trial: Trial, script: Script, log: Log, figures: Any) -> Mapping[str, float]:
+        """One game's numbers for comparing ways of playing (a win is 1 or 0)."""
+        return outcome_measures(trial, script, log)
 
-def tune(cls: type[Game], games: int, seed: int, players: int, options: Mapping[str, Any] | None = None,
-         bot: str | None = None, plot: str | None = None, progress: bool = True) -> str:
-    """Play the report's trials and return its text (and the plot's caption)."""
-    if cls.report is None:
-        raise NotImplementedError(f"{cls.name} has no batch simulation")
-    check_bot(cls, bot)
-    report: Report = part(cls, cls.report)()
-    ask = Ask(games, seed, players, dict(options or {}), bot)
-    trials: Iterable[Trial] = report.trials(ask)
+
+@dataclass(frozen=True)
+class Arm:
+    """One way of playing: a bot kind and the options, and the name the report gives it."""
+
+    name: str
+    bot: str | None
+    options: Mapping[str, Any]
+
+
+def arms(bots: Sequence[str | None], variants: Mapping[str, Sequence[Any]], options: Mapping[str, Any]) -> list[Arm]:
+    """Every combination of a bot kind and one value of each varied option, the first
+    bot and the first values first (the reference the others are compared with)."""
+    keys = list(variants)
+    out = []
+    for bot, values in itertools.product(bots, itertools.product(*(variants[k] for k in keys))):
+        parts = [str(bot or "default")] if len(bots) > 1 else []
+        parts += [f"{k}={v}" for k, v in zip(keys, values) if len(variants[k]) > 1]
+        out.append(Arm(" ".join(parts) or str(bot or "default"), bot, {**options, **dict(zip(keys, values))}))
+    return out
+
+
+def _units(rows: Sequence[tuple[Trial, Mapping[str, float]]]) -> dict[Any, dict[str, float]]:
+    """One arm's measures by game: a seed's duel (both of its plays) is one unit, with the
+    dueller's edge over the bot it replaces (`X − Y wins`, `X − Y place`) added."""
+    units: dict[Any, dict[str, float]] = {}
+    seen: dict[tuple[int, int, str], int] = {}
+    duellers: dict[str, None] = {}
+    for trial, figures in rows:
+        who = str(trial.label)
+        n = seen[(trial.seed, trial.players, who)] = seen.get((trial.seed, trial.players, who), -1) + 1
+        if trial.label is not None:
+            duellers[str(trial.bot) if trial.label == CONTENDER else who] = None
+        units.setdefault((trial.seed, trial.players, n), {}).update(figures)
+    if len(duellers) == 2:
+        a, b = duellers
+        for figures in units.values():
+            for what in ("wins", "place"):
+                if f"{a} {what}" in figures and f"{b} {what}" in figures:
+                    figures[f"{a} − {b} {what}"] = figures[f"{a} {what}"] - figures[f"{b} {what}"]
+    return units
+
+
+def tune(decl: Declaration, games: int, seed: int, players: int, options: Mapping[str, Any] | None = None,
+         bot: str | None = None, plot: str | None = None, progress: bool = True,
+         versus_bots: Sequence[str] | None = None, variants: Mapping[str, Sequence[Any]] | None = None) -> str:
+    """Play the report's trials and return its text (and the plot's caption).
+
+    With `versus_bots` (two bot kinds or more) or `variants` (an option and the
+    values to try), every way of playing plays the report's trials and the
+    ways are compared (see the module's docstring)."""
+    if decl.report is None:
+        raise NotImplementedError(f"{decl.name} has no batch simulation")
+    bots: list[str | None] = list(versus_bots) if versus_bots else [bot]
+    if versus_bots and bot is not None:
+        raise ValueError("give either --bot or --versus, not both")
+    for b in bots:
+        check_bot(decl, b)
+    variants = {k: list(v) for k, v in (variants or {}).items()}
+    if any(not v for v in variants.values()):
+        raise ValueError("a varied option needs at least one value")
+    report: Report = part(decl, decl.report)()
+    ways = arms(bots, variants, dict(options or {}))
+    asks = [Ask(games, seed, players, dict(arm.options), arm.bot) for arm in ways]
+    planned = [(i, trial) for i, ask in enumerate(asks) for trial in report.trials(ask)]
+    trials: Iterable[tuple[int, Trial]] = planned
     if progress:
         from tqdm import tqdm
 
-        trials = tqdm(list(trials), desc=cls.name, unit="game")
-    rows: list[Row] = []
-    for trial in trials:
-        script, log = play(cls.name, trial.seed, trial.players, dict(trial.options), trial.bot)
-        rows.append((trial, report.figures(trial, script, log)))
-    text = report.text(rows, ask)
+        trials = tqdm(planned, desc=decl.name, unit="game")
+    rows: list[list[Row]] = [[] for _ in ways]
+    numbers: list[list[tuple[Trial, Mapping[str, float]]]] = [[] for _ in ways]
+    compare = len(ways) > 1
+    for i, trial in trials:
+        script, log = play(decl.name, trial.seed, trial.players, dict(trial.options), trial.bot)
+        figures = report.figures(trial, script, log)
+        rows[i].append((trial, figures))
+        if compare:
+            numbers[i].append((trial, report.measures(trial, script, log, figures)))
+    if not compare:
+        text = report.text(rows[0], asks[0])
+        if plot:
+            text += "\n" + report.plot(rows[0], plot)
+        return text
+    parts = [f"== {arm.name} ==\n{report.text(r, ask)}" for arm, r, ask in zip(ways, rows, asks)]
+    units = {arm.name: _units(n) for arm, n in zip(ways, numbers)}
+    parts.append(versus.text(f"{decl.name}: {games} seeds from {seed}, {players} players", units))
+    text = "\n\n".join(parts)
     if plot:
-        text += "\n" + report.plot(rows, plot)
+        from kikimimi.plot import intervals
+
+        measures, estimates = versus.rates_plotted(units)
+        text += "\n" + intervals(estimates, measures, plot, "rate (95 % interval)")
     return text

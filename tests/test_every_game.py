@@ -1,6 +1,8 @@
-"""The contract of every registered game, checked the same way for each: through the real CLI
-(CONTRACT.md: replay identity, the public view), then what it declares (secrets, phrases in both
-languages, ear bots, options, diagram, report, console table).  A new game is added by registering it."""
+"""The contract of every registered game, checked the same way for each, over its declaration
+(`kikimimi.declaration.Declaration`, what the registry gives for the name): through the real CLI
+(CONTRACT.md: replay identity, the public view), then what it declares (a play it makes, secrets,
+phrases in both languages, ear bots, options, diagram, report, console table).  A new game is added
+by registering it."""
 from __future__ import annotations
 
 import json
@@ -13,8 +15,9 @@ from kikimimi.declared import diagram
 from kikimimi.ear import EAR, game_figures
 from kikimimi.engine import public_view, run_script
 from kikimimi.phrases import Phrasebook
-from kikimimi.protocol import REFEREE, TABLE, seat_audience, visible_to
-from kikimimi.registry import game_class, game_names
+from kikimimi.declaration import Declaration
+from kikimimi.protocol import REFEREE, TABLE, Play, seat_audience, visible_to
+from kikimimi.registry import declaration, game_names
 from kikimimi.sim import play
 from kikimimi.testing.ear_spy import spy_on_ear_bots
 from kikimimi.tuning import tune
@@ -53,23 +56,48 @@ def test_public_replay_holds_no_private_event(game, tmp_path):
 @pytest.mark.parametrize("game", GAMES)
 @pytest.mark.parametrize("lang", ["ja", "en"])
 def test_the_game_has_phrases_in_both_languages(game, lang):
-    book = Phrasebook(lang, ("core", game_class(game).name))
+    book = Phrasebook(lang, ("core", declaration(game).name))
     assert len(book.phrases) > 5
     # Japanese may use kanji: Open JTalk reads it (tests/voice/test_japanese.py pins readings).
 
 
 # -- the contract: what every registered game declares, checked the same way for each ------------
+#: What a declaration says: a play's class that also says it is a game written before the split.
+DECLARED_ON_THE_PLAY = {"name", "min_players", "max_players", "official_players", "tag_sets", "options_schema",
+                        "option_names", "bots", "bot_table", "ear_table", "report", "diagram_of", "kit",
+                        "phrase_values", "secret_options", "pause_when_reader_lost", "pause_when_field_lost",
+                        "check_options", "referee_commands"}
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_game_is_one_declaration_that_makes_plays(game):
+    """The entry point names a declaration; each play it makes is a separate object that holds
+    only play state and hooks (the static description lives once, in the declaration)."""
+    decl = declaration(game)
+    assert isinstance(decl, Declaration) and decl.name == game
+    assert decl.min_players <= decl.default_players <= decl.max_players
+    assert decl.known_tags(decl.default_players) and all(":" in t for t in decl.known_tags(decl.default_players))
+    left = sorted(DECLARED_ON_THE_PLAY & set(dir(decl.play)))
+    assert not left, f"{game}'s play class still declares {left}: they belong in its Declaration"
+    one, two = decl.new_play(decl.default_players, {}), decl.new_play(decl.default_players, {})
+    assert isinstance(one, Play) and one is not two and not one.over
+    one.start(0.0)  # one play begun leaves another untouched
+    assert two.snapshot() == decl.new_play(decl.default_players, {}).snapshot()
+    one.close()
+    two.close()
+
+
 def _seeded(game: str, seed: int = 3, bot: str | None = None):
-    cls = game_class(game)
-    return play(game, seed, cls.official_players or cls.min_players, {}, bot)
+    decl = declaration(game)
+    return play(game, seed, decl.default_players, {}, bot)
 
 
 @pytest.mark.parametrize("game", GAMES)
 def test_no_seat_hears_or_sees_another_seats_secret(game):
     """Every secret names only real audiences, and a seat's view of the log never holds an event
     addressed to another seat alone (what `visible_to` gives every bot and every earphone)."""
-    cls = game_class(game)
-    players = cls.official_players or cls.min_players
+    decl = declaration(game)
+    players = decl.default_players
     _, log = _seeded(game)
     seats = {seat_audience(s) for s in range(1, players + 1)}
     for ev in log:
@@ -96,8 +124,8 @@ def test_every_phrase_said_is_in_both_catalogues(game):
 
 @pytest.mark.parametrize("game", GAMES)
 def test_ear_bots_finish_a_game_hearing_only_their_own_ears(game, monkeypatch):
-    cls = game_class(game)
-    assert EAR in cls.bots and cls.ear_table, f"{game} declares no ear bots (docs/ear.md)"
+    decl = declaration(game)
+    assert EAR in decl.bots and decl.ear_table, f"{game} declares no ear bots (docs/ear.md)"
     calls = spy_on_ear_bots(monkeypatch, game)
     script, log = _seeded(game, 2, EAR)
     figures = game_figures(script, log)
@@ -108,44 +136,43 @@ def test_ear_bots_finish_a_game_hearing_only_their_own_ears(game, monkeypatch):
 
 @pytest.mark.parametrize("game", GAMES)
 def test_the_options_are_declared_once_and_refused_in_one_line(game):
-    cls = game_class(game)
-    players = cls.official_players or cls.min_players
-    names = cls.options_schema.names if cls.options_schema else cls.option_names
-    if game != "mafia42":  # its options are still parsed by its own options.py (the mafia engineer's)
-        assert cls.options_schema is not None, f"{game} declares no options_schema"
-        cls.check_options(players, cls.options_schema.defaults)  # the defaults are a valid table
-        for option in cls.options_schema.options:
-            if option.kind != "any":
-                with pytest.raises(ValueError) as bad:
-                    cls.check_options(players, {option.name: "no such value!"})
-                assert str(bad.value).startswith(option.name) and "\n" not in str(bad.value)
+    decl = declaration(game)
+    players = decl.default_players
+    names = decl.options.names if decl.options else decl.option_names
+    assert decl.options is not None, f"{game} declares no options_schema"
+    decl.check_options(players, decl.options.defaults)  # the defaults are a valid table
+    for option in decl.options.options:
+        if option.kind != "any":
+            with pytest.raises(ValueError) as bad:
+                decl.check_options(players, {option.name: "no such value!"})
+            assert str(bad.value).startswith(option.name) and "\n" not in str(bad.value)
     with pytest.raises(ValueError, match="unknown option 'colour'") as bad:
-        cls.check_options(players, {"colour": 1})
+        decl.check_options(players, {"colour": 1})
     assert "\n" not in str(bad.value)
     listed = kikimimi("sim", game, "--options")
-    assert listed.returncode == 0 and all(b in listed.stdout for b in cls.bots)
+    assert listed.returncode == 0 and all(b in listed.stdout for b in decl.bots)
     assert not names or all(n in listed.stdout for n in names)
 
 
 @pytest.mark.parametrize("game", GAMES)
 def test_the_diagram_is_mermaid_and_the_report_runs(game):
-    cls = game_class(game)
-    text = diagram(cls)
+    decl = declaration(game)
+    text = diagram(decl)
     assert "stateDiagram-v2" in text.split("\n")[:4] and "[*]" in text
-    report = tune(cls, 2, 1, cls.official_players or cls.min_players, {}, progress=False)
+    report = tune(decl, 2, 1, decl.default_players, {}, progress=False)
     assert report.strip() and "Traceback" not in report
 
 
 @pytest.mark.parametrize("game", GAMES)
 def test_the_console_is_the_table_and_refuses_in_one_line(game):
-    cls = game_class(game)
-    table = cls.console_commands
+    decl = declaration(game)
+    table = decl.commands
     assert table, f"{game} declares no console_commands"
-    assert cls.referee_commands() == [(c.syntax, c.help) for c in table]
+    assert decl.referee_commands() == [(c.syntax, c.help) for c in table]
     assert {"hint", "stop"} <= {c.name for c in table}
     for command in table:
-        assert isinstance(command.run, str) and callable(getattr(cls, command.run)) or callable(command.run)
-    players = cls.official_players or cls.min_players
+        assert isinstance(command.run, str) and callable(getattr(decl.play, command.run)) or callable(command.run)
+    players = decl.default_players
     header = {"game": game, "players": players, "options": {}, "lang": "en"}
     lines = [header, {"t": 1.0, "console": "fly away"}, {"t": 2.0, "console": f"hint {players + 1}"},
              {"t": 3.0, "console": "hint 1"}, {"t": 4.0, "console": "stop"}]

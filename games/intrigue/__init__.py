@@ -1,10 +1,21 @@
 """イントリーゲ (Intrige, issue 14): bribes, conflicts and private cash, played by ear.
 
-`IntrigueGame` is the entry point of the `kikimimi.games` group; the editions
-are data in `editions`, the pieces in `pieces`, the turn's steps in
-`machine`, the bots in `bots` and the designer's report in `tuning`.
+`GAME` is the entry point of the `kikimimi.games` group: what the game is,
+declared once.  One play is an `IntrigueGame`; the editions are data in
+`editions`, the pieces in `pieces`, the turn's steps in `machine`, the bots
+in `bots` and the designer's report in `tuning`.
 """
-from .editions import EDITIONS, Edition
-from .game import IntrigueGame
+from kikimimi.declaration import Declaration
 
-__all__ = ["IntrigueGame", "EDITIONS", "Edition"]
+from .editions import EDITIONS, OPTIONS, Edition
+from .game import COMMANDS, PLAYERS, IntrigueGame, kit, phrase_values
+from .pieces import all_tags
+
+GAME = Declaration(
+    name="intrigue", title="イントリーゲ", play=IntrigueGame, tags=all_tags, kit=kit, phrase_values=phrase_values,
+    min_players=PLAYERS.start, max_players=PLAYERS.stop - 1, official_players=4,
+    options=OPTIONS, commands=COMMANDS,
+    bots=("greedy", "random", "mixed", "ear", "ev", "ev-table"), bot_table=".bots:IntrigueSimulation",
+    report=".tuning:IntrigueReport", diagram=".machine:mermaid")
+
+__all__ = ["GAME", "IntrigueGame", "EDITIONS", "Edition"]

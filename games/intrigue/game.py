@@ -24,17 +24,17 @@ import random
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any
 
 from kikimimi import hints
-from kikimimi.commands import Command, dispatch, stop_command
+from kikimimi.commands import Command, dispatch, refusal, stop_command
 from kikimimi.hints import Line, line
 from kikimimi.kit import own_set
-from kikimimi.protocol import TABLE, Event, Game, Input, error, event, say, seat_audience
+from kikimimi.protocol import TABLE, Event, Input, Play, error, event, say, seat_audience
 
 from . import machine
 from .editions import COPIES, OPTIONS, Edition, edition_from_options
-from .pieces import advisor_of, advisor_tag, all_tags, parse_advisor, parse_section, section_tag
+from .pieces import advisor_of, advisor_tag, parse_advisor, parse_section, section_tag
 
 HAND, GARDEN, SECTION, OUT = "hand", "garden", "section", "out"
 
@@ -61,30 +61,22 @@ class Group:
         return len(self.advisors) > 1
 
 
-class IntrigueGame(Game):
-    """One play of Intrige: plain state, the turn's steps on a `transitions` machine."""
+#: The referee's console commands (the declaration's table; `dispatch` parses by it).
+COMMANDS = (
+    Command("act SEAT TARGET", "dispatch: seat SEAT scans seat:TARGET (after choosing an advisor)", "console_act"),
+    Command("place SEAT ADVISOR K", "owner SEAT places ADVISOR (a tag) in section K", "console_place"),
+    Command("send SEAT ADVISOR TARGET", "seat SEAT sends ADVISOR (a tag) to seat TARGET's garden",
+            "console_send"),
+    Command("bribe SEAT", "seat SEAT raises its offer by one step", "console_bribe"),
+    Command("ok SEAT", "seat SEAT confirms its offer", "console_ok"),
+    Command("next", "confirm the current offer as it stands", "console_next"),
+    Command("hint SEAT", "tell seat SEAT the board and its own cash", "console_hint"),
+    stop_command("console_stop"))
+PLAYERS = range(4, 6)
 
-    name: ClassVar[str] = "intrigue"
-    min_players: ClassVar[int] = 4
-    max_players: ClassVar[int] = 5
-    official_players: ClassVar[int] = 4
-    tag_sets: ClassVar[tuple[str, ...]] = ("intrigue",)
-    options_schema = OPTIONS
-    bots = ("greedy", "random", "mixed", "ear", "ev", "ev-table")
-    bot_table = ".bots:IntrigueSimulation"
-    ear_table = ".ear:ear_simulation"
-    report = ".tuning:IntrigueReport"
-    diagram_of = ".machine:mermaid"
-    console_commands = (
-        Command("act SEAT TARGET", "dispatch: seat SEAT scans seat:TARGET (after choosing an advisor)", "console_act"),
-        Command("place SEAT ADVISOR K", "owner SEAT places ADVISOR (a tag) in section K", "console_place"),
-        Command("send SEAT ADVISOR TARGET", "seat SEAT sends ADVISOR (a tag) to seat TARGET's garden",
-                "console_send"),
-        Command("bribe SEAT", "seat SEAT raises its offer by one step", "console_bribe"),
-        Command("ok SEAT", "seat SEAT confirms its offer", "console_ok"),
-        Command("next", "confirm the current offer as it stands", "console_next"),
-        Command("hint SEAT", "tell seat SEAT the board and its own cash", "console_hint"),
-        stop_command("console_stop"))
+
+class IntrigueGame(Play):
+    """One play of Intrige: plain state, the turn's steps on a `transitions` machine."""
 
     # The turn machine's triggers (machine.TRANSITIONS), bound to each game by
     # machine.attach; declared so a reader and the type checker see them.
@@ -95,8 +87,8 @@ class IntrigueGame(Game):
     finish: Callable[[], bool]
 
     def __init__(self, players: int, options: Mapping[str, Any] | None = None):
-        Game.__init__(self, players, options)
-        if not self.min_players <= players <= self.max_players:
+        Play.__init__(self, players, options)
+        if players not in PLAYERS:
             raise ValueError(f"Intrige is played by 4 or 5 players, not {players}")
         self.ed: Edition = edition_from_options(self.options)
         self.seats = tuple(range(1, players + 1))
@@ -126,49 +118,7 @@ class IntrigueGame(Game):
         self._out: list[Event] = []
         machine.attach(self)
 
-    # -- the Game protocol ---------------------------------------------------
-    @classmethod
-    def known_tags(cls, players: int) -> frozenset[str]:
-        return all_tags(players)
-
-    @classmethod
-    def kit(cls, players: int, options: Mapping[str, Any]) -> tuple[list[str], list[str]]:
-        """Each player's seat tokens and offer tags; the advisors (each player's own, laid
-        out in the open) and the section tokens are the table's."""
-        ed = edition_from_options(options)
-        advisors = [advisor_tag(s, r, c) for s in range(1, players + 1) for r in ed.roles for c in range(1, COPIES + 1)]
-        return own_set(players, ("bribe", "ok", "hint")), advisors + [section_tag(k) for k in range(1, ed.sections + 1)]
-
-    @classmethod
-    def phrase_values(cls, players: int, options: Mapping[str, Any]) -> Mapping[str, Sequence[Any]]:
-        """What each phrase parameter can be at this table, so its clips are rendered before play.
-
-        Money is any multiple of the edition's unit: balances up to eight times the starting
-        cash (the bots' richest seat ends near seven), offers as the taps raise them, and the
-        table-wide offer line up to as many steps as the voice's limit allows at this table.
-        A section and its income go together ("section,income"), so no text pairs a section
-        with another's income.  Left to render when said: the final ranking with its balances,
-        and a hand listed in a HINT."""
-        from kikimimi.voice.domains import MAX_VARIANTS
-
-        ed = edition_from_options(options)
-        seats = list(range(1, players + 1))
-        unit = math.gcd(ed.step, ed.start_cash, *ed.incomes) or 1
-        money = range(0, min(8 * ed.start_cash // unit, MAX_VARIANTS // 3) * unit + 1, unit)
-        incomes = range(0, (players - 1) * sum(ed.incomes) // unit * unit + 1, unit)
-        most_steps = max(1, min(10, MAX_VARIANTS // (players * players * len(ed.roles))))
-        return {
-            "seat": seats, "owner": seats, "target": seats, "turn": seats, "place": seats,
-            "players": [players], "role": list(ed.roles), "section": list(range(1, ed.sections + 1)),
-            "section,income": [(k, ed.incomes[k - 1]) for k in range(1, ed.sections + 1)],
-            "count": list(range(0, ed.advisors_each + 1)),
-            "round": list(range(1, ed.rounds + 1)), "rounds": [ed.rounds], "step": list(machine.STATES),
-            "edition": [ed.name], "bribes": [ed.bribes], "start_cash": [ed.start_cash],
-            "cash": money, "offer-raised.amount": range(0, money.stop, ed.step),
-            "offer-dial.amount": range(0, money.stop, ed.step) if ed.bribes == "hidden" else [0],
-            "offer-made.amount": [ed.step * k for k in range(0, most_steps)], "income.amount": incomes,
-        }
-
+    # -- the play protocol ---------------------------------------------------
     @property
     def over(self) -> bool:
         return self.state == "over"
@@ -191,13 +141,13 @@ class IntrigueGame(Game):
         if self.over:
             out.append(error("the game is over"))
         elif inp.console is not None:
-            out += dispatch(self, self.console_commands, inp.console, inp.t, len(self.seats))
+            out += dispatch(self, COMMANDS, inp.console, inp.t, len(self.seats))
         elif inp.timer is not None:
             out.append(error(f"no timer named {inp.timer!r} in Intrige"))
         elif inp.tag is None or inp.removed:
             pass  # lifting a piece off a reader means nothing here
         elif inp.reader != "hand" or inp.seat is None:
-            self._refuse(None, "hand-reader-only", "Intrige is played on the hand readers")
+            self._out += refusal(None, "Intrige is played on the hand readers", "hand-reader-only")
         else:
             self._scan(inp.seat, inp.tag)
         self._out = []
@@ -224,15 +174,6 @@ class IntrigueGame(Game):
 
     def _tell(self, to: int, key: str, /, **params: Any) -> None:
         self._out.append(say(seat_audience(to), key, **params))
-
-    def _refuse(self, seat: int | None, key: str, message: str, **params: Any) -> None:
-        """A refusal: the reason in the refused seat's earphone, an `error` only it and the referee see."""
-        if seat is None:
-            self._announce(key, **params)
-            self._out.append(error(message))
-        else:
-            self._tell(seat, key, **params)
-            self._out.append(error(message, seat=seat, private=seat_audience(seat)))
 
     def _whisper_cash(self, seat: int) -> None:
         self._out.append(event("cash", seat=seat, cash=self.cash[seat], private=seat_audience(seat)))
@@ -332,12 +273,12 @@ class IntrigueGame(Game):
     def _bribe_tap(self, seat: int) -> None:
         bidder = advisor_of(self.bids[0]).owner
         if seat != bidder:
-            self._refuse(seat, "not-your-offer", f"seat {seat} is not the one offering now")
+            self._out += refusal(seat, f"seat {seat} is not the one offering now", "not-your-offer")
         elif self.ed.bribes == "hidden":  # the dial: one step up, past the most back to nothing
             self.taps = (self.taps + 1) % (self._most(seat) + 1)
             self._tell(seat, "offer-raised", amount=self.taps * self.ed.step)
         elif (self.taps + 1) * self.ed.step > self.cash[seat]:
-            self._refuse(seat, "offer-beyond-cash", f"seat {seat} cannot offer more")
+            self._out += refusal(seat, f"seat {seat} cannot offer more", "offer-beyond-cash")
         else:
             self.taps += 1
             self._tell(seat, "offer-raised", amount=self.taps * self.ed.step)
@@ -346,7 +287,7 @@ class IntrigueGame(Game):
         tag = self.bids[0]
         bidder = advisor_of(tag).owner
         if seat != bidder:
-            self._refuse(seat, "not-your-offer", f"seat {seat} is not the one offering now")
+            self._out += refusal(seat, f"seat {seat} is not the one offering now", "not-your-offer")
             return
         amount, owner = self.taps * self.ed.step, self.turn
         who = self._who(tag)
@@ -404,12 +345,12 @@ class IntrigueGame(Game):
         singles, conflict = self._current()
         if group is None or group not in self._pending() or (
                 group.employed != tag and self.where[tag].kind != GARDEN):
-            self._refuse(seat, "not-in-garden", f"{tag} is not to be placed in seat {seat}'s mansion")
+            self._out += refusal(seat, f"{tag} is not to be placed in seat {seat}'s mansion", "not-in-garden")
         elif group.conflict and singles:
-            self._refuse(seat, "settle-free-first", "the advisors without a conflict are placed first")
+            self._out += refusal(seat, "the advisors without a conflict are placed first", "settle-free-first")
         elif group.conflict and group is not conflict:
-            self._refuse(seat, "conflict-order", "conflicts are settled from the highest-paid section down",
-                         role=conflict.role if conflict else group.role)
+            self._out += refusal(seat, "conflicts are settled from the highest-paid section down", "conflict-order",
+                                 role=conflict.role if conflict else group.role)
         else:
             self.chosen = tag
             self._tell(seat, "place-chosen", **self._who(tag))
@@ -417,7 +358,7 @@ class IntrigueGame(Game):
     def _place(self, seat: int, k: int) -> None:
         tag = self.chosen
         if tag is None:
-            self._refuse(seat, "choose-advisor-first", f"seat {seat} scanned a section before an advisor")
+            self._out += refusal(seat, f"seat {seat} scanned a section before an advisor", "choose-advisor-first")
             return
         group = self._group_of(tag)
         assert group is not None
@@ -425,11 +366,11 @@ class IntrigueGame(Game):
         if group.employed is not None:
             home = self.where[group.employed].section
             if k != home:
-                self._refuse(seat, "conflict-section", f"the {group.role} conflict is settled in section {home}",
-                             section=home)
+                self._out += refusal(seat, f"the {group.role} conflict is settled in section {home}", "conflict-section",
+                                     section=home)
                 return
         elif k in mansion:
-            self._refuse(seat, "section-taken", f"section {k} is taken", section=k)
+            self._out += refusal(seat, f"section {k} is taken", "section-taken", section=k)
             return
         self.chosen = None
         for loser in group.advisors:
@@ -471,7 +412,7 @@ class IntrigueGame(Game):
     def _choose_to_send(self, seat: int, tag: str) -> None:
         place = self.where.get(tag)
         if place is None or place.kind != HAND or place.mansion != seat:
-            self._refuse(seat, "not-in-hand", f"{tag} is not in seat {seat}'s hand")
+            self._out += refusal(seat, f"{tag} is not in seat {seat}'s hand", "not-in-hand")
         else:
             self.chosen = tag
             self._tell(seat, "send-chosen", **self._who(tag))
@@ -479,12 +420,12 @@ class IntrigueGame(Game):
     def _send(self, seat: int, target: int) -> None:
         tag = self.chosen
         if tag is None:
-            self._refuse(seat, "choose-advisor-first", f"seat {seat} scanned a seat token before an advisor")
+            self._out += refusal(seat, f"seat {seat} scanned a seat token before an advisor", "choose-advisor-first")
         elif target == seat:
-            self._refuse(seat, "not-own-garden", "an advisor is never sent to its own mansion")
+            self._out += refusal(seat, "an advisor is never sent to its own mansion", "not-own-garden")
         elif target in self.sent_to:
-            self._refuse(seat, "different-mansion", f"seat {seat} has already sent an advisor to seat {target}",
-                         target=target)
+            self._out += refusal(seat, f"seat {seat} has already sent an advisor to seat {target}", "different-mansion",
+                                 target=target)
         else:
             self.chosen = None
             self.where[tag] = Place(GARDEN, target)
@@ -586,16 +527,16 @@ class IntrigueGame(Game):
             self._hint(seat)
         elif tag in ("cmd:bribe", "cmd:ok"):
             if self.state != "offers":
-                self._refuse(seat, "no-offer-now", "no offer is being made now")
+                self._out += refusal(seat, "no offer is being made now", "no-offer-now")
             elif tag == "cmd:bribe":
                 self._bribe_tap(seat)
             else:
                 self._confirm_offer(seat)
         elif tag.startswith("cmd:"):
-            self._refuse(seat, "no-such-command", f"{tag} means nothing in Intrige")
+            self._out += refusal(seat, f"{tag} means nothing in Intrige", "no-such-command")
         elif tag.startswith("seat:"):
             if self.state != "dispatching" or seat != self.turn:
-                self._refuse(seat, "not-now", f"seat {seat} cannot send an advisor now")
+                self._out += refusal(seat, f"seat {seat} cannot send an advisor now", "not-now")
             else:
                 self._send(seat, int(tag[5:]))
         else:
@@ -604,7 +545,7 @@ class IntrigueGame(Game):
     def _piece(self, seat: int, tag: str) -> None:
         a, k = parse_advisor(tag), parse_section(tag)
         if (a is not None and a.role not in self.ed.roles) or (k is not None and k > self.ed.sections):
-            self._refuse(seat, "not-this-edition", f"{tag} is not used in the {self.ed.name} edition")
+            self._out += refusal(seat, f"{tag} is not used in the {self.ed.name} edition", "not-this-edition")
         elif seat != self.turn or self.state not in ("placing", "dispatching"):
             self._identify(seat, tag)
         elif self.state == "placing":
@@ -617,7 +558,7 @@ class IntrigueGame(Game):
         else:
             self._identify(seat, tag)
 
-    # -- the referee's console (the table: `console_commands`): the readers' acts, seat first --
+    # -- the referee's console (the table: `COMMANDS`): the readers' acts, seat first ----------
     def console_act(self, t: float, seat: int, target: int) -> None:
         self._scan(seat, f"seat:{target}")
 
@@ -669,4 +610,44 @@ class IntrigueGame(Game):
         return None
 
 
-__all__ = ["IntrigueGame"]
+
+
+def kit(players: int, options: Mapping[str, Any]) -> tuple[list[str], list[str]]:
+    """Each player's seat tokens and offer tags; the advisors (each player's own, laid
+    out in the open) and the section tokens are the table's."""
+    ed = edition_from_options(options)
+    advisors = [advisor_tag(s, r, c) for s in range(1, players + 1) for r in ed.roles for c in range(1, COPIES + 1)]
+    return own_set(players, ("bribe", "ok", "hint")), advisors + [section_tag(k) for k in range(1, ed.sections + 1)]
+
+
+def phrase_values(players: int, options: Mapping[str, Any]) -> Mapping[str, Sequence[Any]]:
+    """What each phrase parameter can be at this table, so its clips are rendered before play.
+
+    Money is any multiple of the edition's unit: balances up to eight times the starting
+    cash (the bots' richest seat ends near seven), offers as the taps raise them, and the
+    table-wide offer line up to as many steps as the voice's limit allows at this table.
+    A section and its income go together ("section,income"), so no text pairs a section
+    with another's income.  Left to render when said: the final ranking with its balances,
+    and a hand listed in a HINT."""
+    from kikimimi.voice.domains import MAX_VARIANTS
+
+    ed = edition_from_options(options)
+    seats = list(range(1, players + 1))
+    unit = math.gcd(ed.step, ed.start_cash, *ed.incomes) or 1
+    money = range(0, min(8 * ed.start_cash // unit, MAX_VARIANTS // 3) * unit + 1, unit)
+    incomes = range(0, (players - 1) * sum(ed.incomes) // unit * unit + 1, unit)
+    most_steps = max(1, min(10, MAX_VARIANTS // (players * players * len(ed.roles))))
+    return {
+        "seat": seats, "owner": seats, "target": seats, "turn": seats, "place": seats,
+        "players": [players], "role": list(ed.roles), "section": list(range(1, ed.sections + 1)),
+        "section,income": [(k, ed.incomes[k - 1]) for k in range(1, ed.sections + 1)],
+        "count": list(range(0, ed.advisors_each + 1)),
+        "round": list(range(1, ed.rounds + 1)), "rounds": [ed.rounds], "step": list(machine.STATES),
+        "edition": [ed.name], "bribes": [ed.bribes], "start_cash": [ed.start_cash],
+        "cash": money, "offer-raised.amount": range(0, money.stop, ed.step),
+        "offer-dial.amount": range(0, money.stop, ed.step) if ed.bribes == "hidden" else [0],
+        "offer-made.amount": [ed.step * k for k in range(0, most_steps)], "income.amount": incomes,
+    }
+
+
+__all__ = ["IntrigueGame", "COMMANDS", "PLAYERS", "kit", "phrase_values"]

@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from kikimimi import hints
+from kikimimi.commands import refusal
 from kikimimi.hints import Line, line
 from kikimimi.protocol import TABLE, Event, event, say
 from kikimimi.roles import decide as count_votes
@@ -35,10 +36,10 @@ def cast_vote(board: Board, seat: int, target: int) -> list[Event]:
     """A seat token in the vote: recorded (changeable), told to the voter alone;
     the table hears it in the next reading."""
     if board.roster[seat].threatened:
-        return board.refuse(seat, "a threatened player cannot vote today", "threatened")
+        return refusal(seat, "a threatened player cannot vote today", "threatened")
     why = board.vote.refusal(seat, target)
     if why:
-        return board.refuse(seat, "vote for a living player", "target-dead")
+        return refusal(seat, "vote for a living player", "target-dead")
     board.vote.cast(seat, target)
     if not board.hushed:
         board.unread.add(seat)
@@ -90,9 +91,9 @@ def close_vote(board: Board) -> list[Event]:
 def ballot(board: Board, seat: int, yes: bool) -> list[Event]:
     """YES or NO in the approval vote (changeable until it closes)."""
     if board.phase != "approval":
-        return board.refuse(seat, "yes and no count in the approval vote", "not-now")
+        return refusal(seat, "yes and no count in the approval vote", "not-now")
     if seat == board.accused:
-        return board.refuse(seat, "only the living, other than the accused, approve", "no-ballot")
+        return refusal(seat, "only the living, other than the accused, approve", "no-ballot")
     (board.yes if yes else board.no).add(seat)
     (board.no if yes else board.yes).discard(seat)
     if board.roster[seat].threatened:  # whatever it scanned counts as no: never confirm a yes

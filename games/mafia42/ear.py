@@ -18,7 +18,7 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from kikimimi.ear import EarBot, EarTable, Heard
+from kikimimi.ear import Call, EarBot, EarTable, Heard, RefereeEar
 from kikimimi.roles.ear import DealtCards, Reach
 from kikimimi.roles.phrases import GAME_ENDS
 from kikimimi.phrases import Phrasebook
@@ -125,26 +125,9 @@ class Mafia42Ear(EarBot):
         return None
 
 
-class Referee(EarBot):
-    """The speaker's ear: once a phase has started and no seat has anything left to do, `next`."""
-
-    seat = None
-    PHASES = ("night-start", "morning-start", "discussion-start", "vote-start", "defence-start", "approval-start")
-
-    def __init__(self) -> None:
-        self.open = False
-
-    def hear(self, heard: Heard) -> None:
-        if heard.key in self.PHASES:
-            self.open = True
-        elif heard.key in GAME_ENDS:
-            self.open = False
-
-    def act(self, reach: Any) -> dict[str, Any] | None:
-        if self.open:
-            self.open = False
-            return {"console": "next", "dt": 1.0}
-        return None
+#: The speaker's ear: once a phase has started and no seat has anything left to do, `next`.
+REFEREE = Call("next", frozenset({"night-start", "morning-start", "discussion-start", "vote-start", "defence-start",
+                                  "approval-start"}), frozenset(GAME_ENDS), dt=1.0)
 
 
 def ear_simulation(seed: int, players: int, options: Mapping[str, Any], bot: str | None = None) -> EarTable:
@@ -156,4 +139,4 @@ def ear_simulation(seed: int, players: int, options: Mapping[str, Any], bot: str
     teams = {j: job.team for j, job in catalogue.jobs.items()}
     world = DealtCards("mafia42:job", list(opts["jobs"]), rng)
     seats = [Mafia42Ear(s, players, teams, jobs, random.Random(seed * 1000 + s)) for s in range(1, players + 1)]
-    return EarTable("mafia42", world, [*seats, Referee()])
+    return EarTable("mafia42", world, [*seats, RefereeEar(REFEREE)])

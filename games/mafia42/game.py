@@ -22,7 +22,7 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from kikimimi.commands import Command
+from kikimimi.commands import Command, refusal
 from kikimimi.hints import Line, line
 from kikimimi.kit import deck_cards, own_set
 from kikimimi.phases import Phases
@@ -63,35 +63,16 @@ CLOCKS = Clocks(
 
 
 class Mafia42Game(Board):
-    name: ClassVar[str] = "mafia42"
-    min_players: ClassVar[int] = 4
-    max_players: ClassVar[int] = 12
-    official_players: ClassVar[int] = 8
-    tag_sets: ClassVar[tuple[str, ...]] = ("mafia42",)
-    bots = ("reason", "plain", "ear")
-    bot_table = ".bots:Mafia42Simulation"
-    ear_table = ".ear:ear_simulation"
-    report = ".tuning:Mafia42Report"
-    diagram_of = ".game:diagram"
+    """One play of マフィア42 on the hidden-role layer (the layer's settings first)."""
+
+    PHASES = PHASES
+    knows: ClassVar[Mapping[str, tuple[str, ...]]] = {
+        "mafia": ("mafia",), "lover": ("lover",), "fanatic": ("cult-leader",)}
     console_commands = Board.console_commands + (
         Command("extend SEAT", "move the discussion's end 15 s later (once a day each)", "console_extend"),
         Command("shorten SEAT", "move the discussion's end 15 s earlier (once a day each)", "console_shorten"),
         Command("chat SEAT TEXT", "console play: a line to whoever may hear SEAT now (the seed's chats)",
                 "console_chat"))
-    #: Options no spectator may read (`kikimimi.public`): a seat's skill tells its side.
-    secret_options: ClassVar[frozenset[str]] = frozenset({"skills"})
-    PHASES = PHASES
-    knows: ClassVar[Mapping[str, tuple[str, ...]]] = {
-        "mafia": ("mafia",), "lover": ("lover",), "fanatic": ("cult-leader",)}
-
-    @classmethod
-    def kit(cls, players: int, options: Mapping[str, Any]) -> tuple[list[str], list[str]]:
-        """Votes, night targets and YES/NO from each player's own look-alike set (kikimimi.kit)."""
-        deck = parse_options(players, options)["jobs"]
-        return own_set(players, ("yes", "no", "extend", "shorten", "hint")), deck_cards("mafia42", "job", deck)
-
-    #: A seat whose reader is lost cannot act: its phase's clock stops (the runtime's).
-    pause_when_reader_lost: ClassVar[bool] = True
 
     def __init__(self, players: int, options: Mapping[str, Any] | None = None):
         super().__init__(players, options)
@@ -118,37 +99,6 @@ class Mafia42Game(Board):
                 "seats": {n: {"job": p.job, "team": p.team, "alive": p.alive, "contacted": p.contacted,
                               "converted": p.converted, "revealed": p.revealed, "threatened": p.threatened}
                           for n, p in self.roster.seats.items()} if self.deal.complete else {}}
-
-    # -- hooks --------------------------------------------------------------------
-    @classmethod
-    def phrase_values(cls, players: int, options: Mapping[str, Any]) -> Mapping[str, Sequence[Any]]:
-        """Every value a phrase parameter takes at such a table, so the voice renders them ahead.
-        Left to render when said: the time left after an extension (seat x any second)."""
-        from kikimimi.voice.domains import seat_sets
-
-        try:
-            opts = parse_options(players, options)
-        except ValueError:
-            return {}
-        seats = list(range(1, players + 1))
-        per_player = int(opts["discussion_per_player"])
-        seconds = sorted({int(opts[k]) for k in ("night", "morning", "vote", "defence", "approval")}
-                         | {per_player * n for n in seats})
-        longest = per_player * players + 15 * players  # everyone extends
-        groups = seat_sets(seats, 3)  # partners
-        names = sorted(opts["catalogue"].jobs)
-        return {
-            "seat": seats, "seats": [["-"]] + groups, "players": [players], "mode": [opts["mode"]],
-            "partners.role": [f"job:{j}" for j in sorted(cls.knows)],
-            "hint-alive.seats": seat_sets(seats) if players <= 8 else groups,
-            "hint-out.seats": seat_sets(seats) if players <= 8 else groups,
-            "role": [f"job:{j}" for j in names], "job": [f"job:{j}" for j in names],
-            "team": [f"team:{t}" for t in ("mafia", "citizens", "cult", "void")],
-            "phase": [f"phase:{p}" for p in PHASES.names], "day": range(0, players + 4),
-            "seconds": seconds, "left": range(0, longest + 1), "votes": range(0, players + 1),
-            "yes": range(0, players + 1), "no": range(0, players + 1),
-        }
-
 
     def _power_event(self) -> list[Event]:
         if not self.deal.complete:
@@ -279,7 +229,7 @@ class Mafia42Game(Board):
             return night.choose(self, seat, target)
         if self.phase == "vote":
             return day.cast_vote(self, seat, target)
-        return self.refuse(seat, "seat tokens count at night and in the vote", "not-now")
+        return refusal(seat, "seat tokens count at night and in the vote", "not-now")
 
     def on_command(self, seat: int, name: str, t: float) -> list[Event]:
         if name in ("yes", "no"):
@@ -304,9 +254,9 @@ class Mafia42Game(Board):
 
     def _move_time(self, seat: int, delta: int, t: float) -> list[Event]:
         if self.phase != "discussion":
-            return self.refuse(seat, "extend and shorten work in the discussion", "not-now")
+            return refusal(seat, "extend and shorten work in the discussion", "not-now")
         if seat in self.timed:
-            return self.refuse(seat, "once a day each", "once-a-day")
+            return refusal(seat, "once a day each", "once-a-day")
         self.timed.add(seat)
         self.deadline = max(t, self.deadline + delta)
         return [say(TABLE, "extended" if delta > 0 else "shortened", seat=seat,
@@ -355,7 +305,7 @@ class Mafia42Game(Board):
         elif self.phase == "night" and p.job == "cult-leader":
             hearers = [n for n in living if self.roster[n].team == "cult"] + dead
         else:
-            return self.refuse(seat, "nobody hears you now", "cannot-chat")
+            return refusal(seat, "nobody hears you now", "cannot-chat")
         return [team_event("chat", hearers, seat=seat, text=text), *team_say(hearers, "chat", seat=seat, text=text)]
 
     # -- the end (the layer's check, after every change) ----------------------------
@@ -388,3 +338,38 @@ class Mafia42Game(Board):
 def diagram() -> str:
     """`kikimimi diagram mafia42`: the phases the game steps through (`PHASES`), each with its limit."""
     return "\n".join([PHASES.mermaid(), *CLOCKS.notes()])
+
+
+def kit(players: int, options: Mapping[str, Any]) -> tuple[list[str], list[str]]:
+    """Votes, night targets and YES/NO from each player's own look-alike set (kikimimi.kit)."""
+    deck = parse_options(players, options)["jobs"]
+    return own_set(players, ("yes", "no", "extend", "shorten", "hint")), deck_cards("mafia42", "job", deck)
+
+
+def phrase_values(players: int, options: Mapping[str, Any]) -> Mapping[str, Sequence[Any]]:
+    """Every value a phrase parameter takes at such a table, so the voice renders them ahead.
+    Left to render when said: the time left after an extension (seat x any second)."""
+    from kikimimi.voice.domains import seat_sets
+
+    try:
+        opts = parse_options(players, options)
+    except ValueError:
+        return {}
+    seats = list(range(1, players + 1))
+    per_player = int(opts["discussion_per_player"])
+    seconds = sorted({int(opts[k]) for k in ("night", "morning", "vote", "defence", "approval")}
+                     | {per_player * n for n in seats})
+    longest = per_player * players + 15 * players  # everyone extends
+    groups = seat_sets(seats, 3)  # partners
+    names = sorted(opts["catalogue"].jobs)
+    return {
+        "seat": seats, "seats": [["-"]] + groups, "players": [players], "mode": [opts["mode"]],
+        "partners.role": [f"job:{j}" for j in sorted(Mafia42Game.knows)],
+        "hint-alive.seats": seat_sets(seats) if players <= 8 else groups,
+        "hint-out.seats": seat_sets(seats) if players <= 8 else groups,
+        "role": [f"job:{j}" for j in names], "job": [f"job:{j}" for j in names],
+        "team": [f"team:{t}" for t in ("mafia", "citizens", "cult", "void")],
+        "phase": [f"phase:{p}" for p in PHASES.names], "day": range(0, players + 4),
+        "seconds": seconds, "left": range(0, longest + 1), "votes": range(0, players + 1),
+        "yes": range(0, players + 1), "no": range(0, players + 1),
+    }

@@ -1,7 +1,10 @@
-"""The header options of a マフィア42 table, checked once (CONTRACT.md).
+"""The header options of a マフィア42 table (CONTRACT.md), on the shared schema.
 
-Every value comes from a script header, a config file or the console, so
-each is bounded and refused with one line naming the option.
+Every value comes from a script header, a config file or the console: the
+schema (`OPTIONS`) refuses a bad name, mode, clock or skill in one line naming
+the option; what it cannot say (a deck must fit the player count and the
+printed cards, a changed job keeps its printed team) is checked here, in the
+game's own one line.
 """
 from __future__ import annotations
 
@@ -9,11 +12,24 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
+from kikimimi.options import Options, anything, choice, number, seat_table
+
 from .jobs import Catalogue, CatalogueError, default_catalogue
 from .power import MODES, SKILLS
 
 TIMERS = {"night": 25, "discussion_per_player": 15, "vote": 15, "defence": 15, "approval": 10, "morning": 5}
-DEFAULTS: dict[str, Any] = {"mode": "classic", "jobs": None, "skills": {}, "job_changes": {}, **TIMERS}
+CLOCK_HELP = {"night": "seconds a night lasts", "discussion_per_player": "seconds of discussion per living player",
+              "vote": "seconds the vote lasts", "defence": "seconds of the accused's last defence",
+              "approval": "seconds the approval vote lasts", "morning": "seconds the morning news lasts"}
+OPTIONS = Options(
+    choice("mode", MODES, "the app's mode; cult is for 9 to 12 players"),
+    anything("jobs", None, "the job deck (a list of job names, one per seat); default: the catalogue's deal"),
+    seat_table("skills", SKILLS[1:], "seats' skills, e.g. {\"3\": \"escape\"}"),
+    anything("job_changes", {}, "changes to the catalogue's jobs, {job: {key: value}} (docs: jobs.toml)"),
+    *(number(name, seconds, CLOCK_HELP[name], low=1, high=600)
+      for name, seconds in TIMERS.items()),
+)
+DEFAULTS: dict[str, Any] = OPTIONS.defaults
 CULT_PLAYERS = range(9, 13)
 
 
@@ -33,63 +49,50 @@ def cult_deck(deck: list[str], players: int) -> list[str]:
 
 def parse_options(players: int, options: Mapping[str, Any]) -> dict[str, Any]:
     """Validated options with the catalogue and the deck filled in; ValueError names the bad one."""
-    unknown = set(options) - set(DEFAULTS)
-    if unknown:
-        raise ValueError(f"unknown option {sorted(unknown)[0]!r} (have: {', '.join(DEFAULTS)})")
-    out = {**DEFAULTS, **options}
-    if out["mode"] not in MODES:
-        raise ValueError(f"mode must be one of {', '.join(MODES)}, not {out['mode']!r}")
+    out = OPTIONS.parse(players, options)
     if out["mode"] == "cult" and players not in CULT_PLAYERS:
         raise ValueError("cult mode is for 9 to 12 players")
-    for key in TIMERS:
-        v = out[key]
-        if isinstance(v, bool) or not isinstance(v, (int, float)) or not 1 <= v <= 600:
-            raise ValueError(f"{key} must be a number of seconds from 1 to 600, not {v!r}")
-    changes = out["job_changes"]
-    if isinstance(changes, Mapping):
-        for name, fields in changes.items():
-            if name not in default_catalogue():
-                raise ValueError(f"job_changes: {str(name)[:32]!r} is not a job of the catalogue "
-                                 "(a new job and its cards go into jobs.toml)")
-            if isinstance(fields, Mapping) and {"team", "helper", "contact"} & set(fields):
-                raise ValueError(f"job_changes: {name}'s team is printed on its card; change the catalogue")
+    out["catalogue"] = table_catalogue(out["job_changes"])
+    out["jobs"] = deck(out["catalogue"], out["mode"], players, out["jobs"])
+    return out
+
+
+def table_catalogue(changes: Any) -> Catalogue:
+    """The catalogue with the table's changes: only the jobs whose cards are printed, and never
+    their team, their helper mark or their contact, which the cards show."""
+    for name, fields in changes.items() if isinstance(changes, Mapping) else ():
+        if name not in default_catalogue():
+            raise ValueError(f"job_changes: {str(name)[:32]!r} is not a job of the catalogue "
+                             "(a new job and its cards go into jobs.toml)")
+        if isinstance(fields, Mapping) and {"team", "helper", "contact"} & set(fields):
+            raise ValueError(f"job_changes: {name}'s team is printed on its card; change the catalogue")
     try:
-        catalogue: Catalogue = default_catalogue()
-        if changes:
-            catalogue = catalogue.changed(out["job_changes"])
+        return default_catalogue().changed(changes) if changes else default_catalogue()
     except CatalogueError as exc:
         raise ValueError(str(exc)) from None
-    out["catalogue"] = catalogue
-    deck = out["jobs"]
-    if deck is None:
-        deck = list(catalogue.deals.get(players, ()))
-        if out["mode"] == "cult":
-            deck = cult_deck(deck, players)
-    if not isinstance(deck, list) or len(deck) != players or not all(isinstance(j, str) for j in deck):
+
+
+def deck(catalogue: Catalogue, mode: str, players: int, jobs: Any) -> list[str]:
+    """The deck dealt (the catalogue's for this count unless the table names one): one printed
+    card a seat, no more copies than the catalogue prints, a mafia, pairs whole, the cult in its mode."""
+    if jobs is None:
+        jobs = list(catalogue.deals.get(players, ()))
+        if mode == "cult":
+            jobs = cult_deck(jobs, players)
+    if not isinstance(jobs, list) or len(jobs) != players or not all(isinstance(j, str) for j in jobs):
         raise ValueError(f"jobs must list one job name per player ({players})")
-    bad = [j for j in deck if j not in catalogue]
+    bad = [j for j in jobs if j not in catalogue]
     if bad:
         raise ValueError(f"jobs: unknown job {bad[0][:32]!r}")
-    counts = Counter(deck)
+    counts = Counter(jobs)
     over = [j for j, n in counts.items() if n > catalogue[j].count]
     if over:
         raise ValueError(f"jobs: at most {catalogue[over[0]].count} {over[0]} in a deck")
-    if not any(catalogue[j].team == "mafia" and not catalogue[j].helper for j in deck):
+    if not any(catalogue[j].team == "mafia" and not catalogue[j].helper for j in jobs):
         raise ValueError("jobs: the deck needs at least one mafia")
-    if out["mode"] != "cult" and any(catalogue[j].team == "cult" for j in deck):
+    if mode != "cult" and any(catalogue[j].team == "cult" for j in jobs):
         raise ValueError("jobs: the cult plays only in cult mode")
     for pair in ("lover", "society"):
         if counts.get(pair, 0) not in (0, 2):
             raise ValueError(f"jobs: {pair} come in pairs")
-    out["jobs"] = deck
-    skills = out["skills"]
-    if not isinstance(skills, Mapping) or len(skills) > players:
-        raise ValueError("skills must be a table {seat: skill}")
-    parsed: dict[int, str] = {}
-    for k, v in skills.items():
-        if not str(k).isdigit() or not 1 <= int(k) <= players or v not in SKILLS[1:]:
-            raise ValueError(f"skills: {str(k)[:8]!r} = {str(v)[:16]!r} (seat 1-{players}, "
-                             f"skill {' or '.join(SKILLS[1:])})")
-        parsed[int(k)] = str(v)
-    out["skills"] = parsed
-    return out
+    return jobs

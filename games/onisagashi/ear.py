@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from kikimimi.ear import EarBot, EarTable, Handles, Heard
+from kikimimi.ear import Call, EarBot, EarTable, Handles, Heard, RefereeEar
 from kikimimi.phrases import Phrasebook
 
 from .bots import deal
@@ -136,33 +136,9 @@ class OnisagashiEarBot(EarBot):
         return None
 
 
-class EarReferee(EarBot):
-    """The referee at the console, hearing the speaker like everyone else."""
-
-    seat = None
-
-    def __init__(self) -> None:
-        self.window = False
-        self.new_round = False
-
-    def hear(self, h: Heard) -> None:
-        if h.key in ("have", "nobody"):
-            self.window = True
-        elif h.key in ("grant", "turn"):
-            self.window = False
-        elif h.key == "next-round":
-            self.new_round = True
-        elif h.key == "scan-hand":
-            self.new_round = False
-
-    def act(self, reach: Reach) -> dict[str, Any] | None:
-        if self.window:
-            self.window = False
-            return {"console": "next", "dt": 1.0}
-        if self.new_round:
-            self.new_round = False
-            return {"console": "deal", "dt": 5.0}
-        return None
+#: The referee at the console: `next` closes a raise-hand window nobody took, `deal` starts a round.
+REFEREE = (Call("next", frozenset({"have", "nobody"}), frozenset({"grant", "turn"}), dt=1.0),
+           Call("deal", frozenset({"next-round"}), frozenset({"scan-hand"}), dt=5.0))
 
 
 def ear_simulation(seed: int, players: int, options: Mapping[str, Any] | None = None, bot: str | None = None) -> EarTable:
@@ -171,5 +147,5 @@ def ear_simulation(seed: int, players: int, options: Mapping[str, Any] | None = 
     world = OnisagashiWorld(opts["rules"], players, random.Random(rng.random()))
     names = card_names()
     bots: list[EarBot] = [OnisagashiEarBot(s, opts["rules"], players, names) for s in range(1, players + 1)]
-    return EarTable("onisagashi", world, [*bots, EarReferee()])
+    return EarTable("onisagashi", world, [*bots, RefereeEar(*REFEREE)])
 

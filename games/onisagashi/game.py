@@ -18,37 +18,29 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from kikimimi import hints
-from kikimimi.commands import Command, dispatch, hint_command, stop_command
+from kikimimi.commands import Command, dispatch, hint_command, refusal, stop_command
 from kikimimi.hints import Line, line
 from kikimimi.kit import own_set
-from kikimimi.protocol import (REFEREE, TABLE, Event, Game, Input, cancel_timer, error, event, say, seat_audience,
+from kikimimi.protocol import (REFEREE, TABLE, Event, Input, Play, cancel_timer, error, event, say, seat_audience,
                                set_timer)
 
 from . import machine
-from .cards import CARDS, CATEGORIES, CATEGORY_OF, all_tags, card_tag, hand_counts, parse_tag, sort_cards, token_tag
+from .cards import CARDS, CATEGORIES, CATEGORY_OF, card_tag, hand_counts, parse_tag, sort_cards, token_tag
 from .knowledge import Declaration, Knowledge
 from .options import DEFAULTS, OPTIONS, parse_options
 from .solver import ANSWER, Analysis
 
 
-class OnisagashiGame(Game):
-    name = "onisagashi"
-    min_players = 3
-    max_players = 6
-    official_players = 5
-    tag_sets = ("oni",)
-    options_schema = OPTIONS
-    bots = ("best", "random", "ear")
-    bot_table = ".bots:OnisagashiSimulation"
-    ear_table = ".ear:ear_simulation"
-    report = ".tuning:OnisagashiReport"
-    diagram_of = ".machine:mermaid"
-    console_commands = (
-        Command("deal", "deal the next round (or deal this round again after a misdeal)", "console_deal"),
-        Command("raise SEAT", "raise that seat's hand in the window after a declaration", "console_raise"),
-        Command("next", "close the raise-hand window now", "console_next"),
-        hint_command(), stop_command("console_stop"))
-    pause_when_reader_lost = True  # a seat that cannot raise its hand: the window's clock stops
+#: The referee's console commands (the declaration's table; `dispatch` parses by it).
+COMMANDS = (
+    Command("deal", "deal the next round (or deal this round again after a misdeal)", "console_deal"),
+    Command("raise SEAT", "raise that seat's hand in the window after a declaration", "console_raise"),
+    Command("next", "close the raise-hand window now", "console_next"),
+    hint_command(), stop_command("console_stop"))
+
+
+class OnisagashiGame(Play):
+    """One play of 鬼探し: the hands as scanned, the declarations, the raise window, the score."""
 
     # The phase machine's triggers (machine.TRANSITIONS), bound to each game by
     # machine.attach; declared so a reader and the type checker see them.
@@ -80,19 +72,7 @@ class OnisagashiGame(Game):
         self.state: str
         machine.attach(self)
 
-    # -- protocol -------------------------------------------------------------
-    @classmethod
-    def known_tags(cls, players: int) -> frozenset[str]:
-        return all_tags()
-
-    @classmethod
-    def kit(cls, players: int, options: Mapping[str, Any]) -> tuple[list[str], list[str]]:
-        """Each player answers and asks the assistant with an own set of the 18 declaration
-        tokens (taking them from the field's set would show which); the cards and the
-        field's tokens are the table's."""
-        tokens = [token_tag(c) for c in CARDS]
-        return own_set(0, ("raise", "hint")) + tokens, [card_tag(c) for c in CARDS] + tokens
-
+    # -- the play protocol ------------------------------------------------------
     @property
     def over(self) -> bool:
         return self.state == "over"
@@ -106,7 +86,7 @@ class OnisagashiGame(Game):
         if inp.timer is not None:
             return self._close_window(inp.t) if inp.timer == "raise-window" and self.state == "window" else []
         if inp.console is not None:
-            return dispatch(self, self.console_commands, inp.console, inp.t, self.players)
+            return dispatch(self, COMMANDS, inp.console, inp.t, self.players)
         if inp.removed:
             if inp.reader == "field" and self.state == "declaring":
                 parsed = parse_tag(inp.tag or "")
@@ -122,7 +102,7 @@ class OnisagashiGame(Game):
                 return self._hint(seat)
             parsed = parse_tag(tag)
             if parsed is None:
-                return self._refuse(seat, f"{tag} has no use in onisagashi", "not-now")
+                return refusal(seat, f"{tag} has no use in onisagashi", "not-now")
             kind, card = parsed
             if kind == "card":
                 return self._scan_card(seat, card)
@@ -142,29 +122,6 @@ class OnisagashiGame(Game):
                 "points": dict(self.points), "history": [
                     {"declarer": d.declarer, "cards": list(d.cards), "have": sorted(d.have)} for d in self.history],
                 "tokens": [self.tokens[g] for g in sorted(self.tokens)], "raised": list(self.raised)}
-
-    # -- hooks ----------------------------------------------------------------
-    @classmethod
-    def phrase_values(cls, players: int, options: Mapping[str, Any]) -> Mapping[str, Sequence[Any]]:
-        """Every value a phrase parameter takes at such a table, so the voice renders them before play."""
-        from kikimimi.voice.domains import seat_sets
-
-        from .cards import BY_CATEGORY
-
-        seats = list(range(1, players + 1))
-        rounds = options.get("rounds", DEFAULTS["rounds"])
-        target = options.get("target", DEFAULTS["target"])
-        most = max(int(rounds or 1), int(target or 1))
-        triples = [[card_tag(c) for c in trio] for trio in itertools.product(*(BY_CATEGORY[g] for g in CATEGORIES))]
-        # the field's tokens so far: one to three, at most one of each category, in category order
-        partial = [[card_tag(c) for c in pick if c] for pick in itertools.product(
-            *(("",) + BY_CATEGORY[g] for g in CATEGORIES)) if any(pick)]
-        return {
-            "seat": seats, "seats": seat_sets(seats), "round": range(1, most + 1),
-            "rules": ["beginner", "advanced"], "points": range(-most, most + 1),
-            "card": [card_tag(c) for c in CARDS], "cards": triples, "tokens-on-field.cards": partial,
-            "count": range(0, len(CARDS) + 1), "players": [players],
-        }
 
     # -- knowledge --------------------------------------------------------------
     def knowledge(self, seat: int) -> Knowledge:
@@ -194,20 +151,20 @@ class OnisagashiGame(Game):
         if card in self.hands.get(seat, ()):
             return [say(me, "hand-card", card=card_tag(card))]
         if self.state == "between":
-            return self._refuse(seat, "cards are scanned after the referee's deal", "deal-not-begun")
+            return refusal(seat, "cards are scanned after the referee's deal", "deal-not-begun")
         if self.state != "dealing":
-            return self._refuse(seat, "cards are scanned only during the deal", "deal-over")
+            return refusal(seat, "cards are scanned only during the deal", "deal-over")
         if any(card in h for h in self.hands.values()):
-            return self._refuse(seat, "that card was already scanned into another hand", "already-scanned")
+            return refusal(seat, "that card was already scanned into another hand", "already-scanned")
         g = CATEGORY_OF[card]
         want = self.counts[seat]
         mine = self.hands[seat]
         if self.rules == "beginner" and sum(CATEGORY_OF[c] == g for c in mine) >= want[g]:
-            return self._refuse(seat, f"seat {seat} already holds its {CATEGORIES[g]} cards", "too-many-kind")
+            return refusal(seat, f"seat {seat} already holds its {CATEGORIES[g]} cards", "too-many-kind")
         if self.rules == "advanced" and len(mine) >= want[0]:
-            return self._refuse(seat, f"seat {seat} already holds its {want[0]} cards", "too-many")
+            return refusal(seat, f"seat {seat} already holds its {want[0]} cards", "too-many")
         if sum(CATEGORY_OF[c] == g for h in self.hands.values() for c in h) >= 5:
-            return self._refuse(seat, f"one {CATEGORIES[g]} must stay hidden as the answer", "kind-full")
+            return refusal(seat, f"one {CATEGORIES[g]} must stay hidden as the answer", "kind-full")
         mine.add(card)
         out = [say(me, "hand-card", card=card_tag(card))]
         if all(len(self.hands[s]) == sum(self.counts[s]) for s in self.hands):
@@ -228,18 +185,18 @@ class OnisagashiGame(Game):
         if self.state == "dealing":
             return self._deal_short(None)
         if self.state != "declaring":
-            return self._refuse(None, "declaration tokens go on the field only during a turn", "not-now")
+            return refusal(None, "declaration tokens go on the field only during a turn", "not-now")
         g = CATEGORY_OF[card]
         if g in self.tokens:
             if self.tokens[g] == card:
                 return [say(TABLE, "token", card=card_tag(card))]
-            return self._refuse(None, f"the field already has a {CATEGORIES[g]} token; take it off first", "same-kind")
+            return refusal(None, f"the field already has a {CATEGORIES[g]} token; take it off first", "same-kind")
         d = self.turn_seat
         if self.rules == "beginner" and card in self.hands[d]:
             # Named on the speaker and then refused, it would tell the table a card in
             # the declarer's hand: only the declarer hears why, and the speaker only
             # that this token does not count (which any refused token may be).
-            return [*self._refuse(d, f"seat {d} may not declare a card it holds", "own-card"),
+            return [*refusal(d, f"seat {d} may not declare a card it holds", "own-card"),
                     say(TABLE, "token-refused")]
         self.tokens[g] = card
         if len(self.tokens) < 3:
@@ -259,7 +216,7 @@ class OnisagashiGame(Game):
         if self.state == "dealing":
             return self._deal_short(seat)
         if self.state not in ("declaring", "window"):
-            return self._refuse(seat, "hands are raised only during a turn", "not-now")
+            return refusal(seat, "hands are raised only during a turn", "not-now")
         if seat in self.raised:
             return [say(seat_audience(seat), "already-raised")]
         self.raised.append(seat)
@@ -281,7 +238,7 @@ class OnisagashiGame(Game):
     def _answer_token(self, seat: int, card: str) -> list[Event]:
         g = CATEGORY_OF[card]
         if g in self.guess and self.guess[g] != card:
-            return self._refuse(seat, f"you already answered a {CATEGORIES[g]}", "same-kind")
+            return refusal(seat, f"you already answered a {CATEGORIES[g]}", "same-kind")
         self.guess[g] = card
         out = [say(seat_audience(seat), "answer-token", card=card_tag(card))]
         if len(self.guess) < 3:
@@ -352,9 +309,7 @@ class OnisagashiGame(Game):
 
     def _deal_short(self, seat: int | None) -> list[Event]:
         """Finish the deal first, naming the seats still short (everyone sees the hands)."""
-        to = TABLE if seat is None else seat_audience(seat)
-        return [error("the deal is not finished", **({} if seat is None else {"private": to})),
-                say(to, "deal-short", round=self.round, seats=self._short())]
+        return refusal(seat, "the deal is not finished", "deal-short", round=self.round, seats=self._short())
 
     def _where(self) -> list[Line]:
         """What the table is waiting for, as everyone sees it."""
@@ -414,8 +369,32 @@ class OnisagashiGame(Game):
     def console_stop(self, t: float) -> list[Event]:
         return self._game_over("stopped")
 
-    def _refuse(self, seat: int | None, message: str, key: str, private: bool = True) -> list[Event]:
-        """A refusal to a seat stays private: even "already scanned" says where a card is."""
-        to = seat_audience(seat) if seat is not None else TABLE
-        extra = {"private": to} if private and seat is not None else {}
-        return [error(message, **extra), say(to, key)]
+
+def kit(players: int, options: Mapping[str, Any]) -> tuple[list[str], list[str]]:
+    """Each player answers and asks the assistant with an own set of the 18 declaration
+    tokens (taking them from the field's set would show which); the cards and the
+    field's tokens are the table's."""
+    tokens = [token_tag(c) for c in CARDS]
+    return own_set(0, ("raise", "hint")) + tokens, [card_tag(c) for c in CARDS] + tokens
+
+
+def phrase_values(players: int, options: Mapping[str, Any]) -> Mapping[str, Sequence[Any]]:
+    """Every value a phrase parameter takes at such a table, so the voice renders them before play."""
+    from kikimimi.voice.domains import seat_sets
+
+    from .cards import BY_CATEGORY
+
+    seats = list(range(1, players + 1))
+    rounds = options.get("rounds", DEFAULTS["rounds"])
+    target = options.get("target", DEFAULTS["target"])
+    most = max(int(rounds or 1), int(target or 1))
+    triples = [[card_tag(c) for c in trio] for trio in itertools.product(*(BY_CATEGORY[g] for g in CATEGORIES))]
+    # the field's tokens so far: one to three, at most one of each category, in category order
+    partial = [[card_tag(c) for c in pick if c] for pick in itertools.product(
+        *(("",) + BY_CATEGORY[g] for g in CATEGORIES)) if any(pick)]
+    return {
+        "seat": seats, "seats": seat_sets(seats), "round": range(1, most + 1),
+        "rules": ["beginner", "advanced"], "points": range(-most, most + 1),
+        "card": [card_tag(c) for c in CARDS], "cards": triples, "tokens-on-field.cards": partial,
+        "count": range(0, len(CARDS) + 1), "players": [players],
+    }

@@ -18,7 +18,7 @@ from typing import Any
 from kikimimi.ear import EarBot, EarTable, Handles, Heard
 
 from .pieces import HAND_SIZE, TAGS
-from .simulation import World
+from .simulation import Follows, World
 
 SUITS = ("heart", "diamond", "spade", "clover")
 ANSWERS = ("draw two", "draw four", "change draw four", "unknown")
@@ -74,25 +74,18 @@ def kind_of(name: str) -> str:
     return name
 
 
-class TridentEarBot(EarBot):
+class TridentEarBot(EarBot, Follows):
     def __init__(self, seat: int, rng: random.Random, forget: float = 0.02, impatience: float = 0.002):
+        Follows.__init__(self)
         self.seat = seat
         self.rng = rng
         self.forget = forget
         self.impatience = impatience
         self.memory: dict[int, str] = {}  # handle -> what it was heard to be
         self.last_scan: int | None = None
-        self.suit: str | None = None
-        self.turn: int | None = None
-        self.pending = 0
-        self.owed = 0
-        self.drawn = False
-        self.choosing = False
         self.opener: int | None = None  # who must put a basket piece on the field now
         self.dealing = False
         self.declared = False
-        self.agreed = False
-        self.want_agree = False
         self.basket_owed = False
         self.lost = False  # unsure whose turn it is: ask HINT
         self.over = False

@@ -25,14 +25,14 @@ remember.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar
+from typing import Any
 
 from kikimimi import hints
-from kikimimi.commands import Command, dispatch, hint_command, stop_command
+from kikimimi.commands import Command, dispatch, hint_command, refusal, stop_command
 from kikimimi.hints import Line, line
 from kikimimi.kit import own_set
 from kikimimi.options import Options, choice, seat
-from kikimimi.protocol import TABLE, Event, Game, Input, error, event, say, say_params, seat_audience
+from kikimimi.protocol import TABLE, Event, Input, Play, error, event, say, say_params, seat_audience
 
 from . import machine
 from .machine import PhaseModel
@@ -48,35 +48,33 @@ class OptionError(ValueError):
     """A header option the game cannot play with."""
 
 
-class TridentGame(PhaseModel, Game):
+#: The referee's console commands (the declaration's table; `dispatch` parses by it).
+COMMANDS = (
+    Command("declare trident|pass|agree SEAT", "declare for a seat (as its command tag would)", "console_declare"),
+    Command("suit heart|diamond|spade|clover", "choose the suit for the seat that is choosing", "console_suit"),
+    Command("penalty SEAT", "give a seat the wrong-piece penalty (draw two)", "console_penalty"),
+    hint_command(), stop_command("console_stop"))
+OPTIONS = Options(
+    seat("first", 1, "the seat that plays first"),
+    choice("scoring", SCORINGS, "normal, or the seed's competition rules (official practice sessions)"),
+)
+PLAYERS = range(2, 5)
+
+
+def kit(players: int, options: Mapping[str, Any]) -> tuple[list[str], list[str]]:
+    """Each player's declarations and HINT; the pieces are the table's, drawn into hands."""
+    return own_set(0, ("trident", "pass", "agree", "hint")), sorted(TAGS)
+
+
+class TridentGame(PhaseModel, Play):
     """One play of The Trident: the state is plain data, the phases are the shared machine's."""
 
-    name: ClassVar[str] = "trident"
-    min_players: ClassVar[int] = 2
-    max_players: ClassVar[int] = 4
-    official_players: ClassVar[int] = 3
-    tag_sets: ClassVar[tuple[str, ...]] = ("trident",)
-    bots = ("human", "random", "ear", "search", "search-random")
-    bot_table = ".search:bot_table"
-    ear_table = ".ear:ear_simulation"
-    report = ".tuning:TridentReport"
-    diagram_of = ".machine:mermaid"
-    console_commands = (
-        Command("declare trident|pass|agree SEAT", "declare for a seat (as its command tag would)", "console_declare"),
-        Command("suit heart|diamond|spade|clover", "choose the suit for the seat that is choosing", "console_suit"),
-        Command("penalty SEAT", "give a seat the wrong-piece penalty (draw two)", "console_penalty"),
-        hint_command(), stop_command("console_stop"))
-    options_schema = Options(
-        seat("first", 1, "the seat that plays first"),
-        choice("scoring", SCORINGS, "normal, or the seed's competition rules (official practice sessions)"),
-    )
-
     def __init__(self, players: int, options: Mapping[str, Any] | None = None):
-        Game.__init__(self, players, options)
-        if not self.min_players <= players <= self.max_players:
+        Play.__init__(self, players, options)
+        if players not in PLAYERS:
             raise OptionError(f"The Trident is played by 2 to 4 players, not {players}")
         try:
-            opts = self.options_schema.parse(players, self.options)  # a typo must not play the default rules
+            opts = OPTIONS.parse(players, self.options)  # a typo must not play the default rules
         except ValueError as exc:
             raise OptionError(str(exc)) from None
         self.scoring: str = opts["scoring"]
@@ -100,29 +98,20 @@ class TridentGame(PhaseModel, Game):
         self._out: list[Event] = []
         machine.attach(self)
 
-    # -- the Game protocol -------------------------------------------------
-    @classmethod
-    def known_tags(cls, players: int) -> frozenset[str]:
-        return TAGS
-
-    @classmethod
-    def kit(cls, players: int, options: Mapping[str, Any]) -> tuple[list[str], list[str]]:
-        """Each player's declarations and HINT; the pieces are the table's, drawn into hands."""
-        return own_set(0, ("trident", "pass", "agree", "hint")), sorted(TAGS)
+    # -- the play protocol -------------------------------------------------
+    def start(self, t: float) -> list[Event]:
+        return [say(TABLE, "deal", count=HAND_SIZE)]
 
     @property
     def over(self) -> bool:
         return self.state == "over"
-
-    def start(self, t: float) -> list[Event]:
-        return [say(TABLE, "deal", count=HAND_SIZE)]
 
     def handle(self, inp: Input) -> list[Event]:
         out = self._out = []
         if self.state == "over":
             out.append(error("the game is over"))
         elif inp.console is not None:
-            out += dispatch(self, self.console_commands, inp.console, inp.t, len(self.seats))
+            out += dispatch(self, COMMANDS, inp.console, inp.t, len(self.seats))
         elif inp.timer is not None:
             out.append(error(f"no timer named {inp.timer!r} in The Trident"))
         elif inp.tag is None or inp.removed:
@@ -136,11 +125,11 @@ class TridentGame(PhaseModel, Game):
                 out.append(error(f"no reader {inp.reader!r} in The Trident"))
         elif inp.tag.startswith("cmd:"):
             if inp.reader != "hand" or inp.seat is None:
-                self._refuse(None, "command-on-field", "command tags are read on a hand reader")
+                self._out += refusal(None, "command tags are read on a hand reader", "command-on-field")
             else:
                 self._declare(inp.seat, inp.tag[4:])
         else:
-            self._refuse(inp.seat, "not-a-piece", f"{inp.tag} is not a Trident piece")
+            self._out += refusal(inp.seat, f"{inp.tag} is not a Trident piece", "not-a-piece")
         self._out = []
         return out
 
@@ -161,11 +150,6 @@ class TridentGame(PhaseModel, Game):
     def _tell(self, seat: int, key: str, **params: Any) -> None:
         ears = self._ears
         self._out.append(say_params(ears[seat] if seat in ears else seat_audience(seat), key, params))
-
-    def _refuse(self, seat: int | None, key: str, message: str, **params: Any) -> None:
-        """A refusal: the reason spoken to whoever it concerns, and an `error` (nothing changed)."""
-        self._out.append(say(TABLE if seat is None else seat_audience(seat), key, **params))
-        self._out.append(error(message, **({} if seat is None else {"seat": seat})))
 
     # -- the basket ----------------------------------------------------------
     @property
@@ -210,16 +194,16 @@ class TridentGame(PhaseModel, Game):
             if self.state == "choosing" and seat == self.chooser:
                 self._tell(seat, "choose-suit")
         elif at == FIELD:
-            self._refuse(seat, "on-field", "that piece is on the field")
+            self._out += refusal(seat, "that piece is on the field", "on-field")
         elif at != BASKET:
-            self._refuse(seat, "other-hand", f"seat {seat} scanned a piece held by another seat")
+            self._out += refusal(seat, f"seat {seat} scanned a piece held by another seat", "other-hand")
         else:
             self._draw_request(seat, p.tag)
 
     def _draw_request(self, seat: int, tag: str) -> None:
         if self.state == "dealing":
             if len(self.hands[seat]) >= HAND_SIZE:
-                self._refuse(seat, "deal-full", f"seat {seat} already has {HAND_SIZE} pieces", count=HAND_SIZE)
+                self._out += refusal(seat, f"seat {seat} already has {HAND_SIZE} pieces", "deal-full", count=HAND_SIZE)
                 return
             self._take(seat, tag)
             if all(len(h) == HAND_SIZE for h in self.hands.values()):
@@ -235,13 +219,13 @@ class TridentGame(PhaseModel, Game):
                 self._announce("debt-paid", seat=seat)
             return
         if seat != self.turn or self.state not in ("turn", "drawn"):
-            self._refuse(seat, "no-draw-now", f"seat {seat} may not draw now")
+            self._out += refusal(seat, f"seat {seat} may not draw now", "no-draw-now")
         elif self.state == "drawn":
-            self._refuse(seat, "already-drew", f"seat {seat} has already drawn this turn")
+            self._out += refusal(seat, f"seat {seat} has already drawn this turn", "already-drew")
         elif self.pending:
             self._accept_attack(seat, tag)
         elif self.available < 1:
-            self._refuse(seat, "basket-owed", "the rest of the basket is owed to other seats")
+            self._out += refusal(seat, "the rest of the basket is owed to other seats", "basket-owed")
         else:
             self._take(seat, tag)
             self._announce("draws", seat=seat)
@@ -268,16 +252,16 @@ class TridentGame(PhaseModel, Game):
     def _field_scan(self, p: Piece) -> None:
         at = self.where[p.tag]
         if at == FIELD:
-            self._refuse(None, "already-on-field", "that piece is already on the field")
+            self._out += refusal(None, "that piece is already on the field", "already-on-field")
         elif self.state == "dealing":
-            self._refuse(None, "deal-short", "the deal is not finished", **self._short())
+            self._out += refusal(None, "the deal is not finished", "deal-short", **self._short())
         elif at == BASKET:
             self._basket_to_field(p)
         elif self.state in ("opening", "resetting"):
             self._wrong(at, "out-of-turn")
         elif self.state == "choosing":
             if at == self.chooser:
-                self._refuse(at, "choose-suit-first", f"seat {at} must name a suit first")
+                self._out += refusal(at, f"seat {at} must name a suit first", "choose-suit-first")
             else:
                 self._wrong(at, "out-of-turn")
         elif at != self.turn:
@@ -295,7 +279,7 @@ class TridentGame(PhaseModel, Game):
             self.drew()
             self._play(self.turn, p)
         else:
-            self._refuse(None, "basket-to-field", "a piece from the basket cannot go on the field now")
+            self._out += refusal(None, "a piece from the basket cannot go on the field now", "basket-to-field")
 
     def _open_with(self, p: Piece) -> None:
         """The opening (and the reset): basic or change sets the suit, anything else is redone."""
@@ -472,14 +456,14 @@ class TridentGame(PhaseModel, Game):
         if what == "hint":
             self._out += hints.hint(self, seat)
         elif what not in DECLARATIONS:
-            self._refuse(seat, "no-such-declaration", f"cmd:{what} means nothing in The Trident")
+            self._out += refusal(seat, f"cmd:{what} means nothing in The Trident", "no-such-declaration")
         elif self.state == "dealing":
-            self._refuse(seat, "deal-short", "the deal is not finished", **self._short())
+            self._out += refusal(seat, "the deal is not finished", "deal-short", **self._short())
         elif what == "trident":
             if len(self.hands[seat]) != 1:
-                self._refuse(seat, "trident-not-one", f"seat {seat} does not hold exactly one piece")
+                self._out += refusal(seat, f"seat {seat} does not hold exactly one piece", "trident-not-one")
             elif self.declared[seat]:
-                self._refuse(seat, "trident-again", f"seat {seat} has already declared Trident")
+                self._out += refusal(seat, f"seat {seat} has already declared Trident", "trident-again")
             else:
                 self.declared[seat] = True
                 self._out.append(event("declare", seat=seat, what="trident"))
@@ -491,7 +475,7 @@ class TridentGame(PhaseModel, Game):
 
     def _pass(self, seat: int) -> None:
         if seat != self.turn or self.state not in ("turn", "drawn"):
-            self._refuse(seat, "not-your-turn", f"it is not seat {seat}'s turn")
+            self._out += refusal(seat, f"it is not seat {seat}'s turn", "not-your-turn")
         elif self.state == "drawn":
             self._out.append(event("declare", seat=seat, what="pass"))
             self._announce("passed", seat=seat)
@@ -504,15 +488,15 @@ class TridentGame(PhaseModel, Game):
             self._out.append(event("declare", seat=seat, what="pass"))
             self._crash(seat)  # must draw, and the basket has nothing left
         else:
-            self._refuse(seat, "draw-first", f"seat {seat} must draw before passing")
+            self._out += refusal(seat, f"seat {seat} must draw before passing", "draw-first")
 
     def _agree(self, seat: int) -> None:
         if self.state not in ("turn", "drawn"):
-            self._refuse(seat, "agree-not-now", "the suit cannot be reset now")
+            self._out += refusal(seat, "the suit cannot be reset now", "agree-not-now")
         elif seat in self.agreed:
-            self._refuse(seat, "agree-again", f"seat {seat} has already agreed")
+            self._out += refusal(seat, f"seat {seat} has already agreed", "agree-again")
         elif self.available < 1:
-            self._refuse(seat, "agree-empty-basket", "the basket is empty: the suit cannot be reset")
+            self._out += refusal(seat, "the basket is empty: the suit cannot be reset", "agree-empty-basket")
         else:
             self.agreed.add(seat)
             self._out.append(event("declare", seat=seat, what="agree"))
@@ -584,19 +568,18 @@ class TridentGame(PhaseModel, Game):
             out.append(line("agreed-so-far", count=len(self.agreed), players=len(self.seats)))
         return out
 
-    # -- hooks for the runtime -----------------------------------------------------
-    @classmethod
-    def phrase_values(cls, players: int, options: Mapping[str, Any]) -> Mapping[str, Sequence[Any]]:
-        """Every value a phrase parameter takes at such a table, so the voice renders them before play."""
-        from kikimimi.voice.domains import seat_sets
 
-        seats = list(range(1, players + 1))
-        tags = sorted(TAGS)
-        counts = range(0, len(TAGS) + 1)
-        return {
-            "seat": seats, "place": seats, "players": [players], "seats": seat_sets(seats),
-            "count": counts, "total": counts, "pieces": counts, "owed": counts,
-            "points": range(0, hand_points(tags) + 1), "agreed.count": range(1, players + 1),
-            "deal-short.count": [HAND_SIZE], "deal-first.count": [HAND_SIZE], "deal.count": [HAND_SIZE],
-            "piece": tags, "effect": sorted({BY_TAG[t].effect for t in tags}), "suit": [s.value for s in Suit],
-        }
+def phrase_values(players: int, options: Mapping[str, Any]) -> Mapping[str, Sequence[Any]]:
+    """Every value a phrase parameter takes at such a table, so the voice renders them before play."""
+    from kikimimi.voice.domains import seat_sets
+
+    seats = list(range(1, players + 1))
+    tags = sorted(TAGS)
+    counts = range(0, len(TAGS) + 1)
+    return {
+        "seat": seats, "place": seats, "players": [players], "seats": seat_sets(seats),
+        "count": counts, "total": counts, "pieces": counts, "owed": counts,
+        "points": range(0, hand_points(tags) + 1), "agreed.count": range(1, players + 1),
+        "deal-short.count": [HAND_SIZE], "deal-first.count": [HAND_SIZE], "deal.count": [HAND_SIZE],
+        "piece": tags, "effect": sorted({BY_TAG[t].effect for t in tags}), "suit": [s.value for s in Suit],
+    }

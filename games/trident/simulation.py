@@ -113,24 +113,31 @@ class World:
                 self.needs_field_piece = False
 
 
-class Bot:
-    """One seat's player: acts on its own memory of what its earphone and the speaker said."""
+class Follows:
+    """What every Trident player keeps of what it heard, the event bots and the ear bots alike."""
 
-    def __init__(self, seat: int, players: int, temper: Temper, rng: random.Random):
-        self.seat = seat
-        self.players = players
-        self.temper = temper
-        self.rng = rng
-        self.memory: dict[str, str] = {}  # physical piece -> what it was heard to be
+    def __init__(self) -> None:
         self.suit: str | None = None
         self.turn: int | None = None
         self.pending = 0
         self.owed = 0
         self.drawn = False
         self.choosing = False
-        self.want_trident = False
         self.want_agree = False
         self.agreed = False
+
+
+class Bot(Follows):
+    """One seat's player: acts on its own memory of what its earphone and the speaker said."""
+
+    def __init__(self, seat: int, players: int, temper: Temper, rng: random.Random):
+        super().__init__()
+        self.seat = seat
+        self.players = players
+        self.temper = temper
+        self.rng = rng
+        self.memory: dict[str, str] = {}  # physical piece -> what it was heard to be
+        self.want_trident = False
         self.tried: str | None = None
 
     # -- hearing -------------------------------------------------------------

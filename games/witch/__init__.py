@@ -1,4 +1,21 @@
-"""闇に笑う魔女 (Witch laughing in the dark): a hidden-role game on `kikimimi.roles`."""
-from .game import WitchGame
+"""闇に笑う魔女 (Witch laughing in the dark): a hidden-role game on `kikimimi.roles`.
 
-__all__ = ["WitchGame"]
+`GAME` is the entry point of the `kikimimi.games` group: what the game is,
+declared once.  One play is a `WitchGame`.
+"""
+from kikimimi.declaration import Declaration
+
+from .game import WitchGame, kit, phrase_values
+from .rules import MAX_PLAYERS, MIN_PLAYERS, OPTIONS
+
+GAME = Declaration(
+    name="witch", title="闇に笑う魔女", play=WitchGame, tags=WitchGame.known_tags, kit=kit,
+    phrase_values=phrase_values, min_players=MIN_PLAYERS, max_players=MAX_PLAYERS, official_players=8,
+    options=OPTIONS, commands=WitchGame.console_commands,
+    secret_options=frozenset({"preferences"}),  # who asked for which role: no spectator may read it
+    bots=("reason", "random", "ear"), bot_table=".bots:WitchSimulation",
+    report=".tuning:WitchReport", diagram=".rules:diagram",
+    pause_when_reader_lost=True,  # a seat that cannot act at night: the night's clock stops
+    pause_when_field_lost=True)  # the field reader is the microphone: its outage is charged to no speaker
+
+__all__ = ["GAME", "WitchGame"]

@@ -16,7 +16,7 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from kikimimi.ear import EarBot, EarTable, Heard
+from kikimimi.ear import Call, EarBot, EarTable, Heard, RefereeEar
 from kikimimi.roles.ear import DealtCards, Reach
 
 from .bots import BotSeat
@@ -86,27 +86,12 @@ class WitchEar(EarBot):
         return None
 
 
-class Referee(EarBot):
-    """The speaker's ear: when no seat has anything left to do by day, the vote is called."""
-
-    seat = None
-
-    def __init__(self) -> None:
-        self.phase = ""
-
-    def hear(self, heard: Heard) -> None:
-        if heard.key in ("day", "night", "prologue", "vote-now", "game-over"):
-            self.phase = heard.key
-
-    def act(self, reach: Any) -> dict[str, Any] | None:
-        if self.phase in ("day", "prologue"):
-            self.phase = "called"
-            return {"console": "next"}
-        return None
+#: The speaker's ear: when no seat has anything left to do by day, the vote is called.
+REFEREE = Call("next", frozenset({"day", "prologue"}), frozenset({"night", "vote-now", "game-over"}))
 
 
 def ear_simulation(seed: int, players: int, options: Mapping[str, Any], bot: str | None = None) -> EarTable:
     rng = random.Random(seed)
     world = DealtCards("witch:role", parse_options(players, options)["roles"], rng)
     seats = [WitchEar(s, players, random.Random(seed * 1000 + s)) for s in range(1, players + 1)]
-    return EarTable("witch", world, [*seats, Referee()])
+    return EarTable("witch", world, [*seats, RefereeEar(REFEREE)])

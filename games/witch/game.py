@@ -14,7 +14,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from kikimimi.commands import Command
+from kikimimi.commands import Command, refusal
 from kikimimi.hints import Line, line
 from kikimimi.kit import deck_cards, own_set
 from kikimimi.protocol import REFEREE, TABLE, Event, error, event, say, seat_audience
@@ -30,13 +30,13 @@ MAX_SPEECH = 2000
 
 
 class WitchGame(Talk, HiddenRoleGame):
-    name = "witch"
-    min_players = MIN_PLAYERS
-    max_players = MAX_PLAYERS
-    official_players = 8
-    tag_sets = ("witch",)
+    """One play of 闇に笑う魔女 on the hidden-role layer (the layer's settings first)."""
+
     PHASES = PHASES
-    options_schema = OPTIONS
+    card_set = "witch"
+    teams = TEAMS
+    knows = KNOWS
+    commands = ("advise", "exorcise", "silence")
     console_commands = HiddenRoleGame.console_commands + (
         Command("speak SEAT TEXT", "seat SEAT says TEXT (costs time by characters; a full-width one counts 2)",
                 "console_speak"),
@@ -45,27 +45,6 @@ class WitchGame(Talk, HiddenRoleGame):
         Command("exorcise SEAT TARGET", "the priest marks TARGET for tonight's exorcism (once per game)",
                 "console_exorcise"),
         Command("silence SEAT", "seat SEAT chooses silence", "console_silence"))
-    bots = ("reason", "random", "ear")
-    bot_table = ".bots:WitchSimulation"
-    ear_table = ".ear:ear_simulation"
-    report = ".tuning:WitchReport"
-    diagram_of = ".rules:diagram"
-    #: Options no spectator may read (`kikimimi.public`): who asked for which role.
-    secret_options = frozenset({"preferences"})
-
-    @classmethod
-    def kit(cls, players: int, options: Mapping[str, Any]) -> tuple[list[str], list[str]]:
-        """Everyone holds every power tag (docs/witch.md, cover): scanning EXORCISE
-        must not show the priest, nor ADVISE a human."""
-        deck = parse_options(players, options)["roles"]
-        return own_set(players, ("ok", "hint", "advise", "exorcise", "silence")), deck_cards("witch", "role", deck)
-
-    pause_when_reader_lost = True  # a seat that cannot act at night: the night's clock stops
-    pause_when_field_lost = True  # the field reader is the microphone: its outage is charged to no speaker
-    card_set = "witch"
-    teams = TEAMS
-    knows = KNOWS
-    commands = ("advise", "exorcise", "silence")
 
     def __init__(self, players: int, options: Mapping[str, Any] | None = None):
         super().__init__(players, options)
@@ -166,13 +145,13 @@ class WitchGame(Talk, HiddenRoleGame):
             return self._vote(seat, target, t)
         if self.phase == "night":
             return self._night_act(seat, target, t)
-        return self.refuse(seat, f"nothing to choose in the {self.phase}", "not-now")
+        return refusal(seat, f"nothing to choose in the {self.phase}", "not-now")
 
     def _vote(self, seat: int, target: int, t: float) -> list[Event]:
         vote = self.votes[-1]
         why = vote.refusal(seat, target)
         if why:
-            return self.refuse(seat, "that vote is not allowed", why, seat=target)
+            return refusal(seat, "that vote is not allowed", why, seat=target)
         vote.cast(seat, target)
         out = [say(seat_audience(seat), "voted", seat=target)]
         return out + (self._count(t) if vote.complete else [])
@@ -211,14 +190,14 @@ class WitchGame(Talk, HiddenRoleGame):
 
     def _advise(self, seat: int, target: int) -> list[Event]:
         if not self.roster.is_alive(target) or target == seat:
-            return self.refuse(seat, "advise another seat on the island", "not-on-island", seat=target)
+            return refusal(seat, "advise another seat on the island", "not-on-island", seat=target)
         self.advised[seat] = target
         return [event("advise", seat=seat, target=target, private=seat_audience(seat)),
                 say(seat_audience(seat), "advise-noted", seat=target)]
 
     def _exorcise(self, seat: int, target: int) -> list[Event]:
         if not self.roster.is_alive(target) or target == seat:
-            return self.refuse(seat, "mark another seat on the island", "not-on-island", seat=target)
+            return refusal(seat, "mark another seat on the island", "not-on-island", seat=target)
         self.mark = target
         return [event("exorcise", seat=seat, target=target, private=seat_audience(seat)),
                 say(seat_audience(seat), "exorcise-noted", seat=target)]
@@ -229,7 +208,7 @@ class WitchGame(Talk, HiddenRoleGame):
         if name == "ok" and self.phase == "prologue":
             return self._ready(seat, t)
         if self.phase != "day":
-            return self.refuse(seat, f"cmd:{name} has no use in the {self.phase}", "not-now")
+            return refusal(seat, f"cmd:{name} has no use in the {self.phase}", "not-now")
         if name == "silence":
             return self._silence(seat, t)
         if name in ("advise", "exorcise"):
@@ -239,10 +218,10 @@ class WitchGame(Talk, HiddenRoleGame):
             has = role == "human" if name == "advise" else role == "priest" and not self.exorcism_used
             if not has:
                 self.armed[seat] = "pretend"
-                return self.refuse(seat, f"no {name} power for this seat", "no-power")
+                return refusal(seat, f"no {name} power for this seat", "no-power")
             self.armed[seat] = name
             return [say(me, f"{name}-armed")]
-        return self.refuse(seat, f"cmd:{name} has no use by day", "not-now")
+        return refusal(seat, f"cmd:{name} has no use by day", "not-now")
 
     # -- nights ---------------------------------------------------------------------
     def _nightfall(self, t: float) -> list[Event]:
@@ -279,7 +258,7 @@ class WitchGame(Talk, HiddenRoleGame):
         if not why and kind == "banish" and self.roster.role(target) == "witch":
             why = "banish-witch"
         if why:
-            return self.refuse(seat, "not tonight", why, seat=target)
+            return refusal(seat, "not tonight", why, seat=target)
         night.choose(seat, target)
         if kind == "banish":
             witches = self.roster.holders("witch", alive_only=True)
@@ -358,7 +337,7 @@ class WitchGame(Talk, HiddenRoleGame):
         if len(text) > MAX_SPEECH:
             return [error(f"speak: a speech is at most {MAX_SPEECH} characters", private=REFEREE)]
         if self.phase == self.DEAL:
-            return self.refuse(seat, "scan your role card first", "scan-role-first")
+            return refusal(seat, "scan your role card first", "scan-role-first")
         return self.speak(seat, width(text), t, text)
 
     def console_deadroom(self, t: float, seat: int, text: str) -> list[Event]:
@@ -429,35 +408,40 @@ class WitchGame(Talk, HiddenRoleGame):
         })
         return snap
 
-    # -- hooks ---------------------------------------------------------------------
-    @classmethod
-    def phrase_values(cls, players: int, options: Mapping[str, Any]) -> Mapping[str, Sequence[Any]]:
-        """Every value a phrase parameter takes at such a table, so what players hear in play
-        (ballots, roles, the morning, the allowance after a speech) is rendered before the game.
-        Left to render when said: typed speech, and the minute readouts of a HINT, a silence or an
-        advisory (any minute of a 12-hour day: thousands of clips for a line said a few times)."""
-        from kikimimi.voice.domains import seat_sets
 
-        try:
-            o = parse_options(players, options)
-        except ValueError:
-            return {}
-        seats = list(range(1, players + 1))
-        counts = range(0, players + 1)
-        bonuses = [o["island_bonus"] * k for k in range(1, 7)]  # seven or fewer on the island
-        longest = o["allowance"] + bonuses[-1] + o["overrun"]
-        everyone = seat_sets(seats) if players <= 8 else seat_sets(seats, 3)
-        return {
-            "seat": seats, "voter": seats, "by": seats, "target": seats,
-            "role": [f"role:{r}" for r in sorted(TEAMS)], "partners.role": [f"role:{r}" for r in sorted(KNOWS)],
-            "team": [f"team:{t}" for t in sorted({*TEAMS.values(), "void"})],
-            "found": [f"found:{f}" for f in ("human", "witch")],
-            "phase": [f"phase:{p}" for p in PHASES.names],
-            "day": range(0, 2 * players + 2), "alive": counts, "count": counts, "missing": counts,
-            "waiting": counts, "seats": seat_sets(seats, 3), "partners.seats": seat_sets(seats, 2),
-            "hint-alive.seats": everyone, "hint-out.seats": everyone, "revote.seats": everyone,
-            "island-bonus.minutes": bonuses, "allowance-left.minutes": range(0, longest + 1),
-            "hours": range(0, o["day_minutes"] // 60 + 1), "day.hours": [o["day_minutes"] // 60], "votes": counts,
-            "day-in-minutes.minutes": [o["day_minutes"]],
-        }
+def kit(players: int, options: Mapping[str, Any]) -> tuple[list[str], list[str]]:
+    """Everyone holds every power tag (docs/witch.md, cover): scanning EXORCISE
+    must not show the priest, nor ADVISE a human."""
+    deck = parse_options(players, options)["roles"]
+    return own_set(players, ("ok", "hint", "advise", "exorcise", "silence")), deck_cards("witch", "role", deck)
 
+
+def phrase_values(players: int, options: Mapping[str, Any]) -> Mapping[str, Sequence[Any]]:
+    """Every value a phrase parameter takes at such a table, so what players hear in play
+    (ballots, roles, the morning, the allowance after a speech) is rendered before the game.
+    Left to render when said: typed speech, and the minute readouts of a HINT, a silence or an
+    advisory (any minute of a 12-hour day: thousands of clips for a line said a few times)."""
+    from kikimimi.voice.domains import seat_sets
+
+    try:
+        o = parse_options(players, options)
+    except ValueError:
+        return {}
+    seats = list(range(1, players + 1))
+    counts = range(0, players + 1)
+    bonuses = [o["island_bonus"] * k for k in range(1, 7)]  # seven or fewer on the island
+    longest = o["allowance"] + bonuses[-1] + o["overrun"]
+    everyone = seat_sets(seats) if players <= 8 else seat_sets(seats, 3)
+    return {
+        "seat": seats, "voter": seats, "by": seats, "target": seats,
+        "role": [f"role:{r}" for r in sorted(TEAMS)], "partners.role": [f"role:{r}" for r in sorted(KNOWS)],
+        "team": [f"team:{t}" for t in sorted({*TEAMS.values(), "void"})],
+        "found": [f"found:{f}" for f in ("human", "witch")],
+        "phase": [f"phase:{p}" for p in PHASES.names],
+        "day": range(0, 2 * players + 2), "alive": counts, "count": counts, "missing": counts,
+        "waiting": counts, "seats": seat_sets(seats, 3), "partners.seats": seat_sets(seats, 2),
+        "hint-alive.seats": everyone, "hint-out.seats": everyone, "revote.seats": everyone,
+        "island-bonus.minutes": bonuses, "allowance-left.minutes": range(0, longest + 1),
+        "hours": range(0, o["day_minutes"] // 60 + 1), "day.hours": [o["day_minutes"] // 60], "votes": counts,
+        "day-in-minutes.minutes": [o["day_minutes"]],
+    }

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from kikimimi.options import Options, anything, number, whole
+from kikimimi.options import Options, anything, number, seat_table, whole
 from kikimimi.phases import Phases
 
 ROLES = ("human", "witch", "mirror", "priest", "familiar", "knight", "twin", "imp")
@@ -71,7 +71,7 @@ OPTIONS = Options(
     whole("advisory_min", 5, "the shortest speech-restraint advisory, in minutes", low=0),
     whole("advisory_max", 30, "the longest speech-restraint advisory, in minutes", low=0),
     whole("silence_minutes", 60, "virtual minutes a chosen silence lasts", low=1),
-    anything("preferences", None, "seats' role wishes, e.g. {\"1\": \"mirror\"}"),
+    seat_table("preferences", ROLES, "seats' role wishes, e.g. {\"1\": \"mirror\"}"),
     whole("seed", 0, "mixed into the lot", low=0),
 )
 DEFAULTS: dict[str, Any] = OPTIONS.defaults
@@ -84,9 +84,4 @@ def parse_options(players: int, options: Mapping[str, Any]) -> dict[str, Any]:
         raise ValueError("advisory_min must not exceed advisory_max")
     if out["roles"] is None:
         out["roles"] = default_deck(players)
-    prefs = out["preferences"] or {}
-    if not isinstance(prefs, Mapping) or not all(
-            str(k).isdigit() and 1 <= int(k) <= players and v in ROLES for k, v in prefs.items()):
-        raise ValueError("preferences must map seats to role names, e.g. {\"1\": \"mirror\"}")
-    out["preferences"] = {int(k): v for k, v in prefs.items()}
     return out

@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Any
 
+from kikimimi.commands import refusal
 from kikimimi.protocol import REFEREE, TABLE, Event, Input, error, event, say, seat_audience, set_timer
 from kikimimi.roles import Roster, VirtualClock, Vote, chars_to_minutes, team_event, team_say
 
@@ -39,8 +40,7 @@ class Talk:
     mic: tuple[int, float, str, int] | None
     fired: Any
 
-    if TYPE_CHECKING:  # declared only: the layer's own (HiddenRoleGame.refuse, .lot) must stay the ones that run
-        def refuse(self, seat: int | None, message: str, key: str, /, **params: Any) -> list[Event]: ...
+    if TYPE_CHECKING:  # declared only: the layer's own (HiddenRoleGame.lot) must stay the one that runs
         def lot(self, t: float, what: str) -> random.Random: ...
 
     def _silence(self, seat: int, t: float) -> list[Event]:
@@ -50,7 +50,7 @@ class Talk:
         while after the choice that made the majority (a lot of 15-45 s on the
         table's secret seed, the day and who chose), never at that scan."""
         if self.talk_over:
-            return self.refuse(seat, "the talk is over", "day-over")
+            return refusal(seat, "the talk is over", "day-over")
         self.silenced.add(seat)
         out = [say(seat_audience(seat), "silence-noted")]
         if 2 * len(self.silenced) <= len(self.roster.alive()) or self.silence_due:
@@ -93,10 +93,10 @@ class Talk:
         if self.phase == "night":
             return self._night_speech(seat, minutes, text)
         if self.phase != "day":
-            return self.refuse(seat, f"no speech in the {self.phase}", "not-now")
+            return refusal(seat, f"no speech in the {self.phase}", "not-now")
         why = self._may_not_speak(seat)
         if why:
-            return self.refuse(seat, "you may not speak now", why)
+            return refusal(seat, "you may not speak now", why)
         hours = self.day_clock.spend(minutes)
         allowance = self.allowance[seat]
         allowance.spend(minutes)
@@ -119,9 +119,9 @@ class Talk:
     def _night_speech(self, seat: int, minutes: int, text: str | None) -> list[Event]:
         """The witches' chat: their earphones and the dead room read it; the island hears laughter."""
         if self.roster.role(seat) != "witch":
-            return self.refuse(seat, "only the witches talk at night", "night-silent")
+            return refusal(seat, "only the witches talk at night", "night-silent")
         if not self.night_clock.open:
-            return self.refuse(seat, "the night's time is spent", "night-over")
+            return refusal(seat, "the night's time is spent", "night-over")
         self.night_clock.spend(minutes)
         readers = self.roster.holders("witch", alive_only=True) + self.roster.dead()
         out = [team_event("speech", readers, seat=seat, minutes=minutes, night_left=self.night_clock.left)]

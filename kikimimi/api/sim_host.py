@@ -23,7 +23,7 @@ from kikimimi import declared
 from kikimimi.api.server import ApiServer, start_api
 from kikimimi.daemon import Daemon
 from kikimimi.engine import LogEvent, default_tagmap
-from kikimimi.registry import game_class
+from kikimimi.registry import declaration
 from kikimimi.script import Header
 from kikimimi.sim import MAX_INPUTS
 
@@ -47,13 +47,13 @@ class SimHost:
     def __init__(self, game: str, seed: int, players: int, options: Mapping[str, Any] | None = None,
                  bot: str | None = None, *, journal: Path, lang: str = "en",
                  watch: Watcher | None = None, max_inputs: int = MAX_INPUTS):
-        cls = game_class(game)
+        decl = declaration(game)
         self.options = dict(options or {})
-        self.header = Header(cls.name, players, self.options, lang, {"seed": seed})
+        self.header = Header(decl.name, players, self.options, lang, {"seed": seed})
         self.clock = VirtualClock()
         self.journal = Path(journal)
-        self.daemon = Daemon(self.header, self.journal, tagmap=default_tagmap(cls.name), clock=self.clock)
-        self.simulation = declared.simulation(cls, seed, players, self.options, bot)
+        self.daemon = Daemon(self.header, self.journal, tagmap=default_tagmap(decl.name), clock=self.clock)
+        self.simulation = declared.simulation(decl, seed, players, self.options, bot)
         self.watch = watch
         self.max_inputs = max_inputs
         self.api: ApiServer | None = None

@@ -10,9 +10,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 from kikimimi.cli import CliError
+from kikimimi.declaration import Declaration
 from kikimimi.engine import LogEvent, ScriptRun, log_line, tagmap_for
 from kikimimi.public import PublicView
-from kikimimi.registry import UnknownGame, game_class, game_names
+from kikimimi.registry import UnknownGame, declaration, game_names
 from kikimimi.script import Garbled, ScriptError, dumps, read_script
 from kikimimi.outputs import Output
 from kikimimi.tagmap import TagMapError
@@ -41,6 +42,11 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--games", type=int, default=None, metavar="N",
                    help="play N games and print the designer's report instead")
     p.add_argument("--plot", metavar="FILE", help="with --games: also draw a plot")
+    p.add_argument("--versus", metavar="BOT,BOT", default=None,
+                   help="with --games: pit bot kinds on the same seeds, each with 95 %% intervals")
+    p.add_argument("--variant", action="append", default=[], metavar="KEY=V1,V2",
+                   help="with --games: play each value of an option on the same seeds and compare "
+                        "(repeatable: every combination)")
     p.add_argument("--narrate", action="store_true",
                    help="print what is spoken, as text, instead of the event log")
     p.add_argument("--voice", choices=("auto", "audio", "text"), default=None,
@@ -63,9 +69,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=cmd_diagram)
 
 
-def _load_game(name: str) -> Any:
+def _load_game(name: str) -> Declaration:
     try:
-        return game_class(name)
+        return declaration(name)
     except UnknownGame as exc:
         raise CliError(str(exc)) from None
 
@@ -122,6 +128,33 @@ def parse_options(pairs: list[str]) -> dict[str, Any]:
     return options
 
 
+def split_values(text: str) -> list[str]:
+    """`a,b,[1,2]` -> ["a", "b", "[1,2]"]: commas inside brackets or braces belong to the value."""
+    out, depth, start = [], 0, 0
+    for i, ch in enumerate(text):
+        depth += ch in "[{"
+        depth -= ch in "]}"
+        if ch == "," and depth == 0:
+            out.append(text[start:i])
+            start = i + 1
+    out.append(text[start:])
+    return out
+
+
+def parse_variants(pairs: list[str]) -> dict[str, list[Any]]:
+    """`--variant KEY=V1,V2` (repeatable; a key given twice gathers its values)."""
+    variants: dict[str, list[Any]] = {}
+    for pair in pairs:
+        key, sep, values = pair.partition("=")
+        texts = split_values(values)
+        if not sep or not key or not all(texts):
+            raise CliError(f"--variant {pair!r}: expected KEY=VALUE,VALUE")
+        for value in (parse_options([f"{key}={v}"])[key] for v in texts):
+            if value not in variants.setdefault(key, []):
+                variants[key].append(value)
+    return variants
+
+
 def audio_or_text(mode: str, make_audio: Callable[[type[AudioOutput]], Output]) -> Output | None:
     """The audio output `make_audio(AudioOutput)` builds, or None (text only).
 
@@ -157,32 +190,40 @@ def open_outputs(mode: str, players: int, lang: str, listen: list[str]) -> list[
 def cmd_sim(args: argparse.Namespace) -> int:
     from kikimimi.sim import play
 
-    cls = _load_game(args.game)
+    decl = _load_game(args.game)
     if args.options:
-        print(game_help(cls))
+        print(game_help(decl))
         return 0
-    players = args.players or cls.official_players or cls.min_players
+    players = args.players or decl.default_players
     options = parse_options(args.option)
     if args.games is not None and args.bot == "ear":
         from kikimimi.sim import compare  # the ear bots' report beside the event bots'
 
         try:
-            print(compare(cls.name, args.games, args.seed, players, options, progress=sys.stderr.isatty()))
+            print(compare(decl.name, args.games, args.seed, players, options, progress=sys.stderr.isatty()))
         except (NotImplementedError, ValueError) as exc:
             raise CliError(str(exc)) from None
         return 0
+    if (args.versus or args.variant) and args.games is None:
+        raise CliError("--versus and --variant compare many games: give --games N")
     if args.games is not None:
         from kikimimi.tuning import tune
 
+        if args.games < 1:
+            raise CliError("--games: give a whole number of at least 1")
+        versus_bots = [b.strip() for b in args.versus.split(",")] if args.versus else None
+        if versus_bots is not None and (len(versus_bots) < 2 or not all(versus_bots)):
+            raise CliError(f"--versus {args.versus!r}: give two bot kinds or more, e.g. --versus human,search")
         try:
-            report = tune(cls, args.games, args.seed, players, options, bot=args.bot,
-                          plot=args.plot, progress=sys.stderr.isatty())
+            report = tune(decl, args.games, args.seed, players, options, bot=args.bot,
+                          plot=args.plot, progress=sys.stderr.isatty(),
+                          versus_bots=versus_bots, variants=parse_variants(args.variant))
         except (NotImplementedError, ValueError) as exc:
             raise CliError(str(exc)) from None
         print(report)
         return 0
     if args.serve:
-        return _serve_sim(cls, args, players, options)
+        return _serve_sim(decl, args, players, options)
     outputs: list[Output] = []
     if args.voice:
         outputs = open_outputs(args.voice, players, args.lang, args.listen.split(","))
@@ -205,7 +246,7 @@ def cmd_sim(args: argparse.Namespace) -> int:
             time.sleep(args.pace)
 
     try:
-        script, _ = play(cls.name, args.seed, players, options, args.bot, lang=args.lang, watch=watch)
+        script, _ = play(decl.name, args.seed, players, options, args.bot, lang=args.lang, watch=watch)
     except (NotImplementedError, ScriptError, ValueError) as exc:
         raise CliError(str(exc)) from None
     finally:
@@ -218,7 +259,7 @@ def cmd_sim(args: argparse.Namespace) -> int:
     return 0
 
 
-def _serve_sim(cls: Any, args: argparse.Namespace, players: int, options: dict[str, Any]) -> int:
+def _serve_sim(decl: Declaration, args: argparse.Namespace, players: int, options: dict[str, Any]) -> int:
     """A bot game a referee can watch and steer from `kikimimi console`."""
     from kikimimi.api.sim_host import serve_sim
     from kikimimi.narrate import TextOutput
@@ -229,29 +270,29 @@ def _serve_sim(cls: Any, args: argparse.Namespace, players: int, options: dict[s
         text.emit(events)  # runs under the table's lock: print only, never wait
 
     try:
-        serve_sim(cls.name, args.seed, players, options, args.bot, journal=Path(args.serve),
+        serve_sim(decl.name, args.seed, players, options, args.bot, journal=Path(args.serve),
                   lang=args.lang, pace=args.pace or 1.0, watch=narrate)
     except (NotImplementedError, ScriptError, ValueError) as exc:
         raise CliError(str(exc)) from None
     return 0
 
 
-def game_help(cls: Any) -> str:
+def game_help(decl: Declaration) -> str:
     """What `kikimimi sim GAME --options` prints: the declared options and bots."""
-    schema = cls.options_schema
-    lines = [f"{cls.name}: {cls.min_players}-{cls.max_players} players (official {cls.official_players})",
+    schema = decl.options
+    lines = [f"{decl.name}: {decl.min_players}-{decl.max_players} players (official {decl.official_players})",
              "options (--option NAME=VALUE):"]
     lines += [f"  {line}" for line in schema.help_lines()] if schema else ["  none declared"]
-    lines.append("bots (--bot NAME, the first is the default): " + (", ".join(cls.bots) or "none"))
+    lines.append("bots (--bot NAME, the first is the default): " + (", ".join(decl.bots) or "none"))
     return "\n".join(lines)
 
 
 def cmd_diagram(args: argparse.Namespace) -> int:
     from kikimimi.declared import diagram
 
-    cls = _load_game(args.game)
+    decl = _load_game(args.game)
     try:
-        text = diagram(cls, args.format)
+        text = diagram(decl, args.format)
     except (NotImplementedError, ValueError) as exc:
         raise CliError(str(exc)) from None
     if args.output:

@@ -29,14 +29,12 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def _checked(args: argparse.Namespace) -> Path:
-    from kikimimi.registry import UnknownGame, game_class
+    from kikimimi.registry import UnknownGame, declaration
 
     try:
-        cls = game_class(args.game)
-    except UnknownGame as exc:
+        declaration(args.game).check_players(args.players)
+    except (UnknownGame, ValueError) as exc:
         raise CliError(str(exc)) from None
-    if not cls.min_players <= args.players <= cls.max_players:
-        raise CliError(f"{cls.name} is for {cls.min_players}-{cls.max_players} players, not {args.players}")
     out = Path(args.out)
     if out.exists() and not args.force:
         raise CliError(f"{out} exists: choose another name, or --force to replace it")

@@ -77,11 +77,10 @@ def pieces_of(set_name: str, players: int) -> list[str]:
         return [f"seat:{k}" for k in range(1, players + 1)]
     if set_name == "cmd":
         return [f"cmd:{c}" for c in COMMAND_TAGS]
-    from kikimimi.registry import UnknownGame, game_class
+    from kikimimi.registry import UnknownGame, declaration
 
     try:
-        cls = game_class(set_name)
-        tags = cls.known_tags(players)
+        tags = declaration(set_name).known_tags(players)
     except UnknownGame as exc:
         raise TagsError(f"{exc}; or use the sets seat, cmd") from None
     except Exception as exc:  # a plugin that cannot list its pieces

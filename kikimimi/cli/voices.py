@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from kikimimi.cli import CliError
 
 if TYPE_CHECKING:
-    from kikimimi.protocol import Game
+    from kikimimi.declaration import Declaration
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -37,11 +37,11 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     r.set_defaults(func=cmd_prepare)
 
 
-def _game(name: str) -> type[Game]:
-    from kikimimi.registry import UnknownGame, game_class
+def _game(name: str) -> Declaration:
+    from kikimimi.registry import UnknownGame, declaration
 
     try:
-        return game_class(name)
+        return declaration(name)
     except UnknownGame as exc:
         raise CliError(str(exc)) from None
 
@@ -54,20 +54,20 @@ def cmd_check(args: argparse.Namespace) -> int:
     folder = Path(args.pack)
     if not folder.is_dir():
         raise CliError(f"{folder}: not a folder of recorded phrases")
-    cls = _game(args.game)
-    book = Phrasebook(args.lang, ("core", cls.name))
+    decl = _game(args.game)
+    book = Phrasebook(args.lang, ("core", decl.name))
     pack = VoicePack(folder)
     missing = sorted(k for k in book.phrases if k not in pack)
     unused = [f"{name}: not <key>.wav or <key>@<param>=<value>.wav" for name in pack.bad]
     for key, params, stem in sorted(pack.entries(), key=lambda e: e[2]):
         if key not in book.phrases:
-            unused.append(f"{stem}.wav: no phrase {key!r} in {cls.name}/{args.lang}")
+            unused.append(f"{stem}.wav: no phrase {key!r} in {decl.name}/{args.lang}")
             continue
         extra = sorted(set(params) - set(placeholders(book.phrases[key])))
         if extra:
             unused.append(f"{stem}.wav: {key!r} takes no parameter {', '.join(extra)}")
     print(f"{folder}: {len(pack.files)} recordings, {len(book.phrases) - len(missing)} of "
-          f"{len(book.phrases)} phrases of {cls.name}/{args.lang} recorded")
+          f"{len(book.phrases)} phrases of {decl.name}/{args.lang} recorded")
     for key in missing:
         print(f"missing: {key} = {book.phrases[key]!r} (spoken by the engine)")
     for line in unused:
@@ -80,10 +80,12 @@ def cmd_prepare(args: argparse.Namespace) -> int:
     from kikimimi.voice.render import Renderer
     from kikimimi.voice.settings import MAX_RATE, MIN_RATE
 
-    cls = _game(args.game)
-    players = args.players or cls.official_players or cls.min_players
-    if not cls.min_players <= players <= cls.max_players:
-        raise CliError(f"{cls.name} is for {cls.min_players}-{cls.max_players} players, not {players}")
+    decl = _game(args.game)
+    players = args.players or decl.default_players
+    try:
+        decl.check_players(players)
+    except ValueError as exc:
+        raise CliError(str(exc)) from None
     rates = args.rate or [None]
     if any(r is not None and not MIN_RATE <= r <= MAX_RATE for r in rates):
         raise CliError(f"--rate must be {MIN_RATE}-{MAX_RATE} words per minute")
@@ -93,12 +95,12 @@ def cmd_prepare(args: argparse.Namespace) -> int:
         raise CliError(str(exc)) from None
     if renderer.problem:
         raise CliError(renderer.problem)
-    got = table_texts(cls.name, players, {}, args.lang)
+    got = table_texts(decl.name, players, {}, args.lang)
     started = time.perf_counter()
     made, failures = renderer.fill_cache(got.texts, rates, progress=True)
     for line in failures:
         print(line)
-    print(f"{cls.name}/{args.lang}, {players} players, {renderer.describe()}: {len(got.texts)} texts x "
+    print(f"{decl.name}/{args.lang}, {players} players, {renderer.describe()}: {len(got.texts)} texts x "
           f"{len(rates)} rate(s), {made} rendered now in {time.perf_counter() - started:.1f} s")
     for key, why in got.on_demand.items():
         print(f"rendered when first said: {key} ({why})")

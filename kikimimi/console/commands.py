@@ -37,13 +37,13 @@ TABLE_COMMANDS: list[tuple[str, str]] = [
 
 def game_commands(game: str | None) -> list[tuple[str, str]]:
     """The referee commands of the game being served (the game describes them itself)."""
-    from kikimimi.protocol import Game
-    from kikimimi.registry import UnknownGame, game_class
+    from kikimimi.declaration import CONTRACT_COMMANDS
+    from kikimimi.registry import UnknownGame, declaration
 
     try:
-        return list(game_class(str(game)).referee_commands())
+        return declaration(str(game)).referee_commands()
     except UnknownGame:
-        return list(Game.referee_commands())
+        return list(CONTRACT_COMMANDS)
 
 
 def help_text(game: str | None) -> str:

@@ -33,11 +33,11 @@ def noun_for(game: str | None) -> str:
     Read from the game's own tags (a game whose tags are `SET:card-...` is
     played with cards), so a new card game is named right without the
     console knowing it."""
-    from kikimimi.registry import UnknownGame, game_class
+    from kikimimi.registry import UnknownGame, declaration
 
     try:
-        cls = game_class(str(game))
-        tags = cls.known_tags(cls.official_players or cls.min_players)
+        decl = declaration(str(game))
+        tags = decl.known_tags(decl.default_players)
     except (UnknownGame, Exception):  # a game that cannot list its tags still gets a readable view
         return "piece"
     return "card" if any(":card-" in t for t in tags) else "piece"

@@ -16,10 +16,10 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from kikimimi import hints
-from kikimimi.commands import Command, dispatch
+from kikimimi.commands import Command, dispatch, refusal
 from kikimimi.hints import Line, line
 from kikimimi.phases import Phases
-from kikimimi.protocol import REFEREE, TABLE, Event, Game, Input, error, event, say, seat_audience
+from kikimimi.protocol import REFEREE, TABLE, Event, Input, Play, error, event, say, seat_audience
 
 from .clock import PhaseTimer
 from .deal import Deal, all_card_tags, check_deck, parse_card
@@ -31,7 +31,7 @@ MAX_WORDS = 64
 MAX_LINE = 4000
 
 
-class HiddenRoleGame(Game):
+class HiddenRoleGame(Play):
     """Subclass, set the class attributes, call `setup_roles(deck)` in `__init__`."""
 
     #: The tag set of the role cards and the game's catalogue, e.g. "witch".
@@ -114,11 +114,11 @@ class HiddenRoleGame(Game):
 
     def on_choose(self, seat: int, target: int, t: float) -> list[Event]:
         """Seat `seat` scanned `seat:target` (or the console's `act`)."""
-        return self.refuse(seat, f"nothing to choose in the {self.phase}", "not-now")
+        return refusal(seat, f"nothing to choose in the {self.phase}", "not-now")
 
     def on_command(self, seat: int, name: str, t: float) -> list[Event]:
         """A command tag `cmd:NAME` on the seat's hand reader (or console `yes`/`no`/`ok`)."""
-        return self.refuse(seat, f"cmd:{name} has no use in the {self.phase}", "not-now")
+        return refusal(seat, f"cmd:{name} has no use in the {self.phase}", "not-now")
 
     def on_console(self, words: list[str], t: float) -> list[Event] | None:
         """A console command of the game's own (None: not one)."""
@@ -162,13 +162,6 @@ class HiddenRoleGame(Game):
         return []
 
     # -- helpers for games ---------------------------------------------------------
-    def refuse(self, seat: int | None, message: str, key: str, /, **params: Any) -> list[Event]:
-        """A refusal that stays where it belongs: a seat's in its earphone, the console's with the referee."""
-        if seat is None:
-            return [error(message, private=REFEREE)]
-        me = seat_audience(seat)
-        return [error(message, private=me), say(me, key, **params)]
-
     def enter(self, phase: str, day: int | None = None) -> Event:
         """Move to a phase; the `phase` event for the log."""
         self.phase = self._moved(phase)
@@ -286,7 +279,7 @@ class HiddenRoleGame(Game):
         me = seat_audience(seat)
         why = self.deal.refusal(seat, role, n)
         if why:
-            return self.refuse(seat, "that card cannot be dealt to you", why)
+            return refusal(seat, "that card cannot be dealt to you", why)
         if not self.deal.scan(seat, role, n):  # your own card again: hear it again
             return [say(me, "your-role", role=self.role_name(role))] + self.role_told(seat)
         p = self.roster[seat]
@@ -322,20 +315,20 @@ class HiddenRoleGame(Game):
             if self.phase != self.DEAL and self.roster.role(seat) and self.deal.cards.get(seat) == card:
                 return [say(seat_audience(seat), "your-role", role=self.role_name(card[0]))] + self.role_told(seat)
             if self.phase != self.DEAL:
-                return self.refuse(seat, "role cards are scanned only at the deal", "not-now")
+                return refusal(seat, "role cards are scanned only at the deal", "not-now")
             return self._scan_card(seat, card[0], card[1], t)
         if tag == "cmd:hint":
             return self.hint(seat)
         if self.phase == self.DEAL:
-            return self.refuse(seat, "scan your role card first", "scan-role-first")
+            return refusal(seat, "scan your role card first", "scan-role-first")
         if not self.roster.is_alive(seat) and not self.dead_may_act(seat, tag):
-            return self.refuse(seat, "you have left the game", "you-are-out")
+            return refusal(seat, "you have left the game", "you-are-out")
         if tag.startswith("seat:"):
             target = int(tag[5:])
             return self.on_choose(seat, target, t)
         if tag.startswith("cmd:"):
             return self.on_command(seat, tag[4:], t)
-        return self.refuse(seat, f"{tag} has no use now", "not-now")
+        return refusal(seat, f"{tag} has no use now", "not-now")
 
     def _console(self, line: str, t: float) -> list[Event]:
         self.console_line = line[:MAX_LINE]  # the raw line, for commands that carry text

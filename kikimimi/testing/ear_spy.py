@@ -10,7 +10,8 @@ from typing import Any, Protocol
 
 from kikimimi import declared
 from kikimimi.ear import EAR, EarTable, Heard
-from kikimimi.protocol import Game, Simulation
+from kikimimi.declaration import Declaration
+from kikimimi.protocol import Simulation
 
 #: (seat, what was heard or the reach touched, "hear" or "act")
 Call = tuple[int | None, object, str]
@@ -25,10 +26,10 @@ def spy_on_ear_bots(monkeypatch: Patcher, game: str) -> list[Call]:
     calls: list[Call] = []
     original = declared.simulation
 
-    def simulation(cls: type[Game], seed: int, players: int, options: Mapping[str, Any],
+    def simulation(decl: Declaration, seed: int, players: int, options: Mapping[str, Any],
                    bot: str | None = None) -> Simulation:
-        table = original(cls, seed, players, options, bot)
-        if cls.name != game or bot != EAR:
+        table = original(decl, seed, players, options, bot)
+        if decl.name != game or bot != EAR:
             return table
         assert isinstance(table, EarTable)
         for b in table.bots:

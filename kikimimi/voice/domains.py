@@ -4,7 +4,7 @@ A parametrised phrase ("{seat}番。", "{card}、あなたのカードです。"
 first use made its answer wait 24-30 ms p95 for the engine (Open JTalk:
 50-200 ms), against ~2 ms for a cached clip.  So at table start every phrase
 is rendered with every value its parameters can take at that table: a game
-declares its parameter domains (`Game.phrase_values`), and this module
+declares its parameter domains (its declaration's `phrase_values`), and this module
 expands each catalogue template over the domains of the parameters it
 actually names.
 
@@ -19,9 +19,12 @@ import itertools
 import string
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kikimimi.phrases import Phrasebook
+
+if TYPE_CHECKING:
+    from kikimimi.declaration import Declaration
 
 #: Most texts one phrase may expand to (a Open JTalk clip takes ~0.1 s on a first start).
 MAX_VARIANTS = 1500
@@ -43,13 +46,9 @@ def core_values(players: int) -> Domains:
             "players": [players], "count": range(0, players + 1)}
 
 
-def domains_for(game_cls: Any, players: int, options: Mapping[str, Any]) -> Domains:
+def domains_for(decl: Declaration, players: int, options: Mapping[str, Any]) -> Domains:
     """Parameter name -> values ("seat" -> 1..players); a key "phrase.param" narrows one phrase."""
-    declared = {}
-    hook = getattr(game_cls, "phrase_values", None)
-    if hook is not None:
-        declared = dict(hook(players, options) or {})
-    return {**core_values(players), **declared}
+    return {**core_values(players), **decl.own_values(players, options)}
 
 
 def placeholders(template: str) -> list[str]:
@@ -137,11 +136,11 @@ def expand(book: Phrasebook, domains: Mapping[str, Sequence[Any]],
 def table_texts(game: str, players: int, options: Mapping[str, Any], lang: str,
                 extra_names: Iterable[str] = ()) -> Expansion:
     """Everything a table of `game` in `lang` may say (players' names appended, spoken alone)."""
-    from kikimimi.registry import game_class
+    from kikimimi.registry import declaration
 
-    cls = game_class(game)
-    book = Phrasebook(lang, ("core", cls.name))
-    got = expand(book, domains_for(cls, players, options))
+    decl = declaration(game)
+    book = Phrasebook(lang, ("core", decl.name))
+    got = expand(book, domains_for(decl, players, options))
     for name in extra_names:
         if name.strip() and name not in got.texts:
             got.texts.append(name)
@@ -159,11 +158,11 @@ def first_and_rest(game: str, players: int, options: Mapping[str, Any], lang: st
     lines, every fixed phrase, phrases over a few values such as seats, and every
     piece's name) and the rest, each in catalogue order.  Together they are
     `table_texts(...).texts`."""
-    from kikimimi.registry import game_class
+    from kikimimi.registry import declaration
 
-    cls = game_class(game)
-    book = Phrasebook(lang, ("core", cls.name))
-    got = expand(book, domains_for(cls, players, options))
+    decl = declaration(game)
+    book = Phrasebook(lang, ("core", decl.name))
+    got = expand(book, domains_for(decl, players, options))
     first: list[str] = []
     rest: list[str] = []
     at = 0

@@ -88,12 +88,12 @@ def test_every_listed_command_is_one_the_served_game_accepts():
     from kikimimi.engine import Table
     from importlib.metadata import entry_points
 
-    from kikimimi.registry import game_class
+    from kikimimi.registry import declaration
     from kikimimi.script import Header
 
     for name in sorted(ep.name for ep in entry_points(group="kikimimi.games")):  # the shipped games
-        cls = game_class(name)
-        table = Table(Header(name, cls.official_players or cls.min_players, {}, "en"))
+        decl = declaration(name)
+        table = Table(Header(name, decl.default_players, {}, "en"))
         table.start()
         for syntax, _ in game_commands(name):
             first = syntax.split(" | ")[0]  # "yes SEAT | no SEAT": alternatives; "pass|agree": choices

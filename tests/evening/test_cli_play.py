@@ -6,7 +6,7 @@ import json
 import pytest
 
 from kikimimi.cli import main
-from kikimimi.registry import game_class, game_names
+from kikimimi.registry import declaration, game_names
 
 
 @pytest.mark.parametrize("game", ["trident", "onisagashi"])
@@ -14,14 +14,14 @@ def test_sim_defaults_to_the_official_count(game, tmp_path, capsys):
     record = tmp_path / "game.jsonl"
     assert main(["sim", game, "--seed", "3", "--record", str(record)]) == 0
     header = json.loads(record.read_text().splitlines()[0])
-    assert header["players"] == game_class(game).official_players
-    assert game_class("onisagashi").official_players == 5
+    assert header["players"] == declaration(game).official_players
+    assert declaration("onisagashi").official_players == 5
 
 
 def test_every_game_names_its_official_count():
     for name in game_names():
-        cls = game_class(name)
-        assert cls.official_players is not None and cls.min_players <= cls.official_players <= cls.max_players
+        decl = declaration(name)
+        assert decl.official_players is not None and decl.min_players <= decl.official_players <= decl.max_players
 
 
 def test_diagram_offers_no_svg_it_cannot_draw(capsys):

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from kikimimi.registry import game_class
+from kikimimi.registry import declaration
 from kikimimi.script import dumps
 from kikimimi.sim import play
 from kikimimi.game_files import sim_table_file
@@ -40,8 +40,8 @@ def test_a_game_name_serves_its_own_simulated_table_with_paths_from_here(tmp_pat
 @pytest.mark.parametrize("path", SIM_CONFIGS, ids=lambda p: p.parent.name)
 def test_a_sim_config_loads_and_serves_a_bot_game_to_its_end(path, tmp_path):
     config = load_table_config(path)
-    cls = game_class(config.game)
-    assert config.simulated and cls.min_players <= config.players <= cls.max_players
+    decl = declaration(config.game)
+    assert config.simulated and decl.min_players <= config.players <= decl.max_players
     script, log = play(config.game, 7, config.players, config.options, lang=config.lang)
     assert script[0]["players"] == config.players
     (tmp_path / "game.jsonl").write_text("".join(dumps(line) + "\n" for line in script))

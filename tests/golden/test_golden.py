@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from kikimimi.engine import run_script
-from kikimimi.registry import game_class, game_names
+from kikimimi.registry import declaration, game_names
 from kikimimi.script import dumps, iter_dicts
 from kikimimi.sim import play
 
@@ -39,8 +39,8 @@ def test_the_golden_script_gives_the_golden_log(game):
     script_file, log_file = _files(game)
     if UPDATE:
         if not script_file.exists():
-            cls = game_class(game)
-            script, _ = play(game, 1, cls.official_players or cls.min_players, {})
+            decl = declaration(game)
+            script, _ = play(game, 1, decl.default_players, {})
             _write(script_file, script)
         _write(log_file, run_script(script_file.read_text(encoding="utf-8").splitlines()))
     assert script_file.exists() and log_file.exists(), f"no golden files for {game}: see this file's docstring"

@@ -28,7 +28,7 @@ from kikimimi.api.views import public_events
 from kikimimi.daemon import Daemon
 from kikimimi.engine import ScriptRun
 from kikimimi.protocol import visible_to
-from kikimimi.registry import game_class, game_names
+from kikimimi.registry import declaration, game_names
 from kikimimi.script import Header, dumps, iter_dicts, parse_line, read_script
 
 #: Seconds of fuzzing for all games together, shared evenly (the test stays under ~30 s).
@@ -121,13 +121,13 @@ def _live_equals_replay(header: Header, lines: list[Any], journal: Path) -> None
 
 @pytest.mark.parametrize("game", game_names())
 def test_hostile_scripts_never_break_the_table(game, toy, tmp_path):
-    cls = game_class(game)
-    players = cls.official_players or cls.min_players
-    pieces = cls.known_tags(players)
+    decl = declaration(game)
+    players = decl.default_players
+    pieces = decl.known_tags(players)
     tags = sorted(pieces)
     tags += ["cmd:pass", "cmd:hint", "cmd:agree", f"seat:{players}", "nope:x", "", "cmd:../../x"]
     rng = random.Random(f"kikimimi-fuzz-{game}")
-    header = Header(cls.name, players, {}, rng.choice(["en", "ja"]))
+    header = Header(decl.name, players, {}, rng.choice(["en", "ja"]))
     budget = TOTAL_BUDGET / len(game_names())
     deadline = time.monotonic() + budget
     scripts = 0

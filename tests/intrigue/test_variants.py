@@ -16,6 +16,7 @@ from kikimimi.engine import public_view, run_script
 from kikimimi.phrases import Phrasebook
 from kikimimi.protocol import visible_to
 from kikimimi.script import ScriptError
+from kikimimi.registry import declaration
 from kikimimi_games.intrigue import EDITIONS, IntrigueGame
 
 from .helpers import A, Script
@@ -181,11 +182,11 @@ def test_a_bad_console_line_is_one_error_and_changes_nothing(line):
 
 
 def test_referee_commands_list_every_console_word():
-    cmds = IntrigueGame.referee_commands()
+    cmds = declaration("intrigue").referee_commands()
     assert all(isinstance(s, str) and isinstance(h, str) and h for s, h in cmds)
     words = {s.split()[0] for s, _ in cmds}
     assert words == {"act", "place", "send", "bribe", "ok", "next", "hint", "stop"}  # scan: the runtime's
-    for command in IntrigueGame.console_commands:  # the help is the table the console line is parsed by
+    for command in declaration("intrigue").commands:  # the help is the table the console line is parsed by
         assert callable(getattr(IntrigueGame, command.run))
 
 
@@ -209,7 +210,8 @@ def test_pieces_on_the_field_reader_and_lifted_pieces():
 
 def used_keys() -> set[str]:
     src = GAME_SOURCE.read_text()
-    keys = set(re.findall(r'(?:_announce|_tell|_refuse|\bline)\((?:[^,()]+, )?"([a-z-]+)"', src))
+    keys = set(re.findall(r'(?:_announce|_tell|\bline)\((?:[^,()]+, )?"([a-z-]+)"', src))
+    keys |= set(re.findall(r'refusal\([^,()]+, f?"[^"]*", "([a-z-]+)"', src))
     keys |= {f"game-over-{r}" for r in ("end", "stopped")}
     return keys
 
@@ -258,13 +260,13 @@ def test_any_console_line_is_answered_without_a_traceback(lines):
 
 
 def test_the_diagram_draws_the_steps_of_a_turn():
-    text = diagram(IntrigueGame)
+    text = diagram(declaration("intrigue"))
     for state in ("turn", "offers", "placing", "dispatching", "over"):
         assert f'state "{state}"' in text
     for trigger in ("call_offers", "call_placing", "call_dispatch", "begin_turn", "finish"):
         assert trigger in text
     with pytest.raises(ValueError):
-        diagram(IntrigueGame, "dot")
+        diagram(declaration("intrigue"), "dot")
 
 
 def test_situation_repeats_whose_turn_and_the_waiting_call_on_the_speaker():

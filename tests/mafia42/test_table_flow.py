@@ -9,6 +9,7 @@ from kikimimi.engine import public_view, run_script
 from kikimimi.protocol import Input
 from kikimimi.script import Header, ScriptError
 from kikimimi.sim import play
+from kikimimi.registry import declaration
 from kikimimi_games.mafia42 import Mafia42Game
 
 from .table import Table, of, said
@@ -98,7 +99,7 @@ def test_console_acts_and_chats_reach_only_who_may_hear():
     assert [e["to"] for e in said(log, "chat")] == ["seat:1", "seat:2", "seat:3", "seat:4"]  # spoken to who may hear
     log = Table(["mafia", "mafia", "lover", "lover", C]).night().console("chat 5 good morning").run()
     assert said(log, "chat", "table")[-1]["params"]["text"] == "good morning"  # by day, on the speaker
-    assert "chat SEAT TEXT" in dict(Mafia42Game.referee_commands())
+    assert "chat SEAT TEXT" in dict(declaration("mafia42").referee_commands())
 
 
 def test_the_dead_cannot_act_and_refusals_stay_private():
@@ -138,7 +139,7 @@ def test_a_reading_waits_for_a_second_voter_and_the_final_tally_is_read_whole():
 
 
 def test_the_diagram_draws_every_phase_the_game_enters():
-    text = diagram(Mafia42Game)
+    text = diagram(declaration("mafia42"))
     _, log = play("mafia42", 3, 8, {})
     for phase in {e["phase"] for e in of(log, "phase")}:
         assert f"{phase} -->" in text or f"--> {phase}" in text
@@ -175,7 +176,7 @@ def test_every_phase_change_is_one_the_diagram_draws():
     assert seen <= edges and len(seen) >= 7
     with pytest.raises(PhaseError):
         PHASES.step("vote", "approval")  # the vote leads to the defence or the night, never straight on
-    assert "    discussion: discussion, option discussion_per_player s per living player" in diagram(Mafia42Game)
+    assert "    discussion: discussion, option discussion_per_player s per living player" in diagram(declaration("mafia42"))
 
 
 def test_each_seat_is_one_record_of_the_layers_roster():

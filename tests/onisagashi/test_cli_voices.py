@@ -12,6 +12,7 @@ import pytest
 
 from kikimimi.tuning import tune
 from kikimimi.sim import play
+from kikimimi.registry import declaration
 from kikimimi_games.onisagashi import OnisagashiGame
 from kikimimi_games.onisagashi.cards import CARDS
 
@@ -82,7 +83,7 @@ def test_every_spoken_key_and_card_exists_in_both_languages():
 
 
 def test_tune_compares_best_with_random_bots():
-    report = tune(OnisagashiGame, 2, 1, 5, {"rules": "beginner", "rounds": 1}, progress=False)
+    report = tune(declaration("onisagashi"), 2, 1, 5, {"rules": "beginner", "rounds": 1}, progress=False)
     lines = report.splitlines()
     assert any(line.strip().startswith("best") and "mean=" in line for line in lines)
     assert any(line.strip().startswith("random") and "mean=" in line for line in lines)

@@ -7,6 +7,7 @@ from kikimimi.declared import diagram
 from kikimimi.engine import run_script
 from kikimimi.script import ScriptError
 from kikimimi.testing.table_script import Script as TableScript
+from kikimimi.registry import declaration
 from kikimimi_games.onisagashi import OnisagashiGame
 
 # The seed's example seen from seat 1: 魅音, 豆腐の角, 沼; answer shion, kuwa, riverbank.
@@ -148,6 +149,6 @@ def test_bad_options_are_refused(options):
 
 
 def test_diagram_names_every_state():
-    text = diagram(OnisagashiGame)
+    text = diagram(declaration("onisagashi"))
     for state in ("dealing", "declaring", "window", "answering", "between", "over"):
         assert state in text

@@ -10,7 +10,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 def toyroles():
     """The toy hidden-role game, registered for this process."""
     from kikimimi.registry import register
-    from toyroles import ToyRolesGame
+    from toyroles import GAME
 
-    register(ToyRolesGame)
-    return ToyRolesGame
+    register(GAME)
+    return GAME.play

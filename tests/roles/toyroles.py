@@ -11,15 +11,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from kikimimi.commands import refusal
+from kikimimi.declaration import Declaration
 from kikimimi.protocol import TABLE, Event, say, seat_audience
 from kikimimi.roles import HiddenRoleGame, Night, Settlement, Vote, decide, settle, team_event, team_say
 
 
 class ToyRolesGame(HiddenRoleGame):
-    name = "toyroles"
-    min_players = 4
-    max_players = 8
-    official_players = 6
     card_set = "toyroles"
     teams = {"wolf": "wolves", "seer": "village", "villager": "village"}
     knows = {"wolf": ("wolf",)}
@@ -44,14 +42,14 @@ class ToyRolesGame(HiddenRoleGame):
             vote = self.votes[-1]
             why = vote.refusal(seat, target)
             if why:
-                return self.refuse(seat, "that vote is not allowed", why)
+                return refusal(seat, "that vote is not allowed", why)
             vote.cast(seat, target)
             out = [say(seat_audience(seat), "voted", seat=target)]
             return out + (self._count(t) if vote.complete else [])
         if self.phase == "night" and self.night:
             why = self.night.refusal(seat, target)
             if why:
-                return self.refuse(seat, "not tonight", why)
+                return refusal(seat, "not tonight", why)
             self.night.choose(seat, target)
             out: list[Event] = []
             kind = self.night.kind(seat)
@@ -115,3 +113,8 @@ class ToyRolesGame(HiddenRoleGame):
         if 2 * len(wolves) >= len(alive):
             return "wolves"
         return None
+
+
+GAME = Declaration(name="toyroles", play=ToyRolesGame, tags=ToyRolesGame.known_tags,
+                   min_players=4, max_players=8, official_players=6,
+                   commands=ToyRolesGame.console_commands, ear_table=None)

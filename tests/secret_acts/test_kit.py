@@ -10,7 +10,7 @@ import pytest
 from kikimimi.cli import tags
 from kikimimi.engine import run_script
 from kikimimi.kit import kit_for, missing_copies
-from kikimimi.registry import game_class, game_names
+from kikimimi.registry import declaration, game_names
 from kikimimi.testing.ntag import Ntag213
 from kikimimi.testing.pn532_emulator import PN532Emulator
 
@@ -26,10 +26,10 @@ def pn532(tmp_path):
 
 @pytest.mark.parametrize("game", GAMES)
 def test_every_secret_act_of_a_game_is_in_each_players_own_set(game):
-    cls = game_class(game)
-    for players in sorted({cls.min_players, cls.official_players or cls.min_players, cls.max_players}):
+    decl = declaration(game)
+    for players in sorted({decl.min_players, decl.default_players, decl.max_players}):
         kit = kit_for(game, players)
-        known = cls.known_tags(players) | {f"seat:{k}" for k in range(1, players + 1)} | {"cmd:hint"}
+        known = decl.known_tags(players) | {f"seat:{k}" for k in range(1, players + 1)} | {"cmd:hint"}
         assert set(kit.own) | set(kit.table) <= known | {f"cmd:{c}" for c in ("ok", "yes", "no", "bribe", "raise",
                                                                               "extend", "shorten", "trident",
                                                                               "pass", "agree")}

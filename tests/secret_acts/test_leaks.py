@@ -6,7 +6,7 @@ import pytest
 
 from kikimimi.engine import public_view, run_script
 from kikimimi.protocol import visible_to
-from kikimimi.registry import game_class, game_names
+from kikimimi.registry import declaration, game_names
 from kikimimi.script import dumps
 from kikimimi.sim import play
 
@@ -45,7 +45,7 @@ def test_oni_console_refusals_are_no_public_events_naming_cards():
 
 @pytest.mark.parametrize("game,card", [("witch", "witch:role-witch-1"), ("mafia42", "mafia42:job-mafia-1")])
 def test_a_role_card_put_on_the_field_is_never_named_in_public(game, card):
-    players = game_class(game).official_players
+    players = declaration(game).official_players
     log = run_script([{"game": game, "players": players}, {"t": 1, "reader": "field", "tag": card}])
     public = public_of(log, 2)
     assert public and card not in dumps(public)
@@ -56,7 +56,7 @@ def private_pieces(game: str, players: int) -> list[str]:
     """Two pieces a player keeps to themself, of the kind the game deals in hands."""
     kinds = {"witch": "witch:role-", "mafia42": "mafia42:job-", "onisagashi": "oni:card-",
              "trident": "trident:", "intrigue": "intrigue:advisor-"}
-    tags = sorted(t for t in game_class(game).known_tags(players) if t.startswith(kinds[game]))
+    tags = sorted(t for t in declaration(game).known_tags(players) if t.startswith(kinds[game]))
     return [tags[0], tags[-1]]
 
 
@@ -74,8 +74,8 @@ def hostile(game: str, piece: str) -> list[dict]:
 def test_no_refusal_error_or_console_echo_tells_which_private_piece_it_was(game):
     """The attacker compares two tables that differ only in which private piece
     was refused: the public views must be the same, at every point of a game."""
-    cls = game_class(game)
-    players = cls.official_players or cls.min_players
+    decl = declaration(game)
+    players = decl.default_players
     script, _ = play(game, 5, players)
     first, second = private_pieces(game, players)
     points = sorted({1, len(script) // 3, 2 * len(script) // 3, len(script) - 1})

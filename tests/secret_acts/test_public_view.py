@@ -121,15 +121,15 @@ def test_a_spectators_welcome_carries_no_role_preference_or_skill(tmp_path, game
     from kikimimi.api.client import ApiClient
     from kikimimi.api.server import start_api
     from kikimimi.daemon import Daemon
-    from kikimimi.registry import game_class
+    from kikimimi.registry import declaration
     from kikimimi.script import Header
 
-    cls = game_class(game)
+    decl = declaration(game)
     try:
-        cls.check_options(cls.official_players or cls.min_players, options)
+        decl.check_options(decl.default_players, options)
     except ValueError as exc:  # a skill name this checkout's マフィア42 does not know
         pytest.skip(str(exc))
-    daemon = Daemon(Header(game, cls.official_players or cls.min_players, options), tmp_path / "j.jsonl")
+    daemon = Daemon(Header(game, decl.default_players, options), tmp_path / "j.jsonl")
     daemon.open()
     api = start_api(daemon)
     try:

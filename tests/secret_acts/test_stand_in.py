@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from kikimimi.engine import run_script
-from kikimimi.registry import game_class, game_names
+from kikimimi.registry import declaration, game_names
 from kikimimi.sim import play
 
 GAMES = [name for name in game_names() if name != "toy"]
@@ -26,8 +26,8 @@ def as_stand_ins(script: list[dict]) -> list[dict]:
 
 @pytest.mark.parametrize("game", GAMES)
 def test_a_whole_game_typed_by_the_referee_plays_exactly_as_the_readers_played_it(game):
-    cls = game_class(game)
-    script, log = play(game, 3, cls.official_players or cls.min_players)
+    decl = declaration(game)
+    script, log = play(game, 3, decl.default_players)
     typed = as_stand_ins(script)
     assert sum("console" in line for line in typed) > sum("console" in line for line in script) + 5
     assert run_script(typed) == log  # the same events, seq, in and t: a stand-in is the scan itself

@@ -21,7 +21,7 @@ from kikimimi import engine
 from kikimimi.engine import LogEvent, ScriptRun, Table, tagmap_for
 from kikimimi.phrases import Phrasebook
 from kikimimi.protocol import INPUT_FIELDS, Event, Input
-from kikimimi.registry import game_class
+from kikimimi.registry import declaration
 from kikimimi.script import Garbled, Header, dumps
 from kikimimi.sim import play
 from kikimimi.tagmap import normalise_uid
@@ -149,8 +149,8 @@ def _scripts() -> list[list[dict[str, Any]]]:
     scripts = [play("trident", seed, 2 + seed % 3)[0] for seed in range(300)]
     scripts += [play("trident", seed, 3, {"scoring": "competition"}, lang="ja")[0] for seed in range(20)]
     for name in ("onisagashi", "witch", "mafia42", "intrigue"):
-        cls = game_class(name)
-        players = cls.official_players or cls.min_players
+        decl = declaration(name)
+        players = decl.default_players
         scripts += [play(name, seed, players)[0] for seed in range(6)]
     return scripts
 

@@ -17,7 +17,7 @@ import pytest
 from kikimimi.cli import play as play_cli
 from kikimimi import engine
 from kikimimi.engine import ScriptRun, log_line, public_view, run_script
-from kikimimi.registry import game_class, game_names
+from kikimimi.registry import declaration, game_names
 from kikimimi.script import (
     _LINE_ENCODER, Garbled, Header, _bounded_int, _finite_float, _no_constant, clean_line, dumps, parse_line,
 )
@@ -222,9 +222,9 @@ def test_log_line_memo_is_bounded(monkeypatch):
 @pytest.mark.parametrize("lang", ["en", "ja"])
 def test_log_line_of_whole_games(game, lang):
     """Every event of seeded bot games, undos and timers included, in both languages."""
-    cls = game_class(game)
+    decl = declaration(game)
     for seed in range(3):
-        script, _ = play(game, seed, cls.official_players or cls.min_players, lang=lang)
+        script, _ = play(game, seed, decl.default_players, lang=lang)
         header = Header.parse(script[0])
         run = ScriptRun(header, tagmap=engine.tagmap_for(header))
         for number, item in enumerate(script[1:], start=2):

@@ -9,6 +9,7 @@ from kikimimi.tuning import tune
 from kikimimi.phrases import Phrasebook
 from kikimimi.protocol import visible_to
 from kikimimi.sim import play
+from kikimimi.registry import declaration
 from kikimimi_games import trident
 from kikimimi_games.trident import PIECES, TridentGame
 from kikimimi_games.trident.machine import TRIGGERS, PhaseModel
@@ -23,7 +24,8 @@ VARIANTS = {
 
 
 def emitted_keys() -> set[str]:
-    keys = set(re.findall(r'_(?:tell|announce|refuse)\((?:[a-zA-Z_.]+, )?"([a-z0-9-]+)"', SOURCE))
+    keys = set(re.findall(r'_(?:tell|announce)\((?:[a-zA-Z_.]+, )?"([a-z0-9-]+)"', SOURCE))
+    keys |= set(re.findall(r'refusal\([a-zA-Z_.]+, f?"[^"]*", "([a-z0-9-]+)"', SOURCE))
     for prefix, words in VARIANTS.items():
         assert re.search(rf'f"{prefix}\{{', SOURCE), prefix
         keys |= {prefix + w for w in words}
@@ -64,7 +66,7 @@ def test_triggers_are_declared_on_the_model_class():
 
 
 def test_diagram_is_mermaid_with_every_phase():
-    text = diagram(TridentGame, "mermaid")
+    text = diagram(declaration("trident"), "mermaid")
     assert "stateDiagram-v2" in text and all(s in text for s in ("dealing", "choosing", "resetting", "over"))
 
 
@@ -86,7 +88,7 @@ def test_human_bots_make_human_mistakes():
 
 
 def test_bots_hear_only_what_their_seat_may_know():
-    sim = simulation(TridentGame, 3, 3, {}, "human")
+    sim = simulation(declaration("trident"), 3, 3, {}, "human")
     heard: list[tuple[int, dict]] = []
     for seat, bot in sim.bots.items():
         original = bot.hear
@@ -105,7 +107,7 @@ def test_bots_hear_only_what_their_seat_may_know():
 
 
 def test_tune_reports_the_designers_table():
-    text = tune(TridentGame, 12, 1, 3, {}, None, None, False)
+    text = tune(declaration("trident"), 12, 1, 3, {}, None, None, False)
     for needle in ("win rate by seat", "crash rate", "game length (inputs): mean", "median",
                    "penalties per game", "deciding"):
         assert needle in text

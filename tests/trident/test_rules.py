@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import pytest
 
+from kikimimi.engine import public_view
 from kikimimi.script import ScriptError
 from kikimimi_games.trident import PIECES
 from kikimimi_games.trident.pieces import BY_TAG, Kind
@@ -138,7 +139,9 @@ def test_pass_before_drawing_is_refused():
 def test_second_draw_in_a_turn_is_refused_with_reason_to_that_seat():
     s = Script().start().hand(1, "spade-7").hand(1, "spade-6")
     r = s.run()
-    assert r.keys(s.line) == ["already-drew"] and r.at(s.line)[0]["to"] == "seat:1"
+    assert r.keys(s.line) == r.keys(s.line, to="seat:1") == ["already-drew"]
+    assert [e.get("private") for e in r.errors(s.line)] == ["seat:1"]  # its error is that seat's too
+    assert not [e for e in public_view(r.log) if e.get("type") in ("error", "say") and e["t"] == r.at(s.line)[0]["t"]]
     assert T("spade-6") in r.snap["basket"]
 
 

@@ -120,7 +120,8 @@ def test_out_of_turn_play_penalizes_the_holder_and_the_turn_does_not_move():
 def test_basket_piece_on_a_hand_reader_out_of_turn_is_refused_with_reason():
     s = Script().start().hand(2, "spade-8")
     r = s.run()
-    assert r.keys(s.line) == ["no-draw-now"] and r.at(s.line)[0]["to"] == "seat:2"
+    assert r.keys(s.line) == r.keys(s.line, to="seat:2") == ["no-draw-now"]
+    assert [e.get("private") for e in r.errors(s.line)] == ["seat:2"]  # its error is that seat's too
     assert T("spade-8") in r.snap["basket"]
 
 

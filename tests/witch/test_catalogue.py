@@ -10,6 +10,7 @@ from kikimimi.declared import diagram
 from kikimimi.phrases import Phrasebook, load_catalogue
 from kikimimi.roles import missing_layer_phrases
 from kikimimi.sim import play
+from kikimimi.registry import declaration
 from kikimimi_games.witch.rules import ROLES, TEAMS
 
 from .table import DECK10, day1
@@ -77,7 +78,7 @@ def test_the_simulated_table_config_loads_and_its_options_are_the_games():
 def test_the_phases_are_drawn():
     from kikimimi_games.witch import WitchGame
 
-    drawing = diagram(WitchGame)
+    drawing = diagram(declaration("witch"))
     assert drawing.startswith("stateDiagram-v2") and all(p in drawing for p in ("prologue", "day", "night", "epilogue"))
 
 
@@ -89,7 +90,7 @@ def test_the_diagram_is_the_phases_the_game_steps_through():
     from kikimimi_games.witch import WitchGame
     from kikimimi_games.witch.rules import PHASES
 
-    drawing = diagram(WitchGame)
+    drawing = diagram(declaration("witch"))
     assert "revote" not in drawing
     seen: set[str] = set()
     for seed in range(12):

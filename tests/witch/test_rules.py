@@ -6,6 +6,7 @@ import pytest
 from kikimimi.protocol import visible_to
 from kikimimi.roles.testing import Script, of, public_view, said, secrets_in_public
 from kikimimi.script import ScriptError
+from kikimimi.registry import declaration
 from kikimimi_games.witch.rules import default_deck
 
 from .table import DECK8, DECK10, WITCH_SECRETS, day1, everyone_votes, night, table, vote
@@ -484,7 +485,7 @@ def test_console_acts_match_the_hand_readers_and_its_refusals_are_the_referees()
     assert [e["private"] for e in of(log, "error")] == ["referee"] * 4
     from kikimimi_games.witch import WitchGame
 
-    syntaxes = [syntax for syntax, _ in WitchGame.referee_commands()]
+    syntaxes = [syntax for syntax, _ in declaration("witch").referee_commands()]
     for cmd in ("act SEAT TARGET", "speak SEAT TEXT", "advise SEAT TARGET", "exorcise SEAT TARGET", "silence SEAT",
                 "hint SEAT", "next", "stop"):
         assert any(cmd in s for s in syntaxes), cmd

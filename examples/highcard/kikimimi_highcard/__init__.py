@@ -10,12 +10,15 @@ from collections.abc import Mapping
 from typing import Any
 
 from kikimimi.commands import Command, dispatch, hint_command
+from kikimimi.declaration import Declaration
 from kikimimi.hints import Line, line, situation
 from kikimimi.options import Options, seat
 from kikimimi.phases import Phases
-from kikimimi.protocol import TABLE, Event, Game, Input, error, event, say, seat_audience
+from kikimimi.protocol import TABLE, Event, Input, Play, error, event, say, seat_audience
 
 CARDS = tuple(f"hc:card-{n}" for n in range(1, 10))
+OPTIONS = Options(seat("first", 1, "the seat that shows its card first"))
+COMMANDS = (hint_command(), Command("stop", "end the game now (nobody wins)", "console_stop"))
 PHASES = Phases("draw", (("draw", "show", "every seat drew a card"),
                          ("show", "over", "every card is shown"),
                          ("draw", "over", "stop")), "over")
@@ -25,26 +28,12 @@ def diagram() -> str:
     return PHASES.mermaid()
 
 
-class HighCardGame(Game):
-    # -- the declaration: what the game is, read by the runtime before any play ----------------
-    name = "highcard"
-    min_players, max_players, official_players = 2, 4, 3
-    tag_sets = ("hc",)
-    options_schema = Options(seat("first", 1, "the seat that shows its card first"))
-    bots = ("ear",)
-    bot_table = ear_table = ".ear:ear_table"
-    report = ".tuning:HighCardReport"
-    diagram_of = ".:diagram"
-    console_commands = (hint_command(), Command("stop", "end the game now (nobody wins)", "console_stop"))
+class HighCardPlay(Play):
+    """One play: who holds which card, and who has shown it."""
 
-    @classmethod
-    def known_tags(cls, players: int) -> frozenset[str]:
-        return frozenset(CARDS)
-
-    # -- one play ----------------------------------------------------------------------------
     def __init__(self, players: int, options: Mapping[str, Any] | None = None):
         super().__init__(players, options)
-        self.first: int = self.options_schema.parse(players, self.options)["first"]
+        self.first: int = OPTIONS.parse(players, self.options)["first"]
         self.phase = "draw"
         self.cards: dict[int, str] = {}  # seat -> its card (a secret until shown)
         self.shown: list[int] = []
@@ -58,7 +47,7 @@ class HighCardGame(Game):
 
     def handle(self, inp: Input) -> list[Event]:
         if inp.console is not None:
-            return dispatch(self, self.console_commands, inp.console, inp.t, self.players)
+            return dispatch(self, COMMANDS, inp.console, inp.t, self.players)
         if not inp.placed or inp.tag is None:
             return []  # a card lifted off a reader means nothing here
         if inp.reader == "hand" and inp.seat is not None:
@@ -116,4 +105,11 @@ class HighCardGame(Game):
         return {"phase": self.phase, "cards": dict(self.cards), "shown": list(self.shown)}
 
 
-__all__ = ["HighCardGame"]
+# -- the declaration: what the game is, read by the runtime before any play ------------------
+GAME = Declaration(
+    name="highcard", title="High card", play=HighCardPlay, tags=frozenset(CARDS), tag_sets=("hc",),
+    min_players=2, max_players=4, official_players=3, options=OPTIONS, commands=COMMANDS,
+    bots=("ear",), bot_table=".ear:ear_table", ear_table=".ear:ear_table",
+    report=".tuning:HighCardReport", diagram=".:diagram")
+
+__all__ = ["GAME", "HighCardPlay"]
