@@ -189,14 +189,14 @@ class Posterior:
         if not kept:  # what it knows contradicts the model (an unmodelled job lied): trust itself
             kept = [w for w in worlds if not (w.mafia & never)] or worlds
         total = sum(w.weight for w in kept) or 1.0
-        mafia = [0.0] * (players + 1)
+        seen = [0.0] * (players + 1)
         self.police = [0.0] * (players + 1)
         for w in kept:
             for s in w.members:
-                mafia[s] += w.weight
+                seen[s] += w.weight
             if w.police:
                 self.police[w.police] += w.weight / total
-        self.mafia = [x / total for x in mafia]
+        self.mafia = [x / total for x in seen]
 
     def most_suspect(self, seats: Iterable[int]) -> list[int]:
         """Seats by how likely each is a mafioso, most likely first (ties by seat)."""
