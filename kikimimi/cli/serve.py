@@ -16,7 +16,7 @@ from collections.abc import Callable, Collection, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from kikimimi.cli import CliError
+from kikimimi.cli import CliError, one_line
 from kikimimi.cli.play import audio_or_text
 from kikimimi.daemon import Daemon
 from kikimimi.engine import LogEvent
@@ -24,6 +24,7 @@ from kikimimi.evening import ClubPlays, ClubSession, Evening, SessionRefused, Se
 from kikimimi.narrate import TextOutput
 from kikimimi.outputs import Output
 from kikimimi.script import Header, ScriptError, dumps
+from kikimimi.seat_bot_driver import DELAY
 from kikimimi.table_config import ConfigError, TableConfig, load_table_config
 
 if TYPE_CHECKING:  # each loads only when its part runs
@@ -59,10 +60,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 def cmd_serve(args: argparse.Namespace) -> int:
     # Everything is checked before anything is created or moved: the config
     # (schema, game options, readers), the session, then the journal's lock.
-    try:
+    with one_line(ConfigError):
         config = load_table_config(args.config)
-    except ConfigError as exc:
-        raise CliError(str(exc)) from None
     journal = Path(args.journal) if args.journal else config.journal
     db = args.db or config.records.get("db")
     club = _club_session(args.session, db, config) if args.session is not None else None
@@ -70,18 +69,14 @@ def cmd_serve(args: argparse.Namespace) -> int:
     if club is not None:
         extra["session"] = Evening.header_session(club)
     header = Header(config.game, config.players, config.options, config.lang, extra)
-    try:
+    with one_line(ScriptError):
         daemon = _open_daemon(header, journal, config, args.fresh)
         warnings = daemon.open(fresh=args.fresh)
-    except ScriptError as exc:
-        raise CliError(str(exc)) from None
     with contextlib.ExitStack() as cleanup:
         cleanup.callback(daemon.close)
-        try:  # the session is settled before any output, socket or reader opens
+        with one_line(SessionRefused):  # the session is settled before any output, socket or reader opens
             evening = _evening(daemon, club, db, config, args.players)
             evening.prepare()
-        except SessionRefused as exc:
-            raise CliError(str(exc)) from None
         return _serve(args, config, daemon, warnings, evening, cleanup)
     return 1  # unreachable
 
@@ -101,8 +96,9 @@ def _open_daemon(header: Header, journal: Path, config: TableConfig, fresh: bool
             game = config.games[on_disk.game]
             header = Header(game.game, game.players, dict(game.options), header.lang, dict(header.extra))
     seats = set(range(1, header.players + 1)) & config.hand_seats
+    delay = config.seat_bots.get("delay") or DELAY  # [seat_bots] delay: a bot's wait before it acts
     return Daemon(header, journal, tagmap=game.tagmap if game else config.tagmap, hand_seats=seats,
-                  has_field=config.has_field)
+                  has_field=config.has_field, bot_delay=(float(delay[0]), float(delay[1])))
 
 
 def _serve(args: argparse.Namespace, config: TableConfig, daemon: Daemon, warnings: list[str],
@@ -128,8 +124,10 @@ def _serve(args: argparse.Namespace, config: TableConfig, daemon: Daemon, warnin
 
     def fan_out(line: dict[str, Any], events: Sequence[LogEvent]) -> None:
         hand_seat = line.get("seat") if line.get("reader") == "hand" and not line.get("removed") else None
+        room = daemon.seat_bots.room(events)  # a bot's earphone plays nowhere (docs/seat-bots.md)
         for out in outputs:
-            for problem in out.emit(events, cause_hand_seat=hand_seat) or []:
+            shown = events if isinstance(out, TextOutput) and out.listen is None else room  # the referee's text sees all
+            for problem in out.emit(shown, cause_hand_seat=hand_seat) or []:
                 print(f"kikimimi: {problem}", file=sys.stderr)
         if events_file:
             events_file.write_lines([dumps(ev) for ev in events])
@@ -239,11 +237,9 @@ def _club_session(session_id: int, db: Target, config: TableConfig) -> ClubSessi
     must be set for the seed's competition rules and the session open."""
     from kikimimi.evening import ClubSession, check_session_table
 
-    try:
+    with one_line(SessionRefused):
         check_session_table(config.game, config.players, config.options, str(config.path))
         return ClubSession(session_id, db, config.lang)
-    except SessionRefused as exc:
-        raise CliError(str(exc)) from None
 
 
 def _evening(daemon: Daemon, club: ClubSession | None, db: Target, config: TableConfig, players: list[str] | None = None) -> Evening:
@@ -388,7 +384,5 @@ def _start_api(daemon: Daemon, config: TableConfig) -> ApiServer | None:
         from kikimimi.api.server import ApiError, start_api
     except ModuleNotFoundError:
         return None
-    try:
+    with one_line(ApiError):
         return start_api(daemon, config)
-    except ApiError as exc:
-        raise CliError(str(exc)) from None

@@ -49,7 +49,7 @@ def _mentions(ev: dict) -> set[str]:
     return found & TAGS
 
 
-@settings(max_examples=800, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(players=st.integers(2, 4), steps=st.lists(STEP, min_size=20, max_size=160),
        scoring=st.sampled_from(["normal", "competition"]))
 def test_random_inputs_keep_pieces_accounted_secrets_private_and_errors_harmless(players, steps, scoring):
