@@ -6,8 +6,10 @@ into a temporary directory laid out as the installed packages are named
 (`kikimimi`, `kikimimi_games`, `kikimimi_voices`, `kikimimi_hardware`), so a
 bench can run the same measuring code in a subprocess with that directory
 first on `PYTHONPATH` (it wins over the editable install, whose finder comes
-after the path) and alternate old and new runs.  The entry points (the game
-registry) name modules, so they resolve to the revision's code too.
+after the path) and alternate old and new runs.  The directory also carries
+the revision's own entry points (the game registry, from its pyproject.toml)
+in a dist-info folder that comes first on the path, so each game resolves to
+what that revision registered (a class then, a declaration now).
 """
 from __future__ import annotations
 
@@ -16,6 +18,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import tomllib
 from pathlib import Path
 
 #: Import name -> folder of the source tree (pyproject.toml's package-dir).
@@ -46,6 +49,7 @@ class Revision:
         site.mkdir()
         for name, folder in PACKAGES.items():
             (site / name).symlink_to(src / folder)
+        _entry_points(src / "pyproject.toml", site)
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -55,6 +59,20 @@ class Revision:
         env = dict(os.environ)
         env["PYTHONPATH"] = os.pathsep.join([str(self.root / "site"), env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
         return env
+
+
+def _entry_points(pyproject: Path, site: Path) -> None:
+    """A dist-info folder of the revision's entry points: importlib.metadata takes the first
+    distribution of a name on the path, so the registry reads these, not the installed ones."""
+    project = tomllib.loads(pyproject.read_text(encoding="utf-8")).get("project", {})
+    info = site / f"kikimimi-{project.get('version', '0')}.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: kikimimi\nVersion: {project.get('version', '0')}\n",
+                                   encoding="utf-8")
+    groups = {"console_scripts": project.get("scripts", {}), **project.get("entry-points", {})}
+    (info / "entry_points.txt").write_text("".join(
+        f"[{group}]\n" + "".join(f"{name} = {value}\n" for name, value in points.items()) + "\n"
+        for group, points in groups.items() if points), encoding="utf-8")
 
 
 def run_python(args: list[str], revision: Revision | None = None) -> str:

@@ -12,6 +12,17 @@ rounds; the rounds interleave all rows.  Time is this process's CPU time
 counts the waits for a free core too (all rows are single-threaded).
 
     .venv/bin/python bench/sim_throughput.py [--games 100] [--rounds 9] [--players 3] [--before REV]
+                                             [--blocks 12]
+
+The headline ratio (Trident games per second over UNO's) comes from its own
+interleaved blocks, not from the rows: UNO's random games vary a lot in
+length (the first 100 games of seed 0 run at about 0.7x the speed of the
+next ones), so a ratio over one fixed set of UNO games says which games were
+drawn.  Each block plays the next `--games` UNO games of one seeded stream
+and the next `--games` Trident seeds, the two in alternating order (so a
+load that rises or falls during the run hits both alike); the ratio is total
+CPU time over total CPU time (the same number of games each side), printed
+with the median and the spread of the blocks' own ratios.
 
 `--before REV` adds rows for the driver and the bots as they were at git
 revision REV (kikimimi/sim.py and games/trident/simulation.py read from git,
@@ -146,6 +157,8 @@ def bots_of(simulation: ModuleType) -> Iterator[None]:
 
 def before_rows(rev: str, games: int, players: int, recorded: Recorded, inputs: int) -> dict[str, tuple[Callable[[], None], int]]:
     old_sim = module_at(rev, "kikimimi/sim.py", "_bench_before_sim", "kikimimi")
+    if hasattr(old_sim, "game_class"):  # a driver from before the declaration: it read the same fields off the class
+        old_sim.game_class = declaration
     old_bots = module_at(rev, "games/trident/simulation.py", "kikimimi_games.trident._bench_before", "kikimimi_games.trident")
 
     def sim_before() -> None:
@@ -161,7 +174,8 @@ def before_rows(rev: str, games: int, players: int, recorded: Recorded, inputs: 
             f"  bots alone, human, at {rev}": (bots_before, inputs)}
 
 
-def uno_games(games: int) -> Callable[[], None] | None:
+def uno_stream() -> Callable[[int], None] | None:
+    """`run(n)`: the next n games of one seeded stream of UNO games with random agents."""
     try:
         import numpy as np
         import rlcard
@@ -172,10 +186,37 @@ def uno_games(games: int) -> Callable[[], None] | None:
     env.set_agents([RandomAgent(num_actions=env.num_actions) for _ in range(env.num_players)])
     np.random.seed(0)  # RandomAgent draws from numpy's global generator
 
-    def run() -> None:
-        for _ in range(games):
+    def run(n: int) -> None:
+        for _ in range(n):
             env.run(is_training=False)
     return run
+
+
+def interleaved_blocks(blocks: int, games: int, players: int) -> tuple[list[float], list[float]] | None:
+    """CPU seconds of each block: (UNO's, the Trident's), each block new games on both sides."""
+    uno = uno_stream()
+    if uno is None:
+        return None
+    uno_t: list[float] = []
+    tri_t: list[float] = []
+    for b in range(blocks):
+        def trident(first: int = b * games) -> None:
+            for seed in range(first, first + games):
+                play("trident", seed, players, {}, None)
+        order = [(uno_t, lambda: uno(games)), (tri_t, trident)]
+        for into, fn in (order if b % 2 == 0 else order[::-1]):
+            t0 = time.process_time()
+            fn()
+            into.append(time.process_time() - t0)
+    return uno_t, tri_t
+
+
+def uno_games(games: int) -> Callable[[], None] | None:
+    """The rows' anchor: each call the next `games` games of the stream."""
+    stream = uno_stream()
+    if stream is None:
+        return None
+    return lambda: stream(games)
 
 
 def main() -> None:
@@ -184,6 +225,8 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=9)
     ap.add_argument("--players", type=int, default=3)
     ap.add_argument("--before", metavar="REV", help="also time the driver and bots of this git revision")
+    ap.add_argument("--blocks", type=int, default=12,
+                    help="interleaved blocks of --games UNO and --games Trident games for the headline ratio")
     ap.add_argument("--search-games", type=int, default=None,
                     help="games a round of the search-bot row plays (default: games / 10; it searches)")
     a = ap.parse_args()
@@ -230,10 +273,21 @@ def main() -> None:
     anchor = rate["RLCard UNO, random agents (anchor)"]
     ours = rate["sim.play, human bots (default)"]
     print(f"ratio search-bot games / RLCard UNO: {rate['sim.play, search bot in one seat, human bots'] / anchor:.2f}x")
-    # The issue asks 1,000 games/s where it measured UNO at ~2,000: 0.5x of the anchor.
-    print(f"ratio Trident sim.play (human) / RLCard UNO: {ours / anchor:.2f}x "
-          f"(the issue's 1,000 beside ~2,000: 0.5x, {'met' if ours >= 0.5 * anchor else 'not met'}); "
-          f"1,000 Trident games/s on this machine: {'met' if ours >= 1000 else 'not met'}")
+    print(f"rows' ratio Trident sim.play (human) / RLCard UNO: {ours / anchor:.2f}x (the same Trident seeds "
+          "every round, UNO's stream moving on: a diagnostic, not the headline)")
+    blocks = interleaved_blocks(a.blocks, a.games, a.players)
+    assert blocks is not None
+    uno_t, tri_t = blocks
+    ratios = sorted(u / t for u, t in zip(uno_t, tri_t))
+    total = sum(uno_t) / sum(tri_t)
+    n = a.blocks * a.games
+    print(f"headline, {a.blocks} interleaved blocks of {a.games} new games each side ({n} UNO games of one "
+          f"stream, Trident seeds 0..{n - 1}): UNO {n / sum(uno_t):.0f} games/s, Trident {n / sum(tri_t):.0f} "
+          f"games/s CPU")
+    print(f"ratio Trident / RLCard UNO: {total:.2f}x over all blocks; blocks' own ratios median "
+          f"{statistics.median(ratios):.2f}x, lowest {ratios[0]:.2f}x, highest {ratios[-1]:.2f}x; "
+          f">= 1.0x: {'met' if total >= 1.0 and statistics.median(ratios) >= 1.0 else 'not met'} "
+          f"({sum(r >= 1.0 for r in ratios)} of {len(ratios)} blocks at or above 1.0x)")
 
 
 if __name__ == "__main__":

@@ -14,6 +14,7 @@ and speak it), and the table goes on; the next input tries the disk again.
 """
 from __future__ import annotations
 
+import secrets
 import sys
 import threading
 import time
@@ -21,9 +22,11 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from kikimimi import seat_bots
 from kikimimi.engine import LogEvent, ScriptRun, Table
 from kikimimi.journal import Journal, JournalError, JournalUnwritable, SaidMark
 from kikimimi.protocol import TABLE
+from kikimimi.seat_bot_driver import DELAY, SeatBotDriver
 from kikimimi.script import NEW_GAME, Garbled, Header, ScriptError, dumps, is_clock_line, parse_line
 
 Listener = Callable[[dict[str, Any], Sequence[LogEvent]], None]
@@ -71,8 +74,10 @@ class Daemon:
         hand_seats: set[int] | None = None,
         has_field: bool = True,
         clock: Callable[[], float] = time.monotonic,
+        bot_delay: tuple[float, float] = DELAY,
     ) -> None:
         self.header = header
+        self.bot_delay = bot_delay
         self.journal_path = journal
         self._table_args = {"tagmap": tagmap, "hand_seats": hand_seats, "has_field": has_field}
         self.clock = clock
@@ -80,6 +85,8 @@ class Daemon:
         self.listeners: list[Listener] = []
         self.alert_listeners: list[AlertListener] = []
         self.run = ScriptRun(header, **self._table_args)
+        #: The bots in empty seats (`bot SEAT`): they follow the game and act through `tick`.
+        self.seat_bots = SeatBotDriver(header, self.run.log, bot_delay)
         self.lines: list[tuple[int, dict[str, Any] | Garbled]] = []  # every journal line after the header
         self.resumed = 0
         self.set_aside: Path | None = None  # where --fresh kept the previous journal
@@ -137,8 +144,8 @@ class Daemon:
                                 "as it started (--fresh starts a new game with the config's)")
             self.header = parsed.header
             self._replace_run(ScriptRun(self.header, **self._table_args))
-            for number, item in parsed.lines:
-                self.run.feed(number, item)
+            for number, item in parsed.lines:  # bots seated in it sit again, each where it stood
+                self.seat_bots.follow(item, self.run.feed(number, item), replaying=True)
             self.lines = list(parsed.lines)
             self.resumed = len(self.lines)
             last_t = max((item["t"] for _, item in parsed.lines
@@ -181,6 +188,8 @@ class Daemon:
                 return self.new_game()
             if is_clock_line(stamped):  # only the table's own clock writes these (`tick`)
                 raise InputRefused("input refused: a timer line is the table clock's own, not an input")
+            if seat_bots.takes_seed(stamped):
+                stamped[seat_bots.SEED] = secrets.randbelow(1 << 32)  # the bot's choices and delays, journaled
             try:
                 text = dumps(stamped)
             except (TypeError, ValueError, RecursionError) as exc:
@@ -192,7 +201,7 @@ class Daemon:
             number = len(self.lines) + 2
             self.lines.append((number, item))
             events = self.run.feed(number, item)
-            self._tell(item, events)
+            self._tell(item, events, self.seat_bots.follow(item, events))
             return events
 
     def try_submit(self, line: Mapping[str, Any]) -> list[LogEvent]:
@@ -247,8 +256,13 @@ class Daemon:
                 number = len(self.lines) + 2
                 self.lines.append((number, item))
                 events = self.run.feed(number, item)
-                self._tell(item, events)
+                self._tell(item, events, self.seat_bots.follow(item, events))
                 fired += events
+            for seat, line in self.seat_bots.due(now):  # bots in empty seats act like a reader would
+                try:
+                    fired += self.submit(line)
+                except ScriptError:  # the journal could not take it (alerted): the bot acts again later
+                    self.seat_bots.unsent(seat)
             return fired
 
     def last_input(self) -> tuple[int, dict[str, Any] | Garbled] | None:
@@ -304,6 +318,8 @@ class Daemon:
                 "t": self.table.t,
                 "over": self.table.game.over,
                 "game": self.table.game.snapshot(),
+                **({"seat_bots": {str(s): kind for s, kind in sorted(self.table.seating.bots.items())}}
+                   if self.table.seating.bots else {}),
                 **{key: extra() for key, extra in self.extras.items()},
             }
 
@@ -349,11 +365,14 @@ class Daemon:
     def _replace_run(self, run: ScriptRun) -> None:
         self.run.close()  # the old game is discarded: let it release what it holds
         self.run = run
+        self.seat_bots = SeatBotDriver(run.header, run.log, self.bot_delay)  # a new game: no bot seated
 
-    def _tell(self, item: dict[str, Any], events: Sequence[LogEvent]) -> None:
+    def _tell(self, item: dict[str, Any], events: Sequence[LogEvent], notes: Sequence[LogEvent] = ()) -> None:
+        """Every listener gets the events (and the seat bots' notes, for the referee, unlogged)."""
+        told = [*events, *notes] if notes else events
         for listener in list(self.listeners):
             try:
-                listener(item, events)
+                listener(item, told)
             except Exception as exc:  # a broken console must not stop the table
                 print(f"kikimimi: listener failed: {exc}", file=sys.stderr)
         # Marked only once told: a kill in between makes a resume say it again, never lose it.

@@ -25,7 +25,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from kikimimi import public, stand_in
+from kikimimi import public, seat_bots, stand_in
 from kikimimi.game_files import tagmap_file
 from kikimimi.phrases import Phrasebook
 from kikimimi.protocol import COMMAND_TAGS, REFEREE, TABLE, Event, Input, Play, seat_audience
@@ -126,6 +126,8 @@ class Table:
         self._pause_on_field = decl.pause_when_field_lost
         self._stalled = False  # the last advance stopped at MAX_FIRINGS
         self._fired_now: list[str] = []  # the names the current line's advance fired
+        #: Which seats bots play (`bot SEAT`): the table's seating, journaled like any console line.
+        self.seating = seat_bots.Seating(decl, header.players)
 
     # -- public ------------------------------------------------------------
     def start(self) -> list[LogEvent]:
@@ -278,6 +280,8 @@ class Table:
                 return self._clock_command(cmd.strip(), t, line)
             if stand_in.is_stand_in(cmd):  # the referee stands in for a reader, in any game
                 return self._stand_in(line, t, cmd)
+            if seat_bots.is_command(cmd):  # a bot in an empty seat: the table's seating, not the game's
+                return self._log_events(self.seating.command(cmd, t), t, line)
             return Input(t=self.game_time(t), line=line, console=cmd.strip())
         reader = item.get("reader")
         if reader not in ("hand", "field"):
@@ -513,8 +517,8 @@ class ScriptRun:
 
     An undo takes back the latest input the table *accepted* (a line whose
     events hold no `error`); refused lines, undos, lines an undo already took
-    back, timer lines, `pause`/`resume` and readers lost or back are never its
-    target.  Nothing announced is taken back: an input with a timer fired
+    back, timer lines, `pause`/`resume`, `bot`/`unbot` (the seating) and
+    readers lost or back are never its target.  Nothing announced is taken back: an input with a timer fired
     after it (its result was heard) can no longer be undone.  The game is
     rebuilt from what still stands, silently, *at the undo's time* (so no
     timer already heard fires again), and numbering carries on where it was.
@@ -568,7 +572,7 @@ class ScriptRun:
             self._kept.append((number, dict(item)))
             if is_clock_line(item):
                 self._heard = len(self._kept)
-            elif not (is_clock_command(item) or is_reader_state(item)):
+            elif not (is_clock_command(item) or is_reader_state(item) or seat_bots.is_command_line(item)):
                 self.standing.append((number, dict(item)))
                 self._kept_at.append(len(self._kept) - 1)
         self.log += events

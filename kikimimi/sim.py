@@ -69,7 +69,10 @@ def play(
         proposed = {"console": "stop"} if len(script) > max_inputs else next_input()
         if proposed is None:
             break
-        t = round(t + float(proposed.get("dt", 1.0)), 3)
+        dt = proposed.get("dt")
+        t += 1.0 if dt is None else float(dt)
+        if not t.is_integer():  # round() costs a decimal conversion; a whole second is already exact
+            t = round(t, 3)
         line = {"t": t, **proposed}  # the line as recorded: its time first, one copy of the proposal
         if "dt" in line:
             del line["dt"]

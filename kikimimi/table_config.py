@@ -89,6 +89,11 @@ SCHEMA: dict[str, dict[str, Check]] = {
     "records": {
         "db": (_nonempty_str, "a file name"),
     },
+    "seat_bots": {  # bots in empty seats (docs/seat-bots.md)
+        "delay": (lambda v: isinstance(v, list) and len(v) == 2
+                  and all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in v)
+                  and 0 <= v[0] <= v[1] <= 60, "[least, most] seconds a bot waits before it acts, 0-60"),
+    },
     "games.*": {
         "players": (_is_int, "a whole number"),
         "tagmap": (_nonempty_str, "a file name"),
@@ -130,6 +135,8 @@ class TableConfig:
     records: dict[str, Any] = field(default_factory=dict)
     #: Every game of the evening by name, `game` (the first) included.
     games: dict[str, GameChoice] = field(default_factory=dict)
+    #: `[seat_bots]`: `delay = [least, most]` seconds (kikimimi.seat_bot_driver.DELAY when unset).
+    seat_bots: dict[str, Any] = field(default_factory=dict)
 
     @property
     def seats(self) -> int:
@@ -288,7 +295,8 @@ def load_table_config(path: str | Path) -> TableConfig:
         _check_audio(audio, top, fail)
     records = data.get("records", {})
     return TableConfig(p, decl.name, players, lang, dict(options), tagmap, journal,
-                       {rid: dict(s) for rid, s in readers.items()}, audio, dict(records), games)
+                       {rid: dict(s) for rid, s in readers.items()}, audio, dict(records), games,
+                       dict(data.get("seat_bots", {})))
 
 
 def _evening_games(p: Path, sections: Mapping[str, Any], players: int, first: GameChoice,

@@ -1,11 +1,18 @@
-"""Bot seats and the physical table for `kikimimi sim mafia42`.
+"""The physical table of `kikimimi sim mafia42` and the bots at it.
 
 Each bot knows only what its seat hears: its own `job` event and the
 phrases said into its earphone (partners, findings, the mafia's aim), plus
-the public events.  The table side shuffles the deck, has each seat scan its
+the public events and, for the reasoning bots (`--bot reason`, the default),
+the table talk.  The table side shuffles the deck, has each seat scan its
 card, and lets the clock run: when nobody has anything to do, it lifts a
 token off a reader (an input the game ignores) at the phase's end, so every
 phase ends on its real timer.
+
+The talk happens when the discussion opens: the living speak in turn (from
+the seat after the day's number, so nobody always speaks first), first their
+role and finding claims, then, in a second round, the vote each names.  It
+goes on the public board (`talk.Board`), never into the game's inputs, and
+`talk.lines` keeps it with its time so a game can be re-read beside its log.
 """
 from __future__ import annotations
 
@@ -16,118 +23,35 @@ from typing import Any
 
 from kikimimi.bot_seats import deliver
 
+from .jobs import default_catalogue
 from .options import parse_options
+from .plain import BotSeat
+from .reasoning import Reasoning, ReasonSeat, Style
+from .suspicion import Facts
+from .talk import Board
 
-BOTS = ("plain",)
-
-
-class BotSeat:
-    def __init__(self, seat: int, players: int, rng: random.Random):
-        self.seat, self.players, self.rng = seat, players, rng
-        self.job = ""
-        self.team = ""
-        self.mates: set[int] = set()  # known members of my own team
-        self.mafia: set[int] = set()  # seats I know are mafia
-        self.clear: set[int] = set()  # seats I know are not mafia
-        self.checked: set[int] = set()
-        self.dead: set[int] = set()
-        self.sun = 0  # the moon learns the sun's seat
-        self.aim = 0  # the mafia's current joint target
-        self.silenced = False  # threatened: the vote just opened is not mine
-
-    def see(self, ev: Mapping[str, Any]) -> None:
-        kind = ev.get("type")
-        if kind == "job" and ev.get("seat") == self.seat:
-            self.job, self.team = str(ev["job"]), str(ev["team"])
-        elif kind == "death":
-            self.dead.add(int(ev["seat"]))
-        elif kind == "revived":
-            self.dead.discard(int(ev["seat"]))
-        elif kind == "say" and ev.get("to") == "table" and ev.get("key") in ("scoop", "politician-survives"):
-            params = ev.get("params") or {}  # a job made public: everyone may use it
-            seat = int(params["seat"])
-            (self.mafia if params.get("job") == "job:mafia" else self.clear).add(seat)
-        elif kind == "say" and ev.get("to") == f"seat:{self.seat}":
-            key, params = ev.get("key"), ev.get("params") or {}
-            if key in ("partners", "contact-made"):
-                self.mates |= {s for s in params.get("seats", []) if isinstance(s, int)}
-            elif key in ("helper-joined", "you-converted"):
-                self.mates.add(int(params["seat"]))
-            elif key == "police-mafia":
-                self.mafia.add(int(params["seat"]))
-                self.checked.add(int(params["seat"]))
-            elif key == "police-not-mafia":
-                self.clear.add(int(params["seat"]))
-                self.checked.add(int(params["seat"]))
-            elif key == "job-of":
-                self.checked.add(int(params["seat"]))
-                (self.mafia if params.get("job") == "job:mafia" else self.clear).add(int(params["seat"]))
-            elif key == "sun-is":
-                self.sun = int(params["seat"])
-            elif key == "mafia-aim":
-                self.aim = int(params["seat"])
-            elif key == "threatened":  # told at the vote's start: no vote today
-                self.silenced = True
-
-    def living(self, *, others: bool = True) -> list[int]:
-        return [s for s in range(1, self.players + 1) if s not in self.dead and (not others or s != self.seat)]
-
-    def night_target(self) -> int:
-        rng, others = self.rng, self.living()
-        if not others:
-            return self.seat
-        strangers = [s for s in others if s not in self.mates] or others
-        unknown = [s for s in strangers if s not in self.checked] or strangers
-        job = self.job
-        if job == "mafia":
-            return self.aim if self.aim in strangers and rng.random() < 0.7 else rng.choice(strangers)
-        if job in ("police", "spy", "cult-leader", "society", "reporter"):
-            if job == "society" and self.sun:
-                return self.sun
-            return rng.choice(unknown)
-        if job == "doctor":
-            return rng.choice(self.living(others=False))
-        if job in ("medium", "clergy"):
-            dead = sorted(self.dead - {self.seat})
-            return rng.choice(dead) if dead else rng.choice(others)
-        if job == "mercenary":
-            known = [s for s in self.mafia if s not in self.dead]
-            return known[0] if known else self.seat
-        return rng.choice(strangers)
-
-    def vote(self) -> int | None:
-        others = self.living()
-        if not others:
-            return None
-        if self.team == "mafia":
-            strangers = [s for s in others if s not in self.mates] or others
-            return self.rng.choice(strangers)
-        known = sorted(s for s in self.mafia if s not in self.dead)
-        if known:
-            return known[0]
-        if self.rng.random() < 0.15:
-            return None
-        pool = [s for s in others if s not in self.clear and s not in self.mates] or others
-        return self.rng.choice(pool)
-
-    def approve(self, accused: int) -> bool:
-        if accused in self.mates:
-            return False
-        if self.team == "mafia" or accused in self.mafia:
-            return True
-        if accused in self.clear:
-            return False
-        return self.rng.random() < 0.6
+#: The bot kinds; the first is the default.
+BOTS = ("reason", "plain")
 
 
 class Mafia42Simulation:
-    def __init__(self, seed: int, players: int, options: Mapping[str, Any], bot: str | None = None):
+    def __init__(self, seed: int, players: int, options: Mapping[str, Any], bot: str | None = None,
+                 style: Style | None = None):
         if bot not in (None, *BOTS):
             raise ValueError(f"mafia42 bots are {', '.join(BOTS)}, not {bot!r}")
         opts = parse_options(players, options)
         self.players = players
         self.rng = random.Random(seed)
-        self.bots = {s: BotSeat(s, players, random.Random(seed * 1000 + s)) for s in range(1, players + 1)}
+        self.talk = Board()
+        helpers = [n for n, j in default_catalogue().jobs.items() if j.helper]
+        self.facts = Facts.of_deck(players, opts["jobs"], helpers, self.talk)
+        self.reasoning = Reasoning(self.facts)
+        self.kind = bot or BOTS[0]
+        self.bots: dict[int, BotSeat] = {
+            s: (ReasonSeat(s, players, random.Random(seed * 1000 + s), self.reasoning, style)
+                if self.kind == "reason" else BotSeat(s, players, random.Random(seed * 1000 + s)))
+            for s in range(1, players + 1)}
+        self.day = 0
         self.queue: deque[dict[str, Any]] = deque()
         self.clock = 0.0
         self.deadline = 0.0
@@ -155,7 +79,10 @@ class Mafia42Simulation:
 
     def observe(self, events: Sequence[Mapping[str, Any]]) -> None:
         for ev in deliver(events, self.bots):
+            self.facts.see(ev)
             kind = ev["type"]
+            if kind == "phase":
+                self.day = int(ev.get("day") or self.day)
             if kind == "phase" and "seconds" in ev:
                 self.deadline = float(ev["t"]) + float(ev["seconds"])
                 self._phase(str(ev["phase"]))
@@ -190,6 +117,7 @@ class Mafia42Simulation:
             for s in order:
                 self._scan(s, f"seat:{self.bots[s].night_target()}")
         elif phase == "discussion":
+            self._discuss(living)
             if order and self.rng.random() < 0.3:
                 self._scan(order[0], self.rng.choice(["cmd:extend", "cmd:shorten"]))
             if order and self.rng.random() < 0.2:
@@ -203,3 +131,17 @@ class Mafia42Simulation:
             for s in order:
                 if s != self.accused:
                     self._scan(s, "cmd:yes" if self.bots[s].approve(self.accused) else "cmd:no")
+
+    def _discuss(self, living: list[int]) -> None:
+        """The table talk: claims in turn, then the votes named in turn (reasoning bots only)."""
+        if self.kind != "reason" or not living:
+            return
+        first = self.day % len(living)
+        turn = living[first:] + living[:first]
+        for s in turn:
+            for claim in self.bots[s].speak(self.day):  # type: ignore[attr-defined]
+                self.talk.say(claim, self.clock)
+        for s in turn:
+            claim = self.bots[s].intend(self.day)  # type: ignore[attr-defined]
+            if claim is not None:
+                self.talk.say(claim, self.clock)

@@ -23,7 +23,7 @@ from kikimimi.roles.ear import DealtCards, Reach
 from kikimimi.roles.phrases import GAME_ENDS
 from kikimimi.phrases import Phrasebook
 
-from .bots import BotSeat
+from .plain import BotSeat
 from .options import parse_options
 
 #: Seconds between a seat's scans: twelve fit in the shortest phase (approval, 10 s).

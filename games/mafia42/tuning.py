@@ -1,10 +1,17 @@
 """`kikimimi sim mafia42 --games N`: win rates per team by mode and player
-count, and how often each job's ability decided a game.
+count, the reasoning town beside today's town, and how often each job's
+ability decided a game.
 
 Each game deals a deck drawn at random from the catalogue (the default
 decks hold only some jobs), so every job's ability gets its turn.  "Decided"
 means the ability changed the board in the night, vote or morning that
 ended the game (`decided_by` of the `game-over` event).
+
+Without `--bot`, every deal is played twice in the same run, by the
+reasoning bots (`reason`) and by today's (`plain`), same seed, same deck,
+same seats: the citizens' win rates side by side with their 95 % intervals,
+and the difference paired by deal, called significant only when its
+interval excludes zero (`kikimimi.confidence`).  `--bot KIND` plays one kind.
 """
 from __future__ import annotations
 
@@ -13,7 +20,10 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from kikimimi.confidence import paired, rate, verdict
 from kikimimi.tuning import Ask, Log, Report, Row, Script, Trial
+
+from .bots import BOTS
 
 from .jobs import Catalogue, default_catalogue
 from .options import CULT_PLAYERS
@@ -61,15 +71,24 @@ class Mafia42Report(Report):
         cells = _cells(ask)
         rng = random.Random(ask.seed)
         rest = {k: v for k, v in ask.options.items() if k not in ("jobs", "mode")}
+        kinds = _kinds(ask)
         for n, mode in cells:
             for g in range(ask.games):
                 deck = random_deck(rng, n, mode)
-                yield Trial(ask.seed + g, n, {**rest, "mode": mode, "jobs": deck}, ask.bot, label=(n, mode))
+                for kind in kinds:
+                    yield Trial(ask.seed + g, n, {**rest, "mode": mode, "jobs": deck}, kind, label=(n, mode))
 
     def figures(self, trial: Trial, script: Script, log: Log) -> Mapping[str, Any] | None:
         return next((ev for ev in reversed(log) if ev["type"] == "game-over"), None)
 
     def text(self, rows: Sequence[Row], ask: Ask) -> str:
+        kinds = _kinds(ask)
+        if len(kinds) == 1:
+            return self.one_kind(rows, ask)
+        parts = [self.one_kind([r for r in rows if r[0].bot == kind], ask, kind) for kind in kinds]
+        return "\n\n".join([_versus(rows, ask, kinds), *parts])
+
+    def one_kind(self, rows: Sequence[Row], ask: Ask, kind: str | None = None) -> str:
         cells = _cells(ask)
         wins: dict[tuple[int, str], Counter] = {c: Counter() for c in cells}
         days: dict[tuple[int, str], list[int]] = {c: [] for c in cells}
@@ -85,7 +104,8 @@ class Mafia42Report(Report):
                 dealt[job] += 1
             for job in over.get("decided_by", []):
                 decided[job] += 1
-        lines = [f"mafia42: {ask.games} bot games per cell, random decks from catalogue "
+        bots = f"{kind} bots, " if kind else ""
+        lines = [f"mafia42: {ask.games} bot games per cell, {bots}random decks from catalogue "
                  f"{default_catalogue().version}", "players mode     mafia citizens cult  void  mean days"]
         for (n, mode) in cells:
             w, total = wins[(n, mode)], max(1, sum(wins[(n, mode)].values()))
@@ -100,3 +120,31 @@ class Mafia42Report(Report):
             share = f"{100 * count / base:.1f}% of the {base} games dealing it" if base else "a shared skill"
             lines.append(f"  {job:12s} {count:5d} games ({share})")
         return "\n".join(lines)
+
+
+def _kinds(ask: Ask) -> tuple[str | None, ...]:
+    """The bot kinds the report plays: the one asked for, or the reasoning bots beside today's."""
+    return (ask.bot,) if ask.bot else BOTS
+
+
+def _versus(rows: Sequence[Row], ask: Ask, kinds: Sequence[str | None]) -> str:
+    """The citizens' win rate per cell and bot kind, and the difference paired by deal."""
+    a, b = str(kinds[0]), str(kinds[1])
+    won: dict[tuple[Any, str], dict[int, float]] = {}
+    for trial, over in rows:
+        town = 1.0 if over is not None and over["winner"] == "citizens" else 0.0
+        won.setdefault((trial.label, str(trial.bot)), {})[trial.seed] = town
+    lines = [f"mafia42: the citizens' win rate, {a} bots beside {b} bots (each deal played by both; "
+             f"{ask.games} deals per cell, seeds {ask.seed}..{ask.seed + ask.games - 1}; 95 % intervals)",
+             f"players mode     {a + ' town':>24s} {b + ' town':>24s}  {a} − {b} (paired by deal)"]
+    for cell in _cells(ask):
+        x, y = won.get((cell, a), {}), won.get((cell, b), {})
+        seeds = sorted(set(x) & set(y))
+        xs, ys = [x[s] for s in seeds], [y[s] for s in seeds]
+        if not seeds:
+            continue
+        diff = paired(xs, ys) if len(seeds) > 1 else None
+        said = f"{diff.points()}, {verdict(diff)}" if diff is not None else "one deal: no interval"
+        lines.append(f"{cell[0]:7d} {cell[1]:8s} {rate(int(sum(xs)), len(xs)).percent():>24s} "
+                     f"{rate(int(sum(ys)), len(ys)).percent():>24s}  {said}")
+    return "\n".join(lines)

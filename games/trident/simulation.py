@@ -86,6 +86,8 @@ class World:
     #: The event types that move something on the table (the rest never do;
     #: of the `say`s, only the speaker's).
     FOLLOWS = frozenset({"draw", "play", "rotate", "game-over", "say"})
+    #: The speaker's lines that move something (whether the field waits for a piece).
+    SPEAKER_KEYS = frozenset({"opening-draw", "field-no-effect", "reset-draw", "suit-set", "reset-failed"})
 
     def follow(self, ev: Mapping[str, Any]) -> None:
         kind = ev["type"]
@@ -144,6 +146,8 @@ class Bot(Follows):
     #: The event types `hear` acts on; of the `say`s, only an earphone's (a bot
     #: follows the speaker's news through the structured events).
     HEARS = frozenset({"say", "draw", "suit", "turn", "pending", "play", "rotate", "declare"})
+    #: The earphone's phrases `hear` acts on (besides "wrong-..."): the others never reach it.
+    EARPHONE_KEYS = frozenset({"drawn", "hand-piece", "draw-more", "choose-suit"})
     #: Whether the speaker's lines reach `hear` too (a bot that counts the hands does).
     HEARS_SPEAKER = False
 
@@ -357,15 +361,23 @@ class TridentSimulation:
     def observe(self, events: Sequence[Mapping[str, Any]]) -> None:
         refused = False
         world = self.world
+        ears = self._ears
         for ev in events:
             kind = ev["type"]
-            if kind == "say":  # the speaker's lines may move the table; an earphone's is for its bot
-                if ev["to"] == TABLE:
-                    world.follow(ev)
+            if kind == "say":
+                to = ev["to"]
+                if to == TABLE:  # the speaker's lines may move the table
+                    if ev["key"] in World.SPEAKER_KEYS:
+                        world.follow(ev)
                     for bot in self._speaker_ears:
                         bot.hear(ev, world.hands[bot.seat])
                     continue
-            elif kind in World.FOLLOWS:
+                key = ev["key"]
+                if key in Bot.EARPHONE_KEYS or key.startswith("wrong-"):  # the only lines `hear` acts on
+                    for bot in ears.get(to if type(to) is str else str(to), ()):
+                        bot.hear(ev, world.hands[bot.seat])
+                continue
+            if kind in World.FOLLOWS:
                 world.follow(ev)
             elif kind == "error":
                 refused = True

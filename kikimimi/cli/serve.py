@@ -24,6 +24,7 @@ from kikimimi.evening import ClubPlays, ClubSession, Evening, SessionRefused, Se
 from kikimimi.narrate import TextOutput
 from kikimimi.outputs import Output
 from kikimimi.script import Header, ScriptError, dumps
+from kikimimi.seat_bot_driver import DELAY
 from kikimimi.table_config import ConfigError, TableConfig, load_table_config
 
 if TYPE_CHECKING:  # each loads only when its part runs
@@ -95,8 +96,9 @@ def _open_daemon(header: Header, journal: Path, config: TableConfig, fresh: bool
             game = config.games[on_disk.game]
             header = Header(game.game, game.players, dict(game.options), header.lang, dict(header.extra))
     seats = set(range(1, header.players + 1)) & config.hand_seats
+    delay = config.seat_bots.get("delay") or DELAY  # [seat_bots] delay: a bot's wait before it acts
     return Daemon(header, journal, tagmap=game.tagmap if game else config.tagmap, hand_seats=seats,
-                  has_field=config.has_field)
+                  has_field=config.has_field, bot_delay=(float(delay[0]), float(delay[1])))
 
 
 def _serve(args: argparse.Namespace, config: TableConfig, daemon: Daemon, warnings: list[str],
@@ -122,8 +124,10 @@ def _serve(args: argparse.Namespace, config: TableConfig, daemon: Daemon, warnin
 
     def fan_out(line: dict[str, Any], events: Sequence[LogEvent]) -> None:
         hand_seat = line.get("seat") if line.get("reader") == "hand" and not line.get("removed") else None
+        room = daemon.seat_bots.room(events)  # a bot's earphone plays nowhere (docs/seat-bots.md)
         for out in outputs:
-            for problem in out.emit(events, cause_hand_seat=hand_seat) or []:
+            shown = events if isinstance(out, TextOutput) and out.listen is None else room  # the referee's text sees all
+            for problem in out.emit(shown, cause_hand_seat=hand_seat) or []:
                 print(f"kikimimi: {problem}", file=sys.stderr)
         if events_file:
             events_file.write_lines([dumps(ev) for ev in events])

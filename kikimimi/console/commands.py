@@ -18,11 +18,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from kikimimi.seat_bots import SYNTAX as SEAT_BOTS
 from kikimimi.stand_in import SYNTAX as STAND_IN
 
 #: The table's own commands, whatever the game (the daemon and the console handle them).
 TABLE_COMMANDS: list[tuple[str, str]] = [
     *STAND_IN,
+    *SEAT_BOTS,
     ("new", "start the next game at this table (between games: or every player scans AGREE)"),
     ("game NAME", "between games, play NAME next, at once (a table file listing several games; "
                   "its game card on the field reader chooses it too)"),

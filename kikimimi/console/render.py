@@ -87,6 +87,7 @@ def table_text(header: Mapping[str, Any], snapshot: Mapping[str, Any] | None,
         lines.append(f"phase: {game['phase']}")
     hands, declared, owed = _by_seat(game.get("hands")), _by_seat(game.get("declared")), _by_seat(game.get("owed"))
     agreed = set(game.get("agreed") or [])
+    bots = dict((snapshot or {}).get("seat_bots") or {}) if snapshot else {}  # the referee's only
     for seat in range(1, players + 1):
         parts = [f"seat {seat}:"]
         if seat in hands:
@@ -105,6 +106,8 @@ def table_text(header: Mapping[str, Any], snapshot: Mapping[str, Any] | None,
             parts.append("agreed")
         if game.get("chooser") == seat:
             parts.append("choosing the suit")
+        if str(seat) in bots:
+            parts.append(f"played by a bot ({bots[str(seat)]})")
         lines.append(" ".join(parts))
     if "suit" in game:
         lines.append(f"suit: {game['suit'] or 'none'}")
@@ -196,6 +199,12 @@ def event_line(ev: Mapping[str, Any]) -> str | None:
     if kind == "game-over":
         places = ", ".join(f"{r.get('place')}. seat {r.get('seat')}" for r in ev.get("ranking", []))
         return f"= game over ({ev.get('reason', '')}){': ' + places if places else ''}"
+    if kind == "seat-bot":  # the referee's only (kikimimi.seat_bots)
+        kind_of = ev.get("kind")
+        return (f"* seat {ev.get('seat')} is played by a bot ({kind_of}): its earphone comes to you only"
+                if kind_of else f"* seat {ev.get('seat')}: the bot has stopped, a player sits there")
+    if kind == "seat-bot-note":
+        return f"* {ev.get('message')}"
     if kind == "reader":
         name = "field reader" if ev.get("reader") == "field" else f"hand reader {ev.get('seat')}"
         detail = f": {ev['detail']}" if ev.get("detail") else ""

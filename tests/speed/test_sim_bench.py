@@ -11,7 +11,7 @@ BENCH = Path(__file__).resolve().parents[2] / "bench" / "sim_throughput.py"
 RUN = """
 import runpy, sys
 {block}
-sys.argv = ["sim_throughput.py", "--games", "2", "--rounds", "1"]
+sys.argv = ["sim_throughput.py", "--games", "2", "--rounds", "1", "--blocks", "2"]
 runpy.run_path({bench!r}, run_name="__main__")
 """
 
@@ -39,4 +39,6 @@ def test_the_bench_times_rlcard_uno_beside_the_trident_when_installed():
 
         pytest.skip("RLCard is the optional 'bench' extra")
     out = _bench()
-    assert "RLCard UNO, random agents (anchor)" in out and "ratio Trident sim.play (human) / RLCard UNO" in out
+    assert "RLCard UNO, random agents (anchor)" in out and "rows' ratio Trident sim.play (human) / RLCard UNO" in out
+    headline = out.split("ratio Trident / RLCard UNO: ", 1)[1].splitlines()[0]
+    assert "x over all blocks" in headline and "of 2 blocks at or above 1.0x" in headline

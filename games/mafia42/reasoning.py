@@ -1,0 +1,299 @@
+"""The reasoning bots of マフィア42: they claim, deduce from the worlds, and lie for the mafia.
+
+Each bot keeps what its seat was told (`bots.BotSeat`: its job, its partners,
+its findings) and reads the public facts and the table talk (`suspicion.Facts`).
+The town weighs the worlds (`suspicion.weigh`) narrowed by its own secrets:
+
+- the police claims and publishes its findings from its first day (`Style`);
+  the medium publishes the dead it found to be mafia;
+- everyone names a vote in the discussion, in turn; a citizen names the seat
+  most likely a mafioso, or joins the seat already named most when that seat is
+  nearly as suspect, so the town's votes meet; it votes as it said;
+- the approval follows the trust in the accused against the other living;
+- the doctor protects the police claimant most likely real, the reporter
+  and the gangster aim at the most suspect, the mercenary shoots it.
+
+The mafia read the same public worlds, as the town sees them.  One mafioso
+claims police when it pays (always to answer a police claim that names a
+mate, sometimes at once), with a story that public facts cannot break: it
+clears its mates and accuses trusted citizens, and never names a seat the
+morning proved.  The mafia shoot the claimants first, vote with the town's
+choice when it is not a mate, and vote a doomed mate themselves (a bus) when
+two or more are alive.  Helpers out of contact, the cult, and every other
+special play as today's bots do (`BotSeat`): the worlds treat them as
+unknown citizens.
+"""
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from .plain import BotSeat
+from .suspicion import Facts, Odds, Posterior, World, weigh
+from .talk import Claim
+
+
+@dataclass(frozen=True)
+class Style:
+    """The bots' choices that a designer may want to vary (`tuning`)."""
+
+    police_claims_from: int = 1  # the day the police claims even without a mafia found
+    join: float = 0.75  # join the most named seat when it is this suspect against my first choice
+    approve: float = 0.85  # approve when the accused is this suspect against the living's mean
+    fake_early: float = 0.35  # a mafioso claims police on day 1 unprompted
+    shoot_claimant: float = 0.75  # the mafia shoot a police claimant rather than a trusted seat
+    bus: float = 0.5  # the mafia vote a doomed mate
+
+
+class Reasoning:
+    """The public worlds, weighed once per change of the public facts and shared by every bot."""
+
+    def __init__(self, facts: Facts, odds: Odds | None = None):
+        self.facts, self.odds = facts, odds or Odds()
+        self._key: tuple[int, int, int] | None = None
+        self._worlds: list[World] = []
+        self._public: Posterior | None = None
+
+    def worlds(self) -> list[World]:
+        key = self.facts.key()
+        if key != self._key:
+            self._key, self._worlds, self._public = key, weigh(self.facts, self.odds), None
+        return self._worlds
+
+    def public(self) -> Posterior:
+        """The worlds as a seat that knows only the public facts weighs them."""
+        worlds = self.worlds()
+        if self._public is None:
+            self._public = Posterior(worlds, self.facts.players)
+        return self._public
+
+
+class ReasonSeat(BotSeat):
+    """One seat's reasoning bot (see the module's docstring)."""
+
+    def __init__(self, seat: int, players: int, rng: random.Random, reasoning: Reasoning,
+                 style: Style | None = None):
+        super().__init__(seat, players, rng)
+        self.reasoning, self.style = reasoning, style or Style()
+        self.found: list[tuple[int, bool]] = []  # police or medium findings, in order
+        self.said: set[tuple[int, bool]] = set()  # findings already claimed
+        self.claimed = ""  # the role this seat claimed
+        self.intent: int | None = None
+        self.bussing = False
+        self.day = 0
+        self.helpers: set[int] = set()  # a mafioso's helpers in contact
+
+    # -- what this seat hears ----------------------------------------------------------
+    def see(self, ev: Mapping[str, Any]) -> None:
+        super().see(ev)
+        kind = ev.get("type")
+        if kind == "phase":
+            self.day = int(ev.get("day", self.day) or 0)
+        if kind == "say" and ev.get("to") == f"seat:{self.seat}":
+            key, params = ev.get("key"), ev.get("params") or {}
+            if key in ("police-mafia", "police-not-mafia"):
+                self.found.append((int(params["seat"]), key == "police-mafia"))
+            elif key == "helper-joined":
+                self.helpers.add(int(params["seat"]))
+            elif key == "job-of" and self.job == "medium":
+                self.found.append((int(params["seat"]), params.get("job") == "job:mafia"))
+
+    # -- what it makes of it ------------------------------------------------------------
+    @property
+    def mafioso(self) -> bool:
+        """On the mafia's side and knowing it: a mafioso, or a helper in contact."""
+        return self.team == "mafia" and (self.job == "mafia" or bool(self.mates))
+
+    def reasons(self) -> bool:
+        """Does this seat play by the worlds (else it plays as today's bots)?"""
+        return self.mafioso or (self.team == "citizens" and self.job in TOWN_JOBS)
+
+    def view(self) -> Posterior:
+        """The public worlds narrowed by this seat's own knowledge."""
+        facts = self.reasoning.facts
+        return Posterior(self.reasoning.worlds(), facts.players, mafia=self.mafia,
+                         clear={self.seat, *self.clear, *self.mates},
+                         police=self.seat if self.job == "police" else None,
+                         not_police=() if self.job == "police" else (self.seat,))
+
+    def _others(self) -> list[int]:
+        return [s for s in self.living() if s not in self.mates]
+
+    def _suspect(self, post: Posterior, seats: Iterable[int]) -> int | None:
+        ranked = post.most_suspect(seats)
+        return ranked[0] if ranked else None
+
+    # -- the discussion ------------------------------------------------------------------
+    def speak(self, day: int) -> list[Claim]:
+        """Role and finding claims, said in the first round of the discussion."""
+        if self.seat in self.dead or not self.reasons():
+            return []
+        if self.mafioso:
+            return self._lie(day)
+        if self.job == "police" and (self.found and (day >= self.style.police_claims_from
+                                                     or any(m for _, m in self.found))):
+            return self._publish(day, "police")
+        if self.job == "medium" and any(m for _, m in self.found):
+            return self._publish(day, "medium")
+        return []
+
+    def _publish(self, day: int, role: str) -> list[Claim]:
+        out: list[Claim] = []
+        if self.claimed != role:
+            self.claimed = role
+            out.append(Claim(day, self.seat, "role", role=role))
+        for target, mafia in self.found:
+            if (target, mafia) not in self.said and (mafia or role == "police"):
+                self.said.add((target, mafia))
+                out.append(Claim(day, self.seat, "finding", target=target, mafia=mafia))
+        return out
+
+    def _lie(self, day: int) -> list[Claim]:
+        """The mafia's fake police: one mafioso (the lowest living seat of them) speaks."""
+        facts = self.reasoning.facts
+        liars = sorted(s for s in self._mafiosi() if s not in self.dead)
+        if self.job != "mafia" or liars[0] != self.seat or not facts.police:
+            return []
+        roles = facts.talk.roles()
+        rivals = [s for s, r in roles.items() if r == "police" and s not in self.mates and s != self.seat]
+        named = {t for s in rivals for t, m in facts.talk.findings().get(s, ()) if m}
+        threat = bool(named & (self.mates | {self.seat}))
+        if self.claimed != "police":
+            start = threat or (day == 1 and not rivals and self.rng.random() < self.style.fake_early)
+            if not start:
+                return []
+            self.claimed = "police"
+            out = [Claim(day, self.seat, "role", role="police")]
+        else:
+            out = []
+        proven = facts.saved | facts.night_dead | {s for s, j in facts.jobs.items() if j != "mafia"}
+        for rival in rivals:  # the rival claimant is "mafia": a counter-claim
+            if rival not in facts.dead and (rival, True) not in self.said and rival not in proven:
+                self.said.add((rival, True))
+                out.append(Claim(day, self.seat, "finding", target=rival, mafia=True))
+                return out
+        mates = [s for s in self.mates if s not in self.dead and (s, False) not in self.said]
+        if mates and self.rng.random() < 0.5:
+            self.said.add((mates[0], False))
+            return out + [Claim(day, self.seat, "finding", target=mates[0], mafia=False)]
+        named_before = {t for t, _ in self.said}
+        trusted = [s for s in self.reasoning.public().most_suspect(self._others())[::-1]
+                   if s not in proven and s not in named_before]
+        if trusted:
+            self.said.add((trusted[0], True))
+            out.append(Claim(day, self.seat, "finding", target=trusted[0], mafia=True))
+        return out
+
+    def intend(self, day: int) -> Claim | None:
+        """The vote this seat names, in the second round of the discussion."""
+        self.intent, self.bussing = None, False
+        if self.seat in self.dead or not self.reasons():
+            return None
+        talk = self.reasoning.facts.talk
+        named: dict[int, int] = {}
+        for _, x in talk.intentions(day):
+            if x not in self.dead:
+                named[x] = named.get(x, 0) + 1
+        top = max(named, key=lambda s: (named[s], -s)) if named else None
+        if self.mafioso:
+            self.intent = self._mafia_vote(top)
+        else:
+            self.intent = self._town_vote(top)
+        return None if self.intent is None else Claim(day, self.seat, "vote", target=self.intent)
+
+    def _town_vote(self, top: int | None) -> int | None:
+        known = sorted(s for s in self.mafia if s not in self.dead and s != self.seat)
+        if known:
+            return known[0]
+        post = self.view()
+        pool = [s for s in self.living() if s not in self.clear and s not in self.mates] or self.living()
+        best = self._suspect(post, pool)
+        if best is None:
+            return None
+        if top is not None and top in pool and post.mafia[top] >= self.style.join * post.mafia[best]:
+            return top
+        return best
+
+    def _mafia_vote(self, top: int | None) -> int | None:
+        others = self._others()
+        if not others:
+            return None
+        mates_alive = [s for s in self.mates | {self.seat} if s not in self.dead]
+        if top is not None and top in self.mates and len(mates_alive) >= 2:
+            doomed = self.reasoning.public().mafia[top] >= 0.5
+            if doomed and self.rng.random() < self.style.bus:
+                self.bussing = True
+                return top
+        if top is not None and top in others:
+            return top
+        return self._suspect(self.reasoning.public(), others)
+
+    # -- acts ------------------------------------------------------------------------------
+    def vote(self) -> int | None:
+        if not self.reasons():
+            return super().vote()
+        if self.intent is not None and self.intent not in self.dead:
+            return self.intent
+        self.intend(self.day)
+        return self.intent
+
+    def approve(self, accused: int) -> bool:
+        if not self.reasons():
+            return super().approve(accused)
+        if self.mafioso:
+            return self.bussing if accused in self.mates else True
+        if accused in self.mates or accused in self.clear:
+            return False
+        if accused in self.mafia:
+            return True
+        post = self.view()
+        others = [s for s in self.living() if s not in self.clear]
+        mean = sum(post.mafia[s] for s in others) / max(1, len(others))
+        return post.mafia[accused] >= self.style.approve * mean
+
+    def night_target(self) -> int:
+        if not self.reasons():
+            return super().night_target()
+        job = self.job
+        if self.mafioso:
+            return self._shot() if job == "mafia" else super().night_target()
+        post = self.view()
+        pool = [s for s in self.living() if s not in self.clear and s not in self.mates]
+        if job == "police":
+            unknown = [s for s in pool if s not in self.checked]
+            return self._suspect(post, unknown) or super().night_target()
+        if job == "doctor":
+            claimants = [s for s in self.living(others=False) if post.police[s] > 0.3]
+            if claimants:
+                return max(claimants, key=lambda s: (post.police[s], -s))
+            return super().night_target()
+        if job in ("gangster", "mercenary", "reporter"):
+            unknown = [s for s in pool if s not in self.checked] if job == "reporter" else pool
+            return self._suspect(post, unknown) or super().night_target()
+        return super().night_target()
+
+    def _shot(self) -> int:
+        others = self._others()
+        if not others:
+            return self.seat
+        if self.aim in others:
+            return self.aim  # the team's joint aim: the latest scan counts, so keep to it
+        facts = self.reasoning.facts
+        roles = facts.talk.roles()
+        public = self.reasoning.public()
+        claimants = [s for s in others if roles.get(s) in ("police", "medium")]
+        if claimants and self.rng.random() < self.style.shoot_claimant:
+            return max(claimants, key=lambda s: (public.police[s], -s))
+        trusted = public.most_suspect(others)[::-1][:3]
+        return self.rng.choice(trusted)
+
+    def _mafiosi(self) -> set[int]:
+        """The seats this mafioso knows to be mafiosi proper: itself and its partners."""
+        return ({self.seat} | self.mates) - self.helpers
+
+
+#: Citizens whose play the worlds guide; every other citizen job plays as today's bots.
+TOWN_JOBS = frozenset({"police", "doctor", "medium", "citizen", "politician", "gangster", "mercenary",
+                       "reporter", "judge", "lover", "prophet", "clergy", "magician", "society"})

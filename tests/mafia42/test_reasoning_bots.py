@@ -1,0 +1,168 @@
+"""The reasoning bots of マフィア42 (issue 27): they know only what their seat may know,
+their games replay from the seed, and their talk is a bounded, public board."""
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import pytest
+
+from kikimimi import declared
+from kikimimi.engine import run_script
+from kikimimi.protocol import visible_to
+from kikimimi.sim import play
+from kikimimi_games.mafia42 import bots as bots_module
+from kikimimi_games.mafia42.bots import Mafia42Simulation
+from kikimimi_games.mafia42.suspicion import Facts, Posterior, weigh, Odds
+from kikimimi_games.mafia42.talk import Board, Claim, parse
+
+DECK = ["mafia", "mafia", "police", "doctor", "citizen", "citizen", "citizen", "citizen"]
+
+
+def _game(seed: int, deal: Sequence[str] | None, monkeypatch: pytest.MonkeyPatch,
+          seat_class: type | None = None) -> tuple[list[dict], list[dict], Mafia42Simulation]:
+    """One bot game through the real engine; `deal` fixes which card each seat scans
+    (the header's deck, and so everything public about it, stays the same)."""
+    made: list[Mafia42Simulation] = []
+    real = declared.simulation
+
+    def rigged(cls: Any, seed: int, players: int, options: Mapping[str, Any], bot: str | None = None) -> Any:
+        table = real(cls, seed, players, options, bot)
+        if deal is not None:
+            seen: dict[str, int] = {}
+            for line, job in zip(table.queue, deal):
+                seen[job] = seen.get(job, 0) + 1
+                line["tag"] = f"mafia42:job-{job}-{seen[job]}"
+        if seat_class is not None:
+            table.bots = {s: seat_class(s, players, b.rng, table.reasoning) for s, b in table.bots.items()}
+        made.append(table)
+        return table
+
+    monkeypatch.setattr(declared, "simulation", rigged)
+    script, log = play("mafia42", seed, len(DECK), {"jobs": DECK})
+    monkeypatch.setattr(declared, "simulation", real)
+    return script, log, made[0]
+
+
+def _public(log: list[dict]) -> list[tuple]:
+    return [(e["t"], e["type"], sorted((k, str(v)) for k, v in e.items() if k not in ("seq", "in", "t")))
+            for e in log if visible_to(e, None)]
+
+
+def _decisions(seat: int, script: list[dict], sim: Mafia42Simulation, until: float) -> list[tuple]:
+    """What a seat did before `until`: its scans and what it said, in order."""
+    scans = [("scan", line["tag"]) for line in script[1:]
+             if line.get("seat") == seat and "tag" in line and not line.get("removed") and line["t"] < until
+             and not line["tag"].startswith("mafia42:job")]
+    said = [("talk", line["text"]) for line in sim.talk.lines if line["seat"] == seat and line["t"] < until]
+    return scans + said
+
+
+def _compare(seed: int, a: Sequence[str], b: Sequence[str], watched: Sequence[int],
+             monkeypatch: pytest.MonkeyPatch, seat_class: type | None = None) -> tuple[int, list[int]]:
+    """Play both deals; return how many decisions of the watched seats were compared before the
+    first public difference, and the seats whose decisions differed before it."""
+    sa, la, ma = _game(seed, a, monkeypatch, seat_class)
+    sb, lb, mb = _game(seed, b, monkeypatch, seat_class)
+    pa, pb = _public(la), _public(lb)
+    first = next((i for i, (x, y) in enumerate(zip(pa, pb)) if x != y), min(len(pa), len(pb)))
+    until_a = pa[first][0] if first < len(pa) else float("inf")
+    until_b = pb[first][0] if first < len(pb) else float("inf")
+    until = min(until_a, until_b)
+    compared, differ = 0, []
+    for seat in watched:
+        da, db = _decisions(seat, sa, ma, until), _decisions(seat, sb, mb, until)
+        compared += min(len(da), len(db))
+        if da != db:
+            differ.append(seat)
+    return compared, differ
+
+
+#: Deals differing only in the cards of seats 1 and 2: a mafioso's card against a citizen's, and
+#: the doctor's against a citizen's (the second swap also moves no team: only a job).
+SWAPS = [
+    (["mafia", "citizen", "police", "doctor", "citizen", "citizen", "mafia", "citizen"],
+     ["citizen", "mafia", "police", "doctor", "citizen", "citizen", "mafia", "citizen"]),
+    (["doctor", "citizen", "police", "mafia", "citizen", "citizen", "mafia", "citizen"],
+     ["citizen", "doctor", "police", "mafia", "citizen", "citizen", "mafia", "citizen"]),
+]
+
+
+def test_a_seat_decides_alike_when_only_another_seats_secret_differs(monkeypatch):
+    total = 0
+    for seed in (1, 2, 3):
+        for a, b in SWAPS:
+            watched = [s for s in range(3, 9) if a[s - 1] != "mafia"]  # the mafia know each other's seats
+            compared, differ = _compare(seed, a, b, watched, monkeypatch)
+            assert differ == [], (seed, a, b)
+            total += compared
+    assert total >= 60  # night scans, claims, votes and approvals really were compared
+
+
+def _leaky_deliver(events: Any, bots: Mapping[int, Any], method: str = "see") -> Any:
+    """`deliver` that shows every event to every bot, and tells each the mafia's seats."""
+    for ev in events:
+        for bot in bots.values():
+            getattr(bot, method)(ev)
+            if ev.get("type") == "job" and ev.get("job") == "mafia" and ev.get("seat") != bot.seat:
+                bot.mafia.add(int(ev["seat"]))
+        if visible_to(ev, None):
+            yield ev
+
+
+def test_the_knowledge_test_catches_a_bot_that_peeks(monkeypatch):
+    monkeypatch.setattr(bots_module, "deliver", _leaky_deliver)
+    caught = []
+    for seed in (1, 2, 3):
+        a, b = SWAPS[0]
+        watched = [s for s in range(3, 9) if a[s - 1] != "mafia"]
+        caught += _compare(seed, a, b, watched, monkeypatch)[1]
+    assert caught
+
+
+def test_a_seed_replays_the_same_game_and_the_same_talk(monkeypatch):
+    first = _game(5, None, monkeypatch)
+    again = _game(5, None, monkeypatch)
+    assert first[0] == again[0] and first[1] == again[1]
+    assert first[2].talk.lines == again[2].talk.lines and first[2].talk.lines
+    assert run_script(first[0]) == first[1]
+
+
+def test_the_talk_is_public_claims_and_reads_back():
+    board = Board()
+    claims = [Claim(1, 3, "role", role="police"), Claim(1, 3, "finding", target=5, mafia=True),
+              Claim(1, 3, "finding", target=2, mafia=False), Claim(1, 4, "vote", target=5)]
+    for c in claims:
+        board.say(c, 10.0)
+        assert parse(c.text(), 1, 8) == c
+    assert board.roles() == {3: "police"} and board.findings() == {3: [(5, True), (2, False)]}
+    assert board.intentions(1) == [(4, 5)] and board.intentions(before=1) == []
+    for bad in ("seat 9: I am the police", "seat 3: I am the mafia", "seat 3: seat 0 is mafia",
+                "seat 3: I vote seat 5" + " " * 80, "seat 3:seat 5 is mafia", "", "seat 123: I vote seat 1"):
+        assert parse(bad, 1, 8) is None, bad
+
+
+def test_the_worlds_follow_the_claims_and_the_deaths():
+    board = Board()
+    facts = Facts(players=6, mafia=1, helpers=0, police=True, mercenary=False, talk=board)
+    even = Posterior(weigh(facts, Odds()), 6)
+    assert even.mafia[1] == pytest.approx(1 / 6)
+    board.say(Claim(1, 2, "role", role="police"), 1.0)
+    board.say(Claim(1, 2, "finding", target=4, mafia=True), 1.0)
+    facts.day = 2
+    post = Posterior(weigh(facts, Odds()), 6)
+    assert post.mafia[4] > 0.5 and post.most_suspect(range(1, 7))[0] == 4
+    # the seat named knows it is no mafioso: for it the claimant lies, so is the mafioso
+    named = Posterior(weigh(facts, Odds()), 6, clear={4})
+    assert named.mafia[4] == 0.0 and named.mafia[2] == pytest.approx(1.0)
+    facts.see({"type": "death", "seat": 2, "when": "night"})  # the claimant was shot: not the mafioso
+    shot = Posterior(weigh(facts, Odds()), 6)
+    assert shot.mafia[2] == 0.0 and shot.mafia[4] == pytest.approx(1.0) and post.mafia[4] < 0.99
+
+
+def test_today_s_bots_stay_selectable_and_the_reasoning_ones_are_the_default():
+    script, log = play("mafia42", 2, 8, {}, "plain")
+    assert any(e["type"] == "game-over" for e in log)
+    with pytest.raises(ValueError):
+        play("mafia42", 2, 8, {}, "nobody")
+    assert Mafia42Simulation(1, 8, {}).kind == "reason"

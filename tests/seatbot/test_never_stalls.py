@@ -1,0 +1,82 @@
+"""A bot that cannot act never stalls the table: it passes, or stops an act refused three times,
+and tells the referee.  The game's own bots rarely get there, so these seats are two small bots
+written for it (the driver, the daemon and the game are the real ones)."""
+from __future__ import annotations
+
+from typing import Any
+
+from kikimimi import declared
+from kikimimi.api.sim_host import VirtualClock
+from kikimimi.daemon import Daemon
+from kikimimi.ear import EarBot, EarTable, Heard
+from kikimimi.roles.ear import DealtCards
+from kikimimi.script import Header
+from kikimimi.seat_bot_driver import GIVE_UP, NOTE
+
+
+class Stubborn(EarBot):
+    """Scans a seat token that is not in the game, whenever it hears anything."""
+
+    def __init__(self, seat: int) -> None:
+        self.seat = seat
+        self.todo: list[str] = []
+
+    def hear(self, heard: Heard) -> None:
+        self.todo = ["scan"]
+
+    def act(self, reach: Any) -> dict[str, Any] | None:
+        if not self.todo:
+            return None
+        self.todo = []
+        return {"reader": "hand", "tag": "seat:9"}
+
+
+class Undecided(Stubborn):
+    """Is asked to act and finds nothing it may choose."""
+
+    def act(self, reach: Any) -> dict[str, Any] | None:
+        self.todo = []
+        return None
+
+
+def _table(monkeypatch, tmp_path, bot: type[Stubborn]) -> tuple[Daemon, VirtualClock, list[dict[str, Any]]]:
+    def simulation(cls: Any, seed: int, players: int, options: Any, kind: Any = None) -> EarTable:
+        import random
+
+        world = DealtCards("witch:role", ["witch"] + ["human"] * (players - 1), random.Random(seed))
+        return EarTable("witch", world, [bot(s) for s in range(1, players + 1)])
+
+    monkeypatch.setattr(declared, "simulation", simulation)
+    clock = VirtualClock()
+    daemon = Daemon(Header("witch", 6, lang="en"), tmp_path / "j.jsonl", clock=clock)
+    daemon.open()
+    told: list[dict[str, Any]] = []
+    daemon.subscribe(lambda item, events: told.extend(events))
+    daemon.submit({"console": "bot 3"})
+    for seat in (1, 2, 4):  # the table goes on around it
+        clock.now += 1
+        daemon.submit({"reader": "hand", "seat": seat, "tag": "cmd:hint"})
+    for n in range(200):
+        clock.now += 0.5
+        daemon.tick()
+        if n % 20 == 0:  # its earphone speaks (a HINT): each time, something to answer
+            daemon.submit({"console": "hint 3"})
+    return daemon, clock, told
+
+
+def test_an_act_refused_three_times_in_a_row_is_given_up_and_the_referee_told(monkeypatch, tmp_path):
+    daemon, clock, told = _table(monkeypatch, tmp_path, Stubborn)
+    acts = [item for _, item in daemon.lines if isinstance(item, dict) and item.get("bot") == 3]
+    assert [a["console"] for a in acts] == ["scan 3 seat:9"] * GIVE_UP
+    notes = [ev for ev in told if ev["type"] == NOTE]
+    assert len(notes) == 1 and "refused three times" in notes[0]["message"] and notes[0]["private"] == "referee"
+    assert notes[0] not in daemon.log  # advice, not an input: never logged
+    daemon.close()
+
+
+def test_a_bot_with_nothing_it_may_choose_passes_and_says_so(monkeypatch, tmp_path):
+    daemon, clock, told = _table(monkeypatch, tmp_path, Undecided)
+    assert not [item for _, item in daemon.lines if isinstance(item, dict) and item.get("bot")]
+    notes = [ev["message"] for ev in told if ev["type"] == NOTE]
+    assert notes and all("passes" in n for n in notes)
+    daemon.close()
