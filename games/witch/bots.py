@@ -3,14 +3,21 @@
 Each bot learns only what its seat hears: the `say` events addressed to the
 table or to its own earphone (`visible_to`), never a logged event's fields,
 so the same bots can later play by ear alone.  Claims travel as typed
-speech ("mirror 3 witch, 5 human"), which the other bots parse from the
-spoken text, exactly as people at a remote table would.
+speech, which the other bots parse from the spoken text, exactly as people
+at a remote table would: the claim channel's lines ("CO mirror; FOUND
+mirror 3 witch; VOTE 3", `kikimimi.roles.claims`) and today's plain form
+("mirror 3 witch, 5 human"); both land on every seat's `ClaimBoard`.
 
-Two kinds: `random` (legal moves at random) and `reason` (the default): the
-mirror-user publishes its findings, one witch claims to be the mirror with
-consistent fake findings, islanders vote on the findings of the claimant
-they trust (a claimant who accuses them falsely is a liar), the knight
-guards the trusted claimant, the witches banish the real one.
+The kinds (`--bot`):
+- `reason` (the default): every seat reasons over the possible role
+  assignments and claims through the channel (`reasoning.py`);
+- `reason-town`: islanders (and the imp) reason, the witches' team plays `plain`;
+- `plain` (the default until issue 27): the mirror-user publishes its
+  findings, one witch claims to be the mirror with consistent fake findings,
+  islanders vote on the findings of the claimant they trust (a claimant who
+  accuses them falsely is a liar), the knight guards the trusted claimant,
+  the witches banish the real one;
+- `random`: legal moves at random.
 """
 from __future__ import annotations
 
@@ -22,11 +29,13 @@ from typing import Any
 
 from kikimimi.phrases import load_catalogue
 from kikimimi.protocol import visible_to
-from kikimimi.roles import assign_with_preferences
+from kikimimi.roles import assign_with_preferences, claims
+from kikimimi.roles.claims import Claim, ClaimBoard, ClaimError
 
-from .rules import parse_options
+from .reasoning import VOCAB, Reasoner, refute
+from .rules import TEAMS, default_deck, parse_options
 
-BOTS = ("reason", "random")
+BOTS = ("reason", "reason-town", "plain", "random")
 CLAIM = re.compile(r"\b(mirror|priest)((?:,?\s+\d+\s+(?:witch|human))+)")
 
 
@@ -54,8 +63,19 @@ def role_of(spoken: Any) -> str:
 class BotSeat:
     """One seat's knowledge, fed only with the phrases its seat hears."""
 
-    def __init__(self, seat: int, players: int, style: str, rng: random.Random):
+    def __init__(self, seat: int, players: int, style: str, rng: random.Random,
+                 deck: Sequence[str] | None = None, seed: int = 0):
+        """`deck`: the table's role deck, public (a table setting); `seed` seeds the sampled worlds."""
         self.seat, self.players, self.style, self.rng = seat, players, style, rng
+        self.deck = list(deck) if deck is not None else default_deck(players)
+        self.seed = seed
+        #: A reasoning seat's talk (chatter, how long it holds the microphone, silence) draws on a
+        #: generator of its own, so a role-dependent choice never shifts what the table hears of it.
+        self.talk = random.Random(f"talk-{seed}-{seat}")
+        self.board = ClaimBoard()
+        self.night_gone: set[int] = set()  # left overnight: never a witch
+        self.voted_out: set[int] = set()
+        self.mind = Reasoner(self)
         self.role: str | None = None
         self.partners: list[int] = []
         self.alive = set(range(1, players + 1))
@@ -82,16 +102,43 @@ class BotSeat:
             self.findings[int(p["target"])] = str(p["found"]).rsplit(":", 1)[-1]
         elif key in ("voted-out", "morning"):
             self.alive -= set(p["seats"])
+            (self.voted_out if key == "voted-out" else self.night_gone).update(p["seats"])
         elif key == "day":
             self.day, self.witch_choice = int(p["day"]), None
         elif key == "witches-chose" and mine:
             self.witch_choice = int(p["seat"])
         elif key == "speech" and p.get("seat") != self.seat:
-            text = str(p.get("text", ""))
-            for role, book in (("mirror", self.claims), ("priest", self.priest_claims)):
-                claim = parse_claim(text, role)
-                if claim:
-                    book.setdefault(int(p["seat"]), {}).update(claim)
+            self._heard_speech(int(p["seat"]), str(p.get("text", "")))
+
+    def _heard_speech(self, seat: int, text: str) -> None:
+        """Another seat's words: its claims go on the board (and in today's books, so the
+        plain bots hear the channel too); chatter and a garbled claim line are ignored."""
+        said: tuple[Claim, ...] = ()
+        if claims.looks_like_claims(text):
+            try:
+                said = claims.parse(text, VOCAB)
+            except ClaimError:
+                return
+        else:
+            for role in ("mirror", "priest"):
+                found = parse_claim(text, role)
+                if found:
+                    said += (claims.co(role), *(claims.found(role, t, f) for t, f in found.items()))
+        if not said:
+            return
+        self.board.post(seat, self.day, said)
+        refute(self.board, seat, said, self.day, self.voted_out)
+        for c in said:
+            book = {"mirror": self.claims, "priest": self.priest_claims}.get(c.role or "")
+            if c.kind == "FOUND" and book is not None and c.target is not None and c.result is not None:
+                book.setdefault(seat, {})[c.target] = c.result
+
+    @property
+    def mode(self) -> str:
+        """How this seat plays: its style, `reason-town` split by the seat's team."""
+        if self.style == "reason-town":
+            return "plain" if TEAMS.get(self.role or "") == "witches" else "reason"
+        return self.style
 
     # -- decisions ------------------------------------------------------------------
     def others(self) -> list[int]:
@@ -116,8 +163,13 @@ class BotSeat:
             return None
         return sorted(honest)[self.day % len(honest)] if len(honest) > 1 else honest[0]
 
-    def speech(self) -> str:
-        if self.style == "reason":
+    def speech(self, answer: bool = False) -> str | None:
+        """What this seat says at its turn; a second turn (`answer`) of a reasoning seat
+        says only a new claim line, else nothing (None)."""
+        if self.mode == "reason":
+            said = self.mind.speech()
+            return said if said or answer else self.chatter()
+        if self.mode == "plain":
             if self.role in ("mirror", "priest") and self.findings and self.findings != self.claimed:
                 self.claimed = dict(self.findings)
                 return claim_text(self.claimed, self.role)
@@ -126,12 +178,18 @@ class BotSeat:
                 if pool and self.day >= 1:
                     self.claimed[self.rng.choice(pool)] = "witch"  # never a partner: a consistent lie
                     return claim_text(self.claimed)
-        return self.rng.choice(["...", "hmm, who could it be", "I trust seat " + str(self.rng.choice(self.others()))])
+        return self.chatter()
+
+    def chatter(self) -> str:
+        rng = self.talk if self.mode == "reason" else self.rng
+        return rng.choice(["...", "hmm, who could it be", "I trust seat " + str(rng.choice(self.others()))])
 
     def vote(self) -> int:
         others = self.others()
-        if self.style == "random" or not others:
+        if self.mode == "random" or not others:
             return self.rng.choice(others or [self.seat])
+        if self.mode == "reason":
+            return self.mind.vote()
         if self.is_witch():
             rivals = [c for c in self.claims if c in self.alive and c not in self.partners]
             pool = rivals or [s for s in others if s not in self.partners] or others
@@ -154,7 +212,9 @@ class BotSeat:
         others = self.others()
         if not others:
             return self.seat
-        if self.style == "random":  # legal at random: a witch never names a witch
+        if self.mode == "reason":
+            return self.mind.night_target()
+        if self.mode == "random":  # legal at random: a witch never names a witch
             return self.rng.choice([s for s in others if not (self.is_witch() and s in self.partners)] or others)
         if self.is_witch():
             if self.witch_choice in self.alive:
@@ -180,7 +240,10 @@ class WitchSimulation:
         self.opts = parse_options(players, options)
         self.rng = random.Random(seed)
         self.players = players
-        self.bots = {s: BotSeat(s, players, style, random.Random(seed * 1000 + s)) for s in range(1, players + 1)}
+        self.style = style
+        deck = self.opts["roles"]
+        self.bots = {s: BotSeat(s, players, style, random.Random(seed * 1000 + s), deck, seed)
+                     for s in range(1, players + 1)}
         plan = assign_with_preferences(self.opts["roles"], self.opts["preferences"], players, self.rng)
         counts: dict[str, int] = {}
         self.cards: dict[int, str] = {}
@@ -222,6 +285,8 @@ class WitchSimulation:
             self.queue.clear()
             order = self._order(self.alive)
             self.queue.extend([("power", s) for s in order] + [("speak", s) for s in order])
+            if self.style.startswith("reason"):  # a second turn: answer the claims heard in the first
+                self.queue.extend(("answer", s) for s in order)
             self.queue.extend(("vote", s) for s in self._order(self.alive))
         elif key == "revote":
             self.queue.clear()
@@ -260,7 +325,10 @@ class WitchSimulation:
         if what == "ok":
             return {**hand, "tag": "cmd:ok"}
         if what == "speak":
-            return self._speak(seat, bot.speech())
+            return self._speak(seat, bot.speech() or bot.chatter())
+        if what == "answer":
+            text = bot.speech(answer=True)
+            return self._speak(seat, text) if text else None
         if what == "vote":
             return {**hand, "tag": f"seat:{bot.vote()}", "dt": 1.5}
         if what == "night":
@@ -272,22 +340,31 @@ class WitchSimulation:
     def _speak(self, seat: int, text: str) -> dict[str, Any]:
         """Claims are typed (console); otherwise odd seats type and even seats talk
         with their token on the field reader, so both ways to play are exercised."""
-        if seat % 2 or self.phase != "day" or parse_claim(text):
+        if seat % 2 or self.phase != "day" or parse_claim(text) or claims.looks_like_claims(text):
             return {"console": f"speak {seat} {text}", "dt": 3.0}
-        seconds = round(self.rng.uniform(5, 40), 1)
+        rng = self.rng if self.style in ("plain", "random") else self.bots[seat].talk  # a reasoning seat's own
+        seconds = round(rng.uniform(5, 40), 1)
         self.queue.appendleft(("mic-off", seat))
         self._mic_seconds = seconds
         return {"reader": "field", "tag": f"seat:{seat}", "dt": 1.0}
 
     def _power(self, seat: int, bot: BotSeat) -> dict[str, Any] | None:
+        """The day's powers and silence.  Today's bots draw on the table's generator; a
+        reasoning seat on its own, so no other seat's role moves its choices."""
         others = bot.others()
         if not others:
             return None
-        if bot.role == "priest" and not bot.exorcised and bot.day >= 2 and self.rng.random() < 0.5:
+        rng = self.rng if self.style in ("plain", "random") else bot.rng
+        if bot.role == "priest" and not bot.exorcised and bot.day >= 2 and bot.mode == "reason":
+            target = bot.mind.exorcise_target()
+            if target is not None:
+                bot.exorcised = True
+                return {"console": f"exorcise {seat} {target}"}
+        elif bot.role == "priest" and not bot.exorcised and bot.day >= 2 and rng.random() < 0.5:
             bot.exorcised = True
-            return {"console": f"exorcise {seat} {self.rng.choice(others)}"}
-        if bot.role == "human" and self.rng.random() < 0.3:
-            return {"console": f"advise {seat} {self.rng.choice(others)}"}
-        if self.rng.random() < 0.4:
+            return {"console": f"exorcise {seat} {rng.choice(others)}"}
+        if bot.role == "human" and rng.random() < 0.3:
+            return {"console": f"advise {seat} {rng.choice(others)}"}
+        if (rng if self.style in ("plain", "random") else bot.talk).random() < 0.4:
             return {"console": f"silence {seat}"}
         return None

@@ -153,12 +153,14 @@ class ClaimBoard:
     A seat's role claim is its latest CO (a FOUND names a role, so it claims
     that role too); its findings are every FOUND it ever said, the latest per
     target (`changed` records a seat that said two results for one target:
-    a liar in every world).  VOTE and ESTIMATE are opinions, kept per day."""
+    a liar in every world; `refuted`, one whose claims a game's public facts
+    disprove, as the game calls `refute`).  VOTE and ESTIMATE are opinions, kept per day."""
 
     lines: dict[int, dict[int, tuple[Claim, ...]]] = field(default_factory=dict)  # day -> seat -> claims
     roles: dict[int, str] = field(default_factory=dict)
     findings: dict[int, dict[int, str]] = field(default_factory=dict)  # seat -> target -> result
     changed: set[int] = field(default_factory=set)
+    refuted: set[int] = field(default_factory=set)
     version: int = 0
 
     def post(self, seat: int, day: int, claims: Iterable[Claim]) -> None:
@@ -175,6 +177,16 @@ class ClaimBoard:
                 if book.get(c.target, c.result) != c.result:
                     self.changed.add(seat)
                 book[c.target] = c.result
+
+    def refute(self, seat: int) -> None:
+        """A seat said what no honest seat could (by a game's public facts): a liar in every world."""
+        if seat not in self.refuted:
+            self.refuted.add(seat)
+            self.version += 1
+
+    def liars(self) -> frozenset[int]:
+        """Seats lying in every world: a finding changed, or refuted."""
+        return frozenset(self.changed | self.refuted)
 
     def claimants(self, role: str | None = None) -> list[int]:
         """Seats with a role claim (of `role`, if named), in seat order."""

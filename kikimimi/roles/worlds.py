@@ -8,7 +8,7 @@ from a team that gains by it (`Rules.lie`: a weight per team), so a world
 where an islander lies about its findings counts for little.
 
 Only facts passed in `Knowledge` are used: a bot builds it from what its
-seat heard, nothing else (tests/roles/test_worlds.py holds that).
+seat heard, nothing else (tests/witch/test_reasoning.py holds 闇に笑う魔女's bots to that).
 
 Size: roles that nothing distinguishes (same team, same reading, never
 claimed, in no exclusion) are merged into one class, which is exact (they
@@ -24,7 +24,7 @@ from __future__ import annotations
 import math
 import random
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from .claims import Claim, ClaimBoard
@@ -39,14 +39,19 @@ MAX_DRAWS = 20 * SAMPLES
 
 @dataclass(frozen=True)
 class Rules:
-    """A game's role facts.  `reading[ability][role]` is what a finding made with
-    `ability` shows for a seat of `role` (absent: that role's name); `lie[team]` the
-    weight of a world in which a seat of that team says a false claim (1 = as
-    likely as the truth)."""
+    """A game's role facts and how its players claim.  `reading[ability][role]` is what
+    a finding made with `ability` shows for a seat of `role` (absent: that role's name);
+    `lie[team]` the weight of a world in which a seat of that team says a false claim
+    (1 = as likely as the truth; a team with several members that rarely all lie
+    wants well under 1), times `lie_as[role]` for a false claim of that role (how
+    often a liar picks it; absent: 1); `silent[role]` the weight of a world in which a living holder of
+    that role has claimed nothing (the real seer who always speaks up: well under 1)."""
 
     teams: Mapping[str, str]
     reading: Mapping[str, Mapping[str, str]]
     lie: Mapping[str, float]
+    silent: Mapping[str, float] = field(default_factory=dict)
+    lie_as: Mapping[str, float] = field(default_factory=dict)
 
     def reads(self, ability: str, role: str) -> str:
         return self.reading.get(ability, {}).get(role, role)
@@ -57,13 +62,15 @@ class Knowledge:
     """What one seat knows for certain.  `known`: seats whose role it knows (its
     own, its partners, any role revealed in public); `excluded`: roles a seat
     cannot hold (a witch's non-partners are no witches; a seat banished at night
-    was none); `findings`: target -> result it holds privately (read with its own role)."""
+    was none); `findings`: target -> result it holds privately (read with its own role);
+    `alive`: the seats on the island, as announced (None: everyone)."""
 
     seat: int
     deck: tuple[str, ...]
     known: Mapping[int, str]
     excluded: Mapping[int, frozenset[str]] = field(default_factory=dict)
     findings: Mapping[int, str] = field(default_factory=dict)
+    alive: frozenset[int] | None = None
 
     @property
     def seats(self) -> int:
@@ -79,13 +86,16 @@ class Worlds:
         stands = dict(board.stands()) if board else {}
         stands.pop(know.seat, None)  # a seat knows its own claims for what they are
         self.stands = {s: st for s, st in stands.items() if 1 <= s <= know.seats}
-        self.liars_always = frozenset(board.changed) if board else frozenset()
+        self.liars_always = board.liars() if board else frozenset()
         own = know.known.get(know.seat)
         if own is None:
             raise ValueError("a seat's knowledge holds its own role")
         self.own = own
         keep = {r for r, _ in self.stands.values()}
         keep |= {r for rs in know.excluded.values() for r in rs}
+        keep |= {r for r, w in rules.silent.items() if w != 1}
+        alive = know.alive if know.alive is not None else range(1, know.seats + 1)
+        self.quiet = [s for s in alive if s not in self.stands and s != know.seat]
         self.cls = self._classes(keep)
         pool = Counter(self.cls[r] for r in know.deck)
         rest = Counter(know.deck)
@@ -98,6 +108,7 @@ class Worlds:
         self.pool = +pool
         self.unknown = [s for s in range(1, know.seats + 1) if s not in know.known]
         self.worlds: list[tuple[tuple[str, ...], float]] = []
+        self.lies: list[frozenset[int]] = []  # per world, the claimants lying in it
         size = _multinomial(len(self.unknown), self.pool.values())
         self.exact = size <= EXACT_LIMIT
         self.size = size
@@ -143,11 +154,17 @@ class Worlds:
             if target in assign and reads(self.own, assign[target]) != result:
                 return
         weight = 1.0
-        for seat in self.stands:
-            if not self._true(seat, assign):
-                weight *= self.rules.lie.get(self.rules.teams.get(assign[seat], ""), 0.0)
+        lying = frozenset(seat for seat in self.stands if not self._true(seat, assign))
+        for seat in lying:
+            weight *= self.rules.lie.get(self.rules.teams.get(assign[seat], ""), 0.0)
+            weight *= self.rules.lie_as.get(self.stands[seat][0], 1.0)
+        silent = self.rules.silent
+        if silent:
+            for seat in self.quiet:
+                weight *= silent.get(assign[seat], 1.0)
         if weight > 0:
             self.worlds.append((tuple(assign[s] for s in range(1, self.know.seats + 1)), weight))
+            self.lies.append(lying)
 
     def _true(self, seat: int, assign: Mapping[int, str]) -> bool:
         if seat in self.liars_always:
@@ -173,13 +190,26 @@ class Worlds:
 
     def teams(self, team: str) -> dict[int, float]:
         """P(on `team`) for every seat at once (one pass over the worlds)."""
+        teams = self.rules.teams
+        return self._marginal(lambda cls: teams.get(cls) == team)
+
+    def roles(self, role: str) -> dict[int, float]:
+        """P(holds `role`) for every seat at once."""
+        cls = self.cls.get(role)
+        out = self._marginal(lambda c: c == cls)
+        share = sum(n for r, n in self.rest.items() if self.cls[r] == cls)
+        known = self.know.known
+        return {s: (1.0 if known[s] == role else 0.0) if s in known
+                else p * self.rest[role] / share if share else 0.0 for s, p in out.items()}
+
+    def _marginal(self, hit: Callable[[str], bool]) -> dict[int, float]:
         out = dict.fromkeys(range(1, self.know.seats + 1), 0.0)
         if self.empty:
             return {s: math.nan for s in out}
-        teams = self.rules.teams
+        hits = {c: hit(c) for c in set(self.cls.values())}
         for world, w in self.worlds:
             for i, cls in enumerate(world):
-                if teams.get(cls) == team:
+                if hits[cls]:
                     out[i + 1] += w
         return {s: p / self.total for s, p in out.items()}
 
@@ -200,7 +230,7 @@ class Worlds:
         """P(this claimant's claims are false); 0 for a seat that claimed nothing."""
         if seat not in self.stands or self.empty:
             return 0.0
-        return sum(w for world, w in self.worlds if not self._true(seat, self._as_map(world))) / self.total
+        return sum(w for (_, w), lying in zip(self.worlds, self.lies) if seat in lying) / self.total
 
     def most_likely_liar(self) -> int | None:
         """The claimant most likely lying (the lowest seat on a tie), or None without claims."""

@@ -143,3 +143,19 @@ def test_large_decks_are_sampled_from_the_seed_and_agree_with_the_exact_answer(m
     assert a.worlds == b.worlds  # the same seed, the same sample
     for seat in range(2, 9):
         assert a.p_team(seat, "witches") == pytest.approx(exact.p_team(seat, "witches"), abs=0.08)
+
+
+def test_a_silent_seer_and_a_rarely_faked_role_are_weighed_by_hand():
+    """Seat 2 claims mirror.  Truth: 2 worlds (3, 4 = witch, human either way), weight 1.
+    Seat 2 a lying witch: the real mirror is 3 or 4 and alive yet silent: 2 worlds, each
+    weighted lie (1) x silent (1/2) = 1/2, so P(2 witch) = 1 / 3; a mirror claim faked at
+    lie_as 1/2 halves that again: P(2 witch) = 0.5 / 2.5."""
+    board = ClaimBoard()
+    board.post(2, 1, claims.parse("CO mirror", VOCAB))
+    know = Knowledge(1, DECK, {1: "human"}, alive=frozenset({1, 2, 3, 4}))
+    quiet = Rules(TEAMS, {"mirror": READ}, {"witches": 1.0}, silent={"mirror": 0.5})
+    assert Worlds(quiet, know, board).p_team(2, "witches") == pytest.approx(1 / 3)
+    rare = Rules(TEAMS, {"mirror": READ}, {"witches": 1.0}, silent={"mirror": 0.5}, lie_as={"mirror": 0.5})
+    assert Worlds(rare, know, board).p_team(2, "witches") == pytest.approx(0.5 / 2.5)
+    gone = Knowledge(1, DECK, {1: "human"}, alive=frozenset({1, 2}))  # a dead mirror was silent for good
+    assert Worlds(quiet, gone, board).p_team(2, "witches") == pytest.approx(2 / 4)

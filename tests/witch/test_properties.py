@@ -81,7 +81,7 @@ def test_random_legal_scans_play_on_and_keep_secrets(pairs):
 
 
 @pytest.mark.parametrize("players", [5, 7, 8, 10, 13, 16])
-@pytest.mark.parametrize("bot", ["reason", "random"])
+@pytest.mark.parametrize("bot", ["reason", "plain", "random"])
 def test_bot_games_end_with_a_winner_keep_secrets_and_replay_identically(players, bot):
     for seed in (1, 2):
         script, log = play("witch", seed, players, {}, bot)
@@ -105,11 +105,11 @@ def test_bots_hear_only_what_their_seat_may_know(monkeypatch):
     assert heard and all(visible_to(ev, seat) and ev["type"] == "say" for seat, ev in heard)
 
 
-def test_the_reasoning_bots_publish_findings_and_vote_on_them():
+def test_the_plain_bots_publish_findings_and_vote_on_them():
     """Over a few games the real mirror claims, and islanders vote for the seats its claims name."""
     claims = votes_on_claims = 0
     for seed in range(1, 9):
-        _, log = play("witch", seed, 8, {}, "reason")
+        _, log = play("witch", seed, 8, {}, "plain")
         mirror = next(e["seat"] for e in of(log, "role") if e["role"] == "mirror")
         named: set[int] = set()
         for e in log:

@@ -1,0 +1,276 @@
+"""The reasoning bots of 闇に笑う魔女 (`kikimimi sim witch --bot reason`, the default).
+
+A seat reasons over the role assignments it cannot tell apart
+(`kikimimi.roles.worlds`): its own role and partners, the deck, the seats
+that left at night (never a witch: the witches cannot banish one, a mirror
+or an exorcism never removes one), its own findings, and the claims said at
+the table (`kikimimi.roles.claims`, typed as speech: "CO mirror; FOUND
+mirror 5 witch; VOTE 5").  Claims that no honest seat could say are refuted
+from public facts alone: a mirror finding before the first night is over, a
+priest's finding on a seat never voted out.
+
+- Islanders vote for the living seat most likely a witch or the imp (both
+  must leave for them to win); ties go to the
+  seat their most trusted claimant said it will vote for, then the lowest.
+- The mirror-user looks at the most suspicious seat it has not seen; it and
+  the priest claim their findings every day they hold any.
+- The knight guards the living claimant least likely lying.
+- The priest marks the seat most likely the familiar or the imp (once).
+- The witches lie when it pays: from day 2 one witch claims to be the
+  mirror-user, always when a rival claims it (a counter-claim), otherwise
+  at `PREEMPT` odds; its story has one finding per night gone, never one
+  the public facts refute (a rival or an islander "witch", a partner
+  "human").  They vote and banish the rival claimants first.
+- The familiar (who does not know the witches) votes for the claimant it
+  believes to be the real mirror-user.
+"""
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING
+
+from kikimimi.roles import claims
+from kikimimi.roles.claims import Claim, ClaimBoard, Vocabulary
+from kikimimi.roles.worlds import Knowledge, Rules, Worlds
+
+from .rules import MAX_PLAYERS, ROLES, TEAMS, finding
+
+if TYPE_CHECKING:
+    from .bots import BotSeat
+
+READING = {role: finding(role) for role in ROLES}
+#: A lie is likely from the witches' team (it gains), rare from the imp, very rare from an
+#: islander; a false priest claim is rarer than a false mirror claim (the priest's findings
+#: are about the voted-out alone, so they are easy to catch).
+LIE = {"witches": 0.3, "imp": 0.1, "islanders": 0.02}
+LIE_AS = {"priest": 0.2}
+#: From day 2 a living mirror-user (and priest) holds a finding and says it: a world in
+#: which one keeps silent counts for this much.
+SILENT = {"mirror": 0.1, "priest": 0.3}
+
+
+def rules(day: int) -> Rules:
+    """The claim model on `day`: before day 2 nobody has a finding to say."""
+    return Rules(TEAMS, {"mirror": READING, "priest": READING}, LIE, SILENT if day >= 2 else {}, LIE_AS)
+
+
+VOCAB = Vocabulary.of(ROLES, ("witch", "human"), MAX_PLAYERS)
+#: The odds that the witches claim the mirror before any rival does (day 2 on).
+PREEMPT = 0.5
+#: The priest marks a seat for the exorcism only when it is at least this likely the familiar or the imp.
+EXORCISE_AT = 0.3
+#: With at most this many witches expected on the island and the imp there at
+#: `IMP_FIRST` odds, islanders look for the imp first: removing the last witch
+#: while the imp stays hands the imp the win.
+LAST_WITCH, IMP_FIRST = 1.6, 0.4
+#: How far a claimant's suspect must stand above the next one to be named in its VOTE.
+CLEAR = 0.1
+#: Probabilities this close are a tie.
+TIE = 1e-9
+
+
+def refute(board: ClaimBoard, seat: int, said: tuple[Claim, ...], day: int, voted_out: set[int]) -> None:
+    """Public facts a claim cannot survive: a mirror with more findings than nights gone
+    (the first comes on day 2), a priest's finding on a seat never voted out, a seat
+    that found itself."""
+    mirror = [c for c in board.findings.get(seat, {}) if board.roles.get(seat) == "mirror"]
+    if len(mirror) > max(0, day - 1):
+        board.refute(seat)
+    for c in said:
+        if c.kind == "FOUND" and (c.target == seat or (c.role == "priest" and c.target not in voted_out)):
+            board.refute(seat)
+
+
+class Reasoner:
+    """One seat's reasoning; it reads the seat's own state (`BotSeat`) and nothing else."""
+
+    def __init__(self, seat: BotSeat):
+        self.s = seat
+        self._worlds: Worlds | None = None
+        self._key: tuple[object, ...] = ()
+        self.story: dict[int, str] = {}  # a witch's fake findings, in the order told
+        self.lying: bool | None = None  # a witch's choice to claim without a rival
+        self.said: tuple[int, str] | None = None  # (day, line) last said
+
+    # -- what this seat may know -------------------------------------------------
+    def knowledge(self) -> Knowledge:
+        s = self.s
+        role = s.role or "human"
+        known = {s.seat: role, **{p: role for p in s.partners}}
+        gone = {g: frozenset({"witch"}) for g in s.night_gone if g not in known}
+        return Knowledge(s.seat, tuple(s.deck), known, gone, dict(s.findings), frozenset(s.alive))
+
+    def worlds(self) -> Worlds:
+        s = self.s
+        key = (s.board.version, len(s.board.refuted), tuple(sorted(s.findings.items())),
+               frozenset(s.alive), s.day)
+        if self._worlds is None or key != self._key:
+            seed = hash((s.seed, s.seat, s.day, s.board.version)) & 0xFFFFFFFF
+            self._worlds, self._key = Worlds(rules(s.day), self.knowledge(), s.board, random.Random(seed)), key
+        return self._worlds
+
+    def p_witch(self) -> dict[int, float]:
+        """Per seat, the odds it must leave for the islanders to win: a witch, or the imp
+        (the islanders win only with both gone)."""
+        w = self.worlds()
+        if w.empty:
+            return {}
+        witch, imp = w.roles("witch"), w.roles("imp")
+        alive = self.s.alive
+        if sum(witch[x] for x in alive) <= LAST_WITCH and sum(imp[x] for x in alive) >= IMP_FIRST:
+            return {x: imp[x] * (1 - witch[x]) for x in witch}  # the last witch waits: the imp first
+        return {x: witch[x] + imp[x] for x in witch}
+
+    # -- decisions ------------------------------------------------------------------
+    def speech(self) -> str | None:
+        s = self.s
+        if s.role in ("mirror", "priest") and s.findings:
+            said = [claims.co(s.role)] + [claims.found(s.role, t, f) for t, f in s.findings.items()]
+            target = self.suspect(clear=True)
+            return self._say(said + ([claims.vote(target)] if target else []))
+        if s.role == "witch" and s.seat == min([s.seat, *(p for p in s.partners if p in s.alive)]):
+            return self._witch_claim()
+        return None
+
+    def _say(self, said: list[Claim]) -> str | None:
+        line = claims.text(said)
+        if self.said == (self.s.day, line):
+            return None  # said already today, nothing new
+        self.said = (self.s.day, line)
+        return line
+
+    def _witch_claim(self) -> str | None:
+        s = self.s
+        if s.day < 2:
+            return None
+        rivals = self.rivals("mirror")
+        if not rivals and not self.story:
+            if self.lying is None:
+                self.lying = s.rng.random() < PREEMPT
+            if not self.lying:
+                return None
+        while len(self.story) < s.day - 1:
+            pick = self._next_lie(rivals)
+            if pick is None:
+                break
+            self.story[pick[0]] = pick[1]
+        accused = [t for t, f in self.story.items() if f == "witch" and t in s.alive]
+        said = [claims.co("mirror")] + [claims.found("mirror", t, f) for t, f in self.story.items()]
+        return self._say(said + [claims.vote(accused[0])] if accused else said)
+
+    def _next_lie(self, rivals: list[int]) -> tuple[int, str] | None:
+        """The next fake finding: a living rival is a witch; else a partner is human; else a
+        living islander is a witch (one accusation at a time) or human."""
+        s = self.s
+        told = set(self.story) | {s.seat}
+        for r in rivals:
+            if r in s.alive and r not in told:
+                return r, "witch"
+        for p in s.partners:
+            if p in s.alive and p not in told:
+                return p, "human"
+        pool = [x for x in sorted(s.alive) if x not in told and x not in s.partners]
+        if not pool:
+            return None
+        accusing = not any(t in s.alive and f == "witch" for t, f in self.story.items())
+        return s.rng.choice(pool), "witch" if accusing else "human"
+
+    def rivals(self, role: str) -> list[int]:
+        """Claimants of `role` who are not this seat nor a known partner."""
+        s = self.s
+        return [c for c in s.board.claimants(role) if c != s.seat and c not in s.partners]
+
+    def suspect(self, clear: bool = False) -> int | None:
+        """The living seat most likely a witch (None when nothing is known; with `clear`,
+        also when no seat stands `CLEAR` above the next: a claimant names no coin toss)."""
+        s = self.s
+        p = self.p_witch()
+        others = [x for x in sorted(s.alive) if x != s.seat and x not in s.partners]
+        if not p or not others:
+            return None
+        best = max(p[x] for x in others)
+        if clear and sorted((p[x] for x in others), reverse=True)[1:2] > [best - CLEAR]:
+            return None
+        ties = [x for x in others if p[x] >= best - TIE]
+        if len(ties) > 1:
+            lead = self.trusted_vote()
+            return lead if lead in ties else ties[0]
+        return ties[0]
+
+    def trusted_vote(self) -> int | None:
+        """What the claimant least likely lying said it will vote for today."""
+        s = self.s
+        w = self.worlds()
+        said = s.board.intentions(s.day)
+        heads = [c for c in s.board.claimants() if c in said and c != s.seat]
+        if not heads or w.empty:
+            return None
+        return said[min(heads, key=lambda c: (w.p_lying(c), c))]
+
+    def vote(self) -> int:
+        s = self.s
+        others = s.others()
+        if s.role == "witch":
+            return self._witch_target(others, by_day=True)
+        if s.role == "familiar":
+            mirror = self.believed("mirror")
+            return mirror if mirror is not None else s.rng.choice(others)
+        target = self.suspect()
+        return target if target is not None else s.rng.choice(others)
+
+    def believed(self, role: str) -> int | None:
+        """The living claimant of `role` least likely lying, if any."""
+        s = self.s
+        w = self.worlds()
+        live = [c for c in s.board.claimants(role) if c in s.alive and c != s.seat]
+        if not live:
+            return None
+        return min(live, key=lambda c: (w.p_lying(c) if not w.empty else 0.0, c))
+
+    def _witch_target(self, others: list[int], by_day: bool) -> int:
+        s = self.s
+        pool = [x for x in others if x not in s.partners] or others
+        ranked = [c for c in self.rivals("mirror") + self.rivals("priest") if c in pool]
+        accused = [t for t, f in self.story.items() if f == "witch" and t in pool]
+        if by_day:
+            ranked = accused + ranked
+        else:  # a seat gone overnight is no witch: banishing the accused would give the story away
+            ranked = [c for c in ranked if c not in accused]
+            pool = [x for x in pool if x not in accused] or pool
+        ranked = list(dict.fromkeys(ranked))
+        if not ranked:
+            return s.rng.choice(pool)
+        if not by_day and len(ranked) > 1 and s.day >= 2 and s.rng.random() < 0.4:
+            return ranked[1]  # the knight guards the trusted claimant: sometimes the next one
+        return ranked[0]
+
+    def night_target(self) -> int:
+        s = self.s
+        others = s.others()
+        if s.role == "witch":
+            if s.witch_choice in s.alive:
+                return s.witch_choice
+            return self._witch_target(others, by_day=False)
+        if s.role == "mirror":
+            unseen = [x for x in others if x not in s.findings]
+            p = self.p_witch()
+            if unseen and p:
+                best = max(p[x] for x in unseen)
+                return s.rng.choice([x for x in unseen if p[x] >= best - TIE])
+            return s.rng.choice(unseen or others)
+        if s.role == "knight":
+            w = self.worlds()
+            live = [c for c in s.board.claimants() if c in s.alive and c != s.seat]
+            if live and not w.empty:
+                return min(live, key=lambda c: (w.p_lying(c), s.board.roles[c] != "mirror", c))
+        return s.rng.choice(others)
+
+    def exorcise_target(self) -> int | None:
+        s = self.s
+        w = self.worlds()
+        others = s.others()
+        if w.empty or not others:
+            return None
+        odds = {x: w.p_role(x, "familiar") + w.p_role(x, "imp") for x in others}
+        best = max(others, key=lambda x: (odds[x], -x))
+        return best if odds[best] >= EXORCISE_AT else None
