@@ -3,6 +3,8 @@ claim channel, decide only from what their seat may know, replay from the seed, 
 reasoning town beats today's town on a small seeded sample where the margin is wide."""
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from kikimimi.protocol import visible_to
@@ -195,3 +197,23 @@ def test_the_reasoning_town_beats_the_plain_town_on_a_small_seeded_sample(player
     wins = {bot: sum(of(play("witch", seed, players, {}, bot)[1], "game-over")[0]["winner"] == "islanders"
                      for seed in range(1, games + 1)) for bot in ("plain", "reason-town")}
     assert wins["reason-town"] >= wins["plain"] + games // 4, wins
+
+
+def test_the_report_sets_the_reasoning_town_beside_todays_in_one_run():
+    from kikimimi.registry import declaration
+    from kikimimi.tuning import tune
+
+    decl = declaration("witch")
+    text = tune(decl, 3, 1, 6, {"counts": [6, 8]}, progress=False)
+    lines = text.splitlines()
+    assert "3 deals at each count, each played by plain, reason" in lines[0]
+    assert sum(line.startswith("  6 players [") for line in lines) == 1
+    assert sum(line.startswith("  8 players [") for line in lines) == 1
+    assert sum("reason − plain: islanders" in line for line in lines) == 2
+    assert all(re.search(r"islanders \d+\.\d% \[\d+\.\d%, \d+\.\d%\]", line) for line in lines if line.strip().startswith(("plain:", "reason:")))
+    single = tune(decl, 2, 1, 6, {}, bot="reason", progress=False)
+    assert "win rate by player count" in single and "−" not in single
+    for bad in ({"kinds": ["plain"]}, {"kinds": ["plain", "wizard"]}, {"counts": [3]}):
+        with pytest.raises(ValueError) as err:
+            tune(decl, 1, 1, 6, bad, progress=False)
+        assert "\n" not in str(err.value)
