@@ -29,28 +29,15 @@ import nfc.tag
 from kikimimi.readers.factory import make_driver
 from kikimimi.readers.runner import ReaderInput, ReaderRunner, ReaderSettings
 from kikimimi.testing.chip_timing import ChipTiming
+from kikimimi.testing.collect import Table
 from kikimimi.testing.ntag import Ntag213
 from kikimimi.testing.pn532_emulator import PN532Emulator
 
 
 def latency(placements: int, poll_ms: int, tmp: str) -> list[float]:
     emu = PN532Emulator(os.path.join(tmp, "lat")).start()
-    got: list[tuple[float, ReaderInput]] = []
-    cond = threading.Condition()
-
-    def on_input(inp: ReaderInput) -> None:
-        with cond:
-            got.append((time.monotonic(), inp))
-            cond.notify_all()
-
-    def wait(n: int) -> float:
-        with cond:
-            if not cond.wait_for(lambda: len(got) >= n, timeout=5):
-                raise SystemExit(f"no input after 5 s (have {len(got)})")
-            return got[n - 1][0]
-
-    runner = ReaderRunner([ReaderSettings("hand-1", "hand", 1, debounce_ms=50)], on_input)
-    runner.start([make_driver("hand-1", {"driver": "pn532", "path": emu.path, "poll_ms": poll_ms})])
+    table = Table([ReaderSettings("hand-1", "hand", 1, debounce_ms=50)])
+    table.runner.start([make_driver("hand-1", {"driver": "pn532", "path": emu.path, "poll_ms": poll_ms})])
     time.sleep(0.5)
     out = []
     try:
@@ -59,20 +46,23 @@ def latency(placements: int, poll_ms: int, tmp: str) -> list[float]:
             time.sleep(poll_ms / 1000 * (k % 7) / 7)  # land at different points of the poll cycle
             t0 = time.monotonic()
             emu.place(tag)
-            out.append(wait(2 * k + 1) - t0)
+            out.append(table.arrival(2 * k + 1) - t0)
             emu.remove()
-            wait(2 * k + 2)
+            table.arrival(2 * k + 2)
     finally:
-        runner.stop()
+        table.runner.stop()
         emu.stop()
     return out
 
 
-def nfcpy_latency(placements: int, poll_ms: int, tmp: str, timing: ChipTiming | None = None) -> list[float]:
-    """The anchor: nfcpy alone polls every `poll_ms` and reads the NDEF of a new tag."""
+def nfcpy_latency(placements: int, poll_ms: int, tmp: str, timing: ChipTiming | None = None,
+                  read: bool = True) -> list[float]:
+    """The anchor: nfcpy alone polls every `poll_ms` and reads the NDEF of a new tag (`read`;
+    else placed -> uid seen, as bench/rf_field.py takes it)."""
     from kikimimi.readers.nfc_driver import close_quietly, open_pn532
 
-    emu = PN532Emulator(os.path.join(tmp, "anchor-real" if timing else "anchor"), timing=timing).start()
+    emu = PN532Emulator(os.path.join(tmp, ("anchor-real" if timing else "anchor") + ("" if read else "-uid")),
+                        timing=timing).start()
     clf = open_pn532(emu.path)
     read_at: list[float] = []
     placed = threading.Event()
@@ -84,8 +74,8 @@ def nfcpy_latency(placements: int, poll_ms: int, tmp: str, timing: ChipTiming | 
             target = clf.sense(nfc.clf.RemoteTarget("106A"))
             uid = bytes(target.sdd_res) if target is not None else None
             if uid is not None and uid != seen:
-                tag = nfc.tag.activate(clf, target)
-                if tag is not None and tag.ndef is not None and tag.ndef.records:
+                tag = nfc.tag.activate(clf, target) if read else None
+                if not read or tag is not None and tag.ndef is not None and tag.ndef.records:
                     read_at.append(time.monotonic())
                     placed.set()
             seen = uid

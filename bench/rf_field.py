@@ -10,7 +10,8 @@ per minute of an empty reader, and the chip commands per minute it costs.
     .venv/bin/python bench/rf_field.py [--placements 60] [--idle-seconds 20]
 
 The anchor, in the same run: nfcpy alone polling every 30 ms on the same
-emulator (`clf.sense`, which mutes the field between polls), placed -> uid.
+emulator (`clf.sense`, which mutes the field between polls), placed -> uid
+(bench/reader_latency.py's anchor, without the NDEF read).
 """
 from __future__ import annotations
 
@@ -20,16 +21,15 @@ import random
 import statistics
 import sys
 import tempfile
-import threading
 import time
 
-import nfc.clf
-
 from kikimimi.readers.factory import make_driver
-from kikimimi.readers.runner import ReaderInput, ReaderRunner, ReaderSettings
+from kikimimi.readers.runner import ReaderSettings
 from kikimimi.testing.chip_timing import REAL
+from kikimimi.testing.collect import Table
 from kikimimi.testing.ntag import Ntag213
 from kikimimi.testing.pn532_emulator import PN532Emulator
+from reader_latency import nfcpy_latency  # the same nfcpy anchor (bench/ is the script's folder)
 
 UID = "04c0ffee000001"
 MODES: list[tuple[str, dict[str, object]]] = [
@@ -48,22 +48,8 @@ def _pct(xs: list[float], q: float) -> float:
 
 def measure(section: dict[str, object], placements: int, idle_s: float, tmp: str, name: str) -> dict:
     emu = PN532Emulator(os.path.join(tmp, name), timing=REAL).start()
-    got: list[tuple[float, ReaderInput]] = []
-    cond = threading.Condition()
-
-    def on_input(inp: ReaderInput) -> None:
-        with cond:
-            got.append((time.monotonic(), inp))
-            cond.notify_all()
-
-    def wait(n: int) -> float:
-        with cond:
-            if not cond.wait_for(lambda: len(got) >= n, timeout=10):
-                raise SystemExit(f"{name}: no input after 10 s")
-            return got[n - 1][0]
-
-    runner = ReaderRunner([ReaderSettings("r", "hand", 1, debounce_ms=50)], on_input)
-    runner.start([make_driver("r", {"driver": "pn532", "path": emu.path, **section}, known={UID})])
+    table = Table([ReaderSettings("r", "hand", 1, debounce_ms=50)])
+    table.runner.start([make_driver("r", {"driver": "pn532", "path": emu.path, **section}, known={UID})])
     rng = random.Random(23)
     try:
         time.sleep(1.0)
@@ -77,52 +63,13 @@ def measure(section: dict[str, object], placements: int, idle_s: float, tmp: str
             time.sleep(rng.uniform(0.05, 0.6))  # any phase of a poll or a duty cycle
             t = time.monotonic()
             emu.place(Ntag213(UID))
-            lat.append(wait(2 * k + 1) - t)
+            lat.append(table.arrival(2 * k + 1, timeout=10) - t)
             emu.remove()
-            wait(2 * k + 2)
+            table.arrival(2 * k + 2, timeout=10)
     finally:
-        runner.stop()
+        table.runner.stop()
         emu.stop()
     return {"lat": lat, "field": field_share, "cmds": per_min}
-
-
-def nfcpy_poll(placements: int, tmp: str) -> list[float]:
-    """nfcpy alone, `clf.sense` every 30 ms, placed -> uid seen."""
-    from kikimimi.readers.nfc_driver import close_quietly, open_pn532
-
-    emu = PN532Emulator(os.path.join(tmp, "nfcpy"), timing=REAL).start()
-    clf = open_pn532(emu.path)
-    seen_at: list[float] = []
-    stop = threading.Event()
-    flag = threading.Event()
-
-    def poll() -> None:
-        while not stop.wait(0.03):
-            if clf.sense(nfc.clf.RemoteTarget("106A")) is not None and not flag.is_set():
-                seen_at.append(time.monotonic())
-                flag.set()
-
-    th = threading.Thread(target=poll, daemon=True)
-    th.start()
-    rng = random.Random(23)
-    out = []
-    try:
-        for _ in range(placements):
-            time.sleep(rng.uniform(0.05, 0.3))
-            flag.clear()
-            t = time.monotonic()
-            emu.place(Ntag213(UID))
-            if not flag.wait(5):
-                raise SystemExit("nfcpy: no tag after 5 s")
-            out.append(seen_at[-1] - t)
-            emu.remove()
-            time.sleep(0.1)
-    finally:
-        stop.set()
-        th.join(5)
-        close_quietly(clf)
-        emu.stop()
-    return out
 
 
 def main() -> int:
@@ -134,7 +81,7 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         for k, (label, section) in enumerate(MODES):
             rows.append((label, measure(section, a.placements, a.idle_seconds, tmp, f"m{k}")))
-        anchor = nfcpy_poll(a.placements, tmp)
+        anchor = nfcpy_latency(a.placements, 30, tmp, timing=REAL, read=False)
     print(f"real-timing PN532 emulator, enrolled piece, {a.placements} placements, {a.idle_seconds:g} s idle each")
     print("| mode | placed -> input median | p95 | field on, empty reader | field-on s per minute | chip commands per minute, empty |")
     print("|---|---|---|---|---|---|")

@@ -28,6 +28,8 @@ from __future__ import annotations
 import copy
 import pickle
 import random
+import sys
+import traceback
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -74,6 +76,7 @@ class _Seat:
     last: dict[str, Any] | None = None  # the act it made last, as journaled
     given_up: dict[str, Any] | None = None  # the act refused GIVE_UP times
     before: EarBot | None = None  # the bot before an act the journal did not take
+    failed: bool = False  # it raised: it no longer plays, its earphone stays silent
 
 
 class SeatBotDriver:
@@ -86,6 +89,8 @@ class SeatBotDriver:
         self.delay = delay
         self.seats: dict[int, _Seat] = {}
         self._book: Phrasebook | None = None
+        #: Notes made outside `follow` (a bot that failed as it acted), told with the next line.
+        self.waiting: list[LogEvent] = []
 
     @property
     def book(self) -> Phrasebook:
@@ -108,38 +113,59 @@ class SeatBotDriver:
         t = float(stamp) if isinstance(stamp, (int, float)) and not isinstance(stamp, bool) else 0.0
         moved: set[int] = set()
         acted = item.get(seat_bots.MARK)
-        if type(acted) is int and acted in self.seats:
+        if type(acted) is int and acted in self.seats and not self.seats[acted].failed:
             mine = self.seats[acted]
-            if replaying:
-                mine.bot.act(mine.world.reach(acted))  # made before; its result is this very line
-            mine.last = {"console": item.get("console")}
-            notes += self._answered(mine, events, t)
-            moved.add(acted)
+            try:
+                if replaying:
+                    mine.bot.act(mine.world.reach(acted))  # made before; its result is this very line
+                mine.last = {"console": item.get("console")}
+                notes += self._answered(mine, events, t)
+                moved.add(acted)
+            except Exception as exc:  # a bot's bug must not take the table down
+                notes.append(self._unseat(acted, exc, t))
         for ev in events:
             change = seat_bots.change_of(ev)
             if change is not None:
-                moved |= self._seat(change, item, ev)
+                try:
+                    moved |= self._seat(change, item, ev)
+                except Exception as exc:
+                    notes.append(self._unseat(change[0], exc, t))
                 continue
-            for s, mine in self.seats.items():
-                mine.world.follow(ev)
-                heard = heard_by(ev, s, self.book)
-                if heard is not None:
-                    mine.bot.hear(heard)
-                    moved.add(s)
-        for s in sorted(moved & set(self.seats)):
-            notes += self._plan(self.seats[s], t)
-        return [] if replaying else notes
+            for s, mine in list(self.seats.items()):
+                if mine.failed:
+                    continue
+                try:
+                    mine.world.follow(ev)
+                    heard = heard_by(ev, s, self.book)
+                    if heard is not None:
+                        mine.bot.hear(heard)
+                        moved.add(s)
+                except Exception as exc:
+                    notes.append(self._unseat(s, exc, t))
+        for s in sorted(moved & {s for s, mine in self.seats.items() if not mine.failed}):
+            try:
+                notes += self._plan(self.seats[s], t)
+            except Exception as exc:
+                notes.append(self._unseat(s, exc, t))
+        if replaying:
+            return []
+        notes, self.waiting = self.waiting + notes, []
+        return notes
 
     def due(self, now: float) -> list[tuple[int, dict[str, Any]]]:
         """The acts due by `now`, each decided now from all its seat has heard, as journal
         lines (call under the table's lock, and submit them in order)."""
         out = []
         for s, mine in sorted(self.seats.items()):
-            if mine.planned is None or mine.due is None or mine.due > now:
+            if mine.failed or mine.planned is None or mine.due is None or mine.due > now:
                 continue
-            mine.before = _copy(mine.bot)
-            line = self._line(mine, mine.bot.act(mine.world.reach(s)))
             mine.planned = mine.due = None
+            try:
+                mine.before = _copy(mine.bot)
+                line = self._line(mine, mine.bot.act(mine.world.reach(s)))
+            except Exception as exc:  # its note reaches the referee with the next line's events
+                self.waiting.append(self._unseat(s, exc, now))
+                continue
             if isinstance(line, dict):
                 out.append((s, {**line, seat_bots.MARK: s}))
         return out
@@ -182,6 +208,18 @@ class SeatBotDriver:
                 bot.hear(heard)
         self.seats[seat] = mine
         return {seat}
+
+    def _unseat(self, seat: int, exc: Exception, t: float) -> LogEvent:
+        """A bot that failed stops playing; its seat stays a bot's (its earphone plays
+        nowhere) until the referee's `unbot`.  The referee is told in one line, the stderr gets
+        the trace; the same journal fails it at the same line on a resume."""
+        print(f"kikimimi: the bot at seat {seat} failed: {type(exc).__name__}: {exc}", file=sys.stderr)
+        traceback.print_exc(file=sys.stderr)
+        mine = self.seats.get(seat)
+        if mine is not None:
+            mine.failed, mine.planned, mine.due = True, None, None
+        return self._note(seat, t, f"it failed ({type(exc).__name__}: {str(exc)[:80]}) and stops; "
+                                   f"unbot {seat} and bot {seat} to seat it again, or play the seat")
 
     def _answered(self, mine: _Seat, events: Sequence[LogEvent], t: float) -> list[LogEvent]:
         """A bot's act came back: refused (an error answered it) or taken."""
@@ -226,8 +264,12 @@ class SeatBotDriver:
         if proposed is None:
             return None
         s = mine.seat
-        if isinstance(proposed.get("console"), str):
-            return {"console": proposed["console"]}
+        text = proposed.get("console")
+        if isinstance(text, str):  # what the player says for the referee to type: for its own seat only
+            words = text.split()
+            if len(words) < 2 or words[1] != str(s) or seat_bots.is_command(text) or "\n" in text:
+                return None
+            return {"console": text}
         verb = "lift" if proposed.get("removed") else "scan"
         where = {"hand": str(s), "field": "field"}.get(str(proposed.get("reader")))
         if where is None:

@@ -85,6 +85,9 @@ def play(
         if len(script) > max_inputs + 1 and line.get("console") == "stop":
             break
     table.close()  # the game is done with: release what it holds (Game.close)
+    talk = getattr(simulation, "transcript", None)
+    if callable(talk):  # the bots' table talk (マフィア42): in the header, which a replay reads past
+        script[0]["talk"] = talk()
     return script, log
 
 

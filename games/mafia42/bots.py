@@ -11,8 +11,9 @@ phase ends on its real timer.
 The talk happens when the discussion opens: the living speak in turn (from
 the seat after the day's number, so nobody always speaks first), first their
 role and finding claims, then, in a second round, the vote each names.  It
-goes on the public board (`talk.Board`), never into the game's inputs, and
-`talk.lines` keeps it with its time so a game can be re-read beside its log.
+goes on the public board (`talk.Board`), never into the game's inputs; the
+recorded script keeps it in its header (`transcript`), so a game can be
+re-read beside its log.
 """
 from __future__ import annotations
 
@@ -132,6 +133,11 @@ class Mafia42Simulation:
                 if s != self.accused:
                     self._scan(s, "cmd:yes" if self.bots[s].approve(self.accused) else "cmd:no")
 
+    def transcript(self) -> list[dict[str, Any]]:
+        """The table talk as said (time, day, seat, claim line): `kikimimi.sim.play` keeps it in
+        the recorded script's header, so a bot game can be re-read beside its log."""
+        return [dict(line) for line in self.talk.lines]
+
     def _discuss(self, living: list[int]) -> None:
         """The table talk: claims in turn, then the votes named in turn (reasoning bots only)."""
         if self.kind != "reason" or not living:
@@ -139,9 +145,8 @@ class Mafia42Simulation:
         first = self.day % len(living)
         turn = living[first:] + living[:first]
         for s in turn:
-            for claim in self.bots[s].speak(self.day):  # type: ignore[attr-defined]
-                self.talk.say(claim, self.clock)
+            self.talk.say(s, self.day, self.bots[s].speak(self.day), self.clock)  # type: ignore[attr-defined]
         for s in turn:
             claim = self.bots[s].intend(self.day)  # type: ignore[attr-defined]
             if claim is not None:
-                self.talk.say(claim, self.clock)
+                self.talk.say(s, self.day, [claim], self.clock)

@@ -30,9 +30,11 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from kikimimi.roles.claims import Claim, co, found, vote
+
 from .plain import BotSeat
 from .suspicion import Facts, Odds, Posterior, World, weigh
-from .talk import Claim
+from .talk import MAFIA, NOT_MAFIA
 
 
 @dataclass(frozen=True)
@@ -84,6 +86,8 @@ class ReasonSeat(BotSeat):
         self.bussing = False
         self.day = 0
         self.helpers: set[int] = set()  # a mafioso's helpers in contact
+        self._view: Posterior | None = None
+        self._view_key: tuple[Any, ...] = ()
 
     # -- what this seat hears ----------------------------------------------------------
     def see(self, ev: Mapping[str, Any]) -> None:
@@ -111,19 +115,28 @@ class ReasonSeat(BotSeat):
         return self.mafioso or (self.team == "citizens" and self.job in TOWN_JOBS)
 
     def view(self) -> Posterior:
-        """The public worlds narrowed by this seat's own knowledge."""
+        """The public worlds narrowed by this seat's own knowledge (kept until either changes)."""
         facts = self.reasoning.facts
-        return Posterior(self.reasoning.worlds(), facts.players, mafia=self.mafia,
-                         clear={self.seat, *self.clear, *self.mates},
-                         police=self.seat if self.job == "police" else None,
-                         not_police=() if self.job == "police" else (self.seat,))
+        clear = frozenset({self.seat, *self.clear, *self.mates})
+        key = (facts.key(), frozenset(self.mafia), clear)
+        if key != self._view_key or self._view is None:
+            self._view_key = key
+            self._view = Posterior(self.reasoning.worlds(), facts.players, mafia=self.mafia, clear=clear,
+                                   police=self.seat if self.job == "police" else None,
+                                   not_police=() if self.job == "police" else (self.seat,))
+        return self._view
 
     def _others(self) -> list[int]:
         return [s for s in self.living() if s not in self.mates]
 
     def _suspect(self, post: Posterior, seats: Iterable[int]) -> int | None:
+        """The seat most likely a mafioso; among equals, one drawn by this seat's own generator
+        (never the lowest seat: nobody should be voted for the number on their chair)."""
         ranked = post.most_suspect(seats)
-        return ranked[0] if ranked else None
+        if not ranked:
+            return None
+        top = post.mafia[ranked[0]]
+        return self.rng.choice([s for s in ranked if post.mafia[s] >= top - 1e-9])
 
     # -- the discussion ------------------------------------------------------------------
     def speak(self, day: int) -> list[Claim]:
@@ -143,11 +156,11 @@ class ReasonSeat(BotSeat):
         out: list[Claim] = []
         if self.claimed != role:
             self.claimed = role
-            out.append(Claim(day, self.seat, "role", role=role))
+            out.append(co(role))
         for target, mafia in self.found:
             if (target, mafia) not in self.said and (mafia or role == "police"):
                 self.said.add((target, mafia))
-                out.append(Claim(day, self.seat, "finding", target=target, mafia=mafia))
+                out.append(found(role, target, MAFIA if mafia else NOT_MAFIA))
         return out
 
     def _lie(self, day: int) -> list[Claim]:
@@ -165,25 +178,25 @@ class ReasonSeat(BotSeat):
             if not start:
                 return []
             self.claimed = "police"
-            out = [Claim(day, self.seat, "role", role="police")]
+            out = [co("police")]
         else:
             out = []
         proven = facts.saved | facts.night_dead | {s for s, j in facts.jobs.items() if j != "mafia"}
         for rival in rivals:  # the rival claimant is "mafia": a counter-claim
             if rival not in facts.dead and (rival, True) not in self.said and rival not in proven:
                 self.said.add((rival, True))
-                out.append(Claim(day, self.seat, "finding", target=rival, mafia=True))
+                out.append(found("police", rival, MAFIA))
                 return out
         mates = [s for s in self.mates if s not in self.dead and (s, False) not in self.said]
         if mates and self.rng.random() < 0.5:
             self.said.add((mates[0], False))
-            return out + [Claim(day, self.seat, "finding", target=mates[0], mafia=False)]
+            return out + [found("police", mates[0], NOT_MAFIA)]
         named_before = {t for t, _ in self.said}
         trusted = [s for s in self.reasoning.public().most_suspect(self._others())[::-1]
                    if s not in proven and s not in named_before]
         if trusted:
             self.said.add((trusted[0], True))
-            out.append(Claim(day, self.seat, "finding", target=trusted[0], mafia=True))
+            out.append(found("police", trusted[0], MAFIA))
         return out
 
     def intend(self, day: int) -> Claim | None:
@@ -201,7 +214,7 @@ class ReasonSeat(BotSeat):
             self.intent = self._mafia_vote(top)
         else:
             self.intent = self._town_vote(top)
-        return None if self.intent is None else Claim(day, self.seat, "vote", target=self.intent)
+        return None if self.intent is None else vote(self.intent)
 
     def _town_vote(self, top: int | None) -> int | None:
         known = sorted(s for s in self.mafia if s not in self.dead and s != self.seat)

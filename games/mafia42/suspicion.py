@@ -16,6 +16,7 @@ the same public facts and different secrets share the public weighing.
 """
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from itertools import combinations
@@ -107,11 +108,11 @@ class World:
     mafia: int  # bit s set: seat s is a mafioso
     police: int  # the claimant who is the real police, or SILENT
     weight: float
+    members: tuple[int, ...] = ()  # the mafia's seats (the bits of `mafia`)
 
 
 def weigh(facts: Facts, odds: Odds) -> list[World]:
     """Every mafia set and police claimant with its public weight (zero-weight worlds left out)."""
-    seats = range(1, facts.players + 1)
     claims = facts.talk.roles()
     police_claimants = sorted(s for s, role in claims.items() if role == "police")
     medium_claimants = sorted(s for s, role in claims.items() if role == "medium")
@@ -133,8 +134,7 @@ def weigh(facts: Facts, odds: Odds) -> list[World]:
     police = [(c, 1 << c, [(1 << t, is_mafia) for t, is_mafia in findings.get(c, ())]) for c in police_claimants]
     options = [SILENT, *police_claimants] if facts.police else [SILENT]
     out: list[World] = []
-    for members in combinations(seats, facts.mafia):
-        m = sum(1 << s for s in members)
+    for m, members in _sets(facts.players, facts.mafia):
         if m & must_out or (must_in & ~m):
             continue
         base = 1.0
@@ -166,8 +166,14 @@ def weigh(facts: Facts, odds: Odds) -> list[World]:
                     liars += 1
                     w *= odds.helper_lie
             if w and liars <= facts.helpers:
-                out.append(World(m, real, w))
+                out.append(World(m, real, w, members))
     return out
+
+
+@functools.lru_cache(maxsize=64)
+def _sets(players: int, mafia: int) -> tuple[tuple[int, tuple[int, ...]], ...]:
+    """Every set of `mafia` seats of `players`, as a bit mask and as seats."""
+    return tuple((sum(1 << s for s in c), c) for c in combinations(range(1, players + 1), mafia))
 
 
 class Posterior:
@@ -181,19 +187,16 @@ class Posterior:
         kept = [w for w in worlds if not (w.mafia & never) and not (need & ~w.mafia)
                 and (police is None or w.police in (police, SILENT)) and w.police not in barred]
         if not kept:  # what it knows contradicts the model (an unmodelled job lied): trust itself
-            kept = [World(w.mafia, w.police, w.weight) for w in worlds if not (w.mafia & never)] or worlds
+            kept = [w for w in worlds if not (w.mafia & never)] or worlds
         total = sum(w.weight for w in kept) or 1.0
-        self.mafia = [0.0] * (players + 1)
+        seen = [0.0] * (players + 1)
         self.police = [0.0] * (players + 1)
         for w in kept:
-            share = w.weight / total
-            m, s = w.mafia, 1
-            while m >> s:
-                if m >> s & 1:
-                    self.mafia[s] += share
-                s += 1
+            for s in w.members:
+                seen[s] += w.weight
             if w.police:
-                self.police[w.police] += share
+                self.police[w.police] += w.weight / total
+        self.mafia = [x / total for x in seen]
 
     def most_suspect(self, seats: Iterable[int]) -> list[int]:
         """Seats by how likely each is a mafioso, most likely first (ties by seat)."""

@@ -86,7 +86,7 @@ class Mafia42Report(Report):
         if len(kinds) == 1:
             return self.one_kind(rows, ask)
         parts = [self.one_kind([r for r in rows if r[0].bot == kind], ask, kind) for kind in kinds]
-        return "\n\n".join([_versus(rows, ask, kinds), *parts])
+        return "\n\n".join([_versus(rows, ask, kinds, "citizens"), _versus(rows, ask, kinds, "mafia"), *parts])
 
     def one_kind(self, rows: Sequence[Row], ask: Ask, kind: str | None = None) -> str:
         cells = _cells(ask)
@@ -127,16 +127,17 @@ def _kinds(ask: Ask) -> tuple[str | None, ...]:
     return (ask.bot,) if ask.bot else BOTS
 
 
-def _versus(rows: Sequence[Row], ask: Ask, kinds: Sequence[str | None]) -> str:
-    """The citizens' win rate per cell and bot kind, and the difference paired by deal."""
+def _versus(rows: Sequence[Row], ask: Ask, kinds: Sequence[str | None], team: str) -> str:
+    """One team's win rate per cell and bot kind, and the difference paired by deal."""
     a, b = str(kinds[0]), str(kinds[1])
     won: dict[tuple[Any, str], dict[int, float]] = {}
     for trial, over in rows:
-        town = 1.0 if over is not None and over["winner"] == "citizens" else 0.0
-        won.setdefault((trial.label, str(trial.bot)), {})[trial.seed] = town
-    lines = [f"mafia42: the citizens' win rate, {a} bots beside {b} bots (each deal played by both; "
+        hit = 1.0 if over is not None and over["winner"] == team else 0.0
+        won.setdefault((trial.label, str(trial.bot)), {})[trial.seed] = hit
+    owner = team + ("'" if team.endswith("s") else "'s")
+    lines = [f"mafia42: the {owner} win rate, {a} bots beside {b} bots (each deal played by both; "
              f"{ask.games} deals per cell, seeds {ask.seed}..{ask.seed + ask.games - 1}; 95 % intervals)",
-             f"players mode     {a + ' town':>24s} {b + ' town':>24s}  {a} − {b} (paired by deal)"]
+             f"players mode     {a + ' bots':>24s} {b + ' bots':>24s}  {a} − {b} (paired by deal)"]
     for cell in _cells(ask):
         x, y = won.get((cell, a), {}), won.get((cell, b), {})
         seeds = sorted(set(x) & set(y))

@@ -12,9 +12,10 @@ layer (issue 18 measured 220-280 ms for `--help` when everything loaded).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 #: Each built-in command, the module that adds it, and its one-line help, in help order.
 COMMANDS: tuple[tuple[str, str, str], ...] = (
@@ -40,6 +41,22 @@ PLUGIN_GROUP = "kikimimi.commands"
 
 class CliError(Exception):
     """An expected failure: its message is the one line the user sees."""
+
+
+@contextlib.contextmanager
+def one_line(*errors: type[Exception]) -> Iterator[None]:
+    """Within it, an expected error of these kinds becomes the user's one line (a `CliError`)."""
+    try:
+        yield
+    except errors as exc:
+        raise CliError(str(exc)) from None
+
+
+def actions(sub: argparse._SubParsersAction, command: str) -> argparse._SubParsersAction:
+    """A command whose next word is an ACTION (`table setup`, `service install`): the
+    command's parser, its help from `COMMANDS`, and the parsers of its actions."""
+    parser = sub.add_parser(command, help=next(h for name, _, h in COMMANDS if name == command))
+    return parser.add_subparsers(dest=f"{command}_command", metavar="ACTION", required=True)
 
 
 def _new_parser() -> tuple[argparse.ArgumentParser, argparse._SubParsersAction]:

@@ -16,7 +16,7 @@ from collections.abc import Callable, Collection, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from kikimimi.cli import CliError
+from kikimimi.cli import CliError, one_line
 from kikimimi.cli.play import audio_or_text
 from kikimimi.daemon import Daemon
 from kikimimi.engine import LogEvent
@@ -60,10 +60,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 def cmd_serve(args: argparse.Namespace) -> int:
     # Everything is checked before anything is created or moved: the config
     # (schema, game options, readers), the session, then the journal's lock.
-    try:
+    with one_line(ConfigError):
         config = load_table_config(args.config)
-    except ConfigError as exc:
-        raise CliError(str(exc)) from None
     journal = Path(args.journal) if args.journal else config.journal
     db = args.db or config.records.get("db")
     club = _club_session(args.session, db, config) if args.session is not None else None
@@ -71,18 +69,14 @@ def cmd_serve(args: argparse.Namespace) -> int:
     if club is not None:
         extra["session"] = Evening.header_session(club)
     header = Header(config.game, config.players, config.options, config.lang, extra)
-    try:
+    with one_line(ScriptError):
         daemon = _open_daemon(header, journal, config, args.fresh)
         warnings = daemon.open(fresh=args.fresh)
-    except ScriptError as exc:
-        raise CliError(str(exc)) from None
     with contextlib.ExitStack() as cleanup:
         cleanup.callback(daemon.close)
-        try:  # the session is settled before any output, socket or reader opens
+        with one_line(SessionRefused):  # the session is settled before any output, socket or reader opens
             evening = _evening(daemon, club, db, config, args.players)
             evening.prepare()
-        except SessionRefused as exc:
-            raise CliError(str(exc)) from None
         return _serve(args, config, daemon, warnings, evening, cleanup)
     return 1  # unreachable
 
@@ -243,11 +237,9 @@ def _club_session(session_id: int, db: Target, config: TableConfig) -> ClubSessi
     must be set for the seed's competition rules and the session open."""
     from kikimimi.evening import ClubSession, check_session_table
 
-    try:
+    with one_line(SessionRefused):
         check_session_table(config.game, config.players, config.options, str(config.path))
         return ClubSession(session_id, db, config.lang)
-    except SessionRefused as exc:
-        raise CliError(str(exc)) from None
 
 
 def _evening(daemon: Daemon, club: ClubSession | None, db: Target, config: TableConfig, players: list[str] | None = None) -> Evening:
@@ -392,7 +384,5 @@ def _start_api(daemon: Daemon, config: TableConfig) -> ApiServer | None:
         from kikimimi.api.server import ApiError, start_api
     except ModuleNotFoundError:
         return None
-    try:
+    with one_line(ApiError):
         return start_api(daemon, config)
-    except ApiError as exc:
-        raise CliError(str(exc)) from None

@@ -4,13 +4,11 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from kikimimi.cli import CliError
+from kikimimi.cli import actions, one_line
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("service", help="install a table as a boot service (systemd)")
-    ssub = p.add_subparsers(dest="service_command", metavar="ACTION", required=True)
-    i = ssub.add_parser("install", help="write a systemd unit that serves this table at boot")
+    i = actions(sub, "service").add_parser("install", help="write a systemd unit that serves this table at boot")
     i.add_argument("config", help="the table file (kikimimi table setup writes one)")
     i.add_argument("--user", default="kikimimi", help="the unprivileged user it runs as (default: kikimimi)")
     i.add_argument("--unit-dir", default="/etc/systemd/system", help="where the unit is written")
@@ -18,12 +16,10 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def cmd_install(args: argparse.Namespace) -> int:
-    from kikimimi.service import ServiceError, install
+    from kikimimi.service import install
 
-    try:
+    with one_line(ValueError):  # ServiceError, or the table file refused (ConfigError)
         unit = install(args.config, args.user, Path(args.unit_dir))
-    except ValueError as exc:  # ServiceError, or the table file refused (ConfigError)
-        raise CliError(str(exc)) from None
     print(f"kikimimi: wrote {unit}")
     print(f"  start it now and at every boot: sudo systemctl daemon-reload && sudo systemctl enable --now {unit.name}")
     print(f"  what it says: journalctl -u {unit.name} -f")

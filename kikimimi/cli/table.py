@@ -5,13 +5,11 @@ import argparse
 import sys
 from pathlib import Path
 
-from kikimimi.cli import CliError
+from kikimimi.cli import CliError, actions, one_line
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("table", help="set a real table up by ear: readers, earphones, seats")
-    tsub = p.add_subparsers(dest="table_command", metavar="ACTION", required=True)
-    s = tsub.add_parser("setup", help="spoken from start to end: each player scans when their earphone asks")
+    s = actions(sub, "table").add_parser("setup", help="spoken from start to end: each player scans when their earphone asks")
     s.add_argument("out", help="the table file to write (e.g. hardware/my-table.toml)")
     s.add_argument("--game", default="trident", help="the game this table plays (default: trident)")
     s.add_argument("--players", type=int, default=3, help="seats at the table (default: 3)")
@@ -31,10 +29,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 def _checked(args: argparse.Namespace) -> Path:
     from kikimimi.registry import UnknownGame, declaration
 
-    try:
+    with one_line(UnknownGame, ValueError):
         declaration(args.game).check_players(args.players)
-    except (UnknownGame, ValueError) as exc:
-        raise CliError(str(exc)) from None
     out = Path(args.out)
     if out.exists() and not args.force:
         raise CliError(f"{out} exists: choose another name, or --force to replace it")

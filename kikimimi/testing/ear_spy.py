@@ -11,7 +11,7 @@ from typing import Any, Protocol
 from kikimimi import declared
 from kikimimi.ear import EAR, EarTable, Heard
 from kikimimi.declaration import Declaration
-from kikimimi.protocol import Simulation
+from kikimimi.protocol import TABLE, Simulation, seat_audience
 
 #: (seat, what was heard or the reach touched, "hear" or "act")
 Call = tuple[int | None, object, str]
@@ -49,3 +49,21 @@ def spy_on_ear_bots(monkeypatch: Patcher, game: str) -> list[Call]:
 
     monkeypatch.setattr(declared, "simulation", simulation)
     return calls
+
+
+def heard_on_own_ears(calls: list[Call]) -> list[tuple[int | None, Heard]]:
+    """What each ear heard, held to the ear bots' promise: spoken lines only, each for the speaker
+    or the hearer's own earphone (the referee's ear: the speaker only), and names, never tags, in
+    their parameters (a tag would tell which look-alike piece it is)."""
+    heard = [(seat, h) for seat, h, what in calls if what == "hear" and isinstance(h, Heard)]
+    assert heard and len(heard) == sum(1 for _, _, what in calls if what == "hear"), "an ear heard a non-Heard"
+    wrong = [(seat, h) for seat, h in heard if h.to not in ((TABLE, seat_audience(seat)) if seat else (TABLE,))]
+    assert not wrong, f"heard on another's ear: {wrong[:3]}"
+    tags = [h for _, h in heard if any(":" in str(v) for v in h.params.values())]
+    assert not tags, f"a tag was heard: {tags[:3]}"
+    return heard
+
+
+def touched(calls: list[Call]) -> set[type]:
+    """The kinds of what the bots were handed to act on (the world's reach, never the log or the game)."""
+    return {type(r) for _, r, what in calls if what == "act"}

@@ -75,6 +75,17 @@ def _typed_seat(seat: int, tag: str) -> str:
     return f"{seat} {tag}"
 
 
+def _deal(cards: str, deck: list[str]) -> list[str]:
+    """Each seat scans its card of `deck` (seat 1 the first), each copy of a card once:
+    `_deal("witch:role", ["human", "human"])` types `1 witch:role-human-1`, `2 witch:role-human-2`."""
+    copies: Counter[str] = Counter()
+    opening = []
+    for seat, card in enumerate(deck, start=1):
+        copies[card] += 1
+        opening.append(_typed_seat(seat, f"{cards}-{card}-{copies[card]}"))
+    return opening
+
+
 # -- the three real-time games ------------------------------------------------------------------
 def _last(events: list[LogEvent], type_: str) -> LogEvent | None:
     return next((ev for ev in reversed(events) if ev.get("type") == type_), None)
@@ -84,11 +95,7 @@ def mafia_plan() -> Plan:
     """マフィア42, 4 seats, every phase 1 s: nobody is aimed at by night; by day all vote
     seat 3 (seat 3 votes seat 4) and all say no, so every phase's timer comes round."""
     jobs = ["mafia", "citizen", "citizen", "police"]
-    copies: Counter[str] = Counter()
-    opening = []
-    for seat, job in enumerate(jobs, start=1):
-        copies[job] += 1
-        opening.append(_typed_seat(seat, f"mafia42:job-{job}-{copies[job]}"))
+    opening = _deal("mafia42:job", jobs)
 
     def act(heard: list[LogEvent]) -> list[str]:
         phase = _last(heard, "phase")
@@ -116,11 +123,7 @@ def witch_plan() -> Plan:
     """闇に笑う魔女, 6 seats, a 1 s night: the referee ends each day at once (`next`),
     nobody acts at night, so each night ends on its timer."""
     roles = ["witch", "human", "human", "mirror", "human", "knight"]
-    copies: Counter[str] = Counter()
-    opening = []
-    for seat, role in enumerate(roles, start=1):
-        copies[role] += 1
-        opening.append(_typed_seat(seat, f"witch:role-{role}-{copies[role]}"))
+    opening = _deal("witch:role", roles)
 
     def act(heard: list[LogEvent]) -> list[str]:
         phase = _last(heard, "phase")
@@ -219,8 +222,7 @@ def run(plan: Plan, folder: Path, kills: int, command: list[str] | None = None,
     (each right after it fired), then stop it cleanly and `check` the whole run."""
     command = command or [sys.executable, "-m", "kikimimi.cli"]
     folder.mkdir(parents=True, exist_ok=True)
-    toml = sim_table_toml(plan.game, plan.players).replace(
-        'journal = "journal.jsonl"\n', f'journal = "journal.jsonl"\noptions = {_toml_inline(plan.options)}\n', 1)
+    toml = sim_table_toml(plan.game, plan.players, more=f"options = {_toml_inline(plan.options)}\n")
     (folder / "table.toml").write_text(toml, encoding="utf-8")
     outcome = Outcome()
     tail = _Tail(folder / "events.jsonl")

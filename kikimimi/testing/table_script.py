@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 from pathlib import Path
 
 from kikimimi.engine import LogEvent, ScriptRun, Table
 from kikimimi.script import Garbled, Header, read_script
+
+T = TypeVar("T")
 
 
 class Script:
@@ -91,12 +93,16 @@ class Run:
         return self.of("error", line)
 
 
-def wait_until(predicate: Callable[[], object], what: str, timeout: float = 30.0, pause: float = 0.05) -> None:
-    """Poll until `predicate()` is true; fail naming `what` after `timeout` seconds."""
+def wait_until(predicate: Callable[[], T], what: str, timeout: float = 30.0, pause: float = 0.05,
+               said: Callable[[], str] | None = None) -> T:
+    """Poll until `predicate()` is true and give its value; fail naming `what` after `timeout`
+    seconds, with what the processes under test `said` (their stderr, a console's screen)."""
     end = time.monotonic() + timeout
-    while not predicate():
-        assert time.monotonic() < end, f"timed out waiting for {what}"
+    while not (value := predicate()):
+        if time.monotonic() >= end:
+            raise AssertionError(f"timed out waiting for {what}" + (f"; {said()}" if said else ""))
         time.sleep(pause)
+    return value
 
 
 def replay_journal(journal: Path) -> list[LogEvent]:

@@ -6,10 +6,10 @@ import random
 import pytest
 
 from kikimimi.cli import main
-from kikimimi.ear import EarBot, EarTable, Handles, Heard, game_figures
+from kikimimi.ear import EarBot, EarTable, Handles, game_figures
 from kikimimi.protocol import TABLE, seat_audience
 from kikimimi.sim import compare, play
-from kikimimi.testing.ear_spy import spy_on_ear_bots
+from kikimimi.testing.ear_spy import heard_on_own_ears, spy_on_ear_bots, touched
 
 GAMES = [("trident", 3, {}), ("trident", 2, {}), ("trident", 4, {"scoring": "competition"}),
          ("onisagashi", 5, {}), ("onisagashi", 4, {"rules": "advanced"}),
@@ -21,15 +21,9 @@ def test_ear_bots_hear_only_say_lines_for_the_speaker_or_their_own_seat(monkeypa
     calls = spy_on_ear_bots(monkeypatch, game)
     _, log = play(game, 7, players, options, "ear")
     assert any(e["type"] == "game-over" for e in log)
-    heard = [(seat, h) for seat, h, what in calls if what == "hear"]
-    assert heard and all(type(h) is Heard for _, h in heard)
-    ears = {seat: {TABLE} | ({seat_audience(seat)} if seat else set()) for seat, _ in heard}
-    assert all(h.to in ears[seat] for seat, h in heard)
-    # spoken parameters are names, never tags: the tag would tell which look-alike piece it is
-    assert not [h for _, h in heard if any(":" in str(v) for v in h.params.values())]
+    heard = heard_on_own_ears(calls)
     # what a bot touches is the world's view of its reach, never the log or the game
-    touched = {type(r).__name__ for _, r, what in calls if what == "act"}
-    assert touched == {"Reach"}
+    assert {t.__name__ for t in touched(calls)} == {"Reach"}
     # and every say the log addressed to an ear reached that ear exactly once
     says = [e for e in log if e["type"] == "say"]
     for seat in {s for s, _ in heard if s}:

@@ -14,7 +14,6 @@ import os
 import signal
 import subprocess
 import sys
-import time
 import uuid
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
@@ -26,15 +25,12 @@ from kikimimi.records import Club
 from kikimimi.records.plays import history, plays
 from kikimimi.script import ScriptError, read_script
 from kikimimi.sim import play
+from kikimimi.testing.table_script import wait_until
+from kikimimi.testing.tables import sim_table_toml
 
 NAMES = ("Ann", "Bob", "Cy", "Dee")
 ONI_CARD = "04c0ffee"
-TABLE = f"""[table]
-game = "trident"
-players = 3
-lang = "en"
-journal = "var/table.jsonl"
-
+TABLE = sim_table_toml("trident", 3, "var/table.jsonl", hands=4) + f"""
 [games.intrigue]
 players = 4
 
@@ -42,19 +38,12 @@ players = 4
 players = 4
 options = {{ raise_window = 2.0 }}
 card = "{ONI_CARD}"
-""" + "".join(f'[readers.hand-{s}]\nrole = "hand"\nseat = {s}\ndriver = "sim"\n' for s in (1, 2, 3, 4)) + \
-    '[readers.field]\nrole = "field"\ndriver = "sim"\n'
+"""
 
 
 def _wait_for(predicate, what: str, table: "Table", timeout: float = 60.0):
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        value = predicate()
-        if value:
-            return value
-        time.sleep(0.02)
-    raise AssertionError(f"timed out waiting for {what}; serve said:\n{table.stderr()}\n"
-                         f"console said:\n{table.console_said()}")
+    return wait_until(predicate, what, timeout, 0.02,
+                      said=lambda: f"serve said:\n{table.stderr()}\nconsole said:\n{table.console_said()}")
 
 
 class Table:

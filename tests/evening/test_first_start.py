@@ -14,7 +14,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "voice"))
 
 from voice_needs import need  # noqa: E402
-from voice_play import expected_clip  # noqa: E402
+from voice_play import expected_clip, locate_clip  # noqa: E402
 
 from kikimimi.voice.domains import first_and_rest, table_texts  # noqa: E402
 from kikimimi.voice.render import Renderer  # noqa: E402
@@ -23,16 +23,6 @@ from kikimimi.voice.virtual import AlsaFileDevices  # noqa: E402
 RATE = 48000
 PREPARING = "Preparing the voice for this table. One moment, please."
 READY = "The table is ready."
-
-
-def _at(channel: np.ndarray, clip: np.ndarray) -> int:
-    """Where `clip` is in `channel`, sample for sample, or -1."""
-    first = int(np.flatnonzero(clip)[0])
-    for at in np.flatnonzero(channel == clip[first]):
-        start = int(at) - first
-        if start >= 0 and np.allclose(channel[start:start + clip.size], clip, atol=1e-7):
-            return start
-    return -1
 
 
 def _serve(tmp: Path, alsa: AlsaFileDevices, name: str) -> str:
@@ -67,8 +57,9 @@ def test_a_first_start_says_its_wait_first_and_a_warm_start_does_not(tmp_path):
     assert "Traceback" not in said and "the first phrases are ready" in said, said
     speaker = alsa.read("kkspk")[:, 0]
     preparing, ready = expected_clip(PREPARING, cache, RATE), expected_clip(READY, cache, RATE)
-    assert 0 <= _at(speaker, preparing) < _at(speaker, ready), (_at(speaker, preparing), _at(speaker, ready))
-    assert int(np.flatnonzero(speaker)[0]) >= _at(speaker, preparing)  # the wait is the first thing said
+    at_preparing, at_ready = locate_clip(speaker, preparing), locate_clip(speaker, ready)
+    assert 0 <= at_preparing < at_ready, (at_preparing, at_ready)
+    assert int(np.flatnonzero(speaker)[0]) >= at_preparing  # the wait is the first thing said
     first, _ = first_and_rest("trident", 2, {}, "en")
     renderer = Renderer("en", cache)
     assert all(renderer.cached(t) for t in first)  # every phrase said first was ready before the table opened
@@ -77,7 +68,7 @@ def test_a_first_start_says_its_wait_first_and_a_warm_start_does_not(tmp_path):
     said = _serve(tmp_path, warm, "warm")
     assert "the first phrases are ready" not in said and "Traceback" not in said, said
     speaker = warm.read("kkspk")[:, 0]
-    assert _at(speaker, preparing) == -1 and _at(speaker, ready) >= 0
+    assert locate_clip(speaker, preparing) == -1 and locate_clip(speaker, ready) >= 0
 
 
 def test_a_background_render_reports_progress_and_stops_when_asked(tmp_path):

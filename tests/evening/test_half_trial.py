@@ -10,7 +10,6 @@ import signal
 import sqlite3
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 from kikimimi.api import paths
@@ -18,27 +17,16 @@ from kikimimi.api.client import ApiClient
 from kikimimi.records import Club
 from kikimimi.script import ScriptError, read_script
 from kikimimi.sim import play
+from kikimimi.testing.table_script import wait_until
+from kikimimi.testing.tables import sim_table_toml
 
 SEEDS = (1, 2, 3, 4, 5)
 NAMES = ("Ann", "Bob", "Cy")
-TABLE = """[table]
-game = "trident"
-players = 3
-lang = "en"
-journal = "var/table.jsonl"
-options = { scoring = "competition" }
-""" + "".join(f'[readers.hand-{s}]\nrole = "hand"\nseat = {s}\ndriver = "sim"\n' for s in (1, 2, 3)) + \
-    '[readers.field]\nrole = "field"\ndriver = "sim"\n'
+TABLE = sim_table_toml("trident", 3, "var/table.jsonl", more='options = { scoring = "competition" }\n')
 
 
 def _wait_for(predicate, what: str, table: "Table | None" = None, timeout: float = 30.0):
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        value = predicate()
-        if value:
-            return value
-        time.sleep(0.02)
-    raise AssertionError(f"timed out waiting for {what}" + (f"; serve said:\n{table.stderr()}" if table else ""))
+    return wait_until(predicate, what, timeout, 0.02, said=table and (lambda: f"serve said:\n{table.stderr()}"))
 
 
 class Table:

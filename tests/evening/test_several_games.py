@@ -15,13 +15,9 @@ from kikimimi.records.plays import history, plays
 from kikimimi.script import Header, read_script
 from kikimimi.sim import play
 from kikimimi.table_config import ConfigError, load_table_config
+from kikimimi.testing.tables import sim_table_toml
 
-TABLE = """[table]
-game = "trident"
-players = 3
-lang = "en"
-journal = "var/table.jsonl"
-
+TABLE = sim_table_toml("trident", 3, "var/table.jsonl", hands=4) + """
 [games.intrigue]
 players = 4
 card = "04:A1:B2:C3"
@@ -29,8 +25,7 @@ card = "04:A1:B2:C3"
 [games.onisagashi]
 players = 4
 options = { raise_window = 2.0 }
-""" + "".join(f'[readers.hand-{s}]\nrole = "hand"\nseat = {s}\ndriver = "sim"\n' for s in (1, 2, 3, 4)) + \
-    '[readers.field]\nrole = "field"\ndriver = "sim"\n'
+"""
 
 
 def _config(tmp: Path, text: str = TABLE):

@@ -3,12 +3,9 @@ from __future__ import annotations
 
 import pytest
 
-from kikimimi.ear import Heard
-from kikimimi.engine import Table
-from kikimimi.protocol import TABLE, seat_audience
-from kikimimi.script import Header
+from kikimimi.engine import run_script
 from kikimimi.sim import play
-from kikimimi.testing.ear_spy import spy_on_ear_bots
+from kikimimi.testing.ear_spy import heard_on_own_ears, spy_on_ear_bots, touched
 from kikimimi_games.intrigue.ear import Reach
 
 
@@ -18,16 +15,9 @@ def test_ear_bots_finish_hearing_only_names_on_their_own_ears(monkeypatch, playe
     script, log = play("intrigue", 9, players, options, "ear")
     over = [e for e in log if e["type"] == "game-over"]
     assert over and over[0]["reason"] == "end"
-    heard = [(s, h) for s, h, what in calls if what == "hear"]
-    assert heard and all(type(h) is Heard and h.to in (TABLE, seat_audience(s)) for s, h in heard)
-    assert not [h for _, h in heard if any(":" in str(v) for v in h.params.values())]  # no tag is ever heard
-    assert {type(r) for _, r, what in calls if what == "act"} == {Reach}
-    # The recorded script replays to the same log.
-    table = Table(Header.parse(script[0]))
-    replayed = table.start()
-    for n, line in enumerate(script[1:], start=2):
-        replayed += table.feed(n, line)
-    assert replayed == log
+    heard_on_own_ears(calls)
+    assert touched(calls) == {Reach}
+    assert run_script(script) == log  # the recorded script replays to the same log
 
 
 def test_a_seat_touches_only_its_hand_its_garden_and_its_sections():

@@ -10,11 +10,12 @@ import pytest
 from kikimimi import declared
 from kikimimi.engine import run_script
 from kikimimi.protocol import visible_to
+from kikimimi.roles.claims import ClaimError, co, found, parse, vote
 from kikimimi.sim import play
 from kikimimi_games.mafia42 import bots as bots_module
 from kikimimi_games.mafia42.bots import Mafia42Simulation
 from kikimimi_games.mafia42.suspicion import Facts, Posterior, weigh, Odds
-from kikimimi_games.mafia42.talk import Board, Claim, parse
+from kikimimi_games.mafia42.talk import Board, vocabulary
 
 DECK = ["mafia", "mafia", "police", "doctor", "citizen", "citizen", "citizen", "citizen"]
 
@@ -49,6 +50,16 @@ def _public(log: list[dict]) -> list[tuple]:
             for e in log if visible_to(e, None)]
 
 
+def _talk(sim: Mafia42Simulation) -> list[tuple]:
+    return [(line["t"], line["seat"], line["text"]) for line in sim.talk.lines]
+
+
+def _first_difference(a: list[tuple], b: list[tuple]) -> float:
+    """The time of the first entry (each starts with its time) that differs between a and b."""
+    first = next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
+    return min(a[first][0] if first < len(a) else float("inf"), b[first][0] if first < len(b) else float("inf"))
+
+
 def _decisions(seat: int, script: list[dict], sim: Mafia42Simulation, until: float) -> list[tuple]:
     """What a seat did before `until`: its scans and what it said, in order."""
     scans = [("scan", line["tag"]) for line in script[1:]
@@ -64,11 +75,8 @@ def _compare(seed: int, a: Sequence[str], b: Sequence[str], watched: Sequence[in
     first public difference, and the seats whose decisions differed before it."""
     sa, la, ma = _game(seed, a, monkeypatch, seat_class)
     sb, lb, mb = _game(seed, b, monkeypatch, seat_class)
-    pa, pb = _public(la), _public(lb)
-    first = next((i for i, (x, y) in enumerate(zip(pa, pb)) if x != y), min(len(pa), len(pb)))
-    until_a = pa[first][0] if first < len(pa) else float("inf")
-    until_b = pb[first][0] if first < len(pb) else float("inf")
-    until = min(until_a, until_b)
+    until = min(_first_difference(_public(la), _public(lb)),
+                _first_difference(_talk(ma), _talk(mb)))  # what others said is public too
     compared, differ = 0, []
     for seat in watched:
         da, db = _decisions(seat, sa, ma, until), _decisions(seat, sb, mb, until)
@@ -90,13 +98,13 @@ SWAPS = [
 
 def test_a_seat_decides_alike_when_only_another_seats_secret_differs(monkeypatch):
     total = 0
-    for seed in (1, 2, 3):
+    for seed in range(1, 7):
         for a, b in SWAPS:
             watched = [s for s in range(3, 9) if a[s - 1] != "mafia"]  # the mafia know each other's seats
             compared, differ = _compare(seed, a, b, watched, monkeypatch)
             assert differ == [], (seed, a, b)
             total += compared
-    assert total >= 60  # night scans, claims, votes and approvals really were compared
+    assert total >= 80  # night scans, claims, votes and approvals really were compared
 
 
 def _leaky_deliver(events: Any, bots: Mapping[int, Any], method: str = "see") -> Any:
@@ -125,21 +133,24 @@ def test_a_seed_replays_the_same_game_and_the_same_talk(monkeypatch):
     again = _game(5, None, monkeypatch)
     assert first[0] == again[0] and first[1] == again[1]
     assert first[2].talk.lines == again[2].talk.lines and first[2].talk.lines
-    assert run_script(first[0]) == first[1]
+    assert first[0][0]["talk"] == first[2].transcript()  # the recording keeps the talk, in its header
+    assert run_script(first[0]) == first[1]  # which the replay reads past
 
 
-def test_the_talk_is_public_claims_and_reads_back():
+def test_the_talk_goes_on_the_claim_channel_and_reads_back():
     board = Board()
-    claims = [Claim(1, 3, "role", role="police"), Claim(1, 3, "finding", target=5, mafia=True),
-              Claim(1, 3, "finding", target=2, mafia=False), Claim(1, 4, "vote", target=5)]
-    for c in claims:
-        board.say(c, 10.0)
-        assert parse(c.text(), 1, 8) == c
+    said = [co("police"), found("police", 5, "mafia"), found("police", 2, "not-mafia")]
+    board.say(3, 1, said, 10.0)
+    board.say(4, 1, [vote(5)], 10.0)
     assert board.roles() == {3: "police"} and board.findings() == {3: [(5, True), (2, False)]}
-    assert board.intentions(1) == [(4, 5)] and board.intentions(before=1) == []
-    for bad in ("seat 9: I am the police", "seat 3: I am the mafia", "seat 3: seat 0 is mafia",
-                "seat 3: I vote seat 5" + " " * 80, "seat 3:seat 5 is mafia", "", "seat 123: I vote seat 1"):
-        assert parse(bad, 1, 8) is None, bad
+    assert board.intentions(1) == [(4, 5)] and board.intentions(before=1) == [] and board.said == 3
+    assert [line["text"] for line in board.lines] == ["CO police; FOUND police 5 mafia; FOUND police 2 not-mafia",
+                                                      "VOTE 5"]
+    for line in board.lines:  # what the transcript keeps reads back through the channel's parser
+        assert parse(str(line["text"]), vocabulary(8))
+    for bad in ("CO mafia", "FOUND police 9 mafia", "VOTE 0", "VOTE 5" + " " * 400):
+        with pytest.raises(ClaimError):
+            parse(bad, vocabulary(8))
 
 
 def test_the_worlds_follow_the_claims_and_the_deaths():
@@ -147,8 +158,7 @@ def test_the_worlds_follow_the_claims_and_the_deaths():
     facts = Facts(players=6, mafia=1, helpers=0, police=True, mercenary=False, talk=board)
     even = Posterior(weigh(facts, Odds()), 6)
     assert even.mafia[1] == pytest.approx(1 / 6)
-    board.say(Claim(1, 2, "role", role="police"), 1.0)
-    board.say(Claim(1, 2, "finding", target=4, mafia=True), 1.0)
+    board.say(2, 1, [co("police"), found("police", 4, "mafia")], 1.0)
     facts.day = 2
     post = Posterior(weigh(facts, Odds()), 6)
     assert post.mafia[4] > 0.5 and post.most_suspect(range(1, 7))[0] == 4

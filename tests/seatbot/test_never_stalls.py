@@ -80,3 +80,27 @@ def test_a_bot_with_nothing_it_may_choose_passes_and_says_so(monkeypatch, tmp_pa
     notes = [ev["message"] for ev in told if ev["type"] == NOTE]
     assert notes and all("passes" in n for n in notes)
     daemon.close()
+
+
+class Broken(Stubborn):
+    """A bot with a bug: it fails on the second line it hears."""
+
+    heard = 0
+
+    def hear(self, heard: Heard) -> None:
+        self.heard += 1
+        if self.heard == 2:
+            raise KeyError("a bug")
+        super().hear(heard)
+
+
+def test_a_bot_that_fails_is_unseated_and_the_table_goes_on(monkeypatch, tmp_path):
+    daemon, clock, told = _table(monkeypatch, tmp_path, Broken)
+    notes = [ev["message"] for ev in told if ev["type"] == NOTE]
+    assert len(notes) == 1 and "it failed (KeyError" in notes[0] and "bot 3" in notes[0]
+    assert daemon.seat_bots.seats[3].failed
+    private = [ev for ev in daemon.log if ev.get("to") == "seat:3"]
+    assert private and not [ev for ev in daemon.seat_bots.room(private)]  # its earphone still plays nowhere
+    assert daemon.lines[-1][1]["console"] == "hint 3"  # every input still taken and told
+    assert {ev["seq"] for ev in told if ev.get("seq") is not None} == {ev["seq"] for ev in daemon.log if ev["in"] != 1}
+    daemon.close()

@@ -17,7 +17,7 @@ from kikimimi.ear import Heard
 from kikimimi.engine import ScriptRun, log_line
 from kikimimi.public import public_view
 from kikimimi.script import Header, read_script
-from kikimimi.seat_bot_driver import NOTE
+from kikimimi.seat_bot_driver import DELAY, NOTE
 from kikimimi.testing.table_script import replay_journal
 
 from .live import LiveTable
@@ -73,6 +73,16 @@ async def test_a_bot_plays_seat_3_to_game_over_and_the_journal_replays_without_i
     assert all(seat_bots.is_command_line(a) is False and a["console"].split()[0] in ("scan", "speak")
                for a in acts)
     assert not [e for e in d.log if e["type"] == "error" and "internal" in e["message"]]
+    # never at once: each act comes at least the least delay after the phase it acts in began
+    numbers = {n for n, item in d.lines if isinstance(item, dict) and item.get("bot") == 3}
+    began, waits = 0.0, []
+    for ev in d.log:
+        if ev["in"] in numbers:
+            waits.append(ev["t"] - began)
+            numbers.discard(ev["in"])
+        if ev["type"] == "phase":
+            began = ev["t"]
+    assert len(waits) == len(acts) and min(waits) >= DELAY[0], waits
     # the bot heard only its own earphone and the speaker, and did hear its secret
     assert {seat for seat, _ in calls} == {3}
     assert {h.to for _, h in calls} == {"table", "seat:3"}
@@ -212,3 +222,27 @@ async def test_the_bots_earphone_lines_reach_only_the_referee(tmp_path, fixed_se
     await table.close()
     assert {e["seq"] for e in private} <= {e.get("seq") for e in referee_saw}
     assert any(e["type"] == NOTE for e in referee_saw)  # its card is the referee's to scan
+
+
+async def test_a_bot_seated_mid_game_knows_what_that_seat_heard_and_plays_on(tmp_path, fixed_seed, monkeypatch):
+    """A player leaves after the first night: the bot that takes the chair is told the seat's
+    past (its role first) before it acts, and the game goes on to its end."""
+    calls: list[tuple[int | None, Heard]] = []
+    route = seat_bot_driver.heard_by
+    monkeypatch.setattr(seat_bot_driver, "heard_by",
+                        lambda ev, seat, book: (lambda h: (h is not None and calls.append((seat, h))) or h)(
+                            route(ev, seat, book)))
+    name, players, options = WITCH
+    table = LiveTable(tmp_path, name, players, options, SEEDS["witch"], bot_seat=None)
+    await table.open()
+    d = table.daemon
+    assert d is not None
+    await table.play(lambda t: any(e["type"] == "phase" and e["phase"] == "day" for e in d.log))
+    assert not calls  # nobody is a bot yet
+    table.ear.bots = [b for b in table.ear.bots if b.seat != 3]  # the player at seat 3 goes home
+    await table.command("bot 3")
+    first = [h.key for seat, h in calls]
+    assert "your-role" in first and all(seat == 3 for seat, _ in calls)
+    await table.play()
+    assert d.table.game.over and _bot_acts(table.journal)
+    await table.close()

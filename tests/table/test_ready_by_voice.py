@@ -3,25 +3,11 @@ service has no screen); read back from real PortAudio devices (ALSA file devices
 import subprocess
 import sys
 
-import numpy as np
-
 from kikimimi.voice.virtual import AlsaFileDevices
 from voice_needs import need
-from voice_play import expected_clip
+from voice_play import expected_clip, locate_clip
 
 RATE = 48000
-
-
-def locate(channel: np.ndarray, clip: np.ndarray) -> int:
-    """Where `clip` is in `channel`, sample for sample, or -1."""
-    if channel.size < clip.size:
-        return -1
-    first = int(np.flatnonzero(clip)[0])
-    for at in np.flatnonzero(channel == clip[first]):
-        start = int(at) - first
-        if start >= 0 and np.allclose(channel[start:start + clip.size], clip, atol=1e-7):
-            return start
-    return -1
 
 
 def test_serve_says_the_missing_earphone_then_ready_on_the_speaker_only(tmp_path):
@@ -43,6 +29,6 @@ def test_serve_says_the_missing_earphone_then_ready_on_the_speaker_only(tmp_path
     missing = expected_clip("The earphone of seat 2 is missing.", cache, RATE)
     ready = expected_clip("The table is ready.", cache, RATE)
     speaker, ear = alsa.read("kkspk")[:, 0], alsa.read("kkear1")[:, 0]
-    at_missing, at_ready = locate(speaker, missing), locate(speaker, ready)
+    at_missing, at_ready = locate_clip(speaker, missing), locate_clip(speaker, ready)
     assert 0 <= at_missing < at_ready, (at_missing, at_ready)
-    assert locate(ear, ready) == -1 and locate(ear, missing) == -1  # the speaker's, not an earphone's
+    assert locate_clip(ear, ready) == -1 and locate_clip(ear, missing) == -1  # the speaker's, not an earphone's

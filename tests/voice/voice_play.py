@@ -40,3 +40,15 @@ def find_clip(channel: np.ndarray, clip: np.ndarray) -> int:
     nz = np.flatnonzero(channel)
     assert nz.size, "channel is silent"
     return int(nz[0]) - first_in_clip
+
+
+def locate_clip(channel: np.ndarray, clip: np.ndarray) -> int:
+    """Where `clip` is in `channel`, sample for sample, or -1 (a channel may hold other phrases too)."""
+    if channel.size < clip.size:
+        return -1
+    first = int(np.flatnonzero(clip)[0])
+    for at in np.flatnonzero(channel == clip[first]):
+        start = int(at) - first
+        if start >= 0 and np.allclose(channel[start:start + clip.size], clip, atol=1e-7):
+            return start
+    return -1

@@ -6,10 +6,9 @@ import random
 import pytest
 
 from kikimimi import ear
-from kikimimi.protocol import TABLE, seat_audience
 from kikimimi.roles.ear import DealtCards
 from kikimimi.sim import play
-from kikimimi.testing.ear_spy import spy_on_ear_bots
+from kikimimi.testing.ear_spy import heard_on_own_ears, spy_on_ear_bots, touched
 from kikimimi_games.witch import ear as witch_ear
 
 
@@ -27,12 +26,8 @@ def test_ear_bots_hear_only_the_speaker_and_their_own_earphone_as_spoken(monkeyp
     calls = spy_on_ear_bots(monkeypatch, "witch")
     _, log = play("witch", 4, 10, {}, "ear")
     assert any(e["type"] == "game-over" for e in log)
-    heard = [(seat, h) for seat, h, what in calls if what == "hear"]
-    touched = [r for _, r, what in calls if what == "act"]
-    assert heard and all(type(h) is ear.Heard for _, h in heard)
-    assert all(h.to in ({TABLE, seat_audience(seat)} if seat else {TABLE}) for seat, h in heard)
-    assert not [h for _, h in heard if any(":" in str(v) for v in h.params.values())]  # names, never tags
-    assert {type(r) for r in touched} <= {witch_ear.Reach, type(None)}
+    heard_on_own_ears(calls)
+    assert touched(calls) <= {witch_ear.Reach, type(None)}
 
 
 def test_a_seat_can_scan_only_its_own_card():
