@@ -30,9 +30,9 @@ from dataclasses import dataclass, field
 from .claims import Claim, ClaimBoard
 
 #: Distinct class assignments enumerated exactly; more than this are sampled.
-EXACT_LIMIT = 3000
+EXACT_LIMIT = 1500
 #: Worlds drawn when sampling.
-SAMPLES = 300
+SAMPLES = 200
 #: Draws tried when sampling before giving up on the hard facts (then fewer worlds answer).
 MAX_DRAWS = 20 * SAMPLES
 
