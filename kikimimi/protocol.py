@@ -1,4 +1,9 @@
-"""The contract between the runtime and every game.
+"""The contract between the runtime and every game: one play, and what it returns.
+
+What a game *is* is declared once in `kikimimi.declaration.Declaration`; this
+module is the other half, `Play` (one game being played), with the inputs it
+receives and the events it returns.  `Game` remains for games written before
+the two were split.
 
 A game is pure: it receives `Input`s (each with its time) and returns
 `Event`s.  It never touches a reader, a thread, a clock or a sound device, so

@@ -61,6 +61,9 @@ def _as_declaration(obj: object, where: str) -> Declaration:
 def _entry_point_declaration(name: str) -> Declaration:
     for ep in entry_points(group=GROUP):
         if ep.name == name:
-            return _as_declaration(ep.load(), f"{name!r} ({ep.value})")
+            decl = _as_declaration(ep.load(), f"{name!r} ({ep.value})")
+            if decl.name != name:  # a header naming one game must never play another's rules
+                raise UnknownGame(f"plugin {name!r} ({ep.value}) declares the game {decl.name!r}")
+            return decl
     have = ", ".join(game_names()) or "none installed"
     raise UnknownGame(f"unknown game {name!r} (have: {have})")

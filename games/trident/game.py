@@ -506,7 +506,7 @@ class TridentGame(PhaseModel, Play):
                 self.all_agreed()
                 self._announce("reset-draw")
 
-    # -- the referee's console (the table: `console_commands`) -----------------------
+    # -- the referee's console (the table: `COMMANDS`) -----------------------
     def console_declare(self, t: float, what: str, seat: int) -> None:
         self._declare(seat, what)
 

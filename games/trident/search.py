@@ -336,7 +336,7 @@ class SearchBot(Bot):
 
 def bot_table(seed: int, players: int, options: Mapping[str, Any] | None = None,
               bot: str | None = None) -> TridentSimulation:
-    """The Trident's bot table (`Game.bot_table`): today's bots, or one seat
+    """The Trident's bot table (the declaration's `bot_table`): today's bots, or one seat
     (rotated with the seed) played by the search bot among them.  The same
     seed deals the same pieces whichever bot takes that seat, so a report can
     compare the two game by game."""

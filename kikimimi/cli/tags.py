@@ -80,14 +80,17 @@ def pieces_of(set_name: str, players: int) -> list[str]:
     from kikimimi.registry import UnknownGame, declaration
 
     try:
-        tags = declaration(set_name).known_tags(players)
+        decl = declaration(set_name)
+        tags = decl.known_tags(players)
     except UnknownGame as exc:
         raise TagsError(f"{exc}; or use the sets seat, cmd") from None
     except Exception as exc:  # a plugin that cannot list its pieces
         raise TagsError(f"game {set_name!r} cannot list its pieces: {exc}") from None
-    pieces = sorted((t for t in tags if t.startswith(f"{set_name}:")), key=_natural)
+    # a game's pieces carry its tag sets' prefixes, which need not be its name (鬼探し's are oni:)
+    prefixes = tuple(f"{s}:" for s in decl.tag_sets)
+    pieces = sorted((t for t in tags if t.startswith(prefixes)), key=_natural)
     if not pieces:
-        raise TagsError(f"game {set_name!r} lists no pieces named {set_name}:…")
+        raise TagsError(f"game {set_name!r} lists no pieces named {' or '.join(p + '…' for p in prefixes)}")
     return pieces
 
 

@@ -9,6 +9,7 @@ from kikimimi.declaration import CONTRACT_COMMANDS, Declaration
 from kikimimi.engine import Table
 from kikimimi.options import Options, seat
 from kikimimi.protocol import Event, Input, Play, event
+from kikimimi import registry
 from kikimimi.registry import declaration, register
 from kikimimi.script import Header, ScriptError
 
@@ -70,7 +71,16 @@ def test_players_and_options_are_refused_before_a_play_exists():
     COIN.check_options(3, {"first": 3})
 
 
-def test_each_play_is_new_and_the_engine_reads_the_declaration_once():
+@pytest.fixture
+def own_registry(monkeypatch):
+    """Games registered here stay here: the rest of the suite sees the registry as it was."""
+    monkeypatch.setattr(registry, "_registered", dict(registry._registered))
+    yield
+    monkeypatch.undo()
+    registry.game_names.cache_clear()
+
+
+def test_each_play_is_new_and_the_engine_reads_the_declaration_once(own_registry):
     one, two = COIN.new_play(2, {"first": 2}), COIN.new_play(2, {})
     assert one is not two and (one.first, two.first) == (2, 1)
     register(COIN)

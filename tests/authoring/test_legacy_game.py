@@ -111,7 +111,7 @@ from kikimimi.console.commands import game_commands
 from kikimimi.engine import Table
 from kikimimi.kit import kit_for
 from kikimimi.public import secret_options_of
-from kikimimi.registry import declaration
+from kikimimi.registry import UnknownGame, declaration
 from kikimimi.script import Header
 
 d = declaration("pebbles")
@@ -125,6 +125,10 @@ for players, options in ((4, {}), (2, {"colour": 1}), (2, {"first": 9})):
         d.check_options(players, options)
     except ValueError as exc:
         out.setdefault("refused", []).append(str(exc))
+try:
+    declaration("misnamed")
+except UnknownGame as exc:
+    out["misnamed"] = str(exc)
 print(json.dumps(out))
 '''
 
@@ -142,7 +146,8 @@ def site(tmp_path_factory) -> Path:
     info = site / "legacy_pebbles-0.1.dist-info"
     info.mkdir()
     (info / "METADATA").write_text("Metadata-Version: 2.1\nName: legacy-pebbles\nVersion: 0.1\n", encoding="utf-8")
-    (info / "entry_points.txt").write_text("[kikimimi.games]\npebbles = legacy_pebbles:PebbleGame\n",
+    (info / "entry_points.txt").write_text("[kikimimi.games]\npebbles = legacy_pebbles:PebbleGame\n"
+                                           "misnamed = legacy_pebbles:PebbleGame\n",
                                            encoding="utf-8")
     return site
 
@@ -160,6 +165,7 @@ def test_an_old_style_game_is_read_through_its_declaration(site):
     assert got["tags"] == [f"peb:pebble-{n}" for n in range(1, 5)] and got["bots"] == ["plain"]
     assert got["help"] == ["hint SEAT", "stop"]  # its own command table, not the contract's default
     assert got["kit"] == ["seat:1", "seat:2"] and got["secret"] == ["first"] and got["pause"] is True
+    assert got["misnamed"] == "plugin 'misnamed' (legacy_pebbles:PebbleGame) declares the game 'pebbles'"
     assert got["refused"] == ["pebbles is for 2-3 players, not 4",
                               "unknown option 'colour' (known: first)", "first: no such seat"]
 

@@ -106,3 +106,10 @@ def test_game_plugin_pieces_in_natural_order():
     hearts = [p for p in pieces if p.startswith("trident:heart-")]
     assert hearts[:3] == ["trident:heart-1", "trident:heart-2", "trident:heart-3"]
     assert all(p.startswith("trident:") for p in pieces)
+
+
+def test_a_game_whose_tag_set_is_not_its_name_lists_its_pieces():
+    """鬼探し's pieces are `oni:…`: enrolling `onisagashi` walks them (it once refused: no `onisagashi:…`)."""
+    pieces = tags.pieces_of("onisagashi", 5)
+    assert pieces and all(p.startswith("oni:") for p in pieces)
+    assert len(pieces) == len(set(pieces))
