@@ -57,6 +57,8 @@ def test_a_sim_config_loads_and_serves_a_bot_game_to_its_end(path, tmp_path):
     assert served and not any("internal error" in str(ev.get("message", "")) for ev in served)
     if any(ev["in"] is None for ev in log):
         return  # a timer fired in the bots' game: a live table's timers run on the wall clock, not replayable at once
+    if any(ev["type"] == "say" and str(ev.get("key", "")).startswith("decided-by-lot") for ev in log):
+        return  # a lot hangs on the moment the input arrived (HiddenRoleGame.lot): at --speed 0 that moment is another
     assert [ev["type"] for ev in served if ev["type"] == "game-over"] == ["game-over"]
     over = next(ev for ev in log if ev["type"] == "game-over")
     assert next(ev for ev in served if ev["type"] == "game-over")["ranking"] == over["ranking"]
