@@ -201,7 +201,8 @@ class Daemon:
             number = len(self.lines) + 2
             self.lines.append((number, item))
             events = self.run.feed(number, item)
-            self._tell(item, events, self.seat_bots.follow(item, events))
+            notes = self.seat_bots.follow(item, events)  # the bots in empty seats hear; their notes are the referee's
+            self._tell(item, events + notes if notes else events)
             return events
 
     def try_submit(self, line: Mapping[str, Any]) -> list[LogEvent]:
@@ -256,7 +257,8 @@ class Daemon:
                 number = len(self.lines) + 2
                 self.lines.append((number, item))
                 events = self.run.feed(number, item)
-                self._tell(item, events, self.seat_bots.follow(item, events))
+                notes = self.seat_bots.follow(item, events)
+                self._tell(item, events + notes if notes else events)
                 fired += events
             for seat, line in self.seat_bots.due(now):  # bots in empty seats act like a reader would
                 try:
@@ -367,12 +369,10 @@ class Daemon:
         self.run = run
         self.seat_bots = SeatBotDriver(run.header, run.log, self.bot_delay)  # a new game: no bot seated
 
-    def _tell(self, item: dict[str, Any], events: Sequence[LogEvent], notes: Sequence[LogEvent] = ()) -> None:
-        """Every listener gets the events (and the seat bots' notes, for the referee, unlogged)."""
-        told = [*events, *notes] if notes else events
+    def _tell(self, item: dict[str, Any], events: Sequence[LogEvent]) -> None:
         for listener in list(self.listeners):
             try:
-                listener(item, told)
+                listener(item, events)
             except Exception as exc:  # a broken console must not stop the table
                 print(f"kikimimi: listener failed: {exc}", file=sys.stderr)
         # Marked only once told: a kill in between makes a resume say it again, never lose it.

@@ -164,8 +164,9 @@ class TridentGame(PhaseModel, Play):
         hand.append(tag)
         self.where[tag] = seat
         self.basket_count -= 1
-        self._out.append(event("draw", seat=seat, tag=tag, private=seat_audience(seat)))
-        self._tell(seat, "drawn", piece=tag)
+        ear = self._ears.get(seat) or seat_audience(seat)
+        self._out += (Event("draw", {"seat": seat, "tag": tag, "private": ear}),
+                      say_params(ear, "drawn", {"piece": tag}))
         self._hand_size_changed(seat, before)
 
     def _hand_size_changed(self, seat: int, before: int) -> None:

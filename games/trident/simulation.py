@@ -341,17 +341,18 @@ class TridentSimulation:
                 return {"reader": "hand", "seat": short, "tag": w.basket[-1]}
         if w.needs_field_piece and w.basket:
             return {"reader": "field", "tag": w.basket[-1]}
-        for seat, bot in self.bots.items():
-            action = bot.off_turn_action(w.hands[seat], w)
+        hands, seated = w.hands, self.bots.items()
+        for seat, bot in seated:
+            action = bot.off_turn_action(hands[seat], w)
             if action:
                 return action
-        for seat, bot in self.bots.items():
+        for seat, bot in seated:
             if bot.choosing:
-                return bot.choose(w.hands[seat])
+                return bot.choose(hands[seat])
         turn = next(iter(self.bots.values())).turn
-        for seat, bot in self.bots.items():
+        for seat, bot in seated:
             if seat != turn:
-                action = bot.impatient_play(w.hands[seat])
+                action = bot.impatient_play(hands[seat])
                 if action:
                     return action
         if turn is None:
