@@ -406,13 +406,14 @@ class Table:
                 type_, fields = ev.type, ev.fields
                 if type_ == "say":
                     seq += 1
-                    params = fields.get("params") or {}
-                    to, key = fields["to"], fields["key"]
-                    out: LogEvent = {"seq": seq, "t": t, "type": type_, "in": line, "to": to, "key": key,
-                                     "text": render(key, params)}
-                    if params:
-                        out["params"] = params
-                    append(out)
+                    params = fields.get("params")
+                    key = fields["key"]
+                    if params:  # one dict built whole, not grown by a key afterwards
+                        append({"seq": seq, "t": t, "type": type_, "in": line, "to": fields["to"], "key": key,
+                                "text": render(key, params), "params": params})
+                    else:
+                        append({"seq": seq, "t": t, "type": type_, "in": line, "to": fields["to"], "key": key,
+                                "text": render(key)})
                     continue
                 if type_ == "timer-set":
                     at = float(fields["at"])

@@ -135,6 +135,11 @@ class Phrasebook:
         (a catalogue test catches those before they reach a table)."""
         if not params:
             memo: Any = key
+        elif len(params) == 1:  # most phrases: one piece, one seat, one count
+            ((name, value),) = params.items()
+            if type(value) is not str and type(value) is not int:
+                return self.render_uncached(key, params)
+            memo = (key, name, value)
         else:
             for value in params.values():
                 if type(value) is not str and type(value) is not int:

@@ -75,19 +75,26 @@ def focal_seat(seed: int, players: int) -> int:
     return seed % players + 1
 
 
+def in_duel(trial: Trial) -> bool:
+    """A duel's trial (`kikimimi/duel.py`): the contender's, or the baseline's (labelled
+    with its own bot); any other label is the report's own grouping (a player count, a mix)."""
+    return trial.label == CONTENDER or (trial.label is not None and trial.label == trial.bot)
+
+
 def outcome_measures(trial: Trial, script: Script, log: Log) -> dict[str, float]:
     """The comparison's default numbers, read from the game-over ranking (CONTRACT.md)."""
     over = next((e for e in reversed(log) if e.get("type") == "game-over"), None)
     out: dict[str, float] = {}
     ranking = over.get("ranking", []) if over else []
-    if trial.label is not None:
+    if in_duel(trial):
         who = trial.bot if trial.label == CONTENDER else trial.label
         seat = focal_seat(trial.seed, trial.players)
         place = next((int(e["place"]) for e in ranking if e.get("seat") == seat), trial.players)
         out[f"{who} wins"] = float(place == 1)
         out[f"{who} place"] = float(place)
     elif over is not None and "winner" in over:
-        teams = sorted({str(e["team"]) for e in ranking if "team" in e} | {str(over["winner"])})
+        # the teams seated in this game (a winner such as "void" that no seat plays counts as no team's win)
+        teams = sorted({str(e["team"]) for e in ranking if "team" in e})
         out.update((f"{team} win", float(over["winner"] == team)) for team in teams)
     else:
         out.update((f"seat {e['seat']} wins", float(e["place"] == 1)) for e in sorted(ranking, key=lambda e: e["seat"]))
@@ -147,9 +154,12 @@ def _units(rows: Sequence[tuple[Trial, Mapping[str, float]]]) -> dict[Any, dict[
     for trial, figures in rows:
         who = str(trial.label)
         n = seen[(trial.seed, trial.players, who)] = seen.get((trial.seed, trial.players, who), -1) + 1
-        if trial.label is not None:
+        if in_duel(trial):  # a seed's two plays are one unit
             duellers[str(trial.bot) if trial.label == CONTENDER else who] = None
-        units.setdefault((trial.seed, trial.players, n), {}).update(figures)
+            key: tuple[Any, ...] = (trial.seed, trial.players, n)
+        else:  # a report's own groups (cells) of one seed are units of their own
+            key = (trial.seed, trial.players, who, n)
+        units.setdefault(key, {}).update(figures)
     if len(duellers) == 2:
         a, b = duellers
         for figures in units.values():

@@ -32,7 +32,7 @@ from kikimimi.commands import Command, dispatch, hint_command, refusal, stop_com
 from kikimimi.hints import Line, line
 from kikimimi.kit import own_set
 from kikimimi.options import Options, choice, seat
-from kikimimi.protocol import TABLE, Event, Input, Play, error, event, say, say_params, seat_audience
+from kikimimi.protocol import TABLE, Event, Input, Play, error, event, say, seat_audience
 
 from . import machine
 from .machine import PhaseModel
@@ -144,12 +144,15 @@ class TridentGame(PhaseModel, Play):
         }
 
     # -- speaking ------------------------------------------------------------
+    # The say is built here as `say_params` builds it, without its call: a
+    # Trident input says two phrases on average.
     def _announce(self, key: str, **params: Any) -> None:
-        self._out.append(say_params(TABLE, key, params))
+        self._out.append(Event("say", {"to": TABLE, "key": key, "params": params}))
 
     def _tell(self, seat: int, key: str, **params: Any) -> None:
         ears = self._ears
-        self._out.append(say_params(ears[seat] if seat in ears else seat_audience(seat), key, params))
+        self._out.append(Event("say", {"to": ears[seat] if seat in ears else seat_audience(seat),
+                                       "key": key, "params": params}))
 
     # -- the basket ----------------------------------------------------------
     @property
@@ -164,8 +167,9 @@ class TridentGame(PhaseModel, Play):
         hand.append(tag)
         self.where[tag] = seat
         self.basket_count -= 1
-        self._out.append(event("draw", seat=seat, tag=tag, private=seat_audience(seat)))
-        self._tell(seat, "drawn", piece=tag)
+        ear = self._ears.get(seat) or seat_audience(seat)
+        self._out += (Event("draw", {"seat": seat, "tag": tag, "private": ear}),
+                      Event("say", {"to": ear, "key": "drawn", "params": {"piece": tag}}))
         self._hand_size_changed(seat, before)
 
     def _hand_size_changed(self, seat: int, before: int) -> None:

@@ -314,19 +314,27 @@ class TridentSimulation:
         self.steps = 0
         self.step_cap = step_cap
         self.errors_in_a_row = 0
-        everyone = tuple(self.bots.values())
-        #: audience name -> the bots who hear it (the table: everyone; a seat: its bot)
-        self._ears: dict[str, Sequence[Bot]] = {TABLE: everyone}
-        self._ears.update((seat_audience(seat), (bot,)) for seat, bot in self.bots.items())
+        self._ears: dict[str, Sequence[Bot]] = {}
         self._speaker_ears: tuple[Bot, ...] = ()
+        self._listeners: tuple[tuple[Bot, bool], ...] = ()
+        self._seated()
 
     def replace(self, seat: int, bot: Bot) -> None:
         """Seat another player (before the game starts)."""
         self.bots[seat] = bot
+        self._seated()
+
+    def _seated(self) -> None:
+        """Who hears what, worked out once per seating rather than once per event."""
         everyone = tuple(self.bots.values())
+        #: audience name -> the bots who hear it (the table: everyone; a seat: its bot)
         self._ears = {TABLE: everyone}
         self._ears.update((seat_audience(s), (b,)) for s, b in self.bots.items())
         self._speaker_ears = tuple(b for b in everyone if b.HEARS_SPEAKER)
+        #: Every bot, and whether it hears as `Bot.hear` does: such a bot acts on a
+        #: public move ("play", "draw") only when it is its own, and on a turn only
+        #: through `_new_turn`, so `observe` skips the call that would do nothing.
+        self._listeners = tuple((b, type(b).hear is Bot.hear) for b in everyone)
 
     def next_input(self) -> dict[str, Any] | None:
         if self.world.over:
@@ -341,17 +349,18 @@ class TridentSimulation:
                 return {"reader": "hand", "seat": short, "tag": w.basket[-1]}
         if w.needs_field_piece and w.basket:
             return {"reader": "field", "tag": w.basket[-1]}
-        for seat, bot in self.bots.items():
-            action = bot.off_turn_action(w.hands[seat], w)
+        hands, seated = w.hands, self.bots.items()
+        for seat, bot in seated:
+            action = bot.off_turn_action(hands[seat], w)
             if action:
                 return action
-        for seat, bot in self.bots.items():
+        for seat, bot in seated:
             if bot.choosing:
-                return bot.choose(w.hands[seat])
+                return bot.choose(hands[seat])
         turn = next(iter(self.bots.values())).turn
-        for seat, bot in self.bots.items():
+        for seat, bot in seated:
             if seat != turn:
-                action = bot.impatient_play(w.hands[seat])
+                action = bot.impatient_play(hands[seat])
                 if action:
                     return action
         if turn is None:
@@ -362,6 +371,7 @@ class TridentSimulation:
         refused = False
         world = self.world
         ears = self._ears
+        follows, hears = World.FOLLOWS, Bot.HEARS
         for ev in events:
             kind = ev["type"]
             if kind == "say":
@@ -377,11 +387,27 @@ class TridentSimulation:
                     for bot in ears.get(to if type(to) is str else str(to), ()):
                         bot.hear(ev, world.hands[bot.seat])
                 continue
-            if kind in World.FOLLOWS:
+            if kind in follows:
                 world.follow(ev)
             elif kind == "error":
                 refused = True
-            if kind in Bot.HEARS:
+            if kind in hears:
+                private = ev.get("private", TABLE)
+                if private == TABLE and type(private) is str:  # a public event: every bot may know it
+                    if kind == "turn":
+                        seat = ev["seat"]
+                        for bot, plain in self._listeners:
+                            if plain:
+                                bot._new_turn(seat)
+                            else:
+                                bot.hear(ev, world.hands[bot.seat])
+                        continue
+                    if kind == "play" or kind == "draw":
+                        seat = ev.get("seat")
+                        for bot, plain in self._listeners:
+                            if not plain or bot.seat == seat:
+                                bot.hear(ev, world.hands[bot.seat])
+                        continue
                 for bot in self.ears(ev):
                     bot.hear(ev, world.hands[bot.seat])
         self.errors_in_a_row = self.errors_in_a_row + 1 if refused else 0

@@ -60,6 +60,18 @@ def test_outcomes_read_the_ranking_of_seats_teams_and_duels():
     assert outcome_measures(Trial(1, 2), [{}], [teams])["witches win"] == 1.0
     assert outcome_measures(Trial(1, 2), [{}], [teams])["islanders win"] == 0.0
     assert outcome_measures(Trial(1, 2), [{}], []) == {"game length (inputs)": -1.0 + 1}
+    grouped = outcome_measures(Trial(1, 2, label=(12, "cult")), [{}], [teams])  # a report's cell, not a duel
+    assert grouped["witches win"] == 1.0 and not any("place" in m for m in grouped)
+
+
+def test_a_reports_cells_of_one_seed_stay_apart_and_a_duels_two_plays_merge():
+    from kikimimi.tuning import _units
+
+    cells = _units([(Trial(1, 8, label="a"), {"x wins": 1.0}), (Trial(1, 8, label="b"), {"x wins": 0.0})])
+    assert sorted(f["x wins"] for f in cells.values()) == [0.0, 1.0]
+    duel = _units([(Trial(1, 3, bot="search", label="contender"), {"search wins": 1.0}),
+                   (Trial(1, 3, bot="human", label="human"), {"human wins": 0.0})])
+    assert list(duel.values()) == [{"search wins": 1.0, "human wins": 0.0, "search − human wins": 1.0}]
 
 
 def test_the_trident_compares_bots_and_scoring_on_the_same_seeds():
