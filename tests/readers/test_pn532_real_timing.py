@@ -204,6 +204,9 @@ def test_an_enrolled_piece_costs_one_chip_command_and_an_unknown_one_is_read(pn5
     assert counts[1] > 10  # the NDEF read: activation, capability container, data pages
 
 
+# real-timing chips on pseudo-terminals: a starved CPU (the suite beside other work on 2 cores) once
+# stretched an ack past nfcpy's wait and the reader was lost and back; a run that fails twice is a bug
+@pytest.mark.flaky(reruns=1)
 @pytest.mark.parametrize("rf", ["duty", "poll"])
 def test_duty_cycled_and_polled_fields_still_see_every_placement(pn532s, rf):
     emu = pn532s(timing=REAL)

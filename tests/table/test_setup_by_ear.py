@@ -115,6 +115,9 @@ def clips(tmp_path_factory):
     return cache, phrase_clips(cache)
 
 
+# the listeners recognise phrases in PulseAudio monitor recordings in real time: a starved CPU (load 5+
+# on 2 cores) once dropped one phrase from a recording; a run that fails twice is a bug
+@pytest.mark.flaky(reruns=1)
 def test_setup_by_ear_binds_the_right_devices_whatever_order_they_were_found_in(tmp_path, clips):
     cache, templates = clips
     # first power-on: the speaker's card is found last, the readers in yet another order
