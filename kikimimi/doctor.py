@@ -12,6 +12,7 @@ import os
 import shutil
 import sys
 from pathlib import Path
+from typing import Any
 
 from kikimimi.checks import Check
 from kikimimi.phrases import LANGUAGES, CatalogueError, Phrasebook
@@ -147,9 +148,11 @@ def listen(config_path: str, pause: float = 0.5) -> list[Check]:
     book = Phrasebook(config.lang, ("core", "setup"))
     lines: list[tuple[str, str, str, dict[str, int]]] = [(SPEAKER, "table", "listen-speaker", {})] + [
         (f"seat-{n}", f"seat:{n}", "listen-seat", {"seat": n}) for n in range(1, config.players + 1)]
+    kit_said = _kit_by_ear(config, book)
     checks = []
     try:
-        out.prepare([book.render(key, params) for _, _, key, params in lines], progress=False)
+        out.prepare([book.render(key, params) for _, _, key, params in lines]
+                    + [book.render(key, params) for key, params in kit_said], progress=False)
         for name, audience, key, params in lines:
             text = book.render(key, params)
             problem = out.problems.get(name)
@@ -162,6 +165,32 @@ def listen(config_path: str, pause: float = 0.5) -> list[Check]:
             checks.append(Check(f"listen {name}", not said, f"said {text!r} on {device!r}" if not said
                                 else "; ".join(said), "check the device named"))
             time.sleep(pause)
+        checks.append(_say_kit(out, SPEAKER, kit_said, book))
     finally:
         out.close()
     return checks
+
+
+def _kit_by_ear(config: TableConfig, book: Phrasebook) -> list[tuple[str, dict[str, Any]]]:
+    """The kit's lines for the speaker: the pieces each player holds, the table's, and (with
+    real readers) the pieces the tag map lacks.  The kit is public: nobody's secret is in it."""
+    from kikimimi.kit import kit_for, missing_copies, spoken_lines, tags_checked
+
+    try:
+        kit = kit_for(config.game, config.players, config.options)
+    except Exception:  # a plugin that cannot say its kit: `doctor` without --listen says why
+        return []
+    return spoken_lines(kit, missing_copies(kit, config.tagmap) if tags_checked(config) else None, book)
+
+
+def _say_kit(out: Any, speaker: str, said: list[tuple[str, dict[str, Any]]], book: Phrasebook) -> Check:
+    """One finding for the kit read out on the speaker (after "speaker", "seat 1", …)."""
+    if not said:
+        return Check("listen kit", False, "the game cannot list its kit", "run kikimimi doctor TABLE.toml")
+    if speaker in out.problems:
+        return Check("listen kit", False, "not said: the speaker cannot play", "plug it in, or run kikimimi table setup")
+    problems = out.emit([{"type": "say", "to": "table", "key": key, "params": params,
+                          "text": book.render(key, params)} for key, params in said])
+    out.wait_idle(timeout=120)
+    return Check("listen kit", not problems, f"said the kit in {len(said)} lines on the speaker" if not problems
+                 else "; ".join(problems), "check the speaker")

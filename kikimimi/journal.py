@@ -25,12 +25,11 @@ import errno
 import fcntl
 import itertools
 import os
-import stat
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from kikimimi.script import ParsedScript, ScriptError, describe_bytes, dumps, parse_bytes
+from kikimimi.script import ParsedScript, ScriptError, describe_bytes, dumps, open_regular, parse_bytes
 
 FILE_MODE = 0o600
 DIR_MODE = 0o700
@@ -71,19 +70,14 @@ def private_dir(folder: Path) -> None:
 def open_private(path: Path, flags: int) -> int:
     """Open a private file (0600, never through a symlink); one-line error."""
     try:
-        fd = os.open(path, flags | os.O_NOFOLLOW | os.O_CLOEXEC, FILE_MODE)
+        fd, info = open_regular(path, flags | os.O_NOFOLLOW, JournalError, mode=FILE_MODE)
     except OSError as exc:
         if exc.errno == errno.ELOOP:
             raise JournalError(f"{path}: is a symbolic link (refused: the file must be the table's own)") from None
         if isinstance(exc, FileExistsError):
             raise
         raise JournalError(f"{path}: cannot open ({exc.strerror or exc})") from None
-    except ValueError:  # a NUL byte in the name
-        raise JournalError(f"{str(path)!r}: not a usable file name (it holds a NUL byte)") from None
     try:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode):
-            raise JournalError(f"{path}: not a regular file")
         if info.st_uid == os.geteuid():
             os.fchmod(fd, FILE_MODE)
     except BaseException:

@@ -18,11 +18,12 @@ kit:GAME`), so the game never knows whose copy it was.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from kikimimi.checks import Check
+from kikimimi.phrases import Phrasebook
 
 
 @dataclass(frozen=True)
@@ -109,6 +110,65 @@ def missing_copies(kit: Kit, tagmap: Mapping[str, str]) -> dict[str, tuple[int, 
     return {p: (have.get(p, 0), n) for p, n in kit.copies().items() if have.get(p, 0) < n}
 
 
+def tags_checked(config: Any) -> bool:
+    """A table of real readers needs its pieces tagged; a simulated one scans by name."""
+    return any(section.get("driver") != "sim" for section in config.readers.values())
+
+
+#: At most this many lacking pieces are read out one by one; the rest are counted.
+SPOKEN_LACKING = 6
+
+
+def spoken_lines(kit: Kit, lacking: Mapping[str, tuple[int, int]] | None,
+                 book: Phrasebook) -> list[tuple[str, dict[str, Any]]]:
+    """The kit as the speaker reads it (`doctor --listen`): (phrase key, params) of the catalogue
+    `setup`, so an organiser with no screen can check the box by ear.  `lacking` (from
+    `missing_copies`) is None where tags are not checked (a simulated table)."""
+    def spoken(pieces: Iterable[str]) -> str:
+        return _spoken(pieces, lambda first, last: book.render("kit-range", {"first": first, "last": last}))
+
+    out: list[tuple[str, dict[str, Any]]] = [("kit-intro", {"game": kit.game, "players": kit.players,
+                                                              "tags": kit.tags()})]
+    out.append(("kit-own", {"count": len(kit.own), "pieces": spoken(kit.own)}))
+    if kit.table:
+        out.append(("kit-table", {"count": len(kit.table), "pieces": spoken(kit.table)}))
+    if lacking is None:
+        return out
+    if not lacking:
+        return out + [("kit-complete", {"tags": kit.tags()})]
+    out.append(("kit-lacking", {"count": len(lacking)}))
+    order = {piece: k for k, piece in enumerate(kit.own + kit.table)}  # a player's own set first
+    for piece, (have, want) in sorted(lacking.items(), key=lambda kv: order.get(kv[0], len(order)))[:SPOKEN_LACKING]:
+        out.append(("kit-piece-lacking", {"piece": spoken([piece]), "have": have, "want": want}))
+    if len(lacking) > SPOKEN_LACKING:
+        out.append(("kit-more-lacking", {"count": len(lacking) - SPOKEN_LACKING}))
+    return out
+
+
+def _spoken(pieces: Iterable[str], span: Callable[[int, int], str]) -> str:
+    """Piece names as a voice reads them, numbered runs said once: `trident:spade-1`…`-8` as
+    "spade 1 to 8", `cmd:ok` as "OK", `seat:1`…`seat:5` as "seat 1 to 5"."""
+    runs: dict[str, list[int]] = {}  # spoken stem -> numbers, in first-seen order
+    for piece in pieces:
+        set_name, _, name = piece.partition(":")
+        if set_name == "cmd":
+            runs.setdefault(name.upper(), [])
+            continue
+        m = re.fullmatch(r"(.*?)-?(\d+)", name)
+        stem = "seat" if set_name == "seat" else (m.group(1) if m else name).replace("-", " ")
+        runs.setdefault(stem, []).extend([int(m.group(2))] if m else [])
+    parts = []
+    for stem, numbers in runs.items():
+        numbers.sort()
+        if len(numbers) > 2 and numbers == list(range(numbers[0], numbers[-1] + 1)):
+            parts.append(f"{stem} {span(numbers[0], numbers[-1])}".strip())
+        elif numbers:
+            parts += [f"{stem} {n}".strip() for n in numbers]
+        else:
+            parts.append(stem)
+    return ", ".join(parts)
+
+
 def doctor_checks(config: Any) -> list[Check]:
     """`kikimimi doctor TABLE.toml`: the kit the table needs, read out, and what its tag map lacks."""
     try:
@@ -116,8 +176,7 @@ def doctor_checks(config: Any) -> list[Check]:
     except Exception as exc:  # a plugin that cannot say its kit
         return [Check("kit", False, f"{config.game} cannot list its kit: {exc}", "reinstall the game's package")]
     out = [Check("kit", True, line) for line in kit.lines()]
-    real = any(section.get("driver") != "sim" for section in config.readers.values())
-    if not real:
+    if not tags_checked(config):
         return out
     lacking = missing_copies(kit, config.tagmap)
     if lacking:

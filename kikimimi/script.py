@@ -266,6 +266,25 @@ def describe_bytes(raw: bytes) -> str:
     return f"{len(raw)} bytes {quoted!r}"
 
 
+def open_regular(path: Path, flags: int, error: type[Exception], must: str = "", mode: int = 0o666
+                 ) -> tuple[int, os.stat_result]:
+    """A regular file opened with `flags`, and its stat; a NUL byte in the name, a device or a
+    FIFO is one line of `error` (`must`: why it must be a regular file).  An `OSError` of the
+    open itself is the caller's to word."""
+    try:
+        fd = os.open(path, flags | os.O_CLOEXEC, mode)
+    except ValueError:  # a NUL byte in the name
+        raise error(f"{str(path)!r}: not a usable file name (it holds a NUL byte)") from None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise error(f"{path}: not a regular file{must}")
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd, info
+
+
 def read_regular_file(path: str | Path, limit: int, what: str = "file") -> bytes:
     """The bytes of a regular file of at most `limit` bytes, or one-line `ScriptError`.
 
@@ -274,15 +293,10 @@ def read_regular_file(path: str | Path, limit: int, what: str = "file") -> bytes
     before a byte is read."""
     p = Path(path)
     try:
-        fd = os.open(p, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+        fd, info = open_regular(p, os.O_RDONLY | os.O_NONBLOCK, ScriptError, f" (a {what} must be one)")
     except OSError as exc:
         raise ScriptError(f"{p}: cannot read ({exc.strerror or exc})") from None
-    except ValueError:  # a NUL byte in the name
-        raise ScriptError(f"{str(p)!r}: not a usable file name (it holds a NUL byte)") from None
     try:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode):
-            raise ScriptError(f"{p}: not a regular file (a {what} must be one)")
         if info.st_size > limit:
             raise ScriptError(f"{p}: {info.st_size} bytes, more than the {limit} a {what} may have")
         chunks, size = [], 0

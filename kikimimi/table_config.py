@@ -69,6 +69,8 @@ SCHEMA: dict[str, dict[str, Check]] = {
         "tagmap": (_nonempty_str, "a file name"),
         "journal": (_nonempty_str, "a file name"),
         "options": (lambda v: isinstance(v, dict), "a table of game options"),
+        "ready_wait": (lambda v: isinstance(v, (int, float)) and not isinstance(v, bool) and 0 <= v <= 120,
+                       "seconds serve waits for the readers before it speaks, 0-120"),
     },
     "readers.*": {
         "role": (lambda v: v in ("hand", "field"), '"hand" or "field"'),
@@ -137,6 +139,8 @@ class TableConfig:
     games: dict[str, GameChoice] = field(default_factory=dict)
     #: `[seat_bots]`: `delay = [least, most]` seconds (kikimimi.seat_bot_driver.DELAY when unset).
     seat_bots: dict[str, Any] = field(default_factory=dict)
+    #: `[table] ready_wait`: seconds serve waits for every reader's first connect (kikimimi.readiness).
+    ready_wait: float = 10.0
 
     @property
     def seats(self) -> int:
@@ -296,7 +300,7 @@ def load_table_config(path: str | Path) -> TableConfig:
     records = data.get("records", {})
     return TableConfig(p, decl.name, players, lang, dict(options), tagmap, journal,
                        {rid: dict(s) for rid, s in readers.items()}, audio, dict(records), games,
-                       dict(data.get("seat_bots", {})))
+                       dict(data.get("seat_bots", {})), float(table.get("ready_wait", 10.0)))
 
 
 def _evening_games(p: Path, sections: Mapping[str, Any], players: int, first: GameChoice,

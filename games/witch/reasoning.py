@@ -102,10 +102,9 @@ class Reasoner:
 
     def worlds(self) -> Worlds:
         s = self.s
-        key = (s.board.version, len(s.board.refuted), tuple(sorted(s.findings.items())),
-               frozenset(s.alive), s.day)
+        key = (s.board.facts, tuple(sorted(s.findings.items())), frozenset(s.alive), s.day)
         if self._worlds is None or key != self._key:
-            seed = hash((s.seed, s.seat, s.day, s.board.version)) & 0xFFFFFFFF
+            seed = hash((s.seed, s.seat, s.day, s.board.facts)) & 0xFFFFFFFF
             self._worlds, self._key = Worlds(rules(s.day), self.knowledge(), s.board, random.Random(seed)), key
         return self._worlds
 

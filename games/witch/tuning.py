@@ -1,9 +1,20 @@
 """The designer's table for 闇に笑う魔女: what many bot games say about a role deck.
 
-Games run through the real engine (`kikimimi.sim.play`).  The report gives
-each team's win rate by player count and role mix, the game length in days,
-and how often each night rule (and each way a vote ended) fired per game.
-`--option counts=[5,8,12]` plays the games spread over those player counts.
+Games run through the real engine (`kikimimi.sim.play`).
+
+`kikimimi sim witch --games N` (no `--bot`) sets today's town beside the
+reasoning town in the same run: N deals at each player count (6, 8, 10 and
+`--players`, or `--option counts=[...]`), each deal played by every kind in
+`--option kinds=[...]` (default `["plain", "reason"]`: today's bots, then the
+reasoning bots on both sides).  Per count and role mix it gives each kind's
+win rate per team with its 95 % interval (Wilson's), and each kind against
+the first: the islanders' win-rate difference paired by deal, its 95 %
+interval, and whether it is significant (the interval excludes zero).
+
+With `--bot KIND` it reports that kind alone: each team's win rate by player
+count and role mix, the game length in days, and how often each night rule
+(and each way a vote ended) fired per game; `--option counts=[5,8,12]`
+spreads the N games over those counts.
 """
 from __future__ import annotations
 
@@ -12,11 +23,17 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from kikimimi import confidence
 from kikimimi.tuning import Ask, Log, Report, Row, Script, Trial
 
 from .rules import ROLES, TEAMS
 
 WINNERS = ("islanders", "witches", "imp", "void")
+#: The comparison's player counts (with `--players` added) and kinds, when `--bot` is not given.
+COMPARE_COUNTS = (6, 8, 10)
+COMPARE_KINDS = ("plain", "reason")
+#: The teams a comparison line shows.
+SHOWN = ("islanders", "witches", "imp")
 
 
 def game_stats(log: Log, players: int) -> dict[str, Any]:
@@ -71,13 +88,35 @@ def report(stats: list[dict[str, Any]]) -> str:
 
 
 class WitchReport(Report):
-    """`--option counts=[5,8,12]` spreads the games over those player counts."""
+    """`--option counts=[5,8,12]` picks the player counts; without `--bot`, `--option
+    kinds=[...]` the kinds compared (see the module's docstring)."""
 
     def trials(self, ask: Ask) -> Iterable[Trial]:
         opts = dict(ask.options)
-        counts = opts.pop("counts", None) or [ask.players]
-        if not isinstance(counts, list) or not all(isinstance(c, int) and 5 <= c <= 16 for c in counts):
+        counts = opts.pop("counts", None)
+        kinds = opts.pop("kinds", None)
+        if counts is not None and (not isinstance(counts, list) or not counts
+                                   or not all(isinstance(c, int) and 5 <= c <= 16 for c in counts)):
             raise ValueError("counts must be a list of player counts 5-16, e.g. [5,8,12]")
+        if ask.bot is not None:
+            if kinds is not None:
+                raise ValueError("kinds compares bot kinds: give it without --bot")
+            yield from self._spread(ask, counts or [ask.players], opts)
+            return
+        from .bots import BOTS
+
+        kinds = kinds if kinds is not None else list(COMPARE_KINDS)
+        if not isinstance(kinds, list) or len(kinds) < 2 or not all(k in BOTS for k in kinds):
+            raise ValueError(f"kinds must list two bot kinds or more of {', '.join(BOTS)}, e.g. [\"plain\",\"reason\"]")
+        for k in counts or sorted({*COMPARE_COUNTS, ask.players}):
+            game_opts = dict(opts)
+            if "roles" in game_opts and len(game_opts["roles"]) != k:
+                game_opts.pop("roles")
+            for i in range(ask.games):
+                for kind in kinds:
+                    yield Trial(ask.seed + i, k, game_opts, kind, label=kind)
+
+    def _spread(self, ask: Ask, counts: list[int], opts: dict[str, Any]) -> Iterable[Trial]:
         for i in range(ask.games):
             k = counts[i % len(counts)]
             game_opts = dict(opts)
@@ -89,7 +128,38 @@ class WitchReport(Report):
         return game_stats(log, trial.players)
 
     def text(self, rows: Sequence[Row], ask: Ask) -> str:
+        if rows and rows[0][0].label is not None:
+            return compare(rows)
         return report([stats for _, stats in rows])
 
     def plot(self, rows: Sequence[Row], path: str) -> str:
         return "plot skipped: the witch report is a table"
+
+
+def compare(rows: Sequence[Row]) -> str:
+    """Each kind's team win rates per count and mix, and each kind against the first, paired by deal."""
+    kinds = list(dict.fromkeys(str(t.label) for t, _ in rows))
+    groups: dict[tuple[int, str], dict[str, dict[int, str]]] = defaultdict(lambda: defaultdict(dict))
+    for trial, stats in rows:
+        groups[(trial.players, stats["mix"])][str(trial.label)][trial.seed] = stats["winner"]
+    deals = len({t.seed for t, _ in rows})
+    lines = [f"闇に笑う魔女: today's town beside the reasoning town, {deals} deals at each count, "
+             f"each played by {', '.join(kinds)} (the first is the reference)"]
+    for (players, mix), by_kind in sorted(groups.items()):
+        n = len(next(iter(by_kind.values())))
+        lines.append(f"  {players} players [{mix}], {n} deals:")
+        width = max(map(len, kinds))
+        for kind in kinds:
+            won = by_kind.get(kind, {})
+            rates = ", ".join(f"{team} {confidence.rate(sum(w == team for w in won.values()), len(won)).percent()}"
+                              for team in SHOWN)
+            lines.append(f"    {kind:>{width}}: {rates}")
+        reference = by_kind.get(kinds[0], {})
+        for kind in kinds[1:]:
+            won = by_kind.get(kind, {})
+            seeds = sorted(set(won) & set(reference))
+            diff = confidence.paired([float(won[s] == "islanders") for s in seeds],
+                                     [float(reference[s] == "islanders") for s in seeds])
+            lines.append(f"    {kind} − {kinds[0]}: islanders {diff.points()}, {confidence.verdict(diff)}")
+    lines.append("(intervals are 95 %; a difference is paired by deal: the same seed deals the same roles)")
+    return "\n".join(lines)

@@ -10,7 +10,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("doctor", help="what is configured, found and missing, each with the fix")
     p.add_argument("config", nargs="?", help="a table config to check (readers, audio, journal)")
     p.add_argument("--listen", action="store_true",
-                   help='say "speaker", "seat 1", "seat 2", ... through each output in turn, to check by ear')
+                   help='say "speaker", "seat 1", "seat 2", ... through each output in turn, then the kit '
+                        '(each player\'s pieces, the table\'s, the tags missing) on the speaker, to check by ear')
     p.set_defaults(func=cmd_doctor)
 
 

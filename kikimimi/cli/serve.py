@@ -23,6 +23,7 @@ from kikimimi.engine import LogEvent
 from kikimimi.evening import ClubPlays, ClubSession, Evening, SessionRefused, SessionState
 from kikimimi.narrate import TextOutput
 from kikimimi.outputs import Output
+from kikimimi.readiness import HeldInputs, ready_lines
 from kikimimi.script import Header, ScriptError, dumps
 from kikimimi.seat_bot_driver import DELAY
 from kikimimi.table_config import ConfigError, TableConfig, load_table_config
@@ -151,14 +152,20 @@ def _serve(args: argparse.Namespace, config: TableConfig, daemon: Daemon, warnin
                 api.report_health(f"audio {component}", state)
     if daemon.resumed:  # applied before the stop but never told (a kill in between): told now
         daemon.speak_unspoken()
-    _say_ready(outputs, config)
+    source = args.sim_readers or ("interactive" if config.simulated else None)
+    held = HeldInputs(daemon.try_submit)  # a scan during the wait reaches the game after "ready"
+    runner = None if source else _start_readers(config, held)
+    if runner is not None:
+        cleanup.callback(runner.stop)
+    absent = runner.wait_first_connect(config.ready_wait) if runner else []
+    _say_ready(outputs, config, [(s.role, s.seat) for s in absent])
     evening.begin()  # after the outputs and the API, so its lines follow the game's everywhere
     if daemon.resumed:
         # the last call heard before the stop may no longer be true: say where the table stands
         for out in outputs:
             out.emit(daemon.resume_report(), cause_hand_seat=None)
+    held.release()
     threads = [threading.Thread(target=_ticker, args=(daemon, stop), daemon=True, name="timers")]
-    source = args.sim_readers or ("interactive" if config.simulated else None)
     if source == "interactive":
         from kikimimi.sim_readers import typed_lines, vocabulary_help
 
@@ -172,9 +179,6 @@ def _serve(args: argparse.Namespace, config: TableConfig, daemon: Daemon, warnin
         threads.append(threading.Thread(
             target=_then_stop, args=(stop, failed, scripted_lines, source, daemon.try_submit, stop, args.speed),
             daemon=True, name="script"))
-    else:
-        runner = _start_readers(config, daemon)
-        cleanup.callback(runner.stop)
     cleanup.callback(stop.set)  # on any way out, the input threads stop first
     for thread in threads:
         thread.start()
@@ -187,15 +191,14 @@ def _serve(args: argparse.Namespace, config: TableConfig, daemon: Daemon, warnin
     return 1 if failed else 0
 
 
-def _say_ready(outputs: list[Output], config: TableConfig) -> None:
-    """On the speaker (a boot service has no screen): each missing earphone, then "ready"."""
-    from kikimimi.readiness import ready_lines
-
+def _say_ready(outputs: list[Output], config: TableConfig, absent: list[tuple[str, int | None]]) -> None:
+    """On the speaker (a boot service has no screen): each missing earphone and reader, then "ready"."""
     for out in outputs:
         health = getattr(out, "health", None)
         if health is None:  # the text narration: a terminal already shows every problem
             continue
-        for problem in out.emit(ready_lines(health(), config.players, config.lang), cause_hand_seat=None) or []:
+        for problem in out.emit(ready_lines(health(), config.players, config.lang, absent),
+                                cause_hand_seat=None) or []:
             _complain(problem)
 
 
@@ -332,7 +335,7 @@ def _first_start_lines(lang: str) -> Callable[[str, int | None], str]:
     return line
 
 
-def _start_readers(config: TableConfig, daemon: Daemon) -> ReaderRunner:
+def _start_readers(config: TableConfig, submit: Callable[[dict[str, Any]], Any]) -> ReaderRunner:
     """Real drivers, each in its own thread, feeding the one reader runner."""
     try:
         from kikimimi.readers.factory import make_driver, make_settings
@@ -363,7 +366,7 @@ def _start_readers(config: TableConfig, daemon: Daemon) -> ReaderRunner:
             line.update({"tag": ri.tag} if ri.tag else {"uid": ri.uid})
             if ri.kind == "removed":
                 line["removed"] = True
-        daemon.try_submit(line)
+        submit(line)
 
     runner = ReaderRunner(settings, on_input)
     runner.start(drivers)

@@ -95,6 +95,7 @@ class ReaderRunner:
         self._on_input = on_input
         self._clock = clock
         self._lock = threading.RLock()
+        self._first_connect = threading.Condition(self._lock)  # `wait_first_connect` wakes on each
         self._last_t = float("-inf")
         self._stop = threading.Event()
         self._wake = threading.Event()  # the ticker's next removal deadline may have changed
@@ -130,6 +131,19 @@ class ReaderRunner:
         """Confirm the removals whose debounce time has come by `now`."""
         with self._lock:
             self._tick_locked(now)
+
+    def wait_first_connect(self, timeout: float) -> list[ReaderSettings]:
+        """Wait up to `timeout` s for every reader's first connect; the readers still never
+        connected, in configured order.  A table says "ready" only once its readers are there
+        (kikimimi.readiness), and a boot never waits forever for one left in the box."""
+        deadline = time.monotonic() + max(0.0, timeout)
+        with self._first_connect:
+            while True:
+                absent = [st.settings for st in self._states.values() if not st.ever_connected]
+                left = deadline - time.monotonic()
+                if not absent or left <= 0 or self._stop.is_set():
+                    return absent
+                self._first_connect.wait(min(left, 0.5))
 
     # -- threads ------------------------------------------------------------
     def start(self, drivers: Sequence[Driver]) -> None:
@@ -216,6 +230,8 @@ class ReaderRunner:
         first = not st.ever_connected
         st.connected = True
         st.ever_connected = True
+        if first:
+            self._first_connect.notify_all()
         if st.lost_reported:
             st.lost_reported = False
             self._emit(st, "back", raw.t)

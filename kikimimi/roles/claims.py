@@ -161,13 +161,15 @@ class ClaimBoard:
     findings: dict[int, dict[int, str]] = field(default_factory=dict)  # seat -> target -> result
     changed: set[int] = field(default_factory=set)
     refuted: set[int] = field(default_factory=set)
-    version: int = 0
+    version: int = 0  # moves with every line posted
+    facts: int = 0  # moves only when what the worlds weigh moves (a role claim, a finding, a liar)
 
     def post(self, seat: int, day: int, claims: Iterable[Claim]) -> None:
         said = tuple(claims)
         if not said:
             return
         self.version += 1
+        before = (self.roles.get(seat), dict(self.findings.get(seat, {})), seat in self.changed)
         self.lines.setdefault(day, {})[seat] = said
         for c in said:
             if c.kind in ("CO", "FOUND") and c.role is not None:
@@ -177,12 +179,15 @@ class ClaimBoard:
                 if book.get(c.target, c.result) != c.result:
                     self.changed.add(seat)
                 book[c.target] = c.result
+        if before != (self.roles.get(seat), self.findings.get(seat, {}), seat in self.changed):
+            self.facts += 1
 
     def refute(self, seat: int) -> None:
         """A seat said what no honest seat could (by a game's public facts): a liar in every world."""
         if seat not in self.refuted:
             self.refuted.add(seat)
             self.version += 1
+            self.facts += 1
 
     def liars(self) -> frozenset[int]:
         """Seats lying in every world: a finding changed, or refuted."""

@@ -30,9 +30,9 @@ from dataclasses import dataclass, field
 from .claims import Claim, ClaimBoard
 
 #: Distinct class assignments enumerated exactly; more than this are sampled.
-EXACT_LIMIT = 3000
+EXACT_LIMIT = 1500
 #: Worlds drawn when sampling.
-SAMPLES = 600
+SAMPLES = 200
 #: Draws tried when sampling before giving up on the hard facts (then fewer worlds answer).
 MAX_DRAWS = 20 * SAMPLES
 
@@ -112,6 +112,11 @@ class Worlds:
         size = _multinomial(len(self.unknown), self.pool.values())
         self.exact = size <= EXACT_LIMIT
         self.size = size
+        self._base = [""] * (know.seats + 1)  # index = seat
+        for seat, role in know.known.items():
+            self._base[seat] = self.cls[role]
+        self._excluded = [(s, r) for s, r in know.excluded.items() if 1 <= s <= know.seats]
+        self._findings = [(t, r) for t, r in know.findings.items() if 1 <= t <= know.seats]
         self._fill(rng or random.Random(0))
         self.total = sum(w for _, w in self.worlds)
 
@@ -143,15 +148,15 @@ class Worlds:
             self._add(tuple(bag))
 
     def _add(self, world: tuple[str, ...]) -> None:
-        assign = dict(zip(self.unknown, world))
-        for seat, role in self.know.known.items():
-            assign[seat] = self.cls[role]
-        for seat, roles in self.know.excluded.items():
-            if assign.get(seat) in roles:
+        assign = self._base[:]
+        for seat, cls in zip(self.unknown, world):
+            assign[seat] = cls
+        for seat, roles in self._excluded:
+            if assign[seat] in roles:
                 return
         reads = self.rules.reads
-        for target, result in self.know.findings.items():
-            if target in assign and reads(self.own, assign[target]) != result:
+        for target, result in self._findings:
+            if reads(self.own, assign[target]) != result:
                 return
         weight = 1.0
         lying = frozenset(seat for seat in self.stands if not self._true(seat, assign))
@@ -163,16 +168,17 @@ class Worlds:
             for seat in self.quiet:
                 weight *= silent.get(assign[seat], 1.0)
         if weight > 0:
-            self.worlds.append((tuple(assign[s] for s in range(1, self.know.seats + 1)), weight))
+            self.worlds.append((tuple(assign[1:]), weight))
             self.lies.append(lying)
 
-    def _true(self, seat: int, assign: Mapping[int, str]) -> bool:
+    def _true(self, seat: int, assign: Sequence[str]) -> bool:
+        """Whether the seat's claims hold in `assign` (index = seat)."""
         if seat in self.liars_always:
             return False
         role, findings = self.stands[seat]
         if assign[seat] != role:
             return False
-        return all(self.rules.reads(role, assign[t]) == r for t, r in findings.items() if t in assign)
+        return all(self.rules.reads(role, assign[t]) == r for t, r in findings.items() if 0 < t < len(assign))
 
     # -- answers -------------------------------------------------------------------
     @property

@@ -121,8 +121,11 @@ def lived(played: Played, seat: int, owner: Owner = default_owner) -> list[_Step
     """The game as `seat` lived it, in order."""
     script, log = played
     by_line: dict[int, list[Mapping[str, Any]]] = {}
+    number = 0
     for ev in log:
-        by_line.setdefault(int(ev.get("in", 0)), []).append(ev)
+        if ev.get("in") is not None:  # a timer's events (`in` null) fire before the next line: keep the last
+            number = int(ev["in"])
+        by_line.setdefault(number, []).append(ev)
     steps: list[_Step] = []
     heard: set[str] = set()
     turn: int | None = None

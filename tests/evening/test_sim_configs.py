@@ -57,6 +57,11 @@ def test_a_sim_config_loads_and_serves_a_bot_game_to_its_end(path, tmp_path):
     assert served and not any("internal error" in str(ev.get("message", "")) for ev in served)
     if any(ev["in"] is None for ev in log):
         return  # a timer fired in the bots' game: a live table's timers run on the wall clock, not replayable at once
+    if any(ev["type"] == "mic" for ev in log):
+        # 闇に笑う魔女 charges speech by how long the microphone is held: fed at once (--speed 0)
+        # every speech takes no time, the day's hours fall elsewhere and the game goes its own
+        # way (the reasoning bots talk enough to show it); served cleanly is what holds here
+        return
     assert [ev["type"] for ev in served if ev["type"] == "game-over"] == ["game-over"]
     over = next(ev for ev in log if ev["type"] == "game-over")
     assert next(ev for ev in served if ev["type"] == "game-over")["ranking"] == over["ranking"]

@@ -16,7 +16,7 @@ MISSING = "/dev/ttyUSB-kikimimi-missing"
 def _config(lang: str) -> str:
     readers = "".join(f'[readers.hand-{s}]\nrole = "hand"\nseat = {s}\ndriver = "rdm6300"\npath = "{MISSING}-{s}"\n'
                       for s in (1, 2))  # each its own path: two readers on one device are refused
-    return (f'[table]\ngame = "trident"\nplayers = 2\nlang = "{lang}"\njournal = "var/j.jsonl"\n{readers}'
+    return (f'[table]\ngame = "trident"\nplayers = 2\nlang = "{lang}"\nready_wait = 1\njournal = "var/j.jsonl"\n{readers}'
             f'[readers.field]\nrole = "field"\ndriver = "rdm6300"\npath = "{MISSING}-f"\n')
 
 

@@ -3,13 +3,15 @@ claim channel, decide only from what their seat may know, replay from the seed, 
 reasoning town beats today's town on a small seeded sample where the margin is wide."""
 from __future__ import annotations
 
+import re
+
 import pytest
 
-from kikimimi.protocol import visible_to
 from kikimimi.roles import claims
 from kikimimi.roles.testing import of
 from kikimimi.roles.worlds import Knowledge
 from kikimimi.sim import play
+from kikimimi.testing.knowledge import SeatLeak, compare_seat, replays
 from kikimimi_games.witch import bots as witch_bots
 from kikimimi_games.witch import reasoning
 from kikimimi_games.witch.reasoning import VOCAB
@@ -88,57 +90,22 @@ def _deal(seed: int, players: int) -> dict[int, str]:
     return roles_of(log)
 
 
-def _decisions(script, seat: int) -> list[tuple[int, str]]:
-    """(script index, what) of each of the seat's choices: a seat token scanned, a console act."""
-    mine = []
-    for i, line in enumerate(script):
-        if line.get("seat") == seat and line.get("reader") == "hand" and str(line.get("tag", "")).startswith("seat:"):
-            mine.append((i, line["tag"]))
-        elif str(line.get("console", "")).split(" ")[1:2] == [str(seat)]:
-            mine.append((i, line["console"]))
-    return mine
-
-
-def _heard(log, seat: int) -> list[tuple]:
-    """(the script index of the line that caused it, the event without its clock) of each event
-    the seat may learn: what it heard, and what a sighted player there sees (a token on the
-    microphone); an event's `in` is that index + 1, a timer's events count from the line before."""
-    out, line = [], 1
-    for e in log:
-        line = e["in"] if e.get("in") is not None else line
-        if visible_to(e, seat):
-            out.append((line - 1, str({k: v for k, v in e.items() if k not in ("seq", "t", "in")})))
-    return out
-
-
-def _until_first_difference(script_a, log_a, script_b, log_b, seat: int) -> tuple[list, list]:
-    """The seat's decisions in both games made before it heard anything that differs, each
-    with how much it had heard by then."""
-    a, b = _heard(log_a, seat), _heard(log_b, seat)
-    same = [x[1:] for x in a] == [y[1:] for y in b][:len(a)] and len(a) == len(b)
-    first = len(a) if same else next(i for i, (x, y) in enumerate(zip(a + [None], b + [None])) if x is None or y is None or x[1:] != y[1:])
-
-    def before(heard, script):
-        out = []
-        for i, what in _decisions(script, seat):
-            k = sum(1 for h in heard if h[0] < i)
-            if k <= first:
-                out.append((k, what))
-        return out
-
-    return before(a, script_a), before(b, script_b)
-
-
 def _swap_pairs(deal: dict[int, str]) -> list[tuple[int, int]]:
     """Two seats of different secret roles: a witch and an islander, the mirror and a human."""
     by = {r: [s for s, x in sorted(deal.items()) if x == r] for r in set(deal.values())}
     return [(by["witch"][0], by["human"][0]), (by["mirror"][0], by["human"][-1])]
 
 
-def _knowledge_holds() -> tuple[list[bool], int]:
-    """Per (deal pair, seat): whether its decisions agree before it heard a difference; and
-    how many decisions were compared."""
-    verdicts, compared = [], 0
+def face_down(tag: str) -> bool:
+    """A role card is dealt face down: which copy a seat picks up is the table's, not its choice."""
+    return tag.startswith("witch:role-")
+
+
+def _knowledge_holds() -> int:
+    """Two deals that differ only in two seats' roles (given as every seat's role wish, so the
+    table deals them); every other seat must decide the same until it could tell the games
+    apart (`compare_seat` raises SeatLeak otherwise).  The decisions compared, in all."""
+    compared = 0
     for seed in (1, 2, 3, 4):
         deal = _deal(seed, 8)
         for x, y in _swap_pairs(deal):
@@ -148,21 +115,18 @@ def _knowledge_holds() -> tuple[list[bool], int]:
             b = play("witch", seed, 8, {"preferences": {str(s): r for s, r in other.items()}}, "reason")
             assert roles_of(a[1]) == deal and roles_of(b[1]) == other  # the deals really differ
             for seat in sorted(set(deal) - {x, y}):
-                mine_a, mine_b = _until_first_difference(*a, *b, seat)
-                verdicts.append(mine_a == mine_b)
-                compared += len(mine_a)
-    return verdicts, compared
+                compared += compare_seat(a, b, seat, anonymous=face_down).decisions
+    return compared
 
 
 def test_a_bot_decides_the_same_when_only_another_seats_secret_differs():
-    """Two deals that differ only in two other seats' roles: each bot's decisions are the same
-    up to the first thing it hears that differs (the first public consequence)."""
-    verdicts, compared = _knowledge_holds()
-    assert all(verdicts) and compared >= 40
+    """Each bot's decisions are the same up to the first thing it may know that differs
+    (the first public consequence of the other seats' roles)."""
+    assert _knowledge_holds() >= 100
 
 
 def test_a_leaky_bot_fails_the_same_check(monkeypatch):
-    """The check can fail: a bot that reads the true deal decides differently before it hears why."""
+    """The check can fail: a bot that reads the true deal decides differently before it could know."""
     real = witch_bots.WitchSimulation.__init__
 
     def leaky_init(self, seed, players, options, bot=None):
@@ -178,14 +142,13 @@ def test_a_leaky_bot_fails_the_same_check(monkeypatch):
     real_knowledge = reasoning.Reasoner.knowledge
     monkeypatch.setattr(witch_bots.WitchSimulation, "__init__", leaky_init)
     monkeypatch.setattr(reasoning.Reasoner, "knowledge", leaky_knowledge)
-    assert not all(_knowledge_holds()[0])
+    with pytest.raises(SeatLeak):
+        _knowledge_holds()
 
 
 def test_bot_decisions_replay_from_the_seed():
     for bot in ("reason", "reason-town"):
-        first = play("witch", 11, 10, {}, bot)
-        again = play("witch", 11, 10, {}, bot)
-        assert first[0] == again[0] and [e for e in first[1]] == [e for e in again[1]]
+        replays("witch", 11, 10, {}, bot)
 
 
 @pytest.mark.parametrize("players, games", [(6, 24)])
@@ -195,3 +158,23 @@ def test_the_reasoning_town_beats_the_plain_town_on_a_small_seeded_sample(player
     wins = {bot: sum(of(play("witch", seed, players, {}, bot)[1], "game-over")[0]["winner"] == "islanders"
                      for seed in range(1, games + 1)) for bot in ("plain", "reason-town")}
     assert wins["reason-town"] >= wins["plain"] + games // 4, wins
+
+
+def test_the_report_sets_the_reasoning_town_beside_todays_in_one_run():
+    from kikimimi.registry import declaration
+    from kikimimi.tuning import tune
+
+    decl = declaration("witch")
+    text = tune(decl, 3, 1, 6, {"counts": [6, 8]}, progress=False)
+    lines = text.splitlines()
+    assert "3 deals at each count, each played by plain, reason" in lines[0]
+    assert sum(line.startswith("  6 players [") for line in lines) == 1
+    assert sum(line.startswith("  8 players [") for line in lines) == 1
+    assert sum("reason − plain: islanders" in line for line in lines) == 2
+    assert all(re.search(r"islanders \d+\.\d% \[\d+\.\d%, \d+\.\d%\]", line) for line in lines if line.strip().startswith(("plain:", "reason:")))
+    single = tune(decl, 2, 1, 6, {}, bot="reason", progress=False)
+    assert "win rate by player count" in single and "−" not in single
+    for bad in ({"kinds": ["plain"]}, {"kinds": ["plain", "wizard"]}, {"counts": [3]}):
+        with pytest.raises(ValueError) as err:
+            tune(decl, 1, 1, 6, bad, progress=False)
+        assert "\n" not in str(err.value)
