@@ -86,6 +86,7 @@ class ReasonSeat(BotSeat):
         self.bussing = False
         self.day = 0
         self.helpers: set[int] = set()  # a mafioso's helpers in contact
+        self.tied = False  # yesterday's vote ended in a tie (or no votes)
         self._view: Posterior | None = None
         self._view_key: tuple[Any, ...] = ()
 
@@ -95,6 +96,8 @@ class ReasonSeat(BotSeat):
         kind = ev.get("type")
         if kind == "phase":
             self.day = int(ev.get("day", self.day) or 0)
+        elif kind == "accused":  # a tied vote: tomorrow the town follows the seat named most
+            self.tied = ev.get("seat") is None
         if kind == "say" and ev.get("to") == f"seat:{self.seat}":
             key, params = ev.get("key"), ev.get("params") or {}
             if key in ("police-mafia", "police-not-mafia"):
@@ -218,6 +221,7 @@ class ReasonSeat(BotSeat):
 
     def _town_vote(self, top: int | None) -> int | None:
         known = sorted(s for s in self.mafia if s not in self.dead and s != self.seat)
+        known += [s for s in self.reasoning.facts.revealed_helpers() if s != self.seat and s not in self.mates]
         if known:
             return known[0]
         post = self.view()
@@ -225,9 +229,25 @@ class ReasonSeat(BotSeat):
         best = self._suspect(post, pool)
         if best is None:
             return None
-        if top is not None and top in pool and post.mafia[top] >= self.style.join * post.mafia[best]:
+        if post.mafia[best] < 1e-6:  # no mafioso lives in any world, yet the game goes on
+            return self._helper_hunt(pool, top)
+        join = 0.0 if self.tied else self.style.join
+        if top is not None and top in pool and post.mafia[top] >= join * post.mafia[best]:
             return top
         return best
+
+    def _helper_hunt(self, pool: list[int], top: int | None) -> int:
+        """A helper in contact lives (the worlds know only mafiosi): suspect the seats that named,
+        as their vote, a seat this one knows clear; else the seat named most; else any."""
+        mine = {self.seat, *self.clear, *self.mates}
+        against: dict[int, int] = {}
+        for voter, named in self.reasoning.facts.talk.intentions():
+            if voter in pool and named in mine:
+                against[voter] = against.get(voter, 0) + 1
+        if against:
+            most = max(against.values())
+            return self.rng.choice(sorted(s for s, n in against.items() if n == most))
+        return top if top is not None and top in pool else self.rng.choice(pool)
 
     def _mafia_vote(self, top: int | None) -> int | None:
         others = self._others()
@@ -257,10 +277,10 @@ class ReasonSeat(BotSeat):
             return super().approve(accused)
         if self.mafioso:
             return self.bussing if accused in self.mates else True
+        if accused in self.mafia or accused in self.reasoning.facts.revealed_helpers():
+            return True
         if accused in self.mates or accused in self.clear:
             return False
-        if accused in self.mafia:
-            return True
         post = self.view()
         others = [s for s in self.living() if s not in self.clear]
         mean = sum(post.mafia[s] for s in others) / max(1, len(others))

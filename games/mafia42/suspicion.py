@@ -57,13 +57,18 @@ class Facts:
     jobs: dict[int, str] = field(default_factory=dict)  # jobs made public (scoop, politician, judge)
     day: int = 0
     version: int = 0
+    helper_jobs: frozenset[str] = frozenset()  # the catalogue's helpers: a seat revealed as one is the mafia's
+
+    def revealed_helpers(self) -> list[int]:
+        """Living seats whose job was made public as a helper's (the mafia's team, not mafiosi)."""
+        return sorted(s for s, job in self.jobs.items() if job in self.helper_jobs and s not in self.dead)
 
     @classmethod
     def of_deck(cls, players: int, deck: Iterable[str], helpers: Iterable[str], talk: Board) -> Facts:
         cards = list(deck)
         helper_names = set(helpers)
         return cls(players, cards.count("mafia"), sum(1 for j in cards if j in helper_names),
-                   "police" in cards, "mercenary" in cards, talk)
+                   "police" in cards, "mercenary" in cards, talk, helper_jobs=frozenset(helper_names))
 
     def see(self, ev: Mapping[str, Any]) -> None:
         """One public event."""

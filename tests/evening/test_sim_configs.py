@@ -62,6 +62,8 @@ def test_a_sim_config_loads_and_serves_a_bot_game_to_its_end(path, tmp_path):
         # every speech takes no time, the day's hours fall elsewhere and the game goes its own
         # way (the reasoning bots talk enough to show it); served cleanly is what holds here
         return
+    if any(ev["type"] == "say" and str(ev.get("key", "")).startswith("decided-by-lot") for ev in log):
+        return  # a lot hangs on the moment the input arrived (HiddenRoleGame.lot): at --speed 0 that moment is another
     assert [ev["type"] for ev in served if ev["type"] == "game-over"] == ["game-over"]
     over = next(ev for ev in log if ev["type"] == "game-over")
     assert next(ev for ev in served if ev["type"] == "game-over")["ranking"] == over["ranking"]

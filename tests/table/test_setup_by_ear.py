@@ -76,7 +76,13 @@ def run_setup(tmp_path, name, card_order, tty_order, clips, cache, dead=None):
              "--players", "2", "--lang", "en", "--rate", str(WPM), "--answer-seconds", "3",
              "--serial-dir", str(tree.by_path), "--cache-dir", str(cache), "--udev", str(tmp_path / f"{name}.rules")],
             env=tree.env(pulse.env()), capture_output=True, text=True, timeout=240)
-        time.sleep(1.0)  # the last phrase, heard to its end
+        # the last phrases (each seat's "you are seat N") heard to their end: the monitor recording
+        # lags the player by more than a second under load, so wait for them (bounded), then a little
+        deadline = time.monotonic() + 20.0
+        while time.monotonic() < deadline and not all(
+                any(ph.startswith("you-are") for _, ph in p.heard) for p in people if p.name != "helper"):
+            time.sleep(0.1)
+        time.sleep(1.0)
     finally:
         table.stop()
         pulse.stop()
