@@ -28,7 +28,7 @@ from typing import Any
 from kikimimi import public, seat_bots, stand_in
 from kikimimi.game_files import tagmap_file
 from kikimimi.phrases import Phrasebook
-from kikimimi.protocol import COMMAND_TAGS, REFEREE, TABLE, Event, Input, Play, seat_audience
+from kikimimi.protocol import COMMAND_TAGS, REFEREE, TABLE, Event, Input, Play, reader_input, seat_audience
 from kikimimi.registry import UnknownGame, declaration
 from kikimimi.script import Garbled, Header, ScriptError, dumps, is_clock_line, is_undo, iter_dicts
 from kikimimi.tagmap import load_tagmap, normalise_uid
@@ -137,7 +137,7 @@ class Table:
     def feed(self, line: int, item: Mapping[str, Any] | Garbled) -> list[LogEvent]:
         """Apply one script line (number `line`, 1-based, header = 1)."""
         self.inputs += 1
-        if isinstance(item, Garbled):
+        if type(item) is not dict and isinstance(item, Garbled):  # `type` first: no call for a dict
             return [self._error(line, self.t, f"line {line}: {item.problem}")]
         t = item.get("t")
         if (type(t) is not float and (isinstance(t, bool) or not isinstance(t, (int, float)))) \
@@ -288,13 +288,16 @@ class Table:
             return [self._error(line, t, f'line {line}: needs "reader" ("hand" or "field") or "console"')]
         seat = item.get("seat")
         if reader == "hand":
-            if isinstance(seat, bool) or not isinstance(seat, int) or seat not in self.hand_seats:
+            if (type(seat) is not int and (isinstance(seat, bool) or not isinstance(seat, int))) \
+                    or seat not in self.hand_seats:
                 return [self._error(line, t, f"line {line}: no hand reader for seat {seat!r}")]
         else:
             if not self.has_field:
                 return [self._error(line, t, f"line {line}: this table has no field reader")]
             seat = None
-        state = "lost" if item.get("lost") is True else "back" if item.get("back") is True else None  # READER_STATES
+        # READER_STATES; `in` first: nearly every line has neither key, and a lookup is a call
+        state = ("lost" if item.get("lost") is True else "back" if item.get("back") is True else None) \
+            if "lost" in item or "back" in item else None
         if state:
             return self._reader_state(line, t, reader, seat, state, str(item.get("detail", "")),
                                       item.get("unopened") is True)
@@ -304,12 +307,13 @@ class Table:
             tag = self.tagmap.get(uid)
             if tag is None:
                 return self._refuse_tag(line, t, reader, seat, f"unknown tag uid {uid}")
-        if not isinstance(tag, str):
+        if type(tag) is not str and not isinstance(tag, str):
             return [self._error(line, t, f'line {line}: needs "tag" or "uid"')]
         if tag not in self.known_tags:
             return self._refuse_tag(line, t, reader, seat, f"unknown tag {tag}")
         gt = t - self._lag if self._paused_at is None else self._paused_at - self._lag  # game_time(t), inline
-        return Input(gt, line, reader, seat, tag, bool(item.get("removed", False)))  # positional: cheaper
+        removed = bool(item["removed"]) if "removed" in item else False
+        return reader_input(gt, line, reader, seat, tag, removed)  # Input(...), without its setter calls
 
     def _refuse_tag(self, line: int, t: float, reader: str, seat: int | None, why: str) -> list[LogEvent]:
         to = seat_audience(seat) if seat is not None else TABLE

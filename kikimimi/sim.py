@@ -65,17 +65,23 @@ def play(
         watch(script[0], log)
     feed, next_input, observe = table.feed, simulation.next_input, simulation.observe
     t = 0.0
+    whole = True  # t is a whole second
     while not table.game.over:
         proposed = {"console": "stop"} if len(script) > max_inputs else next_input()
         if proposed is None:
             break
-        dt = proposed.get("dt")
-        t += 1.0 if dt is None else float(dt)
-        if not t.is_integer():  # round() costs a decimal conversion; a whole second is already exact
-            t = round(t, 3)
-        line = {"t": t, **proposed}  # the line as recorded: its time first, one copy of the proposal
-        if "dt" in line:
-            del line["dt"]
+        if whole and "dt" not in proposed:  # a whole second plus one is whole: nothing to round
+            t += 1.0
+            line = {"t": t, **proposed}  # the line as recorded: its time first, one copy of the proposal
+        else:
+            dt = proposed.get("dt")
+            t += 1.0 if dt is None else float(dt)
+            whole = t.is_integer()
+            if not whole:  # round() costs a decimal conversion; a whole second is already exact
+                t = round(t, 3)
+            line = {"t": t, **proposed}
+            if "dt" in line:
+                del line["dt"]
         script.append(line)
         events = feed(len(script), line)
         log += events

@@ -325,7 +325,7 @@ class TridentGame(PhaseModel, Play):
         self.where[p.tag] = FIELD
         self.field.append(p.tag)
         self.agreed.clear()
-        self._out.append(event("play", seat=seat, tag=p.tag))
+        self._out.append(Event("play", {"seat": seat, "tag": p.tag}))
         if p.kind is Kind.SPECIAL2:
             self._announce("field-unknown", piece=p.tag, effect=p.effect)
         else:
@@ -337,7 +337,7 @@ class TridentGame(PhaseModel, Play):
             self._rotate(p.rotate)
         if p.adds:
             self.pending += p.adds
-            self._out.append(event("pending", total=self.pending))
+            self._out.append(Event("pending", {"total": self.pending}))
             self._announce("pending", total=self.pending)
         elif self.pending:  # an unknown answer adds nothing; the total moves on
             self._out.append(event("pending", total=self.pending))
@@ -358,7 +358,7 @@ class TridentGame(PhaseModel, Play):
 
     def _set_suit(self, suit: Suit) -> None:
         self.suit = suit
-        self._out.append(event("suit", suit=suit.value))
+        self._out.append(Event("suit", {"suit": suit.value}))
         self._announce("suit-set", suit=suit.value)
 
     def _rotate(self, direction: str) -> None:
@@ -388,7 +388,7 @@ class TridentGame(PhaseModel, Play):
 
     def _start_turn(self) -> None:
         self.has_drawn = False
-        self._out.append(event("turn", seat=self.turn))
+        self._out.append(Event("turn", {"seat": self.turn}))
         self._announce("turn", seat=self.turn)
 
     # -- penalties and the end -------------------------------------------------

@@ -92,8 +92,12 @@ class World:
     def follow(self, ev: Mapping[str, Any]) -> None:
         kind = ev["type"]
         if kind == "draw":
-            self.basket.remove(ev["tag"])
-            self.hands[ev["seat"]].append(ev["tag"])
+            basket, tag = self.basket, ev["tag"]
+            if basket and basket[-1] == tag:  # nearly always the top: no scan of the whole basket
+                basket.pop()
+            else:
+                basket.remove(tag)
+            self.hands[ev["seat"]].append(tag)
         elif kind == "play":
             tag = ev["tag"]
             if tag in self.basket:
@@ -357,7 +361,7 @@ class TridentSimulation:
         for seat, bot in seated:
             if bot.choosing:
                 return bot.choose(hands[seat])
-        turn = next(iter(self.bots.values())).turn
+        turn = self._listeners[0][0].turn
         for seat, bot in seated:
             if seat != turn:
                 action = bot.impatient_play(hands[seat])
@@ -372,18 +376,19 @@ class TridentSimulation:
         world = self.world
         ears = self._ears
         follows, hears = World.FOLLOWS, Bot.HEARS
+        speaker_keys, earphone_keys, speaker_ears = World.SPEAKER_KEYS, Bot.EARPHONE_KEYS, self._speaker_ears
         for ev in events:
             kind = ev["type"]
             if kind == "say":
                 to = ev["to"]
                 if to == TABLE:  # the speaker's lines may move the table
-                    if ev["key"] in World.SPEAKER_KEYS:
+                    if ev["key"] in speaker_keys:
                         world.follow(ev)
-                    for bot in self._speaker_ears:
+                    for bot in speaker_ears:
                         bot.hear(ev, world.hands[bot.seat])
                     continue
                 key = ev["key"]
-                if key in Bot.EARPHONE_KEYS or key.startswith("wrong-"):  # the only lines `hear` acts on
+                if key in earphone_keys or key.startswith("wrong-"):  # the only lines `hear` acts on
                     for bot in ears.get(to if type(to) is str else str(to), ()):
                         bot.hear(ev, world.hands[bot.seat])
                 continue
@@ -393,23 +398,30 @@ class TridentSimulation:
                 refused = True
             if kind in hears:
                 private = ev.get("private", TABLE)
-                if private == TABLE and type(private) is str:  # a public event: every bot may know it
-                    if kind == "turn":
-                        seat = ev["seat"]
-                        for bot, plain in self._listeners:
-                            if plain:
-                                bot._new_turn(seat)
-                            else:
-                                bot.hear(ev, world.hands[bot.seat])
-                        continue
-                    if kind == "play" or kind == "draw":
-                        seat = ev.get("seat")
-                        for bot, plain in self._listeners:
-                            if not plain or bot.seat == seat:
-                                bot.hear(ev, world.hands[bot.seat])
-                        continue
-                for bot in self.ears(ev):
-                    bot.hear(ev, world.hands[bot.seat])
+                if type(private) is not str:  # a group's secret: `ears` works out who
+                    for bot in self.ears(ev):
+                        bot.hear(ev, world.hands[bot.seat])
+                    continue
+                if private != TABLE:  # one seat's (or the referee's): `ears`' rule, inline
+                    for bot in ears.get(private, ()):
+                        bot.hear(ev, world.hands[bot.seat])
+                    continue
+                # a public event: every bot may know it
+                if kind == "turn":
+                    seat = ev["seat"]
+                    for bot, plain in self._listeners:
+                        if plain:
+                            bot._new_turn(seat)
+                        else:
+                            bot.hear(ev, world.hands[bot.seat])
+                elif kind == "play" or kind == "draw":
+                    seat = ev.get("seat")
+                    for bot, plain in self._listeners:
+                        if not plain or bot.seat == seat:
+                            bot.hear(ev, world.hands[bot.seat])
+                else:
+                    for bot in ears[TABLE]:
+                        bot.hear(ev, world.hands[bot.seat])
         self.errors_in_a_row = self.errors_in_a_row + 1 if refused else 0
 
     def ears(self, ev: Mapping[str, Any]) -> Sequence[Bot]:

@@ -20,7 +20,7 @@ import pytest
 from kikimimi import engine
 from kikimimi.engine import LogEvent, ScriptRun, Table, tagmap_for
 from kikimimi.phrases import Phrasebook
-from kikimimi.protocol import INPUT_FIELDS, Event, Input
+from kikimimi.protocol import INPUT_FIELDS, Event, Input, reader_input
 from kikimimi.registry import declaration
 from kikimimi.script import Garbled, Header, dumps
 from kikimimi.sim import play
@@ -226,6 +226,11 @@ def test_input_is_still_the_frozen_dataclass_it_was():
         a.seat = 3  # type: ignore[misc]
     with pytest.raises(TypeError):
         Input()  # type: ignore[call-arg]
+    fast = reader_input(1.5, 3, "hand", 2, "trident:heart-1", True)
+    assert type(fast) is Input and fast == a and hash(fast) == hash(a) and repr(fast) == repr(a)
+    assert dataclasses.astuple(fast) == dataclasses.astuple(a) and dataclasses.replace(fast, seat=3).seat == 3
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        fast.tag = "trident:heart-2"  # type: ignore[misc]
 
 
 def test_a_timer_set_cancelled_and_due_fires_as_before():
