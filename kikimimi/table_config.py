@@ -112,6 +112,9 @@ class ConfigError(ValueError):
     """One line: file, key, problem."""
 
 
+#: Seconds `serve` waits for every reader's first connect when `[table] ready_wait` is unset.
+READY_WAIT = 10.0
+
 @dataclass(frozen=True)
 class GameChoice:
     """One game a table can play in an evening: its seats, options, tag set and card."""
@@ -140,7 +143,7 @@ class TableConfig:
     #: `[seat_bots]`: `delay = [least, most]` seconds (kikimimi.seat_bot_driver.DELAY when unset).
     seat_bots: dict[str, Any] = field(default_factory=dict)
     #: `[table] ready_wait`: seconds serve waits for every reader's first connect (kikimimi.readiness).
-    ready_wait: float = 10.0
+    ready_wait: float = READY_WAIT
 
     @property
     def seats(self) -> int:
@@ -300,7 +303,7 @@ def load_table_config(path: str | Path) -> TableConfig:
     records = data.get("records", {})
     return TableConfig(p, decl.name, players, lang, dict(options), tagmap, journal,
                        {rid: dict(s) for rid, s in readers.items()}, audio, dict(records), games,
-                       dict(data.get("seat_bots", {})), float(table.get("ready_wait", 10.0)))
+                       dict(data.get("seat_bots", {})), float(table.get("ready_wait", READY_WAIT)))
 
 
 def _evening_games(p: Path, sections: Mapping[str, Any], players: int, first: GameChoice,
