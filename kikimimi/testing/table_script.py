@@ -105,6 +105,15 @@ def wait_until(predicate: Callable[[], T], what: str, timeout: float = 30.0, pau
     return value
 
 
+def mtime_ns(path: Path) -> int | None:
+    """A file's modification time, or None while it is absent: a serve starting up removes and
+    rewrites its API secret, so a check-then-stat would race the removal."""
+    try:
+        return path.stat().st_mtime_ns
+    except FileNotFoundError:
+        return None
+
+
 def replay_journal(journal: Path) -> list[LogEvent]:
     """What `kikimimi replay` makes of a journal (the same ScriptRun), for comparing with a live log."""
     parsed = read_script(journal)

@@ -25,7 +25,7 @@ from kikimimi.records import Club
 from kikimimi.records.plays import history, plays
 from kikimimi.script import ScriptError, read_script
 from kikimimi.sim import play
-from kikimimi.testing.table_script import wait_until
+from kikimimi.testing.table_script import mtime_ns, wait_until
 from kikimimi.testing.tables import sim_table_toml
 
 NAMES = ("Ann", "Bob", "Cy", "Dee")
@@ -58,13 +58,13 @@ class Table:
 
     def serve(self) -> None:
         secret = paths.secret_file(self.journal)
-        old = secret.stat().st_mtime_ns if secret.exists() else None
+        old = mtime_ns(secret)
         with open(self.tmp / "serve.err", "a") as err:
             self.proc = subprocess.Popen(
                 [sys.executable, "-m", "kikimimi.cli", "serve", "table.toml", "--voice", "text", "--quiet",
                  "--events", "events.jsonl", "--db", self.db, "--players", *NAMES],
                 stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=err, text=True, cwd=self.tmp)
-        _wait_for(lambda: (secret.exists() and secret.stat().st_mtime_ns != old) or self.proc.poll() is not None,
+        _wait_for(lambda: (mtime_ns(secret) not in (None, old)) or self.proc.poll() is not None,
                   "the API", self)
         assert self.proc.poll() is None, self.stderr()
 

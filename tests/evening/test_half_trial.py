@@ -17,7 +17,7 @@ from kikimimi.api.client import ApiClient
 from kikimimi.records import Club
 from kikimimi.script import ScriptError, read_script
 from kikimimi.sim import play
-from kikimimi.testing.table_script import wait_until
+from kikimimi.testing.table_script import mtime_ns, wait_until
 from kikimimi.testing.tables import sim_table_toml
 
 SEEDS = (1, 2, 3, 4, 5)
@@ -40,13 +40,13 @@ class Table:
 
     def serve(self) -> None:
         secret = paths.secret_file(self.journal)
-        old = secret.stat().st_mtime_ns if secret.exists() else None  # a killed table leaves its secret
+        old = mtime_ns(secret)  # a killed table leaves its secret
         with open(self.tmp / "serve.err", "a") as err:
             self.proc = subprocess.Popen(
                 [sys.executable, "-m", "kikimimi.cli", "serve", "table.toml", "--voice", "text", "--quiet",
                  "--events", "events.jsonl", "--session", "1", "--db", "club.sqlite"],
                 stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=err, text=True, cwd=self.tmp)
-        _wait_for(lambda: (secret.exists() and secret.stat().st_mtime_ns != old) or self.proc.poll() is not None,
+        _wait_for(lambda: (mtime_ns(secret) not in (None, old)) or self.proc.poll() is not None,
                   "the API", self)
         assert self.proc.poll() is None, self.stderr()
 
