@@ -47,11 +47,14 @@ LIE_AS = {"priest": 0.2}
 #: From day 2 a living mirror-user (and priest) holds a finding and says it: a world in
 #: which one keeps silent counts for this much.
 SILENT = {"mirror": 0.1, "priest": 0.3}
+#: The imp leaves when mirrored: a seat the mirror-user saw and still on the island is no imp.
+LEAVES = {"mirror": frozenset({"imp"})}
 
 
 def rules(day: int) -> Rules:
     """The claim model on `day`: before day 2 nobody has a finding to say."""
-    return Rules(TEAMS, {"mirror": READING, "priest": READING}, LIE, SILENT if day >= 2 else {}, LIE_AS)
+    return Rules(TEAMS, {"mirror": READING, "priest": READING}, LIE, SILENT if day >= 2 else {}, LIE_AS,
+                 leaves=LEAVES, guided=True)
 
 
 VOCAB = Vocabulary.of(ROLES, ("witch", "human"), MAX_PLAYERS)
