@@ -133,8 +133,10 @@ class Reasoner:
             return self._say(said + ([claims.vote(target)] if target else []))
         if s.role == "witch" and s.seat == min([s.seat, *(p for p in s.partners if p in s.alive)]):
             return self._witch_claim()
-        if s.role == "twin" and s.day >= 1 and s.seat not in s.board.roles and not self.said:
+        if s.role == "twin" and s.day >= 1 and not self.said:
             return self._say([claims.co("twin")])  # two islanders the town need not suspect
+        if s.role == "knight" and not self.said and s.seat in s.board.intentions(s.day).values():
+            return self._say([claims.co("knight")])  # named for the vote: out of the imp hunt
         return None
 
     def _say(self, said: list[Claim]) -> str | None:

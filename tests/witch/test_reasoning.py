@@ -41,9 +41,37 @@ def test_the_mirror_and_the_priest_claim_their_true_findings_through_the_channel
                         assert c.role == roles[seat]
                         assert c.result == ("witch" if roles[c.target] == "witch" else "human")
                         true_claims += 1
+            elif said == (claims.co(roles[seat]),):  # a twin or a knight says what it is
+                assert roles[seat] in ("twin", "knight"), (seed, seat, text)
             else:  # anyone else claiming a role lies, and only a witch does
                 assert roles[seat] == "witch", (seed, seat, text)
     assert true_claims >= 5
+
+
+def test_the_twins_vouch_for_each_other_and_a_knight_named_for_the_vote_says_so():
+    """At 10 players: both twins say CO twin on day 1 (nobody else does); the knight says CO
+    knight only on a day a claimant named it in a VOTE, before the count."""
+    knights = 0
+    for seed in range(1, 5):
+        _, log = play("witch", seed, 10, {}, "reason")
+        roles = roles_of(log)
+        day, named = 0, set()
+        twins_said = set()
+        for e in log:
+            if e["type"] == "phase" and e["phase"] == "day":
+                day, named = e["day"], set()
+            if not (e["type"] == "say" and e["key"] == "speech") or not claims.looks_like_claims(e["params"]["text"]):
+                continue
+            seat, said = e["params"]["seat"], claims.parse(e["params"]["text"], VOCAB)
+            named |= {c.target for c in said if c.kind == "VOTE"}
+            if said == (claims.co("twin"),):
+                assert roles[seat] == "twin" and day == 1
+                twins_said.add(seat)
+            if said == (claims.co("knight"),):
+                assert roles[seat] == "knight" and seat in named, (seed, day)
+                knights += 1
+        assert twins_said == {s for s, r in roles.items() if r == "twin"}
+    assert knights >= 1
 
 
 def test_a_witch_counter_claims_the_mirror_with_a_story_the_public_facts_allow():
