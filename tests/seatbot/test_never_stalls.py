@@ -39,6 +39,17 @@ class Undecided(Stubborn):
         return None
 
 
+def _seated(tmp_path) -> tuple[Daemon, VirtualClock, list[dict[str, Any]]]:
+    """A 6-seat witch table on a virtual clock, every event it tells kept, and `bot 3` typed."""
+    clock = VirtualClock()
+    daemon = Daemon(Header("witch", 6, lang="en"), tmp_path / "j.jsonl", clock=clock)
+    daemon.open()
+    told: list[dict[str, Any]] = []
+    daemon.subscribe(lambda item, events: told.extend(events))
+    daemon.submit({"console": "bot 3"})
+    return daemon, clock, told
+
+
 def _table(monkeypatch, tmp_path, bot: type[Stubborn]) -> tuple[Daemon, VirtualClock, list[dict[str, Any]]]:
     def simulation(cls: Any, seed: int, players: int, options: Any, kind: Any = None) -> EarTable:
         import random
@@ -47,12 +58,7 @@ def _table(monkeypatch, tmp_path, bot: type[Stubborn]) -> tuple[Daemon, VirtualC
         return EarTable("witch", world, [bot(s) for s in range(1, players + 1)])
 
     monkeypatch.setattr(declared, "simulation", simulation)
-    clock = VirtualClock()
-    daemon = Daemon(Header("witch", 6, lang="en"), tmp_path / "j.jsonl", clock=clock)
-    daemon.open()
-    told: list[dict[str, Any]] = []
-    daemon.subscribe(lambda item, events: told.extend(events))
-    daemon.submit({"console": "bot 3"})
+    daemon, clock, told = _seated(tmp_path)
     for seat in (1, 2, 4):  # the table goes on around it
         clock.now += 1
         daemon.submit({"reader": "hand", "seat": seat, "tag": "cmd:hint"})
@@ -110,12 +116,7 @@ def test_a_plugin_whose_ear_table_is_not_one_is_told_in_one_line(monkeypatch, tm
     """A sixth game's author who returns something else from its ear table: the referee hears
     what is wrong in one line, and the table goes on (no traceback reaches the console)."""
     monkeypatch.setattr(declared, "simulation", lambda *args, **kwargs: object())
-    clock = VirtualClock()
-    daemon = Daemon(Header("witch", 6, lang="en"), tmp_path / "j.jsonl", clock=clock)
-    daemon.open()
-    told: list[dict[str, Any]] = []
-    daemon.subscribe(lambda item, events: told.extend(events))
-    daemon.submit({"console": "bot 3"})
+    daemon, clock, told = _seated(tmp_path)
     clock.now += 1
     daemon.submit({"reader": "hand", "seat": 1, "tag": "cmd:hint"})
     notes = [ev["message"] for ev in told if ev["type"] == NOTE]
