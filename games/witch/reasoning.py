@@ -7,13 +7,17 @@ or an exorcism never removes one), its own findings, and the claims said at
 the table (`kikimimi.roles.claims`, typed as speech: "CO mirror; FOUND
 mirror 5 witch; VOTE 5").  Claims that no honest seat could say are refuted
 from public facts alone: a mirror finding before the first night is over, a
-priest's finding on a seat never voted out.
+priest's finding on a seat never voted out; a seat the mirror-user saw that is
+still on the island is not the imp (mirrored, it leaves: `LEAVES`).
 
 - Islanders vote for the living seat most likely a witch or the imp (both
-  must leave for them to win); ties go to the
-  seat their most trusted claimant said it will vote for, then the lowest.
+  must leave for them to win); within `FOLLOW` of their best they take the
+  seat their most trusted claimant said it will vote for (split ballots hand
+  the count to the witches' bloc); in a revote, a tied seat within `FOLLOW`.
 - The mirror-user looks at the most suspicious seat it has not seen; it and
-  the priest claim their findings every day they hold any.
+  the priest claim their findings every day they hold any, with a VOTE.
+- The twins vouch for each other (`CO twin`); a knight named in a VOTE says
+  `CO knight`: both leave the imp fewer quiet seats to hide among.
 - The knight guards the living claimant least likely lying.
 - The priest marks the seat most likely the familiar or the imp (once).
 - The witches lie when it pays: from day 2 one witch claims to be the
