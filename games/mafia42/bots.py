@@ -33,6 +33,13 @@ from .talk import Board
 
 #: The bot kinds; the first is the default.
 BOTS = ("reason", "plain")
+#: Days with no death, return, conversion or contact after which the referee stops the game
+#: (void): a stalemate the rules give no end to (docs/bots.md, "Void games").
+STALEMATE_DAYS = 30
+
+
+#: The events that change a game's course (the referee's view: some are private to seats).
+CHANGES = frozenset({"death", "revived", "converted", "contact"})
 
 
 class Mafia42Simulation:
@@ -58,6 +65,7 @@ class Mafia42Simulation:
         self.deadline = 0.0
         self.accused = 0
         self.phase = "dealing"
+        self.changed = 0  # the last day a seat died, came back, was converted or made contact
         deck = list(opts["jobs"])
         self.rng.shuffle(deck)
         seen: dict[str, int] = {}
@@ -66,7 +74,9 @@ class Mafia42Simulation:
             self.queue.append({"reader": "hand", "seat": s, "tag": f"mafia42:job-{job}-{seen[job]}", "dt": 1.0})
 
     def next_input(self) -> dict[str, Any] | None:
-        if self.queue:
+        if self.phase == "discussion" and self.day - self.changed > STALEMATE_DAYS:
+            line: dict[str, Any] = {"console": "stop", "dt": 0.01}  # the referee ends a stalemate (void)
+        elif self.queue:
             line = self.queue.popleft()
         elif self.phase in ("night", "approval"):
             # the phases that may end the game: the referee closes them a moment
@@ -79,6 +89,7 @@ class Mafia42Simulation:
         return line
 
     def observe(self, events: Sequence[Mapping[str, Any]]) -> None:
+        self.changed = max([self.changed] + [self.day for ev in events if ev["type"] in CHANGES])
         for ev in deliver(events, self.bots):
             self.facts.see(ev)
             kind = ev["type"]
