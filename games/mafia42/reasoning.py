@@ -54,6 +54,7 @@ class Style:
     fake_early: float = 0.35  # a mafioso claims police on day 1 unprompted
     shoot_claimant: float = 0.75  # the mafia shoot a police claimant rather than a trusted seat
     bus: float = 0.5  # the mafia vote a doomed mate
+    own_sides: bool = True  # the cult and the helpers out of contact reason (False: as today's bots)
 
 
 class Reasoning:
@@ -135,9 +136,8 @@ class ReasonSeat(BotSeat):
         mafia, the cult's, or the town's."""
         if self.mafioso:
             return "mafia"
-        if self.team == "mafia":
-            return "helper"
-        return "cult" if self.team == "cult" else "town"
+        side = "helper" if self.team == "mafia" else "cult" if self.team == "cult" else "town"
+        return side if side == "town" or self.style.own_sides else "plain"
 
     def view(self) -> Posterior:
         """The public worlds narrowed by this seat's own knowledge (kept until either changes)."""
@@ -166,7 +166,7 @@ class ReasonSeat(BotSeat):
     # -- the discussion ------------------------------------------------------------------
     def speak(self, day: int) -> list[Claim]:
         """Role and finding claims, said in the first round of the discussion."""
-        if self.seat in self.dead or self.side == "helper":
+        if self.seat in self.dead or self.side in ("helper", "plain"):
             return []
         if self.mafioso:
             return self._lie(day)
@@ -237,7 +237,7 @@ class ReasonSeat(BotSeat):
     def intend(self, day: int) -> Claim | None:
         """The vote this seat names, in the second round of the discussion."""
         self.intent, self.bussing = None, False
-        if self.seat in self.dead:
+        if self.seat in self.dead or self.side == "plain":
             return None
         talk = self.reasoning.facts.talk
         named: dict[int, int] = {}
@@ -318,6 +318,8 @@ class ReasonSeat(BotSeat):
 
     # -- acts ------------------------------------------------------------------------------
     def vote(self) -> int | None:
+        if self.side == "plain":
+            return super().vote()
         if self.intent is not None and self.intent not in self.dead:
             return self.intent
         self.intend(self.day)
@@ -331,6 +333,8 @@ class ReasonSeat(BotSeat):
             return helpers.approve(self, accused)
         if side == "cult":
             return cult.approve(self, accused)
+        if side == "plain":
+            return super().approve(accused)
         return self.town_approves(accused)
 
     def town_approves(self, accused: int) -> bool:
@@ -350,6 +354,8 @@ class ReasonSeat(BotSeat):
             return self.shot()
         if side in ("mafia", "helper"):
             return helpers.night(self) or super().night_target()
+        if side == "plain":
+            return super().night_target()
         if side == "cult" and job in ("cult-leader", "fanatic"):
             return cult.convert_target(self)
         post = self.view()
