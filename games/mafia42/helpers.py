@@ -75,14 +75,21 @@ def night(bot: ReasonSeat) -> int | None:
 
 
 def vote(bot: ReasonSeat, top: int | None) -> int | None:
-    """Before contact: the madam and the thief reach for the likeliest mafioso; the others vote
-    against the town without pointing at the mafia."""
+    """Before contact: the thief reaches for the likeliest mafioso, and so does the madam while
+    two or so mafiosi may live (never the seat named most: her vote would help execute the
+    mafioso she seeks; and a lone mafioso seduced has no shot that night); the others, and the
+    madam then, vote against the town without pointing at the mafia (her seduction takes the
+    trusted police claimant's check)."""
     others = bot.living()
     if not others:
         return None
-    if bot.job in BY_VOTE:
-        return _likeliest(bot, [s for s in others if s not in bot.checked] or others)
     public = bot.reasoning.public()
+    lone = sum(public.mafia[s] for s in bot.living(others=False)) < 1.5
+    if bot.job == "thief" or (bot.job == "madam" and not lone):
+        tried = [s for s in others if s not in bot.checked] or others
+        if bot.job == "madam":  # her vote must not tip the town onto a mafioso she seeks
+            tried = [s for s in tried if s != top] or tried
+        return _likeliest(bot, tried)
     mean = sum(public.mafia[s] for s in others) / len(others)
     if top is not None and top in others and public.mafia[top] <= mean:
         return top
