@@ -98,13 +98,14 @@ class TridentGame(PhaseModel, Play):
         self._out: list[Event] = []
         machine.attach(self)
 
+    #: True once the game has ended (the phase "over"): a plain attribute, set beside
+    #: `finish()`, because the engine and the sim driver read it on every input and
+    #: a property is a call each time.
+    over: bool = False
+
     # -- the play protocol -------------------------------------------------
     def start(self, t: float) -> list[Event]:
         return [say(TABLE, "deal", count=HAND_SIZE)]
-
-    @property
-    def over(self) -> bool:
-        return self.state == "over"
 
     def handle(self, inp: Input) -> list[Event]:
         out = self._out = []
@@ -448,6 +449,7 @@ class TridentGame(PhaseModel, Play):
         ranking = self._ranking(winner, crashed)
         self.result = {"reason": reason, "ranking": ranking}
         self.finish()
+        self.over = True
         self._out.append(event("game-over", reason=reason, ranking=ranking))
         self._announce(f"game-over-{reason}", seat=winner or crashed or 0)
         key = "rank-points" if self.scoring == "competition" else "rank-pieces"
