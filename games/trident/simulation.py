@@ -145,6 +145,11 @@ class Bot(Follows):
         self.memory: dict[str, str] = {}  # physical piece -> what it was heard to be
         self.want_trident = False
         self.tried: str | None = None
+        #: Every piece in my hand was heard when last looked, and none came or was
+        #: forgotten since: `off_turn_action`, asked of every bot on every input,
+        #: then skips walking the hand.  Cleared where a piece can turn unheard (a
+        #: draw into this hand, a wrong piece forgotten, a rotation's new hand).
+        self.all_heard = False
 
     # -- hearing -------------------------------------------------------------
     #: The event types `hear` acts on; of the `say`s, only an earphone's (a bot
@@ -168,7 +173,9 @@ class Bot(Follows):
                     self.choosing = True
                 elif key.startswith("wrong-") and self.tried:
                     self.memory.pop(self.tried, None)  # it was not what I thought: listen again
+                    self.all_heard = False
         elif kind == "draw" and ev["seat"] == self.seat:
+            self.all_heard = False  # a new piece in my hand
             if self.owed:
                 self.owed -= 1
             elif self.turn == self.seat and not self.pending:
@@ -185,6 +192,7 @@ class Bot(Follows):
                 self.want_trident = self.rng.random() >= self.temper.miss_trident
         elif kind == "rotate":
             self.memory = {}  # a new hand, unheard
+            self.all_heard = False
             self.want_trident = len(hand) == 1 and self.rng.random() >= self.temper.miss_trident
         elif kind == "declare":
             if ev["what"] == "agree" and ev["seat"] != self.seat and not self.agreed:
@@ -218,10 +226,13 @@ class Bot(Follows):
             return self._hand("cmd:agree")
         if self.owed and world.basket:
             return self._hand(world.basket[-1])
+        if self.all_heard:
+            return None
         memory = self.memory
         for tag in hand:
             if tag not in memory:  # the first piece not heard yet: listen to it
                 return self._hand(tag)
+        self.all_heard = True
         return None
 
     def impatient_play(self, hand: list[str]) -> dict[str, Any] | None:
