@@ -332,6 +332,7 @@ class TridentSimulation:
         self._ears: dict[str, Sequence[Bot]] = {}
         self._speaker_ears: tuple[Bot, ...] = ()
         self._listeners: tuple[tuple[Bot, bool], ...] = ()
+        self._seated_bots: tuple[tuple[int, Bot, bool], ...] = ()
         self._seated()
 
     def replace(self, seat: int, bot: Bot) -> None:
@@ -350,6 +351,11 @@ class TridentSimulation:
         #: public move ("play", "draw") only when it is its own, and on a turn only
         #: through `_new_turn`, so `observe` skips the call that would do nothing.
         self._listeners = tuple((b, type(b).hear is Bot.hear) for b in everyone)
+        #: (seat, bot, whether it acts off turn as `Bot.off_turn_action` does): such a
+        #: bot with no wish, no debt and its hand all heard has nothing to do off turn,
+        #: which `next_input` sees without the call (nearly every bot on every input).
+        self._seated_bots = tuple((s, b, type(b).off_turn_action is Bot.off_turn_action)
+                                  for s, b in self.bots.items())
 
     def next_input(self) -> dict[str, Any] | None:
         if self.world.over:
@@ -365,7 +371,9 @@ class TridentSimulation:
         if w.needs_field_piece and w.basket:
             return {"reader": "field", "tag": w.basket[-1]}
         hands, seated = w.hands, self.bots.items()
-        for seat, bot in seated:
+        for seat, bot, plain in self._seated_bots:
+            if plain and bot.all_heard and not (bot.want_trident or bot.want_agree or bot.owed):
+                continue  # `off_turn_action` would return None
             action = bot.off_turn_action(hands[seat], w)
             if action:
                 return action
