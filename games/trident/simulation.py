@@ -163,12 +163,13 @@ class Bot(Follows):
     def hear(self, ev: Mapping[str, Any], hand: list[str]) -> None:
         kind = ev["type"]
         if kind == "say":
-            key, params = ev["key"], ev.get("params") or {}
             if ev["to"] != "table":
-                if key in ("drawn", "hand-piece"):
-                    self.memory[params["piece"]] = HEARD[params["piece"]]
+                key = ev["key"]
+                if key == "drawn" or key == "hand-piece":
+                    piece = ev["params"]["piece"]
+                    self.memory[piece] = HEARD[piece]
                 elif key == "draw-more":
-                    self.owed = int(params["count"])
+                    self.owed = int(ev["params"]["count"])
                 elif key == "choose-suit":
                     self.choosing = True
                 elif key.startswith("wrong-") and self.tried:
@@ -211,9 +212,12 @@ class Bot(Follows):
         t = self.temper
         if self.suit is not None and self.rng.random() < t.forget_suit:
             self.suit = None
-        for tag in list(self.memory):
-            if self.rng.random() < t.misremember:
-                self.memory[tag] = self.rng.choice(MISREMEMBERED)
+        # One draw per remembered piece, in memory's order (a value replaced in place
+        # leaves the dict's iteration as it was); the lookups made once, not per piece.
+        memory, rng, draw, misremember = self.memory, self.rng, self.rng.random, t.misremember
+        for tag in memory:
+            if draw() < misremember:
+                memory[tag] = rng.choice(MISREMEMBERED)
 
     # -- acting ----------------------------------------------------------------
     def off_turn_action(self, hand: list[str], world: World) -> dict[str, Any] | None:
@@ -260,10 +264,11 @@ class Bot(Follows):
             options: list[str | None] = list(legal) + [None]
             choice = self.rng.choice(options)
             return self._play(choice) if choice else self._draw_or_pass(world)
-        basics = [t for t in legal if self.memory[t] in BASIC]
+        memory = self.memory
+        basics = [t for t in legal if memory[t] in BASIC]
         if basics:
             return self._play(self.rng.choice(basics))
-        others = [t for t in legal if self.memory[t] not in BASIC]
+        others = [t for t in legal if memory[t] not in BASIC]
         if others and (self.drawn or self.rng.random() < 0.5):
             return self._play(self.rng.choice(others))
         return self._draw_or_pass(world)
