@@ -315,6 +315,11 @@ class Bot(Follows):
         return {"reader": "field", "tag": tag}
 
 
+#: What `observe` routes by: the event types the table follows and those bots hear,
+#: the speaker's lines that move the table, the earphone's that bots act on.
+_ROUTES = (World.FOLLOWS, Bot.HEARS, World.SPEAKER_KEYS, Bot.EARPHONE_KEYS)
+
+
 class TridentSimulation:
     """The `Simulation` of protocol.py: proposes the next script line, hears the results."""
 
@@ -398,9 +403,8 @@ class TridentSimulation:
     def observe(self, events: Sequence[Mapping[str, Any]]) -> None:
         refused = False
         world = self.world
-        ears = self._ears
-        follows, hears = World.FOLLOWS, Bot.HEARS
-        speaker_keys, earphone_keys, speaker_ears = World.SPEAKER_KEYS, Bot.EARPHONE_KEYS, self._speaker_ears
+        ears, speaker_ears = self._ears, self._speaker_ears
+        follows, hears, speaker_keys, earphone_keys = _ROUTES  # one load, not four
         for ev in events:
             kind = ev["type"]
             if kind == "say":
