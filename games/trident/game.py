@@ -171,7 +171,8 @@ class TridentGame(PhaseModel, Play):
         ear = self._ears.get(seat) or seat_audience(seat)
         self._out += (Event("draw", {"seat": seat, "tag": tag, "private": ear}),
                       Event("say", {"to": ear, "key": "drawn", "params": {"piece": tag}}))
-        self._hand_size_changed(seat, before)
+        if before == 0:  # only a hand now of one piece can need a new declaration: no call otherwise
+            self._hand_size_changed(seat, before)
 
     def _hand_size_changed(self, seat: int, before: int) -> None:
         """Trident must be declared after the hand last dropped to one piece."""
@@ -331,7 +332,8 @@ class TridentGame(PhaseModel, Play):
             self._announce("field-unknown", piece=p.tag, effect=p.effect)
         else:
             self._announce("field-piece", piece=p.tag)
-        self._hand_size_changed(seat, before)
+        if before == 2:  # only a hand now of one piece can need a new declaration: no call otherwise
+            self._hand_size_changed(seat, before)
         if p.sets_suit is not None:
             self._set_suit(p.sets_suit)
         if p.rotate is not None:
