@@ -212,7 +212,7 @@ class TridentGame(PhaseModel, Play):
                 self._out += refusal(seat, f"seat {seat} already has {HAND_SIZE} pieces", "deal-full", count=HAND_SIZE)
                 return
             self._take(seat, tag)
-            if all(len(h) == HAND_SIZE for h in self.hands.values()):
+            if len(self.hands[seat]) == HAND_SIZE and all(len(h) == HAND_SIZE for h in self.hands.values()):
                 self.dealt()
                 self._announce("opening-draw", seat=self.first)
             return

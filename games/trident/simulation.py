@@ -375,9 +375,9 @@ class TridentSimulation:
             return {"console": "stop"}
         w = self.world
         if not w.field_pieces:  # dealing: the first seat short of a full hand takes the basket's top
-            short = next((s for s, h in w.hands.items() if len(h) < HAND_SIZE), None)
-            if short is not None:
-                return {"reader": "hand", "seat": short, "tag": w.basket[-1]}
+            for short, h in w.hands.items():
+                if len(h) < HAND_SIZE:
+                    return {"reader": "hand", "seat": short, "tag": w.basket[-1]}
         if w.needs_field_piece and w.basket:
             return {"reader": "field", "tag": w.basket[-1]}
         hands, seated = w.hands, self.bots.items()
