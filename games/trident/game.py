@@ -98,13 +98,14 @@ class TridentGame(PhaseModel, Play):
         self._out: list[Event] = []
         machine.attach(self)
 
+    #: True once the game has ended (the phase "over"): a plain attribute, set beside
+    #: `finish()`, because the engine and the sim driver read it on every input and
+    #: a property is a call each time.
+    over: bool = False
+
     # -- the play protocol -------------------------------------------------
     def start(self, t: float) -> list[Event]:
         return [say(TABLE, "deal", count=HAND_SIZE)]
-
-    @property
-    def over(self) -> bool:
-        return self.state == "over"
 
     def handle(self, inp: Input) -> list[Event]:
         out = self._out = []
@@ -170,7 +171,8 @@ class TridentGame(PhaseModel, Play):
         ear = self._ears.get(seat) or seat_audience(seat)
         self._out += (Event("draw", {"seat": seat, "tag": tag, "private": ear}),
                       Event("say", {"to": ear, "key": "drawn", "params": {"piece": tag}}))
-        self._hand_size_changed(seat, before)
+        if before == 0:  # only a hand now of one piece can need a new declaration: no call otherwise
+            self._hand_size_changed(seat, before)
 
     def _hand_size_changed(self, seat: int, before: int) -> None:
         """Trident must be declared after the hand last dropped to one piece."""
@@ -210,7 +212,7 @@ class TridentGame(PhaseModel, Play):
                 self._out += refusal(seat, f"seat {seat} already has {HAND_SIZE} pieces", "deal-full", count=HAND_SIZE)
                 return
             self._take(seat, tag)
-            if all(len(h) == HAND_SIZE for h in self.hands.values()):
+            if len(self.hands[seat]) == HAND_SIZE and all(len(h) == HAND_SIZE for h in self.hands.values()):
                 self.dealt()
                 self._announce("opening-draw", seat=self.first)
             return
@@ -330,7 +332,8 @@ class TridentGame(PhaseModel, Play):
             self._announce("field-unknown", piece=p.tag, effect=p.effect)
         else:
             self._announce("field-piece", piece=p.tag)
-        self._hand_size_changed(seat, before)
+        if before == 2:  # only a hand now of one piece can need a new declaration: no call otherwise
+            self._hand_size_changed(seat, before)
         if p.sets_suit is not None:
             self._set_suit(p.sets_suit)
         if p.rotate is not None:
@@ -448,6 +451,7 @@ class TridentGame(PhaseModel, Play):
         ranking = self._ranking(winner, crashed)
         self.result = {"reason": reason, "ranking": ranking}
         self.finish()
+        self.over = True
         self._out.append(event("game-over", reason=reason, ranking=ranking))
         self._announce(f"game-over-{reason}", seat=winner or crashed or 0)
         key = "rank-points" if self.scoring == "competition" else "rank-pieces"
