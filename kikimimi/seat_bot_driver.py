@@ -196,7 +196,9 @@ class SeatBotDriver:
         players, options = self.header.players, dict(self.header.options)
         table = (declared.simulation(self.decl, seed, players, options, EAR) if kind == EAR
                  else declared.part(self.decl, self.decl.ear_table or "")(seed, players, options, kind))
-        assert isinstance(table, EarTable)
+        if not isinstance(table, EarTable):  # a plugin's broken promise: the referee is told in one line
+            raise TypeError(f"{self.decl.name}'s ear table is not an EarTable "
+                            f"(it is {type(table).__name__}; docs/ear.md)")
         bot = next(b for b in table.bots if b.seat == seat)
         mine = _Seat(seat, kind, seed, bot, table.world)
         for past in self.log:  # what this seat heard before the bot sat down

@@ -19,9 +19,9 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from kikimimi import declared
+from kikimimi import declared, seat_bots
 from kikimimi.api.server import ApiServer, start_api
-from kikimimi.daemon import Daemon
+from kikimimi.daemon import Daemon, InputRefused
 from kikimimi.engine import LogEvent, default_tagmap
 from kikimimi.registry import declaration
 from kikimimi.script import Header
@@ -53,6 +53,7 @@ class SimHost:
         self.clock = VirtualClock()
         self.journal = Path(journal)
         self.daemon = Daemon(self.header, self.journal, tagmap=default_tagmap(decl.name), clock=self.clock)
+        self.daemon.intercept = _every_seat_is_a_bot
         self.simulation = declared.simulation(decl, seed, players, self.options, bot)
         self.watch = watch
         self.max_inputs = max_inputs
@@ -110,6 +111,14 @@ class SimHost:
         self.simulation.observe(events)
         if self.watch:
             self.watch(line, events)
+
+
+def _every_seat_is_a_bot(item: dict[str, Any]) -> list[LogEvent] | None:
+    """A referee's `bot`/`unbot` here is refused in one line: the simulation plays every seat
+    already, and a second bot in one seat would act twice (nothing is journaled)."""
+    if seat_bots.is_command_line(item):
+        raise InputRefused(f"{item['console'].split()[0].lower()}: every seat of a simulated game is a bot already")
+    return None
 
 
 def serve_sim(game: str, seed: int, players: int, options: Mapping[str, Any] | None = None,

@@ -135,15 +135,26 @@ class ReaderRunner:
     def wait_first_connect(self, timeout: float) -> list[ReaderSettings]:
         """Wait up to `timeout` s for every reader's first connect; the readers still never
         connected, in configured order.  A table says "ready" only once its readers are there
-        (kikimimi.readiness), and a boot never waits forever for one left in the box."""
+        (kikimimi.readiness), and a boot never waits forever for one left in the box.
+
+        A reader still absent when the wait ends is reported lost (once, as a reader that failed
+        to open is): its seat's clock is held where the game says so, and when its driver does
+        connect at last (one hung while opening) the table hears that it is back."""
         deadline = time.monotonic() + max(0.0, timeout)
         with self._first_connect:
             while True:
-                absent = [st.settings for st in self._states.values() if not st.ever_connected]
+                absent = [st for st in self._states.values() if not st.ever_connected]
                 left = deadline - time.monotonic()
                 if not absent or left <= 0 or self._stop.is_set():
-                    return absent
+                    break
                 self._first_connect.wait(min(left, 0.5))
+            if not self._stop.is_set():
+                for st in absent:
+                    if not st.lost_reported:
+                        st.lost_reported = True
+                        self._emit(st, "lost", self._clock(),
+                                   detail=f"not connected {max(0.0, timeout):g} s after the start")
+            return [st.settings for st in absent]
 
     # -- threads ------------------------------------------------------------
     def start(self, drivers: Sequence[Driver]) -> None:

@@ -9,6 +9,7 @@ import pytest
 
 from kikimimi.api.sim_host import SimHost
 from kikimimi.console.app import ConsoleApp
+from kikimimi.daemon import InputRefused
 from kikimimi.engine import Table
 from kikimimi.script import read_script, without_undone
 
@@ -69,3 +70,16 @@ def test_unrefereed_it_plays_exactly_like_kikimimi_sim(tmp_path, toy, game, seed
     host.close()
     assert host.daemon.log == log
     assert [item for _, item in read_script(tmp_path / "h.jsonl").lines] == script[1:]
+
+
+def test_bot_and_unbot_are_refused_in_one_line_where_every_seat_is_a_bot(tmp_path):
+    host = SimHost("witch", 1, 6, journal=tmp_path / "w.jsonl")
+    host.start()
+    try:
+        for line in ("bot 3", "UNBOT 3"):
+            with pytest.raises(InputRefused, match=r"^(bot|unbot): every seat of a simulated game is a bot already$"):
+                host.daemon.submit({"console": line})
+        assert host.daemon.lines == []  # nothing journaled
+        assert host.step() and host.daemon.lines  # the bots play on
+    finally:
+        host.close()

@@ -132,6 +132,19 @@ def test_reader_missing_at_start_then_connecting_is_lost_then_back():
     assert [i.kind for i in got] == ["lost", "back"]  # resting tag still ignored at first connect
 
 
+def test_a_reader_still_opening_when_the_ready_wait_ends_is_lost_then_back_when_it_connects():
+    r, got = make()
+    r.feed(raw("hand-1", "connected", 0.0))
+    absent = r.wait_first_connect(0.05)  # the field reader's driver hangs while opening
+    assert [s.reader for s in absent] == ["field"]
+    assert [(i.reader, i.kind, i.unopened) for i in got] == [("field", "lost", False)]
+    assert "not connected 0.05 s after the start" in got[0].detail
+    assert r.wait_first_connect(0.0) == absent and len(got) == 1  # said once
+    r.feed(raw("field", "connected", 12.0, present=(("04aa", None),)))
+    assert [i.kind for i in got] == ["lost", "back"]  # its first connect is heard as back
+    assert r.wait_first_connect(0.0) == []
+
+
 def test_times_never_decrease_across_readers():
     r, got = make()
     r.feed(raw("hand-1", "connected", 0.0))

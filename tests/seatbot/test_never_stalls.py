@@ -39,6 +39,17 @@ class Undecided(Stubborn):
         return None
 
 
+def _seated(tmp_path) -> tuple[Daemon, VirtualClock, list[dict[str, Any]]]:
+    """A 6-seat witch table on a virtual clock, every event it tells kept, and `bot 3` typed."""
+    clock = VirtualClock()
+    daemon = Daemon(Header("witch", 6, lang="en"), tmp_path / "j.jsonl", clock=clock)
+    daemon.open()
+    told: list[dict[str, Any]] = []
+    daemon.subscribe(lambda item, events: told.extend(events))
+    daemon.submit({"console": "bot 3"})
+    return daemon, clock, told
+
+
 def _table(monkeypatch, tmp_path, bot: type[Stubborn]) -> tuple[Daemon, VirtualClock, list[dict[str, Any]]]:
     def simulation(cls: Any, seed: int, players: int, options: Any, kind: Any = None) -> EarTable:
         import random
@@ -47,12 +58,7 @@ def _table(monkeypatch, tmp_path, bot: type[Stubborn]) -> tuple[Daemon, VirtualC
         return EarTable("witch", world, [bot(s) for s in range(1, players + 1)])
 
     monkeypatch.setattr(declared, "simulation", simulation)
-    clock = VirtualClock()
-    daemon = Daemon(Header("witch", 6, lang="en"), tmp_path / "j.jsonl", clock=clock)
-    daemon.open()
-    told: list[dict[str, Any]] = []
-    daemon.subscribe(lambda item, events: told.extend(events))
-    daemon.submit({"console": "bot 3"})
+    daemon, clock, told = _seated(tmp_path)
     for seat in (1, 2, 4):  # the table goes on around it
         clock.now += 1
         daemon.submit({"reader": "hand", "seat": seat, "tag": "cmd:hint"})
@@ -103,4 +109,18 @@ def test_a_bot_that_fails_is_unseated_and_the_table_goes_on(monkeypatch, tmp_pat
     assert private and not [ev for ev in daemon.seat_bots.room(private)]  # its earphone still plays nowhere
     assert daemon.lines[-1][1]["console"] == "hint 3"  # every input still taken and told
     assert {ev["seq"] for ev in told if ev.get("seq") is not None} == {ev["seq"] for ev in daemon.log if ev["in"] != 1}
+    daemon.close()
+
+
+def test_a_plugin_whose_ear_table_is_not_one_is_told_in_one_line(monkeypatch, tmp_path):
+    """A sixth game's author who returns something else from its ear table: the referee hears
+    what is wrong in one line, and the table goes on (no traceback reaches the console)."""
+    monkeypatch.setattr(declared, "simulation", lambda *args, **kwargs: object())
+    daemon, clock, told = _seated(tmp_path)
+    clock.now += 1
+    daemon.submit({"reader": "hand", "seat": 1, "tag": "cmd:hint"})
+    notes = [ev["message"] for ev in told if ev["type"] == NOTE]
+    assert len(notes) == 1 and "ear table is not an EarTable (it is object" in notes[0] and "\n" not in notes[0]
+    assert 3 not in daemon.seat_bots.seats  # nothing plays it; the referee may unbot it
+    assert daemon.lines[-1][1]["seat"] == 1  # the next input was still taken
     daemon.close()
