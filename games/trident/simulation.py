@@ -380,18 +380,18 @@ class TridentSimulation:
                     return {"reader": "hand", "seat": short, "tag": w.basket[-1]}
         if w.needs_field_piece and w.basket:
             return {"reader": "field", "tag": w.basket[-1]}
-        hands, seated = w.hands, self.bots.items()
-        for seat, bot, plain in self._seated_bots:
+        hands, seated = w.hands, self._seated_bots
+        for seat, bot, plain in seated:
             if plain and bot.all_heard and not (bot.want_trident or bot.want_agree or bot.owed):
                 continue  # `off_turn_action` would return None
             action = bot.off_turn_action(hands[seat], w)
             if action:
                 return action
-        for seat, bot in seated:
+        for seat, bot, _ in seated:
             if bot.choosing:
                 return bot.choose(hands[seat])
         turn = self._listeners[0][0].turn
-        for seat, bot in seated:
+        for seat, bot, _ in seated:
             if seat != turn:
                 action = bot.impatient_play(hands[seat])
                 if action:
