@@ -335,7 +335,6 @@ class TridentSimulation:
         others = SEARCH.get(kind, kind)
         temper = HUMAN if others == "human" else Temper()
         self.bots = {s: Bot(s, players, temper, random.Random(rng.random())) for s in range(1, players + 1)}
-        self.rng = random.Random(rng.random())
         self.steps = 0
         self.step_cap = step_cap
         self.errors_in_a_row = 0
