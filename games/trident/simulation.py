@@ -148,7 +148,8 @@ class Bot(Follows):
         #: Every piece in my hand was heard when last looked, and none came or was
         #: forgotten since: `off_turn_action`, asked of every bot on every input,
         #: then skips walking the hand.  Cleared where a piece can turn unheard (a
-        #: draw into this hand, a wrong piece forgotten, a rotation's new hand).
+        #: draw into this hand, a wrong piece forgotten, a rotation's new hand), all
+        #: in `Bot.hear`: a subclass that hears otherwise calls it too (SearchBot does).
         self.all_heard = False
 
     # -- hearing -------------------------------------------------------------
