@@ -159,3 +159,65 @@ def test_a_silent_seer_and_a_rarely_faked_role_are_weighed_by_hand():
     assert Worlds(rare, know, board).p_team(2, "witches") == pytest.approx(0.5 / 2.5)
     gone = Knowledge(1, DECK, {1: "human"}, alive=frozenset({1, 2}))  # a dead mirror was silent for good
     assert Worlds(quiet, gone, board).p_team(2, "witches") == pytest.approx(2 / 4)
+
+
+def _ess(w: Worlds) -> float:
+    """The effective number of worlds: how many equally weighed worlds the answer rests on."""
+    weights = [x for _, x in w.worlds]
+    return sum(weights) ** 2 / sum(x * x for x in weights)
+
+
+def test_guided_sampling_agrees_with_the_exact_answer_on_more_worlds_than_a_uniform_draw(monkeypatch):
+    """Three claimants on a 10-seat deck: a uniform draw keeps few worlds that count (each claim
+    true in about 1 of 9 draws); the guided draw deals the claimants first, so its answer rests
+    on many more, and still agrees with the exact one."""
+    deck = ("witch", "witch", "mirror", "familiar", *("human",) * 6)
+    know = Knowledge(1, deck, {1: "human"})
+    board = ClaimBoard()
+    board.post(2, 2, claims.parse("CO mirror; FOUND mirror 4 witch", VOCAB))
+    board.post(3, 2, claims.parse("CO mirror; FOUND mirror 2 witch", VOCAB))
+    board.post(5, 2, claims.parse("CO familiar", VOCAB))
+    plain = Rules(TEAMS, {"mirror": READ}, {"witches": 0.3, "islanders": 0.02})
+    guided = Rules(TEAMS, {"mirror": READ}, {"witches": 0.3, "islanders": 0.02}, guided=True)
+    monkeypatch.setattr(worlds, "EXACT_LIMIT", 10**5)
+    exact = Worlds(plain, know, board)
+    assert exact.exact
+    monkeypatch.setattr(worlds, "EXACT_LIMIT", 10)
+    uniform = Worlds(plain, know, board, random.Random(3))
+    a = Worlds(guided, know, board, random.Random(3))
+    assert not a.exact and len(a.worlds) == worlds.SAMPLES
+    assert a.worlds == Worlds(guided, know, board, random.Random(3)).worlds  # replays from its seed
+    assert _ess(a) > 3 * _ess(uniform), (_ess(a), _ess(uniform))
+    for seat in range(2, 11):
+        assert a.p_team(seat, "witches") == pytest.approx(exact.p_team(seat, "witches"), abs=0.1)
+    assert a.p_lying(2) == pytest.approx(exact.p_lying(2), abs=0.1)
+
+
+def test_guided_sampling_never_draws_a_world_the_hard_facts_forbid(monkeypatch):
+    deck = ("witch", "witch", "mirror", "familiar", *("human",) * 6)
+    know = Knowledge(3, deck, {3: "mirror"}, {4: frozenset({"witch"})}, {5: "witch", 6: "human"})
+    monkeypatch.setattr(worlds, "EXACT_LIMIT", 10)
+    w = Worlds(Rules(TEAMS, {"mirror": READ}, {"witches": 0.3}, guided=True), know, None, random.Random(1))
+    assert len(w.worlds) == worlds.SAMPLES
+    assert w.p_team(5, "witches") == 1 and w.p_role(4, "witch") == 0 and w.p_role(6, "witch") == 0
+
+
+def test_a_role_that_leaves_when_found_is_not_on_a_seat_found_and_still_alive():
+    """闇に笑う魔女's imp leaves when mirrored: the mirror-user's "human" on a seat still on the
+    island rules the imp out there, for its own finding and for a claimant's."""
+    deck = ("witch", "mirror", "imp", "human", "human")
+    teams = {**TEAMS, "imp": "imp"}
+    read = {**READ, "imp": "human"}
+    leaves = Rules(teams, {"mirror": read}, {"witches": 1.0}, leaves={"mirror": frozenset({"imp"})})
+    stays = Rules(teams, {"mirror": read}, {"witches": 1.0})
+    mine = Knowledge(1, deck, {1: "mirror"}, findings={2: "human"}, alive=frozenset({1, 2, 3, 4, 5}))
+    assert Worlds(stays, mine, None).p_role(2, "imp") == pytest.approx(1 / 3)
+    assert Worlds(leaves, mine, None).p_role(2, "imp") == 0
+    gone = Knowledge(1, deck, {1: "mirror"}, findings={2: "human"}, alive=frozenset({1, 3, 4, 5}))
+    assert Worlds(leaves, gone, None).p_role(2, "imp") == pytest.approx(1 / 3)  # it may have left found
+    board = ClaimBoard()
+    board.post(1, 2, claims.parse("CO mirror; FOUND mirror 2 human", VOCAB))
+    heard = Knowledge(5, deck, {5: "human"}, alive=frozenset({1, 2, 3, 4, 5}))
+    w = Worlds(leaves, heard, board)
+    assert w.p_role(2, "imp") < Worlds(stays, heard, board).p_role(2, "imp")
+    assert w.p_lying(1) > 0  # seat 1 lying is what leaves the imp at seat 2
