@@ -32,7 +32,7 @@ from kikimimi.commands import Command, dispatch, hint_command, refusal, stop_com
 from kikimimi.hints import Line, line
 from kikimimi.kit import own_set
 from kikimimi.options import Options, choice, seat
-from kikimimi.protocol import TABLE, Event, Input, Play, error, event, say, seat_audience
+from kikimimi.protocol import TABLE, Event, Input, Play, error, event, new_event, say, seat_audience
 
 from . import machine
 from .machine import PhaseModel
@@ -148,11 +148,11 @@ class TridentGame(PhaseModel, Play):
     # The say is built here as `say_params` builds it, without its call: a
     # Trident input says two phrases on average.
     def _announce(self, key: str, **params: Any) -> None:
-        self._out.append(Event("say", {"to": TABLE, "key": key, "params": params}))
+        self._out.append(new_event("say", {"to": TABLE, "key": key, "params": params}))
 
     def _tell(self, seat: int, key: str, **params: Any) -> None:
         ears = self._ears
-        self._out.append(Event("say", {"to": ears[seat] if seat in ears else seat_audience(seat),
+        self._out.append(new_event("say", {"to": ears[seat] if seat in ears else seat_audience(seat),
                                        "key": key, "params": params}))
 
     # -- the basket ----------------------------------------------------------
@@ -169,8 +169,8 @@ class TridentGame(PhaseModel, Play):
         self.where[tag] = seat
         self.basket_count -= 1
         ear = self._ears.get(seat) or seat_audience(seat)
-        self._out += (Event("draw", {"seat": seat, "tag": tag, "private": ear}),
-                      Event("say", {"to": ear, "key": "drawn", "params": {"piece": tag}}))
+        self._out += (new_event("draw", {"seat": seat, "tag": tag, "private": ear}),
+                      new_event("say", {"to": ear, "key": "drawn", "params": {"piece": tag}}))
         if before == 0:  # only a hand now of one piece can need a new declaration: no call otherwise
             self._hand_size_changed(seat, before)
 
@@ -327,7 +327,7 @@ class TridentGame(PhaseModel, Play):
         self.where[p.tag] = FIELD
         self.field.append(p.tag)
         self.agreed.clear()
-        self._out.append(Event("play", {"seat": seat, "tag": p.tag}))
+        self._out.append(new_event("play", {"seat": seat, "tag": p.tag}))
         if p.kind is Kind.SPECIAL2:
             self._announce("field-unknown", piece=p.tag, effect=p.effect)
         else:
@@ -340,7 +340,7 @@ class TridentGame(PhaseModel, Play):
             self._rotate(p.rotate)
         if p.adds:
             self.pending += p.adds
-            self._out.append(Event("pending", {"total": self.pending}))
+            self._out.append(new_event("pending", {"total": self.pending}))
             self._announce("pending", total=self.pending)
         elif self.pending:  # an unknown answer adds nothing; the total moves on
             self._out.append(event("pending", total=self.pending))
@@ -361,7 +361,7 @@ class TridentGame(PhaseModel, Play):
 
     def _set_suit(self, suit: Suit) -> None:
         self.suit = suit
-        self._out.append(Event("suit", {"suit": suit.value}))
+        self._out.append(new_event("suit", {"suit": suit.value}))
         self._announce("suit-set", suit=suit.value)
 
     def _rotate(self, direction: str) -> None:
@@ -391,7 +391,7 @@ class TridentGame(PhaseModel, Play):
 
     def _start_turn(self) -> None:
         self.has_drawn = False
-        self._out.append(Event("turn", {"seat": self.turn}))
+        self._out.append(new_event("turn", {"seat": self.turn}))
         self._announce("turn", seat=self.turn)
 
     # -- penalties and the end -------------------------------------------------

@@ -148,7 +148,8 @@ class Bot(Follows):
         #: Every piece in my hand was heard when last looked, and none came or was
         #: forgotten since: `off_turn_action`, asked of every bot on every input,
         #: then skips walking the hand.  Cleared where a piece can turn unheard (a
-        #: draw into this hand, a wrong piece forgotten, a rotation's new hand).
+        #: draw into this hand, a wrong piece forgotten, a rotation's new hand), all
+        #: in `Bot.hear`: a subclass that hears otherwise calls it too (SearchBot does).
         self.all_heard = False
 
     # -- hearing -------------------------------------------------------------
@@ -335,7 +336,6 @@ class TridentSimulation:
         others = SEARCH.get(kind, kind)
         temper = HUMAN if others == "human" else Temper()
         self.bots = {s: Bot(s, players, temper, random.Random(rng.random())) for s in range(1, players + 1)}
-        self.rng = random.Random(rng.random())
         self.steps = 0
         self.step_cap = step_cap
         self.errors_in_a_row = 0
@@ -380,18 +380,18 @@ class TridentSimulation:
                     return {"reader": "hand", "seat": short, "tag": w.basket[-1]}
         if w.needs_field_piece and w.basket:
             return {"reader": "field", "tag": w.basket[-1]}
-        hands, seated = w.hands, self.bots.items()
-        for seat, bot, plain in self._seated_bots:
+        hands, seated = w.hands, self._seated_bots
+        for seat, bot, plain in seated:
             if plain and bot.all_heard and not (bot.want_trident or bot.want_agree or bot.owed):
                 continue  # `off_turn_action` would return None
             action = bot.off_turn_action(hands[seat], w)
             if action:
                 return action
-        for seat, bot in seated:
+        for seat, bot, _ in seated:
             if bot.choosing:
                 return bot.choose(hands[seat])
         turn = self._listeners[0][0].turn
-        for seat, bot in seated:
+        for seat, bot, _ in seated:
             if seat != turn:
                 action = bot.impatient_play(hands[seat])
                 if action:
