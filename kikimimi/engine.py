@@ -163,7 +163,7 @@ class Table:
         if clock_line:
             return out + self._clock_line(line, t, item["timer"])
         parsed = self._to_input(line, t, item)
-        if isinstance(parsed, list):  # refused or handled by the runtime itself
+        if type(parsed) is not Input and isinstance(parsed, list):  # refused or handled by the runtime itself
             return out + parsed if out else parsed
         game = self.game
         if game.over:

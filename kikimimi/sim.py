@@ -66,8 +66,9 @@ def play(
     feed, next_input, observe = table.feed, simulation.next_input, simulation.observe
     t = 0.0
     whole = True  # t is a whole second
+    number = 1  # the script's last line number (len(script), kept as a count: asked three times an input)
     while not table.game.over:
-        proposed = {"console": "stop"} if len(script) > max_inputs else next_input()
+        proposed = {"console": "stop"} if number > max_inputs else next_input()
         if proposed is None:
             break
         if whole and "dt" not in proposed:  # a whole second plus one is whole: nothing to round
@@ -83,12 +84,13 @@ def play(
             if "dt" in line:
                 del line["dt"]
         script.append(line)
-        events = feed(len(script), line)
+        number += 1
+        events = feed(number, line)
         log += events
         observe(events)
         if watch:
             watch(line, events)
-        if len(script) > max_inputs + 1 and line.get("console") == "stop":
+        if number > max_inputs + 1 and line.get("console") == "stop":
             break
     table.close()  # the game is done with: release what it holds (Game.close)
     talk = getattr(simulation, "transcript", None)

@@ -17,7 +17,7 @@ GAME = Declaration(
     phrase_values=phrase_values, min_players=4, max_players=12, official_players=8,
     options=OPTIONS, commands=Mafia42Game.console_commands,
     secret_options=frozenset({"skills"}),  # a seat's skill tells its side: no spectator may read it
-    bots=("reason", "plain", "ear"), bot_table=".bots:Mafia42Simulation",
+    bots=("reason", "plain", "reason-core", "ear"), bot_table=".bots:Mafia42Simulation",
     report=".tuning:Mafia42Report", diagram=".game:diagram",
     pause_when_reader_lost=True,  # a seat whose reader is lost cannot act: its phase's clock stops
     seat_bots=True)  # every act is a labelled token: a bot can take an empty seat

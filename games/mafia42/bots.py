@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import random
 from collections import deque
+from dataclasses import replace
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -31,15 +32,25 @@ from .reasoning import Reasoning, ReasonSeat, Style
 from .suspicion import Facts
 from .talk import Board
 
-#: The bot kinds; the first is the default.
+#: The bot kinds the report plays beside each other by default; the first is the default bot.
 BOTS = ("reason", "plain")
+#: Every kind: also the reasoning bots with the cult and the helpers out of contact playing as
+#: today's bots (`Style.own_sides`), to measure what their own reasoning changes.
+KINDS = BOTS + ("reason-core",)
+#: Days with no death, return, conversion or contact after which the referee stops the game
+#: (void): a stalemate the rules give no end to (docs/bots.md, "Void games").
+STALEMATE_DAYS = 30
+
+
+#: The events that change a game's course (the referee's view: some are private to seats).
+CHANGES = frozenset({"death", "revived", "converted", "contact"})
 
 
 class Mafia42Simulation:
     def __init__(self, seed: int, players: int, options: Mapping[str, Any], bot: str | None = None,
                  style: Style | None = None):
-        if bot not in (None, *BOTS):
-            raise ValueError(f"mafia42 bots are {', '.join(BOTS)}, not {bot!r}")
+        if bot not in (None, *KINDS):
+            raise ValueError(f"mafia42 bots are {', '.join(KINDS)}, not {bot!r}")
         opts = parse_options(players, options)
         self.players = players
         self.rng = random.Random(seed)
@@ -48,6 +59,8 @@ class Mafia42Simulation:
         self.facts = Facts.of_deck(players, opts["jobs"], helpers, self.talk)
         self.reasoning = Reasoning(self.facts)
         self.kind = bot or BOTS[0]
+        if self.kind == "reason-core":
+            self.kind, style = "reason", replace(style or Style(), own_sides=False)
         self.bots: dict[int, BotSeat] = {
             s: (ReasonSeat(s, players, random.Random(seed * 1000 + s), self.reasoning, style)
                 if self.kind == "reason" else BotSeat(s, players, random.Random(seed * 1000 + s)))
@@ -58,6 +71,7 @@ class Mafia42Simulation:
         self.deadline = 0.0
         self.accused = 0
         self.phase = "dealing"
+        self.changed = 0  # the last day a seat died, came back, was converted or made contact
         deck = list(opts["jobs"])
         self.rng.shuffle(deck)
         seen: dict[str, int] = {}
@@ -66,7 +80,9 @@ class Mafia42Simulation:
             self.queue.append({"reader": "hand", "seat": s, "tag": f"mafia42:job-{job}-{seen[job]}", "dt": 1.0})
 
     def next_input(self) -> dict[str, Any] | None:
-        if self.queue:
+        if self.phase == "discussion" and self.day - self.changed > STALEMATE_DAYS:
+            line: dict[str, Any] = {"console": "stop", "dt": 0.01}  # the referee ends a stalemate (void)
+        elif self.queue:
             line = self.queue.popleft()
         elif self.phase in ("night", "approval"):
             # the phases that may end the game: the referee closes them a moment
@@ -79,6 +95,7 @@ class Mafia42Simulation:
         return line
 
     def observe(self, events: Sequence[Mapping[str, Any]]) -> None:
+        self.changed = max([self.changed] + [self.day for ev in events if ev["type"] in CHANGES])
         for ev in deliver(events, self.bots):
             self.facts.see(ev)
             kind = ev["type"]

@@ -13,15 +13,21 @@ The town weighs the worlds (`suspicion.weigh`) narrowed by its own secrets:
 - the doctor protects the police claimant most likely real, the reporter
   and the gangster aim at the most suspect, the mercenary shoots it.
 
-The mafia read the same public worlds, as the town sees them.  One mafioso
-claims police when it pays (always to answer a police claim that names a
+The mafia read the same public worlds, as the town sees them.  One member
+of the team in contact claims police when it pays (`liar`: a helper in
+contact before a mafioso; always to answer a police claim that names a
 mate, sometimes at once), with a story that public facts cannot break: it
 clears its mates and accuses trusted citizens, and never names a seat the
 morning proved.  The mafia shoot the claimants first, vote with the town's
 choice when it is not a mate, and vote a doomed mate themselves (a bus) when
-two or more are alive.  Helpers out of contact, the cult, and every other
-special play as today's bots do (`BotSeat`): the worlds treat them as
-unknown citizens.
+two or more are alive.
+
+Every seat plays its side (`ReasonSeat.side`): the helpers still seeking the
+mafia (`helpers`), the cult (`cult`), and the specials whose acts want a
+reason (the clergy, the magician, the medium: `_special`).  Two things keep
+a game from stalling between bots: a seat the approval spared, with nothing
+changed since, is not voted again (`Facts.futile`), and after a tie with
+nothing changed a seat that named the same seat again thinks again (`_unstall`).
 """
 from __future__ import annotations
 
@@ -32,6 +38,7 @@ from typing import Any
 
 from kikimimi.roles.claims import Claim, co, found, vote
 
+from . import cult, helpers
 from .plain import BotSeat
 from .suspicion import Facts, Odds, Posterior, World, weigh
 from .talk import MAFIA, NOT_MAFIA
@@ -47,6 +54,7 @@ class Style:
     fake_early: float = 0.35  # a mafioso claims police on day 1 unprompted
     shoot_claimant: float = 0.75  # the mafia shoot a police claimant rather than a trusted seat
     bus: float = 0.5  # the mafia vote a doomed mate
+    own_sides: bool = True  # the cult and the helpers out of contact reason (False: as today's bots)
 
 
 class Reasoning:
@@ -87,6 +95,7 @@ class ReasonSeat(BotSeat):
         self.day = 0
         self.helpers: set[int] = set()  # a mafioso's helpers in contact
         self.tied = False  # yesterday's vote ended in a tie (or no votes)
+        self.failed: set[int] = set()  # the cult leader's conversions that failed: mafia team or clergy
         self._view: Posterior | None = None
         self._view_key: tuple[Any, ...] = ()
 
@@ -106,6 +115,14 @@ class ReasonSeat(BotSeat):
                 self.helpers.add(int(params["seat"]))
             elif key == "job-of" and self.job == "medium":
                 self.found.append((int(params["seat"]), params.get("job") == "job:mafia"))
+            elif key == "you-converted":  # the cult leader took this seat: it plays for the cult now
+                self.team = "cult"
+            elif key == "converted-job":
+                self.mates.add(int(params["seat"]))
+            elif key == "convert-failed":
+                self.failed.add(int(params["seat"]))
+            elif key in ("seduced", "robbed", "cursed", "marked"):  # a helper's try at finding the mafia
+                self.checked.add(int(params["seat"]))
 
     # -- what it makes of it ------------------------------------------------------------
     @property
@@ -113,9 +130,14 @@ class ReasonSeat(BotSeat):
         """On the mafia's side and knowing it: a mafioso, or a helper in contact."""
         return self.team == "mafia" and (self.job == "mafia" or bool(self.mates))
 
-    def reasons(self) -> bool:
-        """Does this seat play by the worlds (else it plays as today's bots)?"""
-        return self.mafioso or (self.team == "citizens" and self.job in TOWN_JOBS)
+    @property
+    def side(self) -> str:
+        """Whose game this seat plays: the mafia's (in contact), a helper's still seeking the
+        mafia, the cult's, or the town's."""
+        if self.mafioso:
+            return "mafia"
+        side = "helper" if self.team == "mafia" else "cult" if self.team == "cult" else "town"
+        return side if side == "town" or self.style.own_sides else "plain"
 
     def view(self) -> Posterior:
         """The public worlds narrowed by this seat's own knowledge (kept until either changes)."""
@@ -132,7 +154,7 @@ class ReasonSeat(BotSeat):
     def _others(self) -> list[int]:
         return [s for s in self.living() if s not in self.mates]
 
-    def _suspect(self, post: Posterior, seats: Iterable[int]) -> int | None:
+    def suspect(self, post: Posterior, seats: Iterable[int]) -> int | None:
         """The seat most likely a mafioso; among equals, one drawn by this seat's own generator
         (never the lowest seat: nobody should be voted for the number on their chair)."""
         ranked = post.most_suspect(seats)
@@ -144,7 +166,7 @@ class ReasonSeat(BotSeat):
     # -- the discussion ------------------------------------------------------------------
     def speak(self, day: int) -> list[Claim]:
         """Role and finding claims, said in the first round of the discussion."""
-        if self.seat in self.dead or not self.reasons():
+        if self.seat in self.dead or self.side in ("helper", "plain"):
             return []
         if self.mafioso:
             return self._lie(day)
@@ -166,11 +188,21 @@ class ReasonSeat(BotSeat):
                 out.append(found(role, target, MAFIA if mafia else NOT_MAFIA))
         return out
 
+    def liar(self) -> int | None:
+        """The team's one fake police, as every member in contact works it out alike: a living
+        member who has claimed already, else the lowest helper in contact (the real police reads
+        a helper "not mafia", so its claim survives a check), else the lowest mafioso."""
+        team = sorted(s for s in {self.seat} | self.mates if s not in self.dead)
+        roles = self.reasoning.facts.talk.roles()
+        claimed = [s for s in team if roles.get(s) == "police"]
+        helpers = [s for s in team if s in self.helpers or (s == self.seat and self.job != "mafia")]
+        first = claimed or helpers or team
+        return first[0] if first else None
+
     def _lie(self, day: int) -> list[Claim]:
-        """The mafia's fake police: one mafioso (the lowest living seat of them) speaks."""
+        """The mafia's fake police: one member of the team in contact speaks (`liar`)."""
         facts = self.reasoning.facts
-        liars = sorted(s for s in self._mafiosi() if s not in self.dead)
-        if self.job != "mafia" or liars[0] != self.seat or not facts.police:
+        if self.liar() != self.seat or not facts.police:
             return []
         roles = facts.talk.roles()
         rivals = [s for s, r in roles.items() if r == "police" and s not in self.mates and s != self.seat]
@@ -205,7 +237,7 @@ class ReasonSeat(BotSeat):
     def intend(self, day: int) -> Claim | None:
         """The vote this seat names, in the second round of the discussion."""
         self.intent, self.bussing = None, False
-        if self.seat in self.dead or not self.reasons():
+        if self.seat in self.dead or self.side == "plain":
             return None
         talk = self.reasoning.facts.talk
         named: dict[int, int] = {}
@@ -213,11 +245,28 @@ class ReasonSeat(BotSeat):
             if x not in self.dead:
                 named[x] = named.get(x, 0) + 1
         top = max(named, key=lambda s: (named[s], -s)) if named else None
-        if self.mafioso:
+        side = self.side
+        if side == "mafia":
             self.intent = self._mafia_vote(top)
+        elif side == "helper":
+            self.intent = helpers.vote(self, top)
+        elif side == "cult":
+            self.intent = cult.vote(self, top)
         else:
             self.intent = self._town_vote(top)
+        if side in ("town", "cult") and self.reasoning.facts.stalled():
+            self.intent = self._unstall(day, self.intent)
         return None if self.intent is None else vote(self.intent)
+
+    def _unstall(self, day: int, intent: int | None) -> int | None:
+        """Yesterday's vote tied and nothing has changed since: naming the same seat again would
+        tie again, day after day (two camps, each sure of its seat), so at even odds this seat
+        names another it does not know to be its own side's."""
+        before = dict(self.reasoning.facts.talk.intentions(day - 1)).get(self.seat)
+        if intent is None or intent != before or self.rng.random() < 0.5:
+            return intent
+        pool = [s for s in self.living() if s not in self.mates and s not in self.clear and s != intent]
+        return self.rng.choice(pool) if pool else intent
 
     def _town_vote(self, top: int | None) -> int | None:
         known = sorted(s for s in self.mafia if s not in self.dead and s != self.seat)
@@ -226,7 +275,9 @@ class ReasonSeat(BotSeat):
             return known[0]
         post = self.view()
         pool = [s for s in self.living() if s not in self.clear and s not in self.mates] or self.living()
-        best = self._suspect(post, pool)
+        futile = self.reasoning.facts.futile()  # spared, and nothing has changed since
+        pool = [s for s in pool if s not in futile] or pool
+        best = self.suspect(post, pool)
         if best is None:
             return None
         if post.mafia[best] < 1e-6:  # no mafioso lives in any world, yet the game goes on
@@ -247,7 +298,9 @@ class ReasonSeat(BotSeat):
         if against:
             most = max(against.values())
             return self.rng.choice(sorted(s for s, n in against.items() if n == most))
-        return top if top is not None and top in pool else self.rng.choice(pool)
+        if top is not None and top in pool and not self.tied:
+            return top
+        return self.rng.choice(pool)  # after a tie, following the seat named most may tie again
 
     def _mafia_vote(self, top: int | None) -> int | None:
         others = self._others()
@@ -261,11 +314,11 @@ class ReasonSeat(BotSeat):
                 return top
         if top is not None and top in others:
             return top
-        return self._suspect(self.reasoning.public(), others)
+        return self.suspect(self.reasoning.public(), others)
 
     # -- acts ------------------------------------------------------------------------------
     def vote(self) -> int | None:
-        if not self.reasons():
+        if self.side == "plain":
             return super().vote()
         if self.intent is not None and self.intent not in self.dead:
             return self.intent
@@ -273,10 +326,19 @@ class ReasonSeat(BotSeat):
         return self.intent
 
     def approve(self, accused: int) -> bool:
-        if not self.reasons():
-            return super().approve(accused)
-        if self.mafioso:
+        side = self.side
+        if side == "mafia":
             return self.bussing if accused in self.mates else True
+        if side == "helper":
+            return helpers.approve(self, accused)
+        if side == "cult":
+            return cult.approve(self, accused)
+        if side == "plain":
+            return super().approve(accused)
+        return self.town_approves(accused)
+
+    def town_approves(self, accused: int) -> bool:
+        """Yes when the accused is at least `Style.approve` times as suspect as the living's mean."""
         if accused in self.mafia or accused in self.reasoning.facts.revealed_helpers():
             return True
         if accused in self.mates or accused in self.clear:
@@ -287,27 +349,51 @@ class ReasonSeat(BotSeat):
         return post.mafia[accused] >= self.style.approve * mean
 
     def night_target(self) -> int:
-        if not self.reasons():
+        job, side = self.job, self.side
+        if side == "mafia" and job == "mafia":
+            return self.shot()
+        if side in ("mafia", "helper"):
+            return helpers.night(self) or super().night_target()
+        if side == "plain":
             return super().night_target()
-        job = self.job
-        if self.mafioso:
-            return self._shot() if job == "mafia" else super().night_target()
+        if side == "cult" and job in ("cult-leader", "fanatic"):
+            return cult.convert_target(self)
         post = self.view()
         pool = [s for s in self.living() if s not in self.clear and s not in self.mates]
         if job == "police":
             unknown = [s for s in pool if s not in self.checked]
-            return self._suspect(post, unknown) or super().night_target()
+            return self.suspect(post, unknown) or super().night_target()
         if job == "doctor":
             claimants = [s for s in self.living(others=False) if post.police[s] > 0.3]
             if claimants:
                 return max(claimants, key=lambda s: (post.police[s], -s))
             return super().night_target()
+        if job == "mercenary" and pool and max(post.mafia[s] for s in pool) < 1e-6:
+            return self._helper_hunt(pool, None)  # no mafioso lives: a helper in contact may
         if job in ("gangster", "mercenary", "reporter"):
             unknown = [s for s in pool if s not in self.checked] if job == "reporter" else pool
-            return self._suspect(post, unknown) or super().night_target()
-        return super().night_target()
+            return self.suspect(post, unknown) or super().night_target()
+        return self._special(job, post, pool) or super().night_target()
 
-    def _shot(self) -> int:
+    def _special(self, job: str, post: Posterior, pool: list[int]) -> int | None:
+        """The clergy brings back the dead seat likeliest a citizen (a revived mafioso would play
+        on for the mafia); the magician, from night 2, marks the most suspect seat to die in his
+        place (night 1 knows nothing: he marks himself, which spends nothing); the medium reads
+        the dead it has not read, the executed first (a night death is rarely a mafioso)."""
+        dead = sorted(s for s in self.dead if s != self.seat)
+        if job == "clergy" and dead:
+            low = min(post.mafia[s] for s in dead)
+            trusted = [s for s in dead if post.mafia[s] <= low + 1e-9]
+            return max(trusted, key=lambda s: (post.police[s], -s))
+        if job == "magician":
+            return self.suspect(post, pool) if self.day >= 2 else self.seat
+        if job == "medium":
+            unread = [s for s in dead if s not in self.checked]
+            by_day = [s for s in unread if s not in self.reasoning.facts.night_dead]
+            return (by_day or unread)[0] if unread else None
+        return None
+
+    def shot(self) -> int:
         others = self._others()
         if not others:
             return self.seat
@@ -322,11 +408,7 @@ class ReasonSeat(BotSeat):
         trusted = public.most_suspect(others)[::-1][:3]
         return self.rng.choice(trusted)
 
-    def _mafiosi(self) -> set[int]:
-        """The seats this mafioso knows to be mafiosi proper: itself and its partners."""
-        return ({self.seat} | self.mates) - self.helpers
-
-
-#: Citizens whose play the worlds guide; every other citizen job plays as today's bots.
-TOWN_JOBS = frozenset({"police", "doctor", "medium", "citizen", "politician", "gangster", "mercenary",
-                       "reporter", "judge", "lover", "prophet", "clergy", "magician", "society"})
+    def mafiosi(self) -> set[int]:
+        """The seats this member of the mafia's team knows to be mafiosi proper."""
+        team = {self.seat} | self.mates if self.job == "mafia" else self.mates
+        return team - self.helpers

@@ -58,6 +58,19 @@ class Facts:
     day: int = 0
     version: int = 0
     helper_jobs: frozenset[str] = frozenset()  # the catalogue's helpers: a seat revealed as one is the mafia's
+    spared: dict[int, frozenset[int]] = field(default_factory=dict)  # seat spared -> who was dead then
+    tie: frozenset[int] | None = None  # the last vote tied: who was dead then
+
+    def stalled(self) -> bool:
+        """The last vote tied and nobody has died or come back since: the same votes would tie
+        again, so a seat that named the same seat as then should think again."""
+        return self.tie is not None and self.tie == frozenset(self.dead)
+
+    def futile(self) -> set[int]:
+        """Living seats the approval spared with the same seats dead as now: voting them again
+        would meet the same approval (a revealed judge's, a cult's that shields its own)."""
+        gone = frozenset(self.dead)
+        return {s for s, then in self.spared.items() if then == gone and s not in self.dead}
 
     def revealed_helpers(self) -> list[int]:
         """Living seats whose job was made public as a helper's (the mafia's team, not mafiosi)."""
@@ -76,6 +89,9 @@ class Facts:
         if kind == "phase":
             self.day = int(ev.get("day") or 0)
             return
+        if kind == "accused":  # changes no world: the weighing's version stays
+            self.tie = frozenset(self.dead) if ev.get("seat") is None else None
+            return
         if kind == "death":
             seat = int(ev["seat"])
             self.dead.add(seat)
@@ -93,6 +109,9 @@ class Facts:
                 self.jobs[int(params["seat"])] = "politician"
             elif key == "judge-revealed":
                 self.jobs[int(params["seat"])] = "judge"
+            elif key == "spared":  # changes no world: the weighing's version stays
+                self.spared[int(params["seat"])] = frozenset(self.dead)
+                return
             else:
                 return
         else:

@@ -86,7 +86,8 @@ class Mafia42Report(Report):
         if len(kinds) == 1:
             return self.one_kind(rows, ask)
         parts = [self.one_kind([r for r in rows if r[0].bot == kind], ask, kind) for kind in kinds]
-        return "\n\n".join([_versus(rows, ask, kinds, "citizens"), _versus(rows, ask, kinds, "mafia"), *parts])
+        teams = ["citizens", "mafia"] + (["cult"] if any(m == "cult" for _, m in _cells(ask)) else [])
+        return "\n\n".join([*(_versus(rows, ask, kinds, team) for team in teams), *parts])
 
     def one_kind(self, rows: Sequence[Row], ask: Ask, kind: str | None = None) -> str:
         cells = _cells(ask)
@@ -139,6 +140,8 @@ def _versus(rows: Sequence[Row], ask: Ask, kinds: Sequence[str | None], team: st
              f"{ask.games} deals per cell, seeds {ask.seed}..{ask.seed + ask.games - 1}; 95 % intervals)",
              f"players mode     {a + ' bots':>24s} {b + ' bots':>24s}  {a} − {b} (paired by deal)"]
     for cell in _cells(ask):
+        if team == "cult" and cell[1] != "cult":
+            continue
         x, y = won.get((cell, a), {}), won.get((cell, b), {})
         seeds = sorted(set(x) & set(y))
         xs, ys = [x[s] for s in seeds], [y[s] for s in seeds]

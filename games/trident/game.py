@@ -32,7 +32,7 @@ from kikimimi.commands import Command, dispatch, hint_command, refusal, stop_com
 from kikimimi.hints import Line, line
 from kikimimi.kit import own_set
 from kikimimi.options import Options, choice, seat
-from kikimimi.protocol import TABLE, Event, Input, Play, error, event, say, seat_audience
+from kikimimi.protocol import TABLE, Event, Input, Play, error, event, new_event, say, seat_audience
 
 from . import machine
 from .machine import PhaseModel
@@ -98,13 +98,14 @@ class TridentGame(PhaseModel, Play):
         self._out: list[Event] = []
         machine.attach(self)
 
+    #: True once the game has ended (the phase "over"): a plain attribute, set beside
+    #: `finish()`, because the engine and the sim driver read it on every input and
+    #: a property is a call each time.
+    over: bool = False
+
     # -- the play protocol -------------------------------------------------
     def start(self, t: float) -> list[Event]:
         return [say(TABLE, "deal", count=HAND_SIZE)]
-
-    @property
-    def over(self) -> bool:
-        return self.state == "over"
 
     def handle(self, inp: Input) -> list[Event]:
         out = self._out = []
@@ -147,11 +148,11 @@ class TridentGame(PhaseModel, Play):
     # The say is built here as `say_params` builds it, without its call: a
     # Trident input says two phrases on average.
     def _announce(self, key: str, **params: Any) -> None:
-        self._out.append(Event("say", {"to": TABLE, "key": key, "params": params}))
+        self._out.append(new_event("say", {"to": TABLE, "key": key, "params": params}))
 
     def _tell(self, seat: int, key: str, **params: Any) -> None:
         ears = self._ears
-        self._out.append(Event("say", {"to": ears[seat] if seat in ears else seat_audience(seat),
+        self._out.append(new_event("say", {"to": ears[seat] if seat in ears else seat_audience(seat),
                                        "key": key, "params": params}))
 
     # -- the basket ----------------------------------------------------------
@@ -168,9 +169,10 @@ class TridentGame(PhaseModel, Play):
         self.where[tag] = seat
         self.basket_count -= 1
         ear = self._ears.get(seat) or seat_audience(seat)
-        self._out += (Event("draw", {"seat": seat, "tag": tag, "private": ear}),
-                      Event("say", {"to": ear, "key": "drawn", "params": {"piece": tag}}))
-        self._hand_size_changed(seat, before)
+        self._out += (new_event("draw", {"seat": seat, "tag": tag, "private": ear}),
+                      new_event("say", {"to": ear, "key": "drawn", "params": {"piece": tag}}))
+        if before == 0:  # only a hand now of one piece can need a new declaration: no call otherwise
+            self._hand_size_changed(seat, before)
 
     def _hand_size_changed(self, seat: int, before: int) -> None:
         """Trident must be declared after the hand last dropped to one piece."""
@@ -210,7 +212,7 @@ class TridentGame(PhaseModel, Play):
                 self._out += refusal(seat, f"seat {seat} already has {HAND_SIZE} pieces", "deal-full", count=HAND_SIZE)
                 return
             self._take(seat, tag)
-            if all(len(h) == HAND_SIZE for h in self.hands.values()):
+            if len(self.hands[seat]) == HAND_SIZE and all(len(h) == HAND_SIZE for h in self.hands.values()):
                 self.dealt()
                 self._announce("opening-draw", seat=self.first)
             return
@@ -325,19 +327,20 @@ class TridentGame(PhaseModel, Play):
         self.where[p.tag] = FIELD
         self.field.append(p.tag)
         self.agreed.clear()
-        self._out.append(Event("play", {"seat": seat, "tag": p.tag}))
+        self._out.append(new_event("play", {"seat": seat, "tag": p.tag}))
         if p.kind is Kind.SPECIAL2:
             self._announce("field-unknown", piece=p.tag, effect=p.effect)
         else:
             self._announce("field-piece", piece=p.tag)
-        self._hand_size_changed(seat, before)
+        if before == 2:  # only a hand now of one piece can need a new declaration: no call otherwise
+            self._hand_size_changed(seat, before)
         if p.sets_suit is not None:
             self._set_suit(p.sets_suit)
         if p.rotate is not None:
             self._rotate(p.rotate)
         if p.adds:
             self.pending += p.adds
-            self._out.append(Event("pending", {"total": self.pending}))
+            self._out.append(new_event("pending", {"total": self.pending}))
             self._announce("pending", total=self.pending)
         elif self.pending:  # an unknown answer adds nothing; the total moves on
             self._out.append(event("pending", total=self.pending))
@@ -358,7 +361,7 @@ class TridentGame(PhaseModel, Play):
 
     def _set_suit(self, suit: Suit) -> None:
         self.suit = suit
-        self._out.append(Event("suit", {"suit": suit.value}))
+        self._out.append(new_event("suit", {"suit": suit.value}))
         self._announce("suit-set", suit=suit.value)
 
     def _rotate(self, direction: str) -> None:
@@ -388,7 +391,7 @@ class TridentGame(PhaseModel, Play):
 
     def _start_turn(self) -> None:
         self.has_drawn = False
-        self._out.append(Event("turn", {"seat": self.turn}))
+        self._out.append(new_event("turn", {"seat": self.turn}))
         self._announce("turn", seat=self.turn)
 
     # -- penalties and the end -------------------------------------------------
@@ -448,6 +451,7 @@ class TridentGame(PhaseModel, Play):
         ranking = self._ranking(winner, crashed)
         self.result = {"reason": reason, "ranking": ranking}
         self.finish()
+        self.over = True
         self._out.append(event("game-over", reason=reason, ranking=ranking))
         self._announce(f"game-over-{reason}", seat=winner or crashed or 0)
         key = "rank-points" if self.scoring == "competition" else "rank-pieces"

@@ -145,6 +145,12 @@ class Bot(Follows):
         self.memory: dict[str, str] = {}  # physical piece -> what it was heard to be
         self.want_trident = False
         self.tried: str | None = None
+        #: Every piece in my hand was heard when last looked, and none came or was
+        #: forgotten since: `off_turn_action`, asked of every bot on every input,
+        #: then skips walking the hand.  Cleared where a piece can turn unheard (a
+        #: draw into this hand, a wrong piece forgotten, a rotation's new hand), all
+        #: in `Bot.hear`: a subclass that hears otherwise calls it too (SearchBot does).
+        self.all_heard = False
 
     # -- hearing -------------------------------------------------------------
     #: The event types `hear` acts on; of the `say`s, only an earphone's (a bot
@@ -158,17 +164,20 @@ class Bot(Follows):
     def hear(self, ev: Mapping[str, Any], hand: list[str]) -> None:
         kind = ev["type"]
         if kind == "say":
-            key, params = ev["key"], ev.get("params") or {}
             if ev["to"] != "table":
-                if key in ("drawn", "hand-piece"):
-                    self.memory[params["piece"]] = HEARD[params["piece"]]
+                key = ev["key"]
+                if key == "drawn" or key == "hand-piece":
+                    piece = ev["params"]["piece"]
+                    self.memory[piece] = HEARD[piece]
                 elif key == "draw-more":
-                    self.owed = int(params["count"])
+                    self.owed = int(ev["params"]["count"])
                 elif key == "choose-suit":
                     self.choosing = True
                 elif key.startswith("wrong-") and self.tried:
                     self.memory.pop(self.tried, None)  # it was not what I thought: listen again
+                    self.all_heard = False
         elif kind == "draw" and ev["seat"] == self.seat:
+            self.all_heard = False  # a new piece in my hand
             if self.owed:
                 self.owed -= 1
             elif self.turn == self.seat and not self.pending:
@@ -185,6 +194,7 @@ class Bot(Follows):
                 self.want_trident = self.rng.random() >= self.temper.miss_trident
         elif kind == "rotate":
             self.memory = {}  # a new hand, unheard
+            self.all_heard = False
             self.want_trident = len(hand) == 1 and self.rng.random() >= self.temper.miss_trident
         elif kind == "declare":
             if ev["what"] == "agree" and ev["seat"] != self.seat and not self.agreed:
@@ -203,9 +213,12 @@ class Bot(Follows):
         t = self.temper
         if self.suit is not None and self.rng.random() < t.forget_suit:
             self.suit = None
-        for tag in list(self.memory):
-            if self.rng.random() < t.misremember:
-                self.memory[tag] = self.rng.choice(MISREMEMBERED)
+        # One draw per remembered piece, in memory's order (a value replaced in place
+        # leaves the dict's iteration as it was); the lookups made once, not per piece.
+        memory, rng, draw, misremember = self.memory, self.rng, self.rng.random, t.misremember
+        for tag in memory:
+            if draw() < misremember:
+                memory[tag] = rng.choice(MISREMEMBERED)
 
     # -- acting ----------------------------------------------------------------
     def off_turn_action(self, hand: list[str], world: World) -> dict[str, Any] | None:
@@ -218,10 +231,13 @@ class Bot(Follows):
             return self._hand("cmd:agree")
         if self.owed and world.basket:
             return self._hand(world.basket[-1])
+        if self.all_heard:
+            return None
         memory = self.memory
         for tag in hand:
             if tag not in memory:  # the first piece not heard yet: listen to it
                 return self._hand(tag)
+        self.all_heard = True
         return None
 
     def impatient_play(self, hand: list[str]) -> dict[str, Any] | None:
@@ -249,10 +265,11 @@ class Bot(Follows):
             options: list[str | None] = list(legal) + [None]
             choice = self.rng.choice(options)
             return self._play(choice) if choice else self._draw_or_pass(world)
-        basics = [t for t in legal if self.memory[t] in BASIC]
+        memory = self.memory
+        basics = [t for t in legal if memory[t] in BASIC]
         if basics:
             return self._play(self.rng.choice(basics))
-        others = [t for t in legal if self.memory[t] not in BASIC]
+        others = [t for t in legal if memory[t] not in BASIC]
         if others and (self.drawn or self.rng.random() < 0.5):
             return self._play(self.rng.choice(others))
         return self._draw_or_pass(world)
@@ -299,6 +316,11 @@ class Bot(Follows):
         return {"reader": "field", "tag": tag}
 
 
+#: What `observe` routes by: the event types the table follows and those bots hear,
+#: the speaker's lines that move the table, the earphone's that bots act on.
+_ROUTES = (World.FOLLOWS, Bot.HEARS, World.SPEAKER_KEYS, Bot.EARPHONE_KEYS)
+
+
 class TridentSimulation:
     """The `Simulation` of protocol.py: proposes the next script line, hears the results."""
 
@@ -314,13 +336,13 @@ class TridentSimulation:
         others = SEARCH.get(kind, kind)
         temper = HUMAN if others == "human" else Temper()
         self.bots = {s: Bot(s, players, temper, random.Random(rng.random())) for s in range(1, players + 1)}
-        self.rng = random.Random(rng.random())
         self.steps = 0
         self.step_cap = step_cap
         self.errors_in_a_row = 0
         self._ears: dict[str, Sequence[Bot]] = {}
         self._speaker_ears: tuple[Bot, ...] = ()
         self._listeners: tuple[tuple[Bot, bool], ...] = ()
+        self._seated_bots: tuple[tuple[int, Bot, bool], ...] = ()
         self._seated()
 
     def replace(self, seat: int, bot: Bot) -> None:
@@ -339,6 +361,11 @@ class TridentSimulation:
         #: public move ("play", "draw") only when it is its own, and on a turn only
         #: through `_new_turn`, so `observe` skips the call that would do nothing.
         self._listeners = tuple((b, type(b).hear is Bot.hear) for b in everyone)
+        #: (seat, bot, whether it acts off turn as `Bot.off_turn_action` does): such a
+        #: bot with no wish, no debt and its hand all heard has nothing to do off turn,
+        #: which `next_input` sees without the call (nearly every bot on every input).
+        self._seated_bots = tuple((s, b, type(b).off_turn_action is Bot.off_turn_action)
+                                  for s, b in self.bots.items())
 
     def next_input(self) -> dict[str, Any] | None:
         if self.world.over:
@@ -348,21 +375,23 @@ class TridentSimulation:
             return {"console": "stop"}
         w = self.world
         if not w.field_pieces:  # dealing: the first seat short of a full hand takes the basket's top
-            short = next((s for s, h in w.hands.items() if len(h) < HAND_SIZE), None)
-            if short is not None:
-                return {"reader": "hand", "seat": short, "tag": w.basket[-1]}
+            for short, h in w.hands.items():
+                if len(h) < HAND_SIZE:
+                    return {"reader": "hand", "seat": short, "tag": w.basket[-1]}
         if w.needs_field_piece and w.basket:
             return {"reader": "field", "tag": w.basket[-1]}
-        hands, seated = w.hands, self.bots.items()
-        for seat, bot in seated:
+        hands, seated = w.hands, self._seated_bots
+        for seat, bot, plain in seated:
+            if plain and bot.all_heard and not (bot.want_trident or bot.want_agree or bot.owed):
+                continue  # `off_turn_action` would return None
             action = bot.off_turn_action(hands[seat], w)
             if action:
                 return action
-        for seat, bot in seated:
+        for seat, bot, _ in seated:
             if bot.choosing:
                 return bot.choose(hands[seat])
         turn = self._listeners[0][0].turn
-        for seat, bot in seated:
+        for seat, bot, _ in seated:
             if seat != turn:
                 action = bot.impatient_play(hands[seat])
                 if action:
@@ -374,9 +403,8 @@ class TridentSimulation:
     def observe(self, events: Sequence[Mapping[str, Any]]) -> None:
         refused = False
         world = self.world
-        ears = self._ears
-        follows, hears = World.FOLLOWS, Bot.HEARS
-        speaker_keys, earphone_keys, speaker_ears = World.SPEAKER_KEYS, Bot.EARPHONE_KEYS, self._speaker_ears
+        ears, speaker_ears = self._ears, self._speaker_ears
+        follows, hears, speaker_keys, earphone_keys = _ROUTES  # one load, not four
         for ev in events:
             kind = ev["type"]
             if kind == "say":

@@ -21,7 +21,8 @@ DECK = ["mafia", "mafia", "police", "doctor", "citizen", "citizen", "citizen", "
 
 
 def _game(seed: int, deal: Sequence[str] | None, monkeypatch: pytest.MonkeyPatch,
-          seat_class: type | None = None) -> tuple[list[dict], list[dict], Mafia42Simulation]:
+          seat_class: type | None = None, options: Mapping[str, Any] | None = None,
+          ) -> tuple[list[dict], list[dict], Mafia42Simulation]:
     """One bot game through the real engine; `deal` fixes which card each seat scans
     (the header's deck, and so everything public about it, stays the same)."""
     made: list[Mafia42Simulation] = []
@@ -40,7 +41,8 @@ def _game(seed: int, deal: Sequence[str] | None, monkeypatch: pytest.MonkeyPatch
         return table
 
     monkeypatch.setattr(declared, "simulation", rigged)
-    script, log = play("mafia42", seed, len(DECK), {"jobs": DECK})
+    opts = dict(options or {"jobs": DECK})
+    script, log = play("mafia42", seed, len(opts["jobs"]), opts)
     monkeypatch.setattr(declared, "simulation", real)
     return script, log, made[0]
 
@@ -118,6 +120,102 @@ def _leaky_deliver(events: Any, bots: Mapping[int, Any], method: str = "see") ->
             yield ev
 
 
+def _seen_by(seat: int, log: list[dict], script: list[dict]) -> list[tuple]:
+    """What a seat may know, in order; the answer to its own scan counts just after the scan
+    (the scan was decided before it)."""
+    def when(e: dict) -> float:
+        line = e.get("in")
+        own = isinstance(line, int) and 0 < line <= len(script) and script[line - 1].get("seat") == seat
+        return e["t"] + (1e-6 if own else 0.0)
+    return [(when(e), e["type"], sorted((k, str(v)) for k, v in e.items() if k not in ("seq", "in", "t")))
+            for e in log if visible_to(e, seat)]
+
+
+def _compare_seats(seed: int, a: Sequence[str], b: Sequence[str], options: Mapping[str, Any],
+                   monkeypatch: pytest.MonkeyPatch) -> tuple[int, list[int]]:
+    """Like `_compare`, for every seat whose card is the same in both deals, each cut at the
+    first moment anything it may know differs: the events it may see (its earphone's too:
+    a convert hears its leader, the mafia hear their helper) or anyone's talk."""
+    sa, la, ma = _game(seed, a, monkeypatch, options=options)
+    sb, lb, mb = _game(seed, b, monkeypatch, options=options)
+    talk = _first_difference(_talk(ma), _talk(mb))
+    compared, differ = 0, []
+    for seat in (s for s in range(1, len(a) + 1) if a[s - 1] == b[s - 1]):
+        until = min(talk, _first_difference(_seen_by(seat, la, sa), _seen_by(seat, lb, sb)))
+        da, db = _decisions(seat, sa, ma, until), _decisions(seat, sb, mb, until)
+        compared += min(len(da), len(db))
+        if da != db:
+            differ.append(seat)
+    return compared, differ
+
+
+#: Cult mode at 10 seats: deals differing only in seats 1 and 2, the cult leader's card against a
+#: citizen's, and a helper's (the spy, the madam) against a citizen's.
+CULT_DECK = ["mafia", "mafia", "spy", "police", "doctor", "cult-leader", "judge", "citizen", "citizen", "citizen"]
+CULT_SWAPS = [
+    (["cult-leader", "citizen", "police", "mafia", "doctor", "spy", "judge", "mafia", "citizen", "citizen"],
+     ["citizen", "cult-leader", "police", "mafia", "doctor", "spy", "judge", "mafia", "citizen", "citizen"]),
+    (["spy", "citizen", "police", "mafia", "doctor", "cult-leader", "judge", "mafia", "citizen", "citizen"],
+     ["citizen", "spy", "police", "mafia", "doctor", "cult-leader", "judge", "mafia", "citizen", "citizen"]),
+    (["madam", "citizen", "police", "mafia", "doctor", "cult-leader", "judge", "mafia", "citizen", "citizen"],
+     ["citizen", "madam", "police", "mafia", "doctor", "cult-leader", "judge", "mafia", "citizen", "citizen"]),
+]
+
+
+def test_the_cult_and_the_helpers_decide_only_from_what_their_seat_may_know(monkeypatch):
+    total = 0
+    for seed in range(1, 4):
+        for a, b in CULT_SWAPS:
+            deck = CULT_DECK if "madam" not in a else [j if j != "spy" else "madam" for j in CULT_DECK]
+            compared, differ = _compare_seats(seed, a, b, {"mode": "cult", "jobs": deck}, monkeypatch)
+            assert differ == [], (seed, a, b)
+            total += compared
+    assert total >= 100  # night scans, claims, votes and approvals really were compared
+
+
+def _peeks_at_the_cult(events: Any, bots: Mapping[int, Any], method: str = "see") -> Any:
+    """`deliver` that also tells every bot where the cult leader sits (as a seat to vote out)."""
+    for ev in events:
+        for seat, bot in bots.items():
+            if visible_to(ev, seat):
+                getattr(bot, method)(ev)
+            if ev.get("type") == "job" and ev.get("job") == "cult-leader" and ev.get("seat") != seat:
+                bot.mafia.add(int(ev["seat"]))
+        if visible_to(ev, None):
+            yield ev
+
+
+def test_the_per_seat_cut_catches_a_bot_that_peeks_at_the_cult(monkeypatch):
+    monkeypatch.setattr(bots_module, "deliver", _peeks_at_the_cult)
+    caught = []
+    for seed in (1, 2):
+        a, b = CULT_SWAPS[0]
+        caught += _compare_seats(seed, a, b, {"mode": "cult", "jobs": CULT_DECK}, monkeypatch)[1]
+    assert caught
+
+
+def test_a_converted_seat_and_a_helper_play_their_new_side(monkeypatch):
+    """The cult leader converts and its converts then shield it; a helper in contact votes with
+    the mafia (their talk and acts read back from a seeded game)."""
+    seen_convert = seen_contact = False
+    for seed in range(1, 9):
+        script, log, sim = _game(seed, None, monkeypatch, options={"mode": "cult", "jobs": CULT_DECK})
+        converted = [e["seat"] for e in log if e["type"] == "converted"]
+        contact = [e["seat"] for e in log if e["type"] == "contact"]
+        for seat in converted:
+            bot = sim.bots[seat]
+            assert bot.side == "cult" and bot.mates  # it knows its leader
+            leader = next(iter(bot.mates))
+            if leader not in bot.dead:
+                assert not bot.approve(leader)
+            seen_convert = True
+        for seat in contact:
+            bot = sim.bots[seat]
+            assert bot.side == "mafia" and bot.mafioso
+            seen_contact = True
+    assert seen_convert and seen_contact
+
+
 def test_the_knowledge_test_catches_a_bot_that_peeks(monkeypatch):
     monkeypatch.setattr(bots_module, "deliver", _leaky_deliver)
     caught = []
@@ -135,6 +233,17 @@ def test_a_seed_replays_the_same_game_and_the_same_talk(monkeypatch):
     assert first[2].talk.lines == again[2].talk.lines and first[2].talk.lines
     assert first[0][0]["talk"] == first[2].transcript()  # the recording keeps the talk, in its header
     assert run_script(first[0]) == first[1]  # which the replay reads past
+
+
+def test_a_cult_game_replays_from_its_seed(monkeypatch):
+    """The cult's and the helpers' choices draw on their seats' own generators: the same seed
+    plays the same cult-mode game and talk, and its recording replays to the same log."""
+    options = {"mode": "cult", "jobs": CULT_DECK}
+    first = _game(3, None, monkeypatch, options=options)
+    again = _game(3, None, monkeypatch, options=options)
+    assert first[0] == again[0] and first[1] == again[1] and first[2].talk.lines == again[2].talk.lines
+    assert any(e["type"] == "converted" for e in first[1])  # the cult really played
+    assert run_script(first[0]) == first[1]
 
 
 def test_the_talk_goes_on_the_claim_channel_and_reads_back():

@@ -20,7 +20,7 @@ import pytest
 from kikimimi import engine
 from kikimimi.engine import LogEvent, ScriptRun, Table, tagmap_for
 from kikimimi.phrases import Phrasebook
-from kikimimi.protocol import INPUT_FIELDS, Event, Input, reader_input
+from kikimimi.protocol import INPUT_FIELDS, Event, Input, new_event, reader_input
 from kikimimi.registry import declaration
 from kikimimi.script import Garbled, Header, dumps
 from kikimimi.sim import play
@@ -231,6 +231,19 @@ def test_input_is_still_the_frozen_dataclass_it_was():
     assert dataclasses.astuple(fast) == dataclasses.astuple(a) and dataclasses.replace(fast, seat=3).seat == 3
     with pytest.raises(dataclasses.FrozenInstanceError):
         fast.tag = "trident:heart-2"  # type: ignore[misc]
+
+
+def test_new_event_is_the_event_a_class_call_makes():
+    """`new_event` skips the class call's `__init__`, nothing else: the same dataclass object."""
+    made = new_event("say", {"to": "table", "key": "turn", "params": {"seat": 2}})
+    called = Event("say", {"to": "table", "key": "turn", "params": {"seat": 2}})
+    assert type(made) is Event and made == called and repr(made) == repr(called)
+    assert dataclasses.astuple(made) == dataclasses.astuple(called) and made.audiences == ("table",)
+    assert dataclasses.replace(made, type="play").fields is made.fields
+    made.fields = {}  # not frozen, as the dataclass is not
+    with pytest.raises(AttributeError):
+        made.other = 1  # type: ignore[attr-defined]  # slots, as the dataclass's
+    assert made != called
 
 
 def test_a_timer_set_cancelled_and_due_fires_as_before():
