@@ -84,6 +84,7 @@ class BotSeat:
         self.claims: dict[int, dict[int, str]] = {}  # mirror claimant -> its findings
         self.priest_claims: dict[int, dict[int, str]] = {}  # priest claimant -> its findings
         self.witch_choice: int | None = None
+        self.tied: list[int] = []  # today's count tied between these seats: the revote
         self.exorcised = False
         self.day = 0
 
@@ -104,7 +105,9 @@ class BotSeat:
             self.alive -= set(p["seats"])
             (self.voted_out if key == "voted-out" else self.night_gone).update(p["seats"])
         elif key == "day":
-            self.day, self.witch_choice = int(p["day"]), None
+            self.day, self.witch_choice, self.tied = int(p["day"]), None, []
+        elif key == "revote":
+            self.tied = [int(x) for x in p["seats"]]
         elif key == "witches-chose" and mine:
             self.witch_choice = int(p["seat"])
         elif key == "speech" and p.get("seat") != self.seat:

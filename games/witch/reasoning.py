@@ -221,7 +221,21 @@ class Reasoner:
             mirror = self.believed("mirror")
             return mirror if mirror is not None else s.rng.choice(others)
         target = self.suspect()
+        if TEAMS.get(s.role or "") == "islanders" and target not in s.tied:
+            target = self.among_tied(target)
         return target if target is not None else s.rng.choice(others)
+
+    def among_tied(self, target: int | None) -> int | None:
+        """In a revote, the tied seat most likely a witch (or the imp) when it is within
+        `FOLLOW` of `target`: ballots spread outside the tie leave it to the count over both
+        rounds, or the lot."""
+        s = self.s
+        p = self.p_witch()
+        tied = [x for x in s.tied if x in s.alive and x != s.seat and x not in s.partners]
+        if not tied or not p:
+            return target
+        best = max(tied, key=lambda x: (p[x], -x))
+        return best if target is None or p[best] >= p[target] - FOLLOW else target
 
     def believed(self, role: str) -> int | None:
         """The living claimant of `role` least likely lying, if any."""

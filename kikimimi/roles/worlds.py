@@ -23,9 +23,12 @@ from __future__ import annotations
 
 import math
 import random
+from bisect import bisect_right
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import accumulate
+from operator import mul
 
 from .claims import Claim, ClaimBoard
 
@@ -171,27 +174,26 @@ class Worlds:
         unknown = set(self.unknown)
         claimants = [s for s in sorted(self.stands) if s in unknown]
         order = claimants + [s for s in self.unknown if s not in self.stands]
-        factors = {seat: [self._guide(seat, c) for c in classes] for seat in order}
         index = {seat: i for i, seat in enumerate(self.unknown)}
+        plan = [(index[seat], [self._guide(seat, c) for c in classes]) for seat in order]
+        counts = [self.pool[c] for c in classes]
+        last, size, rand = len(classes) - 1, len(self.unknown), rng.random
         draws = 0
         while len(self.worlds) < SAMPLES and draws < MAX_DRAWS:
             draws += 1
-            left = [self.pool[c] for c in classes]
-            world = [""] * len(self.unknown)
-            ratio, n = 1.0, len(self.unknown)
-            for seat in order:
-                weights = [k * f for k, f in zip(left, factors[seat])]
-                total = sum(weights)
+            left = counts[:]
+            world = [""] * size
+            ratio, n = 1.0, size
+            for pos, factors in plan:
+                cum = list(accumulate(map(mul, left, factors)))
+                total = cum[-1]
                 if total <= 0:
                     break
-                x, i = rng.random() * total, 0
-                while x >= weights[i] and i < len(weights) - 1:
-                    x -= weights[i]
-                    i += 1
-                if weights[i] <= 0:
-                    i = max(range(len(weights)), key=weights.__getitem__)
-                ratio *= (left[i] / n) / (weights[i] / total)
-                world[index[seat]] = classes[i]
+                i = min(bisect_right(cum, rand() * total), last)
+                while not left[i] * factors[i]:  # a float's edge: never a forbidden class
+                    i -= 1
+                ratio *= total / (n * factors[i])  # (left/n) / (left * factor / total)
+                world[pos] = classes[i]
                 left[i] -= 1
                 n -= 1
             else:

@@ -235,6 +235,17 @@ def test_a_seed_replays_the_same_game_and_the_same_talk(monkeypatch):
     assert run_script(first[0]) == first[1]  # which the replay reads past
 
 
+def test_a_cult_game_replays_from_its_seed(monkeypatch):
+    """The cult's and the helpers' choices draw on their seats' own generators: the same seed
+    plays the same cult-mode game and talk, and its recording replays to the same log."""
+    options = {"mode": "cult", "jobs": CULT_DECK}
+    first = _game(3, None, monkeypatch, options=options)
+    again = _game(3, None, monkeypatch, options=options)
+    assert first[0] == again[0] and first[1] == again[1] and first[2].talk.lines == again[2].talk.lines
+    assert any(e["type"] == "converted" for e in first[1])  # the cult really played
+    assert run_script(first[0]) == first[1]
+
+
 def test_the_talk_goes_on_the_claim_channel_and_reads_back():
     board = Board()
     said = [co("police"), found("police", 5, "mafia"), found("police", 2, "not-mafia")]

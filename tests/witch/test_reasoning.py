@@ -74,6 +74,29 @@ def test_the_twins_vouch_for_each_other_and_a_knight_named_for_the_vote_says_so(
     assert knights >= 1
 
 
+def test_in_a_revote_an_islander_who_changes_its_ballot_moves_it_to_a_tied_seat():
+    """The revote's tied seats are public; an islander moves its ballot only onto one of them
+    (spread ballots leave the count to both rounds' totals or the lot)."""
+    moved = 0
+    for seed in range(1, 13):
+        _, log = play("witch", seed, 10, {}, "reason")
+        roles = roles_of(log)
+        first: dict[str, int] = {}
+        for e in log:
+            if e["type"] == "say" and e["key"] == "revote":
+                tied = set(e["params"]["seats"])
+            if e["type"] != "tally":
+                continue
+            if e["round"] == 1:
+                first = e["ballots"]
+                continue
+            for voter, ballot in e["ballots"].items():
+                if roles[int(voter)] in ("human", "mirror", "priest", "knight", "twin") and ballot != first[voter]:
+                    assert ballot in tied, (seed, voter, ballot, tied)
+                    moved += 1
+    assert moved >= 1
+
+
 def test_a_witch_counter_claims_the_mirror_with_a_story_the_public_facts_allow():
     """A witch's fake findings never name itself, never call a partner a witch, and never call
     a witch a seat already gone overnight (a seat gone overnight is no witch: public)."""
