@@ -72,6 +72,13 @@ EXORCISE_AT = 0.3
 LAST_WITCH, IMP_FIRST = 1.6, 0.4
 #: Probabilities this close are a tie.
 TIE = 1e-9
+#: At night the witches banish the claimants the town leans on, in this order: the knight
+#: first (it guards the trusted claimant, so a claimed knight makes the mirror-user hard to
+#: reach), then the mirror-user, the priest, the twins (islanders vouched for).
+NIGHT_FIRST = ("knight", "mirror", "priest", "twin")
+#: The familiar votes for a claimant only when it is at most this likely a witch (a fake
+#: mirror claim is usually a witch's: voting it out removes its own team's witch).
+FAMILIAR_RISK = 0.2
 #: A voter takes the most trusted claimant's named VOTE when it is this close to its own
 #: best: votes split over near-equal suspects hand the count to the witches' bloc.
 FOLLOW = 0.15  # measured: 0.05 +4.0, 0.15 +5.7, 0.3 -0.6 points at 10 players (seeds 1-300)
@@ -222,8 +229,7 @@ class Reasoner:
         if s.role == "witch":
             return self._witch_target(others, by_day=True)
         if s.role == "familiar":
-            mirror = self.believed("mirror")
-            return mirror if mirror is not None else s.rng.choice(others)
+            return self._familiar_vote(others)
         target = self.suspect()
         if TEAMS.get(s.role or "") == "islanders" and target not in s.tied:
             target = self.among_tied(target)
@@ -241,6 +247,22 @@ class Reasoner:
         best = max(tied, key=lambda x: (p[x], -x))
         return best if target is None or p[best] >= p[target] - FOLLOW else target
 
+    def _familiar_vote(self, others: list[int]) -> int:
+        """The familiar does not know the witches: a mirror claimant may be one of them,
+        lying.  It votes for the claimant most worth removing (by `NIGHT_FIRST`) that is
+        at most `FAMILIAR_RISK` likely a witch, else for the seat least likely a witch."""
+        s = self.s
+        w = self.worlds()
+        if w.empty:
+            return s.rng.choice(others)
+        witch = w.roles("witch")
+        claimed = [c for role in ("mirror", *NIGHT_FIRST) for c in s.board.claimants(role) if c in others]
+        for c in dict.fromkeys(claimed):
+            if witch.get(c, 0.0) <= FAMILIAR_RISK:
+                return c
+        least = min(witch.get(x, 0.0) for x in others)
+        return s.rng.choice([x for x in others if witch.get(x, 0.0) <= least + TIE])
+
     def believed(self, role: str) -> int | None:
         """The living claimant of `role` least likely lying, if any."""
         s = self.s
@@ -253,7 +275,8 @@ class Reasoner:
     def _witch_target(self, others: list[int], by_day: bool) -> int:
         s = self.s
         pool = [x for x in others if x not in s.partners] or others
-        ranked = [c for c in self.rivals("mirror") + self.rivals("priest") if c in pool]
+        roles = NIGHT_FIRST if not by_day else ("mirror", "priest")
+        ranked = [c for role in roles for c in self.rivals(role) if c in pool]
         accused = [t for t, f in self.story.items() if f == "witch" and t in pool]
         if by_day:
             ranked = accused + ranked

@@ -9,6 +9,7 @@ import pytest
 
 from kikimimi.roles import claims
 from kikimimi.roles.testing import of
+from kikimimi.roles.claims import Claim
 from kikimimi.roles.worlds import Knowledge
 from kikimimi.sim import play
 from kikimimi.testing.knowledge import SeatLeak, compare_seat, replays
@@ -233,3 +234,71 @@ def test_the_report_sets_the_reasoning_town_beside_todays_in_one_run():
         with pytest.raises(ValueError) as err:
             tune(decl, 1, 1, 6, bad, progress=False)
         assert "\n" not in str(err.value)
+
+
+def _claimed(text: str) -> tuple[Claim, ...]:
+    return claims.parse(text, VOCAB) if claims.looks_like_claims(text) else ()
+
+
+def test_at_night_the_witches_banish_a_seat_the_town_leans_on():
+    """A living islander who claimed the knight, the mirror, the priest or a twin (and whom the
+    witches' own story did not call a witch: its leaving overnight would clear it) is the
+    witches' first choice of the night, the knight's claim first; at 10 players such a
+    claimant is chosen on several nights."""
+    chosen_claimant = 0
+    for seed in range(1, 9):
+        _, log = play("witch", seed, 10, {}, "reason")
+        roles = roles_of(log)
+        witches = {s for s, r in roles.items() if r == "witch"}
+        alive = set(roles)
+        said: dict[int, str] = {}  # seat -> the role it claimed
+        accused: set[int] = set()  # called a witch in a witch's story
+        first_choice = True
+        for e in log:
+            if e["type"] == "out":
+                alive.discard(e["seat"])
+            if e["type"] == "phase":
+                first_choice = True
+            if e["type"] == "say" and e["key"] == "speech":
+                seat = e["params"]["seat"]
+                for c in _claimed(e["params"]["text"]):
+                    if c.kind == "CO":
+                        said[seat] = c.role
+                    if c.kind == "FOUND" and seat in witches and c.result == "witch":
+                        accused.add(c.target)
+            if e["type"] == "say" and e["key"] == "witches-chose" and first_choice:
+                first_choice = False
+                leaned_on = {s: r for s, r in said.items()
+                             if s in alive and s not in witches and s not in accused}
+                if not leaned_on:
+                    continue
+                target = e["params"]["seat"]
+                assert target in leaned_on, (seed, target, leaned_on)
+                if "knight" in leaned_on.values() and roles[target] != "knight":
+                    # the knight first, unless the other claimants were ranked ahead at odds (0.4)
+                    assert leaned_on[target] in reasoning.NIGHT_FIRST, (seed, target, leaned_on)
+                chosen_claimant += 1
+    assert chosen_claimant >= 4
+
+
+def test_the_familiar_never_votes_out_a_witch_who_claimed_the_mirror():
+    """The familiar does not know the witches, but a mirror claimant beside a rival claim is
+    a likely witch: it votes for a claimant only when that seat is unlikely a witch."""
+    familiar_ballots = 0
+    for seed in range(1, 13):
+        for players in (8, 10):
+            _, log = play("witch", seed, players, {}, "reason")
+            roles = roles_of(log)
+            familiar = next(s for s, r in roles.items() if r == "familiar")
+            mirror_claims: set[int] = set()  # claimed the mirror so far
+            for e in log:
+                if e["type"] == "say" and e["key"] == "speech" and claims.co("mirror") in _claimed(e["params"]["text"]):
+                    mirror_claims.add(e["params"]["seat"])
+                if e["type"] != "tally":
+                    continue
+                ballot = e["ballots"].get(str(familiar))
+                if ballot is None:
+                    continue
+                familiar_ballots += 1
+                assert not (roles[ballot] == "witch" and ballot in mirror_claims), (seed, players, e)
+    assert familiar_ballots >= 20
