@@ -19,8 +19,8 @@ from __future__ import annotations
 
 import random
 from collections import deque
-from dataclasses import replace
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from kikimimi.bot_seats import deliver
