@@ -228,12 +228,17 @@ def enroll(
     thread = threading.Thread(target=driver.run, args=(events.put, stop), name="enrol-reader", daemon=True)
     thread.start()
     done = len(plan) - len(todo)
+
+    def tell(key: str, **params: Any) -> None:
+        speak(msg[key].format(**params))
+
     try:
         for piece, n in todo:
             expected[0] = piece
             name = say_name(piece, names)
             speak(msg["scan-copy"].format(copy=n, name=name) if several else msg["scan"].format(name=name))
-            if not _enrol_one(piece, events, tagmap, path, msg, names, speak, timeout_s):
+            if not enrol_piece(piece, _raw_scans(events, tagmap, speak, msg), tagmap,
+                               lambda m: write_tagmap(path, m), tell, names, timeout_s):
                 speak(msg["timeout"].format(seconds=int(timeout_s), done=done, count=len(plan)))
                 return 1
             done += 1
@@ -244,46 +249,64 @@ def enroll(
     return 0
 
 
-def _enrol_one(piece: str, events: "queue.Queue[RawEvent]", tagmap: dict[str, str], path: Path,
-               msg: Mapping[str, str], names: Mapping[str, str], speak: Speak, timeout_s: float) -> bool:
-    deadline = time.monotonic() + timeout_s
-    while True:
-        left = deadline - time.monotonic()
-        if left <= 0:
-            return False
-        try:
-            ev = events.get(timeout=left)
-        except queue.Empty:
-            return False
-        if ev.kind == "lost":
-            speak(msg["lost"])
-            continue
-        if ev.kind == "connected":
-            present = dict(ev.present)
-            if ev.present and present.keys() - tagmap.keys():
-                # a tag already on the reader when it opened counts as scanned
-                uid = next(iter(present))
-                ev = RawEvent(ev.reader, "placed", ev.t, uid=uid, tag=present[uid])
-            else:
+#: One scan while enrolling: (uid, the name written on the tag or None).
+Scan = tuple[str, "str | None", str]
+NextScan = Callable[[float], "Scan | None"]
+
+
+def _raw_scans(events: "queue.Queue[RawEvent]", tagmap: Mapping[str, str], speak: Speak,
+               msg: Mapping[str, str]) -> NextScan:
+    """A driver's raw events as scans: a lost reader said, a tag resting at connect counted."""
+    def next_scan(left: float) -> Scan | None:
+        deadline = time.monotonic() + left
+        while (left := deadline - time.monotonic()) > 0:
+            try:
+                ev = events.get(timeout=left)
+            except queue.Empty:
+                return None
+            if ev.kind == "lost":
+                speak(msg["lost"])
                 continue
-        if ev.kind != "placed" or ev.uid is None:
-            continue
-        other = tagmap.get(ev.uid)
+            if ev.kind == "connected":
+                present = dict(ev.present)
+                if ev.present and present.keys() - tagmap.keys():
+                    uid = next(iter(present))  # a tag already on the reader when it opened counts as scanned
+                    return uid, present[uid], ""
+                continue
+            if ev.kind == "placed" and ev.uid is not None:
+                return ev.uid, ev.tag, ev.detail
+        return None
+    return next_scan
+
+
+def enrol_piece(piece: str, next_scan: NextScan, tagmap: dict[str, str],
+                save: Callable[[Mapping[str, str]], None], tell: Callable[..., None],
+                names: Mapping[str, str], timeout_s: float) -> bool:
+    """Wait for one tag for `piece` and record it (saved at once, so an interrupted enrolment
+    resumes after it); a tag already enrolled, or naming another piece, is refused aloud
+    (`tell(key, **params)` with the keys of MESSAGES).  False when no tag came in time."""
+    deadline = time.monotonic() + timeout_s
+    while (left := deadline - time.monotonic()) > 0:
+        got = next_scan(left)
+        if got is None:
+            return False
+        uid, tag, detail = got
+        other = tagmap.get(uid)
         if other is not None:  # one tag is one copy: the same tag twice is not a second copy
-            key = "taken" if other != piece else "again"
-            speak(msg[key].format(other=say_name(other, names)))
+            tell("taken" if other != piece else "again", other=say_name(other, names))
             continue
-        if ev.tag is not None and ev.tag != piece:
-            speak(msg["names-other"].format(other=say_name(ev.tag, names)))
+        if tag is not None and tag != piece:
+            tell("names-other", other=say_name(tag, names))
             continue
-        tagmap[ev.uid] = piece
-        write_tagmap(path, tagmap)
-        if ev.tag == piece:
-            speak(msg["done"].format(name=say_name(piece, names)))
+        tagmap[uid] = piece
+        save(tagmap)
+        if tag == piece:
+            tell("done", name=say_name(piece, names))
         else:
-            why = ev.detail.replace(": uid only", "") or "not an NFC tag"
-            speak(msg["done-uid"].format(name=say_name(piece, names), why=why))
+            why = detail.replace(": uid only", "") or "not an NFC tag"
+            tell("done-uid", name=say_name(piece, names), why=why)
         return True
+    return False
 
 
 # -- check -------------------------------------------------------------------------------

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from kikimimi.cli.tags import NextScan, Scan
 from kikimimi.phrases import Phrasebook
 from kikimimi.readers.factory import make_driver
 from kikimimi.readers.runner import ReaderInput, ReaderRunner, ReaderSettings
@@ -40,6 +41,7 @@ class LiveIO:
         self.audio = AudioOutput(AudioSpec(outputs, rate=rate), len(cards), lang,
                                  cache_dir=cache_dir, muted=("speaker",))
         self._scans: queue.Queue[str] = queue.Queue()
+        self._placed: dict[str, queue.Queue[ReaderInput]] = {r.id: queue.Queue() for r in readers}
         settings = [ReaderSettings(reader=r.id, role="field", seat=None) for r in readers]
         self.runner = ReaderRunner(settings, self._on_input)
         self.runner.start([make_driver(r.id, {"driver": driver, "path": r.path}) for r in readers])
@@ -47,6 +49,7 @@ class LiveIO:
     def _on_input(self, ri: ReaderInput) -> None:
         if ri.kind == "placed":
             self._scans.put(ri.reader)
+            self._placed[ri.reader].put(ri)
 
     def problems(self) -> dict[str, str]:
         """Cards that cannot play (device busy or gone), by card id."""
@@ -97,6 +100,26 @@ class LiveIO:
             if reader not in got:
                 got.append(reader)
         return got
+
+    # -- EnrolIO --------------------------------------------------------------
+    def scans_of(self, reader: str) -> NextScan:
+        """This reader's placements from now on (earlier ones answered a set-up question)."""
+        placed = self._placed[reader]
+        while not placed.empty():
+            placed.get_nowait()
+
+        def next_scan(left: float) -> Scan | None:
+            try:
+                ri = placed.get(timeout=left)
+            except queue.Empty:
+                return None
+            assert ri.uid is not None
+            return ri.uid, ri.tag, ri.detail
+        return next_scan
+
+    def prepare_texts(self, texts: Sequence[str]) -> None:
+        """Render these phrases now (the enrolment's, once its pieces are known)."""
+        self.audio.prepare(texts, progress=False)
 
     def clear(self) -> None:
         while True:
