@@ -140,11 +140,16 @@ def _enrol_steps(io: EnrolIO, kit: EveningKit, card: str, reader: str, steps: Se
         io.say(card, "enrol-skip", count=len(steps) - len(todo))
     scans = io.scans_of(reader)
 
+    asked = [""]  # the name of the piece asked for now
+
     def tell(key: str, **params: Any) -> None:
         io.say(card, KEYS[key], **{k: v for k, v in params.items() if k != "why"})
+        if key not in ("done", "done-uid"):  # refused: the same piece asked again, by name
+            io.say(card, "enrol-scan", name=asked[0])
 
     for step in todo:
-        io.say(card, "enrol-scan", name=say_name(step.piece, names))
+        asked[0] = say_name(step.piece, names)
+        io.say(card, "enrol-scan", name=asked[0])
         if not enrol_piece(step.piece, scans, kit.tags, kit.save, tell, names, timeout_s):
             io.say(card, "enrol-timeout", seconds=int(timeout_s))
             return False

@@ -24,6 +24,9 @@ from kikimimi.voice.output import AudioOutput
 
 #: Phrases said with a seat number are prepared for every seat up to this.
 MAX_SEATS = 12
+#: A breath after each line: lines said one after another (enrolment's "your set: 4 pieces",
+#: then "scan the HINT tag") are heard as lines, not run together.
+GAP_S = 0.6
 
 
 class LiveIO:
@@ -79,6 +82,7 @@ class LiveIO:
         for line in self.audio.emit(events):
             print(f"kikimimi: {line}", file=sys.stderr, flush=True)
         self.audio.wait_idle(timeout=60)
+        time.sleep(GAP_S)
 
     def where(self, card: str) -> str:
         """The card as a helper with a screen finds it: its number today and its USB port."""

@@ -101,7 +101,9 @@ def test_a_tag_already_enrolled_or_naming_another_piece_is_refused_by_voice(tmp_
     refusals = [(k, p) for k, p in heard if k in ("enrol-taken", "enrol-again", "enrol-names-other")]
     assert refusals == [("enrol-again", {"other": names["cmd:agree"]}),
                         ("enrol-names-other", {"other": names["trident:heart-3"]})]
-    # the piece was asked again after each refusal, and neither tag was recorded for seat 2
+    # the piece was asked again, by name, after each refusal, and neither tag was recorded for seat 2
+    asks = [p["name"] for k, p in heard if k == "enrol-scan"]
+    assert asks == [names[p] for p in ("cmd:agree", "cmd:agree", "cmd:hint", "cmd:hint", *kit.own[2:])]
     tags = load_tagmap(tmp_path / "trident.toml")
     assert tags[first_uid] == "cmd:agree" and "04ffffffffffff" not in tags
     assert Counter(tags.values())["cmd:agree"] == 2
@@ -123,3 +125,22 @@ def test_an_interrupted_enrolment_goes_on_where_it_stopped(tmp_path):
     assert len([k for k, _ in again.heard("c2") if k == "enrol-scan"]) == len(kit.own) - 3
     for game in ("trident", "intrigue"):
         assert missing_copies(kit_for(game, 4), load_tagmap(tmp_path / f"{game}.toml")) == {}
+
+
+def test_every_enrolment_line_is_in_both_languages_and_the_japanese_spells_no_latin_letter():
+    import re
+
+    from kikimimi.phrases import Phrasebook
+    from kikimimi.voice.readings import Readings, load_readings
+
+    en, ja = (Phrasebook(lang, ("core", "setup")) for lang in ("en", "ja"))
+    keys = {k for k in en.phrases if k.startswith("enrol-")}
+    assert keys and keys == {k for k in ja.phrases if k.startswith("enrol-")}
+    pieces = {p for g, n in (("trident", 4), ("intrigue", 5), ("witch", 12), ("mafia42", 12), ("onisagashi", 6))
+              for p in kit_for(g, n).own if p.startswith(("seat:", "cmd:"))}
+    names = piece_names([], "ja")
+    assert pieces <= names.keys()  # a player's own seat tokens and command tags are named in Japanese
+    readings = Readings(load_readings("ja"))
+    said = [ja.render(k, {"name": names[p], "other": names[p], "count": 2, "seconds": 60, "tags": 9})
+            for k in keys for p in sorted(pieces)]
+    assert not [t for t in said if re.search(r"[A-Za-z]", readings(t))]  # Open JTalk would spell it out
