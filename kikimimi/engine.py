@@ -25,10 +25,11 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from kikimimi import public, seat_bots, stand_in
+from kikimimi import choices, hints, public, seat_bots, stand_in
 from kikimimi.game_files import tagmap_file
+from kikimimi.kit import table_tags
 from kikimimi.phrases import Phrasebook
-from kikimimi.protocol import COMMAND_TAGS, REFEREE, TABLE, Event, Input, Play, reader_input, seat_audience
+from kikimimi.protocol import REFEREE, TABLE, Event, Input, Play, reader_input, seat_audience
 from kikimimi.registry import UnknownGame, declaration
 from kikimimi.script import Garbled, Header, ScriptError, dumps, is_clock_line, is_undo, iter_dicts
 from kikimimi.tagmap import load_tagmap, normalise_uid
@@ -99,9 +100,14 @@ class Table:
         self.phrasebook = _phrasebook(header.lang, decl.name)
         self._render = self.phrasebook.render
         seats = range(1, header.players + 1)
-        self.known_tags = (
-            decl.known_tags(header.players) | COMMAND_TAGS | {f"seat:{k}" for k in seats}
-        )
+        try:  # a game with a kit: exactly its kit's seat tokens and command tags, and its pieces
+            self.known_tags = table_tags(decl, header.players, header.options)
+        except Exception as exc:  # a kit that cannot be listed at these options: one line
+            raise ScriptError(f"{decl.name}: the kit: {exc}") from None
+        #: HINT on a hand reader is answered here, from the play's `sight` (hints.hint).
+        self._runtime_hint = decl.hint == "runtime" and callable(getattr(self.game, "sight", None))
+        #: The question pending for each seat (`kikimimi.choices`), while it waits for its answer.
+        self.choices: dict[int, choices.Choice] = {}
         self.tagmap = {normalise_uid(k): v for k, v in (tagmap or {}).items()}
         self.hand_seats = set(hand_seats) if hand_seats is not None else set(seats)
         self.has_field = has_field
@@ -171,6 +177,12 @@ class Table:
         if game.over:
             return out + [self._error(line, t, "the game is over"),
                           self._say(self._answer_to(parsed), "game-is-over", {}, t, line)]
+        if parsed.reader == "hand" and not parsed.removed and parsed.seat is not None:
+            # the runtime's own scans: HINT, and the answer to a pending choice
+            if parsed.tag == hints.HINT_TAG and self._runtime_hint:
+                return out + self._run(lambda: self._hint(parsed.seat or 0), t, line)
+            if self.choices and parsed.seat in self.choices:
+                return out + self._choice_scan(parsed, t, line)
         try:
             events = game.handle(parsed)
             if parsed.console is not None:  # the console's refusals are the referee's
@@ -202,6 +214,10 @@ class Table:
             self.firings += 1
             self._fired_now.append(name)
             self.t = max(self.t, when)
+            asked = choices.seat_of_timer(name)
+            if asked is not None and asked in self.choices:  # a choice's time limit: the runtime's timer
+                out += self._run(lambda: self._chosen(self.choices[asked], None, at, None), self.t, None)
+                continue
             out += self._run(lambda: self.game.handle(Input(t=at, timer=name)), self.t, None)
         self.t = max(self.t, t)
         return out
@@ -256,7 +272,8 @@ class Table:
         logged, because it follows an input (an undo, a reader back) that a
         replay applies too."""
         hook = getattr(self.game, "situation", None)
-        return self._run(hook, t, line) if callable(hook) else []
+        out = self._run(hook, t, line) if callable(hook) else []
+        return out + self._log_events([self._reminder(c) for _, c in sorted(self.choices.items())], t, line)
 
     def close(self) -> None:
         """This table is being discarded: let the game release what it holds."""
@@ -387,6 +404,65 @@ class Table:
     def _answer_to(inp: Input) -> str:
         return seat_audience(inp.seat) if inp.seat is not None else TABLE
 
+    # -- the runtime's own scans: HINT and choices (kikimimi.choices) ---------
+    def _hint(self, seat: int) -> list[Event]:
+        """HINT: what the seat could see and what it holds, then its pending question again."""
+        out = hints.hint(self.game, seat)  # type: ignore[arg-type]  # checked: the play has `sight`
+        return out + ([self._reminder(self.choices[seat])] if seat in self.choices else [])
+
+    @staticmethod
+    def _reminder(choice: choices.Choice) -> Event:
+        return Event("say", {"to": seat_audience(choice.seat), "key": choice.prompt, "params": dict(choice.params)})
+
+    def _choice_scan(self, inp: Input, t: float, line: int) -> list[LogEvent]:
+        """A scan on the hand reader of a seat with a question pending: its answer, or refused
+        in one line (to that seat only: what it tried can tell its hand) and asked again."""
+        choice = self.choices[inp.seat or 0]
+        tag = inp.tag or ""
+        if tag not in choice.among:
+            me = seat_audience(choice.seat)
+            return self._log_events([
+                Event("error", {"message": f"{tag} does not answer {choice.name}", "private": me}),
+                Event("say", {"to": me, "key": "choice-refused", "params": {}}), self._reminder(choice)], t, line)
+        return self._run(lambda: self._chosen(choice, choice.value_of(tag), inp.t, line), t, line)
+
+    def _chosen(self, choice: choices.Choice, value: int | str | bool | None, at: float,
+                line: int | None) -> list[Event]:
+        """The question is settled (answered, or its time ran out): logged for the seat and the
+        referee, then the game's `chosen` with the typed answer."""
+        del self.choices[choice.seat]
+        if self.timers.pop(choices.timer_name(choice.seat), None) is not None:
+            self._timers_changed()
+        chosen = getattr(self.game, "chosen")
+        out = [Event(choices.CHOSEN, {"seat": choice.seat, "name": choice.name, "value": value,
+                                      "private": seat_audience(choice.seat)})]
+        if value is None:
+            out.append(Event("say", {"to": seat_audience(choice.seat), "key": "choice-timed-out", "params": {}}))
+        return out + list(chosen(choices.Answer(at, line, choice.seat, choice.name, value)))
+
+    def _open_choice(self, fields: Mapping[str, Any], t: float) -> choices.Choice | str:
+        """A game's question, checked and kept (its time limit set on the game's clock)."""
+        got = choices.parse(fields, self.header.players)
+        if isinstance(got, str):
+            return got
+        if not callable(getattr(self.game, "chosen", None)):
+            return f"choice {got.name!r}: the game has no chosen(answer) to take the answer"
+        strange = sorted(got.among - self.known_tags)
+        if strange:
+            return f"choice {got.name!r}: {strange[0]} is no tag of this table (add it to the game's kit)"
+        self.choices[got.seat] = got
+        name = choices.timer_name(got.seat)
+        if got.timeout is not None:
+            self.timers[name] = self.game_time(t) + got.timeout
+        else:
+            self.timers.pop(name, None)
+        self._timers_changed()
+        return got
+
+    def _close_choice(self, seat: Any) -> None:
+        if self.choices.pop(seat, None) is not None and self.timers.pop(choices.timer_name(seat), None) is not None:
+            self._timers_changed()
+
     # -- events ------------------------------------------------------------
     def _run(self, step: Callable[[], Iterable[Event]], t: float, line: int | None) -> list[LogEvent]:
         try:
@@ -430,6 +506,21 @@ class Table:
                 elif type_ == "timer-cancel":
                     self.timers.pop(str(fields["name"]), None)
                     self._timers_changed()
+                elif type_ == choices.ASK:  # a question for one seat: kept here, its prompt said
+                    got = self._open_choice(fields, t)
+                    if isinstance(got, str):
+                        seq += 1
+                        append({"seq": seq, "t": t, "type": "error", "in": line,
+                                "message": f"internal error: {got}"})
+                        continue
+                    seq += 2
+                    append({"seq": seq - 1, "t": t, "type": type_, "in": line, **fields})
+                    append({"seq": seq, "t": t, "type": "say", "in": line, "to": seat_audience(got.seat),
+                            "key": got.prompt, "text": render(got.prompt, dict(got.params)),
+                            **({"params": dict(got.params)} if got.params else {})})
+                    continue
+                elif type_ == choices.CANCEL:
+                    self._close_choice(fields.get("seat"))
                 seq += 1
                 append({"seq": seq, "t": t, "type": type_, "in": line, **fields})
         finally:  # a game's broken event stops the loop: the numbers given so far stay given

@@ -493,9 +493,6 @@ class IntrigueGame(Play):
         roles = [advisor_of(t).role for t in self.hand(seat)]
         return [line("hint-hand", count=len(roles), roles=roles), line("cash", cash=self.cash[seat])]
 
-    def _hint(self, seat: int) -> None:
-        self._out += hints.hint(self, seat)
-
     def situation(self) -> list[Event]:
         """Where the table stands, on the speaker (after an undo, a resume or a reader coming back):
         whose turn, and the call that is waiting to be answered."""
@@ -523,17 +520,13 @@ class IntrigueGame(Play):
 
     # -- inputs ------------------------------------------------------------------------------------
     def _scan(self, seat: int, tag: str) -> None:
-        if tag == "cmd:hint":
-            self._hint(seat)
-        elif tag in ("cmd:bribe", "cmd:ok"):
+        if tag in ("cmd:bribe", "cmd:ok"):
             if self.state != "offers":
                 self._out += refusal(seat, "no offer is being made now", "no-offer-now")
             elif tag == "cmd:bribe":
                 self._bribe_tap(seat)
             else:
                 self._confirm_offer(seat)
-        elif tag.startswith("cmd:"):
-            self._out += refusal(seat, f"{tag} means nothing in Intrige", "no-such-command")
         elif tag.startswith("seat:"):
             if self.state != "dispatching" or seat != self.turn:
                 self._out += refusal(seat, f"seat {seat} cannot send an advisor now", "not-now")
@@ -583,7 +576,7 @@ class IntrigueGame(Play):
         self._scan(seat, "cmd:ok")
 
     def console_hint(self, t: float, seat: int) -> None:
-        self._scan(seat, "cmd:hint")
+        self._out += hints.hint(self, seat)
 
     def console_next(self, t: float) -> None:
         if self.state == "offers":

@@ -1,0 +1,195 @@
+"""The runtime's interaction primitives, through the real engine: a pending choice
+(kikimimi.choices), HINT answered by the runtime, kit pieces as the table's tags, and
+the contract tags a game does not use refused before they reach it."""
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from kikimimi import choices, registry
+from kikimimi.declaration import Declaration
+from kikimimi.engine import ScriptRun, log_line, public_view, run_script
+from kikimimi.hints import Line, line
+from kikimimi.kit import own_set
+from kikimimi.protocol import TABLE, Event, Input, Play, say
+from kikimimi.registry import register
+from kikimimi.script import Header
+
+
+class Pick(Play):
+    """Seat 1 picks a seat to name, seat 2 answers yes or no within 10 s, seat 3 names a gem."""
+
+    def __init__(self, players: int, options: dict | None = None):
+        super().__init__(players, options)
+        self.answers: list[tuple[int, str, Any]] = []
+        self.handled: list[str] = []  # the tags the game itself received
+
+    @property
+    def over(self) -> bool:
+        return len(self.answers) == 3
+
+    def start(self, t: float) -> list[Event]:
+        return [choices.ask_seat(1, "target", "pick-target", among=[2, 3]),
+                choices.ask_yes_no(2, "agree", "pick-agree", timeout=10),
+                choices.ask_piece(3, "gem", "pick-gem", among=["pick:gem-1", "pick:gem-2"], count=2)]
+
+    def handle(self, inp: Input) -> list[Event]:
+        if inp.tag is not None and not inp.removed:
+            self.handled.append(inp.tag)
+        return []
+
+    def chosen(self, answer: choices.Answer) -> list[Event]:
+        self.answers.append((answer.seat, answer.name, answer.value))
+        return [say(TABLE, "pick-done", seat=answer.seat)]
+
+    def sight(self, seat: int) -> list[Line]:
+        return [line("pick-answered", count=len(self.answers))]
+
+    def own(self, seat: int) -> list[Line]:
+        return [line("pick-mine", seat=seat)]
+
+    def snapshot(self) -> dict[str, Any]:
+        return {"answers": list(self.answers), "handled": list(self.handled)}
+
+
+def pick_kit(players: int, options: Any) -> tuple[list[str], list[str]]:
+    return own_set(players, ("hint", "yes", "no")), ["pick:gem-1", "pick:gem-2", "pick:stone"]
+
+
+PICK = Declaration(name="pick", play=Pick, kit=pick_kit, min_players=3, max_players=3)
+
+
+@pytest.fixture(autouse=True)
+def own_registry(monkeypatch):
+    """Games registered here stay here: the rest of the suite sees the registry as it was."""
+    monkeypatch.setattr(registry, "_registered", dict(registry._registered))
+    register(PICK)
+    yield
+
+
+HEADER = {"game": "pick", "players": 3, "seed": 1, "lang": "en"}
+
+
+def hand(t: float, seat: int, tag: str) -> dict[str, Any]:
+    return {"t": t, "reader": "hand", "seat": seat, "tag": tag}
+
+
+def run(*lines: dict[str, Any]) -> tuple[ScriptRun, list[list[dict[str, Any]]]]:
+    r = ScriptRun(Header.parse(HEADER))
+    per_line = [r.feed(n, item) for n, item in enumerate(lines, start=2)]
+    return r, per_line
+
+
+def spoken(events: list[dict[str, Any]]) -> list[tuple[str, str]]:
+    return [(e["to"], e["key"]) for e in events if e["type"] == "say"]
+
+
+def test_each_question_is_asked_in_its_own_seats_earphone_and_logged_for_it_alone():
+    r, _ = run()
+    asks = [e for e in r.log if e["type"] == "choice"]
+    assert [(e["seat"], e["private"], e["kind"]) for e in asks] == [
+        (1, "seat:1", "seat"), (2, "seat:2", "yes-no"), (3, "seat:3", "piece")]
+    assert spoken(r.log) == [("seat:1", "pick-target"), ("seat:2", "pick-agree"), ("seat:3", "pick-gem")]
+    gem = next(e for e in r.log if e["type"] == "say" and e["key"] == "pick-gem")
+    assert gem["params"] == {"count": 2}
+    assert not public_view(r.log)  # nothing of a question reaches a spectator
+
+
+def test_a_seat_token_answers_a_seat_choice_as_a_number():
+    r, (got,) = run(hand(1.0, 1, "seat:3"))
+    assert [e["type"] for e in got] == ["chosen", "say"]
+    assert got[0] == {**got[0], "seat": 1, "name": "target", "value": 3, "private": "seat:1"}
+    assert r.table.game.answers == [(1, "target", 3)] and r.table.game.handled == []
+    settled, _ = run(hand(1.0, 1, "seat:3"), hand(2.0, 1, "seat:2"))
+    assert settled.table.game.handled == ["seat:2"]  # once settled, a scan reaches the game as any scan
+
+
+def test_anything_else_is_refused_in_one_line_and_the_question_asked_again():
+    r, (wrong, own_seat) = run(hand(1.0, 1, "pick:stone"), hand(2.0, 1, "seat:1"))
+    for got in (wrong, own_seat):
+        assert spoken(got) == [("seat:1", "choice-refused"), ("seat:1", "pick-target")]
+        assert [e["private"] for e in got if e["type"] == "error"] == ["seat:1"]
+    assert r.table.game.answers == [] and r.table.game.handled == [] and 1 in r.table.choices
+
+
+def test_yes_no_is_a_bool_and_a_piece_its_tag():
+    r, _ = run(hand(1.0, 2, "cmd:no"), hand(2.0, 3, "pick:gem-2"))
+    assert r.table.game.answers == [(2, "agree", False), (3, "gem", "pick:gem-2")]
+
+
+def test_hint_is_the_runtimes_answer_then_the_pending_question():
+    r, (got,) = run(hand(1.0, 1, "cmd:hint"))
+    assert spoken(got) == [("seat:1", "pick-answered"), ("seat:1", "pick-mine"), ("seat:1", "pick-target")]
+    assert [e["private"] for e in got if e["type"] == "hint"] == ["seat:1"]
+    assert r.table.game.handled == [] and 1 in r.table.choices
+
+
+def test_a_tag_the_kit_does_not_name_is_refused_by_the_runtime_never_given_to_the_game():
+    r, (unused, beyond) = run(hand(1.0, 3, "cmd:raise"), hand(2.0, 3, "seat:4"))
+    for got in (unused, beyond):
+        assert spoken(got) == [("seat:3", "tag-not-in-game")]
+        assert [e["private"] for e in got if e["type"] == "error"] == ["seat:3"]
+    assert r.table.game.handled == []
+
+
+def test_kit_pieces_are_known_tags_without_listing_them_again():
+    assert PICK.tags == frozenset()
+    r, (got,) = run({"t": 1.0, "reader": "field", "tag": "pick:stone"})
+    assert not any(e["type"] == "error" for e in got) and r.table.game.handled == ["pick:stone"]
+    assert "pick:stone" in PICK.known_tags(3) and "cmd:yes" not in PICK.known_tags(3)
+
+
+def test_the_time_limit_answers_none_heard_by_the_seat():
+    r, (got,) = run({"t": 12.0, "reader": "hand", "seat": 1, "tag": "seat:2"})
+    timed = [e for e in got if e["in"] is None]  # the timer fired before the line was applied
+    assert [(e["type"], e.get("value", e.get("key"))) for e in timed] == [
+        ("chosen", None), ("say", "choice-timed-out"), ("say", "pick-done")]
+    assert r.table.game.answers == [(2, "agree", None), (1, "target", 2)]
+
+
+def test_an_answer_in_time_cancels_the_limit():
+    r, _ = run(hand(1.0, 2, "cmd:yes"), {"t": 30.0, "reader": "hand", "seat": 1, "tag": "seat:2"})
+    assert r.table.game.answers == [(2, "agree", True), (1, "target", 2)]
+    assert not r.table.timers
+
+
+def test_the_referee_answers_for_a_seat_with_scan():
+    r, (got,) = run({"t": 1.0, "console": "scan 2 cmd:yes"})
+    assert r.table.game.answers == [(2, "agree", True)]
+    assert got[0]["type"] == "chosen" and got[0]["private"] == "seat:2"
+
+
+def test_an_undone_answer_opens_the_question_again():
+    r, _ = run(hand(1.0, 1, "seat:3"), {"t": 2.0, "console": "undo"}, hand(3.0, 1, "seat:2"))
+    assert r.table.game.answers == [(1, "target", 2)]
+
+
+def test_a_reader_back_reminds_its_seat_of_the_question():
+    r, (_, back) = run({"t": 1.0, "reader": "hand", "seat": 1, "lost": True},
+                       {"t": 2.0, "reader": "hand", "seat": 1, "back": True})
+    assert ("seat:1", "pick-target") in spoken(back) and ("seat:2", "pick-agree") in spoken(back)
+
+
+def test_a_replay_is_the_same_log_byte_for_byte():
+    script = [HEADER, hand(1.0, 1, "cmd:hint"), hand(2.0, 1, "pick:stone"), hand(3.0, 1, "seat:2"),
+              {"t": 4.0, "console": "undo"}, hand(5.0, 3, "pick:gem-1"), {"t": 20.0, "console": "scan 1 seat:3"}]
+    lines = [json.dumps(x) for x in script]
+    first = [log_line(e) for e in run_script(lines)]
+    assert first == [log_line(e) for e in run_script(lines)]
+    assert any('"value": null' in x for x in first) and any('"type": "chosen"' in x for x in first)
+
+
+class Broken(Pick):
+    def start(self, t: float) -> list[Event]:
+        return [choices.ask_seat(1, "target", "pick-target", among=[9]),
+                choices.ask_yes_no(2, "agree", "pick-agree", timeout=-1)]
+
+
+def test_a_bad_question_is_one_error_line_not_a_traceback():
+    register(Declaration(name="pick", play=Broken, kit=pick_kit, min_players=3, max_players=3))
+    r, _ = run()
+    errors = [e["message"] for e in r.log if e["type"] == "error"]
+    assert len(errors) == 2 and "seat:9 is no tag of this table" in errors[0] and "time limit" in errors[1]
+    assert not r.table.choices
