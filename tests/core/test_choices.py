@@ -193,3 +193,16 @@ def test_a_bad_question_is_one_error_line_not_a_traceback():
     errors = [e["message"] for e in r.log if e["type"] == "error"]
     assert len(errors) == 2 and "seat:9 is no tag of this table" in errors[0] and "time limit" in errors[1]
     assert not r.table.choices
+
+
+def test_moves_from_any_phase_are_written_once_and_drawn():
+    from kikimimi.phases import PhaseError, Phases
+
+    phases = Phases("deal", (("deal", "bid", "dealt"), ("bid", "play", "bids in"), ("play", "over", "hands out")),
+                    "over", from_any=(("over", "stop"),))
+    assert phases.step("deal", "over") == phases.step("bid", "over") == "over"
+    assert [(m.source, m.why) for m in phases.moves if m.dest == "over"] == [
+        ("play", "hands out"), ("deal", "stop"), ("bid", "stop")]  # the listed row keeps its reason
+    assert "deal --> over: stop" in phases.mermaid()
+    with pytest.raises(PhaseError):
+        phases.step("over", "deal")

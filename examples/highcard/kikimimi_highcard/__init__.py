@@ -23,8 +23,7 @@ CARDS = tuple(f"hc:card-{n}" for n in range(1, 10))
 OPTIONS = Options(seat("first", 1, "the seat that shows its card first"))
 COMMANDS = (hint_command(), Command("stop", "end the game now (nobody wins)", "console_stop"))
 PHASES = Phases("draw", (("draw", "show", "every seat drew a card"),
-                         ("show", "over", "every card is shown"),
-                         ("draw", "over", "stop")), "over")
+                         ("show", "over", "every card is shown")), "over", from_any=(("over", "stop"),))
 
 
 def diagram() -> str:
