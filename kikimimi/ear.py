@@ -166,7 +166,11 @@ def heard_by(ev: Mapping[str, Any], seat: int | None, book: Phrasebook) -> Heard
     if ev.get("type") != "say":
         return None
     to = ev.get("to")
-    if to != TABLE and (seat is None or to != seat_audience(seat)):
+    if isinstance(to, list):  # a reveal to several seats: this seat's earphone, if it is listed
+        if seat is None or seat_audience(seat) not in to:
+            return None
+        to = seat_audience(seat)
+    elif to != TABLE and (seat is None or to != seat_audience(seat)):
         return None
     return Heard(str(to), str(ev.get("key")), spoken_params(book, ev.get("params") or {}), str(ev.get("text", "")))
 

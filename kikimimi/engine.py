@@ -177,12 +177,9 @@ class Table:
         if game.over:
             return out + [self._error(line, t, "the game is over"),
                           self._say(self._answer_to(parsed), "game-is-over", {}, t, line)]
-        if parsed.reader == "hand" and not parsed.removed and parsed.seat is not None:
-            # the runtime's own scans: HINT, and the answer to a pending choice
-            if parsed.tag == hints.HINT_TAG and self._runtime_hint:
-                return out + self._run(lambda: self._hint(parsed.seat or 0), t, line)
-            if self.choices and parsed.seat in self.choices:
-                return out + self._choice_scan(parsed, t, line)
+        if parsed.reader == "hand" and not parsed.removed and parsed.seat is not None \
+                and ((parsed.tag == hints.HINT_TAG and self._runtime_hint) or parsed.seat in self.choices):
+            return out + self.runtime_scan(parsed, t, line)
         try:
             events = game.handle(parsed)
             if parsed.console is not None:  # the console's refusals are the referee's
@@ -405,6 +402,14 @@ class Table:
         return seat_audience(inp.seat) if inp.seat is not None else TABLE
 
     # -- the runtime's own scans: HINT and choices (kikimimi.choices) ---------
+    def runtime_scan(self, inp: Input, t: float, line: int) -> list[LogEvent]:
+        """A hand scan the runtime answers, never the game: HINT (where the runtime answers
+        it), else a scan of a seat with a question pending."""
+        seat = inp.seat or 0
+        if inp.tag == hints.HINT_TAG and self._runtime_hint:
+            return self._run(lambda: self._hint(seat), t, line)
+        return self._choice_scan(inp, t, line)
+
     def _hint(self, seat: int) -> list[Event]:
         """HINT: what the seat could see and what it holds, then its pending question again."""
         out = hints.hint(self.game, seat)  # type: ignore[arg-type]  # checked: the play has `sight`
@@ -552,7 +557,7 @@ def log_line(ev: LogEvent) -> str:
     True == 1 == 1.0, which encode differently (a str is equal only to a
     str, so `to`, `key` and `text` are looked at only when remembered).
     Anything else, a `t` JSON refuses included, goes through `dumps`."""
-    if ev["type"] != "say":
+    if ev["type"] != "say" or type(ev.get("to")) is not str:  # a reveal's list of seats: not remembered
         return dumps(ev)
     size = len(ev)
     try:

@@ -19,7 +19,7 @@ secret), reaches only those seats and the referee.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
@@ -134,7 +134,7 @@ class Event:
         A group secret (the witches' target, a team's chat) lists every seat
         that may know it; the referee always may."""
         if self.type == "say":
-            return (str(self.fields["to"]),)
+            return say_audiences(self.fields["to"])
         return audiences_of(self.fields.get("private", TABLE))
 
 
@@ -159,6 +159,32 @@ def say(to: str, key: str, **params: Any) -> Event:
     (for example "trident:heart-3") are spoken by their catalogue name.
     """
     return new_event("say", {"to": to, "key": key, "params": params})
+
+
+def reveal(seats: Iterable[int], key: str, /, **params: Any) -> Event:
+    """One phrase for several seats' earphones (partners shown to each other, a card shown
+    to two players): one `say` whose `to` lists those seats' audiences.  Each listed seat
+    hears it in its own earphone; the speaker and the public view never do."""
+    to = [seat_audience(s) for s in sorted(set(seats))]
+    if not to:
+        raise ValueError("a reveal needs at least one seat")
+    return new_event("say", {"to": to[0] if len(to) == 1 else to, "key": key, "params": params})
+
+
+def say_audiences(to: Any) -> tuple[str, ...]:
+    """Who hears a `say`: its `to`, one audience or a reveal's list of seats."""
+    if isinstance(to, (list, tuple)):
+        return tuple(str(a) for a in to) or (REFEREE,)
+    return (str(to),)
+
+
+def each_audience(ev: Mapping[str, Any]) -> list[Any]:
+    """A logged `say` as one `say` per audience (a reveal to three seats: three), for
+    what plays or prints one audience at a time; any other event as it is."""
+    to = ev.get("to")
+    if ev.get("type") != "say" or not isinstance(to, (list, tuple)):
+        return [ev]
+    return [{**ev, "to": a} for a in say_audiences(to)]
 
 
 def say_params(to: str, key: str, params: dict[str, Any]) -> Event:
@@ -317,6 +343,8 @@ def visible_to(log_event: Mapping[str, Any], seat: int | None) -> bool:
     comparing names, without building the audience tuple."""
     if log_event.get("type") == "say":
         to = log_event.get("to")
+        if type(to) is list:  # a reveal to several seats: each of them, never the table
+            return seat is not None and seat_audience(seat) in to
         audience = to if type(to) is str else str(to)
     else:
         private = log_event.get("private", TABLE)

@@ -206,3 +206,38 @@ def test_moves_from_any_phase_are_written_once_and_drawn():
     assert "deal --> over: stop" in phases.mermaid()
     with pytest.raises(PhaseError):
         phases.step("over", "deal")
+
+
+class Partners(Pick):
+    """Seats 1 and 3 are told, in one phrase, that they are partners."""
+
+    def start(self, t: float) -> list[Event]:
+        from kikimimi.protocol import reveal
+
+        return [reveal([3, 1], "pick-partners", seats=[1, 3])]
+
+
+def test_a_reveal_is_one_event_and_one_phrase_heard_by_each_listed_seat_only():
+    import io
+
+    from kikimimi.ear import heard_by
+    from kikimimi.narrate import TextOutput
+    from kikimimi.phrases import Phrasebook
+    from kikimimi.protocol import visible_to
+    from kikimimi.script import dumps
+
+    register(Declaration(name="pick", play=Partners, kit=pick_kit, min_players=3, max_players=3))
+    r, _ = run()
+    (told,) = r.log
+    assert told["type"] == "say" and told["to"] == ["seat:1", "seat:3"] and told["key"] == "pick-partners"
+    assert [visible_to(told, s) for s in (None, 1, 2, 3)] == [False, True, False, True]
+    assert not public_view(r.log) and log_line(told) == dumps(told)
+    book = Phrasebook("en", ("core",))
+    assert [heard_by(told, s, book) is not None for s in (None, 1, 2, 3)] == [False, True, False, True]
+    assert heard_by(told, 3, book).to == "seat:3"
+    text = io.StringIO()
+    TextOutput(text).emit(r.log)
+    assert [x.split("]")[0].strip(" [") for x in text.getvalue().splitlines()] == ["seat 1 ear", "seat 3 ear"]
+    seat2 = io.StringIO()
+    TextOutput(seat2, listen=["seat:2", "table"]).emit(r.log)
+    assert seat2.getvalue() == ""
