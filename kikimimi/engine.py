@@ -29,7 +29,7 @@ from kikimimi import choices, hints, public, seat_bots, stand_in
 from kikimimi.game_files import tagmap_file
 from kikimimi.kit import table_tags
 from kikimimi.phrases import Phrasebook
-from kikimimi.protocol import REFEREE, TABLE, Event, Input, Play, reader_input, seat_audience
+from kikimimi.protocol import REFEREE, REVEAL, TABLE, Event, Input, Play, reader_input, seat_audience
 from kikimimi.registry import UnknownGame, declaration
 from kikimimi.script import Garbled, Header, ScriptError, dumps, is_clock_line, is_undo, iter_dicts
 from kikimimi.tagmap import load_tagmap, normalise_uid
@@ -524,6 +524,13 @@ class Table:
                             "key": got.prompt, "text": render(got.prompt, dict(got.params)),
                             **({"params": dict(got.params)} if got.params else {})})
                     continue
+                elif type_ == REVEAL:  # one phrase for several earphones: its text, as a say's
+                    params = fields.get("params") or {}
+                    seq += 1
+                    append({"seq": seq, "t": t, "type": type_, "in": line, "private": fields["private"],
+                            "key": fields["key"], "text": render(fields["key"], params),
+                            **({"params": params} if params else {})})
+                    continue
                 elif type_ == choices.CANCEL:
                     self._close_choice(fields.get("seat"))
                 seq += 1
@@ -557,7 +564,7 @@ def log_line(ev: LogEvent) -> str:
     True == 1 == 1.0, which encode differently (a str is equal only to a
     str, so `to`, `key` and `text` are looked at only when remembered).
     Anything else, a `t` JSON refuses included, goes through `dumps`."""
-    if ev["type"] != "say" or type(ev.get("to")) is not str:  # a reveal's list of seats: not remembered
+    if ev["type"] != "say":
         return dumps(ev)
     size = len(ev)
     try:

@@ -29,6 +29,8 @@ if TYPE_CHECKING:
 
 TABLE = "table"
 REFEREE = "referee"
+#: One phrase heard in several seats' earphones (`reveal`).
+REVEAL = "reveal"
 
 #: Command tags every game may use (CONTRACT.md).
 COMMAND_TAGS = frozenset(
@@ -134,7 +136,7 @@ class Event:
         A group secret (the witches' target, a team's chat) lists every seat
         that may know it; the referee always may."""
         if self.type == "say":
-            return say_audiences(self.fields["to"])
+            return (str(self.fields["to"]),)
         return audiences_of(self.fields.get("private", TABLE))
 
 
@@ -163,28 +165,25 @@ def say(to: str, key: str, **params: Any) -> Event:
 
 def reveal(seats: Iterable[int], key: str, /, **params: Any) -> Event:
     """One phrase for several seats' earphones (partners shown to each other, a card shown
-    to two players): one `say` whose `to` lists those seats' audiences.  Each listed seat
-    hears it in its own earphone; the speaker and the public view never do."""
+    to two players): one `reveal` event, `private` to those seats as any group secret
+    (CONTRACT.md), with the phrase's `key`, `params` and (logged) `text`.  Each listed
+    seat hears it in its own earphone; the speaker and the public view never do.  To one
+    seat it is that seat's plain `say`."""
     to = [seat_audience(s) for s in sorted(set(seats))]
     if not to:
         raise ValueError("a reveal needs at least one seat")
-    return new_event("say", {"to": to[0] if len(to) == 1 else to, "key": key, "params": params})
-
-
-def say_audiences(to: Any) -> tuple[str, ...]:
-    """Who hears a `say`: its `to`, one audience or a reveal's list of seats."""
-    if isinstance(to, (list, tuple)):
-        return tuple(str(a) for a in to) or (REFEREE,)
-    return (str(to),)
+    if len(to) == 1:
+        return new_event("say", {"to": to[0], "key": key, "params": params})
+    return new_event(REVEAL, {"private": to, "key": key, "params": params})
 
 
 def each_audience(ev: Mapping[str, Any]) -> list[Any]:
-    """A logged `say` as one `say` per audience (a reveal to three seats: three), for
-    what plays or prints one audience at a time; any other event as it is."""
-    to = ev.get("to")
-    if ev.get("type") != "say" or not isinstance(to, (list, tuple)):
+    """A logged `reveal` as the `say` each listed earphone hears (for what plays or prints
+    one audience at a time); any other event as it is."""
+    if ev.get("type") != REVEAL:
         return [ev]
-    return [{**ev, "to": a} for a in say_audiences(to)]
+    fields = {k: v for k, v in ev.items() if k not in ("type", "private")}
+    return [{**fields, "type": "say", "to": a} for a in audiences_of(ev.get("private"))]
 
 
 def say_params(to: str, key: str, params: dict[str, Any]) -> Event:
@@ -343,8 +342,6 @@ def visible_to(log_event: Mapping[str, Any], seat: int | None) -> bool:
     comparing names, without building the audience tuple."""
     if log_event.get("type") == "say":
         to = log_event.get("to")
-        if type(to) is list:  # a reveal to several seats: each of them, never the table
-            return seat is not None and seat_audience(seat) in to
         audience = to if type(to) is str else str(to)
     else:
         private = log_event.get("private", TABLE)

@@ -185,12 +185,12 @@ def input_text(item: Mapping[str, Any] | None) -> str:
 def event_line(ev: Mapping[str, Any]) -> str | None:
     """One log line: what was spoken, to whom, and what the table decided."""
     kind = ev.get("type")
+    if kind == "reveal":  # one phrase in several earphones
+        who = " + ".join(str(a).replace("seat:", "seat ") for a in ev.get("private") or ()) + " ears"
+        return f"[{who}] {ev.get('text', ev.get('key'))}"
     if kind == "say":
-        to = ev.get("to")
-        if isinstance(to, list):  # a reveal: every listed earphone
-            who = " + ".join(str(a).replace("seat:", "seat ") for a in to) + " ears"
-        else:
-            who = "speaker" if to == "table" else str(to).replace("seat:", "seat ") + " ear"
+        to = str(ev.get("to"))
+        who = "speaker" if to == "table" else to.replace("seat:", "seat ") + " ear"
         return f"[{who}] {ev.get('text', ev.get('key'))}"
     if kind in ("timer-set", "timer-cancel"):
         return None

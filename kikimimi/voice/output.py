@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from kikimimi.protocol import each_audience
+from kikimimi.protocol import REVEAL, each_audience
 
 from .clips import ClipError, as_float, resample
 from .config import SPEAKER, AudioSpec, OutputSpec, output_name, parse_audio
@@ -353,6 +353,9 @@ class AudioOutput:
                 self.apply(ev)
             elif ev.get("type") == "say":
                 self._queue(ev, now)
+            elif ev.get("type") == REVEAL:  # one phrase in each listed earphone
+                for one in each_audience(ev):
+                    self._queue(one, now)
         out = list(self._notices)
         self._notices.clear()
         for line in out:
@@ -360,10 +363,6 @@ class AudioOutput:
         return out
 
     def _queue(self, ev: Mapping[str, Any], now: float) -> None:
-        if isinstance(ev.get("to"), list):  # a reveal: the same phrase in each listed earphone
-            for one in each_audience(ev):
-                self._queue(one, now)
-            return
         to, key, text = str(ev.get("to", "")), str(ev.get("key", "")), ev.get("text")
         if not isinstance(text, str):
             self._notice(f"voice: say {key!r} to {to} has no text: not spoken")

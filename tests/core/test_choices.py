@@ -229,7 +229,8 @@ def test_a_reveal_is_one_event_and_one_phrase_heard_by_each_listed_seat_only():
     register(Declaration(name="pick", play=Partners, kit=pick_kit, min_players=3, max_players=3))
     r, _ = run()
     (told,) = r.log
-    assert told["type"] == "say" and told["to"] == ["seat:1", "seat:3"] and told["key"] == "pick-partners"
+    assert told["type"] == "reveal" and told["private"] == ["seat:1", "seat:3"] and told["key"] == "pick-partners"
+    assert told["text"] == "pick-partners 1, 3"  # (no catalogue here: the key and its values)
     assert [visible_to(told, s) for s in (None, 1, 2, 3)] == [False, True, False, True]
     assert not public_view(r.log) and log_line(told) == dumps(told)
     book = Phrasebook("en", ("core",))

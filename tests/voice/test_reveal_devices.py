@@ -1,12 +1,12 @@
-"""A reveal to several seats (`kikimimi.protocol.reveal`: one `say`, its `to` a list of
-seats) through real PortAudio into ALSA file devices: each listed earphone plays it, the
+"""A reveal to several seats (`kikimimi.protocol.reveal`: one `reveal` event, private to
+those seats) through real PortAudio into ALSA file devices: each listed earphone plays it, the
 speaker and the unlisted earphones never do."""
 import numpy as np
 import pytest
 
 from kikimimi.voice.virtual import AlsaFileDevices
 from voice_needs import need
-from voice_play import expected_clip, find_clip, play, say
+from voice_play import expected_clip, find_clip, play
 
 RATE = 48000
 PARTNERS = "Your partner: seat two."
@@ -23,7 +23,7 @@ def test_each_listed_earphone_hears_a_reveal_and_nobody_else(devices, tmp_path, 
                          "seat-1": {"device": "kkquad", "channels": [3, 4]},
                          "seat-2": {"device": "kkpair", "channels": [1, 2]},
                          "seat-3": {"device": "kkmono", "channels": [1, 2]}}}
-    reveal = {**say("seat:1", PARTNERS, "partners"), "to": ["seat:1", "seat:2"]}
+    reveal = {"type": "reveal", "private": ["seat:1", "seat:2"], "key": "partners", "text": PARTNERS, "in": 1}
     result = play({"audio": audio, "players": 3, "lang": "en", "cache_dir": str(clip_cache),
                    "steps": [{"emit": [reveal]}, {"wait": 10}]}, devices.env(), tmp_path)
     assert result["problems"] == []
