@@ -270,7 +270,12 @@ class Table:
         replay applies too."""
         hook = getattr(self.game, "situation", None)
         out = self._run(hook, t, line) if callable(hook) else []
-        return out + self._log_events([self._reminder(c) for _, c in sorted(self.choices.items())], t, line)
+        return out + self._log_events(self.pending_prompts(), t, line)
+
+    def pending_prompts(self) -> list[Event]:
+        """Each pending question again, in its seat's earphone (after an undo, a resume, a
+        reader back): a player who missed it can still answer."""
+        return [self._reminder(c) for _, c in sorted(self.choices.items())]
 
     def close(self) -> None:
         """This table is being discarded: let the game release what it holds."""

@@ -242,3 +242,24 @@ def test_a_reveal_is_one_event_and_one_phrase_heard_by_each_listed_seat_only():
     seat2 = io.StringIO()
     TextOutput(seat2, listen=["seat:2", "table"]).emit(r.log)
     assert seat2.getvalue() == ""
+
+
+def test_a_killed_table_resumes_with_the_question_pending_and_asks_it_again(tmp_path):
+    from kikimimi.daemon import Daemon
+
+    now = [0.0]
+    journal = tmp_path / "pick.jsonl"
+    first = Daemon(Header.parse(HEADER), journal, clock=lambda: now[0])
+    first.open()
+    now[0] = 1.0
+    first.submit({"reader": "hand", "seat": 2, "tag": "cmd:yes"})
+    first.close()  # as a kill leaves it: the journal holds the lines, nothing else
+    again = Daemon(Header.parse(HEADER), journal, clock=lambda: now[0])
+    again.open()
+    assert sorted(again.table.choices) == [1, 3]
+    said = [(e["to"], e["key"]) for e in again.resume_report()]
+    assert said == [("seat:1", "pick-target"), ("seat:3", "pick-gem")]
+    now[0] = 2.0
+    again.submit({"reader": "hand", "seat": 1, "tag": "seat:2"})
+    assert again.table.game.answers == [(2, "agree", True), (1, "target", 2)]
+    again.close()
