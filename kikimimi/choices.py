@@ -17,7 +17,8 @@ and gets the answer as one typed call on its play, `chosen(answer)`, with
 `answer.value` the seat number (int), the piece's tag (str) or yes (bool); `None`
 when the time limit ran out (`answer.timed_out`).  While a seat's choice is
 pending, every scan on that seat's hand reader is about it: the answer, HINT, or
-refused.  A game takes a question back with `cancel(seat)` (its phase ended).
+refused.  An amount (`ask_amount`) is taps of one tag, each counted back into the
+earphone, then a confirming tag: its answer is the count (int).  A game takes a question back with `cancel(seat)` (its phase ended).
 
 The question and its choices are the seat's business (which cards it may name
 can tell its hand): the `choice` event is private to that seat, the prompt is
@@ -32,9 +33,9 @@ from typing import Any
 
 from kikimimi.protocol import Event, new_event, seat_audience
 
-SEAT, PIECE, YES_NO = "seat", "piece", "yes-no"
-KINDS = (SEAT, PIECE, YES_NO)
-ASK, CANCEL, CHOSEN = "choice", "choice-cancel", "chosen"
+SEAT, PIECE, YES_NO, AMOUNT = "seat", "piece", "yes-no", "amount"
+KINDS = (SEAT, PIECE, YES_NO, AMOUNT)
+ASK, CANCEL, CHOSEN, TAP = "choice", "choice-cancel", "chosen", "choice-tap"
 YES, NO = "cmd:yes", "cmd:no"
 #: A choice's time limit is named for its seat, so a seat has one timer at most.
 TIMER_PREFIX = "choice:"
@@ -51,7 +52,7 @@ class Answer:
     seat: int
     #: The game's name for the question (`ask_*`'s `name`).
     name: str
-    #: The seat number, the piece's tag, True for yes; None: the time limit ran out.
+    #: The seat number, the piece's tag, True for yes, the amount; None: the time limit ran out.
     value: int | str | bool | None
 
     @property
@@ -71,6 +72,10 @@ class Choice:
     prompt: str
     params: Mapping[str, Any]
     timeout: float | None = None
+    #: An amount's tag that counts one more (its `among` also holds the confirming tag).
+    tap: str = ""
+    least: int = 0
+    most: int = 0
 
     def value_of(self, tag: str) -> int | str | bool:
         """What a scanned answer means to the game."""
@@ -97,6 +102,15 @@ def ask_piece(seat: int, name: str, prompt: str, *, among: Iterable[str], timeou
 def ask_yes_no(seat: int, name: str, prompt: str, *, timeout: float | None = None, **params: Any) -> Event:
     """Ask `seat` yes or no (YES or NO on its own reader; the answer is a bool)."""
     return _ask(seat, name, YES_NO, [YES, NO], prompt, timeout, params)
+
+
+def ask_amount(seat: int, name: str, prompt: str, *, tap: str, most: int, least: int = 0,
+               confirm: str = "cmd:ok", timeout: float | None = None, **params: Any) -> Event:
+    """Ask `seat` for an amount from `least` to `most`: each scan of `tap` counts one more
+    (the count said back in its earphone), `confirm` settles it; the answer is the count."""
+    ev = _ask(seat, name, AMOUNT, [tap, confirm], prompt, timeout, params)
+    ev.fields.update(tap=tap, least=least, most=most)
+    return ev
 
 
 def cancel(seat: int) -> Event:
@@ -131,8 +145,12 @@ def parse(fields: Mapping[str, Any], players: int) -> Choice | str:
     if timeout is not None and (isinstance(timeout, bool) or not isinstance(timeout, (int, float))
                                 or not math.isfinite(timeout) or timeout <= 0):
         return f"choice {name!r}: a time limit is a number of seconds above 0, not {timeout!r}"
+    tap, least, most = fields.get("tap", ""), fields.get("least", 0), fields.get("most", 0)
+    if kind == AMOUNT and (len(among) != 2 or tap != among[0] or tap == among[1] or type(least) is not int
+                           or type(most) is not int or not 0 <= least <= most):
+        return f"choice {name!r}: an amount needs a tap tag, another to confirm, and 0 <= least <= most"
     return Choice(seat, name, kind, frozenset(among), prompt, dict(params),
-                  float(timeout) if timeout is not None else None)
+                  float(timeout) if timeout is not None else None, str(tap), int(least), int(most))
 
 
 def timer_name(seat: int) -> str:

@@ -108,6 +108,8 @@ class Table:
         self._runtime_hint = decl.hint == "runtime" and callable(getattr(self.game, "sight", None))
         #: The question pending for each seat (`kikimimi.choices`), while it waits for its answer.
         self.choices: dict[int, choices.Choice] = {}
+        #: The count so far of each pending amount (`choices.ask_amount`), by seat.
+        self._amounts: dict[int, int] = {}
         self.tagmap = {normalise_uid(k): v for k, v in (tagmap or {}).items()}
         self.hand_seats = set(hand_seats) if hand_seats is not None else set(seats)
         self.has_field = has_field
@@ -434,13 +436,34 @@ class Table:
             return self._log_events([
                 Event("error", {"message": f"{tag} does not answer {choice.name}", "private": me}),
                 Event("say", {"to": me, "key": "choice-refused", "params": {}}), self._reminder(choice)], t, line)
+        if choice.kind == choices.AMOUNT:
+            return self._amount_scan(choice, tag, inp.t, t, line)
         return self._run(lambda: self._chosen(choice, choice.value_of(tag), inp.t, line), t, line)
+
+    def _amount_scan(self, choice: choices.Choice, tag: str, at: float, t: float, line: int) -> list[LogEvent]:
+        """A tap counts one more (said back, to that seat only); the confirming tag settles
+        the count.  Past `most` or short of `least`: refused in one line, the count kept."""
+        me, count = seat_audience(choice.seat), self._amounts.get(choice.seat, 0)
+        if tag == choice.tap and count >= choice.most:
+            why, key, params = f"{choice.name}: {choice.most} at most", "choice-amount-most", {"most": choice.most}
+        elif tag != choice.tap and count < choice.least:
+            why, key, params = f"{choice.name}: {choice.least} at least", "choice-amount-least", {"least": choice.least}
+        elif tag == choice.tap:
+            self._amounts[choice.seat] = count + 1
+            return self._log_events([
+                Event(choices.TAP, {"seat": choice.seat, "name": choice.name, "amount": count + 1, "private": me}),
+                Event("say", {"to": me, "key": "choice-amount", "params": {"amount": count + 1}})], t, line)
+        else:
+            return self._run(lambda: self._chosen(choice, count, at, line), t, line)
+        return self._log_events([Event("error", {"message": why, "private": me}),
+                                 Event("say", {"to": me, "key": key, "params": params})], t, line)
 
     def _chosen(self, choice: choices.Choice, value: int | str | bool | None, at: float,
                 line: int | None) -> list[Event]:
         """The question is settled (answered, or its time ran out): logged for the seat and the
         referee, then the game's `chosen` with the typed answer."""
         del self.choices[choice.seat]
+        self._amounts.pop(choice.seat, None)
         if self.timers.pop(choices.timer_name(choice.seat), None) is not None:
             self._timers_changed()
         chosen = getattr(self.game, "chosen")
@@ -461,6 +484,7 @@ class Table:
         if strange:
             return f"choice {got.name!r}: {strange[0]} is no tag of this table (add it to the game's kit)"
         self.choices[got.seat] = got
+        self._amounts.pop(got.seat, None)
         name = choices.timer_name(got.seat)
         if got.timeout is not None:
             self.timers[name] = self.game_time(t) + got.timeout
@@ -470,6 +494,7 @@ class Table:
         return got
 
     def _close_choice(self, seat: Any) -> None:
+        self._amounts.pop(seat, None)
         if self.choices.pop(seat, None) is not None and self.timers.pop(choices.timer_name(seat), None) is not None:
             self._timers_changed()
 
