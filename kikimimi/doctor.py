@@ -29,7 +29,19 @@ def system_checks() -> list[Check]:
     portaudio = ctypes.util.find_library("portaudio")
     out.append(Check("audio library", portaudio is not None, portaudio or "PortAudio not found",
                      "apt-get install libportaudio2"))
+    out.append(_libusb_check())
     return out
+
+
+def _libusb_check() -> Check:
+    """nfcpy reaches USB readers (RC-S380, ACR122U, PN533) through libusb-1.0; serial ones need
+    none, so its absence is a fault only for a table with USB readers (readers.checks says so)."""
+    from kikimimi.readers.usb_readers import INSTALL_LIBUSB, libusb_problem
+
+    problem = libusb_problem()
+    if problem is None:
+        return Check("usb library", True, "libusb-1.0 loads")
+    return Check("usb library", True, f"{problem}: needed only for USB NFC readers ({INSTALL_LIBUSB})")
 
 
 def game_checks() -> list[Check]:
