@@ -91,14 +91,16 @@ def doctor_checks(
     sections: Mapping[str, Mapping[str, Any]],
     proc_modules: str = "/proc/modules",
     rules_dirs: Sequence[str] = RULES_DIRS,
-    sys_usb: str = "/sys/bus/usb/devices",
+    sys_usb: str | None = None,
     probe: bool = True,
     proc: str = "/proc",
 ) -> list[Check]:
     """One check per configured reader (and, where it is there, whether it answers), readers
     sharing a device, then kernel modules and udev rules."""
     from kikimimi.readers.probe import probe as answers
+    from kikimimi.readers.usb_readers import devices_dir
 
+    sys_usb = sys_usb or str(devices_dir())  # /sys/bus/usb/devices, under $KIKIMIMI_SYSFS
     checks = []
     for rid, s in sections.items():
         found = _reader_check(rid, s, sys_usb)
@@ -126,7 +128,7 @@ def doctor_checks(
     return checks
 
 
-def usb_checks(sys_usb: str = "/sys/bus/usb/devices") -> list[Check]:
+def usb_checks(sys_usb: str) -> list[Check]:
     """For USB readers: libusb loads (nfcpy opens them through it), and which are plugged in where."""
     from kikimimi.readers.usb_readers import INSTALL_LIBUSB, libusb_problem, usb_readers
 
