@@ -1,4 +1,5 @@
-"""An ACR122U and a PN533 board at the USB transport, for nfcpy's `nfc.clf.acr122` and `nfc.clf.pn533`.
+"""An ACR122U, a PN533 board and an RC-S330 at the USB transport, for nfcpy's `nfc.clf.acr122`,
+`nfc.clf.pn533` and `nfc.clf.rcs956`.
 
 Both carry an NXP PN53x that activates ISO 14443-A tags itself
 (InListPassiveTarget) and relays Type 2 commands (InCommunicateThru); they
@@ -11,6 +12,7 @@ differ in how its frames cross USB, as nfcpy's driver sources document:
   libnfc's pn53x_usb traces show the same (github.com/nfc-tools/libnfc/issues/278).
   nfcpy reads the EEPROM at 0xA000 for the board's name; this board has none
   (the chip answers that ReadRegister with an error frame: "no eeprom attached").
+  The RC-S330 (`nfc/clf/rcs956.py`) frames the same way, to Sony's RC-S956 chip.
 - ACR122U (`nfc/clf/acr122.py`, `Chipset.ccid_xfr_block`): the PN532 sits behind
   the reader's own controller, reached through USB CCID.  Each command is a
   PC_to_RDR_XfrBlock (`6F LEN(4, little-endian) slot seq 00 00 00`) carrying a
@@ -188,6 +190,32 @@ class Pn533Emulator(UsbReaderEmulator):
         self.answer(ACK)
         reply = self.chip.run(body[1], body[2:])
         self.answer(ERROR_FRAME if reply is None else pn53x_frame(bytes([body[1] + 1]) + reply))
+
+
+class Rcs956Core(Pn53xCore):
+    """The RC-S956 in Sony's RC-S330/360/370: the PN53x command set plus Reset (0x18),
+    which nfcpy's `rcs956` sends at open and at every mute (nfcpy issue #256's trace:
+    `D4 18 01` answered `D5 19`)."""
+
+    def _cmd_18(self, p: bytes) -> bytes:
+        """Reset"""
+        return b""
+
+    def _cmd_00(self, p: bytes) -> bytes:
+        """Diagnose"""
+        return p[1:] if p[:1] == b"\x00" else b"\x00"  # the line test echoes the data alone (nfcpy's rcs956)
+
+
+class RcS330Emulator(Pn533Emulator):
+    """A Sony RC-S330 (054c:02e1): PN53x frames over bulk to an RC-S956."""
+
+    vid, pid = "054c", "02e1"
+    manufacturer = "SONY"
+    product = "RC-S330/S"
+
+    def power_on(self) -> None:
+        self.chip = Rcs956Core(self, firmware=b"\x33\x01\x30\x07")  # RCS956 v1.30
+        self.bad_frames = 0
 
 
 VERSION = b"ACR122U207"

@@ -13,10 +13,10 @@ from kikimimi.readers.usb_readers import LibusbMissing, open_usb_reader, usb_rea
 from kikimimi.testing.collect import Table
 from kikimimi.testing.ntag import Ntag213
 from kikimimi.testing.usb_device import UsbReaderEmulator
-from kikimimi.testing.usb_pn53x import Acr122uEmulator, Pn533Emulator
+from kikimimi.testing.usb_pn53x import Acr122uEmulator, Pn533Emulator, RcS330Emulator
 from kikimimi.testing.usb_rcs380 import RcS380Emulator
 
-MODELS = {"rcs380": RcS380Emulator, "acr122u": Acr122uEmulator, "pn533": Pn533Emulator}
+MODELS = {"rcs380": RcS380Emulator, "acr122u": Acr122uEmulator, "pn533": Pn533Emulator, "rcs330": RcS330Emulator}
 
 
 @pytest.fixture
