@@ -110,3 +110,16 @@ def test_doctor_lists_usb_readers_and_says_what_is_wrong_with_each(tmp_path, mon
     assert not checks["reader hand-1"].ok and "/dev/bus/usb/001/002" in checks["reader hand-1"].detail
     assert checks["libusb"].ok == (libusb_problem() is None)
     assert "apt-get install libusb-1.0-0" in checks["libusb"].fix
+
+
+def test_table_setup_takes_driver_usb_and_refuses_udev_names_for_it(tmp_path):
+    import subprocess
+    import sys
+
+    proc = subprocess.run([sys.executable, "-m", "kikimimi.cli", "table", "setup", str(tmp_path / "t.toml"),
+                           "--driver", "usb", "--udev", str(tmp_path / "t.rules")],
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode != 0 and "invalid choice" not in proc.stderr
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and "--udev names serial readers" in lines[0], proc.stderr
+    assert not (tmp_path / "t.toml").exists()
