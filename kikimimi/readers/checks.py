@@ -57,6 +57,9 @@ def _usb_reader(name: str, path: str, sys_usb: str) -> Check | str:
         if not reader.supported:
             return Check(name, False, f"USB port {reader.port} holds {reader.vid}:{reader.pid}, "
                          "not an NFC reader nfcpy drives", "plug the reader into that port")
+        if not os.path.exists(reader.node):
+            return Check(name, False, f"{reader.model} is in USB port {reader.port}, but its node {reader.node} "
+                         "does not exist", "replug it; in a container, pass /dev/bus/usb in")
         return reader.node
     parts = path.split(":")
     if len(parts) != 3 or not all(len(p) == 4 for p in parts[1:]):

@@ -107,7 +107,7 @@ def test_doctor_lists_usb_readers_and_says_what_is_wrong_with_each(tmp_path, mon
     assert listed.ok and listed.detail == "usb:1-1.2 Sony RC-S380 (054c:06c3)"
     assert not checks["reader hand-2"].ok and "nothing is plugged into USB port 1-1.3" in checks["reader hand-2"].detail
     # hand-1 is in sysfs, but this machine has no /dev/bus/usb node behind it: not usable, and why
-    assert not checks["reader hand-1"].ok and "/dev/bus/usb/001/002" in checks["reader hand-1"].detail
+    assert not checks["reader hand-1"].ok and "/dev/bus/usb/001/002 does not exist" in checks["reader hand-1"].detail
     assert checks["libusb"].ok == (libusb_problem() is None)
     assert "apt-get install libusb-1.0-0" in checks["libusb"].fix
 
@@ -123,3 +123,16 @@ def test_table_setup_takes_driver_usb_and_refuses_udev_names_for_it(tmp_path):
     lines = proc.stderr.strip().splitlines()
     assert len(lines) == 1 and "--udev names serial readers" in lines[0], proc.stderr
     assert not (tmp_path / "t.toml").exists()
+
+
+def test_doctor_proves_a_usb_reader_answers_through_nfcpys_driver(tmp_path, monkeypatch):
+    from kikimimi.readers.probe import probe
+
+    devices = fake_sysfs(tmp_path, monkeypatch)
+    emu = RcS380Emulator(devices, "1-1.2")
+    check = probe("hand-1", {"driver": "usb", "path": "usb:1-1.2"}, usb_transport=emu.transport)
+    assert check.ok and check.detail == "SONY RC-S380/P NFC Port-100 v1.11 at usb:1-1.2"
+    assert emu.commands["GetFirmwareVersion"] == 2 and emu.field_on is False  # opened and closed again
+    emu.unplug()
+    gone = probe("hand-1", {"driver": "usb", "path": "usb:1-1.2"}, usb_transport=emu.transport)
+    assert not gone.ok and "nothing is plugged into USB port 1-1.2" in gone.detail and "lsusb -t" in gone.fix
