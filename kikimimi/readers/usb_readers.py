@@ -19,6 +19,7 @@ import errno
 import importlib
 import os
 import re
+import struct
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -129,15 +130,45 @@ class LibusbMissing(OSError):
     """libusb-1.0 is not installed: no USB reader can open until it is."""
 
 
+# What nfcpy's USB drivers raise when a reader answers nonsense: they log the bad
+# frame, return None, and the caller then indexes or unpacks it.
+NONSENSE: tuple[type[Exception], ...] = (TypeError, IndexError, KeyError, struct.error)
+
+
+def _nonsense(exc: Exception) -> OSError:
+    return OSError(errno.EIO, f"the reader answered nonsense ({type(exc).__name__}: {str(exc)[:80]})")
+
+
 class UsbFrontend(nfc.ContactlessFrontend):
-    """nfcpy's frontend whose close also lets go of the USB device when the reader
-    is already gone (nfcpy's close then fails before it reaches the transport)."""
+    """nfcpy's frontend for a USB reader, for a reader that may answer anything or vanish.
+
+    A reader's nonsense (a frame nfcpy's driver rejects) becomes an OSError, which
+    the driver treats as a reader fault (lost, reopened), never a crashed thread.
+    Closing also lets go of the USB device when the reader is already gone
+    (nfcpy's close then fails before it reaches the transport)."""
+
+    device: Any
+
+    def sense(self, *targets: Any, **options: Any) -> Any:
+        try:
+            return super().sense(*targets, **options)
+        except NONSENSE as exc:
+            raise _nonsense(exc) from exc
+
+    def exchange(self, send_data: Any, timeout: float) -> Any:
+        try:
+            return super().exchange(send_data, timeout)
+        except NONSENSE as exc:
+            raise _nonsense(exc) from exc
 
     def close(self) -> None:
         chipset = getattr(self.device, "chipset", None)
         transport = getattr(chipset, "transport", None)
         try:
             super().close()
+        except NONSENSE as exc:
+            self.device = None
+            raise _nonsense(exc) from exc
         finally:
             if transport is not None and getattr(chipset, "transport", None) is not None:
                 try:
@@ -179,6 +210,9 @@ def open_usb_reader(path: str, devices: Path | None = None,
     line = transport(reader.bus, reader.dev)
     try:
         device = driver.init(line)
+    except NONSENSE as exc:
+        line.close()
+        raise _nonsense(exc) from exc
     except BaseException:
         line.close()
         raise

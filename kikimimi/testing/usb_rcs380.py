@@ -26,6 +26,7 @@ import struct
 from kikimimi.testing.usb_device import AirA, UsbReaderEmulator
 
 ACK = bytes.fromhex("0000ff00ff00")
+ERROR_FRAME = bytes.fromhex("0000ffffff")
 FIRMWARE = b"\x11\x01"  # v1.11, as the trace's reader
 PD_DATA = b"\x00\x01"
 RECEIVE_TIMEOUT = struct.pack("<L", 0x80)
@@ -51,6 +52,7 @@ class RcS380Emulator(UsbReaderEmulator):
         self.air = AirA(self)
         self.bad_frames = 0
         self.refuse_once: str | None = None  # a command (by name) answered once with PARAMETER_ERROR
+        self.garble_once: str | None = None  # a command (by name) answered once with the error frame
 
     def tag_moved(self) -> None:
         self.air.level, self.air.selecting = None, None
@@ -73,6 +75,10 @@ class RcS380Emulator(UsbReaderEmulator):
         self.commands[handler.__doc__ if handler else f"unknown {code:02x}"] += 1
         self.answer(ACK)
         reply = handler(params) if handler else b"\x01"
+        if handler is not None and handler.__doc__ == self.garble_once:
+            self.garble_once = None
+            self.answer(ERROR_FRAME)  # nfcpy's Frame type "err": send_command returns None
+            return
         if handler is not None and handler.__doc__ == self.refuse_once:
             self.refuse_once = None
             reply = b"\x01"  # status PARAMETER_ERROR

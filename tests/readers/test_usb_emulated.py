@@ -139,6 +139,22 @@ def test_a_status_error_from_the_rcs380_is_a_lost_reader_reopened_not_a_crash(de
         table.runner.stop()
 
 
+def test_nonsense_from_the_reader_is_a_lost_reader_reopened_not_a_crash(devices):
+    """nfcpy's rcs380 driver returns None for an error frame and then indexes it (TypeError)."""
+    emu = RcS380Emulator(devices, "1-1")
+    table = run_table(emu, devices)
+    try:
+        emu.garble_once = "InCommRF"
+        table.wait_count("hand-1", 2)
+        assert [x[0] for x in table.of("hand-1")] == ["lost", "back"]
+        assert "answered nonsense (TypeError" in table.inputs[0].detail
+        emu.place(Ntag213("04000000000005"))
+        table.wait_count("hand-1", 3)
+        assert table.of("hand-1")[2][:2] == ("placed", "04000000000005")
+    finally:
+        table.runner.stop()
+
+
 def test_two_identical_readers_stay_apart_by_port_across_a_replug(devices):
     """Two RC-S380s share vendor:product; replugged in the other order their device numbers swap.
     Each table path still opens the reader in its own port."""
