@@ -136,3 +136,19 @@ def test_doctor_proves_a_usb_reader_answers_through_nfcpys_driver(tmp_path, monk
     emu.unplug()
     gone = probe("hand-1", {"driver": "usb", "path": "usb:1-1.2"}, usb_transport=emu.transport)
     assert not gone.ok and "nothing is plugged into USB port 1-1.2" in gone.detail and "lsusb -t" in gone.fix
+
+
+def test_doctor_says_pcscd_holds_an_acr122u_named_by_its_port(tmp_path, monkeypatch):
+    from kikimimi.readers.probe import probe
+
+    devices = fake_sysfs(tmp_path, monkeypatch)
+    emu = Acr122uEmulator(devices, "1-1.4")
+    proc = tmp_path / "proc"
+    (proc / "812").mkdir(parents=True)
+    (proc / "812" / "comm").write_text("pcscd\n")
+    check = probe("field", {"driver": "usb", "path": "usb:1-1.4"}, proc=str(proc), usb_transport=emu.transport)
+    assert not check.ok and "pcscd (pid 812) holds the ACR122U" in check.detail and "systemctl stop pcscd" in check.fix
+    assert emu.opens == 0  # not touched while pcscd has it
+    (proc / "812" / "comm").write_text("bash\n")
+    again = probe("field", {"driver": "usb", "path": "usb:1-1.4"}, proc=str(proc), usb_transport=emu.transport)
+    assert again.ok and again.detail == "ACS ACR122U PN532v1.6 at usb:1-1.4"
