@@ -213,3 +213,28 @@ def test_serve_without_libusb_is_one_lost_line_with_the_fix(devices, monkeypatch
         assert table.inputs[0].kind == "lost" and "apt-get install libusb-1.0-0" in detail and "\n" not in detail
     finally:
         table.runner.stop()
+
+
+# USB commands nfcpy 1.0.4 sends for one poll of an empty reader and for reading a named tag
+# (docs/readers.md's table): each is one bulk OUT and two bulk IN transfers (ACK, answer).
+POLL_COST = {"rcs380": (6, 29), "rcs330": (6, 25), "acr122u": (4, 24), "pn533": (4, 24)}
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_commands_per_poll_and_per_named_tag_read(model, devices):
+    emu = MODELS[model](devices, "1-1")
+    clf = opener(emu, devices)()
+
+    def sent() -> int:
+        return sum(n for name, n in emu.commands.items() if name != "ACK")
+    try:
+        before = sent()
+        assert sense(clf) is None
+        empty = sent() - before
+        emu.place(Ntag213("04a1b2c3d4e5f6", "trident:heart-3"))
+        target = sense(clf)
+        before = sent()
+        assert identify(clf, target) == "trident:heart-3"
+        assert (empty, sent() - before) == POLL_COST[model]
+    finally:
+        close_quietly(clf)
