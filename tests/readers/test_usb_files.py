@@ -152,3 +152,14 @@ def test_doctor_says_pcscd_holds_an_acr122u_named_by_its_port(tmp_path, monkeypa
     (proc / "812" / "comm").write_text("bash\n")
     again = probe("field", {"driver": "usb", "path": "usb:1-1.4"}, proc=str(proc), usb_transport=emu.transport)
     assert again.ok and again.detail == "ACS ACR122U PN532v1.6 at usb:1-1.4"
+
+
+def test_doctor_flags_a_usb_reader_named_by_its_device_number():
+    from kikimimi.doctor import _reader_identity
+
+    flagged = _reader_identity({"hand-1": {"driver": "usb", "path": "usb:001:004"},
+                                "hand-2": {"driver": "usb", "path": "usb:1-1.2"}})
+    assert len(flagged) == 1 and not flagged[0].ok
+    assert "hand-1 (usb:001:004)" in flagged[0].detail and "hand-2" not in flagged[0].detail
+    assert 'usb:1-1.2' in flagged[0].fix
+    assert _reader_identity({"f": {"driver": "usb", "path": "usb:2-1"}})[0].ok
