@@ -13,7 +13,8 @@ A game asks by returning an event:
 
     return [choices.ask_seat(2, "target", "pick-target", among=[1, 3])]
 
-and gets the answer as one typed call on its play, `chosen(answer)`, with
+(the seat, the question's name and the prompt's phrase key are positional, so the
+prompt's own parameters may be called `seat` or `name`) and gets the answer as one typed call on its play, `answered(answer)`, with
 `answer.value` the seat number (int), the piece's tag (str) or yes (bool); `None`
 when the time limit ran out (`answer.timed_out`).  While a seat's choice is
 pending, every scan on that seat's hand reader is about it: the answer, HINT, or
@@ -76,6 +77,8 @@ class Choice:
     tap: str = ""
     least: int = 0
     most: int = 0
+    #: An amount's phrase saying the count back (the game's key, its parameter `amount`).
+    counted: str = ""
 
     def value_of(self, tag: str) -> int | str | bool:
         """What a scanned answer means to the game."""
@@ -86,30 +89,32 @@ class Choice:
         return tag
 
 
-def ask_seat(seat: int, name: str, prompt: str, *, among: Iterable[int], timeout: float | None = None,
+def ask_seat(seat: int, name: str, prompt: str, /, *, among: Iterable[int], timeout: float | None = None,
              **params: Any) -> Event:
     """Ask `seat` to choose one of the seats `among` (a seat token on its own reader)."""
     return _ask(seat, name, SEAT, [f"seat:{k}" for k in among], prompt, timeout, params)
 
 
-def ask_piece(seat: int, name: str, prompt: str, *, among: Iterable[str], timeout: float | None = None,
+def ask_piece(seat: int, name: str, prompt: str, /, *, among: Iterable[str], timeout: float | None = None,
               **params: Any) -> Event:
     """Ask `seat` to name one piece of `among` by scanning it (a card named with a
     labelled token, a piece from its hand)."""
     return _ask(seat, name, PIECE, list(among), prompt, timeout, params)
 
 
-def ask_yes_no(seat: int, name: str, prompt: str, *, timeout: float | None = None, **params: Any) -> Event:
+def ask_yes_no(seat: int, name: str, prompt: str, /, *, timeout: float | None = None, **params: Any) -> Event:
     """Ask `seat` yes or no (YES or NO on its own reader; the answer is a bool)."""
     return _ask(seat, name, YES_NO, [YES, NO], prompt, timeout, params)
 
 
-def ask_amount(seat: int, name: str, prompt: str, *, tap: str, most: int, least: int = 0,
+def ask_amount(seat: int, name: str, prompt: str, /, *, tap: str, most: int, counted: str, least: int = 0,
                confirm: str = "cmd:ok", timeout: float | None = None, **params: Any) -> Event:
-    """Ask `seat` for an amount from `least` to `most`: each scan of `tap` counts one more
-    (the count said back in its earphone), `confirm` settles it; the answer is the count."""
+    """Ask `seat` for an amount from `least` to `most`: each scan of `tap` counts one more,
+    said back in its earphone with the game's phrase `counted` (its `{amount}`: the count,
+    whose values the game declares, as it knows their range); `confirm` settles it and
+    the answer is the count."""
     ev = _ask(seat, name, AMOUNT, [tap, confirm], prompt, timeout, params)
-    ev.fields.update(tap=tap, least=least, most=most)
+    ev.fields.update(tap=tap, least=least, most=most, counted=counted)
     return ev
 
 
@@ -146,11 +151,14 @@ def parse(fields: Mapping[str, Any], players: int) -> Choice | str:
                                 or not math.isfinite(timeout) or timeout <= 0):
         return f"choice {name!r}: a time limit is a number of seconds above 0, not {timeout!r}"
     tap, least, most = fields.get("tap", ""), fields.get("least", 0), fields.get("most", 0)
+    counted = fields.get("counted", "")
     if kind == AMOUNT and (len(among) != 2 or tap != among[0] or tap == among[1] or type(least) is not int
-                           or type(most) is not int or not 0 <= least <= most):
-        return f"choice {name!r}: an amount needs a tap tag, another to confirm, and 0 <= least <= most"
+                           or type(most) is not int or not 0 <= least <= most
+                           or not isinstance(counted, str) or not counted):
+        return (f"choice {name!r}: an amount needs a tap tag, another to confirm, 0 <= least <= most "
+                "and a phrase to count with")
     return Choice(seat, name, kind, frozenset(among), prompt, dict(params),
-                  float(timeout) if timeout is not None else None, str(tap), int(least), int(most))
+                  float(timeout) if timeout is not None else None, str(tap), int(least), int(most), str(counted))
 
 
 def timer_name(seat: int) -> str:

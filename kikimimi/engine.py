@@ -445,41 +445,41 @@ class Table:
         the count.  Past `most` or short of `least`: refused in one line, the count kept."""
         me, count = seat_audience(choice.seat), self._amounts.get(choice.seat, 0)
         if tag == choice.tap and count >= choice.most:
-            why, key, params = f"{choice.name}: {choice.most} at most", "choice-amount-most", {"most": choice.most}
+            why, key = f"{choice.name}: {choice.most} at most", "choice-amount-most"
         elif tag != choice.tap and count < choice.least:
-            why, key, params = f"{choice.name}: {choice.least} at least", "choice-amount-least", {"least": choice.least}
+            why, key = f"{choice.name}: {choice.least} at least", "choice-amount-least"
         elif tag == choice.tap:
             self._amounts[choice.seat] = count + 1
             return self._log_events([
                 Event(choices.TAP, {"seat": choice.seat, "name": choice.name, "amount": count + 1, "private": me}),
-                Event("say", {"to": me, "key": "choice-amount", "params": {"amount": count + 1}})], t, line)
+                Event("say", {"to": me, "key": choice.counted, "params": {"amount": count + 1}})], t, line)
         else:
             return self._run(lambda: self._chosen(choice, count, at, line), t, line)
         return self._log_events([Event("error", {"message": why, "private": me}),
-                                 Event("say", {"to": me, "key": key, "params": params})], t, line)
+                                 Event("say", {"to": me, "key": key, "params": {}})], t, line)
 
     def _chosen(self, choice: choices.Choice, value: int | str | bool | None, at: float,
                 line: int | None) -> list[Event]:
         """The question is settled (answered, or its time ran out): logged for the seat and the
-        referee, then the game's `chosen` with the typed answer."""
+        referee, then the game's `answered` with the typed answer."""
         del self.choices[choice.seat]
         self._amounts.pop(choice.seat, None)
         if self.timers.pop(choices.timer_name(choice.seat), None) is not None:
             self._timers_changed()
-        chosen = getattr(self.game, "chosen")
+        answered = getattr(self.game, "answered")
         out = [Event(choices.CHOSEN, {"seat": choice.seat, "name": choice.name, "value": value,
                                       "private": seat_audience(choice.seat)})]
         if value is None:
             out.append(Event("say", {"to": seat_audience(choice.seat), "key": "choice-timed-out", "params": {}}))
-        return out + list(chosen(choices.Answer(at, line, choice.seat, choice.name, value)))
+        return out + list(answered(choices.Answer(at, line, choice.seat, choice.name, value)))
 
     def _open_choice(self, fields: Mapping[str, Any], t: float) -> choices.Choice | str:
         """A game's question, checked and kept (its time limit set on the game's clock)."""
         got = choices.parse(fields, self.header.players)
         if isinstance(got, str):
             return got
-        if not callable(getattr(self.game, "chosen", None)):
-            return f"choice {got.name!r}: the game has no chosen(answer) to take the answer"
+        if not callable(getattr(self.game, "answered", None)):
+            return f"choice {got.name!r}: the game has no answered(answer) to take the answer"
         strange = sorted(got.among - self.known_tags)
         if strange:
             return f"choice {got.name!r}: {strange[0]} is no tag of this table (add it to the game's kit)"

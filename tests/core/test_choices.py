@@ -40,7 +40,7 @@ class Pick(Play):
             self.handled.append(inp.tag)
         return []
 
-    def chosen(self, answer: choices.Answer) -> list[Event]:
+    def answered(self, answer: choices.Answer) -> list[Event]:
         self.answers.append((answer.seat, answer.name, answer.value))
         return [say(TABLE, "pick-done", seat=answer.seat)]
 
@@ -269,17 +269,19 @@ class Bid(Pick):
     """Seat 1 bids 1 or 2: YES taps one more, NO settles."""
 
     def start(self, t: float) -> list[Event]:
-        return [choices.ask_amount(1, "bid", "pick-bid", tap="cmd:yes", confirm="cmd:no", least=1, most=2)]
+        return [choices.ask_amount(1, "bid", "pick-bid", tap="cmd:yes", confirm="cmd:no", least=1, most=2,
+                                   counted="pick-count")]
 
 
 def test_an_amount_counts_taps_in_the_seats_ear_within_its_bounds_and_settles_on_confirm():
     register(Declaration(name="pick", play=Bid, kit=pick_kit, min_players=3, max_players=3))
     r, (short, one, two, three, done) = run(hand(1.0, 1, "cmd:no"), hand(2.0, 1, "cmd:yes"), hand(3.0, 1, "cmd:yes"),
                                             hand(4.0, 1, "cmd:yes"), hand(5.0, 1, "cmd:no"))
-    assert [e["text"] for e in short if e["type"] == "say"] == ["At least 1."]
-    assert [(e["to"], e["text"]) for e in one + two if e["type"] == "say"] == [("seat:1", "1."), ("seat:1", "2.")]
+    assert [e["text"] for e in short if e["type"] == "say"] == ["That is not enough yet."]
+    assert [(e["to"], e["text"]) for e in one + two if e["type"] == "say"] == [
+        ("seat:1", "pick-count 1"), ("seat:1", "pick-count 2")]  # the game's phrase (none here: key and count)
     assert all(e.get("private") == "seat:1" for e in one + two if e["type"] != "say")  # the count is the seat's
-    assert [e["text"] for e in three if e["type"] == "say"] == ["No more than 2."]
+    assert [e["text"] for e in three if e["type"] == "say"] == ["That is the most you may give."]
     assert r.table.game.answers == [(1, "bid", 2)]
     assert done[0]["type"] == "chosen" and done[0]["value"] == 2
 
