@@ -291,3 +291,25 @@ def test_an_undone_tap_counts_one_less():
     r, _ = run(hand(1.0, 1, "cmd:yes"), hand(2.0, 1, "cmd:yes"), {"t": 3.0, "console": "undo"},
                hand(4.0, 1, "cmd:no"))
     assert r.table.game.answers == [(1, "bid", 1)]
+
+
+def test_kikimimi_sim_and_replay_play_a_shipped_games_choices_byte_for_byte(tmp_path):
+    """イントリーゲ's dispatch target is a pending choice: `kikimimi sim` plays it with its bots,
+    `kikimimi replay` gives the same log byte for byte, and the public view holds none of it."""
+    import subprocess
+    import sys
+
+    record = tmp_path / "game.jsonl"
+    cli = [sys.executable, "-m", "kikimimi.cli"]
+    sim = subprocess.run([*cli, "sim", "intrigue", "--seed", "2", "--record", str(record)],
+                         capture_output=True, text=True, timeout=300)
+    replay = subprocess.run([*cli, "replay", str(record)], capture_output=True, text=True, timeout=300)
+    public = subprocess.run([*cli, "replay", str(record), "--public"], capture_output=True, text=True, timeout=300)
+    assert sim.returncode == replay.returncode == public.returncode == 0, sim.stderr + replay.stderr
+    assert sim.stdout == replay.stdout
+    events = [json.loads(x) for x in replay.stdout.splitlines()]
+    asked = [e for e in events if e["type"] == "choice"]
+    answered = [e for e in events if e["type"] == "chosen"]
+    assert len(asked) == len(answered) >= 10 and all(e["private"] == f"seat:{e['seat']}" for e in asked + answered)
+    assert '"choice' not in public.stdout and '"chosen"' not in public.stdout
+    assert any(e["type"] == "game-over" for e in events)  # the bots played it to its end
