@@ -36,6 +36,7 @@ from kikimimi.tagmap import load_tagmap, normalise_uid
 from kikimimi.voice.settings import is_voice_command, parse_voice_command
 
 LogEvent = dict[str, Any]
+_HINT = hints.HINT_TAG
 _isfinite = math.isfinite
 READER_STATES = ("lost", "back")
 #: The referee's clock commands, handled by the runtime for every game.
@@ -179,9 +180,10 @@ class Table:
         if game.over:
             return out + [self._error(line, t, "the game is over"),
                           self._say(self._answer_to(parsed), "game-is-over", {}, t, line)]
-        if parsed.reader == "hand" and not parsed.removed and parsed.seat is not None \
-                and ((parsed.tag == hints.HINT_TAG and self._runtime_hint) or parsed.seat in self.choices):
-            return out + self.runtime_scan(parsed, t, line)
+        if parsed.tag == _HINT or self.choices:  # HINT, or a question pending (nearly every input: neither)
+            own = self.runtime_scan(parsed, t, line)
+            if own is not None:
+                return out + own
         try:
             events = game.handle(parsed)
             if parsed.console is not None:  # the console's refusals are the referee's
@@ -409,13 +411,17 @@ class Table:
         return seat_audience(inp.seat) if inp.seat is not None else TABLE
 
     # -- the runtime's own scans: HINT and choices (kikimimi.choices) ---------
-    def runtime_scan(self, inp: Input, t: float, line: int) -> list[LogEvent]:
+    def runtime_scan(self, inp: Input, t: float, line: int) -> list[LogEvent] | None:
         """A hand scan the runtime answers, never the game: HINT (where the runtime answers
-        it), else a scan of a seat with a question pending."""
-        seat = inp.seat or 0
-        if inp.tag == hints.HINT_TAG and self._runtime_hint:
+        it), else a scan of a seat with a question pending.  None: the game's input."""
+        if inp.reader != "hand" or inp.removed or inp.seat is None:
+            return None
+        seat = inp.seat
+        if inp.tag == _HINT and self._runtime_hint:
             return self._run(lambda: self._hint(seat), t, line)
-        return self._choice_scan(inp, t, line)
+        if seat in self.choices:
+            return self._choice_scan(inp, t, line)
+        return None
 
     def _hint(self, seat: int) -> list[Event]:
         """HINT: what the seat could see and what it holds, then its pending question again."""

@@ -52,9 +52,9 @@ class ReferenceTable(Table):
         if self.game.over:
             return out + [self._error(line, t, "the game is over"),
                           self._say(self._answer_to(parsed), "game-is-over", {}, t, line)]
-        if parsed.reader == "hand" and not parsed.removed and parsed.seat is not None \
-                and ((parsed.tag == "cmd:hint" and self._runtime_hint) or parsed.seat in self.choices):
-            return out + self.runtime_scan(parsed, t, line)  # HINT and choices: the runtime's, not speed work
+        own = self.runtime_scan(parsed, t, line)  # HINT and choices: the runtime's, not speed work
+        if own is not None:
+            return out + own
         return out + self._run(lambda: self.game.handle(parsed), t, line)
 
     def advance(self, t: float) -> list[LogEvent]:
