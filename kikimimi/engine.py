@@ -217,6 +217,9 @@ class Table:
             self.t = max(self.t, when)
             asked = choices.seat_of_timer(name)
             if asked is not None and asked in self.choices:  # a choice's time limit: the runtime's timer
+                if self.game.over:  # nothing is asked of a game that ended
+                    self.choices.clear()
+                    continue
                 out += self._run(lambda: self._chosen(self.choices[asked], None, at, None), self.t, None)
                 continue
             out += self._run(lambda: self.game.handle(Input(t=at, timer=name)), self.t, None)
@@ -417,8 +420,8 @@ class Table:
         if inp.reader != "hand" or inp.removed or inp.seat is None:
             return None
         seat = inp.seat
-        if inp.tag == _HINT and self._runtime_hint:
-            return self._run(lambda: self._hint(seat), t, line)
+        if inp.tag == _HINT:  # a game that answers HINT itself gets it, question pending or not
+            return self._run(lambda: self._hint(seat), t, line) if self._runtime_hint else None
         if seat in self.choices:
             return self._choice_scan(inp, t, line)
         return None

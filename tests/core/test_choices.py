@@ -313,3 +313,30 @@ def test_kikimimi_sim_and_replay_play_a_shipped_games_choices_byte_for_byte(tmp_
     assert len(asked) == len(answered) >= 10 and all(e["private"] == f"seat:{e['seat']}" for e in asked + answered)
     assert '"choice' not in public.stdout and '"chosen"' not in public.stdout
     assert any(e["type"] == "game-over" for e in events)  # the bots played it to its end
+
+
+class Ending(Pick):
+    """The game ends at seat 1's first scan, with seat 2's timed question still pending."""
+
+    def handle(self, inp: Input) -> list[Event]:
+        self.answers = [(0, "end", None)] * 3
+        return [Event("game-over", {"ranking": [], "reason": "end"})]
+
+
+def test_a_time_limit_after_the_game_ended_asks_nothing_of_it():
+    register(Declaration(name="pick", play=Ending, kit=pick_kit, min_players=3, max_players=3))
+    r, (_, late) = run({"t": 1.0, "reader": "field", "tag": "pick:stone"}, {"t": 30.0, "reader": "field",
+                                                                            "tag": "pick:stone"})
+    assert [e["type"] for e in late] == ["error", "say"]  # the game is over: nothing timed out into it
+    assert not r.table.choices
+
+
+def test_hint_answered_by_the_game_where_it_says_so():
+    import dataclasses
+
+    register(dataclasses.replace(PICK, hint="game"))
+    r, (pending, free) = run(hand(1.0, 3, "cmd:hint"), hand(2.0, 1, "seat:2"))
+    assert r.table.game.handled == ["cmd:hint"] and 3 in r.table.choices  # its question still waits
+    assert not any(e["type"] == "hint" for e in pending)
+    with pytest.raises(ValueError, match="hint must be one of runtime, game"):
+        dataclasses.replace(PICK, hint="nobody")
