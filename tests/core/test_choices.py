@@ -340,3 +340,11 @@ def test_hint_answered_by_the_game_where_it_says_so():
     assert not any(e["type"] == "hint" for e in pending)
     with pytest.raises(ValueError, match="hint must be one of runtime, game"):
         dataclasses.replace(PICK, hint="nobody")
+
+
+def test_the_referees_pause_stops_a_questions_time_limit():
+    r, (_, still, _, due) = run({"t": 1.0, "console": "pause"}, hand(30.0, 1, "seat:2"),
+                                {"t": 31.0, "console": "resume"}, hand(40.5, 1, "cmd:hint"))
+    assert not any(e["type"] == "chosen" and e["seat"] == 2 for e in still)  # 29 s paused: not 10 s of play
+    assert [e["value"] for e in due if e["type"] == "chosen"] == [None]  # 1 + 9.5 s of play: its 10 s are up
+    assert (2, "agree", None) in r.table.game.answers
