@@ -9,6 +9,7 @@ failure named with its exception)."""
 from __future__ import annotations
 
 import contextlib
+import io
 import json
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -346,6 +347,11 @@ def check_console(c: Checker) -> None:
              {"t": 3.0, "console": "hint 1"}, {"t": 4.0, "console": "stop"}]
     log = run_script(lines)
     errors = [ev for ev in log if ev["type"] == "error"]
+    internal = [e for e in errors if str(e["message"]).startswith("internal error")]
+    if internal:
+        c.fail(f"{lines[internal[0]['in'] - 1].get('console')!r} raised: {internal[0]['message']}",
+               "answer every command with events; hint needs sight(seat) (kikimimi.hints)")
+        return
     if [e["in"] for e in errors[:2]] != [2, 3]:
         c.fail("an unknown command or a seat out of range was not refused", "dispatch() by the command table")
     if any("\n" in e["message"] or e.get("private") != REFEREE for e in errors):
@@ -356,6 +362,8 @@ def check_console(c: Checker) -> None:
         c.fail("'stop' does not end the game", "stop_command(run) returns a game-over with reason 'stopped'")
 
 
+#: The failure's part when the game cannot even be loaded: no part was checked.
+LOAD = "load"
 #: Every part, in the order `kikimimi check` runs them.
 PARTS: dict[str, Check] = {
     "declaration": check_declaration, "phrases": check_phrases, "secrets": check_secrets, "replay": check_replay,
@@ -371,15 +379,16 @@ def check(game: str | Declaration, parts: Sequence[str] | None = None) -> list[F
     try:
         decl = game if isinstance(game, Declaration) else declaration(game)
     except Exception as exc:
-        return [Failure(name, "declaration", _one_line(str(exc) or type(exc).__name__),
+        return [Failure(name, LOAD, _one_line(str(exc) or type(exc).__name__),
                         "install the game's package; its entry point names a Declaration")]
     checker = Checker(decl)
     for part in parts or PARTS:
         if part not in PARTS:
             raise ValueError(f"no part {part!r} (have: {', '.join(PARTS)})")
         checker.part = part
-        try:
-            PARTS[part](checker)
+        try:  # the engine prints a game's traceback; the check says it in its one line instead
+            with contextlib.redirect_stderr(io.StringIO()):
+                PARTS[part](checker)
         except Exception as exc:
             checker.fail(f"raised {type(exc).__name__}: {exc}",
                          "a game answers every input and hook with events, never an exception")
@@ -394,4 +403,4 @@ def as_json(failures: Sequence[Failure]) -> str:
     return json.dumps([f.__dict__ for f in failures], ensure_ascii=False)
 
 
-__all__ = ["DECLARED_ON_THE_PLAY", "PARTS", "Failure", "as_json", "check"]
+__all__ = ["DECLARED_ON_THE_PLAY", "LOAD", "PARTS", "Failure", "as_json", "check"]

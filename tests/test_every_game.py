@@ -59,5 +59,5 @@ def test_kikimimi_check_passes_a_shipped_game_and_names_its_parts():
     assert run.returncode == 0, run.stdout + run.stderr
     assert run.stdout.strip() == f"{GAMES[0]}: {len(PARTS)} of {len(PARTS)} parts kept"
     unknown = kikimimi("check", "no-such-game")
-    assert unknown.returncode == 1 and unknown.stdout.startswith("no-such-game: declaration: unknown game")
+    assert unknown.returncode == 1 and unknown.stdout.startswith("no-such-game: load: unknown game")
     assert "Traceback" not in unknown.stdout + unknown.stderr
