@@ -23,7 +23,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from kikimimi.records.basics import SESSION_KINDS, now
-from kikimimi.records.contest_tables import MAX_TABLES, ContestInfo, claim_table, contest_in
+from kikimimi.records import contest_tables
+from kikimimi.records.contest_tables import MAX_TABLES, ContestInfo, contest_in
 from kikimimi.records.errors import RecordsError
 
 if TYPE_CHECKING:
@@ -67,6 +68,11 @@ def start_contest(club: Club, name: str, tables: int, kind: str = "half") -> Con
 def contest(club: Club, ref: int | str) -> ContestInfo:
     """A contest by id (int or "#2") or name."""
     return contest_in(club.db, ref)
+
+
+def claim_table(club: Club, ref: int | str, table: int | None, kind: str) -> tuple[int, int]:
+    """The contest id and table number for a new session (inside its transaction)."""
+    return contest_tables.claim_table(club.db, ref, table, kind)
 
 
 def contests(club: Club) -> list[ContestInfo]:

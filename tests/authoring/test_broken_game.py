@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import importlib
+import json
 import shutil
 import subprocess
 import sys
@@ -103,3 +104,16 @@ def test_the_cli_exits_1_with_a_line_per_failure(tmp_path):
     assert lines[0].startswith("highcard: diagram: the game draws no diagram (fix: ")
     assert lines[1].startswith("highcard: console: the console commands lack ['hint', 'stop'] (fix: ")
     assert lines[-1] == f"highcard: {len(PARTS) - 2} of {len(PARTS)} parts kept; broken: diagram, console"
+
+
+def test_the_cli_gives_the_failures_as_json_for_tools(tmp_path):
+    probe = ("import sys, dataclasses; sys.path.insert(0, sys.argv[1]);"
+             "from kikimimi.registry import register; from kikimimi.cli import main;"
+             "import kikimimi_highcard as h;"
+             "register(dataclasses.replace(h.GAME, report=None));"
+             "sys.exit(main(['check', 'highcard', '--json', '--part', 'report', '--part', 'diagram']))")
+    run = subprocess.run([sys.executable, "-c", probe, str(EXAMPLE.parent)], capture_output=True, text=True,
+                         timeout=120)
+    assert run.returncode == 1, run.stdout + run.stderr
+    [failure] = json.loads(run.stdout)
+    assert failure["game"] == "highcard" and failure["part"] == "report" and failure["fix"].startswith("give ")
