@@ -11,8 +11,10 @@ declaration makes: `declaration.new_play(players, options)`.  This is
 OpenSpiel's split of `Game` (the static description and
 `new_initial_state()`) from `State`.
 
-Every field has a default that suits most games, so a game's declaration
-lists only what is its own.  A game written before this split (one
+Every field has a default, so a declaration loads with `name` and `play`
+alone; the contract every game keeps (`kikimimi check GAME`) also needs
+`tags`, `options`, `commands` with hint and stop, ear bots, a `diagram`
+and a `report` (docs/authoring.md says why).  A game written before this split (one
 `protocol.Game` subclass carrying both) still loads: `Declaration.of_game`
 reads its class attributes.
 """
