@@ -117,3 +117,12 @@ def test_the_cli_gives_the_failures_as_json_for_tools(tmp_path):
     assert run.returncode == 1, run.stdout + run.stderr
     [failure] = json.loads(run.stdout)
     assert failure["game"] == "highcard" and failure["part"] == "report" and failure["fix"].startswith("give ")
+
+
+def test_an_ear_only_game_without_a_bot_table_is_told_to_set_one(tmp_path, monkeypatch, own_registry):
+    """`kikimimi sim GAME` without --bot plays through bot_table, ear bots or not."""
+    name = broken_copy(tmp_path, monkeypatch, "none")
+    registry.register(dataclasses.replace(registry.declaration(name), bot_table=None))
+    failures = check(name, ["ear", "replay"])
+    assert [f.part for f in failures] == ["ear", "replay"], [f.line() for f in failures]
+    assert all("set bot_table" in f.fix for f in failures)
