@@ -150,6 +150,19 @@ def check_secrets(c: Checker) -> None:
                 c.fail(f"seat {s} may see event {ev['seq']} ({ev['type']}) meant for {sorted(names)}",
                        "mark a secret event private='seat:N' (or a list of them)")
                 return
+    script, log = c.seeded(3)
+    own = c.decl.known_tags(players)
+    for ev in log:  # a piece scanned on a seat's own hand reader is that seat's secret
+        n = ev.get("in")
+        line = script[n - 1] if isinstance(n, int) and 1 < n <= len(script) else {}
+        if line.get("reader") != "hand" or line.get("tag") not in own:
+            continue
+        heard_by = (ev["to"],) if ev["type"] == "say" else audiences_of(ev.get("private", TABLE))
+        if TABLE in heard_by and line["tag"] in _strings({k: v for k, v in ev.items() if k != "text"}):
+            c.fail(f"seat {line.get('seat')}'s hand scan of {line['tag']} is named in a public "
+                   f"{ev['type']} {ev.get('key', '')}".rstrip(),
+                   "tell the piece only to its seat: say(seat_audience(seat), ...); the table hears that, not what")
+            return
     public = public_view(c.seeded(3)[1])
     leaked = [ev for ev in public if "private" in ev or (ev["type"] == "say" and ev["to"] != TABLE)]
     if leaked:
@@ -395,6 +408,14 @@ def check(game: str | Declaration, parts: Sequence[str] | None = None) -> list[F
             checker.fail(f"raised {type(exc).__name__}: {exc}",
                          "a game answers every input and hook with events, never an exception")
     return checker.failures
+
+
+def _strings(value: Any) -> set[str]:
+    """Every string inside an event's fields (nested lists and tables included)."""
+    if isinstance(value, str):
+        return {value}
+    items = value.values() if isinstance(value, Mapping) else value if isinstance(value, (list, tuple)) else ()
+    return set().union(*(_strings(v) for v in items)) if items else set()
 
 
 def _one_line(text: str) -> str:

@@ -25,7 +25,7 @@ EXAMPLE = ROOT / "examples" / "highcard" / "kikimimi_highcard"
 #: variant -> (file, text as written, text as broken): a bug in the game's own code.
 IN_CODE = {
     "phrases": ("phrases/ja.toml", 'winner = "{seat}番の勝ちです。"\n', ""),
-    "secrets": ("__init__.py", 'me = seat_audience(seat)\n', "me = seat_audience(seat - 1)  # counted from 0\n"),
+    "secrets": ("__init__.py", 'say(me, "your-card", card=card)', 'say(TABLE, "your-card", card=card)'),
     "replay": ("__init__.py", 'return [say(TABLE, "draw")]',
                'import random\n        return [say(TABLE, "draw"), event("shuffled", at=random.random())]'),
     "undo": ("__init__.py", "self.cards[seat] = card\n",  # a count kept in the module, not the play
@@ -84,6 +84,21 @@ def test_check_names_the_broken_part(variant, tmp_path, monkeypatch, own_registr
     for f in failures:
         assert f.line().startswith(f"broken-{variant}: {f.part}: ") and "(fix: " in f.line()
         assert "\n" not in f.line() and f.fix
+
+
+def test_a_seat_counted_from_0_is_no_audience(tmp_path, monkeypatch, own_registry):
+    name = broken_copy(tmp_path, monkeypatch, "none")
+    init = tmp_path / "broken_none" / "__init__.py"
+    assert "me = seat_audience(seat)\n" in init.read_text(encoding="utf-8")
+    failures = check(name, ["secrets"])
+    assert failures == []  # the copy as written keeps it; now break it
+    monkeypatch.delitem(sys.modules, "broken_none")
+    init.write_text(init.read_text(encoding="utf-8").replace("me = seat_audience(seat)\n",
+                                                             "me = seat_audience(seat - 1)\n"), encoding="utf-8")
+    decl = importlib.import_module("broken_none").GAME
+    registry.register(decl)
+    [failure] = check(name, ["secrets"])
+    assert "['seat:0'], no audience of this table" in failure.problem
 
 
 def test_every_part_has_a_broken_game():
