@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from kikimimi import deck
-from kikimimi.commands import Command, dispatch, hint_command, refusal
+from kikimimi.commands import dispatch, hint_command, refusal, stop_command
 from kikimimi.declaration import Declaration
 from kikimimi.deck import Deck
 from kikimimi.hints import Line, line, situation
@@ -21,7 +21,7 @@ from kikimimi.protocol import TABLE, Event, Input, Play, error, event, say, seat
 
 CARDS = tuple(f"hc:card-{n}" for n in range(1, 10))
 OPTIONS = Options(seat("first", 1, "the seat that shows its card first"))
-COMMANDS = (hint_command(), Command("stop", "end the game now (nobody wins)", "console_stop"))
+COMMANDS = (hint_command(), stop_command("console_stop"))
 PHASES = Phases("draw", (("draw", "show", "every seat drew a card"),
                          ("show", "over", "every card is shown")), "over", from_any=(("over", "stop"),))
 
@@ -59,8 +59,11 @@ class HighCardPlay(Play):
             return dispatch(self, COMMANDS, inp.console, inp.t, self.players)
         if not inp.placed or inp.tag is None:
             return []  # a card lifted off a reader means nothing here
-        if inp.reader == "hand" and inp.seat is not None:
-            return self._draw(inp.seat, inp.tag)
+        seat = inp.seat if inp.reader == "hand" else None
+        if inp.tag not in CARDS:  # HINT on the field (on a hand reader the runtime answers it)
+            return refusal(seat, f"{inp.tag} is not a card", "not-a-card")
+        if seat is not None:
+            return self._draw(seat, inp.tag)
         return self._show(inp.tag)
 
     def _draw(self, seat: int, card: str) -> list[Event]:
