@@ -117,7 +117,7 @@ class HighCardPlay(Play):
         return situation(self.sight(0))
 
     def snapshot(self) -> dict[str, Any]:
-        return {"phase": self.phase, "cards": dict(self.cards), "shown": list(self.shown), "pile": self.pile.left}
+        return {"phase": self.phase, "cards": dict(self.cards), "shown": list(self.shown)}
 
 
 # -- the declaration: what the game is, read by the runtime before any play ------------------
