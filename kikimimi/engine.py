@@ -281,7 +281,9 @@ class Table:
 
     def pending_prompts(self) -> list[Event]:
         """Each pending question again, in its seat's earphone (after an undo, a resume, a
-        reader back): a player who missed it can still answer."""
+        reader back): a player who missed it can still answer.  None once the game is over."""
+        if self.game.over:
+            return []
         return [self._reminder(c) for _, c in sorted(self.choices.items())]
 
     def close(self) -> None:
@@ -552,10 +554,10 @@ class Table:
                     self._timers_changed()
                 elif type_ == choices.ASK:  # a question for one seat: kept here, its prompt said
                     got = self._open_choice(fields, t)
-                    if isinstance(got, str):
+                    if isinstance(got, str):  # a game's bug; the referee's alone (it may name a hand's tag)
                         seq += 1
                         append({"seq": seq, "t": t, "type": "error", "in": line,
-                                "message": f"internal error: {got}"})
+                                "message": f"internal error: {got}", "private": REFEREE})
                         continue
                     seq += 2
                     append({"seq": seq - 1, "t": t, "type": type_, "in": line, **fields})
