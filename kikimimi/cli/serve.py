@@ -78,8 +78,26 @@ def cmd_serve(args: argparse.Namespace) -> int:
         with one_line(SessionRefused):  # the session is settled before any output, socket or reader opens
             evening = _evening(daemon, club, db, config, args.players)
             evening.prepare()
-        return _serve(args, config, daemon, warnings, evening, cleanup)
-    return 1  # unreachable
+        code = _serve(args, config, daemon, warnings, evening, cleanup)
+    if code == INTERRUPTED:  # said once everything is closed: the journal is the whole game
+        _say_how_to_resume(daemon.journal_path)
+    return code
+
+
+#: The exit code of a table stopped by Ctrl-C (128 + SIGINT, as a shell reports it).
+INTERRUPTED = 130
+
+
+def _say_how_to_resume(journal: Path) -> None:
+    """Ctrl-C's answer: where the game is, that nothing heard is lost, and the command
+    that resumes it (the same one, without --fresh: docs/durability.md)."""
+    import shlex
+
+    again = [a for a in sys.argv[1:] if a != "--fresh"]
+    if sys.stderr.isatty():
+        print(file=sys.stderr)  # past the terminal's ^C
+    print(f"kikimimi: stopped. The game is kept in {journal.resolve()}; nothing announced is lost.\n"
+          f"kikimimi: to resume it: {shlex.join(['kikimimi', *again])}", file=sys.stderr, flush=True)
 
 
 def _open_daemon(header: Header, journal: Path, config: TableConfig, fresh: bool) -> Daemon:
@@ -114,7 +132,13 @@ def _serve(args: argparse.Namespace, config: TableConfig, daemon: Daemon, warnin
 
     stop = threading.Event()
     failed: list[str] = []
+    interrupted = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
+
+    def on_ctrl_c(*_: object) -> None:  # a clean stop, then one answer (no KeyboardInterrupt mid-cleanup)
+        interrupted.set()
+        stop.set()
+    signal.signal(signal.SIGINT, on_ctrl_c)
     outputs = _outputs(args, config)
     for out in outputs:
         cleanup.callback(out.close)
@@ -182,12 +206,11 @@ def _serve(args: argparse.Namespace, config: TableConfig, daemon: Daemon, warnin
     cleanup.callback(stop.set)  # on any way out, the input threads stop first
     for thread in threads:
         thread.start()
-    try:
-        while not stop.wait(0.2):
-            pass
-    except KeyboardInterrupt:
+    while not stop.wait(0.2):
         pass
     stop.set()
+    if interrupted.is_set():
+        return INTERRUPTED
     return 1 if failed else 0
 
 
