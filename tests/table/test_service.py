@@ -155,6 +155,18 @@ def test_a_real_tables_unit_opens_its_readers_and_cards_only(place):
     assert exposure(unit) <= 2.5
 
 
+def test_club_records_on_a_postgresql_server_open_the_network_and_nothing_more(place):
+    table = place.table(HARDWARE_TABLE, "club.toml")
+    table.write_text(table.read_text() + '\n[records]\ndb = "postgresql://club@localhost/club"\n')
+    proc = install(str(table), "--user", unprivileged_user(), "--unit-dir", str(place.dir), "--python", place.python)
+    assert proc.returncode == 0, proc.stderr
+    unit = place.dir / "kikimimi-club.service"
+    text = unit.read_text()
+    assert "RestrictAddressFamilies=AF_UNIX AF_INET AF_INET6\n" in text and "PrivateNetwork" not in text
+    assert verify(unit) == []
+    assert exposure(unit) <= 2.5
+
+
 @pytest.mark.skipif(not ROOT, reason="creating a user and running as it needs root")
 def test_the_user_is_created_and_really_runs_the_table(place, new_user):
     table = place.table()
