@@ -139,7 +139,7 @@ def _writable(config: TableConfig) -> list[Path]:
 
 def unit_text(config: TableConfig, user: str, groups: list[str], python: str = sys.executable) -> str:
     """The unit; every path in it is checked and escaped (see `checked`, `exec_word`)."""
-    table = Path(checked(config.path.resolve(), "the table file"))
+    table = Path(checked(os.path.abspath(config.path), "the table file"))
     argv = [checked(python, "the interpreter"), "-m", "kikimimi.cli", "serve", str(table)]
     rw = " ".join(path_word(checked(p, "the folder")) for p in _writable(config))
     lines = [
@@ -222,7 +222,7 @@ def install(config_path: str, user: str, unit_dir: Path = UNIT_DIR, python: str 
         raise ServiceError(f"{config_path}: no such table file (kikimimi table setup writes one)")
     config_file = Path(os.path.abspath(config_file))
     checked(config_file, "the table file")
-    config = load_table_config(config_file)  # a table that cannot start must not become a service
+    config = _as_the_service_reads_it(config_file)  # a table that cannot start must not become a service
     python = os.path.abspath(python or sys.executable)
     exec_word(checked(python, "the interpreter"), executable=True)
     for folder in _writable(config):
@@ -253,12 +253,27 @@ def install(config_path: str, user: str, unit_dir: Path = UNIT_DIR, python: str 
     return unit
 
 
+def _as_the_service_reads_it(config_file: Path) -> TableConfig:
+    """The table file read as the service will read it: `~` in it is the service's home
+    (HOME= in the unit), not the home of whoever runs the install."""
+    before = os.environ.get("HOME")
+    os.environ["HOME"] = str(SERVICE_HOME)
+    try:
+        return load_table_config(config_file)
+    finally:
+        if before is None:
+            del os.environ["HOME"]
+        else:
+            os.environ["HOME"] = before
+
+
 def _outside_homes(config: TableConfig, python: str) -> None:
     """ProtectHome=yes hides /home, /root and /run/user from the service: nothing it needs may be there."""
     import kikimimi
 
     needed = [("the interpreter", Path(python)), ("the interpreter", Path(os.path.realpath(python))),
               ("the program", Path(kikimimi.__file__).resolve().parent), ("the table file", config.path),
+              ("the table file", Path(os.path.realpath(config.path))),
               *(("the folder", p) for p in _writable(config))]
     for what, path in needed:
         home = in_a_home(Path(os.path.abspath(path)))

@@ -63,7 +63,10 @@ def create_system_user(name: str, groups: tuple[str, ...]) -> None:
             "--shell", "/usr/sbin/nologin", "--comment", "kikimimi table"]
     if groups:
         argv += ["--groups", ",".join(groups)]
-    proc = subprocess.run(argv + [name], capture_output=True, text=True, timeout=60)
+    try:
+        proc = subprocess.run(argv + [name], capture_output=True, text=True, timeout=60)
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        raise AccessError(f"cannot create the user {name!r}: {exc}") from None
     if proc.returncode != 0:
         said = (proc.stderr.strip().splitlines() or [f"exit {proc.returncode}"])[-1]
         raise AccessError(f"cannot create the user {name!r}: {said}")
@@ -134,7 +137,10 @@ def run_as(user: Account, argv: list[str]) -> subprocess.CompletedProcess[str]:
     if setpriv is None:
         raise AccessError("setpriv is missing (util-linux): cannot check the service user can run the program")
     groups = ",".join(str(g) for g in sorted(user.groups))
-    return subprocess.run([setpriv, f"--reuid={user.uid}", f"--regid={user.gid}", f"--groups={groups}",
-                           "--", *argv], capture_output=True, text=True, timeout=120, cwd="/",
-                          env={"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": str(SERVICE_HOME),
-                               "LANG": "C.UTF-8"}, stdin=subprocess.DEVNULL)
+    try:
+        return subprocess.run([setpriv, f"--reuid={user.uid}", f"--regid={user.gid}", f"--groups={groups}",
+                               "--", *argv], capture_output=True, text=True, timeout=120, cwd="/",
+                              env={"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": str(SERVICE_HOME),
+                                   "LANG": "C.UTF-8"}, stdin=subprocess.DEVNULL)
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        raise AccessError(f"cannot run {argv[0]} as {user.name}: {exc}") from None

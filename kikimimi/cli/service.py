@@ -10,7 +10,8 @@ from kikimimi.cli import actions, one_line
 def add_parser(sub: argparse._SubParsersAction) -> None:
     i = actions(sub, "service").add_parser("install", help="write a systemd unit that serves this table at boot")
     i.add_argument("config", help="the table file (kikimimi table setup writes one)")
-    i.add_argument("--user", default="kikimimi", help="the unprivileged user it runs as (default: kikimimi)")
+    i.add_argument("--user", default="kikimimi", help="the unprivileged user it runs as (default: kikimimi; "
+                                                           "created as a system user when run as root)")
     i.add_argument("--unit-dir", default="/etc/systemd/system", help="where the unit is written")
     i.add_argument("--python", metavar="PATH",
                    help="the interpreter the service runs (default: this one); the user must be able to run it")

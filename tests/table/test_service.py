@@ -188,6 +188,21 @@ def test_the_user_is_created_and_really_runs_the_table(place, new_user):
     assert journal.stat().st_uid == entry.pw_uid
 
 
+@pytest.mark.skipif(not ROOT, reason="the install makes the journal's folder for the user as root")
+def test_a_tilde_in_the_table_file_is_the_services_home_not_the_installers(place, monkeypatch):
+    from kikimimi import service
+
+    home = place.dir / "service-home"  # stands in for /var/lib/kikimimi, the unit's HOME=
+    monkeypatch.setattr(service, "SERVICE_HOME", home)
+    monkeypatch.setenv("HOME", "/root")
+    table = place.table()
+    table.write_text(table.read_text().replace('journal = "var/trident-sim.jsonl"', 'journal = "~/tables/sim.jsonl"'))
+    unit = service.install(str(table), unprivileged_user(), place.dir, python=place.python)
+    text = unit.read_text()
+    assert f'ReadWritePaths="{home}/tables"\n' in text and f'"HOME={home}"' in text
+    assert (home / "tables").stat().st_uid == pwd.getpwnam(unprivileged_user()).pw_uid
+
+
 def test_an_interpreter_the_user_cannot_reach_is_refused_in_one_line(place):
     closed = place.dir / "closed"
     closed.mkdir(mode=0o700)  # like /root: the venv inside works for its owner only
