@@ -122,11 +122,16 @@ def _device_class(path: str) -> str | None:
 
 def _network(config: TableConfig) -> list[str]:
     """The API is two unix sockets beside the journal: no network at all, unless the
-    club records are a PostgreSQL server reached over TCP."""
+    club records are a PostgreSQL server reached over TCP.  A USB reader needs netlink:
+    libusb starts its hotplug monitor (a netlink socket) when it starts, and fails
+    without one; each reopen scans sysfs anew, so the events themselves need not arrive."""
+    families = ["AF_UNIX"]
+    if any(r.get("driver") == "usb" for r in config.readers.values()):
+        families.append("AF_NETLINK")
     db = str(config.records.get("db") or "")
     if db.startswith(("postgresql:", "postgres:")):
-        return ["RestrictAddressFamilies=AF_UNIX AF_INET AF_INET6"]
-    return ["RestrictAddressFamilies=AF_UNIX", "PrivateNetwork=yes", "IPAddressDeny=any"]
+        return ["RestrictAddressFamilies=" + " ".join(families + ["AF_INET", "AF_INET6"])]
+    return ["RestrictAddressFamilies=" + " ".join(families), "PrivateNetwork=yes", "IPAddressDeny=any"]
 
 
 def _writable(config: TableConfig) -> list[Path]:

@@ -155,6 +155,23 @@ def test_a_real_tables_unit_opens_its_readers_and_cards_only(place):
     assert exposure(unit) <= 2.5
 
 
+def test_a_table_with_usb_readers_opens_usb_devices_and_netlink(place):
+    readers = "".join(f'[readers.hand-{s}]\nrole = "hand"\nseat = {s}\ndriver = "usb"\npath = "usb:1-1.{s}"\n'
+                      for s in (1, 2, 3))
+    source = place.dir / "usb-source.toml"
+    source.write_text('[table]\ngame = "trident"\nplayers = 3\n' + readers
+                      + '[readers.field]\nrole = "field"\ndriver = "usb"\npath = "usb:1-1.4"\n')
+    table = place.table(source, "usb.toml")
+    proc = install(str(table), "--user", unprivileged_user(), "--unit-dir", str(place.dir), "--python", place.python)
+    assert proc.returncode == 0, proc.stderr
+    unit = place.dir / "kikimimi-usb.service"
+    text = unit.read_text()
+    assert [l for l in text.splitlines() if l.startswith("DeviceAllow")] == ["DeviceAllow=char-usb_device rw"]
+    assert "RestrictAddressFamilies=AF_UNIX AF_NETLINK\n" in text and "PrivateNetwork=yes" in text
+    assert verify(unit) == []
+    assert exposure(unit) <= 2.5
+
+
 def test_club_records_on_a_postgresql_server_open_the_network_and_nothing_more(place):
     table = place.table(HARDWARE_TABLE, "club.toml")
     table.write_text(table.read_text() + '\n[records]\ndb = "postgresql://club@localhost/club"\n')
