@@ -78,7 +78,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
         with one_line(SessionRefused):  # the session is settled before any output, socket or reader opens
             evening = _evening(daemon, club, db, config, args.players)
             evening.prepare()
-        code = _serve(args, config, daemon, warnings, evening, cleanup)
+        try:
+            code = _serve(args, config, daemon, warnings, evening, cleanup)
+        except KeyboardInterrupt:  # Ctrl-C while the table was starting: closed all the same
+            code = INTERRUPTED
     if code == INTERRUPTED:  # said once everything is closed: the journal is the whole game
         _say_how_to_resume(daemon.journal_path)
     return code
@@ -134,11 +137,6 @@ def _serve(args: argparse.Namespace, config: TableConfig, daemon: Daemon, warnin
     failed: list[str] = []
     interrupted = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
-
-    def on_ctrl_c(*_: object) -> None:  # a clean stop, then one answer (no KeyboardInterrupt mid-cleanup)
-        interrupted.set()
-        stop.set()
-    signal.signal(signal.SIGINT, on_ctrl_c)
     outputs = _outputs(args, config)
     for out in outputs:
         cleanup.callback(out.close)
@@ -204,6 +202,11 @@ def _serve(args: argparse.Namespace, config: TableConfig, daemon: Daemon, warnin
             target=_then_stop, args=(stop, failed, scripted_lines, source, daemon.try_submit, stop, args.speed),
             daemon=True, name="script"))
     cleanup.callback(stop.set)  # on any way out, the input threads stop first
+
+    def on_ctrl_c(*_: object) -> None:  # once playing, a clean stop (no KeyboardInterrupt mid-cleanup)
+        interrupted.set()
+        stop.set()
+    signal.signal(signal.SIGINT, on_ctrl_c)  # before this (a first start rendering): KeyboardInterrupt
     for thread in threads:
         thread.start()
     while not stop.wait(0.2):
