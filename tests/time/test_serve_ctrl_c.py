@@ -7,6 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from kikimimi.api import paths
 from kikimimi.script import ScriptError, read_script
 from kikimimi.testing.table_script import wait_until
 from kikimimi.testing.tables import sim_table_toml
@@ -54,3 +55,27 @@ def test_ctrl_c_says_where_the_game_is_and_how_to_resume_it(tmp_path):
                            stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=60)
     assert again.returncode == 0 and f"resumed {journal.relative_to(tmp_path)} (1 inputs replayed)" in again.stderr, \
         again.stderr
+
+
+def test_ctrl_c_while_the_table_waits_for_its_readers_gives_the_same_answer(tmp_path):
+    """Before the table plays (here: waiting up to 120 s for readers that are not there)."""
+    readers = "".join(f'[readers.hand-{s}]\nrole = "hand"\nseat = {s}\ndriver = "pn532"\npath = "{tmp_path}/none-{s}"\n'
+                      for s in (1, 2, 3))
+    (tmp_path / "table.toml").write_text('[table]\ngame = "trident"\nplayers = 3\nlang = "en"\n'
+                                         'journal = "var/table.jsonl"\nready_wait = 120\n' + readers)
+    journal = tmp_path / "var" / "table.jsonl"
+    secret = paths.secret_file(journal)
+    err = tmp_path / "serve.err"
+    proc = serve(tmp_path)
+    try:
+        wait_until(lambda: secret.exists() or proc.poll() is not None, "the API up (the readers' wait begins)",
+                   60, said=err.read_text)
+        proc.send_signal(signal.SIGINT)
+        assert proc.wait(timeout=60) == 130
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        proc.stdin.close()
+    said = err.read_text()
+    assert "Traceback" not in said and f"The game is kept in {journal}" in said, said
+    assert "to resume it: kikimimi serve table.toml --voice text --quiet" in said
