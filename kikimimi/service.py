@@ -31,8 +31,11 @@ UNIT_DIR = Path("/etc/systemd/system")
 #: audio: /dev/snd; plugdev: readers named by udev/99-kikimimi.rules; dialout: /dev/ttyUSB* otherwise
 GROUPS = ("audio", "plugdev", "dialout")
 #: Where a program the service can run is installed (none of it in a home folder).
+#: The checkout this program was installed from (an editable install), which pip can install again.
+_SOURCE = Path(__file__).resolve().parents[1]
+_PACKAGE = f"'{_SOURCE}[ja]'" if (_SOURCE / "pyproject.toml").is_file() else "kikimimi"
 HOW_TO_INSTALL = ("install kikimimi where every user can run it (sudo python3 -m venv /opt/kikimimi && "
-                  "sudo /opt/kikimimi/bin/pip install kikimimi), then run sudo /opt/kikimimi/bin/kikimimi "
+                  f"sudo /opt/kikimimi/bin/pip install {_PACKAGE}), then run sudo /opt/kikimimi/bin/kikimimi "
                   "service install, or name such an interpreter with --python")
 #: Device classes (/proc/devices) a serial reader may be behind: USB adapters and USB CDC-ACM.
 SERIAL_CLASSES = ("char-ttyUSB", "char-ttyACM")
