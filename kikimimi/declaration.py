@@ -157,7 +157,10 @@ class Declaration:
         tags = self.tags(players) if callable(self.tags) else self.tags
         if self.kit is None:
             return tags
-        own, table = self.kit(players, {})
+        try:
+            own, table = self.kit(players, {})
+        except Exception:  # a kit that needs options to be listed: the declared tags alone
+            return tags
         return tags | frozenset(p for p in (*own, *table) if not p.startswith(RUNTIME_PREFIXES))
 
     def check_options(self, players: int, options: Mapping[str, Any]) -> None:

@@ -349,3 +349,12 @@ def test_the_referees_pause_stops_a_questions_time_limit():
     assert not any(e["type"] == "chosen" and e["seat"] == 2 for e in still)  # 29 s paused: not 10 s of play
     assert [e["value"] for e in due if e["type"] == "chosen"] == [None]  # 1 + 9.5 s of play: its 10 s are up
     assert (2, "agree", None) in r.table.game.answers
+
+
+def test_a_kit_that_needs_options_leaves_the_declared_tags():
+    def fussy(players: int, options: Any) -> tuple[list[str], list[str]]:
+        return own_set(0, ("hint",)), list(options["pieces"])
+
+    decl = Declaration(name="fussy", play=Pick, kit=fussy, tags=frozenset({"pick:stone"}), min_players=3,
+                       max_players=3)
+    assert decl.known_tags(3) == {"pick:stone"}
