@@ -10,7 +10,6 @@ after every piece: an interrupted enrolment resumes where it stopped.
 from __future__ import annotations
 
 import argparse
-import json
 import queue
 import re
 import sys
@@ -21,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from kikimimi.readers.base import RawEvent
+from kikimimi.tagmap import NextScan, Scan, enrol_piece, say_name, write_tagmap
 
 Speak = Callable[[str], None]
 
@@ -107,15 +107,6 @@ def spoken_names(set_name: str, lang: str) -> dict[str, str]:
     return names
 
 
-def say_name(piece: str, names: Mapping[str, str]) -> str:
-    """The catalogue's name, else the piece name read out ("seat 2", "heart 3")."""
-    if piece in names:
-        return names[piece]
-    set_name, _, rest = piece.partition(":")
-    words = rest.replace("-", " ")
-    return words if any(c.isalpha() for c in words) else f"{set_name} {words}"
-
-
 # -- the tag map file --------------------------------------------------------------
 def read_tagmap(path: Path) -> dict[str, str]:
     from kikimimi.tagmap import TagMapError, load_tagmap
@@ -126,17 +117,6 @@ def read_tagmap(path: Path) -> dict[str, str]:
         return load_tagmap(path)
     except TagMapError as exc:
         raise TagsError(str(exc)) from None
-
-
-def write_tagmap(path: Path, tags: Mapping[str, str]) -> None:
-    """Write the map whole, to a temp file then renamed, so a crash leaves the old one."""
-    lines = ["# uid (lowercase hex) = piece; written by `kikimimi tags enroll`", "[tags]"]
-    for uid, piece in sorted(tags.items(), key=lambda kv: (_natural(kv[1]), kv[0])):
-        lines.append(f"{json.dumps(uid)} = {json.dumps(piece, ensure_ascii=False)}")
-    tmp = path.with_name(path.name + ".tmp")
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    tmp.replace(path)
 
 
 # -- enrol -----------------------------------------------------------------------------
@@ -249,11 +229,6 @@ def enroll(
     return 0
 
 
-#: One scan while enrolling: (uid, the name written on the tag or None).
-Scan = tuple[str, "str | None", str]
-NextScan = Callable[[float], "Scan | None"]
-
-
 def _raw_scans(events: "queue.Queue[RawEvent]", tagmap: Mapping[str, str], speak: Speak,
                msg: Mapping[str, str]) -> NextScan:
     """A driver's raw events as scans: a lost reader said, a tag resting at connect counted."""
@@ -277,36 +252,6 @@ def _raw_scans(events: "queue.Queue[RawEvent]", tagmap: Mapping[str, str], speak
                 return ev.uid, ev.tag, ev.detail
         return None
     return next_scan
-
-
-def enrol_piece(piece: str, next_scan: NextScan, tagmap: dict[str, str],
-                save: Callable[[Mapping[str, str]], None], tell: Callable[..., None],
-                names: Mapping[str, str], timeout_s: float) -> bool:
-    """Wait for one tag for `piece` and record it (saved at once, so an interrupted enrolment
-    resumes after it); a tag already enrolled, or naming another piece, is refused aloud
-    (`tell(key, **params)` with the keys of MESSAGES).  False when no tag came in time."""
-    deadline = time.monotonic() + timeout_s
-    while (left := deadline - time.monotonic()) > 0:
-        got = next_scan(left)
-        if got is None:
-            return False
-        uid, tag, detail = got
-        other = tagmap.get(uid)
-        if other is not None:  # one tag is one copy: the same tag twice is not a second copy
-            tell("taken" if other != piece else "again", other=say_name(other, names))
-            continue
-        if tag is not None and tag != piece:
-            tell("names-other", other=say_name(tag, names))
-            continue
-        tagmap[uid] = piece
-        save(tagmap)
-        if tag == piece:
-            tell("done", name=say_name(piece, names))
-        else:
-            why = detail.replace(": uid only", "") or "not an NFC tag"
-            tell("done-uid", name=say_name(piece, names), why=why)
-        return True
-    return False
 
 
 # -- check -------------------------------------------------------------------------------

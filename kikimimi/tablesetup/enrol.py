@@ -13,7 +13,7 @@ set-up again and it asks only for what is still missing, in the same order
 (seat 1's set, seat 2's, ..., then the table's), so an interrupted
 enrolment goes on where it stopped.
 
-Scans are judged by `kikimimi tags enroll`'s own rule (`enrol_piece`): a tag
+Scans are judged by `kikimimi tags enroll`'s own rule (`kikimimi.tagmap.enrol_piece`): a tag
 already enrolled, or one whose written name is another piece, is refused
 aloud and the same piece asked again.
 """
@@ -24,8 +24,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
-from kikimimi.cli.tags import NextScan, enrol_piece, read_tagmap, say_name, write_tagmap
 from kikimimi.kit import Kit
+from kikimimi.tagmap import NextScan, enrol_piece, load_tagmap, say_name, write_tagmap
 
 #: What `enrol_piece` tells, as the set-up catalogue's phrase keys.
 KEYS = {"done": "enrol-done", "done-uid": "enrol-done", "again": "enrol-again", "taken": "enrol-taken",
@@ -61,8 +61,9 @@ class EveningKit:
             table += [p for p in kit.table if p not in table]
         self.own, self.table = own, table
         self.tags: dict[str, str] = {}
-        for path in self.maps.values():
-            self.tags.update(read_tagmap(path))
+        for path in self.maps.values():  # a map that is not one: TagMapError, one line
+            if path.exists():
+                self.tags.update(load_tagmap(path))
 
     def seat_steps(self, seat: int) -> list[Step]:
         """A player's own set: seat k's copy of a piece is its k-th copy (seats enrol in order)."""

@@ -14,11 +14,11 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from kikimimi.cli.tags import NextScan, Scan
 from kikimimi.phrases import Phrasebook
 from kikimimi.readers.factory import make_driver
 from kikimimi.readers.runner import ReaderInput, ReaderRunner, ReaderSettings
 from kikimimi.tablesetup.found import FoundCard, FoundReader
+from kikimimi.tagmap import NextScan, Scan
 from kikimimi.voice.config import AudioSpec, OutputSpec
 from kikimimi.voice.output import AudioOutput
 
