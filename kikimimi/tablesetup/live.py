@@ -113,12 +113,15 @@ class LiveIO:
             placed.get_nowait()
 
         def next_scan(left: float) -> Scan | None:
-            try:
-                ri = placed.get(timeout=left)
-            except queue.Empty:
-                return None
-            assert ri.uid is not None
-            return ri.uid, ri.tag, ri.detail
+            deadline = time.monotonic() + left
+            while (left := deadline - time.monotonic()) > 0:
+                try:
+                    ri = placed.get(timeout=left)
+                except queue.Empty:
+                    return None
+                if ri.uid is not None:  # a placement known by name only cannot be enrolled by its uid
+                    return ri.uid, ri.tag, ri.detail
+            return None
         return next_scan
 
     def prepare_texts(self, texts: Sequence[str]) -> None:

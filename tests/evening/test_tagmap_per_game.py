@@ -3,7 +3,8 @@
 (鬼探し) is chosen by its card and started by everyone's AGREE, and then a 鬼探し piece
 enrolled only in 鬼探し's map is known by its uid alone: no chip command beyond the waiting
 poll's answer, as the Trident's pieces were (before, the readers kept the first game's uids
-and read every later game's piece in full)."""
+and read every later game's piece in full).  Served again, the table resumes 鬼探し and its
+readers start with 鬼探し's map (before, with the table file's first game's)."""
 from __future__ import annotations
 
 import json
@@ -59,12 +60,23 @@ def _scan(emu, uid: str, events, what: str) -> Counter:
     return +cost
 
 
+def _serve(tmp_path, events) -> subprocess.Popen:
+    proc = subprocess.Popen([sys.executable, "-m", "kikimimi.cli", "serve", str(tmp_path / "table.toml"),
+                             "--voice", "text", "--quiet", "--events", str(events)],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    return proc
+
+
+def _stop(proc: subprocess.Popen) -> None:
+    proc.send_signal(signal.SIGTERM)
+    proc.wait(timeout=20)
+
+
 def test_the_next_game_of_an_evening_reads_its_own_enrolled_pieces_by_uid(tmp_path):
     _table(tmp_path)
     journal, events = tmp_path / "journal.jsonl", tmp_path / "events.jsonl"
     emus = {name: PN532Emulator(str(tmp_path / name)).start() for name in ("hand-1", "hand-2", "hand-3", "field")}
-    proc = subprocess.Popen([sys.executable, "-m", "kikimimi.cli", "serve", str(tmp_path / "table.toml"),
-                             "--voice", "text", "--quiet", "--events", str(events)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    proc = _serve(tmp_path, events)
     try:
         wait_until(lambda: all(e.commands["InListPassiveTarget"] >= 2 for e in emus.values()) or proc.poll() is not None,
                    "the readers polling", timeout=30)
@@ -86,16 +98,25 @@ def test_the_next_game_of_an_evening_reads_its_own_enrolled_pieces_by_uid(tmp_pa
                 agree_costs.append(_scan(emus[f"hand-{seat}"], AGREE[seat], events, f"seat {seat}'s AGREE"))
         token = _scan(emus["hand-1"], TOKEN, events, "the 鬼探し token")
         stranger = _scan(emus["hand-2"], STRANGER, events, "a tag in no map")
+        _stop(proc)
+        # served again: it resumes 鬼探し, and its readers start with 鬼探し's map, not the table's first game's
+        polls = {name: e.commands["InListPassiveTarget"] for name, e in emus.items()}
+        proc = _serve(tmp_path, events)
+        wait_until(lambda: all(e.commands["InListPassiveTarget"] >= polls[n] + 2 for n, e in emus.items())
+                   or proc.poll() is not None, "the readers polling again", timeout=30)
+        assert proc.poll() is None, proc.stderr.read()
+        resumed = _scan(emus["hand-2"], TOKEN, events, "the 鬼探し token after the restart")
     finally:
-        proc.send_signal(signal.SIGTERM)
-        proc.wait(timeout=20)
+        _stop(proc)
         for emu in emus.values():
             emu.stop()
     inputs = journal_inputs(journal)
+    assert _game(journal) == "onisagashi"
     assert {"reader": "hand", "seat": 1, "uid": TOKEN} in [{k: v for k, v in i.items() if k != "t"} for i in inputs]
+    assert {"reader": "hand", "seat": 2, "uid": TOKEN} in [{k: v for k, v in i.items() if k != "t"} for i in inputs]
     # an enrolled piece: the waiting poll's answer is the whole read, no command goes to the tag
     # (resting checks are polls too; the field's next wait may be armed within the window)
-    for cost in (*agree_costs, token):
+    for cost in (*agree_costs, token, resumed):
         assert _talk(cost) == 0, cost
     assert _talk(stranger) > 10, stranger  # a stranger is read in full
 
