@@ -164,7 +164,8 @@ def _enrol(io: Any, binding: Any, args: argparse.Namespace, maps: dict[str, Path
     names = piece_names(args.game, args.lang)
     io.prepare_texts(texts_to_prepare(io.book, kit, names))
     io.say_all([binding.speaker, *(card for card, _ in binding.seats.values())], "enrol-start")
-    if not enrol(io, kit, binding.seats, binding.speaker, binding.field_reader, names, args.enrol_seconds):
+    remind = max(2 * args.answer_seconds, 5.0)  # a prompt missed is said again
+    if not enrol(io, kit, binding.seats, binding.speaker, binding.field_reader, names, args.enrol_seconds, remind):
         print(f"kikimimi: enrolment stopped: {len(kit.tags)} tags enrolled so far, kept in "
               f"{', '.join(str(p) for p in maps.values())}; run the same set-up again with --force "
               "to go on where it stopped", file=sys.stderr)

@@ -19,13 +19,14 @@ aloud and the same piece asked again.
 """
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import time
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
 from kikimimi.kit import Kit
-from kikimimi.tagmap import NextScan, enrol_piece, load_tagmap, say_name, write_tagmap
+from kikimimi.tagmap import NextScan, Scan, enrol_piece, load_tagmap, say_name, write_tagmap
 
 #: What `enrol_piece` tells, as the set-up catalogue's phrase keys.
 KEYS = {"done": "enrol-done", "done-uid": "enrol-done", "again": "enrol-again", "taken": "enrol-taken",
@@ -116,32 +117,33 @@ def texts_to_prepare(book: Any, kit: EveningKit, names: Mapping[str, str]) -> li
 
 
 def enrol(io: EnrolIO, kit: EveningKit, seats: Mapping[int, tuple[str, str]], speaker: str,
-          field_reader: str | None, names: Mapping[str, str], timeout_s: float) -> bool:
+          field_reader: str | None, names: Mapping[str, str], timeout_s: float, remind_s: float | None = None) -> bool:
     """Each seat's own set on its own reader, then the table's on the field reader; False
-    (said where it stopped) when a piece did not come within `timeout_s`."""
+    (said where it stopped) when a piece did not come within `timeout_s`.  A piece not
+    scanned within `remind_s` is asked for again (a line missed is heard again)."""
+    remind = remind_s if remind_s is not None else timeout_s
     for seat, (card, reader) in sorted(seats.items()):
-        if not _enrol_steps(io, kit, card, reader, kit.seat_steps(seat), names, timeout_s, "enrol-yours"):
+        if not _enrol_steps(io, kit, card, reader, kit.seat_steps(seat), names, timeout_s, "enrol-yours", remind):
             return False
     steps = kit.table_steps()
     if kit.todo(steps):
         if field_reader is None:
             io.say(speaker, "enrol-no-field")
             return False
-        if not _enrol_steps(io, kit, speaker, field_reader, steps, names, timeout_s, "enrol-table"):
+        if not _enrol_steps(io, kit, speaker, field_reader, steps, names, timeout_s, "enrol-table", remind):
             return False
     io.say(speaker, "enrol-all-done", tags=len(kit.tags))
     return True
 
 
 def _enrol_steps(io: EnrolIO, kit: EveningKit, card: str, reader: str, steps: Sequence[Step],
-                 names: Mapping[str, str], timeout_s: float, intro: str) -> bool:
+                 names: Mapping[str, str], timeout_s: float, intro: str, remind_s: float) -> bool:
     todo = kit.todo(steps)
     io.say(card, intro, count=len(steps))
     if len(todo) < len(steps):
         io.say(card, "enrol-skip", count=len(steps) - len(todo))
-    scans = io.scans_of(reader)
-
     asked = [""]  # the name of the piece asked for now
+    scans = _reminding(io.scans_of(reader), lambda: io.say(card, "enrol-scan", name=asked[0]), remind_s)
 
     def tell(key: str, **params: Any) -> None:
         io.say(card, KEYS[key], **{k: v for k, v in params.items() if k != "why"})
@@ -156,3 +158,17 @@ def _enrol_steps(io: EnrolIO, kit: EveningKit, card: str, reader: str, steps: Se
             return False
     io.say(card, "enrol-yours-done" if intro == "enrol-yours" else "enrol-table-done", count=len(steps))
     return True
+
+
+def _reminding(scans: NextScan, again: Callable[[], None], every_s: float) -> NextScan:
+    """`scans`, saying the question `again` each `every_s` seconds with no scan."""
+    def next_scan(left: float) -> Scan | None:
+        deadline = time.monotonic() + left
+        while (left := deadline - time.monotonic()) > 0:
+            got = scans(min(left, every_s))
+            if got is not None:
+                return got
+            if deadline - time.monotonic() > 0:
+                again()
+        return None
+    return next_scan

@@ -120,7 +120,8 @@ class Table:
                     if phrase in person.answers[sink]:
                         self.scan(person)
                     elif person.pieces.get((sink, phrase or "?")):
-                        self.scan(person, person.pieces[(sink, phrase or "?")].pop(0))
+                        uids = person.pieces[(sink, phrase or "?")]  # asked again: the last one again
+                        self.scan(person, uids.pop(0) if len(uids) > 1 else uids[0])
 
     def scan(self, person: Person, uid: str | None = None) -> None:
         reader = person.reader

@@ -29,6 +29,7 @@ class Players:
         self.scans: Counter[str] = Counter()
         self.scanned: dict[str, str] = {}  # uid -> the piece its player meant
         self.stop_after = stop_after
+        self.misses: Counter[str] = Counter()  # reader -> questions its player does not hear
 
     def say(self, card: str, key: str, /, **params) -> None:
         self.said.append((card, key, params))
@@ -41,6 +42,9 @@ class Players:
         def next_scan(left: float):
             if self.stop_after is not None and len(self.scanned) >= self.stop_after:
                 return None  # the player walked away
+            if self.misses[reader]:
+                self.misses[reader] -= 1
+                return None  # the question was not heard: no scan within the time given
             self.scans[reader] += 1
             if (reader, self.scans[reader]) in self.mistakes:
                 uid, name = self.mistakes[(reader, self.scans[reader])]
@@ -144,3 +148,17 @@ def test_every_enrolment_line_is_in_both_languages_and_the_japanese_spells_no_la
     said = [ja.render(k, {"name": names[p], "other": names[p], "count": 2, "seconds": 60, "tags": 9})
             for k in keys for p in sorted(pieces)]
     assert not [t for t in said if re.search(r"[A-Za-z]", readings(t))]  # Open JTalk would spell it out
+
+
+def test_a_piece_not_scanned_in_time_is_asked_for_again():
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as folder:
+        kit = evening(Path(folder), ("trident",), 2)
+        names = piece_names(["trident"], "en")
+        table = Players(names)
+        table.misses["r1"] = 2  # seat 1 misses the first question and its first reminder
+        assert enrol(table, kit, {1: SEATS[1], 2: SEATS[2]}, SPEAKER, FIELD, names, timeout_s=60, remind_s=0.01)
+    asks = [p["name"] for k, p in table.heard("c1") if k == "enrol-scan"]
+    assert asks == [names["cmd:agree"]] * 3 + [names[p] for p in kit.own[1:]]
+    assert not [k for k, _ in table.heard("c1") if k == "enrol-timeout"]
