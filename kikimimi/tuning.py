@@ -119,6 +119,12 @@ class Report(ABC):
     def plot(self, rows: Sequence[Row], path: str) -> str:
         return "plot skipped: this report is a table"
 
+    def deal(self, seed: int, players: int, options: Mapping[str, Any]) -> dict[str, Any]:
+        """The options one game of `kikimimi report` plays with: a game whose seats
+        differ by rule, not chance (the Trident's first player), rotates that
+        seat with the seed, so a seat's edge is the rules' and not the seating's."""
+        return dict(options)
+
     def measures(self, trial: Trial, script: Script, log: Log, figures: Any) -> Mapping[str, float]:
         """One game's numbers for comparing ways of playing (a win is 1 or 0)."""
         return outcome_measures(trial, script, log)

@@ -1,0 +1,88 @@
+"""`kikimimi report GAME`: one self-contained, accessible HTML page from real bot games."""
+from __future__ import annotations
+
+import base64
+import re
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+
+from kikimimi.cli import main
+
+
+class Page(HTMLParser):
+    """The parts of the page an accessibility check reads: images, tables, headings."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.lang: str | None = None
+        self.images: list[dict[str, str | None]] = []
+        self.tables = 0
+        self.captions = 0
+        self.headings: list[int] = []
+        self.th_scopes: list[str | None] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        a = dict(attrs)
+        if tag == "html":
+            self.lang = a.get("lang")
+        elif tag == "img":
+            self.images.append(a)
+        elif tag == "table":
+            self.tables += 1
+        elif tag == "caption":
+            self.captions += 1
+        elif tag == "th":
+            self.th_scopes.append(a.get("scope"))
+        elif re.fullmatch(r"h[1-6]", tag):
+            self.headings.append(int(tag[1]))
+
+
+def report(tmp_path: Path, *args: str) -> str:
+    out = tmp_path / "r.html"
+    assert main(["report", *args, "--seed", "3", "-o", str(out)]) == 0
+    return out.read_text(encoding="utf-8")
+
+
+def test_the_page_is_whole_and_every_plot_has_its_words(tmp_path: Path) -> None:
+    text = report(tmp_path, "trident", "--games", "8", "--players", "3,4")
+    page = Page()
+    page.feed(text)
+    assert page.lang == "en"
+    assert page.headings[0] == 1 and all(b - a <= 1 for a, b in zip(page.headings, page.headings[1:]))
+    assert page.images and all(len(str(img.get("alt") or "")) > 40 for img in page.images)
+    for img in page.images:  # inline PNGs, nothing fetched
+        src = str(img["src"])
+        assert src.startswith("data:image/png;base64,")
+        assert base64.b64decode(src.split(",", 1)[1])[:8] == b"\x89PNG\r\n\x1a\n"
+    assert page.tables == page.captions and page.tables >= len(page.images)
+    assert page.th_scopes and all(s in ("col", "row") for s in page.th_scopes)
+    assert "kikimimi report trident --games 8 --seed 3 --players 3,4 -o" in text
+    assert "http://" not in text and "https://" not in text
+    # the Trident's first player rotates with the seed: edges are turn-order places
+    assert "player 1 in turn order" in text and "table minutes" in text.lower()
+
+
+def test_arms_give_the_comparison_sections(tmp_path: Path) -> None:
+    text = report(tmp_path, "witch", "--games", "6", "--players", "6", "--versus", "plain,reason",
+                  "--detect", "5")
+    for heading in ("Each role&#x27;s win and survival", "Arms compared", "How far the balance depends",
+                    "Games needed to see a 5-point change", "How often each rule fires"):
+        assert heading in text
+    # islanders and witches are each other's answer when nobody else can win: one question to Holm
+    assert "left out as the others&#x27; answer again: witches win" in text
+
+
+@pytest.mark.parametrize("args, message", [
+    (["trident", "--players", "3,x"], "--players"),
+    (["trident", "--players", "99"], "not 99"),
+    (["trident", "--workers", "0"], "--workers"),
+    (["witch", "--versus", "plain,reason", "--baseline", "nobody"], "no such arm"),
+    (["witch", "--detect", "0"], "--detect"),
+])
+def test_a_wrong_ask_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str], args: list[str],
+                                 message: str) -> None:
+    assert main(["report", *args, "--games", "2", "-o", str(tmp_path / "r.html")]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and message in err[0] and "Traceback" not in err[0]
