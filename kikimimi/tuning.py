@@ -21,7 +21,8 @@ and its difference from the first arm, paired by seed (`kikimimi/versus.py`).
 By default `measures` reads the game-over ranking (CONTRACT.md): a seat's win,
 or a team's in a hidden-role game, or, in a duel (a trial labelled with the
 bot it plays, `kikimimi/duel.py`), the dueller's win and place; and the game's
-length.  A game adds its own by overriding `measures`.
+length in table minutes (`kikimimi/report/minutes.py`: its timers, its talk and
+a person's time per act; script lines would count every bribe tap).  A game adds its own by overriding `measures`.
 """
 from __future__ import annotations
 
@@ -34,6 +35,7 @@ from typing import Any
 from kikimimi import versus
 from kikimimi.declared import check_bot, part
 from kikimimi.declaration import Declaration
+from kikimimi.report.minutes import table_seconds
 from kikimimi.sim import play
 
 #: A game's script lines and event log, as `kikimimi.sim.play` returns them.
@@ -98,7 +100,7 @@ def outcome_measures(trial: Trial, script: Script, log: Log) -> dict[str, float]
         out.update((f"{team} win", float(over["winner"] == team)) for team in teams)
     else:
         out.update((f"seat {e['seat']} wins", float(e["place"] == 1)) for e in sorted(ranking, key=lambda e: e["seat"]))
-    out["game length (inputs)"] = float(len(script) - 1)
+    out["game length (table minutes)"] = round(table_seconds(script, log) / 60.0, 4)  # not script lines (taps)
     return out
 
 

@@ -337,7 +337,7 @@ def interaction(plan: Plan, results: Results) -> Section | None:
                         and plan.options[arm].get(a) == va and plan.options[arm].get(b) == vb)
         (a0, a1), (b0, b1) = plan.variants[a], plan.variants[b]
         cells = [units[cell(a0, b0)], units[cell(a0, b1)], units[cell(a1, b0)], units[cell(a1, b1)]]
-        for m in _measures(units):
+        for m in versus.independent(units, _measures(units)):  # a complement's contrast is the same, negated
             est, n = versus.interaction(m, cells)
             rate = versus.kind(units, m) == versus.RATE
             rows.append([f"{m}" + (f" ({bot or 'default'} bots)" if len(bots) > 1 else ""), str(n),

@@ -86,3 +86,13 @@ def test_a_wrong_ask_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[s
     assert main(["report", *args, "--games", "2", "-o", str(tmp_path / "r.html")]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and message in err[0] and "Traceback" not in err[0]
+
+
+def test_two_varied_options_give_their_interaction_and_every_pair(tmp_path: Path) -> None:
+    text = report(tmp_path, "witch", "--games", "3", "--players", "6", "--variant", "seed=0,1",
+                  "--variant", "allowance=180,120", "--baseline", "all")
+    assert "Interaction of seed and allowance" in text and "Interaction contrast of seed × allowance" in text
+    assert "Every pair of arms" in text
+    # 4 arms: 6 pairs, each on the islanders' win and the minutes (the witches' win left out) = 12 questions
+    assert "runs over 12 independent questions" in text
+    assert "seed=1 allowance=120 − seed=1 allowance=180" in text
