@@ -27,6 +27,7 @@ a person's time per act; script lines would count every bribe tap).  A game adds
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+import functools
 import itertools
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -35,7 +36,9 @@ from typing import Any
 from kikimimi import versus
 from kikimimi.declared import check_bot, part
 from kikimimi.declaration import Declaration
+from kikimimi.registry import declaration
 from kikimimi.report.minutes import table_seconds
+from kikimimi.report.run import run_all
 from kikimimi.sim import play
 
 #: A game's script lines and event log, as `kikimimi.sim.play` returns them.
@@ -177,14 +180,32 @@ def _units(rows: Sequence[tuple[Trial, Mapping[str, float]]]) -> dict[Any, dict[
     return units
 
 
+@functools.lru_cache(maxsize=8)
+def _report_of(game: str) -> Report:
+    decl = declaration(game)
+    assert decl.report is not None
+    report: Report = part(decl, decl.report)()
+    return report
+
+
+def _played(game: str, compare: bool, trial: Trial) -> tuple[Any, Mapping[str, float] | None]:
+    """One trial's figures (and measures, when ways are compared): run here or in a worker process."""
+    report = _report_of(game)
+    script, log = play(game, trial.seed, trial.players, dict(trial.options), trial.bot)
+    figures = report.figures(trial, script, log)
+    return figures, (dict(report.measures(trial, script, log, figures)) if compare else None)
+
+
 def tune(decl: Declaration, games: int, seed: int, players: int, options: Mapping[str, Any] | None = None,
          bot: str | None = None, plot: str | None = None, progress: bool = True,
-         versus_bots: Sequence[str] | None = None, variants: Mapping[str, Sequence[Any]] | None = None) -> str:
+         versus_bots: Sequence[str] | None = None, variants: Mapping[str, Sequence[Any]] | None = None,
+         workers: int = 1) -> str:
     """Play the report's trials and return its text (and the plot's caption).
 
     With `versus_bots` (two bot kinds or more) or `variants` (an option and the
     values to try), every way of playing plays the report's trials and the
-    ways are compared (see the module's docstring)."""
+    ways are compared (see the module's docstring).  `workers` > 1 plays the
+    trials in that many processes; the text is the same (kikimimi/report/run.py)."""
     if decl.report is None:
         raise NotImplementedError(f"{decl.name} has no batch simulation")
     bots: list[str | None] = list(versus_bots) if versus_bots else [bot]
@@ -199,20 +220,15 @@ def tune(decl: Declaration, games: int, seed: int, players: int, options: Mappin
     ways = arms(bots, variants, dict(options or {}))
     asks = [Ask(games, seed, players, dict(arm.options), arm.bot) for arm in ways]
     planned = [(i, trial) for i, ask in enumerate(asks) for trial in report.trials(ask)]
-    trials: Iterable[tuple[int, Trial]] = planned
-    if progress:
-        from tqdm import tqdm
-
-        trials = tqdm(planned, desc=decl.name, unit="game")
     rows: list[list[Row]] = [[] for _ in ways]
     numbers: list[list[tuple[Trial, Mapping[str, float]]]] = [[] for _ in ways]
     compare = len(ways) > 1
-    for i, trial in trials:
-        script, log = play(decl.name, trial.seed, trial.players, dict(trial.options), trial.bot)
-        figures = report.figures(trial, script, log)
+    played = run_all(functools.partial(_played, decl.name, compare), [t for _, t in planned], workers, progress,
+                     decl.name)
+    for (i, trial), (figures, measures) in zip(planned, played):
         rows[i].append((trial, figures))
-        if compare:
-            numbers[i].append((trial, report.measures(trial, script, log, figures)))
+        if measures is not None:
+            numbers[i].append((trial, measures))
     if not compare:
         text = report.text(rows[0], asks[0])
         if plot:

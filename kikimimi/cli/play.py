@@ -47,6 +47,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--variant", action="append", default=[], metavar="KEY=V1,V2",
                    help="with --games: play each value of an option on the same seeds and compare "
                         "(repeatable: every combination)")
+    p.add_argument("--workers", default="1", metavar="N|auto",
+                   help="with --games: play the games in N processes (the same report)")
     p.add_argument("--narrate", action="store_true",
                    help="print what is spoken, as text, instead of the event log")
     p.add_argument("--voice", choices=("auto", "audio", "text"), default=None,
@@ -233,10 +235,13 @@ def cmd_sim(args: argparse.Namespace) -> int:
         versus_bots = [b.strip() for b in args.versus.split(",")] if args.versus else None
         if versus_bots is not None and (len(versus_bots) < 2 or not all(versus_bots)):
             raise CliError(f"--versus {args.versus!r}: give two bot kinds or more, e.g. --versus human,search")
+        from kikimimi.report.run import workers_wanted
+
         try:
             report = tune(decl, args.games, args.seed, players, options, bot=args.bot,
                           plot=args.plot, progress=sys.stderr.isatty(),
-                          versus_bots=versus_bots, variants=parse_variants(args.variant))
+                          versus_bots=versus_bots, variants=parse_variants(args.variant),
+                          workers=workers_wanted(args.workers))
         except (NotImplementedError, ValueError) as exc:
             raise CliError(str(exc)) from None
         print(report)

@@ -9,6 +9,7 @@ with an ETA goes to stderr (tqdm).
 """
 from __future__ import annotations
 
+import functools
 import os
 import sys
 from collections.abc import Callable, Mapping, Sequence
@@ -39,8 +40,8 @@ def play_job(game: str, job: Job) -> dict[str, Any]:
     return game_facts(script, log)
 
 
-def _play_chunk(game: str, jobs: Sequence[Job]) -> list[dict[str, Any]]:
-    return [play_job(game, job) for job in jobs]
+def _run_chunk(work: Callable[[Any], Any], items: Sequence[Any]) -> list[Any]:
+    return [work(item) for item in items]
 
 
 def workers_wanted(text: str) -> int:
@@ -59,38 +60,47 @@ def workers_wanted(text: str) -> int:
     return n
 
 
-def play_all(game: str, jobs: Sequence[Job], workers: int = 1, progress: bool = True,
-             label: str | None = None) -> list[dict[str, Any]]:
-    """Every job's facts, in the jobs' order."""
+def run_all(work: Callable[[Any], Any], items: Sequence[Any], workers: int = 1, progress: bool = True,
+            label: str = "games") -> list[Any]:
+    """`work(item)` for every item, in the items' order, on `workers` processes
+    (`work` must be a module-level function, or a partial of one, for "spawn"
+    to send it), with a progress bar and its ETA on stderr."""
     from tqdm import tqdm
 
-    bar = tqdm(total=len(jobs), desc=label or game, unit="game", file=sys.stderr, disable=not progress,
+    bar = tqdm(total=len(items), desc=label, unit="game", file=sys.stderr, disable=not progress,
                mininterval=0.5 if sys.stderr.isatty() else 5.0)
     try:
-        if workers <= 1 or len(jobs) < 2:
+        if workers <= 1 or len(items) < 2:
             out = []
-            for job in jobs:
-                out.append(play_job(game, job))
+            for item in items:
+                out.append(work(item))
                 bar.update(1)
             return out
-        return _in_processes(game, jobs, workers, bar.update)
+        return _in_processes(work, items, workers, bar.update)
     finally:
         bar.close()
 
 
-def _in_processes(game: str, jobs: Sequence[Job], workers: int, done: Callable[[int], Any]) -> list[dict[str, Any]]:
+def play_all(game: str, jobs: Sequence[Job], workers: int = 1, progress: bool = True,
+             label: str | None = None) -> list[dict[str, Any]]:
+    """Every job's facts, in the jobs' order."""
+    return run_all(functools.partial(play_job, game), jobs, workers, progress, label or game)
+
+
+def _in_processes(work: Callable[[Any], Any], items: Sequence[Any], workers: int,
+                  done: Callable[[int], Any]) -> list[Any]:
     # small chunks keep both cores busy to the end and the ETA moving; each chunk is a few games
-    size = max(1, min(16, len(jobs) // (workers * 8) or 1))
-    chunks = [(start, jobs[start:start + size]) for start in range(0, len(jobs), size)]
-    results: list[dict[str, Any] | None] = [None] * len(jobs)
+    size = max(1, min(16, len(items) // (workers * 8) or 1))
+    chunks = [(start, items[start:start + size]) for start in range(0, len(items), size)]
+    results: list[Any] = [None] * len(items)
     with ProcessPoolExecutor(max_workers=workers, mp_context=get_context("spawn")) as pool:
-        pending: dict[Future[list[dict[str, Any]]], int] = {
-            pool.submit(_play_chunk, game, chunk): start for start, chunk in chunks}
+        pending: dict[Future[list[Any]], int] = {pool.submit(_run_chunk, work, chunk): start
+                                                 for start, chunk in chunks}
         while pending:
             finished, _ = wait(pending, return_when=FIRST_COMPLETED)
             for future in finished:
                 start = pending.pop(future)
-                facts = future.result()
-                results[start:start + len(facts)] = facts
-                done(len(facts))
-    return [r for r in results if r is not None]
+                out = future.result()
+                results[start:start + len(out)] = out
+                done(len(out))
+    return results

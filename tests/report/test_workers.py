@@ -27,3 +27,11 @@ def test_workers_auto_and_bounds() -> None:
     for bad in ("0", "-1", "x", "257"):
         with pytest.raises(ValueError, match="--workers"):
             workers_wanted(bad)
+
+
+def test_sim_games_in_two_workers_print_what_one_prints(capsys: pytest.CaptureFixture[str]) -> None:
+    texts = []
+    for workers in ("1", "2"):
+        assert main(["sim", "intrigue", "--games", "4", "--versus", "greedy,random", "--workers", workers]) == 0
+        texts.append(capsys.readouterr().out)
+    assert "significant after Holm" in texts[0] and texts[0] == texts[1]
