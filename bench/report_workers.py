@@ -27,9 +27,9 @@ KIKIMIMI = Path(sys.executable).with_name("kikimimi")
 
 def once(game: str, games: int, players: str, workers: int, out: Path) -> tuple[float, str]:
     cmd = [str(KIKIMIMI), "report", game, "--games", str(games), "--players", players,
-           "--workers", str(workers), "-o", str(out)]
+           "--workers", str(workers), "-o", out.name]  # one name in each side's folder: the page quotes it
     start = time.perf_counter()
-    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=out.parent)
     took = time.perf_counter() - start
     return took, hashlib.sha256(out.read_bytes()).hexdigest()
 
@@ -47,7 +47,7 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         for _ in range(args.rounds):
             for w in times:
-                out = Path(tmp) / f"w{w}" / "report.html"  # one name: the page quotes its command
+                out = Path(tmp) / f"w{w}" / "report.html"
                 out.parent.mkdir(exist_ok=True)
                 took, digest = once(args.game, args.games, args.players, w, out)
                 times[w].append(took)

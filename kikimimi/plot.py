@@ -46,13 +46,17 @@ def bars(series: Mapping[str, Sequence[float]], groups: Sequence[str], path: str
     return f"plot written to {path}"
 
 
-def intervals(series: Mapping[str, Sequence[Estimate]], groups: Sequence[str], path: str, ylabel: str) -> str:
+def intervals(series: Mapping[str, Sequence[Estimate]], groups: Sequence[str], path: str, ylabel: str,
+              title: str = "") -> str:
     """Grouped bars with their 95 % intervals as error bars: each way of playing
-    (a series) on each measure (a group), so overlapping intervals show at a glance."""
+    (a series) on each measure (a group), so overlapping intervals show at a glance.
+    The title says what and how many; the width stops at a page's (14 in)."""
     plt = _pyplot()
     if not groups:
         return "plot skipped: no rate to draw"
-    fig, ax = plt.subplots(figsize=(max(6.0, 1.2 * len(groups) * max(1, len(series)) / 2), 4.5))
+    fig, ax = plt.subplots(figsize=(min(14.0, max(6.0, 1.2 * len(groups) * max(1, len(series)) / 2)), 4.5))
+    if title:
+        ax.set_title(title, fontsize=10)
     width = 0.8 / max(1, len(series))
     for i, (name, ests) in enumerate(series.items()):
         xs = [g + i * width for g in range(len(groups))]

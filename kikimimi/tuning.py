@@ -242,5 +242,7 @@ def tune(decl: Declaration, games: int, seed: int, players: int, options: Mappin
         from kikimimi.plot import intervals
 
         measures, estimates = versus.rates_plotted(units)
-        text += "\n" + intervals(estimates, measures, plot, "rate (95 % interval)")
+        text += "\n" + intervals(estimates, measures, plot, "rate (95 % interval)",
+                                 f"{decl.name}: {games} seeds from {seed}, {players} players, each way of playing "
+                                 "(the full report: kikimimi report)")
     return text
