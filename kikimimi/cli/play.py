@@ -78,6 +78,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--detect", type=float, default=None, metavar="POINTS",
                    help="also say how many games show a change of POINTS percentage points at 80 %% power")
     p.add_argument("--workers", default="1", metavar="N|auto", help="processes playing games (same report)")
+    p.add_argument("--cluster", default=None, metavar="ADDRESS",
+                   help="play the games on a Ray cluster (host:port, or auto; needs kikimimi[cluster])")
     p.add_argument("-o", "--output", default=None, metavar="FILE", help="the HTML file (default: GAME-report.html)")
     p.set_defaults(func=cmd_report)
 
@@ -334,7 +336,7 @@ def cmd_report(args: argparse.Namespace) -> int:
         plan, jobs = plan_of(decl, args.games, args.seed, counts, parse_options(args.option),
                              versus_bots or [args.bot], parse_variants(args.variant), args.baseline, args.detect,
                              command)
-        html = make(decl, plan, jobs, workers)
+        html = make(decl, plan, jobs, workers, cluster=args.cluster)
     except (NotImplementedError, ValueError) as exc:
         raise CliError(str(exc)) from None
     Path(output).write_text(html, encoding="utf-8")

@@ -1,7 +1,7 @@
 """`kikimimi report GAME`: plan the games, play them (on one core or many), and
 write the page.  The page holds the exact command and seeds that reproduce it
-and nothing that depends on how it was run (no date, no worker count), so one
-worker and many give the same bytes."""
+and nothing that depends on how it was run (no date, no worker count, no
+cluster), so one worker, many, or a cluster give the same bytes."""
 from __future__ import annotations
 
 import shlex
@@ -71,9 +71,9 @@ def command_line(game: str, games: int, seed: int, counts: Sequence[int], option
 
 
 def make(decl: Declaration, plan: analysis.Plan, jobs: Sequence[Job], workers: int = 1,
-         progress: bool = True) -> str:
-    """Play every job and return the page's HTML."""
-    facts = play_all(decl.name, jobs, workers, progress, label=f"report {decl.name}")
+         progress: bool = True, cluster: str | None = None) -> str:
+    """Play every job (here, in worker processes, or on a Ray cluster) and return the page's HTML."""
+    facts = play_all(decl.name, jobs, workers, progress, label=f"report {decl.name}", cluster=cluster)
     results: dict[str, dict[int, list[tuple[int, Any]]]] = {a: {k: [] for k in plan.counts} for a in plan.arms}
     for job, f in zip(jobs, facts):
         results[job.arm][job.players].append((job.seed, f))

@@ -40,8 +40,16 @@ def play_job(game: str, job: Job) -> dict[str, Any]:
     return game_facts(script, log)
 
 
-def _run_chunk(work: Callable[[Any], Any], items: Sequence[Any]) -> list[Any]:
+def run_chunk(work: Callable[[Any], Any], items: Sequence[Any]) -> list[Any]:
+    """One chunk of the plan, in a worker process (or on a cluster's node)."""
     return [work(item) for item in items]
+
+
+def chunked(items: Sequence[Any], workers: int) -> list[tuple[int, Sequence[Any]]]:
+    """(start, items) chunks: small enough to keep every worker busy to the end and
+    the ETA moving, big enough that sending them costs little (at most 16 games)."""
+    size = max(1, min(16, len(items) // (workers * 8) or 1))
+    return [(start, items[start:start + size]) for start in range(0, len(items), size)]
 
 
 def workers_wanted(text: str) -> int:
@@ -82,19 +90,22 @@ def run_all(work: Callable[[Any], Any], items: Sequence[Any], workers: int = 1, 
 
 
 def play_all(game: str, jobs: Sequence[Job], workers: int = 1, progress: bool = True,
-             label: str | None = None) -> list[dict[str, Any]]:
-    """Every job's facts, in the jobs' order."""
-    return run_all(functools.partial(play_job, game), jobs, workers, progress, label or game)
+             label: str | None = None, cluster: str | None = None) -> list[dict[str, Any]]:
+    """Every job's facts, in the jobs' order (on a Ray cluster when `cluster` names one)."""
+    work = functools.partial(play_job, game)
+    if cluster:
+        from kikimimi.report.cluster import run_on_cluster
+
+        return run_on_cluster(work, jobs, cluster, progress, label or game)
+    return run_all(work, jobs, workers, progress, label or game)
 
 
 def _in_processes(work: Callable[[Any], Any], items: Sequence[Any], workers: int,
                   done: Callable[[int], Any]) -> list[Any]:
-    # small chunks keep both cores busy to the end and the ETA moving; each chunk is a few games
-    size = max(1, min(16, len(items) // (workers * 8) or 1))
-    chunks = [(start, items[start:start + size]) for start in range(0, len(items), size)]
+    chunks = chunked(items, workers)
     results: list[Any] = [None] * len(items)
     with ProcessPoolExecutor(max_workers=workers, mp_context=get_context("spawn")) as pool:
-        pending: dict[Future[list[Any]], int] = {pool.submit(_run_chunk, work, chunk): start
+        pending: dict[Future[list[Any]], int] = {pool.submit(run_chunk, work, chunk): start
                                                  for start, chunk in chunks}
         while pending:
             finished, _ = wait(pending, return_when=FIRST_COMPLETED)
