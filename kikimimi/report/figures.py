@@ -8,13 +8,15 @@ them, so the same games give the same bytes.
 from __future__ import annotations
 
 import io
+import textwrap
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from kikimimi.confidence import Estimate
 
-#: Colours that stay apart for the common colour blindnesses (Okabe and Ito's palette).
-COLOURS = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000")
+#: Colours that stay apart for the common colour blindnesses (Okabe and Ito's palette, its
+#: yellow left out: too faint on white); each series has its own marker too.
+COLOURS = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#000000", "#7F7F7F")
 MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*")
 
 
@@ -32,6 +34,10 @@ def _png(fig: Any) -> bytes:
     fig.savefig(buf, format="png", dpi=96, metadata={"Software": None})
     _plt().close(fig)
     return buf.getvalue()
+
+
+def _wrap(text: str, width: int) -> str:
+    return "\n".join(textwrap.wrap(text, width)) or text
 
 
 def _width(groups: int, series: int) -> float:
@@ -56,7 +62,7 @@ def boxes(data: Mapping[str, Mapping[str, Sequence[float]]], title: str, ylabel:
         ax.plot([], [], color=COLOURS[i % len(COLOURS)], linewidth=8, label=name)
     ax.set_xticks(range(len(groups)), groups)
     ax.set_ylabel(ylabel)
-    ax.set_title(title, fontsize=10)
+    ax.set_title(_wrap(title, 90), fontsize=10)
     if len(series) > 1:
         ax.legend(fontsize=8)
     fig.tight_layout()
@@ -95,7 +101,7 @@ def points(data: Mapping[str, Mapping[str, Estimate]], title: str, ylabel: str,
     ax.set_xticks(range(len(groups)), groups, rotation=20 if len(groups) > 6 else 0,
                   ha="right" if len(groups) > 6 else "center")
     ax.set_ylabel(ylabel)
-    ax.set_title(title, fontsize=10)
+    ax.set_title(_wrap(title, 90), fontsize=10)
     if len(series) > 1 or reference_label:
         ax.legend(fontsize=8)
     fig.tight_layout()
@@ -106,7 +112,7 @@ def differences(rows: Sequence[tuple[str, Estimate, bool]], title: str, xlabel: 
     """Paired differences as horizontal intervals, zero marked; a filled mark
     (and "Holm ✓" in the label) for each that stays significant after Holm."""
     plt = _plt()
-    fig, ax = plt.subplots(figsize=(8.5, max(2.5, 0.38 * len(rows) + 1.4)))
+    fig, ax = plt.subplots(figsize=(11.0, max(2.8, 0.5 * len(rows) + 1.6)))
     scale = 100.0 if percent else 1.0
     for y, (label, est, kept) in enumerate(reversed(rows)):
         colour = COLOURS[0] if kept else "#555555"
@@ -114,10 +120,10 @@ def differences(rows: Sequence[tuple[str, Estimate, bool]], title: str, xlabel: 
                                                      [max(0.0, scale * (est.high - est.value))]],
                     fmt="o", color=colour, mfc=colour if kept else "white", capsize=3)
     ax.axvline(0.0, color="#444", linewidth=1, linestyle="--")
-    ax.set_yticks(range(len(rows)), [f"{label}{'  (Holm ✓)' if kept else ''}" for label, _, kept in reversed(rows)],
-                  fontsize=8)
+    ax.set_yticks(range(len(rows)), [_wrap(f"{label}{' (Holm ✓)' if kept else ''}", 48)
+                                     for label, _, kept in reversed(rows)], fontsize=8)
     ax.set_xlabel(xlabel)
-    ax.set_title(title, fontsize=10)
+    ax.set_title(_wrap(title, 90), fontsize=10)
     fig.tight_layout()
     return _png(fig)
 
@@ -134,7 +140,7 @@ def bars(data: Mapping[str, Mapping[str, float]], title: str, xlabel: str) -> by
         ax.barh(ys, [data[g].get(name, 0.0) for g in groups], height, color=COLOURS[i % len(COLOURS)], label=name)
     ax.set_yticks(range(len(groups)), list(reversed(groups)), fontsize=8)
     ax.set_xlabel(xlabel)
-    ax.set_title(title, fontsize=10)
+    ax.set_title(_wrap(title, 90), fontsize=10)
     if len(series) > 1:
         ax.legend(fontsize=8)
     fig.tight_layout()
