@@ -4,6 +4,7 @@ and nothing that depends on how it was run (no date, no worker count, no
 cluster), so one worker, many, or a cluster give the same bytes."""
 from __future__ import annotations
 
+import functools
 import shlex
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -12,7 +13,7 @@ from kikimimi import versus
 from kikimimi.declared import check_bot, part
 from kikimimi.declaration import Declaration
 from kikimimi.report import analysis, page
-from kikimimi.report.run import Job, play_all
+from kikimimi.report.run import Job, play_all, play_job
 from kikimimi.tuning import arms as arms_of
 
 
@@ -73,7 +74,13 @@ def command_line(game: str, games: int, seed: int, counts: Sequence[int], option
 def make(decl: Declaration, plan: analysis.Plan, jobs: Sequence[Job], workers: int = 1,
          progress: bool = True, cluster: str | None = None) -> str:
     """Play every job (here, in worker processes, or on a Ray cluster) and return the page's HTML."""
-    facts = play_all(decl.name, jobs, workers, progress, label=f"report {decl.name}", cluster=cluster)
+    if cluster:
+        from kikimimi.report.cluster import run_on_cluster
+
+        facts = run_on_cluster(functools.partial(play_job, decl.name), jobs, cluster, progress,
+                               f"report {decl.name}")
+    else:
+        facts = play_all(decl.name, jobs, workers, progress, label=f"report {decl.name}")
     results: dict[str, dict[int, list[tuple[int, Any]]]] = {a: {k: [] for k in plan.counts} for a in plan.arms}
     for job, f in zip(jobs, facts):
         results[job.arm][job.players].append((job.seed, f))

@@ -90,14 +90,9 @@ def run_all(work: Callable[[Any], Any], items: Sequence[Any], workers: int = 1, 
 
 
 def play_all(game: str, jobs: Sequence[Job], workers: int = 1, progress: bool = True,
-             label: str | None = None, cluster: str | None = None) -> list[dict[str, Any]]:
-    """Every job's facts, in the jobs' order (on a Ray cluster when `cluster` names one)."""
-    work = functools.partial(play_job, game)
-    if cluster:
-        from kikimimi.report.cluster import run_on_cluster
-
-        return run_on_cluster(work, jobs, cluster, progress, label or game)
-    return run_all(work, jobs, workers, progress, label or game)
+             label: str | None = None) -> list[dict[str, Any]]:
+    """Every job's facts, in the jobs' order."""
+    return run_all(functools.partial(play_job, game), jobs, workers, progress, label or game)
 
 
 def _in_processes(work: Callable[[Any], Any], items: Sequence[Any], workers: int,
