@@ -329,6 +329,8 @@ def cmd_report(args: argparse.Namespace) -> int:
     if versus_bots and args.bot:
         raise CliError("give either --bot or --versus, not both")
     output = args.output or f"{decl.name}-report.html"
+    if not Path(output).resolve().parent.is_dir():  # said before the games, not after them
+        raise CliError(f"-o {output}: no such folder")
     try:
         workers = workers_wanted(args.workers)
         command = command_line(decl.name, args.games, args.seed, counts, args.option, args.versus, args.bot,
@@ -339,7 +341,10 @@ def cmd_report(args: argparse.Namespace) -> int:
         html = make(decl, plan, jobs, workers, cluster=args.cluster)
     except (NotImplementedError, ValueError) as exc:
         raise CliError(str(exc)) from None
-    Path(output).write_text(html, encoding="utf-8")
+    try:
+        Path(output).write_text(html, encoding="utf-8")
+    except OSError as exc:
+        raise CliError(f"-o {output}: {exc.strerror or exc}") from None
     print(f"report written to {output} ({len(jobs)} games)")
     return 0
 

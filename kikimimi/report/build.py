@@ -21,8 +21,8 @@ def plan_of(decl: Declaration, games: int, seed: int, counts: Sequence[int], opt
             bots: Sequence[str | None], variants: Mapping[str, Sequence[Any]], baseline: str | None,
             detect: float | None, command: str) -> tuple[analysis.Plan, list[Job]]:
     """The arms and every game to play, in a fixed order: arm, then count, then seed."""
-    if games < 1:
-        raise ValueError("--games: give a whole number of at least 1")
+    if not 1 <= games <= MAX_GAMES:
+        raise ValueError(f"--games: give a whole number from 1 to {MAX_GAMES:,}")
     for b in bots:
         check_bot(decl, b)
     for k in counts:
@@ -37,12 +37,22 @@ def plan_of(decl: Declaration, games: int, seed: int, counts: Sequence[int], opt
     if baseline not in (None, versus.ALL_PAIRS):
         versus.pairs_of(names, baseline)  # names the arms when the baseline is none of them
     deal = part(decl, decl.report)().deal if decl.report else _as_asked
+    if len(ways) * len(counts) * games > MAX_PLAN:
+        raise ValueError(f"{len(ways)} arms × {len(counts)} counts × {games} games is more than {MAX_PLAN:,} games")
+    for w in ways:  # a wrong option is said before the games, not from the first worker to meet it
+        for k in counts:
+            decl.check_options(k, deal(seed, k, dict(w.options)))
     jobs = [Job(w.name, s, k, deal(s, k, dict(w.options)), w.bot)
             for w in ways for k in counts for s in range(seed, seed + games)]
     plan = analysis.Plan(decl.name, names, {w.name: w.bot for w in ways}, {w.name: dict(w.options) for w in ways},
                          list(counts), games, seed, {k: list(v) for k, v in variants.items()}, baseline, detect,
                          command)
     return plan, jobs
+
+
+#: The most games per arm and count, and in one report: a plan is held in memory.
+MAX_GAMES = 1_000_000
+MAX_PLAN = 5_000_000
 
 
 def _as_asked(seed: int, players: int, options: Mapping[str, Any]) -> dict[str, Any]:

@@ -80,10 +80,15 @@ def test_arms_give_the_comparison_sections(tmp_path: Path) -> None:
     (["trident", "--workers", "0"], "--workers"),
     (["witch", "--versus", "plain,reason", "--baseline", "nobody"], "no such arm"),
     (["witch", "--detect", "0"], "--detect"),
+    (["witch", "--option", "allowance=abc"], "allowance must be a whole number"),
+    (["witch", "-o", "/nonexistent-folder/r.html"], "no such folder"),
+    (["witch", "--games", "2000000"], "--games"),
+    (["witch", "--variant", "seed=1,2,3,4,5,6,7,8,9,10", "--variant", "allowance=1,2,3,4,5,6,7,8,9,10",
+      "--games", "100000"], "more than 5,000,000 games"),
 ])
 def test_a_wrong_ask_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str], args: list[str],
                                  message: str) -> None:
-    assert main(["report", *args, "--games", "2", "-o", str(tmp_path / "r.html")]) == 2
+    assert main(["report", "--games", "2", "-o", str(tmp_path / "r.html"), *args]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and message in err[0] and "Traceback" not in err[0]
 
