@@ -102,7 +102,6 @@ def make(decl: Declaration, plan: analysis.Plan, jobs: Sequence[Job], workers: i
         + "; ".join(f"{a} (bot {plan.bots[a] or 'default'}"
                     + (", " + ", ".join(f"{k}={v}" for k, v in plan.options[a].items()) if plan.options[a] else "")
                     + ")" for a in plan.arms) + ".",
-        f"To reproduce it exactly: {plan.command}",
         "Every rate has Wilson's 95 % interval; every difference between arms is paired by seed and player count.",
     ]
-    return page.render(title, intro, analysis.sections(plan, results))
+    return page.render(title, intro, analysis.sections(plan, results), plan.command)

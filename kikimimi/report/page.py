@@ -47,7 +47,8 @@ th[scope=row], thead th { text-align: left; background: #eee; }
 figure { margin: 1rem 0; }
 figure img { max-width: 100%; height: auto; border: 1px solid #ccc; }
 figcaption { font-style: italic; }
-code, pre { background: #f4f4f4; padding: 0.1rem 0.3rem; overflow-x: auto; }
+code, pre { background: #f4f4f4; padding: 0.1rem 0.3rem; }
+pre { white-space: pre-wrap; overflow-wrap: anywhere; }  /* wrapped, not a scroll box a keyboard cannot reach */
 """
 
 
@@ -67,13 +68,15 @@ def _figure(f: Figure) -> str:
             f"<figcaption>{e(f.caption)}</figcaption>\n</figure>\n{_table(f.table)}")
 
 
-def render(title: str, intro: Sequence[str], sections: Sequence[Section]) -> str:
-    """The whole page (see the module's docstring)."""
+def render(title: str, intro: Sequence[str], sections: Sequence[Section], command: str = "") -> str:
+    """The whole page (see the module's docstring); `command`, the one that reproduces it."""
     e = html.escape
     out = ['<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n',
            f'<meta name="viewport" content="width=device-width, initial-scale=1">\n<title>{e(title)}</title>\n',
            f"<style>{STYLE}</style>\n</head>\n<body>\n<main>\n<h1>{e(title)}</h1>\n"]
     out += [f"<p>{e(p)}</p>\n" for p in intro]
+    if command:
+        out.append(f"<p>To reproduce it exactly:</p>\n<pre><code>{e(command)}</code></pre>\n")
     nav = "".join(f'<li><a href="#s{i}">{e(s.title)}</a></li>' for i, s in enumerate(sections, 1))
     out.append(f'<nav aria-label="Contents"><h2>Contents</h2><ol>{nav}</ol></nav>\n')
     for i, s in enumerate(sections, 1):

@@ -58,7 +58,7 @@ def test_the_page_is_whole_and_every_plot_has_its_words(tmp_path: Path) -> None:
         assert base64.b64decode(src.split(",", 1)[1])[:8] == b"\x89PNG\r\n\x1a\n"
     assert page.tables == page.captions and page.tables >= len(page.images)
     assert page.th_scopes and all(s in ("col", "row") for s in page.th_scopes)
-    assert "kikimimi report trident --games 8 --seed 3 --players 3,4 -o" in text
+    assert "<pre><code>kikimimi report trident --games 8 --seed 3 --players 3,4 -o" in text
     assert "http://" not in text and "https://" not in text
     # the Trident's first player rotates with the seed: edges are turn-order places
     assert "player 1 in turn order" in text and "table minutes" in text.lower()
