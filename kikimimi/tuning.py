@@ -199,7 +199,7 @@ def _played(game: str, compare: bool, trial: Trial) -> tuple[Any, Mapping[str, f
 def tune(decl: Declaration, games: int, seed: int, players: int, options: Mapping[str, Any] | None = None,
          bot: str | None = None, plot: str | None = None, progress: bool = True,
          versus_bots: Sequence[str] | None = None, variants: Mapping[str, Sequence[Any]] | None = None,
-         workers: int = 1) -> str:
+         workers: int = 1, baseline: str | None = None) -> str:
     """Play the report's trials and return its text (and the plot's caption).
 
     With `versus_bots` (two bot kinds or more) or `variants` (an option and the
@@ -218,6 +218,11 @@ def tune(decl: Declaration, games: int, seed: int, players: int, options: Mappin
         raise ValueError("a varied option needs at least one value")
     report: Report = part(decl, decl.report)()
     ways = arms(bots, variants, dict(options or {}))
+    if baseline is not None:
+        if len(ways) < 2:
+            raise ValueError("--baseline compares ways of playing: give --versus or --variant")
+        if baseline != versus.ALL_PAIRS:
+            versus.pairs_of([w.name for w in ways], baseline)  # names the ways when it is none of them
     asks = [Ask(games, seed, players, dict(arm.options), arm.bot) for arm in ways]
     planned = [(i, trial) for i, ask in enumerate(asks) for trial in report.trials(ask)]
     rows: list[list[Row]] = [[] for _ in ways]
@@ -236,7 +241,7 @@ def tune(decl: Declaration, games: int, seed: int, players: int, options: Mappin
         return text
     parts = [f"== {arm.name} ==\n{report.text(r, ask)}" for arm, r, ask in zip(ways, rows, asks)]
     units = {arm.name: _units(n) for arm, n in zip(ways, numbers)}
-    parts.append(versus.text(f"{decl.name}: {games} seeds from {seed}, {players} players", units))
+    parts.append(versus.text(f"{decl.name}: {games} seeds from {seed}, {players} players", units, baseline))
     text = "\n\n".join(parts)
     if plot:
         from kikimimi.plot import intervals

@@ -184,11 +184,12 @@ def _diff(est: Estimate, how: str) -> str:
     return est.points() if how in (RATE, POINTS) else est.plain()
 
 
-def text(title: str, arms: Mapping[str, Units]) -> str:
-    """The comparison block: per measure, each arm's figure and its difference from the first."""
+def text(title: str, arms: Mapping[str, Units], baseline: str | None = None) -> str:
+    """The comparison block: per measure, each arm's figure and its differences from the
+    baseline (the first arm unless named), or from every earlier arm (ALL_PAIRS)."""
     names = list(arms)
     width = max((len(n) for n in names), default=0)
-    found = {(d.measure, d.arm): d for d in differences(arms)}
+    every = differences(arms, baseline)
     counts = ", ".join(f"{n} {len(arms[n])}" for n in names)
     lines = [f"{title}: {len(names)} ways of playing ({counts} games)"]
     for m in measures_of(arms):
@@ -197,22 +198,20 @@ def text(title: str, arms: Mapping[str, Units]) -> str:
         for n in names:
             xs = column(arms[n], m)
             line = f"  {n:<{width}}  {_figure(summary(xs, how), how) if xs else 'none'}"
-            d = found.get((m, n))
-            if d is not None:
+            for d in (d for d in every if d.measure == m and d.arm == n):
                 line += (f"   − {d.reference}: {_diff(d.diff, how)}"
                          f"{' (paired)' if d.paired else ' (unpaired)'}, p {d.p:.3f}")
             lines.append(line)
-    every = list(found.values())
     if every:
         real = [f"{d.measure} ({d.arm} − {d.reference} {_diff(d.diff, kind(arms, d.measure))})"
                 for d in every if d.holm]
         paired = all(d.paired for d in every)
         test = ("paired by seed: the mean of the per-seed differences with its normal 95 % interval"
                 if paired else "the difference of two samples (the seeds differ): normal 95 % interval")
+        against = "every pair of ways" if baseline == ALL_PAIRS else f"each way against {baseline or names[0]}"
         lines.append(f"significant after Holm's correction over {questions(every, arms)} comparisons at 5 %: "
                      + ("; ".join(real) if real else "none"))
-        lines.append(f"  (intervals are 95 %; each way against {names[0]}, {test}; "
-                     "rates with Wilson's interval)")
+        lines.append(f"  (intervals are 95 %; {against}, {test}; rates with Wilson's interval)")
     return "\n".join(lines)
 
 

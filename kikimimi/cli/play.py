@@ -47,6 +47,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--variant", action="append", default=[], metavar="KEY=V1,V2",
                    help="with --games: play each value of an option on the same seeds and compare "
                         "(repeatable: every combination)")
+    p.add_argument("--baseline", default=None, metavar="WAY",
+                   help="with --versus/--variant: the way the others are compared with (default the first), "
+                        "or 'all' for every pair")
     p.add_argument("--workers", default="1", metavar="N|auto",
                    help="with --games: play the games in N processes (the same report)")
     p.add_argument("--narrate", action="store_true",
@@ -227,8 +230,8 @@ def cmd_sim(args: argparse.Namespace) -> int:
         except (NotImplementedError, ValueError) as exc:
             raise CliError(str(exc)) from None
         return 0
-    if (args.versus or args.variant) and args.games is None:
-        raise CliError("--versus and --variant compare many games: give --games N")
+    if (args.versus or args.variant or args.baseline) and args.games is None:
+        raise CliError("--versus, --variant and --baseline compare many games: give --games N")
     if args.games is not None:
         from kikimimi.tuning import tune
 
@@ -243,7 +246,7 @@ def cmd_sim(args: argparse.Namespace) -> int:
             report = tune(decl, args.games, args.seed, players, options, bot=args.bot,
                           plot=args.plot, progress=sys.stderr.isatty(),
                           versus_bots=versus_bots, variants=parse_variants(args.variant),
-                          workers=workers_wanted(args.workers))
+                          workers=workers_wanted(args.workers), baseline=args.baseline)
         except (NotImplementedError, ValueError) as exc:
             raise CliError(str(exc)) from None
         print(report)

@@ -101,3 +101,15 @@ def test_two_varied_options_give_their_interaction_and_every_pair(tmp_path: Path
     # 4 arms: 6 pairs, each on the islanders' win and the minutes (the witches' win left out) = 12 questions
     assert "runs over 12 independent questions" in text
     assert "seed=1 allowance=120 − seed=1 allowance=180" in text
+
+
+def test_sim_compares_against_a_named_baseline_or_every_pair(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["sim", "trident", "--games", "4", "--versus", "human,random", "--baseline", "random"]) == 0
+    out = capsys.readouterr().out
+    assert "   − random: " in out and "each way against random" in out and "− human:" not in out
+    assert main(["sim", "trident", "--games", "4", "--variant", "scoring=normal,competition",
+                 "--versus", "human,random", "--baseline", "all"]) == 0
+    out = capsys.readouterr().out
+    # 6 pairs × (seat 1, seat 2 and the minutes: seat 3 is the others' answer again) = 18 questions
+    assert "every pair of ways" in out and "over 18 comparisons" in out
+    assert main(["sim", "trident", "--games", "2", "--baseline", "all"]) == 2
