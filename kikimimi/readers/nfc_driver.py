@@ -490,9 +490,10 @@ class CardWait:
     uid wins, not every piece there.
 
     `present` (the resting tags still there?) is the field off, then one try:
-    two commands, where nfcpy's `sense` takes four.  Reading a tag, the
-    checks and enrolment run with one try per poll, as nfcpy sets it:
-    `one_try` before any of it.
+    two commands, where nfcpy's `sense` takes four.  The checks, nfcpy's
+    reads and enrolment run with one try per poll, as nfcpy sets it:
+    `one_try` before any of them (the first check after a wait: one more
+    command).
     """
 
     def __init__(self, clf: nfc.ContactlessFrontend, rf: str = "wait",
@@ -515,7 +516,11 @@ class CardWait:
 
     def wait(self, stop: threading.Event) -> list[Listed]:
         """The tags that entered the field (one or two), or none after a while.
-        On return with tags the chip is back to one try per poll."""
+
+        The chip is left waiting (MxRtyPassiveActivation 0xFF): an enrolled
+        piece's placement goes out with no further command, and the direct
+        READs do not care; `present` and nfcpy's own polls come after
+        `one_try`, which puts the chip back to one try."""
         if self.rf == "poll":
             if stop.wait(self.off_s):
                 return []
@@ -537,10 +542,7 @@ class CardWait:
                 self.clf.device.mute()  # field off until the next window
                 stop.wait(self.off_s)
             return []
-        found = parse_targets(bytes(rsp or b"\x00"))
-        if found:
-            self.one_try()
-        return found
+        return parse_targets(bytes(rsp or b"\x00"))
 
     def present(self, reset: bool = True, uid: bytes = b"") -> list[Listed]:
         """One try for the tags in the field (the field reset first, so tags
@@ -549,7 +551,9 @@ class CardWait:
         if reset:
             self.clf.device.mute()
         if uid:
-            wanted = (b"\x88" + uid) if len(uid) == 7 else uid  # cascade tag before a double uid
+            wanted = (b"\x88" + uid) if len(uid) > 4 else uid  # cascade tags, as nfcpy's sense_tta sends them
+            if len(wanted) > 8:
+                wanted = wanted[:4] + b"\x88" + wanted[4:]
             rsp = self.chipset.command(IN_LIST, b"\x01\x00" + wanted, timeout=1.0)
         else:
             rsp = self.chipset.command(IN_LIST, bytes([MAX_TARGETS, 0]), timeout=1.0)
@@ -593,9 +597,12 @@ class CardWait:
 class NfcDriver:
     """Watches one nfcpy frontend; emits connected/placed/removed/lost; reopens after faults.
 
-    An empty PN532 on a serial line finds cards through `CardWait`; a resting
-    tag is checked every `poll_ms` until it leaves; other readers are polled
-    every `poll_ms` with nfcpy's own `sense`.
+    An empty PN532 on a serial line finds cards through `CardWait`; resting
+    tags are checked every `poll_ms` until they leave; other readers are
+    polled every `poll_ms` with nfcpy's own `sense`.  A PN532 hears up to two
+    pieces at once; a resting piece is reported lifted only when its own uid
+    no longer answers.  (nfcpy's `sense` asks for one target, so other
+    readers hear one piece at a time, as before.)
 
     `known` (uids the table's tag map names): such a tag is not read at all;
     its uid goes to the table, which maps it (as for a tag with no name on
@@ -675,6 +682,7 @@ class NfcDriver:
                 return uid, waiter.read_name(listed), ""
             target = listed.target
             if waiter is not None:
+                waiter.one_try()  # nfcpy's polls must answer "no target" at once, not wait
                 target = sense(clf, bytes(target.sdd_res))
                 if target is None:
                     raise TagGone(uid)
