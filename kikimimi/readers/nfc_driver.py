@@ -431,8 +431,8 @@ def read_type2_name(read: Callable[[int], bytes]) -> str | None:
     """The piece name on a Type 2 tag, from its capability container and NDEF TLV.
 
     `read(page)` is one Type 2 READ (16 bytes from `page`) of the tag the
-    reader has selected: InDataExchange on a PN532, `clf.exchange` on any
-    nfcpy reader.  Reads start at page 3 (the CC and the first 12 data bytes)
+    reader has selected: InDataExchange on a PN532 (`_read_page`); any
+    reader that can send a READ to a selected tag will do.  Reads start at page 3 (the CC and the first 12 data bytes)
     and go on only as far as the NDEF TLV needs: two READs for a piece name on
     an NTAG213.  None: readable, but no NFC Forum NDEF name on it.  A READ
     that fails raises `ReadFailed`."""
@@ -458,7 +458,9 @@ def read_type2_name(read: Callable[[int], bytes]) -> str | None:
 
 def _read_page(chipset: nfc.clf.pn532.Chipset, tg: int, page: int) -> bytes:
     """One Type 2 READ through InDataExchange to target `tg` (UM0701-02 §7.3.8):
-    the chip adds and checks CRC_A itself, and re-selects `tg` if another was last."""
+    the chip adds and checks CRC_A itself.  With two targets listed, we take the
+    chip to select the one `tg` names (as InSelect, §7.3.12, would); if it did
+    not, the READ fails and `CardWait.read_name` lists the tag alone and reads again."""
     try:
         rsp = chipset.command(IN_DATA_EXCHANGE, bytes([tg, READ, page]), timeout=READ_TIMEOUT_S)
     except OSError as exc:
@@ -569,7 +571,7 @@ class CardWait:
         A READ that fails may be the tag leaving or a noisy field: if the tag
         still answers it is read once more, and a second failure leaves it
         known by its uid, as a tag with no name on it is.  TagGone if it left."""
-        for attempt in (1, 2):
+        for _ in range(2):
             try:
                 return read_type2_name(lambda page: _read_page(self.chipset, listed.tg, page))
             except ReadFailed as exc:

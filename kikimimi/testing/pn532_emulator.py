@@ -118,6 +118,9 @@ class PN532Emulator(PtyDevice):
         self._at_abort: Ntag213 | None = None
         self.crossing_delay = 0.003  # s the late answer takes to reach the host after the ACK (instant chip)
         self._hold_next = 0.0  # `hold_next_answer`
+        # InDataExchange to a listed target that is not the selected one selects it first (as we read
+        # UM0701-02 §7.3.12); False: it does not, and the exchange times out (a chip that reads it otherwise)
+        self.selects_on_exchange = True
         # sleep (PowerDown) and wake-up
         self.asleep = asleep
         self.wakes_on_hsu = True
@@ -511,6 +514,8 @@ class PN532Emulator(PtyDevice):
         self._set_field(True)
         tg = p[0] & 0x3F if p else 0
         tag = self._listed[tg - 1] if 1 <= tg <= len(self._listed) else None
+        if tag is not None and tag is not self._selected and not self.selects_on_exchange:
+            return bytes([STATUS_TIMEOUT])
         if tag is not None and tag in self.tags and tag is not self._selected:
             for other in self.tags:  # the chip re-selects the target it is told to talk to
                 other.active = False

@@ -111,6 +111,23 @@ def test_two_pieces_put_down_together_are_both_heard(pn532s):
     assert sorted(kinds[2:]) == [("removed", SECOND, "trident:heart-2"), ("removed", THIRD, "trident:heart-1")]
 
 
+def test_two_pieces_are_read_even_if_the_chip_does_not_switch_targets_for_an_exchange(pn532s):
+    emu = pn532s()
+    emu.selects_on_exchange = False  # a READ to Tg 1 after Tg 2 was selected gets no answer
+    table = Table([ReaderSettings("hand-1", "hand", 1, debounce_ms=60)])
+    table.runner.start([make_driver("hand-1", {"driver": "pn532", "path": emu.path, "poll_ms": 20,
+                                               "retry_ms": 50})])
+    a, b = _tag(THIRD, "trident:heart-1"), _tag(SECOND, "trident:heart-2")
+    try:
+        _until(lambda: emu.waiting_for_card)
+        emu.add(a, b)
+        table.wait_count("hand-1", 2)
+    finally:
+        table.runner.stop()
+    assert sorted(table.of("hand-1")) == [("placed", SECOND, "trident:heart-2"), ("placed", THIRD, "trident:heart-1")]
+    assert not [k for k, _, _ in table.of("hand-1") if k != "placed"]
+
+
 def test_a_third_piece_hiding_a_resting_one_from_a_full_answer_does_not_lift_it(pn532s):
     emu = pn532s()
     table = _table(emu.path)
