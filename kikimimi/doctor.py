@@ -29,7 +29,19 @@ def system_checks() -> list[Check]:
     portaudio = ctypes.util.find_library("portaudio")
     out.append(Check("audio library", portaudio is not None, portaudio or "PortAudio not found",
                      "apt-get install libportaudio2"))
+    out.append(_libusb_check())
     return out
+
+
+def _libusb_check() -> Check:
+    """nfcpy reaches USB readers (RC-S380, ACR122U, PN533) through libusb-1.0; serial ones need
+    none, so its absence is a fault only for a table with USB readers (readers.checks says so)."""
+    from kikimimi.readers.usb_readers import INSTALL_LIBUSB, libusb_problem
+
+    problem = libusb_problem()
+    if problem is None:
+        return Check("usb library", True, "libusb-1.0 loads")
+    return Check("usb library", True, f"{problem}: needed only for USB NFC readers ({INSTALL_LIBUSB})")
 
 
 def game_checks() -> list[Check]:
@@ -90,11 +102,19 @@ def _reader_identity(readers: dict[str, dict]) -> list[Check]:
 
     numbered = [f"{rid} ({s['path']})" for rid, s in readers.items()
                 if re.fullmatch(r"/dev/tty(USB|ACM)[0-9]+", str(s.get("path", "")))]
-    if not numbered:
-        return [Check("reader identity", True, "every reader is named by something a reboot keeps")]
-    return [Check("reader identity", False, f"{', '.join(numbered)}: numbered in the order the adapters were "
-                  "found, which a reboot or a replug changes (two seats could swap readers)",
-                  "name each by its port: /dev/serial/by-path/... (kikimimi table setup writes them)")]
+    # nfcpy's usb:BUS:DEVICE: the kernel numbers a device anew at every replug
+    usb_numbered = [f"{rid} ({s['path']})" for rid, s in readers.items()
+                    if s.get("driver") == "usb" and re.fullmatch(r"usb:[0-9]{1,3}:[0-9]{1,3}", str(s.get("path", "")))]
+    out = []
+    if numbered:
+        out.append(Check("reader identity", False, f"{', '.join(numbered)}: numbered in the order the adapters were "
+                         "found, which a reboot or a replug changes (two seats could swap readers)",
+                         "name each by its port: /dev/serial/by-path/... (kikimimi table setup writes them)"))
+    if usb_numbered:
+        out.append(Check("reader identity", False, f"{', '.join(usb_numbered)}: a USB device number, which the "
+                         "kernel gives anew at every replug and reboot",
+                         "name each by its USB port: path = \"usb:1-1.2\" (kikimimi doctor lists the readers' ports)"))
+    return out or [Check("reader identity", True, "every reader is named by something a reboot keeps")]
 
 
 def _journal_check(journal: Path) -> Check:
@@ -127,8 +147,8 @@ def run(config_path: str | None) -> list[Check]:
     checks = system_checks() + game_checks()
     if config_path:
         checks += config_checks(config_path)[1]
-    else:
-        checks += _part_checks("kikimimi.voice.checks", None, 3)
+    else:  # the machine's sound only: which outputs a table has is the table file's to say
+        checks += [c for c in _part_checks("kikimimi.voice.checks", None, 3) if c.name != "audio outputs"]
     return checks
 
 
@@ -157,7 +177,7 @@ def listen(config_path: str, pause: float = 0.5) -> list[Check]:
             text = book.render(key, params)
             problem = out.problems.get(name)
             if problem is not None:  # never re-routed: "seat 2" in another earphone would mislead
-                checks.append(Check(f"listen {name}", False, problem, "plug it in, or run kikimimi table setup"))
+                checks.append(Check(f"listen {name}", False, problem))  # each problem ends with its own fix
                 continue
             said = out.emit([{"type": "say", "to": audience, "key": key, "params": params, "text": text}])
             out.wait_idle(timeout=30)
