@@ -4,8 +4,9 @@ It answers nfcpy's own `nfc.clf.pn532` driver: normal and extended frames,
 ACK, length and data checksums, the line-speed change (and the trap that a
 chip left at 921600 baud ignores a host talking at 115200), and enough of the
 chip's commands to open the device, poll ISO 14443-A for one or two targets,
-and talk to NTAG213s through InCommunicateThru and InDataExchange.  Tests place, remove and swap tags, make a tag
-vanish in the middle of a read, unplug the reader and plug it back.
+and talk to NTAG213s through InCommunicateThru and InDataExchange.  Tests
+place, remove and swap tags, make a tag vanish in the middle of a read,
+unplug the reader and plug it back.
 
 The chip can wait for a card (PN532 User Manual §7.3.1): RFConfiguration
 CfgItem 0x05 sets MxRtyPassiveActivation; at 0xFF (the power-on value) an
