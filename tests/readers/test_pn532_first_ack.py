@@ -46,14 +46,21 @@ def test_a_symlink_loop_ends_the_walk(tmp_path):
     assert first_ack_ms(str(tmp_path / "a"), model=lambda: PI) == 0
 
 
+# a real-timing chip on a pseudo-terminal: a starved CPU can stretch a later answer past nfcpy's own
+# 100 ms waits (as in test_pn532_real_timing.py); a run that fails twice is a bug
+@pytest.mark.flaky(reruns=1)
 @pytest.mark.parametrize("pi", [True, False], ids=["pi", "not-a-pi"])
 def test_a_slow_first_ack_through_a_by_path_name_opens_without_the_speed_search(pn532s, tmp_path, monkeypatch, pi):
-    plain = pn532s("plain", timing=REAL)  # an open with no delay: the commands it takes
-    close_quietly(open_pn532(plain.path))
-    usual = plain.commands["GetFirmwareVersion"]
     emu = pn532s(timing=REAL)
     link = _by_path(tmp_path / "root", emu.path)
     monkeypatch.setattr(nfc_driver, "board_model", lambda: PI if pi else "")
+    searched: list[int] = []
+    real_search = nfc_driver._bring_back_to_115200
+
+    def search(path: str, speed: int) -> bool:  # the real speed search, counted
+        searched.append(speed)
+        return real_search(path, speed)
+    monkeypatch.setattr(nfc_driver, "_bring_back_to_115200", search)
     emu.hold_next_answer(0.4)  # the Pi's USB holds the first data after the reopen
     t0 = time.monotonic()
     try:
@@ -63,9 +70,9 @@ def test_a_slow_first_ack_through_a_by_path_name_opens_without_the_speed_search(
     try:
         if pi:  # the first ACK was waited for, not taken for a chip at another speed
             assert clf is not None and time.monotonic() - t0 >= 0.4
-            assert emu.commands["GetFirmwareVersion"] == usual
+            assert searched == []
         else:  # what a by-path name got before: the 100 ms wait missed it; the speeds were searched
-            assert clf is None or emu.commands["GetFirmwareVersion"] > usual
+            assert searched
     finally:
         if clf is not None:
             close_quietly(clf)
