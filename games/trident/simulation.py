@@ -4,7 +4,11 @@ The table (`World`) is physics: a shuffled basket, who holds which piece, what
 lies on the field.  It follows the controller's events the way real pieces
 follow the players' hands, and it is the only thing that sees everything.
 Each `Bot` sees only the log events its seat may know (`visible_to`'s rule,
-worked out once per event by `TridentSimulation.observe`) and keeps
+worked out once per event by `TridentSimulation.observe`), and of the table
+only what a player at it sees: its own pieces and how many lie in the basket
+(it takes the top one as `BASKET_TOP`, which the table names).  It never holds
+the `World` nor the deal's generator or seed, so no line of a bot can read
+another hand (docs/bots.md, "What a bot is handed").  It keeps
 its own memory: what it heard its pieces to be, the suit it heard last, whose
 turn it is.  An unknown piece is remembered only as "unknown", as it is heard.
 
@@ -29,6 +33,10 @@ SEARCH = {"search": "human", "search-random": "random"}
 SUITS = [s.value for s in Suit]
 #: A bot game still running after this many inputs is stopped by the referee.
 STEP_CAP = 3000
+#: The piece a bot takes from the basket: the top one, whatever it is.  The bot
+#: cannot see which (the pieces look alike, face down); the table puts the real
+#: piece's tag in the line (`TridentSimulation.next_input`).
+BASKET_TOP = "basket:top"
 
 
 def heard(tag: str) -> str:
@@ -221,16 +229,17 @@ class Bot(Follows):
                 memory[tag] = rng.choice(MISREMEMBERED)
 
     # -- acting ----------------------------------------------------------------
-    def off_turn_action(self, hand: list[str], world: World) -> dict[str, Any] | None:
-        """What this player does whatever the turn: declare, agree, pay a debt, listen."""
+    def off_turn_action(self, hand: list[str], basket: int) -> dict[str, Any] | None:
+        """What this player does whatever the turn: declare, agree, pay a debt, listen.
+        `basket`: how many pieces lie in the basket (anyone sees the pile)."""
         if self.want_trident and len(hand) == 1:
             self.want_trident = False
             return self._hand("cmd:trident")
         if self.want_agree:
             self.want_agree = False
             return self._hand("cmd:agree")
-        if self.owed and world.basket:
-            return self._hand(world.basket[-1])
+        if self.owed and basket:
+            return self._hand(BASKET_TOP)
         if self.all_heard:
             return None
         memory = self.memory
@@ -253,18 +262,18 @@ class Bot(Follows):
             return self._hand(next(t for t in basics if self.memory[t] == best))
         return {"console": f"suit {self.rng.choice(SUITS)}"}
 
-    def turn_action(self, hand: list[str], world: World) -> dict[str, Any]:
+    def turn_action(self, hand: list[str], basket: int) -> dict[str, Any]:
         if self.suit is None and not self.pending and not self.agreed and self.rng.random() < 0.5:
             return self._hand("cmd:agree")
         legal = self._believed_legal(hand)
         if self.pending:
             if legal and (self.temper.misremember == 0 or self.rng.random() < 0.9):
                 return self._play(self.rng.choice(legal))
-            return self._draw(world)
+            return self._draw(basket)
         if self.temper.misremember == 0:  # a random legal player
             options: list[str | None] = list(legal) + [None]
             choice = self.rng.choice(options)
-            return self._play(choice) if choice else self._draw_or_pass(world)
+            return self._play(choice) if choice else self._draw_or_pass(basket)
         memory = self.memory
         basics = [t for t in legal if memory[t] in BASIC]
         if basics:
@@ -272,7 +281,7 @@ class Bot(Follows):
         others = [t for t in legal if memory[t] not in BASIC]
         if others and (self.drawn or self.rng.random() < 0.5):
             return self._play(self.rng.choice(others))
-        return self._draw_or_pass(world)
+        return self._draw_or_pass(basket)
 
     def _believed_legal(self, hand: list[str]) -> list[str]:
         suit = self.suit or self.rng.choice(SUITS)  # forgotten: a guess
@@ -291,18 +300,17 @@ class Bot(Follows):
                 out.append(tag)
         return out
 
-    def _draw_or_pass(self, world: World) -> dict[str, Any]:
+    def _draw_or_pass(self, basket: int) -> dict[str, Any]:
         if self.drawn:
             return self._hand("cmd:pass")
-        return self._draw(world)
+        return self._draw(basket)
 
-    def _draw(self, world: World) -> dict[str, Any]:
-        top = world.top()
-        if top is None:
+    def _draw(self, basket: int) -> dict[str, Any]:
+        if not basket:
             return self._hand("cmd:pass")  # nothing to draw: the controller decides (a crash)
         if not self.pending and self.rng.random() < self.temper.straight_to_field:
-            return self._field(top)
-        return self._hand(top)
+            return self._field(BASKET_TOP)
+        return self._hand(BASKET_TOP)
 
     def _play(self, tag: str) -> dict[str, Any]:
         self.tried = tag
@@ -384,9 +392,9 @@ class TridentSimulation:
         for seat, bot, plain in seated:
             if plain and bot.all_heard and not (bot.want_trident or bot.want_agree or bot.owed):
                 continue  # `off_turn_action` would return None
-            action = bot.off_turn_action(hands[seat], w)
+            action = bot.off_turn_action(hands[seat], len(w.basket))
             if action:
-                return action
+                return self._placed(action)
         for seat, bot, _ in seated:
             if bot.choosing:
                 return bot.choose(hands[seat])
@@ -398,7 +406,14 @@ class TridentSimulation:
                     return action
         if turn is None:
             return {"console": "stop"}
-        return self.bots[turn].turn_action(w.hands[turn], w)
+        return self._placed(self.bots[turn].turn_action(w.hands[turn], len(w.basket)))
+
+    def _placed(self, action: dict[str, Any]) -> dict[str, Any]:
+        """A bot's line as the table plays it: `BASKET_TOP` becomes the top piece's tag
+        (the bot took it without seeing which; the bot counted a piece there)."""
+        if action.get("tag") == BASKET_TOP:
+            action["tag"] = self.world.basket[-1]
+        return action
 
     def observe(self, events: Sequence[Mapping[str, Any]]) -> None:
         refused = False
