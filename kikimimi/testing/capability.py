@@ -260,3 +260,20 @@ def audit(game: str, seed: int, players: int, options: Mapping[str, Any] | None,
     play(game, seed, players, options, bot, prepare=seat_probes, watch=watch, max_inputs=max_inputs)
     walk()
     return found, walks
+
+
+def secret_events(log: list[Any], seat: int) -> Forbidden:
+    """Forbid the very logged events `seat` may not learn, and the parameters they carry
+    (a bot handed another seat's `your-role`, or the log itself, holds its secret)."""
+    from kikimimi.protocol import visible_to
+
+    hidden = [ev for ev in log if not visible_to(ev, seat)]
+    objects = [*hidden, *(ev["params"] for ev in hidden if isinstance(ev.get("params"), dict) and ev["params"])]
+    rule = same_objects(*objects, name="another seat's private event")
+    ids = {id(log)}
+    return lambda obj: "the whole log" if id(obj) in ids else rule(obj)
+
+
+def cards_of_others(cards: Mapping[int, str], seat: int) -> Forbidden:
+    """Forbid another seat's card tag (its role or job in the tag's name, `witch:role-witch-1`)."""
+    return strings({tag: f"seat {s}'s card {tag}" for s, tag in cards.items() if s != seat})
