@@ -15,7 +15,7 @@ from __future__ import annotations
 import random
 import types
 from collections import deque
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -174,10 +174,27 @@ def deal_seed(seed: int, *generators: random.Random) -> Forbidden:
     return rule
 
 
-def containers_equal(secrets: Mapping[str, Any]) -> Forbidden:
+def public_collections(log: Iterable[Mapping[str, Any]]) -> list[list[str]]:
+    """Every list said in public (a declaration's cards, a vote's seats), as strings: a secret
+    collection that equals one was said aloud, by its owner or by chance, and is not a leak."""
+    from kikimimi.protocol import visible_to
+
+    out = []
+    for ev in log:
+        if visible_to(ev, None):
+            for v in (*ev.values(), *(ev.get("params") or {}).values()):
+                if isinstance(v, list | tuple):
+                    out.append([str(x) for x in v])
+    return out
+
+
+def containers_equal(secrets: Mapping[str, Any], public: Iterable[Any] = ()) -> Forbidden:
     """Forbid a container holding exactly a secret collection (another seat's hand, the basket):
-    `secrets` names each (sorted) collection; a single piece a seat heard is not one."""
-    wanted = {tuple(sorted(map(str, v))): k for k, v in secrets.items() if len(v) >= 2}
+    `secrets` names each (sorted) collection; a single piece a seat heard is not one, nor a
+    collection said in `public` (`public_collections`)."""
+    said = {tuple(sorted(map(str, v))) for v in public}
+    wanted = {key: k for k, v in secrets.items() if len(v) >= 2
+              and (key := tuple(sorted(map(str, v)))) not in said}
 
     def rule(obj: Any) -> str | None:
         if isinstance(obj, list | tuple | set | frozenset | deque) and len(obj) >= 2:
