@@ -162,14 +162,17 @@ def deal_seed(seed: int, *generators: random.Random) -> Forbidden:
     """Forbid the deal's seed (as a number, or inside a string) and any generator in the
     state of one of the deal's `generators` (a copy of it replays the deal).  Use a seed no
     other number in a bot is likely to equal (a seat, a count)."""
-    states = {repr(g.getstate()) for g in generators}
+    states: list[Any] = []  # worked out at the first generator met (most walks meet none)
     text = str(seed)
 
     def rule(obj: Any) -> str | None:
         if type(obj) is int and obj == seed or isinstance(obj, str) and text in obj:
             return f"the deal's seed {seed}"
-        if isinstance(obj, random.Random) and repr(obj.getstate()) in states:
-            return "a generator in the deal's state"
+        if isinstance(obj, random.Random):
+            if not states:
+                states.append({g.getstate() for g in generators})
+            if obj.getstate() in states[0]:
+                return "a generator in the deal's state"
         return None
     return rule
 
@@ -284,11 +287,20 @@ def secret_events(log: list[Any], seat: int) -> Forbidden:
     (a bot handed another seat's `your-role`, or the log itself, holds its secret)."""
     from kikimimi.protocol import visible_to
 
+    key = (id(log), len(log), seat)
+    if key in _SECRETS:  # asked at every call a bot takes: the log is walked once per length
+        return _SECRETS[key]
+    if len(_SECRETS) > 64:
+        _SECRETS.clear()
     hidden = [ev for ev in log if not visible_to(ev, seat)]
     objects = [*hidden, *(ev["params"] for ev in hidden if isinstance(ev.get("params"), dict) and ev["params"])]
     rule = same_objects(*objects, name="another seat's private event")
     ids = {id(log)}
-    return lambda obj: "the whole log" if id(obj) in ids else rule(obj)
+    _SECRETS[key] = lambda obj: "the whole log" if id(obj) in ids else rule(obj)
+    return _SECRETS[key]
+
+
+_SECRETS: dict[tuple[int, int, int], Forbidden] = {}
 
 
 def cards_of_others(cards: Mapping[int, str], seat: int) -> Forbidden:
