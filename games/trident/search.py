@@ -291,7 +291,7 @@ class SearchBot(Bot):
 
     HEARS_SPEAKER = True
 
-    def hear(self, ev: Mapping[str, Any], hand: list[str]) -> None:
+    def hear(self, ev: Mapping[str, Any], hand: Sequence[str]) -> None:
         super().hear(ev, hand)
         kind = ev["type"]
         if kind == "play":
@@ -320,7 +320,7 @@ class SearchBot(Bot):
         return View(self.seat, self.players, tuple(heard_code(self.memory[t]) for t in hand), tuple(counts),
                     dict(self.seen), _BY_NAME[self.suit], self.pending, self.drawn, self.first, self.competition)
 
-    def turn_action(self, hand: list[str], basket: int) -> dict[str, Any]:
+    def turn_action(self, hand: Sequence[str], basket: int) -> dict[str, Any]:
         view = self.view(hand)
         if view is None:
             return super().turn_action(hand, basket)

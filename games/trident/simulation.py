@@ -5,7 +5,8 @@ lies on the field.  It follows the controller's events the way real pieces
 follow the players' hands, and it is the only thing that sees everything.
 Each `Bot` sees only the log events its seat may know (`visible_to`'s rule,
 worked out once per event by `TridentSimulation.observe`), and of the table
-only what a player at it sees: its own pieces and how many lie in the basket
+only what a player at it sees: its own pieces (a copy: the table's list of a
+hand moves to the next seat when the hands rotate) and how many lie in the basket
 (it takes the top one as `BASKET_TOP`, which the table names).  It never holds
 the `World` nor the deal's generator or seed, so no line of a bot can read
 another hand (docs/bots.md, "What a bot is handed").  It keeps
@@ -169,7 +170,7 @@ class Bot(Follows):
     #: Whether the speaker's lines reach `hear` too (a bot that counts the hands does).
     HEARS_SPEAKER = False
 
-    def hear(self, ev: Mapping[str, Any], hand: list[str]) -> None:
+    def hear(self, ev: Mapping[str, Any], hand: Sequence[str]) -> None:
         kind = ev["type"]
         if kind == "say":
             if ev["to"] != "table":
@@ -229,7 +230,7 @@ class Bot(Follows):
                 memory[tag] = rng.choice(MISREMEMBERED)
 
     # -- acting ----------------------------------------------------------------
-    def off_turn_action(self, hand: list[str], basket: int) -> dict[str, Any] | None:
+    def off_turn_action(self, hand: Sequence[str], basket: int) -> dict[str, Any] | None:
         """What this player does whatever the turn: declare, agree, pay a debt, listen.
         `basket`: how many pieces lie in the basket (anyone sees the pile)."""
         if self.want_trident and len(hand) == 1:
@@ -249,12 +250,12 @@ class Bot(Follows):
         self.all_heard = True
         return None
 
-    def impatient_play(self, hand: list[str]) -> dict[str, Any] | None:
+    def impatient_play(self, hand: Sequence[str]) -> dict[str, Any] | None:
         if hand and self.rng.random() < self.temper.impatience:
             return self._field(self.rng.choice(hand))
         return None
 
-    def choose(self, hand: list[str]) -> dict[str, Any]:
+    def choose(self, hand: Sequence[str]) -> dict[str, Any]:
         basics = [t for t in hand if self.memory.get(t) in BASIC]
         if basics:
             counts = {s: sum(self.memory[t] == s for t in basics) for s in SUITS}
@@ -262,7 +263,7 @@ class Bot(Follows):
             return self._hand(next(t for t in basics if self.memory[t] == best))
         return {"console": f"suit {self.rng.choice(SUITS)}"}
 
-    def turn_action(self, hand: list[str], basket: int) -> dict[str, Any]:
+    def turn_action(self, hand: Sequence[str], basket: int) -> dict[str, Any]:
         if self.suit is None and not self.pending and not self.agreed and self.rng.random() < 0.5:
             return self._hand("cmd:agree")
         legal = self._believed_legal(hand)
@@ -283,7 +284,7 @@ class Bot(Follows):
             return self._play(self.rng.choice(others))
         return self._draw_or_pass(basket)
 
-    def _believed_legal(self, hand: list[str]) -> list[str]:
+    def _believed_legal(self, hand: Sequence[str]) -> list[str]:
         suit = self.suit or self.rng.choice(SUITS)  # forgotten: a guess
         out = []
         for tag in hand:
@@ -392,21 +393,21 @@ class TridentSimulation:
         for seat, bot, plain in seated:
             if plain and bot.all_heard and not (bot.want_trident or bot.want_agree or bot.owed):
                 continue  # `off_turn_action` would return None
-            action = bot.off_turn_action(hands[seat], len(w.basket))
+            action = bot.off_turn_action(tuple(hands[seat]), len(w.basket))
             if action:
                 return self._placed(action)
         for seat, bot, _ in seated:
             if bot.choosing:
-                return bot.choose(hands[seat])
+                return bot.choose(tuple(hands[seat]))
         turn = self._listeners[0][0].turn
         for seat, bot, _ in seated:
             if seat != turn:
-                action = bot.impatient_play(hands[seat])
+                action = bot.impatient_play(tuple(hands[seat]))
                 if action:
                     return action
         if turn is None:
             return {"console": "stop"}
-        return self._placed(self.bots[turn].turn_action(w.hands[turn], len(w.basket)))
+        return self._placed(self.bots[turn].turn_action(tuple(w.hands[turn]), len(w.basket)))
 
     def _placed(self, action: dict[str, Any]) -> dict[str, Any]:
         """A bot's line as the table plays it: `BASKET_TOP` becomes the top piece's tag
@@ -428,12 +429,12 @@ class TridentSimulation:
                     if ev["key"] in speaker_keys:
                         world.follow(ev)
                     for bot in speaker_ears:
-                        bot.hear(ev, world.hands[bot.seat])
+                        bot.hear(ev, tuple(world.hands[bot.seat]))
                     continue
                 key = ev["key"]
                 if key in earphone_keys or key.startswith("wrong-"):  # the only lines `hear` acts on
                     for bot in ears.get(to if type(to) is str else str(to), ()):
-                        bot.hear(ev, world.hands[bot.seat])
+                        bot.hear(ev, tuple(world.hands[bot.seat]))
                 continue
             if kind in follows:
                 world.follow(ev)
@@ -443,11 +444,11 @@ class TridentSimulation:
                 private = ev.get("private", TABLE)
                 if type(private) is not str:  # a group's secret: `ears` works out who
                     for bot in self.ears(ev):
-                        bot.hear(ev, world.hands[bot.seat])
+                        bot.hear(ev, tuple(world.hands[bot.seat]))
                     continue
                 if private != TABLE:  # one seat's (or the referee's): `ears`' rule, inline
                     for bot in ears.get(private, ()):
-                        bot.hear(ev, world.hands[bot.seat])
+                        bot.hear(ev, tuple(world.hands[bot.seat]))
                     continue
                 # a public event: every bot may know it
                 if kind == "turn":
@@ -456,15 +457,15 @@ class TridentSimulation:
                         if plain:
                             bot._new_turn(seat)
                         else:
-                            bot.hear(ev, world.hands[bot.seat])
+                            bot.hear(ev, tuple(world.hands[bot.seat]))
                 elif kind == "play" or kind == "draw":
                     seat = ev.get("seat")
                     for bot, plain in self._listeners:
                         if not plain or bot.seat == seat:
-                            bot.hear(ev, world.hands[bot.seat])
+                            bot.hear(ev, tuple(world.hands[bot.seat]))
                 else:
                     for bot in ears[TABLE]:
-                        bot.hear(ev, world.hands[bot.seat])
+                        bot.hear(ev, tuple(world.hands[bot.seat]))
         self.errors_in_a_row = self.errors_in_a_row + 1 if refused else 0
 
     def ears(self, ev: Mapping[str, Any]) -> Sequence[Bot]:

@@ -35,7 +35,9 @@ def forbidden(table: Any, seat: int, log: list[Any]) -> list[Forbidden]:
     secrets = {f"seat {s}'s hand": list(h) for s, h in world.hands.items() if s != seat}
     secrets["the basket"] = list(world.basket)
     return [instances(World, TridentSimulation, TridentWorld, Table, Play, name="the table"),
-            same_objects(world.rng, world.basket, *(h for s, h in world.hands.items() if s != seat),
+            # every hand's list, the seat's own too: the table's list of a hand moves to the
+            # next seat when the hands rotate, so a bot holding it would follow another hand
+            same_objects(world.rng, world.basket, world.hands, *world.hands.values(),
                          name="the table's own pieces or generator"),
             deal_seed(SEED, *_deal_generators(SEED)),
             containers_equal(secrets)]
