@@ -8,7 +8,9 @@ accused seat gives the story away).  The deals are the same; the games after
 the first sampled world differ.  Both arms play in this one process, on the
 same seeds, and each deal's winner is paired:
 
-    .venv/bin/python bench/witch_bot_seeds.py --deals 500 --players 8 10
+    .venv/bin/python bench/witch_bot_seeds.py --deals 500 --players 8 10 [--split]
+
+`--split` adds an arm for each change alone.
 """
 from __future__ import annotations
 
@@ -21,9 +23,9 @@ from kikimimi.sim import play
 from kikimimi_games.witch import bots, reasoning
 
 
-def _before(monkeypatch: list[tuple[Any, str, Any]]) -> None:
-    """Seat the bots as before issue 33: the sampled worlds keyed by (table seed, seat),
-    the witches blind to a partner's accusations."""
+def _before(monkeypatch: list[tuple[Any, str, Any]], key: bool = True, target: bool = True) -> None:
+    """Seat the bots as before issue 33: the sampled worlds keyed by (table seed, seat)
+    (`key`), the witches blind to a partner's accusations (`target`)."""
     init = bots.WitchSimulation.__init__
 
     def keyed_by_the_seed(self: Any, seed: int, *args: Any, **kwargs: Any) -> None:
@@ -49,8 +51,10 @@ def _before(monkeypatch: list[tuple[Any, str, Any]]) -> None:
             return ranked[1]
         return ranked[0]
 
-    for owner, name, new in ((bots.WitchSimulation, "__init__", keyed_by_the_seed),
-                             (reasoning.Reasoner, "_witch_target", own_story_only)):
+    for owner, name, new, wanted in ((bots.WitchSimulation, "__init__", keyed_by_the_seed, key),
+                                     (reasoning.Reasoner, "_witch_target", own_story_only, target)):
+        if not wanted:
+            continue
         monkeypatch.append((owner, name, getattr(owner, name)))
         setattr(owner, name, new)
 
@@ -68,25 +72,37 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--deals", type=int, default=500)
     ap.add_argument("--players", type=int, nargs="+", default=[8, 10])
+    ap.add_argument("--split", action="store_true",
+                    help="also each change alone: the new worlds key only, the witches' night choice only")
     a = ap.parse_args()
+    arms = {"after": {}, "before": {"key": True, "target": True}}
+    if a.split:
+        arms.update({"key only": {"key": False, "target": True}, "night choice only": {"key": True, "target": False}})
     for players in a.players:
         t0 = time.process_time()
-        after = winners(a.deals, players)
-        undo: list[tuple[Any, str, Any]] = []
-        _before(undo)
-        try:
-            before = winners(a.deals, players)
-        finally:
-            for owner, name, old in undo:
-                setattr(owner, name, old)
+        played: dict[str, list[str]] = {}
+        for name, old_parts in arms.items():
+            undo: list[tuple[Any, str, Any]] = []
+            if old_parts:
+                _before(undo, **old_parts)
+            try:
+                played[name] = winners(a.deals, players)
+            finally:
+                for owner, attr, old in undo:
+                    setattr(owner, attr, old)
         cpu = time.process_time() - t0
-        print(f"{players} players, seeds 1-{a.deals} ({cpu:.0f} s CPU, both arms):")
-        for side in sorted(set(before) | set(after)):
+        before = played["before"]
+        print(f"{players} players, seeds 1-{a.deals} ({cpu:.0f} s CPU, {len(arms)} arms):")
+        for side in sorted({w for ws in played.values() for w in ws}):
             b = [float(w == side) for w in before]
-            f = [float(w == side) for w in after]
-            print(f"  {side}: before {rate(int(sum(b)), len(b)).percent()}, after {rate(int(sum(f)), len(f)).percent()},"
-                  f" after - before {paired(f, b).points()}")
-        print(f"  same winner on {sum(x == y for x, y in zip(before, after))} of {a.deals} deals")
+            print(f"  {side}: before {rate(int(sum(b)), len(b)).percent()}")
+            for name, ws in played.items():
+                if name != "before":
+                    f = [float(w == side) for w in ws]
+                    print(f"    {name} {rate(int(sum(f)), len(f)).percent()}, {name} - before {paired(f, b).points()}")
+        for name, ws in played.items():
+            if name != "before":
+                print(f"  {name}: same winner as before on {sum(x == y for x, y in zip(before, ws))} of {a.deals} deals")
 
 
 if __name__ == "__main__":
