@@ -81,8 +81,8 @@ def children(obj: Any) -> Iterator[tuple[str, Any]]:
         yield from (((f"<kwdefault {k}>", v) for k, v in (obj.__kwdefaults__ or {}).items()))
         return
     if isinstance(obj, types.MethodType):
-        yield "__self__", obj.__self__
-        yield "__func__", obj.__func__
+        yield ".__self__", obj.__self__
+        yield ".__func__", obj.__func__
         return
     if isinstance(obj, types.GeneratorType | types.CoroutineType):
         frame = obj.gi_frame if isinstance(obj, types.GeneratorType) else obj.cr_frame
