@@ -3,7 +3,7 @@
 (鬼探し) is chosen by its card and started by everyone's AGREE, and then a 鬼探し piece
 enrolled only in 鬼探し's map is known by its uid alone: no chip command beyond the waiting
 poll's answer, as the Trident's pieces were (before, the readers kept the first game's uids
-and read every later game's piece in full).  Served again, the table resumes 鬼探し and its
+and read every later game's piece for a name).  Served again, the table resumes 鬼探し and its
 readers start with 鬼探し's map (before, with the table file's first game's)."""
 from __future__ import annotations
 
@@ -118,7 +118,7 @@ def test_the_next_game_of_an_evening_reads_its_own_enrolled_pieces_by_uid(tmp_pa
     # (resting checks are polls too; the field's next wait may be armed within the window)
     for cost in (*agree_costs, token, resumed):
         assert _talk(cost) == 0, cost
-    assert _talk(stranger) > 10, stranger  # a stranger is read in full
+    assert _talk(stranger) >= 1, stranger  # a stranger is read for the name written on it
 
 
 def _talk(cost: Counter) -> int:
