@@ -192,15 +192,19 @@ def listen(config_path: str, pause: float = 0.5) -> list[Check]:
 
 
 def _kit_by_ear(config: TableConfig, book: Phrasebook) -> list[tuple[str, dict[str, Any]]]:
-    """The kit's lines for the speaker: the pieces each player holds, the table's, and (with
-    real readers) the pieces the tag map lacks.  The kit is public: nobody's secret is in it."""
-    from kikimimi.kit import kit_for, missing_copies, spoken_lines, tags_checked
+    """The kit's lines for the speaker, for every game of the evening: the pieces each player
+    holds, the table's, and (with real readers) the pieces that game's tag map lacks.  The kit
+    is public: nobody's secret is in it."""
+    from kikimimi.kit import evening_choices, kit_for, missing_copies, spoken_lines, tags_checked
 
-    try:
-        kit = kit_for(config.game, config.players, config.options)
-    except Exception:  # a plugin that cannot say its kit: `doctor` without --listen says why
-        return []
-    return spoken_lines(kit, missing_copies(kit, config.tagmap) if tags_checked(config) else None, book)
+    out: list[tuple[str, dict[str, Any]]] = []
+    for choice in evening_choices(config):
+        try:
+            kit = kit_for(choice.game, choice.players, choice.options)
+        except Exception:  # a plugin that cannot say its kit: `doctor` without --listen says why
+            return []
+        out += spoken_lines(kit, missing_copies(kit, choice.tagmap) if tags_checked(config) else None, book)
+    return out
 
 
 def _say_kit(out: Any, speaker: str, said: list[tuple[str, dict[str, Any]]], book: Phrasebook) -> Check:

@@ -237,6 +237,9 @@ class Evening:
         self.hand_seats = set(hand_seats) if hand_seats is not None else None
         self.plays = plays
         self.chosen: str | None = None  # the next game, chosen between games by its card
+        #: Told each new game's tag map (serve hands it to the reader drivers, so the new
+        #: game's enrolled pieces are known by their uid alone, as the first game's were).
+        self.on_tagmap: Callable[[Mapping[str, str]], None] | None = None
         self._play_recorded = False  # this game's result went to the club records (once per game)
 
     # -- start-up ---------------------------------------------------------------
@@ -503,8 +506,11 @@ class Evening:
         if choice is None:
             return first + d.new_game()
         seats = set(range(1, choice.players + 1))
-        return first + d.new_game(tagmap=choice.tagmap,
-                                  hand_seats=seats & self.hand_seats if self.hand_seats is not None else seats)
+        started = d.new_game(tagmap=choice.tagmap,
+                             hand_seats=seats & self.hand_seats if self.hand_seats is not None else seats)
+        if self.on_tagmap is not None:
+            self.on_tagmap(d.table.tagmap)
+        return first + started
 
     def _header(self, choice: GameChoice | None = None) -> Header:
         extra = {k: v for k, v in self.daemon.header.extra.items() if k != "session"}
