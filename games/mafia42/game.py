@@ -343,7 +343,7 @@ def diagram() -> str:
 def kit(players: int, options: Mapping[str, Any]) -> tuple[list[str], list[str]]:
     """Votes, night targets and YES/NO from each player's own look-alike set (kikimimi.kit)."""
     deck = parse_options(players, options)["jobs"]
-    return own_set(players, ("yes", "no", "extend", "shorten", "hint")), deck_cards("mafia42", "job", deck)
+    return own_set(players, ("yes", "no", "extend", "shorten", "hint", "agree")), deck_cards("mafia42", "job", deck)
 
 
 def phrase_values(players: int, options: Mapping[str, Any]) -> Mapping[str, Sequence[Any]]:

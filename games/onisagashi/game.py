@@ -375,7 +375,7 @@ def kit(players: int, options: Mapping[str, Any]) -> tuple[list[str], list[str]]
     tokens (taking them from the field's set would show which); the cards and the
     field's tokens are the table's."""
     tokens = [token_tag(c) for c in CARDS]
-    return own_set(0, ("raise", "hint")) + tokens, [card_tag(c) for c in CARDS] + tokens
+    return own_set(0, ("raise", "hint", "agree")) + tokens, [card_tag(c) for c in CARDS] + tokens
 
 
 def phrase_values(players: int, options: Mapping[str, Any]) -> Mapping[str, Sequence[Any]]:

@@ -413,7 +413,7 @@ def kit(players: int, options: Mapping[str, Any]) -> tuple[list[str], list[str]]
     """Everyone holds every power tag (docs/witch.md, cover): scanning EXORCISE
     must not show the priest, nor ADVISE a human."""
     deck = parse_options(players, options)["roles"]
-    return own_set(players, ("ok", "hint", "advise", "exorcise", "silence")), deck_cards("witch", "role", deck)
+    return own_set(players, ("ok", "hint", "advise", "exorcise", "silence", "agree")), deck_cards("witch", "role", deck)
 
 
 def phrase_values(players: int, options: Mapping[str, Any]) -> Mapping[str, Sequence[Any]]:
