@@ -272,6 +272,11 @@ class Daemon:
         with self.lock:
             return self.run.last_input()
 
+    def why_no_undo(self) -> str | None:
+        """Why the console's `undo` has nothing to take back (None: `last_input` it is)."""
+        with self.lock:
+            return self.run.why_no_undo()
+
     def speak_unspoken(self) -> list[LogEvent]:
         """After a resume: tell the listeners what the journal applied but no
         listener was told before the stop (a kill between the two), each event

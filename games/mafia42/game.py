@@ -92,6 +92,12 @@ class Mafia42Game(Board):
         at = ends[0] if ends else len(out)
         return out[:at] + power + out[at:]
 
+    def situation_at(self, t: float) -> list[Event]:
+        """The situation with the time left counted from now: after an undo the last
+        input the game saw may be long past (issue 34: "8 seconds left" with 0.75 s)."""
+        self.now = max(self.now, t)
+        return self.situation()
+
     def snapshot(self) -> dict[str, Any]:
         return {**super().snapshot(), "deadline": self.deadline, "mode": self.mode,
                 "catalogue": self.catalogue.version, "choices": dict(self.choices),

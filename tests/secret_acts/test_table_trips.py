@@ -27,3 +27,59 @@ def test_a_lost_hand_reader_is_named_by_its_seat():
     s.lines.append({"t": 2, "reader": "field", "lost": True})
     said = [e["text"] for e in run_script(s.lines) if e["type"] == "say" and e["key"] == "reader-lost"]
     assert said == ["The hand reader of seat 3 is not answering.", "The field reader is not answering."]
+
+
+# -- 3: the time left said after an undo ------------------------------------------
+
+
+def test_after_an_undo_the_time_left_counts_from_the_undo_not_the_last_kept_input():
+    from tests.mafia42.table import Table
+
+    t = Table(["mafia", "police", "citizen", "citizen"]).night({1: 3}).next().next()  # the vote opens
+    opened = t.t
+    t.hand(1, "seat:2").console("undo", dt=3)
+    log = t.run()
+    vote_secs = next(e for e in log if e["type"] == "say" and e["key"] == "vote-start")["params"]["seconds"]
+    undo_at = next(e["t"] for e in log if e["type"] == "undo")
+    left = [e["params"]["left"] for e in log if e["type"] == "say" and e["key"] == "hint-time" and e["t"] == undo_at]
+    import math
+    assert left == [math.ceil(opened + vote_secs - undo_at)]
+
+
+# -- public lines carry no input counts; console refusals are the referee's ------------
+
+
+def test_refused_lines_and_failed_pause_resume_are_the_referees_not_public():
+    from kikimimi.engine import public_view
+
+    s = Script("witch", 6)
+    s.hand(7, "cmd:ok").console("resume").console("pause").console("pause").add({"tag": "x"})
+    log = run_script(s.lines)
+    errors = [e for e in log if e["type"] == "error"]
+    assert {e["message"] for e in errors} >= {"line 2: no hand reader for seat 7",
+                                              "the clock is not paused by the referee",
+                                              "the clock is already paused"}
+    assert all(e.get("private") == "referee" for e in errors)
+    public = public_view(log)
+    assert not [e for e in public if e["type"] == "error"]
+    assert not any(re_line(str(e)) for e in public)
+
+
+def re_line(text: str) -> bool:
+    import re
+
+    return re.search(r"\bline \d+", text) is not None
+
+
+def test_the_console_says_a_heard_timer_is_why_there_is_nothing_to_undo(toy):
+    from kikimimi.engine import ScriptRun
+    from kikimimi.script import Header
+
+    run = ScriptRun(Header.parse({"game": "toy", "players": 2}))
+    assert run.why_no_undo() == "nothing to undo"
+    run.feed(2, {"t": 1.0, "reader": "field", "tag": "toy:stone-1"})
+    assert run.why_no_undo() is None and run.last_input() is not None
+    run.feed(3, {"t": 25.0, "reader": "hand", "seat": 9, "tag": "toy:stone-2"})  # refused; idle timers fired
+    assert run.last_input() is None
+    why = run.why_no_undo()
+    assert why is not None and "timer" in why and "line" not in why
