@@ -350,9 +350,15 @@ class Table:
             if REFEREE_HOLD in self.paused_by:
                 return [self._error(line, t, "the clock is already paused")]
             return self._hold(REFEREE_HOLD, t, line)
-        if REFEREE_HOLD not in self.paused_by:
-            return [self._error(line, t, "the clock is not paused by the referee")]
-        return self._release(REFEREE_HOLD, t, line)
+        if REFEREE_HOLD in self.paused_by:
+            return self._release(REFEREE_HOLD, t, line)
+        if not self.paused_by:
+            return [self._error(line, t, "the clock is not paused")]
+        # Only lost readers hold it: the referee decides to play on without them (issue 34:
+        # a reader that never came back left no way out but `next`).
+        last = sorted(self.paused_by)[-1]
+        self.paused_by = {last}
+        return self._release(last, t, line)
 
     def _hold(self, why: str, t: float, line: int | None) -> list[LogEvent]:
         """Stop the game's clock (once, however many hold it)."""

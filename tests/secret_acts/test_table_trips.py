@@ -57,7 +57,7 @@ def test_refused_lines_and_failed_pause_resume_are_the_referees_not_public():
     log = run_script(s.lines)
     errors = [e for e in log if e["type"] == "error"]
     assert {e["message"] for e in errors} >= {"line 2: no hand reader for seat 7",
-                                              "the clock is not paused by the referee",
+                                              "the clock is not paused",
                                               "the clock is already paused"}
     assert all(e.get("private") == "referee" for e in errors)
     public = public_view(log)
@@ -83,3 +83,22 @@ def test_the_console_says_a_heard_timer_is_why_there_is_nothing_to_undo(toy):
     assert run.last_input() is None
     why = run.why_no_undo()
     assert why is not None and "timer" in why and "line" not in why
+
+
+# -- 4: a lost hand reader holds the clock; the referee's `resume` plays on ----------
+
+
+def test_resume_plays_on_without_a_reader_that_does_not_come_back():
+    from tests.witch.table import day1
+
+    s = day1()
+    s.add({"reader": "hand", "seat": 3, "lost": True}).add({"reader": "hand", "seat": 4, "lost": True})
+    s.console("resume")
+    log = run_script(s.lines)
+    clocks = [e for e in log if e["type"] == "clock"]
+    assert clocks[0]["state"] == "paused" and clocks[-1] == {**clocks[-1], "state": "running"}
+    assert [e["key"] for e in log if e["type"] == "say"][-1] == "clock-resumed"
+    assert not [e for e in log if e["type"] == "error" and e["in"] == len(s.lines)]
+    s.add({"reader": "hand", "seat": 3, "back": True})  # coming back later changes nothing
+    later = run_script(s.lines)
+    assert [e["type"] for e in later if e["type"] == "clock"] == [e["type"] for e in clocks]
