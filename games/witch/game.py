@@ -37,6 +37,7 @@ class WitchGame(Talk, HiddenRoleGame):
     teams = TEAMS
     knows = KNOWS
     commands = ("advise", "exorcise", "silence")
+    next_settle = 2.0  # docs/witch.md: a `next` typed just after a scan moved the game on
     console_commands = HiddenRoleGame.console_commands + (
         Command("speak SEAT TEXT", "seat SEAT says TEXT (costs time by characters; a full-width one counts 2)",
                 "console_speak"),
@@ -289,6 +290,9 @@ class WitchGame(Talk, HiddenRoleGame):
         key = "morning" if result.removed else "morning-quiet"
         out += self.remove(result.removed, "night", key) if result.removed else [say(TABLE, key)]
         return out if self.finished else out + self._day(self.day + 1, t)
+
+    def stage(self) -> tuple[Any, ...]:
+        return (*super().stage(), self.votes[-1].round if self.phase == "day" and self.votes else None)
 
     def on_next(self, t: float) -> list[Event]:
         if self.phase == "prologue":
