@@ -47,7 +47,7 @@ class Talk:
         """More than half of the living chose silence: the day loses an hour, and it may happen again.
 
         Cover (docs/witch.md): who chose it stays secret, so the hour is lost a
-        while after the choice that made the majority (a lot of 15-45 s on the
+        while after the choice that made the majority (a lot of 15-45 s, to the hundredth, on the
         table's secret seed, the day and who chose), never at that scan."""
         if self.talk_over:
             return refusal(seat, "the talk is over", "day-over")
@@ -57,7 +57,9 @@ class Talk:
             return out
         self.silence_due = True
         lot = self.lot(t, f"silence-{self.day}-{sorted(self.silenced)}")
-        return out + [set_timer(SILENCE_TIMER, t + lot.randint(15, 45))]
+        # A drawn fraction too: a whole number of seconds after the scan kept the scan's
+        # fraction in the announcement's time, which named the scan (issue 34).
+        return out + [set_timer(SILENCE_TIMER, t + round(lot.uniform(15.0, 45.0), 2))]
 
     def on_timer(self, name: str, t: float) -> list[Event]:
         if name != SILENCE_TIMER or not self.silence_due:

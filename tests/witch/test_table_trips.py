@@ -24,3 +24,20 @@ def test_next_just_after_the_count_is_refused_to_the_referee_and_the_revote_stan
 def test_next_after_the_settle_counts_as_before():
     log = _tied_revote(3.0).run()
     assert said(log, "revote") and said(log, "nobody-out")
+
+
+def test_the_silence_hour_does_not_carry_the_deciding_scans_fraction():
+    """45.52 -> 75.52 named the scan: the delay is drawn to the hundredth."""
+    fractions = []
+    for offset in (0.52, 0.43, 0.17, 0.89):
+        s = day1()
+        for seat in range(1, 5):
+            s.hand(seat, "cmd:silence")
+        s.hand(5, "cmd:silence", dt=1 + offset)
+        s.wait(50).hand(1, "cmd:hint")
+        log = s.run()
+        (silence,) = of(log, "silence")
+        chosen = said(log, "silence-noted", "seat:5")[0]["t"]
+        assert 15 <= silence["t"] - chosen <= 45
+        fractions.append(round((silence["t"] - chosen) % 1, 2))
+    assert all(f not in (0.0, 1.0) for f in fractions)
