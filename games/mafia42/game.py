@@ -376,6 +376,6 @@ def phrase_values(players: int, options: Mapping[str, Any]) -> Mapping[str, Sequ
         "role": [f"job:{j}" for j in names], "job": [f"job:{j}" for j in names],
         "team": [f"team:{t}" for t in ("mafia", "citizens", "cult", "void")],
         "phase": [f"phase:{p}" for p in PHASES.names], "day": range(0, players + 4),
-        "seconds": seconds, "left": range(0, longest + 1), "votes": range(0, players + 1),
+        "seconds": seconds, "left": range(0, longest + 1), "votes": range(0, players + 2),  # the politician counts 2
         "yes": range(0, players + 1), "no": range(0, players + 1),
     }

@@ -172,7 +172,7 @@ class WitchGame(Talk, HiddenRoleGame):
                 self.votes.append(Vote.open(self.roster.alive(), round=2))
                 out.append(say(TABLE, "revote", seats=vote.leaders()))
                 if self.talk_over:  # no time left to talk: straight to the ballots
-                    out.append(say(TABLE, "vote-now", missing=len(self.votes[-1].missing)))
+                    out.append(say(TABLE, "vote-now"))
                 return out
         else:
             decision = decide(self.votes, ("cumulative", "lot"), self.lot(t, f"vote-{self.day}"))
@@ -374,7 +374,7 @@ class WitchGame(Talk, HiddenRoleGame):
         if self.phase == "day":
             out.append(line("hint-day", minutes=self.day_clock.left, round=self.votes[-1].round))
             if self.talk_over:
-                out.append(line("vote-now", missing=len(self.votes[-1].missing)))
+                out.append(line("vote-now"))
         elif self.phase == "night":
             out.append(line("hint-night", minutes=self.night_clock.left))
         elif self.phase == "prologue":
@@ -442,7 +442,7 @@ def phrase_values(players: int, options: Mapping[str, Any]) -> Mapping[str, Sequ
         "team": [f"team:{t}" for t in sorted({*TEAMS.values(), "void"})],
         "found": [f"found:{f}" for f in ("human", "witch")],
         "phase": [f"phase:{p}" for p in PHASES.names],
-        "day": range(0, 2 * players + 2), "alive": counts, "count": counts, "missing": counts,
+        "day": range(0, 2 * players + 2), "alive": counts, "count": counts,
         "waiting": counts, "seats": seat_sets(seats, 3), "partners.seats": seat_sets(seats, 2),
         "hint-alive.seats": everyone, "hint-out.seats": everyone, "revote.seats": everyone,
         "island-bonus.minutes": bonuses, "allowance-left.minutes": range(0, longest + 1),

@@ -79,8 +79,10 @@ class Talk:
         if self.talk_over or self.day_clock.open:
             return []
         self.talk_over = True
+        # How many have not voted is the referee's: a ballot and a power's target are the
+        # same motion (a seat token), so the count would tell powers from votes (issue 34).
         missing = len(self.votes[-1].missing)
-        return [event("vote-call", missing=missing), say(TABLE, "vote-now", missing=missing)]
+        return [event("vote-call", missing=missing, private=REFEREE), say(TABLE, "vote-now")]
 
     # -- speech ---------------------------------------------------------------------
     def speak(self, seat: int, width: int, t: float, text: str | None = None) -> list[Event]:
