@@ -33,7 +33,7 @@ from kikimimi.roles.phases import Clock, Clocks, Warning
 from . import day, night
 from .board import Board
 from .options import parse_options
-from .power import Decision, Fired, as_event, decide, sides
+from .power import Decision, Fired, as_event, decide, side_of, sides
 
 CHAT_LIMIT = 200
 #: "Ten seconds left" (not in the morning: it is five seconds long).
@@ -330,7 +330,15 @@ class Mafia42Game(Board):
 
     def finish(self, winner: str, reason: str) -> list[Event]:
         readings = [cancel_timer(day.READING)] if self.phase == "vote" else []  # `stop` in the vote
-        return readings + CLOCKS.cancel_warnings() + super().finish(winner, reason)
+        # Mafia alive yet the citizens win: their votes are 0 under the gangster's threat.
+        # Said, or the table hears a win it cannot explain (issue 34).
+        silenced = [p.seat for p in self.members() if p.alive and p.threatened
+                    and side_of(p, self.catalogue) == "mafia"] if winner == "citizens" else []
+        out = super().finish(winner, reason)
+        if silenced:
+            at = next(n for n, ev in enumerate(out) if ev.type == "say" and ev.fields["key"] == "game-over")
+            out.insert(at + 1, say(TABLE, "why-threatened", seats=silenced))
+        return readings + CLOCKS.cancel_warnings() + out
 
     def game_over_fields(self) -> dict[str, Any]:
         if self.result is None:
@@ -373,6 +381,7 @@ def phrase_values(players: int, options: Mapping[str, Any]) -> Mapping[str, Sequ
         "partners.role": [f"job:{j}" for j in sorted(Mafia42Game.knows)],
         "hint-alive.seats": seat_sets(seats) if players <= 8 else groups,
         "hint-out.seats": seat_sets(seats) if players <= 8 else groups,
+        "why-threatened.seats": groups,
         "role": [f"job:{j}" for j in names], "job": [f"job:{j}" for j in names],
         "team": [f"team:{t}" for t in ("mafia", "citizens", "cult", "void")],
         "phase": [f"phase:{p}" for p in PHASES.names], "day": range(0, players + 4),
