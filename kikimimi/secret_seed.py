@@ -37,8 +37,18 @@ def with_secret_seed(header: Header) -> Header:
     """`header` with a freshly drawn secret seed where the game takes one and none is set."""
     if SEED in header.options or not takes_seed(header.game):
         return header
-    options: dict[str, Any] = {**header.options, SEED: secrets.randbelow(SEED_BOUND)}
+    options: dict[str, Any] = {**header.options, SEED: secrets.randbelow(_bound(header.game))}
     return replace(header, options=options)
+
+
+def _bound(game: str) -> int:
+    """Above the largest seed the game's schema takes, at most `SEED_BOUND`."""
+    from kikimimi.registry import declaration
+
+    schema = declaration(game).options
+    option = schema.by_name.get(SEED) if schema is not None else None
+    high = int(option.high) if option is not None else SEED_BOUND - 1
+    return max(1, min(SEED_BOUND, high + 1))
 
 
 def doctor_line(game: str, options: dict[str, Any]) -> str | None:

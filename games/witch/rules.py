@@ -72,7 +72,7 @@ OPTIONS = Options(
     whole("advisory_max", 30, "the longest speech-restraint advisory, in minutes", low=0),
     whole("silence_minutes", 60, "virtual minutes a chosen silence lasts", low=1),
     seat_table("preferences", ROLES, "seats' role wishes, e.g. {\"1\": \"mirror\"}"),
-    whole("seed", 0, "mixed into the lot", low=0),
+    whole("seed", 0, "mixed into the lot (the table's secret: drawn when first served if unset)", low=0, high=2**62),
 )
 DEFAULTS: dict[str, Any] = OPTIONS.defaults
 

@@ -102,3 +102,45 @@ def test_resume_plays_on_without_a_reader_that_does_not_come_back():
     s.add({"reader": "hand", "seat": 3, "back": True})  # coming back later changes nothing
     later = run_script(s.lines)
     assert [e["type"] for e in later if e["type"] == "clock"] == [e["type"] for e in clocks]
+
+
+# -- 8: journals ---------------------------------------------------------------------
+
+
+def test_a_copied_journal_with_its_mark_is_not_told_again(tmp_path):
+    import shutil
+
+    from kikimimi.daemon import Daemon
+    from kikimimi.script import Header
+
+    now = [0.0]
+    first = tmp_path / "a" / "j.jsonl"
+    first.parent.mkdir()
+    d = Daemon(Header("witch", 6, lang="en"), first, clock=lambda: now[0])
+    d.open()
+    for seat in range(1, 4):
+        now[0] += 1
+        d.submit({"reader": "hand", "seat": seat, "tag": "cmd:hint"})
+    d.close()
+    restored = tmp_path / "b" / "j.jsonl"
+    restored.parent.mkdir()
+    shutil.copy(first, restored)  # another inode, the same bytes
+    shutil.copy(first.with_name("j.jsonl.said"), restored.with_name("j.jsonl.said"))
+    again = Daemon(Header("witch", 6, lang="en"), restored, clock=lambda: now[0])
+    again.open()
+    try:
+        assert again.speak_unspoken() == []
+    finally:
+        again.close()
+    # a new game's journal at the same name is not taken for the old one
+    fresh = Daemon(Header("witch", 6, lang="en"), restored, clock=lambda: now[0])
+    fresh.open(fresh=True)
+    try:
+        fresh.submit({"reader": "hand", "seat": 1, "tag": "cmd:hint"})
+        fresh.close()
+        third = Daemon(Header("witch", 6, lang="en"), restored, clock=lambda: now[0])
+        third.open()
+        assert third.speak_unspoken() == []
+        third.close()
+    finally:
+        fresh.close()
