@@ -587,6 +587,10 @@ class ScriptRun:
                 break
         else:  # accepted: kept for a rebuild; an undo may take back an input
             if table.firings != fired:  # timers fired before it: their results were heard
+                # kept as a time of their own: a script without timer lines (an older
+                # journal, `sim --record`) fired them only through this input, and a
+                # rebuild without it fired them again, heard twice (issue 34)
+                self._kept.append(float(table.t))
                 self._heard = len(self._kept)
             self._kept.append((number, dict(item)))
             if is_clock_line(item):

@@ -144,3 +144,16 @@ def test_a_copied_journal_with_its_mark_is_not_told_again(tmp_path):
         third.close()
     finally:
         fresh.close()
+
+
+def test_an_undo_in_a_script_without_timer_lines_does_not_fire_a_heard_timer_again():
+    from tests.mafia42.table import Table
+
+    t = Table(["mafia", "police", "citizen", "citizen"])  # the night starts at the deal's end
+    t.hand(1, "seat:3")
+    t.hand(2, "cmd:hint", dt=30)  # the night's timer fired before this line: seat 3's death was heard
+    t.console("undo")  # takes back seat 2's HINT, not the night
+    log = run_script(t.lines)
+    assert [e["type"] for e in log if e["type"] == "undo"] == ["undo"]
+    deaths = [e for e in log if e["type"] == "say" and e["key"] == "died"]
+    assert len(deaths) == 1, [(e["t"], e["in"]) for e in deaths]
