@@ -21,35 +21,20 @@ never offered a command the table would refuse, and a game writes no parser.
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
 from typing import Any
 
 from kikimimi.hints import hint, seat_number
-from kikimimi.protocol import TABLE, Event, error, say, seat_audience
+# `Command` and `Run` live in the bottom layer, beside the play that names them; they are
+# this module's too, as they always were.
+from kikimimi.protocol import TABLE, Command, Event, Run, error, say, seat_audience
+
+__all__ = ["Command", "Run", "dispatch", "help_lines", "hint_command", "refusal", "stop_command"]
 
 SEATS = ("SEAT", "TARGET")
 TEXT = "TEXT"
 #: Longest word quoted back in a refusal.
 QUOTE = 20
-
-#: A command's method: called (t, *arguments) on the game, or a function (game, t, *arguments).
-Run = str | Callable[..., "list[Event] | None"]
-
-
-@dataclass(frozen=True)
-class Command:
-    syntax: str
-    help: str
-    run: Run
-
-    @property
-    def name(self) -> str:
-        return self.syntax.split()[0]
-
-    @property
-    def params(self) -> list[str]:
-        return self.syntax.split()[1:]
 
 
 def _hint(game: Any, t: float, seat: int) -> list[Event]:

@@ -11,8 +11,10 @@ declaration makes: `declaration.new_play(players, options)`.  This is
 OpenSpiel's split of `Game` (the static description and
 `new_initial_state()`) from `State`.
 
-Every field has a default that suits most games, so a game's declaration
-lists only what is its own.  A game written before this split (one
+Every field has a default, so a declaration loads with `name` and `play`
+alone; the contract every game keeps (`kikimimi check GAME`) also needs
+`tags`, `options`, `commands` with hint and stop, ear bots, a `diagram`
+and a `report` (docs/authoring.md says why).  A game written before this split (one
 `protocol.Game` subclass carrying both) still loads: `Declaration.of_game`
 reads its class attributes.
 """
@@ -23,19 +25,19 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from kikimimi.protocol import CONTRACT_COMMANDS, Command, Play, check_table_options
+
 if TYPE_CHECKING:
-    from kikimimi.commands import Command
     from kikimimi.options import Options
-    from kikimimi.protocol import Game, Play
+    from kikimimi.protocol import Game
+
+__all__ = ["CONTRACT_COMMANDS", "Declaration", "KitHook", "ValuesHook"]
 
 #: A table's look-alike sets: (what each player holds, what the table holds), `kikimimi.kit`.
 KitHook = Callable[[int, Mapping[str, Any]], tuple[Sequence[str], Sequence[str]]]
 #: Every value each phrase parameter can take at such a table (`kikimimi.voice.domains`).
 ValuesHook = Callable[[int, Mapping[str, Any]], Mapping[str, Sequence[Any]]]
 
-#: What CONTRACT.md gives every game's referee when a game lists no commands of its own.
-CONTRACT_COMMANDS = (("hint SEAT", "tell that seat, in its earphone, what it may know"),
-                     ("stop", "end the game now (it counts as stopped)"))
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -144,20 +146,7 @@ class Declaration:
         Called before a table creates anything, so a typo in a config is found at
         once: the schema (or the declared names) first, then one play is set up with
         them, which runs the play's own checks."""
-        if self.options is not None:
-            self.options.parse(players, options)
-        elif self.option_names is not None:
-            unknown = sorted(set(options) - self.option_names)
-            if unknown:
-                known = ", ".join(sorted(self.option_names)) or "none"
-                raise ValueError(f"unknown option {unknown[0]!r} (known: {known})")
-        try:
-            play = self.new_play(players, options)
-        except ValueError:
-            raise
-        except Exception as exc:  # a play that checks with another exception type
-            raise ValueError(f"{type(exc).__name__}: {exc}") from None
-        play.close()
+        check_table_options(self.options, self.option_names, self.new_play, players, options)
 
     def referee_commands(self) -> list[tuple[str, str]]:
         """The referee's console commands: (syntax, one-line help).

@@ -30,7 +30,19 @@ def system_checks() -> list[Check]:
     portaudio = ctypes.util.find_library("portaudio")
     out.append(Check("audio library", portaudio is not None, portaudio or "PortAudio not found",
                      "apt-get install libportaudio2"))
+    out.append(_libusb_check())
     return out
+
+
+def _libusb_check() -> Check:
+    """nfcpy reaches USB readers (RC-S380, ACR122U, PN533) through libusb-1.0; serial ones need
+    none, so its absence is a fault only for a table with USB readers (readers.checks says so)."""
+    from kikimimi.readers.usb_readers import INSTALL_LIBUSB, libusb_problem
+
+    problem = libusb_problem()
+    if problem is None:
+        return Check("usb library", True, "libusb-1.0 loads")
+    return Check("usb library", True, f"{problem}: needed only for USB NFC readers ({INSTALL_LIBUSB})")
 
 
 def game_checks() -> list[Check]:
@@ -94,11 +106,19 @@ def _reader_identity(readers: dict[str, dict]) -> list[Check]:
 
     numbered = [f"{rid} ({s['path']})" for rid, s in readers.items()
                 if re.fullmatch(r"/dev/tty(USB|ACM)[0-9]+", str(s.get("path", "")))]
-    if not numbered:
-        return [Check("reader identity", True, "every reader is named by something a reboot keeps")]
-    return [Check("reader identity", False, f"{', '.join(numbered)}: numbered in the order the adapters were "
-                  "found, which a reboot or a replug changes (two seats could swap readers)",
-                  "name each by its port: /dev/serial/by-path/... (kikimimi table setup writes them)")]
+    # nfcpy's usb:BUS:DEVICE: the kernel numbers a device anew at every replug
+    usb_numbered = [f"{rid} ({s['path']})" for rid, s in readers.items()
+                    if s.get("driver") == "usb" and re.fullmatch(r"usb:[0-9]{1,3}:[0-9]{1,3}", str(s.get("path", "")))]
+    out = []
+    if numbered:
+        out.append(Check("reader identity", False, f"{', '.join(numbered)}: numbered in the order the adapters were "
+                         "found, which a reboot or a replug changes (two seats could swap readers)",
+                         "name each by its port: /dev/serial/by-path/... (kikimimi table setup writes them)"))
+    if usb_numbered:
+        out.append(Check("reader identity", False, f"{', '.join(usb_numbered)}: a USB device number, which the "
+                         "kernel gives anew at every replug and reboot",
+                         "name each by its USB port: path = \"usb:1-1.2\" (kikimimi doctor lists the readers' ports)"))
+    return out or [Check("reader identity", True, "every reader is named by something a reboot keeps")]
 
 
 def _journal_check(journal: Path) -> Check:

@@ -19,12 +19,11 @@ secret), reaches only those seats and the referee.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 if TYPE_CHECKING:
-    from kikimimi.commands import Command
     from kikimimi.options import Options
 
 TABLE = "table"
@@ -37,6 +36,11 @@ COMMAND_TAGS = frozenset(
         "trident pass agree raise hint yes no ok bribe extend shorten".split()
     )
 )
+
+
+#: What CONTRACT.md gives every game's referee when a game lists no commands of its own.
+CONTRACT_COMMANDS = (("hint SEAT", "tell that seat, in its earphone, what it may know"),
+                     ("stop", "end the game now (it counts as stopped)"))
 
 
 def seat_audience(seat: int) -> str:
@@ -189,6 +193,53 @@ def cancel_timer(name: str) -> Event:
     return new_event("timer-cancel", {"name": name})
 
 
+#: A console command's method: its name on the play (called (t, *arguments)), or a function
+#: (play, t, *arguments).
+Run = str | Callable[..., "list[Event] | None"]
+
+
+@dataclass(frozen=True)
+class Command:
+    """One referee console command: its syntax, a line of help and what carries it out.
+
+    Defined here, at the bottom layer, because a play's class (`Game.console_commands`)
+    names it; `kikimimi.commands` parses and dispatches lines by a table of these."""
+
+    syntax: str
+    help: str
+    run: Run
+
+    @property
+    def name(self) -> str:
+        return self.syntax.split()[0]
+
+    @property
+    def params(self) -> list[str]:
+        return self.syntax.split()[1:]
+
+
+def check_table_options(schema: Options | None, names: frozenset[str] | None,
+                        new_play: Callable[[int, Mapping[str, Any]], Play],
+                        players: int, options: Mapping[str, Any]) -> None:
+    """Refuse bad options with a one-line `ValueError` naming the option: the schema (or the
+    declared names) first, then one play is set up with them, which runs the play's own
+    checks.  Written once here for `Declaration.check_options` and the old-style `Game`."""
+    if schema is not None:
+        schema.parse(players, options)
+    elif names is not None:
+        unknown = sorted(set(options) - names)
+        if unknown:
+            known = ", ".join(sorted(names)) or "none"
+            raise ValueError(f"unknown option {unknown[0]!r} (known: {known})")
+    try:
+        play = new_play(players, options)
+    except ValueError:
+        raise
+    except Exception as exc:  # a play that checks with another exception type
+        raise ValueError(f"{type(exc).__name__}: {exc}") from None
+    play.close()
+
+
 class Play(ABC):
     """One play of one game: its state and the hooks the runtime calls while it lasts.
 
@@ -264,9 +315,7 @@ class Game(Play):
     @classmethod
     def check_options(cls, players: int, options: Mapping[str, Any]) -> None:
         """The declaration's check (`Declaration.check_options`), for callers written before it."""
-        from kikimimi.declaration import Declaration
-
-        Declaration.of_game(cls).check_options(players, options)
+        check_table_options(cls.options_schema, cls.option_names, cls, players, options)
 
     @classmethod
     def phrase_values(cls, players: int, options: Mapping[str, Any]) -> Mapping[str, Sequence[Any]]:
@@ -276,9 +325,7 @@ class Game(Play):
     @classmethod
     def referee_commands(cls) -> list[tuple[str, str]]:
         """The declaration's command list (`Declaration.referee_commands`)."""
-        from kikimimi.declaration import Declaration
-
-        return Declaration.of_game(cls).referee_commands()
+        return [(c.syntax, c.help) for c in cls.console_commands] or list(CONTRACT_COMMANDS)
 
 
 class Simulation(Protocol):

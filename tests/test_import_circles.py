@@ -1,9 +1,11 @@
-"""No import circle among the project's own modules (kikimimi/ and games/).
+"""No import circle among the project's own modules (kikimimi/, games/, examples/), at any level,
+and the layers of docs/layers.md kept.
 
-Every import statement counts, a function-level one too: hiding an import in a
-function does not break a circle, it only delays it.  Imports under
-`if TYPE_CHECKING:` do not run, so they do not count.  A circle is broken by
-moving the shared piece down a layer, below both modules."""
+Every import statement counts: a function-level one (hiding an import in a function does not
+break a circle, it only delays it) and one under `if TYPE_CHECKING:` too (it does not run, but
+it says the lower module knows the higher one, and mypy and a reader follow it round).  A
+circle is broken by moving the shared piece down a layer, below both modules: a type the
+lower module names goes into a module below both (a `Protocol` of what it reads)."""
 from __future__ import annotations
 
 import ast
@@ -12,32 +14,28 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 #: Where each installed package's source lives in the checkout (games/ installs as kikimimi_games).
-PACKAGES = {"kikimimi": ROOT / "kikimimi", "kikimimi_games": ROOT / "games"}
+PACKAGES = {"kikimimi": ROOT / "kikimimi", "kikimimi_games": ROOT / "games",
+            **{p.name: p for p in sorted((ROOT / "examples").glob("*/kikimimi_*")) if p.is_dir()}}
+
+#: docs/layers.md, bottom up: each of these modules imports only the modules listed before it.
+BOTTOM = ("kikimimi.options", "kikimimi.protocol", "kikimimi.hints", "kikimimi.commands", "kikimimi.declaration")
 
 
-def modules() -> dict[str, Path]:
+def modules(packages: dict[str, Path] = PACKAGES) -> dict[str, Path]:
     out = {}
-    for package, folder in PACKAGES.items():
+    for package, folder in packages.items():
         for path in folder.rglob("*.py"):
             parts = [p for p in path.relative_to(folder).with_suffix("").parts if p != "__init__"]
             out[".".join([package, *parts])] = path
     return out
 
 
-def _type_checking_only(tree: ast.AST) -> set[int]:
-    return {id(node) for block in ast.walk(tree) if isinstance(block, ast.If)
-            and "TYPE_CHECKING" in ast.unparse(block.test) for stmt in block.body for node in ast.walk(stmt)}
-
-
 def imports(name: str, path: Path, known: dict[str, Path]) -> set[str]:
-    """The project modules `name` imports, by the longest module name each import reaches."""
+    """The project modules `name` imports anywhere in it, by the longest module name each import reaches."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
-    skipped = _type_checking_only(tree)
     wanted: list[str] = []
     for node in ast.walk(tree):
-        if id(node) in skipped:
-            continue
         if isinstance(node, ast.Import):
             wanted += [alias.name for alias in node.names]
         elif isinstance(node, ast.ImportFrom):
@@ -56,20 +54,75 @@ def imports(name: str, path: Path, known: dict[str, Path]) -> set[str]:
     return out
 
 
-def test_no_import_circle() -> None:
-    known = modules()
-    graph = {name: imports(name, path, known) for name, path in known.items()}
+def graph_of(known: dict[str, Path]) -> dict[str, set[str]]:
+    return {name: imports(name, path, known) for name, path in known.items()}
+
+
+def circle(graph: dict[str, set[str]]) -> list[str] | None:
     try:
         list(graphlib.TopologicalSorter(graph).static_order())
     except graphlib.CycleError as exc:
-        raise AssertionError(f"import circle: {' -> '.join(exc.args[1])}") from None
+        return list(exc.args[1])
+    return None
+
+
+def layer_breaches(graph: dict[str, set[str]]) -> list[str]:
+    """Each import that goes against docs/layers.md, as one line."""
+    out = []
+    for i, name in enumerate(BOTTOM):
+        above = graph.get(name, set()) - set(BOTTOM[:i])
+        out += [f"{name} imports {a}: it may import only {', '.join(BOTTOM[:i]) or 'no project module'}"
+                for a in sorted(above)]
+    for name, targets in graph.items():
+        top = name.split(".")[0]
+        for target in sorted(targets):
+            other = target.split(".")[0]
+            if top == "kikimimi" and other != "kikimimi":
+                out.append(f"{name} imports the game {target}: the runtime finds games by entry point only")
+            elif top == "kikimimi_games" and other == "kikimimi_games" and name.split(".")[1] != target.split(".")[1]:
+                out.append(f"{name} imports another game's {target}: shared pieces belong in kikimimi")
+            elif top not in ("kikimimi", "kikimimi_games") and other not in (top, "kikimimi"):
+                out.append(f"{name} imports {target}: an outside game imports only itself and kikimimi")
+            if target.startswith("kikimimi.cli") and not name.startswith("kikimimi.cli"):
+                out.append(f"{name} imports {target}: the command line is the top layer")
+    return out
+
+
+def test_no_import_circle_at_any_level() -> None:
+    found = circle(graph_of(modules()))
+    assert found is None, f"import circle: {' -> '.join(found or [])}"
+
+
+def test_the_layers_hold() -> None:
+    breaches = layer_breaches(graph_of(modules()))
+    assert not breaches, "\n".join(breaches)
 
 
 def test_the_check_sees_a_circle(tmp_path: Path) -> None:
-    """The check itself: two modules importing each other, one from inside a function, are a circle."""
+    """The check itself: two modules importing each other, one from inside a function, are a
+    circle; so are two that know each other only for their types."""
     (tmp_path / "a.py").write_text("from pkg import b\n")
     (tmp_path / "b.py").write_text("def f():\n    from pkg.a import x\n")
-    (tmp_path / "c.py").write_text("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from pkg import a\n")
-    known = {"pkg.a": tmp_path / "a.py", "pkg.b": tmp_path / "b.py", "pkg.c": tmp_path / "c.py"}
-    graph = {name: imports(name, path, known) for name, path in known.items()}
-    assert graph == {"pkg.a": {"pkg.b"}, "pkg.b": {"pkg.a"}, "pkg.c": set()}
+    (tmp_path / "c.py").write_text("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from pkg import d\n")
+    (tmp_path / "d.py").write_text("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from pkg.c import C\n")
+    (tmp_path / "e.py").write_text("import os\n")
+    known = {f"pkg.{m}": tmp_path / f"{m}.py" for m in "abcde"}
+    graph = graph_of(known)
+    assert graph == {"pkg.a": {"pkg.b"}, "pkg.b": {"pkg.a"}, "pkg.c": {"pkg.d"}, "pkg.d": {"pkg.c"}, "pkg.e": set()}
+    assert set(circle({k: graph[k] for k in ("pkg.c", "pkg.d", "pkg.e")}) or []) == {"pkg.c", "pkg.d"}
+    assert set(circle({k: graph[k] for k in ("pkg.a", "pkg.b")}) or []) == {"pkg.a", "pkg.b"}
+    assert circle({"pkg.e": set()}) is None
+
+
+def test_the_check_sees_a_layer_broken() -> None:
+    graph = {"kikimimi.protocol": {"kikimimi.options", "kikimimi.declaration"}, "kikimimi.declaration": set(),
+             "kikimimi.engine": {"kikimimi_games.witch"}, "kikimimi_games.witch.bots": {"kikimimi_games.trident"},
+             "kikimimi_highcard": {"kikimimi_games.trident", "kikimimi.protocol"},
+             "kikimimi.sim": {"kikimimi.cli.play"}}
+    breaches = layer_breaches(graph)
+    assert len(breaches) == 5, breaches
+    assert breaches[0].startswith("kikimimi.protocol imports kikimimi.declaration: it may import only kikimimi.options")
+
+
+def test_examples_are_covered() -> None:
+    assert "kikimimi_highcard" in modules() and "kikimimi_highcard.ear" in modules()

@@ -1,6 +1,8 @@
 """A non-editable `pip install .` carries every part and finds every game."""
 from __future__ import annotations
 
+import os
+import shutil
 import subprocess
 import sys
 import tomllib
@@ -70,3 +72,66 @@ def test_an_installed_wheel_finds_every_game(wheel, tmp_path):
     assert {"trident", "onisagashi"} <= set(found)
     for name, (module, phrases, sim_game) in found.items():  # phrases and table found through the game
         assert int(phrases) > 0 and sim_game == name, (name, module)
+
+
+def test_the_wheel_says_it_is_typed(wheel):
+    names = set(zipfile.ZipFile(wheel).namelist())
+    assert {"kikimimi/py.typed", "kikimimi_games/py.typed"} <= names
+
+
+#: An outside author's own code, type-checked against the installed kikimimi: the call is wrong
+#: on purpose, and mypy must say so (with kikimimi untyped, `say` would be Any and pass).
+MISTYPED = '''
+from kikimimi.protocol import say
+
+count: int = say("table", "draw")
+'''
+
+
+@pytest.fixture(scope="module")
+def outside_venv(wheel, tmp_path_factory) -> Path:
+    """A fresh virtual environment that is no checkout: kikimimi installed from the wheel, the
+    example game installed from a copy; the dependencies (and mypy) are read from this
+    interpreter's environment through a .pth file, so nothing is fetched."""
+    home = tmp_path_factory.mktemp("outside")
+    venv = home / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True, capture_output=True)
+    python = venv / "bin" / "python"
+    site = Path(subprocess.run([str(python), "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"],
+                               check=True, capture_output=True, text=True).stdout.strip())
+    deps = [p for p in sys.path if p.endswith("site-packages")]
+    (site / "zz_dependencies.pth").write_text("\n".join(deps) + "\n", encoding="utf-8")
+    example = home / "highcard"
+    shutil.copytree(ROOT / "examples" / "highcard", example, ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"))
+    for package in (str(wheel), str(example)):
+        subprocess.run([sys.executable, "-m", "pip", "--python", str(python), "install", "--no-deps",
+                        "--no-build-isolation", "--no-index", "-q", package], check=True, capture_output=True,
+                       cwd=home)
+    shutil.rmtree(example / "build", ignore_errors=True)
+    return venv
+
+
+def _outside(venv: Path, *args: str, cwd: Path) -> subprocess.CompletedProcess:
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV", "MYPYPATH")}
+    return subprocess.run([str(venv / "bin" / "python"), *args], cwd=cwd, env=env, capture_output=True,
+                          text=True, timeout=300)
+
+
+def test_an_outside_package_checks_its_game_with_kikimimi_check(outside_venv):
+    where = _outside(outside_venv, "-c", "import kikimimi, kikimimi_highcard as h; print(kikimimi.__file__);"
+                     "print(h.__file__)", cwd=outside_venv.parent)
+    assert where.returncode == 0, where.stderr
+    assert all(line.startswith(str(outside_venv)) for line in where.stdout.splitlines()), where.stdout
+    run = _outside(outside_venv, "-m", "kikimimi.cli", "check", "highcard", cwd=outside_venv.parent)
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert run.stdout.strip() == "highcard: 11 of 11 parts kept"
+
+
+def test_mypy_in_an_outside_package_sees_kikimimis_types(outside_venv):
+    home = outside_venv.parent
+    (home / "mistyped.py").write_text(MISTYPED, encoding="utf-8")
+    mypy = ("-m", "mypy", "--no-incremental", "--strict", "--python-executable", str(outside_venv / "bin" / "python"))
+    good = _outside(outside_venv, *mypy, "highcard/kikimimi_highcard", cwd=home)
+    assert good.returncode == 0, good.stdout + good.stderr
+    bad = _outside(outside_venv, *mypy, "mistyped.py", cwd=home)
+    assert bad.returncode == 1 and 'expression has type "Event", variable has type "int"' in bad.stdout, bad.stdout

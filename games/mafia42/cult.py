@@ -21,7 +21,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from .reasoning import ReasonSeat
+    # The seat as these choices read it, named below `reasoning` (which calls this module).
+    from .seat_view import SeatView as ReasonSeat
 
 #: Below this many expected living mafiosi (in the seat's own worlds) the cult counts the mafia gone.
 GONE = 0.05

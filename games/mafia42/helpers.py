@@ -24,7 +24,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from .reasoning import ReasonSeat
+    # The seat as these choices read it, named below `reasoning` (which calls this module).
+    from .seat_view import SeatView as ReasonSeat
 
 #: The helpers whose ability rides on their vote (night.day_abilities).
 BY_VOTE = ("madam", "thief")

@@ -31,16 +31,13 @@ still on the island is not the imp (mirrored, it leaves: `LEAVES`).
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING
 
 from kikimimi.roles import claims
 from kikimimi.roles.claims import Claim, ClaimBoard, Vocabulary
 from kikimimi.roles.worlds import Knowledge, Rules, Worlds
 
 from .rules import MAX_PLAYERS, ROLES, TEAMS, finding
-
-if TYPE_CHECKING:
-    from .bots import BotSeat
+from .seat_view import SeatView
 
 READING = {role: finding(role) for role in ROLES}
 #: A lie is likely from the witches' team (it gains), rare from the imp, very rare from an
@@ -97,9 +94,10 @@ def refute(board: ClaimBoard, seat: int, said: tuple[Claim, ...], day: int, vote
 
 
 class Reasoner:
-    """One seat's reasoning; it reads the seat's own state (`BotSeat`) and nothing else."""
+    """One seat's reasoning; it reads the seat's own state (`bots.BotSeat`, as `SeatView`
+    names it) and nothing else."""
 
-    def __init__(self, seat: BotSeat):
+    def __init__(self, seat: SeatView):
         self.s = seat
         self._worlds: Worlds | None = None
         self._key: tuple[object, ...] = ()

@@ -22,6 +22,7 @@ COMMANDS: tuple[tuple[str, str, str], ...] = (
     ("replay", "kikimimi.cli.play", "run a table script, print its event log"),
     ("sim", "kikimimi.cli.play", "bots play a game (prints its event log)"),
     ("diagram", "kikimimi.cli.play", "draw a game's state machine"),
+    ("check", "kikimimi.cli.check", "hold an installed game to the contract every game keeps"),
     ("serve", "kikimimi.cli.serve", "run a table: readers, voice, journal"),
     ("doctor", "kikimimi.cli.doctor", "what is configured, found and missing, each with the fix"),
     ("table", "kikimimi.cli.table", "set a real table up by ear: readers, earphones, seats"),

@@ -14,8 +14,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     s.add_argument("--game", default="trident", help="the game this table plays (default: trident)")
     s.add_argument("--players", type=int, default=3, help="seats at the table (default: 3)")
     s.add_argument("--lang", choices=("ja", "en"), default="ja", help="the language spoken (default: ja)")
-    s.add_argument("--driver", choices=("pn532", "rdm6300"), default="pn532",
-                   help="the readers' kind (default: pn532)")
+    s.add_argument("--driver", choices=("pn532", "rdm6300", "usb"), default="pn532",
+                   help="the readers' kind (default: pn532; usb: RC-S380, RC-S330, ACR122U, PN533)")
     s.add_argument("--udev", metavar="FILE", help="also write udev rules naming each reader by its USB port")
     s.add_argument("--force", action="store_true", help="replace an existing table file")
     s.add_argument("--answer-seconds", type=float, default=10.0,
@@ -44,14 +44,17 @@ def _checked(args: argparse.Namespace) -> Path:
 def cmd_setup(args: argparse.Namespace) -> int:
     out = _checked(args)
     from kikimimi.tablesetup.dialogue import SetupFailed, run_dialogue
-    from kikimimi.tablesetup.found import serial_readers, usb_cards
+    from kikimimi.tablesetup.found import find_readers, usb_cards
     from kikimimi.tablesetup.live import LiveIO
     from kikimimi.tablesetup.tablefile import table_toml, udev_rules, write_new
     from kikimimi.table_config import ConfigError, load_table_config
     from kikimimi.readers.probe import probe
     from kikimimi.voice.devices import output_devices
 
-    readers = serial_readers(Path(args.serial_dir))
+    if args.udev and args.driver == "usb":
+        raise CliError("--udev names serial readers: a USB reader is named by its port in the table file "
+                       "and needs only udev/99-kikimimi.rules")
+    readers, looked = find_readers(args.driver, Path(args.serial_dir))
     try:
         devices = output_devices()
     except Exception as exc:
@@ -64,7 +67,7 @@ def cmd_setup(args: argparse.Namespace) -> int:
         raise CliError(f"{len(cards)} sound cards found, {need} needed (the speaker and one earphone a seat): "
                        "plug them in (aplay -l lists them)")
     if len(readers) < need:
-        raise CliError(f"{len(readers)} serial readers found in {args.serial_dir}, {need} needed "
+        raise CliError(f"{len(readers)} {looked}, {need} needed "
                        "(the field reader and one a seat): plug them in")
     silent = []
     for reader in readers:  # each reader asked its firmware through the real driver before it is used

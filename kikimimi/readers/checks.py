@@ -44,18 +44,41 @@ def _usb_node(vid: str, pid: str, sys_usb: str) -> str | None:
     return None
 
 
+def _usb_reader(name: str, path: str, sys_usb: str) -> Check | str:
+    """The /dev/bus/usb node of the reader a usb path names, or the finding why there is none."""
+    from kikimimi.readers.usb_readers import PORT_PATH, at_port
+
+    m = PORT_PATH.fullmatch(path)
+    if m is not None:
+        reader = at_port(m.group(1), Path(sys_usb))
+        if reader is None:
+            return Check(name, False, f"nothing is plugged into USB port {m.group(1)}",
+                         "plug the reader into that port (lsusb -t shows ports), or run kikimimi table setup again")
+        if not reader.supported:
+            return Check(name, False, f"USB port {reader.port} holds {reader.vid}:{reader.pid}, "
+                         "not an NFC reader nfcpy drives", "plug the reader into that port")
+        if not os.path.exists(reader.node):
+            return Check(name, False, f"{reader.model} is in USB port {reader.port}, but its node {reader.node} "
+                         "does not exist", "replug it; in a container, pass /dev/bus/usb in")
+        return reader.node
+    parts = path.split(":")
+    if len(parts) != 3 or not all(len(p) == 4 for p in parts[1:]):
+        return Check(name, True, f"{path} (by bus:device; not checked)")
+    node = _usb_node(parts[1], parts[2], sys_usb)
+    if node is None:
+        return Check(name, False, f"no USB device {parts[1]}:{parts[2]} plugged in",
+                     "plug the reader in (lsusb lists it)")
+    return node
+
+
 def _reader_check(rid: str, section: Mapping[str, Any], sys_usb: str) -> Check:
     name = f"reader {rid}"
     driver, path = section.get("driver"), str(section.get("path", ""))
     if driver == "usb":
-        parts = path.split(":")
-        if len(parts) != 3 or not all(len(p) == 4 for p in parts[1:]):
-            return Check(name, True, f"{path} (by bus:device; not checked)")
-        node = _usb_node(parts[1], parts[2], sys_usb)
-        if node is None:
-            return Check(name, False, f"no USB device {parts[1]}:{parts[2]} plugged in",
-                         "plug the reader in (lsusb lists it)")
-        path = node
+        found = _usb_reader(name, path, sys_usb)
+        if isinstance(found, Check):
+            return found
+        path = found
     elif not os.path.exists(path):
         if _named_by_rules(path):
             return Check(name, False, f"{path} does not exist", f"plug the reader in; if it is, {INSTALL_RULES}")
@@ -71,14 +94,16 @@ def doctor_checks(
     sections: Mapping[str, Mapping[str, Any]],
     proc_modules: str = "/proc/modules",
     rules_dirs: Sequence[str] = RULES_DIRS,
-    sys_usb: str = "/sys/bus/usb/devices",
+    sys_usb: str | None = None,
     probe: bool = True,
     proc: str = "/proc",
 ) -> list[Check]:
     """One check per configured reader (and, where it is there, whether it answers), readers
     sharing a device, then kernel modules and udev rules."""
     from kikimimi.readers.probe import probe as answers
+    from kikimimi.readers.usb_readers import devices_dir
 
+    sys_usb = sys_usb or str(devices_dir())  # /sys/bus/usb/devices, under $KIKIMIMI_SYSFS
     checks = []
     for rid, s in sections.items():
         found = _reader_check(rid, s, sys_usb)
@@ -86,6 +111,8 @@ def doctor_checks(
         if probe and found.ok and "not checked" not in found.detail:
             checks.append(answers(rid, s, proc))
     checks += _shared_paths(sections)
+    if any(s.get("driver") == "usb" for s in sections.values()):
+        checks += usb_checks(sys_usb)
     if any(s.get("driver") in ("usb", "pn532") for s in sections.values()):
         loaded = sorted(loaded_modules(proc_modules) & set(BLACKLISTED))
         if loaded:
@@ -102,6 +129,19 @@ def doctor_checks(
     else:
         checks.append(Check("udev rules", True, "not needed: no reader uses a /dev/kikimimi-* name"))
     return checks
+
+
+def usb_checks(sys_usb: str) -> list[Check]:
+    """For USB readers: libusb loads (nfcpy opens them through it), and which are plugged in where."""
+    from kikimimi.readers.usb_readers import INSTALL_LIBUSB, libusb_problem, usb_readers
+
+    problem = libusb_problem()
+    out = [Check("libusb", problem is None, problem or "libusb-1.0 loads", INSTALL_LIBUSB)]
+    found = usb_readers(Path(sys_usb))
+    listed = ", ".join(f"{r.path} {r.model} ({r.vid}:{r.pid})" for r in found)
+    out.append(Check("USB NFC readers", bool(found), listed or "none plugged in",
+                     "plug them in (lsusb lists them; docs/readers.md names the models)"))
+    return out
 
 
 def _named_by_rules(path: str) -> bool:

@@ -6,7 +6,7 @@ line naming the reader and the key, not a traceback from a thread.
 from __future__ import annotations
 
 import functools
-from collections.abc import Collection, Mapping
+from collections.abc import Callable, Collection, Mapping
 from typing import Any
 
 from kikimimi.readers.base import Driver
@@ -49,23 +49,24 @@ def make_driver(reader_id: str, section: Mapping[str, Any],
             retry_ms=retry_ms,
             stops_after=_int(reader_id, section, "stops_after", 0, 0, 10_000),
         )
-    from kikimimi.readers.nfc_driver import RF_MODES, NfcDriver, open_pn532, open_usb
+    from kikimimi.readers.nfc_driver import RF_MODES, NfcDriver, open_pn532
     poll_ms = _int(reader_id, section, "poll_ms", 30, 1, 1000)
     rf = section.get("rf", "wait")
     if rf not in RF_MODES:
         raise ValueError(f"reader {reader_id}: rf must be one of {', '.join(RF_MODES)}, not {rf!r}")
     rf_on_ms = _int(reader_id, section, "rf_on_ms", 100, 20, 10_000)
     rf_off_ms = _int(reader_id, section, "rf_off_ms", 100, 1, 10_000)
+    opener: Callable[[], Any]
     if kind == "pn532":
         baud = _int(reader_id, section, "baud", 115200, 9600, 921600)
         opener = functools.partial(open_pn532, path, baud)
     else:
-        parts = path.split(":")
-        if parts[0] != "usb" or len(parts) != 3 or not all(parts[1:]):
+        from kikimimi.readers.usb_readers import NFCPY_PATH, PORT_PATH, open_usb_reader
+        if not (PORT_PATH.fullmatch(path) or NFCPY_PATH.fullmatch(path)):
             raise ValueError(
-                f"reader {reader_id}: path for a usb reader is usb:VENDOR:PRODUCT or usb:BUS:DEVICE "
-                f"(one exact reader, e.g. usb:054c:06c3), not {path!r}")
-        opener = functools.partial(open_usb, path)
+                f"reader {reader_id}: path for a usb reader is usb: and the USB port it is plugged into "
+                f"(e.g. usb:1-1.2; kikimimi table setup --driver usb writes it), not {path!r}")
+        opener = functools.partial(open_usb_reader, path)
     return NfcDriver(reader_id, opener, path, poll_ms=poll_ms, retry_ms=retry_ms, known=known,
                      rf=rf, rf_on_ms=rf_on_ms, rf_off_ms=rf_off_ms)
 

@@ -39,6 +39,7 @@ import ndef
 import nfc
 import nfc.clf
 import nfc.clf.pn532
+import nfc.clf.rcs380
 import nfc.clf.transport
 import nfc.tag
 
@@ -53,6 +54,7 @@ RECOVERY_SPEEDS = (921600, 460800, 230400, 115200)
 # serial line raises from the flush nfcpy does before every write.
 DEVICE_FAULTS: tuple[type[BaseException], ...] = (
     OSError, termios.error, nfc.clf.Error, nfc.clf.pn532.Chipset.Error,
+    nfc.clf.rcs380.StatusError, nfc.clf.rcs380.CommunicationError,  # an RC-S380's status answers
 )
 
 # RFConfiguration CfgItem 0x05 (MaxRetries): MxRtyATR, MxRtyPSL, MxRtyPassiveActivation.

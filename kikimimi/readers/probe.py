@@ -18,7 +18,6 @@ from typing import Any
 
 from kikimimi.checks import Check
 
-ACR122U = ("072f", "2200")
 STOP_PCSCD = ("sudo systemctl stop pcscd.socket pcscd && sudo systemctl disable pcscd.socket pcscd "
               "(kikimimi talks to the ACR122U itself)")
 
@@ -75,8 +74,37 @@ def _comm(pid: int, proc: str) -> str:
         return "?"
 
 
-def probe(reader_id: str, section: Mapping[str, Any], proc: str = "/proc") -> Check:
-    """One line: the reader answered (and as what), or why not and what to do."""
+def _probe_usb(name: str, path: str, proc: str, transport: Any = None) -> Check:
+    """A USB reader opened through nfcpy's driver for the model in its port."""
+    from kikimimi.readers.nfc_driver import DEVICE_FAULTS, close_quietly, describe
+    from kikimimi.readers.usb_readers import (ACR122U, INSTALL_LIBUSB, PORT_PATH, at_port, libusb_problem,
+                                              open_usb_reader)
+
+    m = PORT_PATH.fullmatch(path)
+    found = at_port(m.group(1)) if m else None
+    model = (found.vid, found.pid) if found else tuple(path.split(":")[1:])
+    pcscd = process_named("pcscd", proc)
+    if pcscd is not None and model == ACR122U:
+        return Check(name, False, f"pcscd (pid {pcscd}) holds the ACR122U, so nfcpy cannot open it", STOP_PCSCD)
+    problem = libusb_problem() if transport is None else None
+    if problem is not None:
+        return Check(name, False, problem, INSTALL_LIBUSB)
+    try:
+        clf = open_usb_reader(path, transport=transport)
+    except DEVICE_FAULTS as exc:
+        return Check(name, False, f"no NFC reader answers at {path} ({describe(exc)})",
+                     "plug it into that port (lsusb -t shows ports); the udev rules give plugdev access")
+    try:
+        said = str(clf.device)  # nfcpy's "VENDOR PRODUCT CHIP at PATH"
+        return Check(name, True, said if said.endswith(f" at {path}") else f"{said} ({path})")
+    finally:
+        close_quietly(clf)
+
+
+def probe(reader_id: str, section: Mapping[str, Any], proc: str = "/proc", usb_transport: Any = None) -> Check:
+    """One line: the reader answered (and as what), or why not and what to do.
+
+    `usb_transport`: what a USB reader is opened through instead of libusb (a test's emulator)."""
     name = f"reader {reader_id} answers"
     driver, path = section.get("driver"), str(section.get("path", ""))
     if driver == "pn532":
@@ -100,19 +128,7 @@ def probe(reader_id: str, section: Mapping[str, Any], proc: str = "/proc") -> Ch
         finally:
             close_quietly(clf)
     if driver == "usb":
-        pcscd = process_named("pcscd", proc)
-        if pcscd is not None and tuple(path.split(":")[1:]) == ACR122U:
-            return Check(name, False, f"pcscd (pid {pcscd}) holds the ACR122U, so nfcpy cannot open it", STOP_PCSCD)
-        from kikimimi.readers.nfc_driver import DEVICE_FAULTS, close_quietly, describe, open_usb
-        try:
-            clf = open_usb(path)
-        except DEVICE_FAULTS as exc:
-            return Check(name, False, f"no NFC reader answers at {path} ({describe(exc)})",
-                         "plug it in; lsusb lists it; the udev rules give plugdev access")
-        try:
-            return Check(name, True, f"{clf.device} at {path}")
-        finally:
-            close_quietly(clf)
+        return _probe_usb(name, path, proc, usb_transport)
     if driver == "rdm6300":
         held = _held(name, path, proc)
         if held:

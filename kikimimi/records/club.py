@@ -21,7 +21,7 @@ from kikimimi.records import ladder as L
 from kikimimi.records.backend import Database
 from kikimimi.records.basics import SESSION_KINDS, Target
 from kikimimi.records.basics import now as _now
-from kikimimi.records.contest import claim_table
+from kikimimi.records.contest_tables import claim_table
 from kikimimi.records.errors import AlreadyRecorded, NotCounted, RecordsError
 from kikimimi.records.schema import open_database
 
@@ -225,7 +225,7 @@ class Club:
                     raise RecordsError(f"{self.player(pid).name} is already playing in open session {busy}")
             contest_id = table_no = None
             if contest is not None:
-                contest_id, table_no = claim_table(self, contest, table, kind)
+                contest_id, table_no = claim_table(self.db, contest, table, kind)
             sid = self.db.value(
                 "INSERT INTO sessions (kind, planned, started_at, contest_id, table_no) VALUES (?, ?, ?, ?, ?) "
                 "RETURNING id",

@@ -1,9 +1,13 @@
-"""What a table set-up can find by itself: serial readers by USB port, sound cards by USB port.
+"""What a table set-up can find by itself: readers by USB port, sound cards by USB port.
 
 Readers are taken from `/dev/serial/by-path`, where udev names each serial
 adapter by the port it is plugged into (`pci-0000:00:14.0-usb-0:1.2:1.0-port0`),
 so the path written in the table file stays right after a reboot or a replug,
 also for adapters with no serial number (the common CH340 boards).
+
+USB NFC readers nfcpy drives itself (RC-S380, ACR122U, PN533…) have no serial
+device: they are found in sysfs and named `usb:1-1.2`, by port too
+(`kikimimi.readers.usb_readers`).
 """
 from __future__ import annotations
 
@@ -50,6 +54,21 @@ def serial_readers(folder: Path = BY_PATH) -> list[FoundReader]:
         assert m is not None
         out.append(FoundReader(f"r{i}", str(folder / name), m.group(1)))
     return out
+
+
+def usb_nfc_readers(devices: Path | None = None) -> list[FoundReader]:
+    """Every USB NFC reader nfcpy drives, by port (sorted by port, not by the order found)."""
+    from kikimimi.readers.usb_readers import usb_readers
+
+    return [FoundReader(f"r{i}", r.path, r.port.split("-", 1)[1])
+            for i, r in enumerate(usb_readers(devices), 1)]
+
+
+def find_readers(driver: str, serial_dir: Path = BY_PATH) -> tuple[list[FoundReader], str]:
+    """The readers a set-up for `driver` can use, and where they were looked for (for a message)."""
+    if driver == "usb":
+        return usb_nfc_readers(), "USB NFC readers (RC-S380, ACR122U, PN533…) plugged in"
+    return serial_readers(serial_dir), f"serial readers found in {serial_dir}"
 
 
 def usb_cards(devices: list[Device], cards: list[SoundCard] | None = None) -> tuple[list[FoundCard], list[str]]:

@@ -90,3 +90,33 @@ def test_each_play_is_new_and_the_engine_reads_the_declaration_once(own_registry
     assert "coin:coin" in table.known_tags and "seat:2" in table.known_tags
     with pytest.raises(ScriptError, match="coin is for 2-3 players, not 5"):
         Table(Header("coin", 5, {}, "en"))
+
+
+def test_a_game_naming_its_options_without_a_schema_refuses_the_unknown_in_one_line():
+    """`option_names` alone (no schema) still refuses an unknown option, through the one check
+    that `Declaration.check_options` and the old `Game.check_options` share."""
+    from kikimimi.protocol import Game
+
+    class Named(Game):
+        name = "named"
+        option_names = frozenset({"first"})
+
+        @classmethod
+        def known_tags(cls, players: int) -> frozenset[str]:
+            return frozenset({"named:x"})
+
+        @property
+        def over(self) -> bool:
+            return True
+
+        def start(self, t: float) -> list[Event]:
+            return []
+
+        def handle(self, inp: Input) -> list[Event]:
+            return []
+
+    for check in (Named.check_options, Declaration.of_game(Named).check_options):
+        with pytest.raises(ValueError, match=r"^unknown option 'colour' \(known: first\)$"):
+            check(2, {"colour": 1})
+        check(2, {"first": 1})
+    assert Named.referee_commands() == list(CONTRACT_COMMANDS)

@@ -2,6 +2,7 @@
 through its entry point alone, and passes the same contract as every game shipped here."""
 from __future__ import annotations
 
+import json
 import os
 import re
 import subprocess
@@ -53,3 +54,30 @@ def test_the_guide_shows_the_files_as_they_are():
     assert len(blocks) >= 3
     for path, body in blocks:
         assert (ROOT / path).read_text(encoding="utf-8") == body, f"docs/authoring.md shows an old {path}"
+
+
+def test_kikimimi_check_passes_the_installed_example(site):
+    run = _with(site, "-m", "kikimimi.cli", "check", "highcard")
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert run.stdout.strip() == "highcard: 11 of 11 parts kept"
+
+
+def test_hint_and_a_seat_token_on_a_hand_reader_are_no_card(site):
+    """HINT on a hand reader is answered in that earphone; a seat token is refused to that seat;
+    neither is taken as the seat's card (it once answered "Your card: cmd:hint." and showed it)."""
+    probe = ("import json; from kikimimi.engine import run_script;"
+             "h = {'game': 'highcard', 'players': 2};"
+             "hand = lambda t, s, tag: {'t': t, 'reader': 'hand', 'seat': s, 'tag': tag};"
+             "print(json.dumps(run_script([h, hand(1, 1, 'cmd:hint'), hand(2, 2, 'seat:2'),"
+             " hand(3, 1, 'hc:card-3'), hand(4, 2, 'hc:card-5')])))")
+    run = _with(site, "-c", probe)
+    assert run.returncode == 0, run.stderr
+    log = json.loads(run.stdout)
+    hint = [ev for ev in log if ev["in"] == 2]
+    assert [ev["type"] for ev in hint][0] == "hint" and all(ev.get("to", ev.get("private")) == "seat:1" for ev in hint)
+    assert not any(ev.get("key") == "your-card" and ev["in"] in (2, 3) for ev in log)
+    refused = [ev for ev in log if ev["in"] == 3]
+    assert refused[0]["type"] == "error" and refused[0]["private"] == "seat:2"
+    assert refused[1] == {**refused[1], "to": "seat:2", "key": "not-a-card"}
+    said = [(ev["in"], ev["params"]["card"]) for ev in log if ev.get("key") == "your-card"]
+    assert said == [(4, "hc:card-3"), (5, "hc:card-5")]  # both seats still drew their own card

@@ -20,8 +20,14 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 
 LEGACY = '''
+import random
+
 from kikimimi.commands import Command, dispatch, hint_command
+from kikimimi.ear import EarBot, EarTable, Handles
+from kikimimi.hints import line
+from kikimimi.options import Options, seat
 from kikimimi.protocol import Game, error, event, say
+from kikimimi.tuning import Report
 
 PEBBLES = frozenset(f"peb:pebble-{n}" for n in range(1, 5))
 
@@ -31,11 +37,14 @@ class PebbleGame(Game):
 
     name = "pebbles"
     min_players, max_players, official_players = 2, 3, 2
-    option_names = frozenset({"first"})
+    options_schema = Options(seat("first", 1, "the seat that places first"))
     secret_options = frozenset({"first"})
     pause_when_reader_lost = True
-    bots = ("plain",)
+    bots = ("plain", "ear")
     bot_table = "legacy_pebbles:pebble_table"
+    ear_table = "legacy_pebbles:pebble_ears"
+    report = "legacy_pebbles:PebbleReport"
+    diagram_of = "legacy_pebbles:diagram"
     console_commands = (hint_command(), Command("stop", "end it now", "console_stop"))
 
     def __init__(self, players, options=None):
@@ -80,6 +89,9 @@ class PebbleGame(Game):
     def console_hint(self, t, seat):
         return [say(f"seat:{seat}", "placed", seat=len(self.placed))]
 
+    def sight(self, seat):
+        return [line("placed", seat=len(self.placed))]
+
     def console_stop(self, t):
         self.placed = list(range(self.players))
         return [event("game-over", reason="stopped", ranking=[])]
@@ -98,6 +110,57 @@ class PebbleTable:
 
 def pebble_table(seed, players, options, bot=None):
     return PebbleTable()
+
+
+class Basket:
+    """The ear bots' table: a basket of pebbles any seat may reach."""
+
+    def __init__(self, rng):
+        self.handles = Handles(PEBBLES, rng)
+        self.left = sorted(PEBBLES)
+        self.over = False
+
+    def follow(self, ev):
+        self.over = self.over or ev.get("type") == "game-over"
+
+    def reach(self, seat):
+        return self.handles.of(self.left[-1]) if seat is not None and self.left else None
+
+    def tag_for(self, seat, handle):
+        if seat is None or not self.left or self.handles.of(self.left[-1]) != handle:
+            return None
+        return self.left.pop()
+
+    def public_tag(self, tag):
+        return tag.startswith(("cmd:", "seat:"))
+
+
+class Placer(EarBot):
+    def __init__(self, seat):
+        self.seat, self.todo = seat, False
+
+    def hear(self, heard):
+        self.todo = self.todo or heard.key == "place" or (heard.key == "placed" and heard.params["seat"] == self.seat - 1)
+
+    def act(self, reach):
+        todo, self.todo = self.todo, False
+        return {"reader": "field", "piece": reach} if todo and reach is not None else None
+
+
+def pebble_ears(seed, players, options, bot=None):
+    return EarTable("pebbles", Basket(random.Random(seed)), [Placer(s) for s in range(1, players + 1)])
+
+
+class PebbleReport(Report):
+    def figures(self, trial, script, log):
+        return sum(ev["type"] == "play" for ev in log)
+
+    def text(self, rows, ask):
+        return f"Pebbles: {len(rows)} games, {sum(n for _, n in rows)} pebbles placed"
+
+
+def diagram():
+    return "stateDiagram-v2\\n  [*] --> placing\\n  placing --> [*]: every seat placed"
 '''
 
 PHRASES = {
@@ -162,12 +225,12 @@ def test_an_old_style_game_is_read_through_its_declaration(site):
     assert run.returncode == 0, run.stderr
     got = json.loads(run.stdout)
     assert got["play"] == "PebbleGame" and got["players"] == [2, 3, 2]
-    assert got["tags"] == [f"peb:pebble-{n}" for n in range(1, 5)] and got["bots"] == ["plain"]
+    assert got["tags"] == [f"peb:pebble-{n}" for n in range(1, 5)] and got["bots"] == ["plain", "ear"]
     assert got["help"] == ["hint SEAT", "stop"]  # its own command table, not the contract's default
     assert got["kit"] == ["seat:1", "seat:2"] and got["secret"] == ["first"] and got["pause"] is True
     assert got["misnamed"] == "plugin 'misnamed' (legacy_pebbles:PebbleGame) declares the game 'pebbles'"
     assert got["refused"] == ["pebbles is for 2-3 players, not 4",
-                              "unknown option 'colour' (known: first)", "first: no such seat"]
+                              "unknown option 'colour' (have: first)", "first must be a seat from 1 to 2, not 9"]
 
 
 def test_an_old_style_game_plays_a_whole_bot_game_in_both_languages(site):
@@ -178,3 +241,11 @@ def test_an_old_style_game_plays_a_whole_bot_game_in_both_languages(site):
     events = _run(site, "-m", "kikimimi.cli", "sim", "pebbles", "--seed", "1")
     log = [json.loads(x) for x in events.stdout.splitlines()]
     assert [e["type"] for e in log].count("play") == 2 and log[-1]["type"] == "game-over"
+
+
+def test_an_old_style_game_passes_kikimimi_check(site):
+    """The whole contract, read through the old class's attributes: an author's game written
+    before the split is checked like any other, without a change."""
+    run = _run(site, "-m", "kikimimi.cli", "check", "pebbles")
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert run.stdout.strip() == "pebbles: 11 of 11 parts kept"

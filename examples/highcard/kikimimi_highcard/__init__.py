@@ -9,16 +9,16 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from kikimimi.commands import Command, dispatch, hint_command
+from kikimimi.commands import dispatch, hint_command, refusal, stop_command
 from kikimimi.declaration import Declaration
-from kikimimi.hints import Line, line, situation
+from kikimimi.hints import HINT_TAG, Line, hint, line, situation
 from kikimimi.options import Options, seat
 from kikimimi.phases import Phases
 from kikimimi.protocol import TABLE, Event, Input, Play, error, event, say, seat_audience
 
 CARDS = tuple(f"hc:card-{n}" for n in range(1, 10))
 OPTIONS = Options(seat("first", 1, "the seat that shows its card first"))
-COMMANDS = (hint_command(), Command("stop", "end the game now (nobody wins)", "console_stop"))
+COMMANDS = (hint_command(), stop_command("console_stop"))
 PHASES = Phases("draw", (("draw", "show", "every seat drew a card"),
                          ("show", "over", "every card is shown"),
                          ("draw", "over", "stop")), "over")
@@ -50,8 +50,13 @@ class HighCardPlay(Play):
             return dispatch(self, COMMANDS, inp.console, inp.t, self.players)
         if not inp.placed or inp.tag is None:
             return []  # a card lifted off a reader means nothing here
-        if inp.reader == "hand" and inp.seat is not None:
-            return self._draw(inp.seat, inp.tag)
+        seat = inp.seat if inp.reader == "hand" else None
+        if inp.tag == HINT_TAG and seat is not None:
+            return hint(self, seat)  # HINT on a hand reader: what a sighted player sees, in that earphone
+        if inp.tag not in CARDS:  # a seat token, HINT on the field, another command tag
+            return refusal(seat, f"{inp.tag} is not a card", "not-a-card")
+        if seat is not None:
+            return self._draw(seat, inp.tag)
         return self._show(inp.tag)
 
     def _draw(self, seat: int, card: str) -> list[Event]:
