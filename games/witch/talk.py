@@ -82,7 +82,8 @@ class Talk:
         # How many have not voted is the referee's: a ballot and a power's target are the
         # same motion (a seat token), so the count would tell powers from votes (issue 34).
         missing = len(self.votes[-1].missing)
-        return [event("vote-call", missing=missing, private=REFEREE), say(TABLE, "vote-now")]
+        call = "vote-now-acts" if self.opts["day_acts"] == "together" else "vote-now"
+        return [event("vote-call", missing=missing, private=REFEREE), say(TABLE, call)]
 
     # -- speech ---------------------------------------------------------------------
     def speak(self, seat: int, width: int, t: float, text: str | None = None) -> list[Event]:

@@ -518,7 +518,7 @@ def test_the_situation_is_public_facts_only_and_odd_digits_are_not_seats():
     from kikimimi.script import Header
 
     s = everyone_votes(day1(), ALL8, 7, 8)
-    table = Table(Header("witch", 8, {"roles": DECK8}))
+    table = Table(Header("witch", 8, {"roles": DECK8, "day_acts": "free"}))
     table.start()
     for number, line in enumerate(s.lines[1:], start=2):
         table.feed(number, line)
