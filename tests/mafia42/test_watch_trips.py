@@ -33,3 +33,10 @@ def test_a_tally_never_shows_a_tie_the_accusation_breaks():
         top = max(totals.values())
         leaders = [int(s) for s, n in totals.items() if n == top]
         assert leaders == [accused] or accused is None
+
+
+def test_a_stopped_game_ranks_nobody_second():
+    log = Table(["mafia", "police", C, C]).night().console("stop").run()
+    over = of(log, "game-over")[0]
+    assert over["winner"] == "void"
+    assert {row["place"] for row in over["ranking"]} == {1} and not any(row["won"] for row in over["ranking"])
