@@ -137,6 +137,8 @@ class Talk:
         """The field reader is the microphone: a seat token resting on it is that seat speaking."""
         tag = inp.tag or ""
         if not tag.startswith("seat:"):
+            if inp.removed:  # lifting the refused piece off again says nothing (issue 34)
+                return []
             # a role card looks like any other: naming it in public would deal it to everyone
             return [error(f"{tag} has no use on the field", private=REFEREE), say(TABLE, "field-seats-only")]
         seat = int(tag[5:])

@@ -66,7 +66,8 @@ class Watched:
 
 @dataclass(frozen=True)
 class Trial:
-    """One guess: right or not, and the chance a blind guess among the same candidates had."""
+    """One guess: right or not, and the chance a blind guess among the same candidates had
+    (or, for a guess whose blind twin is a fixed choice, 1 or 0: whether the twin was right)."""
 
     hit: bool
     base: float
@@ -236,7 +237,9 @@ def _ballots(log: Sequence[Mapping[str, Any]]) -> dict[tuple[int, int], int]:
 def mafia_target_by_night_timing(watched: Watched, log: Sequence[Mapping[str, Any]], rng: random.Random) -> list[Trial]:
     """Each night: the mafia's target is the seat that scanned last (as if a mafia seat's
     choice came late, after the team's talk); the truth is the `mafia-aim` line the mafia
-    heard."""
+    heard.  The blind twin guesses the highest living seat, the last in seat order, known
+    without watching (the bots' targets lean to some seats: 1/alive would credit the
+    order, not the motions, with that)."""
     jobs = _truth(log, "job")
     aims = [(float(e["t"]), int(e["params"]["seat"])) for e in log
             if e.get("type") == "say" and e.get("key") == "mafia-aim"]
@@ -249,8 +252,8 @@ def mafia_target_by_night_timing(watched: Watched, log: Sequence[Mapping[str, An
             continue
         alive = _alive(watched, len(jobs), start, "death")
         scans = watched.hand_scans(start, end)
-        guess = scans[-1].seat if scans else _pick(rng, alive)
-        out.append(Trial(guess == tonight[-1], 1 / len(alive)))
+        guess = scans[-1].seat if scans else max(alive)
+        out.append(Trial(guess == tonight[-1], 1.0 if max(alive) == tonight[-1] else 0.0))
     return out
 
 

@@ -41,3 +41,9 @@ def test_the_silence_hour_does_not_carry_the_deciding_scans_fraction():
         assert 15 <= silence["t"] - chosen <= 45
         fractions.append(round((silence["t"] - chosen) % 1, 2))
     assert all(f not in (0.0, 1.0) for f in fractions)
+
+
+def test_lifting_a_refused_role_card_off_the_field_says_nothing_more():
+    s = day1().field("witch:role-human-1").field("witch:role-human-1", removed=True)
+    log = s.run()
+    assert len(said(log, "field-seats-only")) == 1
