@@ -3,6 +3,7 @@ was applied to the tied revote and wiped it."""
 from __future__ import annotations
 
 from kikimimi.roles.testing import of, said
+from kikimimi.sim import play
 
 from .table import day1, vote
 
@@ -47,3 +48,15 @@ def test_lifting_a_refused_role_card_off_the_field_says_nothing_more():
     s = day1().field("witch:role-human-1").field("witch:role-human-1", removed=True)
     log = s.run()
     assert len(said(log, "field-seats-only")) == 1
+
+
+def test_the_bots_chatter_is_said_in_the_tables_language():
+    """"8番。I trust seat 5" was heard at a Japanese table."""
+    from kikimimi.phrases import Phrasebook
+
+    book = Phrasebook("ja", ("core", "witch"))
+    assert book.render("speech", {"seat": 8, "text": "I trust seat 5"}) == "8番。5番を信じます。"
+    assert book.render("speech", {"seat": 2, "text": "hmm, who could it be"}) == "2番。うーん、誰だろう。"
+    log = play("witch", 1, 8, {}, "ear", lang="ja")
+    spoken = [e["text"] for e in log[1] if e["type"] == "say" and e["key"] == "speech"]
+    assert spoken and not [t for t in spoken if "trust" in t or "hmm" in t]
