@@ -34,6 +34,8 @@ class Scan:
     reader: str
     seat: int | None
     piece: str | None = None
+    #: A piece lifted off the field (seen like any placing).
+    lifted: bool = False
 
 
 @dataclass
@@ -49,15 +51,22 @@ class Watched:
         scans = []
         for line in script[1:]:
             reader = line.get("reader")
-            if reader not in ("hand", "field") or line.get("removed") or "lost" in line or "back" in line:
+            if reader not in ("hand", "field") or "lost" in line or "back" in line:
                 continue
+            if line.get("removed") and reader == "hand":
+                continue  # a hand reader's lift is no scan
             seat = line.get("seat") if reader == "hand" else None
             scans.append(Scan(float(line["t"]), str(reader), seat if isinstance(seat, int) else None,
-                              str(line.get("tag")) if reader == "field" else None))
+                              str(line.get("tag")) if reader == "field" else None, bool(line.get("removed"))))
         return cls(scans, public_view(log))
 
     def said(self, *keys: str) -> list[dict[str, Any]]:
         return [e for e in self.public if e.get("type") == "say" and e.get("key") in keys]
+
+    @property
+    def placed(self) -> list[Scan]:
+        """Scans that put a piece down (not lifts)."""
+        return [s for s in self.scans if not s.lifted]
 
     def hand_scans(self, start: float, end: float) -> list[Scan]:
         """Hand scans in (start, end]."""
@@ -310,35 +319,33 @@ class TrainedGuess:
 
 # -- 鬼探し --------------------------------------------------------------------------------
 def oni_declarer_card(watched: Watched, log: Sequence[Mapping[str, Any]], rng: random.Random) -> list[Trial]:
-    """Each declaration: guess one card the declarer holds.  A token the speaker answered
-    differently from the others (refused, not named) is guessed; else any card not declared
-    (in beginner rules a declarer never declares its own)."""
+    """Each declaration: guess one card the declarer holds.  A token lifted off the field
+    during the turn (an own card taken back, or a change of mind) is guessed; else any card
+    not declared (in beginner rules a declarer never declares its own)."""
     hands: dict[int, set[str]] = defaultdict(set)
     out: list[Trial] = []
     cards_all = sorted({str(e["params"]["card"]) for e in log
                         if e.get("type") == "say" and e.get("key") == "hand-card"})
-    field_at = {s.t: s.piece for s in watched.scans if s.seat is None}
-    odd = {float(e["t"]) for e in watched.said("token-refused")}
+    lifts = sorted((s.t, s.piece) for s in watched.scans if s.seat is None and s.lifted and s.piece)
     seat = None
     suspects: list[str] = []
+    began = 0.0
     for e in log:
         if e.get("type") == "round":
             hands = defaultdict(set)
         elif e.get("type") == "say" and e.get("key") == "hand-card":
             hands[int(str(e["to"])[5:])].add(str(e["params"]["card"]))
         elif e.get("type") == "turn":
-            seat, suspects = int(e["seat"]), []
+            seat, suspects, began = int(e["seat"]), [], float(e["t"])
         elif e.get("type") == "declare" and seat is not None:
+            suspects = [str(p).replace("oni:token-", "oni:card-") for t, p in lifts
+                        if began <= t <= float(e["t"])]
             declared = {f"oni:card-{c}" for c in e["cards"]}
             pool = [c for c in cards_all if c not in declared]
             if not pool or not hands.get(seat):
                 continue
             guess = suspects[-1] if suspects else _pick_card(rng, pool)
             out.append(Trial(guess in hands[seat], len(hands[seat] & set(pool)) / len(pool)))
-        if e.get("type") == "say" and float(e.get("t", -1)) in odd and e.get("key") == "token-refused":
-            piece = field_at.get(float(e["t"]))
-            if piece:
-                suspects.append(piece.replace("oni:token-", "oni:card-"))
     return out
 
 

@@ -45,10 +45,28 @@ def test_every_adversary_runs_on_a_few_games():
             watched = Watched.of(script, log)
             for _name, _secret, adversary in adversaries:
                 for trial in adversary(watched, log, rng):
-                    assert 0 < trial.base <= 1
+                    assert 0 <= trial.base <= 1
     guess = TrainedGuess()
     script, log = play("intrigue", 1, 4, {"bribes": "hidden"}, "ear")
     pairs = intrigue_bribe_trials(Watched.of(script, log), log)
     assert pairs
     guess.learn(pairs)
     assert all(0 < t.base <= 1 for t in guess.trials(pairs))
+
+
+def test_the_declarers_card_adversary_reads_a_lifted_own_token():
+    """The leaky motion left by the ruling: a declarer that puts its own card down and takes
+    it back shows it.  (Ear bots never do: they ask their assistant first.)"""
+    from kikimimi.engine import run_script
+    from kikimimi.testing.watcher import oni_declarer_card
+
+    from .test_leaks import oni_dealt
+
+    lines = oni_dealt()
+    t = float(len(lines))
+    for tag, removed in (("mion", False), ("mion", True), ("rena", False), ("nata", False), ("dam", False)):
+        t += 1
+        lines.append({"t": t, "reader": "field", "tag": f"oni:token-{tag}", **({"removed": True} if removed else {})})
+    log = run_script(lines)
+    trials = oni_declarer_card(Watched.of(lines, log), log, random.Random(1))
+    assert trials and trials[0].hit and trials[0].base < 0.5
