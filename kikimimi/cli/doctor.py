@@ -6,6 +6,11 @@ import argparse
 from kikimimi.cli import CliError
 
 
+#: What `doctor` without a table file checked, and what to pass for the rest.
+NO_TABLE = ("no table file given: checked this machine only (Python, speech, sound devices, games); "
+            "to check a table's readers, sound outputs and journal too: kikimimi doctor TABLE.toml")
+
+
 def add_parser(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("doctor", help="what is configured, found and missing, each with the fix")
     p.add_argument("config", nargs="?", help="a table config to check (readers, audio, journal)")
@@ -31,4 +36,6 @@ def cmd_doctor(args: argparse.Namespace) -> int:
         print(check.line())
     bad = sum(not c.ok for c in checks)
     print(f"{len(checks) - bad} ok, {bad} to fix")
+    if not args.config:
+        print(NO_TABLE)
     return 1 if bad else 0

@@ -78,8 +78,29 @@ def cmd_serve(args: argparse.Namespace) -> int:
         with one_line(SessionRefused):  # the session is settled before any output, socket or reader opens
             evening = _evening(daemon, club, db, config, args.players)
             evening.prepare()
-        return _serve(args, config, daemon, warnings, evening, cleanup)
-    return 1  # unreachable
+        try:
+            code = _serve(args, config, daemon, warnings, evening, cleanup)
+        except KeyboardInterrupt:  # Ctrl-C while the table was starting: closed all the same
+            code = INTERRUPTED
+    if code == INTERRUPTED:  # said once everything is closed: the journal is the whole game
+        _say_how_to_resume(daemon.journal_path)
+    return code
+
+
+#: The exit code of a table stopped by Ctrl-C (128 + SIGINT, as a shell reports it).
+INTERRUPTED = 130
+
+
+def _say_how_to_resume(journal: Path) -> None:
+    """Ctrl-C's answer: where the game is, that nothing heard is lost, and the command
+    that resumes it (the same one, without --fresh: docs/durability.md)."""
+    import shlex
+
+    again = [a for a in sys.argv[1:] if a != "--fresh"]
+    if sys.stderr.isatty():
+        print(file=sys.stderr)  # past the terminal's ^C
+    print(f"kikimimi: stopped. The game is kept in {journal.resolve()}; nothing announced is lost.\n"
+          f"kikimimi: to resume it: {shlex.join(['kikimimi', *again])}", file=sys.stderr, flush=True)
 
 
 def _open_daemon(header: Header, journal: Path, config: TableConfig, fresh: bool) -> Daemon:
@@ -114,6 +135,7 @@ def _serve(args: argparse.Namespace, config: TableConfig, daemon: Daemon, warnin
 
     stop = threading.Event()
     failed: list[str] = []
+    interrupted = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
     outputs = _outputs(args, config)
     for out in outputs:
@@ -180,14 +202,18 @@ def _serve(args: argparse.Namespace, config: TableConfig, daemon: Daemon, warnin
             target=_then_stop, args=(stop, failed, scripted_lines, source, daemon.try_submit, stop, args.speed),
             daemon=True, name="script"))
     cleanup.callback(stop.set)  # on any way out, the input threads stop first
+
+    def on_ctrl_c(*_: object) -> None:  # once playing, a clean stop (no KeyboardInterrupt mid-cleanup)
+        interrupted.set()
+        stop.set()
+    signal.signal(signal.SIGINT, on_ctrl_c)  # before this (a first start rendering): KeyboardInterrupt
     for thread in threads:
         thread.start()
-    try:
-        while not stop.wait(0.2):
-            pass
-    except KeyboardInterrupt:
+    while not stop.wait(0.2):
         pass
     stop.set()
+    if interrupted.is_set():
+        return INTERRUPTED
     return 1 if failed else 0
 
 

@@ -120,16 +120,29 @@ class Table:
     def play(self, script: list[dict], log: list[dict], upto: int | None = None, start: int = 1) -> None:
         """Type a bot game's lines (reader lines and `> console` lines, in one ordered stream).
 
-        A timer the bots' game saw fire before a line (鬼探し's raise window) is
-        waited for here, so the live table applies each line when the bots' did."""
+        A game with timers (鬼探し's raise window, 2 s) is typed with the referee's clock
+        paused, so no window closes in the live table while the lines the bots' game
+        applied within it are still on their way (a loaded machine can take seconds, and
+        the game then goes another way).  The clock runs only while a timer the bots' game
+        saw fire before a line is waited for, and the wait is for those timer events
+        themselves, so each line is applied where the bots' game applied it."""
         def first_of(number: int) -> int:  # where line `number`'s events begin in the bots' log
             return next((i for i, ev in enumerate(log) if ev["in"] is not None and ev["in"] >= number), len(log))
 
+        def fired(events: list[dict]) -> int:  # the events a timer caused (the live table journals a timer
+            return sum(ev["in"] is None for ev in events)  # as a line, but its events name no input)
+
+        timed = any(ev["in"] is None for ev in log)
+        if timed:
+            self.type("> pause")
         for k in range(start, upto or len(script)):
             line = script[k]
             before, first = first_of(k), first_of(k + 1)  # script[k] is the journal's line k + 1
             if any(ev["in"] is None for ev in log[before:first]):
-                _wait_for(lambda: len(self.game_events()) >= first, f"the timer before line {k + 1}", self)
+                due = fired(log[:first])
+                self.type("> resume")
+                _wait_for(lambda: fired(self.game_events()) >= due, f"the timer before line {k + 1}", self)
+                self.type("> pause")
             if "console" in line:
                 self.type(f"> {line['console']}")
             else:
@@ -217,6 +230,11 @@ def test_three_games_on_one_serve_with_the_console_attached_throughout(tmp_path,
     said = table.console_said()
     assert said.count("= game over") == 3 and "connected to the table again" in said, said[-3000:]
     assert "Traceback" not in said
+
+    # 鬼探し's clock fired exactly the bots' timers: no window closed early on a slow machine
+    fired = [line for _, line in read_script(table.journal).lines if isinstance(line, dict) and "timer" in line]
+    log = oni[1]
+    assert len(fired) == len({ev["t"] for ev in log if ev["in"] is None}), fired
 
     # each game kept its own journal and replays alone to the same end
     kept = sorted((tmp_path / "var").glob("table.game*.jsonl")) + [table.journal]

@@ -1,0 +1,81 @@
+"""Ctrl-C on `kikimimi serve`: a real SIGINT to a real table.  It answers where the
+game is kept, that nothing announced is lost and the exact command that resumes it,
+exits 130 with no traceback; and that command does resume the game."""
+import shlex
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+from kikimimi.api import paths
+from kikimimi.script import ScriptError, read_script
+from kikimimi.testing.table_script import wait_until
+from kikimimi.testing.tables import sim_table_toml
+
+
+def serve(folder: Path, *args: str) -> subprocess.Popen:
+    err = open(folder / "serve.err", "a")
+    return subprocess.Popen([sys.executable, "-m", "kikimimi.cli", "serve", "table.toml", "--voice", "text",
+                             "--quiet", *args], stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=err,
+                            text=True, cwd=folder)
+
+
+def inputs(journal: Path) -> int:
+    try:
+        return len(read_script(journal).lines)
+    except (OSError, ScriptError):  # not yet there, or its header half written
+        return -1
+
+
+def test_ctrl_c_says_where_the_game_is_and_how_to_resume_it(tmp_path):
+    (tmp_path / "table.toml").write_text(sim_table_toml("trident", 3, "var/table.jsonl"))
+    journal = tmp_path / "var" / "table.jsonl"
+    err = tmp_path / "serve.err"
+    proc = serve(tmp_path, "--fresh")
+    try:
+        proc.stdin.write("1 agree\n")  # an input, journaled before it is applied
+        proc.stdin.flush()
+        wait_until(lambda: inputs(journal) == 1 or proc.poll() is not None,
+                   "the scan journaled", 60, said=err.read_text)
+        before = err.read_text()
+        proc.send_signal(signal.SIGINT)
+        assert proc.wait(timeout=60) == 130
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        proc.stdin.close()
+    said = err.read_text()[len(before):]
+    lines = said.strip().splitlines()
+    assert 1 <= len(lines) <= 3 and "Traceback" not in said, said
+    assert f"The game is kept in {journal}" in said and "nothing announced is lost" in said
+    command = said.split("to resume it: ", 1)[1].splitlines()[0]
+    assert shlex.split(command) == ["kikimimi", "serve", "table.toml", "--voice", "text", "--quiet"]  # no --fresh
+    # the command it gives resumes the game: the scan is replayed, not lost
+    again = subprocess.run([sys.executable, "-m", "kikimimi.cli", *shlex.split(command)[1:]], cwd=tmp_path,
+                           stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=60)
+    assert again.returncode == 0 and f"resumed {journal.relative_to(tmp_path)} (1 inputs replayed)" in again.stderr, \
+        again.stderr
+
+
+def test_ctrl_c_while_the_table_waits_for_its_readers_gives_the_same_answer(tmp_path):
+    """Before the table plays (here: waiting up to 120 s for readers that are not there)."""
+    readers = "".join(f'[readers.hand-{s}]\nrole = "hand"\nseat = {s}\ndriver = "pn532"\npath = "{tmp_path}/none-{s}"\n'
+                      for s in (1, 2, 3))
+    (tmp_path / "table.toml").write_text('[table]\ngame = "trident"\nplayers = 3\nlang = "en"\n'
+                                         'journal = "var/table.jsonl"\nready_wait = 120\n' + readers)
+    journal = tmp_path / "var" / "table.jsonl"
+    secret = paths.secret_file(journal)
+    err = tmp_path / "serve.err"
+    proc = serve(tmp_path)
+    try:
+        wait_until(lambda: secret.exists() or proc.poll() is not None, "the API up (the readers' wait begins)",
+                   60, said=err.read_text)
+        proc.send_signal(signal.SIGINT)
+        assert proc.wait(timeout=60) == 130
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        proc.stdin.close()
+    said = err.read_text()
+    assert "Traceback" not in said and f"The game is kept in {journal}" in said, said
+    assert "to resume it: kikimimi serve table.toml --voice text --quiet" in said
