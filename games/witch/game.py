@@ -474,7 +474,7 @@ def phrase_values(players: int, options: Mapping[str, Any]) -> Mapping[str, Sequ
         "seat": seats, "voter": seats, "by": seats, "target": seats,
         "role": [f"role:{r}" for r in sorted(TEAMS)], "partners.role": [f"role:{r}" for r in sorted(KNOWS)],
         "team": [f"team:{t}" for t in sorted({*TEAMS.values(), "void"})],
-        "found": [f"found:{f}" for f in ("human", "witch")],
+        "found": [f"found:{f}" for f in ("human", "witch")], "result": [f"found:{f}" for f in ("human", "witch")],
         "phase": [f"phase:{p}" for p in PHASES.names],
         "day": range(0, 2 * players + 2), "alive": counts, "count": counts,
         "waiting": counts, "seats": seat_sets(seats, 3), "partners.seats": seat_sets(seats, 2),

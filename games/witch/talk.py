@@ -13,6 +13,9 @@ from typing import TYPE_CHECKING, Any
 from kikimimi.commands import refusal
 from kikimimi.protocol import REFEREE, TABLE, Event, Input, error, event, say, seat_audience, set_timer
 from kikimimi.roles import Roster, VirtualClock, Vote, chars_to_minutes, team_event, team_say
+from kikimimi.roles import claims as claim_channel
+
+from .rules import MAX_PLAYERS, ROLES
 
 #: Below this many minutes a speaker hears its allowance after each speech.
 LOW_ALLOWANCE = 30
@@ -93,8 +96,7 @@ class Talk:
             return self.dead_room(seat, text or "")
         minutes = width // self.opts["chars_per_minute"]
         if self.phase == "prologue":
-            return [event("speech", seat=seat, minutes=0, day_left=None)] + (
-                [say(TABLE, "speech", seat=seat, text=text)] if text else [])
+            return [event("speech", seat=seat, minutes=0, day_left=None)] + (speech_lines(seat, text) if text else [])
         if self.phase == "night":
             return self._night_speech(seat, minutes, text)
         if self.phase != "day":
@@ -107,7 +109,7 @@ class Talk:
         allowance.spend(minutes)
         out = [event("speech", seat=seat, minutes=minutes, day_left=self.day_clock.left)]
         if text:
-            out.append(say(TABLE, "speech", seat=seat, text=text))
+            out += speech_lines(seat, text)
         if hours and self.day_clock.open:
             out.append(say(TABLE, "day-hours", hours=min(hours)))
         if allowance.left <= LOW_ALLOWANCE:
@@ -183,3 +185,33 @@ class Talk:
 def width(text: str) -> int:
     """Half-width characters of a typed speech: a full-width character counts 2."""
     return chars_to_minutes(text, 1)
+
+
+#: What a claim line may name (the bots' claim channel, kikimimi.roles.claims).
+CLAIMS = claim_channel.Vocabulary.of(ROLES, ("witch", "human"), MAX_PLAYERS)
+
+
+def speech_lines(seat: int, text: str) -> list[Event]:
+    """A speech on the speaker.  `text` stays as typed (the bots read claims from it);
+    what is said is `said`: the text, or for a claim line ("CO mirror; FOUND mirror 6
+    human") each claim in the table's language after it (issue 34: the claim channel's
+    words were heard at Japanese tables)."""
+    found: tuple[claim_channel.Claim, ...] = ()
+    if claim_channel.looks_like_claims(text):
+        try:
+            found = claim_channel.parse(text, CLAIMS)
+        except claim_channel.ClaimError:
+            found = ()
+    if not found:
+        return [say(TABLE, "speech", seat=seat, text=text, said=text)]
+    out = [say(TABLE, "speech", seat=seat, text=text, said="claims")]
+    for c in found:
+        if c.kind == "CO":
+            out.append(say(TABLE, "claim-co", role=f"role:{c.role}"))
+        elif c.kind == "FOUND":
+            out.append(say(TABLE, "claim-found", role=f"role:{c.role}", target=c.target, result=f"found:{c.result}"))
+        elif c.kind == "VOTE":
+            out.append(say(TABLE, "claim-vote", target=c.target))
+        else:
+            out.append(say(TABLE, "claim-estimate", target=c.target, role=f"role:{c.role}"))
+    return out

@@ -55,8 +55,10 @@ def test_the_bots_chatter_is_said_in_the_tables_language():
     from kikimimi.phrases import Phrasebook
 
     book = Phrasebook("ja", ("core", "witch"))
-    assert book.render("speech", {"seat": 8, "text": "I trust seat 5"}) == "8番。5番を信じます。"
-    assert book.render("speech", {"seat": 2, "text": "hmm, who could it be"}) == "2番。うーん、誰だろう。"
-    log = play("witch", 1, 8, {}, "ear", lang="ja")
-    spoken = [e["text"] for e in log[1] if e["type"] == "say" and e["key"] == "speech"]
-    assert spoken and not [t for t in spoken if "trust" in t or "hmm" in t]
+    assert book.render("speech", {"seat": 8, "text": "I trust seat 5", "said": "I trust seat 5"}) == "8番。5番を信じます。"
+    assert book.render("speech", {"seat": 2, "said": "hmm, who could it be"}) == "2番。うーん、誰だろう。"
+    log = play("witch", 1, 8, {}, "ear", lang="ja")[1]
+    spoken = [e["text"] for e in log if e["type"] == "say" and e["to"] == "table"
+              and (e["key"] == "speech" or e["key"].startswith("claim-"))]
+    assert spoken and not [t for t in spoken if any(w in t for w in ("trust", "hmm", "CO ", "FOUND", "VOTE"))]
+    assert any(e["key"] == "claim-found" for e in log if e["type"] == "say")  # claims said as sentences
