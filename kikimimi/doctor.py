@@ -17,6 +17,7 @@ from typing import Any
 from kikimimi.checks import Check
 from kikimimi.phrases import LANGUAGES, CatalogueError, Phrasebook
 from kikimimi.registry import declaration, game_names
+from kikimimi.secret_seed import doctor_line
 from kikimimi.table_config import ConfigError, TableConfig, load_table_config
 
 
@@ -91,6 +92,9 @@ def config_checks(path: str | Path) -> tuple[TableConfig | None, list[Check]]:
     else:
         out.append(Check("readers", True, "simulated (keyboard or script)"))
     out += _part_checks("kikimimi.kit", config)  # the look-alike sets the table needs, read out
+    seed = doctor_line(config.game, dict(config.options))
+    if seed is not None:
+        out.append(Check("secret seed", True, seed))
     audio = _part_checks("kikimimi.voice.checks", config.audio, config.players, config.lang)
     out += audio if config.audio is not None else _without_audio(audio)
     return config, out

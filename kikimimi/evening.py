@@ -466,7 +466,8 @@ class Evening:
         choice = self.games.get(name)
         if choice is None:
             known = ", ".join(self.games)
-            return [self._refuse(f"game NAME: one of {known}" if not name else f"no game {name!r} at this table ({known})")]
+            return [self._refuse(f"which game? type game and its name, one of {known}" if not name
+                                 else f"no game {name!r} at this table ({known})")]
         s = self.session
         if s is not None and not s.closed and name != d.header.game:
             return [self._refuse(f"official session {s.id} is under way (game {s.number} of {s.total}): "
