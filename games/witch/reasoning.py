@@ -61,6 +61,24 @@ def rules(day: int) -> Rules:
 VOCAB = Vocabulary.of(ROLES, ("witch", "human"), MAX_PLAYERS)
 #: The odds that the witches claim the mirror before any rival does (day 2 on).
 PREEMPT = 0.5
+#: Only one witch ever claims the mirror: once a partner has (dead or alive), the others keep
+#: quiet (a late claim with a fresh story is a liar's in every world that counts).
+ONE_STORY = False
+#: The fake mirror-user clears its partners ("human"); when the priest or the count exposes
+#: it, the seats it cleared stand exposed with it.
+CLEAR_PARTNERS = True
+#: The familiar counter-claims a lone mirror claimant (`_familiar_claim`); the witches spare
+#: a claimant whose findings they know false (their team's bluff).
+FAMILIAR_BLUFF = False
+#: The familiar counters a lone mirror claimant only when at most this likely a witch (with 3
+#: witches among 13 unknown seats every seat starts near 0.23).
+BLUFF_RISK = 0.35
+#: Seats with no claim say `ESTIMATE n witch` (with a VOTE) for a suspect at least `ESTIMATE_AT`
+#: likely; near-tied voters follow the seat today's estimates name most (`rallied`).
+ESTIMATE_RALLY = False
+ESTIMATE_AT = 0.5
+#: The witches who tell no story name the team's day target in an ESTIMATE (a frame).
+ESTIMATE_FRAME = False
 #: The priest marks a seat for the exorcism only when it is at least this likely the familiar or the imp.
 EXORCISE_AT = 0.3
 #: With at most this many witches expected on the island and the imp there at
@@ -141,7 +159,16 @@ class Reasoner:
             target = self.suspect()  # always named: the town needs a lead to rally on (FOLLOW)
             return self._say(said + ([claims.vote(target)] if target else []))
         if s.role == "witch" and s.seat == min([s.seat, *(p for p in s.partners if p in s.alive)]):
-            return self._witch_claim()
+            line = self._witch_claim()
+            if line is not None or self.story:
+                return line
+        if s.role == "familiar" and FAMILIAR_BLUFF:
+            return self._familiar_claim()
+        if ESTIMATE_FRAME and s.role == "witch" and s.day >= 2 and not self.story:
+            target = self._witch_target(s.others(), by_day=True)
+            return self._say([claims.estimate(target, "witch"), claims.vote(target)])
+        if ESTIMATE_RALLY and s.role == "human" and s.day >= 2:
+            return self._estimate()
         if s.role == "twin" and s.day >= 1 and not self.said:
             return self._say([claims.co("twin")])  # two islanders the town need not suspect
         if s.role == "knight" and not self.said and s.seat in s.board.intentions(s.day).values():
@@ -159,7 +186,11 @@ class Reasoner:
         s = self.s
         if s.day < 2:
             return None
+        if ONE_STORY and not self.story and any(s.board.roles.get(p) == "mirror" for p in s.partners):
+            return None  # a partner told the team's story: a second fake mirror-user only exposes itself
         rivals = self.rivals("mirror")
+        if FAMILIAR_BLUFF and not self.story and len(rivals) > 1:
+            return None  # two mirror claimants already: one is the team's bluff (the familiar)
         if not rivals and not self.story:
             if self.lying is None:
                 self.lying = s.rng.random() < PREEMPT
@@ -174,6 +205,75 @@ class Reasoner:
         said = [claims.co("mirror")] + [claims.found("mirror", t, f) for t, f in self.story.items()]
         return self._say(said + [claims.vote(accused[0])] if accused else said)
 
+    def _estimate(self) -> str | None:
+        """A seat with no claim of its own names its likeliest witch (ESTIMATE, with its VOTE)
+        when its worlds put that seat at `ESTIMATE_AT` or more: a lead the near-tied can rally on."""
+        target = self.suspect()
+        p = self.p_witch()
+        if target is None or p.get(target, 0.0) < ESTIMATE_AT:
+            return None
+        return self._say([claims.estimate(target, "witch"), claims.vote(target)])
+
+    def rallied(self, near: list[int]) -> int | None:
+        """Among `near`, the seat today's ESTIMATEs name a witch most, each estimate weighed by how
+        unlikely its speaker is a witch (a witch's estimate frames); None below one vote's weight."""
+        s = self.s
+        p = self.p_witch()
+        weight: dict[int, float] = {}
+        for by, target in s.board.estimates(s.day, "witch").items():
+            if target in near and by != s.seat and by in s.alive:
+                weight[target] = weight.get(target, 0.0) + 1.0 - p.get(by, 0.0)
+        if not weight:
+            return None
+        best = max(weight, key=lambda x: (weight[x], -x))
+        return best if weight[best] >= 1.0 - TIE else None
+
+    def _familiar_claim(self) -> str | None:
+        """The familiar's bluff: it counters a lone mirror claimant it believes (at most
+        `BLUFF_RISK` likely a witch), so the island sees two mirror-users and one of them is
+        no witch; nothing when the witches countered first (two claims already)."""
+        s = self.s
+        if s.day < 2:
+            return None
+        rivals = [c for c in s.board.claimants("mirror") if c != s.seat]
+        if not self.story:
+            w = self.worlds()
+            if len(rivals) != 1 or w.empty or w.roles("witch").get(rivals[0], 1.0) > BLUFF_RISK:
+                return None
+        while len(self.story) < s.day - 1:
+            pick = self._familiar_lie(rivals)
+            if pick is None:
+                break
+            self.story[pick[0]] = pick[1]
+        accused = [t for t, f in self.story.items() if f == "witch" and t in s.alive]
+        said = [claims.co("mirror")] + [claims.found("mirror", t, f) for t, f in self.story.items()]
+        return self._say(said + [claims.vote(accused[0])] if accused else said)
+
+    def _familiar_lie(self, rivals: list[int]) -> tuple[int, str] | None:
+        """The familiar's next fake finding: the rival is a witch; then, one accusation at a
+        time, the seat its worlds hold least likely a witch, else "human" on the likeliest
+        witch (a witch cleared is its own team helped)."""
+        s = self.s
+        told = set(self.story) | {s.seat}
+        for r in rivals:
+            if r in s.alive and r not in told:
+                return r, "witch"
+        pool = [x for x in sorted(s.alive) if x not in told]
+        w = self.worlds()
+        if not pool or w.empty:
+            return None
+        witch = w.roles("witch")
+        if not any(t in s.alive and f == "witch" for t, f in self.story.items()):
+            return min(pool, key=lambda x: (witch.get(x, 0.0), x)), "witch"
+        return max(pool, key=lambda x: (witch.get(x, 0.0), -x)), "human"
+
+    def bluffing(self, seat: int) -> bool:
+        """Whether a claimant's findings are false by what this witch knows (a partner
+        "human", an islander "witch"): not the real mirror-user, a bluff of its own team."""
+        s = self.s
+        team = {s.seat, *s.partners}
+        return any((f == "witch") != (t in team) for t, f in s.board.findings.get(seat, {}).items())
+
     def _next_lie(self, rivals: list[int]) -> tuple[int, str] | None:
         """The next fake finding: a living rival is a witch; else a partner is human; else a
         living islander is a witch (one accusation at a time) or human."""
@@ -182,7 +282,7 @@ class Reasoner:
         for r in rivals:
             if r in s.alive and r not in told:
                 return r, "witch"
-        for p in s.partners:
+        for p in s.partners if CLEAR_PARTNERS else ():
             if p in s.alive and p not in told:
                 return p, "human"
         pool = [x for x in sorted(s.alive) if x not in told and x not in s.partners]
@@ -209,6 +309,10 @@ class Reasoner:
         lead = self.trusted_vote() if len(near) > 1 else None
         if lead in near:
             return lead
+        if ESTIMATE_RALLY and len(near) > 1:
+            lead = self.rallied(near)
+            if lead is not None:
+                return lead
         return next(x for x in others if p[x] >= best - TIE)
 
     def trusted_vote(self) -> int | None:
@@ -250,6 +354,9 @@ class Reasoner:
         lying.  It votes for the claimant most worth removing (by `NIGHT_FIRST`) that is
         at most `FAMILIAR_RISK` likely a witch, else for the seat least likely a witch."""
         s = self.s
+        accused = [t for t, f in self.story.items() if f == "witch" and t in others]
+        if accused:
+            return accused[0]  # its bluff's accusation: a claimant that will not vote its story is caught
         w = self.worlds()
         if w.empty:
             return s.rng.choice(others)
@@ -274,7 +381,8 @@ class Reasoner:
         s = self.s
         pool = [x for x in others if x not in s.partners] or others
         roles = NIGHT_FIRST if not by_day else ("mirror", "priest")
-        ranked = [c for role in roles for c in self.rivals(role) if c in pool]
+        ranked = [c for role in roles for c in self.rivals(role) if c in pool
+                  and not (FAMILIAR_BLUFF and self.bluffing(c))]
         accused = [t for t, f in self.story.items() if f == "witch" and t in pool]
         if by_day:
             ranked = accused + ranked
