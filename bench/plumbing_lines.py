@@ -15,6 +15,10 @@ Counted, per game package, with `ast` (whole definitions, decorators included):
   `diagram`, `commands`, `options`, `option_names`: the lines they span, each line once) and
   the commands table a game keeps beside it (`COMMANDS`).
 
+Interaction (issue 33) counts what a game wrote for the runtime's own tags: its HINT answer
+(`_hint` methods, and each `if` branch whose test names "cmd:hint" or "hint", test and body), which the
+runtime now answers itself (`Declaration.hint`, `kikimimi.choices`).
+
 Strict counts only hooks, loops and parsing code (a report class counts its `trials`); broad
 adds the declarations themselves, the console handlers' bodies (what a command does) and whole
 report classes.  What a game's rules need (pieces, phases, phrase values) is not counted.
@@ -43,6 +47,19 @@ KEYWORDS = {"bots", "bot_table", "ear_table", "report", "diagram", "commands", "
 def _span(node: ast.AST) -> int:
     first = min([node.lineno] + [d.lineno for d in getattr(node, "decorator_list", [])])  # type: ignore[attr-defined]
     return node.end_lineno - first + 1  # type: ignore[attr-defined]
+
+
+def interaction(source: str) -> int:
+    """Lines of one file that answer the runtime's own tags (HINT) in the game's code."""
+    tree = ast.parse(source)
+    lines: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == "_hint":
+            lines.update(range(node.lineno, node.end_lineno + 1))  # type: ignore[operator]
+        elif isinstance(node, ast.If) and any(isinstance(c, ast.Constant) and c.value in ("cmd:hint", "hint")
+                                              for c in ast.walk(node.test)):
+            lines.update(range(node.test.lineno, node.body[-1].end_lineno + 1))  # type: ignore[operator]
+    return len(lines)
 
 
 def plumbing(source: str) -> tuple[int, int]:
@@ -94,9 +111,10 @@ def _files(rev: str | None, game: str) -> dict[str, str]:
                               text=True, check=True).stdout for n in names if n.endswith(".py")}
 
 
-def _count(rev: str | None, game: str) -> tuple[int, int]:
-    counts = [plumbing(src) for src in _files(rev, game).values()]
-    return sum(c[0] for c in counts), sum(c[1] for c in counts)
+def _count(rev: str | None, game: str) -> tuple[int, int, int]:
+    files = _files(rev, game).values()
+    counts = [plumbing(src) for src in files]
+    return sum(c[0] for c in counts), sum(c[1] for c in counts), sum(interaction(src) for src in files)
 
 
 def main() -> None:
@@ -104,15 +122,16 @@ def main() -> None:
     parser.add_argument("--before", default=BEFORE, help=f"the anchor revision (default {BEFORE})")
     args = parser.parse_args()
     print(f"plumbing lines per game (before: {args.before}, now: the working tree)")
-    print(f"{'game':12s} {'strict before':>13s} {'now':>5s} {'ratio':>6s}   {'broad before':>12s} {'now':>5s} {'ratio':>6s}")
-    totals = [0, 0, 0, 0]
+    print(f"{'game':12s} {'strict before':>13s} {'now':>5s} {'ratio':>6s}   {'broad before':>12s} {'now':>5s} "
+          f"{'ratio':>6s}   {'interaction before':>18s} {'now':>5s}")
+    totals = [0, 0, 0, 0, 0, 0]
     for game in GAMES:
-        (sb, bb), (sn, bn) = _count(args.before, game), _count(None, game)
-        for i, v in enumerate((sb, sn, bb, bn)):
+        (sb, bb, ib), (sn, bn, i_n) = _count(args.before, game), _count(None, game)
+        for i, v in enumerate((sb, sn, bb, bn, ib, i_n)):
             totals[i] += v
-        print(f"{game:12s} {sb:13d} {sn:5d} {sn / sb:6.2f}   {bb:12d} {bn:5d} {bn / bb:6.2f}")
-    sb, sn, bb, bn = totals
-    print(f"{'all':12s} {sb:13d} {sn:5d} {sn / sb:6.2f}   {bb:12d} {bn:5d} {bn / bb:6.2f}")
+        print(f"{game:12s} {sb:13d} {sn:5d} {sn / sb:6.2f}   {bb:12d} {bn:5d} {bn / bb:6.2f}   {ib:18d} {i_n:5d}")
+    sb, sn, bb, bn, ib, i_n = totals
+    print(f"{'all':12s} {sb:13d} {sn:5d} {sn / sb:6.2f}   {bb:12d} {bn:5d} {bn / bb:6.2f}   {ib:18d} {i_n:5d}")
 
 
 if __name__ == "__main__":

@@ -116,3 +116,39 @@ def holm(p_values: Sequence[float], alpha: float = 0.05) -> list[bool]:
 
 def verdict(diff: Estimate) -> str:
     return "significant" if diff.significant else "not significant (the interval includes 0)"
+
+
+Z80 = 0.8416212335729143  # the normal quantile for 80 % power (one side of the test)
+
+
+def quartiles(xs: Sequence[float]) -> tuple[float, float, float]:
+    """(lower quartile, median, upper quartile), Python's "inclusive" method
+    (the spread a designer reads beside a median: half the games lie between)."""
+    if not xs:
+        return (math.nan, math.nan, math.nan)
+    if len(xs) == 1:
+        return (float(xs[0]),) * 3
+    q1, q2, q3 = statistics.quantiles(xs, n=4, method="inclusive")
+    return (q1, q2, q3)
+
+
+def games_needed(p: float, delta: float) -> int:
+    """Games per arm to see a change of `delta` from a rate `p` at 80 % power and
+    a two-sided 5 % level, two independent samples (Fleiss's formula without
+    continuity correction): n = (z_a·√(2·p̄·q̄) + z_b·√(p1·q1 + p2·q2))² / δ²,
+    p̄ the mean of p1 = p and p2 = p ± δ (toward 50 %, so p2 stays a rate)."""
+    if not 0 < delta < 1 or not 0 <= p <= 1:
+        raise ValueError("a rate in [0, 1] and a change in (0, 1)")
+    p2 = p + delta if p + delta <= 1 and (p <= 0.5 or p - delta < 0) else p - delta
+    bar = (p + p2) / 2
+    root = Z95 * math.sqrt(2 * bar * (1 - bar)) + Z80 * math.sqrt(p * (1 - p) + p2 * (1 - p2))
+    return math.ceil((root / delta) ** 2)
+
+
+def pairs_needed(sd: float, delta: float) -> int:
+    """Pairs (seeds played both ways) to see a mean paired difference of `delta`
+    at 80 % power and a two-sided 5 % level, given the per-pair differences'
+    standard deviation `sd`: n = ((z_a + z_b)·sd / δ)² (the normal approximation)."""
+    if not delta > 0 or not sd >= 0:
+        raise ValueError("a positive change and a standard deviation")
+    return max(2, math.ceil(((Z95 + Z80) * sd / delta) ** 2))

@@ -292,7 +292,11 @@ class Daemon:
             if self.table.paused:  # stopped before the stop, still stopped: say so first
                 held = [{"seq": None, "t": self.table.t, "type": "say", "in": None, "to": TABLE,
                          "key": "clock-paused", "text": self.table.phrasebook.render("clock-paused")}]
-            return held + self.situation_report()
+            asked = [{"seq": None, "t": self.table.t, "type": "say", "in": None, "to": ev.fields["to"],
+                      "key": ev.fields["key"], "text": self.table.phrasebook.render(ev.fields["key"],
+                                                                                    ev.fields.get("params"))}
+                     for ev in self.table.pending_prompts()]  # each seat's pending question, in its earphone
+            return held + self.situation_report() + asked
 
     def situation_report(self) -> list[LogEvent]:
         """Where the table stands, as phrases to speak after a resume (the game's

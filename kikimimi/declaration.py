@@ -38,6 +38,10 @@ KitHook = Callable[[int, Mapping[str, Any]], tuple[Sequence[str], Sequence[str]]
 #: Every value each phrase parameter can take at such a table (`kikimimi.voice.domains`).
 ValuesHook = Callable[[int, Mapping[str, Any]], Mapping[str, Sequence[Any]]]
 
+#: Who may answer HINT (`Declaration.hint`).
+HINT_ANSWERERS = ("runtime", "game")
+#: Tags that are the runtime's, not a game's pieces: seat tokens and command tags.
+RUNTIME_PREFIXES = ("seat:", "cmd:")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -56,7 +60,8 @@ class Declaration:
     #: The count the rules call official (the default of `kikimimi sim`, `serve`, the tests).
     official_players: int | None = None
     #: Every piece tag of the game, or a function of the player count giving them.  Seat
-    #: tokens and the contract's command tags are the runtime's: a game leaves them out.
+    #: tokens and the contract's command tags are the runtime's: a game leaves them out, and
+    #: a game with a `kit` need not list here what its kit already names (`known_tags`).
     tags: frozenset[str] | Callable[[int], frozenset[str]] = frozenset()
     #: The tag sets the pieces belong to (`kikimimi tags enroll SET`); the name when left out.
     tag_sets: tuple[str, ...] = ()
@@ -85,8 +90,16 @@ class Declaration:
     #: `kikimimi diagram GAME`: a function () -> Mermaid text, drawn from the phases that run.
     diagram: str | None = None
     #: The look-alike sets of a table (`kikimimi.kit`); None: each player holds a seat token
-    #: and HINT, and the table holds every piece.
+    #: and HINT, and the table holds every piece.  A game with a kit gets exactly its kit's
+    #: seat tokens and command tags: a contract command tag (or a seat token) its kit does not
+    #: name is refused by the runtime in one line, in the scanning seat's earphone, and never
+    #: reaches the game as a piece (`kikimimi.kit.table_tags`).
     kit: KitHook | None = None
+    #: Who answers HINT (`cmd:hint` on a hand reader): "runtime" (the default) speaks
+    #: `kikimimi.hints.hint(play, seat)` from the play's `sight` (and `own`) and never passes
+    #: the tag to the game; "game" leaves it to a game whose HINT needs the input itself (the
+    #: hidden-role games read the scan's time).  A play without `sight` always answers it.
+    hint: str = "runtime"
     #: Phrase parameter values, so every phrase renders before it is needed; None: each
     #: parameter is rendered when first said.
     phrase_values: ValuesHook | None = None
@@ -119,6 +132,8 @@ class Declaration:
         if not self.package:
             object.__setattr__(self, "package", _package_of(self.play))
         object.__setattr__(self, "commands", tuple(self.commands))
+        if self.hint not in HINT_ANSWERERS:
+            raise ValueError(f"{self.name}: hint must be one of {', '.join(HINT_ANSWERERS)}, not {self.hint!r}")
 
     # -- the one play ---------------------------------------------------------------
     def new_play(self, players: int, options: Mapping[str, Any] | None = None) -> Play:
@@ -137,8 +152,16 @@ class Declaration:
             raise ValueError(f"{self.name} is for {self.min_players}-{self.max_players} players, not {players}")
 
     def known_tags(self, players: int) -> frozenset[str]:
-        """Every piece tag at a table of `players`."""
-        return self.tags(players) if callable(self.tags) else self.tags
+        """Every piece tag at a table of `players`: the declared tags and the pieces of the
+        kit at the default options (its seat tokens and command tags are the runtime's)."""
+        tags = self.tags(players) if callable(self.tags) else self.tags
+        if self.kit is None:
+            return tags
+        try:
+            own, table = self.kit(players, {})
+        except Exception:  # a kit that needs options to be listed: the declared tags alone
+            return tags
+        return tags | frozenset(p for p in (*own, *table) if not p.startswith(RUNTIME_PREFIXES))
 
     def check_options(self, players: int, options: Mapping[str, Any]) -> None:
         """Refuse bad options with a one-line `ValueError` naming the option.
@@ -180,7 +203,8 @@ class Declaration:
             phrase_values=values if callable(values) else None,
             pause_when_reader_lost=bool(getattr(game, "pause_when_reader_lost", False)),
             pause_when_field_lost=bool(getattr(game, "pause_when_field_lost", False)),
-            seat_bots=bool(getattr(game, "seat_bots", False)))
+            seat_bots=bool(getattr(game, "seat_bots", False)),
+            hint=str(getattr(game, "hint_answered_by", "runtime")))
 
 
 def _package_of(play: type) -> str:

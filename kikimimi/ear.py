@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from kikimimi.phrases import Phrasebook
-from kikimimi.protocol import TABLE, seat_audience
+from kikimimi.protocol import REVEAL, TABLE, audiences_of, seat_audience
 
 #: The bot kind that selects ear bots on the command line.
 EAR = "ear"
@@ -163,11 +163,17 @@ def spoken_params(book: Phrasebook, params: Mapping[str, Any]) -> dict[str, Any]
 
 def heard_by(ev: Mapping[str, Any], seat: int | None, book: Phrasebook) -> Heard | None:
     """What `seat`'s ear (None: the speaker only) hears of one log event, if anything."""
-    if ev.get("type") != "say":
+    kind = ev.get("type")
+    if kind == REVEAL:  # one phrase for several earphones: this seat's, if it is listed
+        if seat is None or seat_audience(seat) not in audiences_of(ev.get("private")):
+            return None
+        to: Any = seat_audience(seat)
+    elif kind != "say":
         return None
-    to = ev.get("to")
-    if to != TABLE and (seat is None or to != seat_audience(seat)):
-        return None
+    else:
+        to = ev.get("to")
+        if to != TABLE and (seat is None or to != seat_audience(seat)):
+            return None
     return Heard(str(to), str(ev.get("key")), spoken_params(book, ev.get("params") or {}), str(ev.get("text", "")))
 
 

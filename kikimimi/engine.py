@@ -25,16 +25,18 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from kikimimi import public, seat_bots, stand_in
+from kikimimi import choices, hints, public, seat_bots, stand_in
 from kikimimi.game_files import tagmap_file
+from kikimimi.kit import table_tags
 from kikimimi.phrases import Phrasebook
-from kikimimi.protocol import COMMAND_TAGS, REFEREE, TABLE, Event, Input, Play, reader_input, seat_audience
+from kikimimi.protocol import REFEREE, REVEAL, TABLE, Event, Input, Play, reader_input, seat_audience
 from kikimimi.registry import UnknownGame, declaration
 from kikimimi.script import Garbled, Header, ScriptError, dumps, is_clock_line, is_undo, iter_dicts
 from kikimimi.tagmap import load_tagmap, normalise_uid
 from kikimimi.voice.settings import is_voice_command, parse_voice_command
 
 LogEvent = dict[str, Any]
+_HINT = hints.HINT_TAG
 _isfinite = math.isfinite
 READER_STATES = ("lost", "back")
 #: The referee's clock commands, handled by the runtime for every game.
@@ -99,9 +101,16 @@ class Table:
         self.phrasebook = _phrasebook(header.lang, decl.name)
         self._render = self.phrasebook.render
         seats = range(1, header.players + 1)
-        self.known_tags = (
-            decl.known_tags(header.players) | COMMAND_TAGS | {f"seat:{k}" for k in seats}
-        )
+        try:  # a game with a kit: exactly its kit's seat tokens and command tags, and its pieces
+            self.known_tags = table_tags(decl, header.players, header.options)
+        except Exception as exc:  # a kit that cannot be listed at these options: one line
+            raise ScriptError(f"{decl.name}: the kit: {exc}") from None
+        #: HINT on a hand reader is answered here, from the play's `sight` (hints.hint).
+        self._runtime_hint = decl.hint == "runtime" and callable(getattr(self.game, "sight", None))
+        #: The question pending for each seat (`kikimimi.choices`), while it waits for its answer.
+        self.choices: dict[int, choices.Choice] = {}
+        #: The count so far of each pending amount (`choices.ask_amount`), by seat.
+        self._amounts: dict[int, int] = {}
         self.tagmap = {normalise_uid(k): v for k, v in (tagmap or {}).items()}
         self.hand_seats = set(hand_seats) if hand_seats is not None else set(seats)
         self.has_field = has_field
@@ -171,6 +180,10 @@ class Table:
         if game.over:
             return out + [self._error(line, t, "the game is over"),
                           self._say(self._answer_to(parsed), "game-is-over", {}, t, line)]
+        if parsed.tag == _HINT or self.choices:  # HINT, or a question pending (nearly every input: neither)
+            own = self.runtime_scan(parsed, t, line)
+            if own is not None:
+                return out + own
         try:
             events = game.handle(parsed)
             if parsed.console is not None:  # the console's refusals are the referee's
@@ -202,6 +215,13 @@ class Table:
             self.firings += 1
             self._fired_now.append(name)
             self.t = max(self.t, when)
+            asked = choices.seat_of_timer(name)
+            if asked is not None and asked in self.choices:  # a choice's time limit: the runtime's timer
+                if self.game.over:  # nothing is asked of a game that ended
+                    self.choices.clear()
+                    continue
+                out += self._run(lambda: self._chosen(self.choices[asked], None, at, None), self.t, None)
+                continue
             out += self._run(lambda: self.game.handle(Input(t=at, timer=name)), self.t, None)
         self.t = max(self.t, t)
         return out
@@ -256,7 +276,15 @@ class Table:
         logged, because it follows an input (an undo, a reader back) that a
         replay applies too."""
         hook = getattr(self.game, "situation", None)
-        return self._run(hook, t, line) if callable(hook) else []
+        out = self._run(hook, t, line) if callable(hook) else []
+        return out + self._log_events(self.pending_prompts(), t, line)
+
+    def pending_prompts(self) -> list[Event]:
+        """Each pending question again, in its seat's earphone (after an undo, a resume, a
+        reader back): a player who missed it can still answer.  None once the game is over."""
+        if self.game.over:
+            return []
+        return [self._reminder(c) for _, c in sorted(self.choices.items())]
 
     def close(self) -> None:
         """This table is being discarded: let the game release what it holds."""
@@ -387,6 +415,100 @@ class Table:
     def _answer_to(inp: Input) -> str:
         return seat_audience(inp.seat) if inp.seat is not None else TABLE
 
+    # -- the runtime's own scans: HINT and choices (kikimimi.choices) ---------
+    def runtime_scan(self, inp: Input, t: float, line: int) -> list[LogEvent] | None:
+        """A hand scan the runtime answers, never the game: HINT (where the runtime answers
+        it), else a scan of a seat with a question pending.  None: the game's input."""
+        if inp.reader != "hand" or inp.removed or inp.seat is None:
+            return None
+        seat = inp.seat
+        if inp.tag == _HINT:  # a game that answers HINT itself gets it, question pending or not
+            return self._run(lambda: self._hint(seat), t, line) if self._runtime_hint else None
+        if seat in self.choices:
+            return self._choice_scan(inp, t, line)
+        return None
+
+    def _hint(self, seat: int) -> list[Event]:
+        """HINT: what the seat could see and what it holds, then its pending question again."""
+        out = hints.hint(self.game, seat)  # type: ignore[arg-type]  # checked: the play has `sight`
+        return out + ([self._reminder(self.choices[seat])] if seat in self.choices else [])
+
+    @staticmethod
+    def _reminder(choice: choices.Choice) -> Event:
+        return Event("say", {"to": seat_audience(choice.seat), "key": choice.prompt, "params": dict(choice.params)})
+
+    def _choice_scan(self, inp: Input, t: float, line: int) -> list[LogEvent]:
+        """A scan on the hand reader of a seat with a question pending: its answer, or refused
+        in one line (to that seat only: what it tried can tell its hand) and asked again."""
+        choice = self.choices[inp.seat or 0]
+        tag = inp.tag or ""
+        if tag not in choice.among:
+            me = seat_audience(choice.seat)
+            return self._log_events([
+                Event("error", {"message": f"{tag} does not answer {choice.name}", "private": me}),
+                Event("say", {"to": me, "key": "choice-refused", "params": {}}), self._reminder(choice)], t, line)
+        if choice.kind == choices.AMOUNT:
+            return self._amount_scan(choice, tag, inp.t, t, line)
+        return self._run(lambda: self._chosen(choice, choice.value_of(tag), inp.t, line), t, line)
+
+    def _amount_scan(self, choice: choices.Choice, tag: str, at: float, t: float, line: int) -> list[LogEvent]:
+        """A tap counts one more (said back, to that seat only); the confirming tag settles
+        the count.  Past `most` or short of `least`: refused in one line, the count kept."""
+        me, count = seat_audience(choice.seat), self._amounts.get(choice.seat, 0)
+        if tag == choice.tap and count >= choice.most:
+            why, key = f"{choice.name}: {choice.most} at most", "choice-amount-most"
+        elif tag != choice.tap and count < choice.least:
+            why, key = f"{choice.name}: {choice.least} at least", "choice-amount-least"
+        elif tag == choice.tap:
+            self._amounts[choice.seat] = count + 1
+            return self._log_events([
+                Event(choices.TAP, {"seat": choice.seat, "name": choice.name, "amount": count + 1, "private": me}),
+                Event("say", {"to": me, "key": choice.counted, "params": {"amount": count + 1}})], t, line)
+        else:
+            return self._run(lambda: self._chosen(choice, count, at, line), t, line)
+        return self._log_events([Event("error", {"message": why, "private": me}),
+                                 Event("say", {"to": me, "key": key, "params": {}})], t, line)
+
+    def _chosen(self, choice: choices.Choice, value: int | str | bool | None, at: float,
+                line: int | None) -> list[Event]:
+        """The question is settled (answered, or its time ran out): logged for the seat and the
+        referee, then the game's `answered` with the typed answer."""
+        del self.choices[choice.seat]
+        self._amounts.pop(choice.seat, None)
+        if self.timers.pop(choices.timer_name(choice.seat), None) is not None:
+            self._timers_changed()
+        answered = getattr(self.game, "answered")
+        out = [Event(choices.CHOSEN, {"seat": choice.seat, "name": choice.name, "value": value,
+                                      "private": seat_audience(choice.seat)})]
+        if value is None:
+            out.append(Event("say", {"to": seat_audience(choice.seat), "key": "choice-timed-out", "params": {}}))
+        return out + list(answered(choices.Answer(at, line, choice.seat, choice.name, value)))
+
+    def _open_choice(self, fields: Mapping[str, Any], t: float) -> choices.Choice | str:
+        """A game's question, checked and kept (its time limit set on the game's clock)."""
+        got = choices.parse(fields, self.header.players)
+        if isinstance(got, str):
+            return got
+        if not callable(getattr(self.game, "answered", None)):
+            return f"choice {got.name!r}: the game has no answered(answer) to take the answer"
+        strange = sorted(got.among - self.known_tags)
+        if strange:
+            return f"choice {got.name!r}: {strange[0]} is no tag of this table (add it to the game's kit)"
+        self.choices[got.seat] = got
+        self._amounts.pop(got.seat, None)
+        name = choices.timer_name(got.seat)
+        if got.timeout is not None:
+            self.timers[name] = self.game_time(t) + got.timeout
+        else:
+            self.timers.pop(name, None)
+        self._timers_changed()
+        return got
+
+    def _close_choice(self, seat: Any) -> None:
+        self._amounts.pop(seat, None)
+        if self.choices.pop(seat, None) is not None and self.timers.pop(choices.timer_name(seat), None) is not None:
+            self._timers_changed()
+
     # -- events ------------------------------------------------------------
     def _run(self, step: Callable[[], Iterable[Event]], t: float, line: int | None) -> list[LogEvent]:
         try:
@@ -430,6 +552,28 @@ class Table:
                 elif type_ == "timer-cancel":
                     self.timers.pop(str(fields["name"]), None)
                     self._timers_changed()
+                elif type_ == choices.ASK:  # a question for one seat: kept here, its prompt said
+                    got = self._open_choice(fields, t)
+                    if isinstance(got, str):  # a game's bug; the referee's alone (it may name a hand's tag)
+                        seq += 1
+                        append({"seq": seq, "t": t, "type": "error", "in": line,
+                                "message": f"internal error: {got}", "private": REFEREE})
+                        continue
+                    seq += 2
+                    append({"seq": seq - 1, "t": t, "type": type_, "in": line, **fields})
+                    append({"seq": seq, "t": t, "type": "say", "in": line, "to": seat_audience(got.seat),
+                            "key": got.prompt, "text": render(got.prompt, dict(got.params)),
+                            **({"params": dict(got.params)} if got.params else {})})
+                    continue
+                elif type_ == REVEAL:  # one phrase for several earphones: its text, as a say's
+                    params = fields.get("params") or {}
+                    seq += 1
+                    append({"seq": seq, "t": t, "type": type_, "in": line, "private": fields["private"],
+                            "key": fields["key"], "text": render(fields["key"], params),
+                            **({"params": params} if params else {})})
+                    continue
+                elif type_ == choices.CANCEL:
+                    self._close_choice(fields.get("seat"))
                 seq += 1
                 append({"seq": seq, "t": t, "type": type_, "in": line, **fields})
         finally:  # a game's broken event stops the loop: the numbers given so far stay given

@@ -23,7 +23,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from kikimimi.checks import Check
+from kikimimi.declaration import Declaration
 from kikimimi.phrases import Phrasebook
+from kikimimi.protocol import COMMAND_TAGS
 
 
 @dataclass(frozen=True)
@@ -90,6 +92,21 @@ def kit_for(game: str, players: int, options: Mapping[str, Any] | None = None) -
         own = [f"seat:{k}" for k in range(1, players + 1)] + ["cmd:hint"]
         table = sorted(t for t in decl.known_tags(players) if not t.startswith(("seat:", "cmd:")))
     return Kit(decl.name, players, _ordered(own), _ordered(table))
+
+
+def table_tags(decl: Declaration, players: int, options: Mapping[str, Any] | None = None) -> frozenset[str]:
+    """Every tag a table of this game accepts from a reader.
+
+    Without a kit: the game's pieces, every seat token and every contract command tag
+    (the game refuses what it does not use).  With a kit: the game's pieces and the
+    kit's, at these options, and no other seat token or command tag, so a tag the game
+    has no use for is refused by the runtime (one line, in the scanning seat's earphone)
+    and never reaches the game as a piece."""
+    tags = decl.tags(players) if callable(decl.tags) else decl.tags
+    if decl.kit is None:
+        return tags | COMMAND_TAGS | {f"seat:{k}" for k in range(1, players + 1)}
+    own, table = decl.kit(players, dict(options or {}))
+    return tags | frozenset(own) | frozenset(table)
 
 
 def _ordered(pieces: Iterable[str]) -> tuple[str, ...]:

@@ -10,7 +10,7 @@ import sys
 from collections.abc import Collection, Mapping, Sequence
 from typing import Any, TextIO
 
-from kikimimi.protocol import TABLE
+from kikimimi.protocol import TABLE, each_audience
 
 
 class TextOutput:
@@ -21,9 +21,10 @@ class TextOutput:
 
     def emit(self, events: Sequence[Mapping[str, Any]], cause_hand_seat: int | None = None) -> list[str]:
         for ev in events:
-            line = self.format(ev)
-            if line is not None:
-                print(line, file=self.stream, flush=True)
+            for one in each_audience(ev):  # a reveal: a line per earphone, as each hears it
+                line = self.format(one)
+                if line is not None:
+                    print(line, file=self.stream, flush=True)
         return []
 
     def format(self, ev: Mapping[str, Any]) -> str | None:

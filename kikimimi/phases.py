@@ -26,9 +26,19 @@ class Move:
 class Phases:
     """The phases of one game: the first, the moves between them, the last."""
 
-    def __init__(self, first: str, moves: Iterable[tuple[str, str, str]], last: str):
+    def __init__(self, first: str, moves: Iterable[tuple[str, str, str]], last: str,
+                 *, from_any: Iterable[tuple[str, str]] = ()):
+        """`from_any`: moves any phase may make, as (to, why) — the referee's `stop`, a game
+        that ends the moment a seat wins — written once instead of a row per phase (an
+        outside author listed 17).  They go from every phase the rows name but `to` and
+        `last`, after the rows, and are drawn like them."""
         self.first, self.last = first, last
-        self.moves = tuple(Move(*row) for row in moves)
+        rows = [Move(*row) for row in moves]
+        named = list(dict.fromkeys([first, *(p for m in rows for p in (m.source, m.dest))]))
+        listed = {(m.source, m.dest) for m in rows}
+        for dest, why in from_any:
+            rows += [Move(p, dest, why) for p in named if p not in (dest, last) and (p, dest) not in listed]
+        self.moves = tuple(rows)
         self._allowed = frozenset((m.source, m.dest) for m in self.moves)
         self.names = tuple(dict.fromkeys([first, *(p for m in self.moves for p in (m.source, m.dest)), last]))
 

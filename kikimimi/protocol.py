@@ -19,7 +19,7 @@ secret), reaches only those seats and the referee.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
@@ -28,6 +28,8 @@ if TYPE_CHECKING:
 
 TABLE = "table"
 REFEREE = "referee"
+#: One phrase heard in several seats' earphones (`reveal`).
+REVEAL = "reveal"
 
 #: Command tags every game may use (CONTRACT.md).
 COMMAND_TAGS = frozenset(
@@ -163,6 +165,29 @@ def say(to: str, key: str, **params: Any) -> Event:
     (for example "trident:heart-3") are spoken by their catalogue name.
     """
     return new_event("say", {"to": to, "key": key, "params": params})
+
+
+def reveal(seats: Iterable[int], key: str, /, **params: Any) -> Event:
+    """One phrase for several seats' earphones (partners shown to each other, a card shown
+    to two players): one `reveal` event, `private` to those seats as any group secret
+    (CONTRACT.md), with the phrase's `key`, `params` and (logged) `text`.  Each listed
+    seat hears it in its own earphone; the speaker and the public view never do.  To one
+    seat it is that seat's plain `say`."""
+    to = [seat_audience(s) for s in sorted(set(seats))]
+    if not to:
+        raise ValueError("a reveal needs at least one seat")
+    if len(to) == 1:
+        return new_event("say", {"to": to[0], "key": key, "params": params})
+    return new_event(REVEAL, {"private": to, "key": key, "params": params})
+
+
+def each_audience(ev: Mapping[str, Any]) -> list[Any]:
+    """A logged `reveal` as the `say` each listed earphone hears (for what plays or prints
+    one audience at a time); any other event as it is."""
+    if ev.get("type") != REVEAL:
+        return [ev]
+    fields = {k: v for k, v in ev.items() if k not in ("type", "private")}
+    return [{**fields, "type": "say", "to": a} for a in audiences_of(ev.get("private"))]
 
 
 def say_params(to: str, key: str, params: dict[str, Any]) -> Event:

@@ -37,7 +37,7 @@ from typing import Any
 from kikimimi import declared, seat_bots
 from kikimimi.ear import EAR, EarBot, EarTable, World, heard_by
 from kikimimi.phrases import Phrasebook
-from kikimimi.protocol import REFEREE, seat_audience
+from kikimimi.protocol import REFEREE, each_audience, seat_audience
 from kikimimi.registry import declaration
 from kikimimi.script import Garbled, Header
 
@@ -183,7 +183,10 @@ class SeatBotDriver:
         if not self.seats:
             return list(events)
         silent = {seat_audience(s) for s in self.seats}
-        return [ev for ev in events if not (ev.get("type") == "say" and ev.get("to") in silent)]
+        out = []
+        for ev in events:  # a reveal is split: the seats people sit in still hear it
+            out += [one for one in each_audience(ev) if not (one.get("type") == "say" and one.get("to") in silent)]
+        return out
 
     # -- inside ------------------------------------------------------------------
     def _seat(self, change: tuple[int, str | None], item: Mapping[str, Any], ev: LogEvent) -> set[int]:

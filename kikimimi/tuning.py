@@ -21,11 +21,13 @@ and its difference from the first arm, paired by seed (`kikimimi/versus.py`).
 By default `measures` reads the game-over ranking (CONTRACT.md): a seat's win,
 or a team's in a hidden-role game, or, in a duel (a trial labelled with the
 bot it plays, `kikimimi/duel.py`), the dueller's win and place; and the game's
-length.  A game adds its own by overriding `measures`.
+length in table minutes (`kikimimi/report/minutes.py`: its timers, its talk and
+a person's time per act; script lines would count every bribe tap).  A game adds its own by overriding `measures`.
 """
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+import functools
 import itertools
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -34,6 +36,9 @@ from typing import Any
 from kikimimi import versus
 from kikimimi.declared import check_bot, part
 from kikimimi.declaration import Declaration
+from kikimimi.registry import declaration
+from kikimimi.report.minutes import table_seconds
+from kikimimi.report.run import run_all
 from kikimimi.sim import play
 
 #: A game's script lines and event log, as `kikimimi.sim.play` returns them.
@@ -98,7 +103,7 @@ def outcome_measures(trial: Trial, script: Script, log: Log) -> dict[str, float]
         out.update((f"{team} win", float(over["winner"] == team)) for team in teams)
     else:
         out.update((f"seat {e['seat']} wins", float(e["place"] == 1)) for e in sorted(ranking, key=lambda e: e["seat"]))
-    out["game length (inputs)"] = float(len(script) - 1)
+    out["game length (table minutes)"] = round(table_seconds(script, log) / 60.0, 4)  # not script lines (taps)
     return out
 
 
@@ -118,6 +123,12 @@ class Report(ABC):
 
     def plot(self, rows: Sequence[Row], path: str) -> str:
         return "plot skipped: this report is a table"
+
+    def deal(self, seed: int, players: int, options: Mapping[str, Any]) -> dict[str, Any]:
+        """The options one game of `kikimimi report` plays with: a game whose seats
+        differ by rule, not chance (the Trident's first player), rotates that
+        seat with the seed, so a seat's edge is the rules' and not the seating's."""
+        return dict(options)
 
     def measures(self, trial: Trial, script: Script, log: Log, figures: Any) -> Mapping[str, float]:
         """One game's numbers for comparing ways of playing (a win is 1 or 0)."""
@@ -169,14 +180,32 @@ def _units(rows: Sequence[tuple[Trial, Mapping[str, float]]]) -> dict[Any, dict[
     return units
 
 
+@functools.lru_cache(maxsize=8)
+def _report_of(game: str) -> Report:
+    decl = declaration(game)
+    assert decl.report is not None
+    report: Report = part(decl, decl.report)()
+    return report
+
+
+def _played(game: str, compare: bool, trial: Trial) -> tuple[Any, Mapping[str, float] | None]:
+    """One trial's figures (and measures, when ways are compared): run here or in a worker process."""
+    report = _report_of(game)
+    script, log = play(game, trial.seed, trial.players, dict(trial.options), trial.bot)
+    figures = report.figures(trial, script, log)
+    return figures, (dict(report.measures(trial, script, log, figures)) if compare else None)
+
+
 def tune(decl: Declaration, games: int, seed: int, players: int, options: Mapping[str, Any] | None = None,
          bot: str | None = None, plot: str | None = None, progress: bool = True,
-         versus_bots: Sequence[str] | None = None, variants: Mapping[str, Sequence[Any]] | None = None) -> str:
+         versus_bots: Sequence[str] | None = None, variants: Mapping[str, Sequence[Any]] | None = None,
+         workers: int = 1, baseline: str | None = None) -> str:
     """Play the report's trials and return its text (and the plot's caption).
 
     With `versus_bots` (two bot kinds or more) or `variants` (an option and the
     values to try), every way of playing plays the report's trials and the
-    ways are compared (see the module's docstring)."""
+    ways are compared (see the module's docstring).  `workers` > 1 plays the
+    trials in that many processes; the text is the same (kikimimi/report/run.py)."""
     if decl.report is None:
         raise NotImplementedError(f"{decl.name} has no batch simulation")
     bots: list[str | None] = list(versus_bots) if versus_bots else [bot]
@@ -189,22 +218,22 @@ def tune(decl: Declaration, games: int, seed: int, players: int, options: Mappin
         raise ValueError("a varied option needs at least one value")
     report: Report = part(decl, decl.report)()
     ways = arms(bots, variants, dict(options or {}))
+    if baseline is not None:
+        if len(ways) < 2:
+            raise ValueError("--baseline compares ways of playing: give --versus or --variant")
+        if baseline != versus.ALL_PAIRS:
+            versus.pairs_of([w.name for w in ways], baseline)  # names the ways when it is none of them
     asks = [Ask(games, seed, players, dict(arm.options), arm.bot) for arm in ways]
     planned = [(i, trial) for i, ask in enumerate(asks) for trial in report.trials(ask)]
-    trials: Iterable[tuple[int, Trial]] = planned
-    if progress:
-        from tqdm import tqdm
-
-        trials = tqdm(planned, desc=decl.name, unit="game")
     rows: list[list[Row]] = [[] for _ in ways]
     numbers: list[list[tuple[Trial, Mapping[str, float]]]] = [[] for _ in ways]
     compare = len(ways) > 1
-    for i, trial in trials:
-        script, log = play(decl.name, trial.seed, trial.players, dict(trial.options), trial.bot)
-        figures = report.figures(trial, script, log)
+    played = run_all(functools.partial(_played, decl.name, compare), [t for _, t in planned], workers, progress,
+                     decl.name)
+    for (i, trial), (figures, measures) in zip(planned, played):
         rows[i].append((trial, figures))
-        if compare:
-            numbers[i].append((trial, report.measures(trial, script, log, figures)))
+        if measures is not None:
+            numbers[i].append((trial, measures))
     if not compare:
         text = report.text(rows[0], asks[0])
         if plot:
@@ -212,11 +241,13 @@ def tune(decl: Declaration, games: int, seed: int, players: int, options: Mappin
         return text
     parts = [f"== {arm.name} ==\n{report.text(r, ask)}" for arm, r, ask in zip(ways, rows, asks)]
     units = {arm.name: _units(n) for arm, n in zip(ways, numbers)}
-    parts.append(versus.text(f"{decl.name}: {games} seeds from {seed}, {players} players", units))
+    parts.append(versus.text(f"{decl.name}: {games} seeds from {seed}, {players} players", units, baseline))
     text = "\n\n".join(parts)
     if plot:
         from kikimimi.plot import intervals
 
         measures, estimates = versus.rates_plotted(units)
-        text += "\n" + intervals(estimates, measures, plot, "rate (95 % interval)")
+        text += "\n" + intervals(estimates, measures, plot, "rate (95 % interval)",
+                                 f"{decl.name}: {games} seeds from {seed}, {players} players, each way of playing "
+                                 "(the full report: kikimimi report)")
     return text

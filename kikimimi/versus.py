@@ -6,11 +6,16 @@ of a seat or team is 1 or 0, a game's length is a count).  This module only
 does the statistics, on plain numbers, so every game's report shares it:
 
 - each arm's figure with its 95 % interval (Wilson's for a rate);
-- each arm against the first (the reference): the mean of the per-seed
-  differences (paired by seed, so the deal's luck cancels) with its normal
-  95 % interval, or the two samples' difference (Welch) when the seeds differ;
+- each arm against a baseline (the first, or one named) or every pair of arms:
+  the mean of the per-seed differences (paired by seed, so the deal's luck
+  cancels) with its normal 95 % interval, or the two samples' difference
+  (Welch) when the seeds differ;
 - one line naming the differences that stay significant after Holm's
-  correction over every comparison the report makes.
+  correction over the independent questions: of measures that always add up
+  to one game (the islanders' win and the witches' when nobody else can win;
+  every seat's win in a game one seat wins) the last is left out, since it is
+  the others' answer again;
+- the interaction of two varied options (a 2×2 contrast, paired by seed).
 """
 from __future__ import annotations
 
@@ -101,15 +106,74 @@ def difference(measure: str, arm: str, reference: str, a: Units, b: Units) -> Di
     return Difference(measure, arm, reference, diff, pairs, p)
 
 
-def differences(arms: Mapping[str, Units]) -> list[Difference]:
-    """Every arm after the first against the first, on every measure, Holm's call included."""
+ALL_PAIRS = "all"
+
+
+def pairs_of(names: Sequence[str], baseline: str | None = None) -> list[tuple[str, str]]:
+    """(arm, reference) pairs: each arm against the baseline (default the first),
+    or every pair of arms when the baseline is ALL_PAIRS."""
+    if baseline == ALL_PAIRS:
+        return [(b, a) for i, a in enumerate(names) for b in names[i + 1:]]
+    ref = names[0] if baseline is None else baseline
+    if ref not in names:
+        raise ValueError(f"--baseline {ref!r}: no such arm (have: {', '.join(names)})")
+    return [(n, ref) for n in names if n != ref]
+
+
+def _family(measure: str) -> str:
+    return measure.rsplit(" ", 1)[-1]
+
+
+def independent(arms: Mapping[str, Units], measures: Sequence[str]) -> list[str]:
+    """The measures that are separate questions: within a family of rates (the
+    same last word, "win" or "wins") whose values add up to exactly 1 in every
+    game of every arm, the last is the others' answer again and is left out."""
+    rates = [m for m in measures if kind(arms, m) == RATE]
+    families: dict[str, list[str]] = {}
+    for m in rates:
+        families.setdefault(_family(m), []).append(m)
+    dropped = set()
+    for members in families.values():
+        if len(members) < 2:
+            continue
+        sums = [sum(float(f[m]) for m in members if m in f)
+                for units in arms.values() for f in units.values()]
+        if sums and all(abs(x - 1.0) < 1e-9 for x in sums):
+            dropped.add(members[-1])
+    return [m for m in measures if m not in dropped]
+
+
+def differences(arms: Mapping[str, Units], baseline: str | None = None,
+                measures: Sequence[str] | None = None) -> list[Difference]:
+    """Each comparison (pairs_of) on every measure, Holm's call over the
+    independent ones (a left-out complement keeps holm False)."""
     names = list(arms)
     if len(names) < 2:
         return []
-    ref = names[0]
-    found = [difference(m, arm, ref, arms[arm], arms[ref]) for m in measures_of(arms) for arm in names[1:]]
-    keep = confidence.holm([d.p for d in found])
-    return [Difference(d.measure, d.arm, d.reference, d.diff, d.paired, d.p, k) for d, k in zip(found, keep)]
+    chosen = list(measures) if measures is not None else measures_of(arms)
+    found = [difference(m, arm, ref, arms[arm], arms[ref]) for m in chosen for arm, ref in pairs_of(names, baseline)]
+    asked = set(independent(arms, chosen))
+    tested = [i for i, d in enumerate(found) if d.measure in asked]
+    keep = dict(zip(tested, confidence.holm([found[i].p for i in tested])))
+    return [Difference(d.measure, d.arm, d.reference, d.diff, d.paired, d.p, keep.get(i, False))
+            for i, d in enumerate(found)]
+
+
+def questions(found: Sequence[Difference], arms: Mapping[str, Units]) -> int:
+    """How many comparisons Holm's correction counted."""
+    asked = set(independent(arms, list(dict.fromkeys(d.measure for d in found))))
+    return sum(d.measure in asked for d in found)
+
+
+def interaction(measure: str, cells: Sequence[Units]) -> tuple[Estimate, int]:
+    """The 2×2 contrast (a11 − a10) − (a01 − a00) of two varied options, paired by
+    the units all four cells played: how much the second option's effect changes
+    with the first.  Returns the estimate and the number of units."""
+    a00, a01, a10, a11 = cells
+    keys = [k for k in a00 if all(k in c and measure in c[k] for c in cells)]
+    values = [float(a11[k][measure]) - float(a10[k][measure]) - float(a01[k][measure]) + float(a00[k][measure])
+              for k in keys]
+    return confidence.mean(values), len(keys)
 
 
 def _figure(est: Estimate, how: str) -> str:
@@ -120,11 +184,12 @@ def _diff(est: Estimate, how: str) -> str:
     return est.points() if how in (RATE, POINTS) else est.plain()
 
 
-def text(title: str, arms: Mapping[str, Units]) -> str:
-    """The comparison block: per measure, each arm's figure and its difference from the first."""
+def text(title: str, arms: Mapping[str, Units], baseline: str | None = None) -> str:
+    """The comparison block: per measure, each arm's figure and its differences from the
+    baseline (the first arm unless named), or from every earlier arm (ALL_PAIRS)."""
     names = list(arms)
     width = max((len(n) for n in names), default=0)
-    found = {(d.measure, d.arm): d for d in differences(arms)}
+    every = differences(arms, baseline)
     counts = ", ".join(f"{n} {len(arms[n])}" for n in names)
     lines = [f"{title}: {len(names)} ways of playing ({counts} games)"]
     for m in measures_of(arms):
@@ -133,22 +198,20 @@ def text(title: str, arms: Mapping[str, Units]) -> str:
         for n in names:
             xs = column(arms[n], m)
             line = f"  {n:<{width}}  {_figure(summary(xs, how), how) if xs else 'none'}"
-            d = found.get((m, n))
-            if d is not None:
+            for d in (d for d in every if d.measure == m and d.arm == n):
                 line += (f"   − {d.reference}: {_diff(d.diff, how)}"
                          f"{' (paired)' if d.paired else ' (unpaired)'}, p {d.p:.3f}")
             lines.append(line)
-    every = list(found.values())
     if every:
         real = [f"{d.measure} ({d.arm} − {d.reference} {_diff(d.diff, kind(arms, d.measure))})"
                 for d in every if d.holm]
         paired = all(d.paired for d in every)
         test = ("paired by seed: the mean of the per-seed differences with its normal 95 % interval"
                 if paired else "the difference of two samples (the seeds differ): normal 95 % interval")
-        lines.append(f"significant after Holm's correction over {len(every)} comparisons at 5 %: "
+        against = "every pair of ways" if baseline == ALL_PAIRS else f"each way against {baseline or names[0]}"
+        lines.append(f"significant after Holm's correction over {questions(every, arms)} comparisons at 5 %: "
                      + ("; ".join(real) if real else "none"))
-        lines.append(f"  (intervals are 95 %; each way against {names[0]}, {test}; "
-                     "rates with Wilson's interval)")
+        lines.append(f"  (intervals are 95 %; {against}, {test}; rates with Wilson's interval)")
     return "\n".join(lines)
 
 

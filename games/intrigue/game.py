@@ -26,7 +26,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from kikimimi import hints
+from kikimimi import choices, hints
 from kikimimi.commands import Command, dispatch, refusal, stop_command
 from kikimimi.hints import Line, line
 from kikimimi.kit import own_set
@@ -150,6 +150,14 @@ class IntrigueGame(Play):
             self._out += refusal(None, "Intrige is played on the hand readers", "hand-reader-only")
         else:
             self._scan(inp.seat, inp.tag)
+        self._out = []
+        return out
+
+    def answered(self, answer: choices.Answer) -> list[Event]:
+        """The seat token that answers "send it where?" (the runtime's pending choice)."""
+        out = self._out = []
+        if isinstance(answer.value, int) and not isinstance(answer.value, bool):
+            self._send(answer.seat, answer.value, asked=False)
         self._out = []
         return out
 
@@ -415,18 +423,31 @@ class IntrigueGame(Play):
             self._out += refusal(seat, f"{tag} is not in seat {seat}'s hand", "not-in-hand")
         else:
             self.chosen = tag
-            self._tell(seat, "send-chosen", **self._who(tag))
+            self._ask_target(seat)
 
-    def _send(self, seat: int, target: int) -> None:
+    def _ask_target(self, seat: int) -> None:
+        """Where to send the chosen advisor: a seat token, taken by the runtime (`kikimimi.choices`).
+        Every seat answers it, its own too, so that a wrong mansion is refused with the rule's
+        own words (`_send`) and then asked again."""
+        self._out.append(choices.ask_seat(seat, "send", "send-chosen", among=self.seats, **self._who(self.chosen or "")))
+
+    def _send(self, seat: int, target: int, asked: bool = True) -> None:
+        """`asked`: the runtime may still hold the question (the console's `act`/`send` came
+        another way), so a send takes it back; an answer to it settled it already."""
         tag = self.chosen
         if tag is None:
             self._out += refusal(seat, f"seat {seat} scanned a seat token before an advisor", "choose-advisor-first")
-        elif target == seat:
-            self._out += refusal(seat, "an advisor is never sent to its own mansion", "not-own-garden")
-        elif target in self.sent_to:
-            self._out += refusal(seat, f"seat {seat} has already sent an advisor to seat {target}", "different-mansion",
-                                 target=target)
+        elif target == seat or target in self.sent_to:
+            if target == seat:
+                self._out += refusal(seat, "an advisor is never sent to its own mansion", "not-own-garden")
+            else:
+                self._out += refusal(seat, f"seat {seat} has already sent an advisor to seat {target}",
+                                     "different-mansion", target=target)
+            if not asked:  # the answer settled the question: ask it again
+                self._ask_target(seat)
         else:
+            if asked:
+                self._out.append(choices.cancel(seat))
             self.chosen = None
             self.where[tag] = Place(GARDEN, target)
             self.gardens[target].append(tag)
@@ -493,9 +514,6 @@ class IntrigueGame(Play):
         roles = [advisor_of(t).role for t in self.hand(seat)]
         return [line("hint-hand", count=len(roles), roles=roles), line("cash", cash=self.cash[seat])]
 
-    def _hint(self, seat: int) -> None:
-        self._out += hints.hint(self, seat)
-
     def situation(self) -> list[Event]:
         """Where the table stands, on the speaker (after an undo, a resume or a reader coming back):
         whose turn, and the call that is waiting to be answered."""
@@ -523,17 +541,13 @@ class IntrigueGame(Play):
 
     # -- inputs ------------------------------------------------------------------------------------
     def _scan(self, seat: int, tag: str) -> None:
-        if tag == "cmd:hint":
-            self._hint(seat)
-        elif tag in ("cmd:bribe", "cmd:ok"):
+        if tag in ("cmd:bribe", "cmd:ok"):
             if self.state != "offers":
                 self._out += refusal(seat, "no offer is being made now", "no-offer-now")
             elif tag == "cmd:bribe":
                 self._bribe_tap(seat)
             else:
                 self._confirm_offer(seat)
-        elif tag.startswith("cmd:"):
-            self._out += refusal(seat, f"{tag} means nothing in Intrige", "no-such-command")
         elif tag.startswith("seat:"):
             if self.state != "dispatching" or seat != self.turn:
                 self._out += refusal(seat, f"seat {seat} cannot send an advisor now", "not-now")
@@ -583,7 +597,7 @@ class IntrigueGame(Play):
         self._scan(seat, "cmd:ok")
 
     def console_hint(self, t: float, seat: int) -> None:
-        self._scan(seat, "cmd:hint")
+        self._out += hints.hint(self, seat)
 
     def console_next(self, t: float) -> None:
         if self.state == "offers":

@@ -20,6 +20,7 @@ GAME = Declaration(
     bots=("reason", "plain", "reason-core", "ear"), bot_table=".bots:Mafia42Simulation",
     report=".tuning:Mafia42Report", diagram=".game:diagram",
     pause_when_reader_lost=True,  # a seat whose reader is lost cannot act: its phase's clock stops
+    hint="game",  # its HINT reads the scan's time (the clocks left): the game answers it
     seat_bots=True)  # every act is a labelled token: a bot can take an empty seat
 
 __all__ = ["GAME", "Mafia42Game", "Catalogue", "default_catalogue", "Decision", "Seat", "decide", "sides"]

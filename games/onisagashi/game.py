@@ -98,8 +98,6 @@ class OnisagashiGame(Play):
             seat = inp.seat or 0
             if tag == "cmd:raise":
                 return self._raise(seat)
-            if tag == "cmd:hint":
-                return self._hint(seat)
             parsed = parse_tag(tag)
             if parsed is None:
                 return refusal(seat, f"{tag} has no use in onisagashi", "not-now")
@@ -287,9 +285,6 @@ class OnisagashiGame(Play):
         if len(seats) == 1:
             return [say(me, "card-held", card=tag, seat=seats[0])]
         return [say(me, "card-not-answer", card=tag, seats=seats)]
-
-    def _hint(self, seat: int) -> list[Event]:
-        return hints.hint(self, seat)
 
     def _assistant_hint(self, seat: int) -> list[Line]:
         """The full assistant's advice: from this seat's own knowledge only."""

@@ -461,9 +461,7 @@ class TridentGame(PhaseModel, Play):
 
     # -- declarations and the console ---------------------------------------------
     def _declare(self, seat: int, what: str) -> None:
-        if what == "hint":
-            self._out += hints.hint(self, seat)
-        elif what not in DECLARATIONS:
+        if what not in DECLARATIONS:
             self._out += refusal(seat, f"cmd:{what} means nothing in The Trident", "no-such-declaration")
         elif self.state == "dealing":
             self._out += refusal(seat, "the deal is not finished", "deal-short", **self._short())

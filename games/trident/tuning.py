@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import statistics
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from kikimimi import duel as duels
@@ -90,6 +90,11 @@ class TridentReport(Report):
 
     def figures(self, trial: Trial, script: Script, log: Log) -> dict[str, Any]:
         return game_stats(script, log)
+
+    def deal(self, seed: int, players: int, options: Mapping[str, Any]) -> dict[str, Any]:
+        """The first player rotates with the seed (unless `--option first=N` fixes it):
+        `kikimimi report` then reads each seat's edge by its place in the turn order."""
+        return {"first": seed % players + 1, **options}
 
     def text(self, rows: Sequence[Row], ask: Ask) -> str:
         if ask.bot in SEARCH:

@@ -16,6 +16,7 @@ GAME = Declaration(
     bots=("reason", "reason-town", "reason-witches", "plain", "random", "ear"), bot_table=".bots:WitchSimulation",
     report=".tuning:WitchReport", diagram=".rules:diagram",
     pause_when_reader_lost=True,  # a seat that cannot act at night: the night's clock stops
+    hint="game",  # its HINT reads the scan's time (the clocks left): the game answers it
     pause_when_field_lost=True,  # the field reader is the microphone: its outage is charged to no speaker
     seat_bots=True)  # every act is a labelled token or typed speech: a bot can take an empty seat
 

@@ -47,6 +47,11 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--variant", action="append", default=[], metavar="KEY=V1,V2",
                    help="with --games: play each value of an option on the same seeds and compare "
                         "(repeatable: every combination)")
+    p.add_argument("--baseline", default=None, metavar="WAY",
+                   help="with --versus/--variant: the way the others are compared with (default the first), "
+                        "or 'all' for every pair")
+    p.add_argument("--workers", default="1", metavar="N|auto",
+                   help="with --games: play the games in N processes (the same report)")
     p.add_argument("--narrate", action="store_true",
                    help="print what is spoken, as text, instead of the event log")
     p.add_argument("--voice", choices=("auto", "audio", "text"), default=None,
@@ -59,6 +64,27 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                    help="play through a live table with the console API open (kikimimi console attaches); "
                         "the journal is the recording")
     p.set_defaults(func=cmd_sim)
+
+    p = sub.add_parser("report", help="the designer's report: many bot games as one accessible HTML page")
+    p.add_argument("game", help=f"one of: {', '.join(game_names())}")
+    p.add_argument("--games", type=int, default=200, metavar="N", help="games per arm and player count (200)")
+    p.add_argument("--seed", type=int, default=1, help="the first seed (N seeds from it, the same in every arm)")
+    p.add_argument("--players", default=None, metavar="K,K",
+                   help="player counts, e.g. 6,8,10 (default: the game's official count)")
+    p.add_argument("--bot", default=None, help="bot kind (game-specific; sim GAME --options lists them)")
+    p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="game option (repeatable)")
+    p.add_argument("--versus", metavar="BOT,BOT", default=None, help="bot kinds to set side by side")
+    p.add_argument("--variant", action="append", default=[], metavar="KEY=V1,V2",
+                   help="an option's values to compare (repeatable: every combination)")
+    p.add_argument("--baseline", default=None, metavar="ARM",
+                   help="the arm the others are compared with (default the first), or 'all' for every pair")
+    p.add_argument("--detect", type=float, default=None, metavar="POINTS",
+                   help="also say how many games show a change of POINTS percentage points at 80 %% power")
+    p.add_argument("--workers", default="1", metavar="N|auto", help="processes playing games (same report)")
+    p.add_argument("--cluster", default=None, metavar="ADDRESS",
+                   help="play the games on a Ray cluster (host:port, or auto; needs kikimimi[cluster])")
+    p.add_argument("-o", "--output", default=None, metavar="FILE", help="the HTML file (default: GAME-report.html)")
+    p.set_defaults(func=cmd_report)
 
     p = sub.add_parser("diagram", help="draw a game's state machine (Mermaid text)")
     p.add_argument("game")
@@ -204,8 +230,8 @@ def cmd_sim(args: argparse.Namespace) -> int:
         except (NotImplementedError, ValueError) as exc:
             raise CliError(str(exc)) from None
         return 0
-    if (args.versus or args.variant) and args.games is None:
-        raise CliError("--versus and --variant compare many games: give --games N")
+    if (args.versus or args.variant or args.baseline) and args.games is None:
+        raise CliError("--versus, --variant and --baseline compare many games: give --games N")
     if args.games is not None:
         from kikimimi.tuning import tune
 
@@ -214,10 +240,13 @@ def cmd_sim(args: argparse.Namespace) -> int:
         versus_bots = [b.strip() for b in args.versus.split(",")] if args.versus else None
         if versus_bots is not None and (len(versus_bots) < 2 or not all(versus_bots)):
             raise CliError(f"--versus {args.versus!r}: give two bot kinds or more, e.g. --versus human,search")
+        from kikimimi.report.run import workers_wanted
+
         try:
             report = tune(decl, args.games, args.seed, players, options, bot=args.bot,
                           plot=args.plot, progress=sys.stderr.isatty(),
-                          versus_bots=versus_bots, variants=parse_variants(args.variant))
+                          versus_bots=versus_bots, variants=parse_variants(args.variant),
+                          workers=workers_wanted(args.workers), baseline=args.baseline)
         except (NotImplementedError, ValueError) as exc:
             raise CliError(str(exc)) from None
         print(report)
@@ -274,6 +303,52 @@ def _serve_sim(decl: Declaration, args: argparse.Namespace, players: int, option
                   lang=args.lang, pace=args.pace or 1.0, watch=narrate)
     except (NotImplementedError, ScriptError, ValueError) as exc:
         raise CliError(str(exc)) from None
+    return 0
+
+
+def parse_counts(text: str | None, decl: Declaration) -> list[int]:
+    """`--players 6,8,10` -> [6, 8, 10]; none: the game's official count."""
+    if text is None:
+        return [decl.default_players]
+    try:
+        counts = [int(part) for part in text.split(",")]
+    except ValueError:
+        raise CliError(f"--players {text!r}: give player counts like 6,8,10") from None
+    if len(set(counts)) != len(counts) or len(counts) > 16:
+        raise CliError(f"--players {text!r}: each count once, at most 16 counts")
+    return counts
+
+
+def cmd_report(args: argparse.Namespace) -> int:
+    """`kikimimi report GAME`: play the arms' games and write the HTML page."""
+    from kikimimi.report.build import command_line, make, plan_of
+    from kikimimi.report.run import workers_wanted
+
+    decl = _load_game(args.game)
+    counts = parse_counts(args.players, decl)
+    versus_bots = [b.strip() for b in args.versus.split(",")] if args.versus else None
+    if versus_bots is not None and (len(versus_bots) < 2 or not all(versus_bots)):
+        raise CliError(f"--versus {args.versus!r}: give two bot kinds or more, e.g. --versus plain,reason")
+    if versus_bots and args.bot:
+        raise CliError("give either --bot or --versus, not both")
+    output = args.output or f"{decl.name}-report.html"
+    if not Path(output).resolve().parent.is_dir():  # said before the games, not after them
+        raise CliError(f"-o {output}: no such folder")
+    try:
+        workers = workers_wanted(args.workers)
+        command = command_line(decl.name, args.games, args.seed, counts, args.option, args.versus, args.bot,
+                               args.variant, args.baseline, args.detect, output)
+        plan, jobs = plan_of(decl, args.games, args.seed, counts, parse_options(args.option),
+                             versus_bots or [args.bot], parse_variants(args.variant), args.baseline, args.detect,
+                             command)
+        html = make(decl, plan, jobs, workers, cluster=args.cluster)
+    except (NotImplementedError, ValueError) as exc:
+        raise CliError(str(exc)) from None
+    try:
+        Path(output).write_text(html, encoding="utf-8")
+    except OSError as exc:
+        raise CliError(f"-o {output}: {exc.strerror or exc}") from None
+    print(f"report written to {output} ({len(jobs)} games)")
     return 0
 
 

@@ -185,6 +185,9 @@ def input_text(item: Mapping[str, Any] | None) -> str:
 def event_line(ev: Mapping[str, Any]) -> str | None:
     """One log line: what was spoken, to whom, and what the table decided."""
     kind = ev.get("type")
+    if kind == "reveal":  # one phrase in several earphones
+        who = " + ".join(str(a).replace("seat:", "seat ") for a in ev.get("private") or ()) + " ears"
+        return f"[{who}] {ev.get('text', ev.get('key'))}"
     if kind == "say":
         to = str(ev.get("to"))
         who = "speaker" if to == "table" else to.replace("seat:", "seat ") + " ear"

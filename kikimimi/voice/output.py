@@ -21,6 +21,8 @@ from typing import Any
 
 import numpy as np
 
+from kikimimi.protocol import REVEAL, each_audience
+
 from .clips import ClipError, as_float, resample
 from .config import SPEAKER, AudioSpec, OutputSpec, output_name, parse_audio
 from .settings import MAX_RATE, MIN_RATE
@@ -351,6 +353,9 @@ class AudioOutput:
                 self.apply(ev)
             elif ev.get("type") == "say":
                 self._queue(ev, now)
+            elif ev.get("type") == REVEAL:  # one phrase in each listed earphone
+                for one in each_audience(ev):
+                    self._queue(one, now)
         out = list(self._notices)
         self._notices.clear()
         for line in out:

@@ -78,6 +78,6 @@ def test_hint_and_a_seat_token_on_a_hand_reader_are_no_card(site):
     assert not any(ev.get("key") == "your-card" and ev["in"] in (2, 3) for ev in log)
     refused = [ev for ev in log if ev["in"] == 3]
     assert refused[0]["type"] == "error" and refused[0]["private"] == "seat:2"
-    assert refused[1] == {**refused[1], "to": "seat:2", "key": "not-a-card"}
+    assert refused[1] == {**refused[1], "to": "seat:2", "key": "tag-not-in-game"}  # by the runtime: not in its kit
     said = [(ev["in"], ev["params"]["card"]) for ev in log if ev.get("key") == "your-card"]
     assert said == [(4, "hc:card-3"), (5, "hc:card-5")]  # both seats still drew their own card

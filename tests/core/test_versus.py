@@ -52,14 +52,14 @@ def test_every_combination_is_an_arm_the_first_one_the_reference():
 def test_outcomes_read_the_ranking_of_seats_teams_and_duels():
     over = {"type": "game-over", "reason": "out", "ranking": [{"seat": 2, "place": 1}, {"seat": 1, "place": 2}]}
     plain = outcome_measures(Trial(4, 2), [{}, {}, {}], [over])
-    assert plain == {"seat 1 wins": 0.0, "seat 2 wins": 1.0, "game length (inputs)": 2.0}
+    assert plain == {"seat 1 wins": 0.0, "seat 2 wins": 1.0, "game length (table minutes)": 0.1833}
     duel = outcome_measures(Trial(4, 2, bot="search", label="contender"), [{}], [over])  # focal seat 4 % 2 + 1
     assert duel["search wins"] == 0.0 and duel["search place"] == 2.0
     teams = {"type": "game-over", "winner": "witches",
              "ranking": [{"seat": 1, "place": 1, "team": "witches"}, {"seat": 2, "place": 2, "team": "islanders"}]}
     assert outcome_measures(Trial(1, 2), [{}], [teams])["witches win"] == 1.0
     assert outcome_measures(Trial(1, 2), [{}], [teams])["islanders win"] == 0.0
-    assert outcome_measures(Trial(1, 2), [{}], []) == {"game length (inputs)": -1.0 + 1}
+    assert outcome_measures(Trial(1, 2), [{}], []) == {"game length (table minutes)": 0.0}
     grouped = outcome_measures(Trial(1, 2, label=(12, "cult")), [{}], [teams])  # a report's cell, not a duel
     assert grouped["witches win"] == 1.0 and not any("place" in m for m in grouped)
 

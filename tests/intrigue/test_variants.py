@@ -212,6 +212,7 @@ def used_keys() -> set[str]:
     src = GAME_SOURCE.read_text()
     keys = set(re.findall(r'(?:_announce|_tell|\bline)\((?:[^,()]+, )?"([a-z-]+)"', src))
     keys |= set(re.findall(r'refusal\([^,()]+, f?"[^"]*", "([a-z-]+)"', src))
+    keys |= set(re.findall(r'choices\.ask_[a-z_]+\([^,()]+, "[a-z-]+", "([a-z-]+)"', src))  # a question's prompt
     keys |= {f"game-over-{r}" for r in ("end", "stopped")}
     return keys
 

@@ -28,6 +28,7 @@ from kikimimi.tagmap import normalise_uid
 from kikimimi_games.trident import machine
 
 READER_STATES = ("lost", "back")
+RUNTIME_EVENTS = ("choice", "choice-cancel", "reveal")
 
 
 class ReferenceTable(Table):
@@ -51,6 +52,9 @@ class ReferenceTable(Table):
         if self.game.over:
             return out + [self._error(line, t, "the game is over"),
                           self._say(self._answer_to(parsed), "game-is-over", {}, t, line)]
+        own = self.runtime_scan(parsed, t, line)  # HINT and choices: the runtime's, not speed work
+        if own is not None:
+            return out + own
         return out + self._run(lambda: self.game.handle(parsed), t, line)
 
     def advance(self, t: float) -> list[LogEvent]:
@@ -104,7 +108,10 @@ class ReferenceTable(Table):
         except Exception as exc:
             traceback.print_exc(file=sys.stderr)
             return [self._error(line, t, f"internal error: {type(exc).__name__}: {exc}")]
-        return [self._log(ev, t, line) for ev in events]
+        out: list[LogEvent] = []
+        for ev in events:  # a question or a reveal is the runtime's (kikimimi.choices), no speed work
+            out += Table._log_events(self, (ev,), t, line) if ev.type in RUNTIME_EVENTS else [self._log(ev, t, line)]
+        return out
 
     def _log(self, ev: Event, t: float, line: int | None) -> LogEvent:
         if ev.type == "timer-set":

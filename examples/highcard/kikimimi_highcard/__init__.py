@@ -9,9 +9,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from kikimimi import deck
 from kikimimi.commands import dispatch, hint_command, refusal, stop_command
 from kikimimi.declaration import Declaration
-from kikimimi.hints import HINT_TAG, Line, hint, line, situation
+from kikimimi.deck import Deck
+from kikimimi.hints import Line, line, situation
+from kikimimi.kit import own_set
 from kikimimi.options import Options, seat
 from kikimimi.phases import Phases
 from kikimimi.protocol import TABLE, Event, Input, Play, error, event, say, seat_audience
@@ -20,12 +23,17 @@ CARDS = tuple(f"hc:card-{n}" for n in range(1, 10))
 OPTIONS = Options(seat("first", 1, "the seat that shows its card first"))
 COMMANDS = (hint_command(), stop_command("console_stop"))
 PHASES = Phases("draw", (("draw", "show", "every seat drew a card"),
-                         ("show", "over", "every card is shown"),
-                         ("draw", "over", "stop")), "over")
+                         ("show", "over", "every card is shown")), "over", from_any=(("over", "stop"),))
 
 
 def diagram() -> str:
     return PHASES.mermaid()
+
+
+def kit(players: int, options: Mapping[str, Any]) -> tuple[list[str], list[str]]:
+    """Each player holds HINT (no seat tokens: nobody chooses a seat); the cards are the table's.
+    The runtime answers HINT from `sight` and `own`, and refuses any other seat or command tag."""
+    return own_set(0, ("hint",)), list(CARDS)
 
 
 class HighCardPlay(Play):
@@ -35,6 +43,7 @@ class HighCardPlay(Play):
         super().__init__(players, options)
         self.first: int = OPTIONS.parse(players, self.options)["first"]
         self.phase = "draw"
+        self.pile = Deck(CARDS)  # the face-down pile: a card drawn once cannot be drawn again
         self.cards: dict[int, str] = {}  # seat -> its card (a secret until shown)
         self.shown: list[int] = []
 
@@ -51,9 +60,7 @@ class HighCardPlay(Play):
         if not inp.placed or inp.tag is None:
             return []  # a card lifted off a reader means nothing here
         seat = inp.seat if inp.reader == "hand" else None
-        if inp.tag == HINT_TAG and seat is not None:
-            return hint(self, seat)  # HINT on a hand reader: what a sighted player sees, in that earphone
-        if inp.tag not in CARDS:  # a seat token, HINT on the field, another command tag
+        if inp.tag not in CARDS:  # HINT on the field (on a hand reader the runtime answers it)
             return refusal(seat, f"{inp.tag} is not a card", "not-a-card")
         if seat is not None:
             return self._draw(seat, inp.tag)
@@ -61,8 +68,11 @@ class HighCardPlay(Play):
 
     def _draw(self, seat: int, card: str) -> list[Event]:
         me = seat_audience(seat)
-        if self.phase != "draw" or seat in self.cards or card in self.cards.values():
-            return [error("one card each, drawn before the show", private=me), say(me, "one-card")]
+        if self.phase != "draw" or seat in self.cards:
+            return refusal(seat, "one card each, drawn before the show", "one-card")
+        why = self.pile.draw(card)
+        if why:  # another seat's card, or a draw from an empty pile
+            return deck.refused(seat, card, why)
         self.cards[seat] = card
         out = [say(me, "your-card", card=card), event("drew", seat=seat), say(TABLE, "drew", seat=seat)]
         if len(self.cards) == self.players:
@@ -112,7 +122,7 @@ class HighCardPlay(Play):
 
 # -- the declaration: what the game is, read by the runtime before any play ------------------
 GAME = Declaration(
-    name="highcard", title="High card", play=HighCardPlay, tags=frozenset(CARDS), tag_sets=("hc",),
+    name="highcard", title="High card", play=HighCardPlay, kit=kit, tag_sets=("hc",),
     min_players=2, max_players=4, official_players=3, options=OPTIONS, commands=COMMANDS,
     bots=("ear",), bot_table=".ear:ear_table", ear_table=".ear:ear_table",
     report=".tuning:HighCardReport", diagram=".:diagram")

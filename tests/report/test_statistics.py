@@ -1,0 +1,117 @@
+"""The report's statistics on numbers worked out by hand."""
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from kikimimi import confidence, versus
+from kikimimi.report.facts import game_facts
+from kikimimi.report.minutes import ACT_SECONDS, REPEAT_SECONDS, SPEECH_WPM, table_seconds
+
+
+def test_games_needed_for_a_five_point_change_from_even():
+    # Fleiss without continuity correction, p1 .50, p2 .55: the textbook 1,565 per group
+    assert confidence.games_needed(0.5, 0.05) == 1565
+    # from 90 % the change goes toward 50 % (p2 = .85): ((1.95996·0.46771 + 0.84162·0.46637) / .05)² = 685.6
+    assert confidence.games_needed(0.9, 0.05) == 686
+    with pytest.raises(ValueError):
+        confidence.games_needed(0.5, 0.0)
+
+
+def test_pairs_needed_from_the_differences_spread():
+    # ((1.95996 + 0.84162) · 1 / 0.5)² = 31.39
+    assert confidence.pairs_needed(1.0, 0.5) == 32
+    assert confidence.pairs_needed(0.0, 0.05) == 2  # no spread: the least a comparison needs
+
+
+def test_quartiles_inclusive():
+    assert confidence.quartiles([1, 2, 3, 4, 5]) == (2.0, 3.0, 4.0)
+    assert confidence.quartiles([7]) == (7.0, 7.0, 7.0)
+    assert all(math.isnan(x) for x in confidence.quartiles([]))
+
+
+def _two_teams(islanders_b: list[int]) -> dict[str, versus.Units]:
+    a = {s: {"islanders win": 0.0, "witches win": 1.0} for s in range(100)}
+    b = {s: {"islanders win": float(w), "witches win": 1.0 - w} for s, w in enumerate(islanders_b)}
+    return {"a": a, "b": b}
+
+
+def test_holm_counts_complementary_measures_once():
+    # 10 seeds where b's islanders win and 3 where... the reverse cannot happen (a never wins):
+    # b wins 7 more of 100: mean +0.07; its p ≈ 0.049 passes alone at 5 % and fails as one of two (0.025)
+    wins = [1] * 10 + [0] * 90
+    arms = _two_teams(wins)
+    arms["a"] = {s: ({"islanders win": 1.0, "witches win": 0.0} if s in (50, 51, 52) else f)
+                 for s, f in arms["a"].items()}
+    found = versus.differences(arms)
+    d = {x.measure: x for x in found}
+    assert 0.025 < d["islanders win"].p < 0.05
+    assert versus.independent(arms, ["islanders win", "witches win"]) == ["islanders win"]
+    assert versus.questions(found, arms) == 1
+    assert d["islanders win"].holm and not d["witches win"].holm
+
+
+def test_three_teams_are_three_questions():
+    arms = {n: {s: {"a win": float(s % 3 == 0), "b win": float(s % 3 == 1), "c win": 0.0} for s in range(30)}
+            for n in ("x", "y")}
+    assert versus.independent(arms, ["a win", "b win", "c win"]) == ["a win", "b win", "c win"]
+
+
+def test_baseline_and_every_pair():
+    assert versus.pairs_of(["a", "b", "c"]) == [("b", "a"), ("c", "a")]
+    assert versus.pairs_of(["a", "b", "c"], "b") == [("a", "b"), ("c", "b")]
+    assert versus.pairs_of(["a", "b", "c"], versus.ALL_PAIRS) == [("b", "a"), ("c", "a"), ("c", "b")]
+    with pytest.raises(ValueError, match="no such arm"):
+        versus.pairs_of(["a", "b"], "z")
+
+
+def test_interaction_contrast_by_hand():
+    # option 2 adds 1 only when option 1 is on: contrast (1 − 0) − (0 − 0) = 1 in every unit
+    zero = {s: {"m": 0.0} for s in range(10)}
+    both = {s: {"m": 1.0} for s in range(10)}
+    est, n = versus.interaction("m", [zero, zero, zero, both])
+    assert n == 10 and est.value == 1.0
+    # effects that add up: a00 0, a01 1, a10 1, a11 2 → contrast 0
+    one = {s: {"m": 1.0} for s in range(10)}
+    two = {s: {"m": 2.0} for s in range(10)}
+    est, _ = versus.interaction("m", [zero, one, one, two])
+    assert est.value == 0.0
+
+
+def _say(n: int, text: str, to: str = "table") -> dict[str, object]:
+    return {"type": "say", "to": to, "in": n, "text": text, "key": "x"}
+
+
+def test_table_minutes_by_hand():
+    words35 = " ".join(["word"] * 35)  # 12 s at 175 words a minute
+    script = [{"game": "toy", "players": 2},
+              {"t": 1.0, "reader": "hand", "seat": 1, "tag": "cmd:bribe"},
+              {"t": 2.0, "reader": "hand", "seat": 1, "tag": "cmd:bribe"},  # the same tap again
+              {"t": 60.0, "reader": "hand", "seat": 2, "tag": "seat:1"}]  # a timer the bots waited out
+    log = [_say(1, words35), _say(2, "ok", to="seat:1"), _say(4, words35)]
+    # header 12 s; first act 5.5 s; a repeat 1 s; then max(58 s clock, 0 s heard + 5.5 s); the end 12 s
+    assert SPEECH_WPM == 175
+    assert table_seconds(script, log) == pytest.approx(12 + ACT_SECONDS + REPEAT_SECONDS + 58 + 12)
+    # speech before a quick act outlasts the bots' one second
+    script[3] = {"t": 3.0, "reader": "hand", "seat": 2, "tag": "seat:1"}
+    log.append(_say(3, words35))
+    assert table_seconds(script, log) == pytest.approx(12 + ACT_SECONDS + REPEAT_SECONDS + (12 + ACT_SECONDS) + 12)
+
+
+def test_facts_read_the_ranking_and_the_log():
+    script = [{"game": "toy", "players": 3, "options": {"first": 2}}, {"t": 1.0, "console": "stop"}]
+    log = [{"type": "cash", "seat": 1, "cash": 10, "t": 0.0}, {"type": "cash", "seat": 2, "cash": 5, "t": 0.0},
+           {"type": "say", "to": "table", "in": 2, "key": "decided-by-lot", "text": "by lot", "t": 1.0},
+           {"type": "night-rules", "fired": ["guard-saved"], "t": 1.0},
+           {"type": "game-over", "reason": "end", "t": 2.0, "ranking": [
+               {"seat": 2, "place": 1, "cash": 30}, {"seat": 3, "place": 2, "cash": 24},
+               {"seat": 1, "place": 3, "cash": 2}]}]
+    f = game_facts(script, log)
+    assert f["wins"] == [1, 0, 0] and f["order"] == "turn"  # seat 2 played first: the first player won
+    assert f["margin"] == 6.0 and f["comeback"] == 1 and f["lot"] == 1
+    assert f["fired"] == {"night: guard-saved": 1}
+    # the Trident's points count against: the winner's 0 against the nearest 4
+    over = {"type": "game-over", "reason": "out", "ranking": [
+        {"seat": 1, "place": 1, "points": 0}, {"seat": 2, "place": 2, "points": 4}]}
+    assert game_facts([{"game": "t", "players": 2}], [over])["margin"] == 4.0
