@@ -11,6 +11,7 @@ process stamps the placement; both use CLOCK_MONOTONIC, shared by every
 process.
 
     .venv/bin/python bench/end_to_end.py [--placements 300] [--idle-seconds 60] [--poll-ms 30]
+                                         [--ndef-placements 30] [--several-trials 20]
 
 Runs the chain twice, on the real-timing PN532 emulator (a real chip's time
 per command, kikimimi/testing/chip_timing.py) and on the instant one, with
@@ -22,9 +23,16 @@ process with four readers and four outputs, beside `--voice text`; and the
 nfcpy-only anchor (nfcpy's own `clf.sense` every poll and the NDEF read,
 placed -> tag read, emulator in the same process: bench/reader_latency.py's
 `nfcpy_latency`, the way the driver polled before it let the chip wait), on
-both emulators; and the chip commands from placement to first frame.
+both emulators, with nfcpy's chip commands per read (its full Type 2
+activation); and the chip commands from placement to first frame.  Last,
+several pieces on one reader (bench/reader_latency.py's `several_pieces`,
+real-timing): two put down together both heard?  a piece put beside a
+resting one: phantom lifts of the resting one, and its real lift heard;
+beside nfcpy alone polling two resting pieces.
 Targets (issue 23): p95 <= 35 ms on the real-timing emulator, idle CPU <= 5 %
-of a core.
+of a core.  Issue 32: a piece not in the tag map read in <= 8 chip commands,
+p95 <= 50 ms on the real-timing emulator; two pieces together both heard,
+0 phantom lifts.
 """
 from __future__ import annotations
 
@@ -282,6 +290,8 @@ def main() -> int:
                     help="run serve from another checkout (e.g. `git archive main | tar -x -C DIR`): a before figure")
     ap.add_argument("--ndef-placements", type=int, default=30,
                     help="placements of pieces not in the tag map (read for their NDEF name), real-timing; 0: none")
+    ap.add_argument("--several-trials", type=int, default=20,
+                    help="trials of two pieces on one reader (together; one beside a resting one); 0: none")
     ap.add_argument("--quiet-placements", type=int, default=30,
                     help="hand placements after each earphone was silent for %g s (its stream paused)" % QUIET_GAP)
     a = ap.parse_args()
@@ -311,9 +321,16 @@ def main() -> int:
                 runs[label] = chain(tmp / f"chain-{k}", env, n, a.poll_ms, idle, quiet, real, enrolled)
         text_cpu = text_idle(tmp / "text", base_env, a.poll_ms, a.idle_seconds)
         anchor_poll = a.poll_ms or 30
+        anchor_commands: dict[str, list[int]] = {"real-timing": [], "instant": []}
         anchors = {label: reader_latency.nfcpy_latency(max(50, a.placements // 3), anchor_poll, str(tmp),
-                                                       timing=REAL if real else None)
+                                                       timing=REAL if real else None,
+                                                       commands=anchor_commands[label])
                    for label, real in (("real-timing", True), ("instant", False))}
+        stage_commands: list[int] = []
+        stage = reader_latency.latency(max(50, a.placements // 3), anchor_poll, str(tmp), timing=REAL,
+                                       commands=stage_commands)
+        several = (reader_latency.several_pieces(a.several_trials, anchor_poll, str(tmp), timing=REAL)
+                   if a.several_trials else None)
     poll = f"poll {a.poll_ms} ms" if a.poll_ms else "default poll"
     code = f"serve from {a.serve_from}" if a.serve_from else "serve from this checkout"
     print(f"placed -> first audio frame, real serve ({code}), 4 emulated PN532 (own processes), "
@@ -335,8 +352,24 @@ def main() -> int:
                   f"{got['idle_cpu'] * 100:.1f}% of a core")
     print(f"idle CPU of serve, 4 real-timing readers, text only: {text_cpu * 100:.1f}% of a core")
     for label, anchor in anchors.items():
+        cmds = sorted(anchor_commands[label])
         print(f"anchor, same run: nfcpy alone + {label} emulator in one process, clf.sense every {anchor_poll} ms, "
-              f"placed -> NDEF read: {_fmt(anchor)}")
+              f"placed -> NDEF read: {_fmt(anchor)}; chip commands placed -> read: median "
+              f"{statistics.median(cmds):g}, max {cmds[-1]}")
+    cmds = sorted(stage_commands)
+    print(f"reader stage, same run, pieces not in the tag map (our driver + runner + real-timing emulator in one "
+          f"process), placed -> input: {_fmt(stage)}; chip commands placed -> input: median "
+          f"{statistics.median(cmds):g}, max {cmds[-1]} (+1: the InListPassiveTarget already waiting)")
+    if several is not None:
+        print(f"several pieces on one reader (driver + runner, real-timing emulator, poll {anchor_poll} ms), "
+              f"{several['trials']} trials:")
+        print(f"  two put down together: both heard in {several['both']} of {several['trials']}; "
+              f"the second heard after {_fmt(several['second'])}")
+        print(f"  one put beside a resting one (the newcomer wins the anticollision): "
+              f"{several['phantoms']} phantom lifts over 10 checks each; the real lift heard after "
+              f"{_fmt(several['lift'])} (debounce 150 ms)")
+        print(f"  anchor, same run: nfcpy alone, clf.sense 20 times over two resting pieces: "
+              f"{several['anchor_seen']} of 2 ever seen")
     return 0
 
 

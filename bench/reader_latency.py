@@ -34,9 +34,26 @@ from kikimimi.testing.ntag import Ntag213
 from kikimimi.testing.pn532_emulator import PN532Emulator
 
 
-def latency(placements: int, poll_ms: int, tmp: str) -> list[float]:
-    emu = PN532Emulator(os.path.join(tmp, "lat")).start()
-    table = Table([ReaderSettings("hand-1", "hand", 1, debounce_ms=50)])
+class _CountingTable(Table):
+    """A Table that also notes the emulator's chip commands when each input arrives."""
+
+    def __init__(self, settings, emu: PN532Emulator) -> None:
+        super().__init__(settings)
+        self.emu = emu
+        self.counts: list[int] = []
+
+    def _on_input(self, inp: ReaderInput) -> None:
+        self.counts.append(self.emu.command_count())
+        super()._on_input(inp)
+
+
+def latency(placements: int, poll_ms: int, tmp: str, timing: ChipTiming | None = None,
+            commands: list[int] | None = None) -> list[float]:
+    """Placed -> input through our driver and runner, pieces not in any tag map (each is
+    read for its NDEF name).  `commands`, when given, gets the chip commands from each
+    placement to its input (the waiting InListPassiveTarget, sent before, not among them)."""
+    emu = PN532Emulator(os.path.join(tmp, "lat-real" if timing else "lat"), timing=timing).start()
+    table = _CountingTable([ReaderSettings("hand-1", "hand", 1, debounce_ms=50)], emu)
     table.runner.start([make_driver("hand-1", {"driver": "pn532", "path": emu.path, "poll_ms": poll_ms})])
     time.sleep(0.5)
     out = []
@@ -44,11 +61,17 @@ def latency(placements: int, poll_ms: int, tmp: str) -> list[float]:
         for k in range(placements):
             tag = Ntag213(f"04{k + 1:012x}", f"trident:heart-{k % 8 + 1}")
             time.sleep(poll_ms / 1000 * (k % 7) / 7)  # land at different points of the poll cycle
+            c0 = emu.command_count()
             t0 = time.monotonic()
             emu.place(tag)
             out.append(table.arrival(2 * k + 1) - t0)
+            if commands is not None:
+                commands.append(table.counts[2 * k] - c0)
             emu.remove()
             table.arrival(2 * k + 2)
+            deadline = time.monotonic() + 5
+            while not emu.waiting_for_card and time.monotonic() < deadline:
+                time.sleep(0.002)  # the empty reader waits in the chip again
     finally:
         table.runner.stop()
         emu.stop()
@@ -56,15 +79,17 @@ def latency(placements: int, poll_ms: int, tmp: str) -> list[float]:
 
 
 def nfcpy_latency(placements: int, poll_ms: int, tmp: str, timing: ChipTiming | None = None,
-                  read: bool = True) -> list[float]:
+                  read: bool = True, commands: list[int] | None = None) -> list[float]:
     """The anchor: nfcpy alone polls every `poll_ms` and reads the NDEF of a new tag (`read`;
-    else placed -> uid seen, as bench/rf_field.py takes it)."""
+    else placed -> uid seen, as bench/rf_field.py takes it).  `commands`, when given, gets
+    the chip commands from each placement to its read (nfcpy's sense polls and activation)."""
     from kikimimi.readers.nfc_driver import close_quietly, open_pn532
 
     emu = PN532Emulator(os.path.join(tmp, ("anchor-real" if timing else "anchor") + ("" if read else "-uid")),
                         timing=timing).start()
     clf = open_pn532(emu.path)
     read_at: list[float] = []
+    count_at: list[int] = []
     placed = threading.Event()
     stop = threading.Event()
 
@@ -77,6 +102,7 @@ def nfcpy_latency(placements: int, poll_ms: int, tmp: str, timing: ChipTiming | 
                 tag = nfc.tag.activate(clf, target) if read else None
                 if not read or tag is not None and tag.ndef is not None and tag.ndef.records:
                     read_at.append(time.monotonic())
+                    count_at.append(emu.command_count())
                     placed.set()
             seen = uid
 
@@ -87,11 +113,14 @@ def nfcpy_latency(placements: int, poll_ms: int, tmp: str, timing: ChipTiming | 
         for k in range(placements):
             time.sleep(poll_ms / 1000 * (k % 7) / 7)
             placed.clear()
+            c0 = emu.command_count()
             t0 = time.monotonic()
             emu.place(Ntag213(f"04{k + 1:012x}", f"trident:heart-{k % 8 + 1}"))
             if not placed.wait(5):
                 raise SystemExit("nfcpy anchor: no read after 5 s")
             out.append(read_at[-1] - t0)
+            if commands is not None:
+                commands.append(count_at[-1] - c0)
             emu.remove()
             time.sleep(2.5 * poll_ms / 1000)  # the poller sees the empty field
     finally:
@@ -100,6 +129,81 @@ def nfcpy_latency(placements: int, poll_ms: int, tmp: str, timing: ChipTiming | 
         close_quietly(clf)
         emu.stop()
     return out
+
+
+def several_pieces(trials: int, poll_ms: int, tmp: str, timing: ChipTiming | None = None) -> dict:
+    """Two pieces on one reader, through our driver and runner.
+
+    Per trial: two pieces put down at the same instant (both heard? the
+    second's delay); then a piece put beside a resting one, where the newcomer
+    wins the chip's anticollision (a one-target poll then no longer sees the
+    resting piece): the resting piece's lifts reported while it rests (phantom
+    lifts), and how soon its real lift is heard.  With the anchor: nfcpy alone,
+    `clf.sense` over a few polls of two resting pieces, how many it ever sees."""
+    from kikimimi.readers.nfc_driver import close_quietly, open_pn532
+
+    emu = PN532Emulator(os.path.join(tmp, "several"), timing=timing).start()
+    table = Table([ReaderSettings("hand-1", "hand", 1, debounce_ms=150)])
+    table.runner.start([make_driver("hand-1", {"driver": "pn532", "path": emu.path, "poll_ms": poll_ms})])
+    both, second, phantoms, lift = 0, [], 0, []
+
+    def count(kind: str, since: int, uid: str | None = None) -> int:
+        return sum(1 for i in table.inputs[since:] if i.kind == kind and (uid is None or i.uid == uid))
+
+    def checks(n: int) -> None:  # the driver has looked at the reader `n` more times
+        start = emu.commands["InListPassiveTarget"]
+        end = time.monotonic() + 10
+        while emu.commands["InListPassiveTarget"] < start + n and time.monotonic() < end:
+            time.sleep(0.002)
+
+    try:
+        checks(1)
+        for k in range(trials):
+            # resting's uid ends 02, newcomer's 01: the newcomer wins (the first bit sent differs)
+            a = Ntag213(f"04{k + 1:010x}02", f"trident:heart-{k % 8 + 1}")
+            b = Ntag213(f"04{k + 1:010x}01", f"trident:spade-{k % 8 + 1}")
+            n = len(table.inputs)
+            t0 = time.monotonic()
+            emu.add(a, b)  # put down together
+            try:
+                table.wait(lambda ins: sum(1 for i in ins[n:] if i.kind == "placed") >= 2, timeout=2)
+                both += 1
+                second.append(table.arrived[n + 1] - t0)
+            except AssertionError:
+                pass
+            emu.remove()
+            table.wait(lambda ins: sum(1 for i in ins[n:] if i.kind == "removed") >= count("placed", n))
+            n = len(table.inputs)
+            emu.place(a)
+            table.arrival(n + 1)
+            emu.add(b)  # beside the resting one
+            table.arrival(n + 2)
+            checks(10)
+            phantoms += count("removed", n)
+            t0 = time.monotonic()
+            emu.remove(a)  # the real lift
+            table.wait(lambda ins: count("removed", n, a.uid_hex) >= 1)
+            lift.append(table.arrived[len(table.inputs) - 1] - t0)
+            emu.remove()
+            table.wait(lambda ins: count("removed", n) >= 2)
+    finally:
+        table.runner.stop()
+        emu.stop()
+    # the anchor: nfcpy alone, one target per poll
+    emu = PN532Emulator(os.path.join(tmp, "several-anchor"), timing=timing).start()
+    clf = open_pn532(emu.path)
+    seen: set[str] = set()
+    try:
+        emu.add(Ntag213("04000000000102", "trident:heart-1"), Ntag213("04000000000101", "trident:heart-2"))
+        for _ in range(20):
+            target = clf.sense(nfc.clf.RemoteTarget("106A"))
+            if target is not None:
+                seen.add(bytes(target.sdd_res).hex())
+    finally:
+        close_quietly(clf)
+        emu.stop()
+    return {"trials": trials, "both": both, "second": second, "phantoms": phantoms, "lift": lift,
+            "anchor_seen": len(seen)}
 
 
 def _fmt(xs: list[float]) -> str:

@@ -81,10 +81,10 @@ def search_decisions(games: int, players: int) -> list[float]:
     took: list[float] = []
     choose = SearchBot.turn_action
 
-    def timed(self: SearchBot, hand: list[str], world: Any) -> dict[str, Any]:
+    def timed(self: SearchBot, hand: list[str], basket: int) -> dict[str, Any]:
         t0 = time.process_time()
         try:
-            return choose(self, hand, world)
+            return choose(self, hand, basket)
         finally:
             took.append(time.process_time() - t0)
 

@@ -27,7 +27,7 @@ from typing import Any
 from kikimimi.duel import focal_seat
 
 from .pieces import HAND_SIZE, PIECES, Kind
-from .simulation import BASIC, HEARD, SEARCH, SUITS, Bot, Temper, TridentSimulation, World
+from .simulation import BASIC, HEARD, SEARCH, SUITS, Bot, Temper, TridentSimulation
 
 # -- pieces as small numbers (the model's whole vocabulary) -------------------------
 #: 0-3 basic suits; 4-7 change to suit; then attacks, change-draw-4, the four unknown effects.
@@ -291,7 +291,7 @@ class SearchBot(Bot):
 
     HEARS_SPEAKER = True
 
-    def hear(self, ev: Mapping[str, Any], hand: list[str]) -> None:
+    def hear(self, ev: Mapping[str, Any], hand: Sequence[str]) -> None:
         super().hear(ev, hand)
         kind = ev["type"]
         if kind == "play":
@@ -320,10 +320,10 @@ class SearchBot(Bot):
         return View(self.seat, self.players, tuple(heard_code(self.memory[t]) for t in hand), tuple(counts),
                     dict(self.seen), _BY_NAME[self.suit], self.pending, self.drawn, self.first, self.competition)
 
-    def turn_action(self, hand: list[str], world: World) -> dict[str, Any]:
+    def turn_action(self, hand: Sequence[str], basket: int) -> dict[str, Any]:
         view = self.view(hand)
         if view is None:
-            return super().turn_action(hand, world)
+            return super().turn_action(hand, basket)
         self.decisions += 1
         kind, code = search(view, self.rng, self.iterations)
         if kind == "play":
@@ -331,7 +331,7 @@ class SearchBot(Bot):
             return self._play(tag)
         if kind == "pass":
             return self._hand("cmd:pass")
-        return self._draw(world)  # a draw, or taking the pending attack: the basket's top piece
+        return self._draw(basket)  # a draw, or taking the pending attack: the basket's top piece
 
 
 def bot_table(seed: int, players: int, options: Mapping[str, Any] | None = None,

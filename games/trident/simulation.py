@@ -4,7 +4,12 @@ The table (`World`) is physics: a shuffled basket, who holds which piece, what
 lies on the field.  It follows the controller's events the way real pieces
 follow the players' hands, and it is the only thing that sees everything.
 Each `Bot` sees only the log events its seat may know (`visible_to`'s rule,
-worked out once per event by `TridentSimulation.observe`) and keeps
+worked out once per event by `TridentSimulation.observe`), and of the table
+only what a player at it sees: its own pieces (a copy: the table's list of a
+hand moves to the next seat when the hands rotate) and how many lie in the basket
+(it takes the top one as `BASKET_TOP`, which the table names).  It never holds
+the `World` nor the deal's generator or seed, so no line of a bot can read
+another hand (docs/bots.md, "What a bot is handed").  It keeps
 its own memory: what it heard its pieces to be, the suit it heard last, whose
 turn it is.  An unknown piece is remembered only as "unknown", as it is heard.
 
@@ -29,6 +34,10 @@ SEARCH = {"search": "human", "search-random": "random"}
 SUITS = [s.value for s in Suit]
 #: A bot game still running after this many inputs is stopped by the referee.
 STEP_CAP = 3000
+#: The piece a bot takes from the basket: the top one, whatever it is.  The bot
+#: cannot see which (the pieces look alike, face down); the table puts the real
+#: piece's tag in the line (`TridentSimulation.next_input`).
+BASKET_TOP = "basket:top"
 
 
 def heard(tag: str) -> str:
@@ -161,7 +170,7 @@ class Bot(Follows):
     #: Whether the speaker's lines reach `hear` too (a bot that counts the hands does).
     HEARS_SPEAKER = False
 
-    def hear(self, ev: Mapping[str, Any], hand: list[str]) -> None:
+    def hear(self, ev: Mapping[str, Any], hand: Sequence[str]) -> None:
         kind = ev["type"]
         if kind == "say":
             if ev["to"] != "table":
@@ -221,16 +230,17 @@ class Bot(Follows):
                 memory[tag] = rng.choice(MISREMEMBERED)
 
     # -- acting ----------------------------------------------------------------
-    def off_turn_action(self, hand: list[str], world: World) -> dict[str, Any] | None:
-        """What this player does whatever the turn: declare, agree, pay a debt, listen."""
+    def off_turn_action(self, hand: Sequence[str], basket: int) -> dict[str, Any] | None:
+        """What this player does whatever the turn: declare, agree, pay a debt, listen.
+        `basket`: how many pieces lie in the basket (anyone sees the pile)."""
         if self.want_trident and len(hand) == 1:
             self.want_trident = False
             return self._hand("cmd:trident")
         if self.want_agree:
             self.want_agree = False
             return self._hand("cmd:agree")
-        if self.owed and world.basket:
-            return self._hand(world.basket[-1])
+        if self.owed and basket:
+            return self._hand(BASKET_TOP)
         if self.all_heard:
             return None
         memory = self.memory
@@ -240,12 +250,12 @@ class Bot(Follows):
         self.all_heard = True
         return None
 
-    def impatient_play(self, hand: list[str]) -> dict[str, Any] | None:
+    def impatient_play(self, hand: Sequence[str]) -> dict[str, Any] | None:
         if hand and self.rng.random() < self.temper.impatience:
             return self._field(self.rng.choice(hand))
         return None
 
-    def choose(self, hand: list[str]) -> dict[str, Any]:
+    def choose(self, hand: Sequence[str]) -> dict[str, Any]:
         basics = [t for t in hand if self.memory.get(t) in BASIC]
         if basics:
             counts = {s: sum(self.memory[t] == s for t in basics) for s in SUITS}
@@ -253,18 +263,18 @@ class Bot(Follows):
             return self._hand(next(t for t in basics if self.memory[t] == best))
         return {"console": f"suit {self.rng.choice(SUITS)}"}
 
-    def turn_action(self, hand: list[str], world: World) -> dict[str, Any]:
+    def turn_action(self, hand: Sequence[str], basket: int) -> dict[str, Any]:
         if self.suit is None and not self.pending and not self.agreed and self.rng.random() < 0.5:
             return self._hand("cmd:agree")
         legal = self._believed_legal(hand)
         if self.pending:
             if legal and (self.temper.misremember == 0 or self.rng.random() < 0.9):
                 return self._play(self.rng.choice(legal))
-            return self._draw(world)
+            return self._draw(basket)
         if self.temper.misremember == 0:  # a random legal player
             options: list[str | None] = list(legal) + [None]
             choice = self.rng.choice(options)
-            return self._play(choice) if choice else self._draw_or_pass(world)
+            return self._play(choice) if choice else self._draw_or_pass(basket)
         memory = self.memory
         basics = [t for t in legal if memory[t] in BASIC]
         if basics:
@@ -272,9 +282,9 @@ class Bot(Follows):
         others = [t for t in legal if memory[t] not in BASIC]
         if others and (self.drawn or self.rng.random() < 0.5):
             return self._play(self.rng.choice(others))
-        return self._draw_or_pass(world)
+        return self._draw_or_pass(basket)
 
-    def _believed_legal(self, hand: list[str]) -> list[str]:
+    def _believed_legal(self, hand: Sequence[str]) -> list[str]:
         suit = self.suit or self.rng.choice(SUITS)  # forgotten: a guess
         out = []
         for tag in hand:
@@ -291,18 +301,17 @@ class Bot(Follows):
                 out.append(tag)
         return out
 
-    def _draw_or_pass(self, world: World) -> dict[str, Any]:
+    def _draw_or_pass(self, basket: int) -> dict[str, Any]:
         if self.drawn:
             return self._hand("cmd:pass")
-        return self._draw(world)
+        return self._draw(basket)
 
-    def _draw(self, world: World) -> dict[str, Any]:
-        top = world.top()
-        if top is None:
+    def _draw(self, basket: int) -> dict[str, Any]:
+        if not basket:
             return self._hand("cmd:pass")  # nothing to draw: the controller decides (a crash)
         if not self.pending and self.rng.random() < self.temper.straight_to_field:
-            return self._field(top)
-        return self._hand(top)
+            return self._field(BASKET_TOP)
+        return self._hand(BASKET_TOP)
 
     def _play(self, tag: str) -> dict[str, Any]:
         self.tried = tag
@@ -384,21 +393,28 @@ class TridentSimulation:
         for seat, bot, plain in seated:
             if plain and bot.all_heard and not (bot.want_trident or bot.want_agree or bot.owed):
                 continue  # `off_turn_action` would return None
-            action = bot.off_turn_action(hands[seat], w)
+            action = bot.off_turn_action(tuple(hands[seat]), len(w.basket))
             if action:
-                return action
+                return self._placed(action)
         for seat, bot, _ in seated:
             if bot.choosing:
-                return bot.choose(hands[seat])
+                return bot.choose(tuple(hands[seat]))
         turn = self._listeners[0][0].turn
         for seat, bot, _ in seated:
             if seat != turn:
-                action = bot.impatient_play(hands[seat])
+                action = bot.impatient_play(tuple(hands[seat]))
                 if action:
                     return action
         if turn is None:
             return {"console": "stop"}
-        return self.bots[turn].turn_action(w.hands[turn], w)
+        return self._placed(self.bots[turn].turn_action(tuple(w.hands[turn]), len(w.basket)))
+
+    def _placed(self, action: dict[str, Any]) -> dict[str, Any]:
+        """A bot's line as the table plays it: `BASKET_TOP` becomes the top piece's tag
+        (the bot took it without seeing which; the bot counted a piece there)."""
+        if action.get("tag") == BASKET_TOP:
+            action["tag"] = self.world.basket[-1]
+        return action
 
     def observe(self, events: Sequence[Mapping[str, Any]]) -> None:
         refused = False
@@ -413,12 +429,12 @@ class TridentSimulation:
                     if ev["key"] in speaker_keys:
                         world.follow(ev)
                     for bot in speaker_ears:
-                        bot.hear(ev, world.hands[bot.seat])
+                        bot.hear(ev, tuple(world.hands[bot.seat]))
                     continue
                 key = ev["key"]
                 if key in earphone_keys or key.startswith("wrong-"):  # the only lines `hear` acts on
                     for bot in ears.get(to if type(to) is str else str(to), ()):
-                        bot.hear(ev, world.hands[bot.seat])
+                        bot.hear(ev, tuple(world.hands[bot.seat]))
                 continue
             if kind in follows:
                 world.follow(ev)
@@ -428,11 +444,11 @@ class TridentSimulation:
                 private = ev.get("private", TABLE)
                 if type(private) is not str:  # a group's secret: `ears` works out who
                     for bot in self.ears(ev):
-                        bot.hear(ev, world.hands[bot.seat])
+                        bot.hear(ev, tuple(world.hands[bot.seat]))
                     continue
                 if private != TABLE:  # one seat's (or the referee's): `ears`' rule, inline
                     for bot in ears.get(private, ()):
-                        bot.hear(ev, world.hands[bot.seat])
+                        bot.hear(ev, tuple(world.hands[bot.seat]))
                     continue
                 # a public event: every bot may know it
                 if kind == "turn":
@@ -441,15 +457,15 @@ class TridentSimulation:
                         if plain:
                             bot._new_turn(seat)
                         else:
-                            bot.hear(ev, world.hands[bot.seat])
+                            bot.hear(ev, tuple(world.hands[bot.seat]))
                 elif kind == "play" or kind == "draw":
                     seat = ev.get("seat")
                     for bot, plain in self._listeners:
                         if not plain or bot.seat == seat:
-                            bot.hear(ev, world.hands[bot.seat])
+                            bot.hear(ev, tuple(world.hands[bot.seat]))
                 else:
                     for bot in ears[TABLE]:
-                        bot.hear(ev, world.hands[bot.seat])
+                        bot.hear(ev, tuple(world.hands[bot.seat]))
         self.errors_in_a_row = self.errors_in_a_row + 1 if refused else 0
 
     def ears(self, ev: Mapping[str, Any]) -> Sequence[Bot]:

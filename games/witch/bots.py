@@ -67,14 +67,18 @@ class BotSeat:
     """One seat's knowledge, fed only with the phrases its seat hears."""
 
     def __init__(self, seat: int, players: int, style: str, rng: random.Random,
-                 deck: Sequence[str] | None = None, seed: int = 0):
-        """`deck`: the table's role deck, public (a table setting); `seed` seeds the sampled worlds."""
+                 deck: Sequence[str] | None = None, talk: random.Random | None = None,
+                 worlds: tuple[int, ...] | None = None):
+        """`deck`: the table's role deck, public (a table setting).  `rng`, `talk` and
+        `worlds` (the key of the sampled worlds) are this seat's own: the table draws
+        them apart from the deal and never hands a seat the seed that deals the roles
+        (docs/bots.md, "What a bot is handed")."""
         self.seat, self.players, self.style, self.rng = seat, players, style, rng
         self.deck = list(deck) if deck is not None else default_deck(players)
-        self.seed = seed
+        self.worlds_key = worlds if worlds is not None else (0, seat)
         #: A reasoning seat's talk (chatter, how long it holds the microphone, silence) draws on a
         #: generator of its own, so a role-dependent choice never shifts what the table hears of it.
-        self.talk = random.Random(f"talk-{seed}-{seat}")
+        self.talk = talk if talk is not None else random.Random(f"talk-0-{seat}")
         self.board = ClaimBoard()
         self.night_gone: set[int] = set()  # left overnight: never a witch
         self.voted_out: set[int] = set()
@@ -250,7 +254,11 @@ class WitchSimulation:
         self.players = players
         self.style = style
         deck = self.opts["roles"]
-        self.bots = {s: BotSeat(s, players, style, random.Random(seed * 1000 + s), deck, seed)
+        #: Each seat's own generators, from streams apart from the deal's (`self.rng`); the
+        #: key of its sampled worlds drawn from one more, so no seat holds the seed.
+        keys = random.Random(f"worlds-{seed}")
+        self.bots = {s: BotSeat(s, players, style, random.Random(seed * 1000 + s), deck,
+                                random.Random(f"talk-{seed}-{s}"), (keys.getrandbits(64), s))
                      for s in range(1, players + 1)}
         plan = assign_with_preferences(self.opts["roles"], self.opts["preferences"], players, self.rng)
         counts: dict[str, int] = {}

@@ -142,7 +142,7 @@ class Reasoner:
         s = self.s
         key = (s.board.facts, tuple(sorted(s.findings.items())), frozenset(s.alive), s.day)
         if self._worlds is None or key != self._key:
-            seed = hash((s.seed, s.seat, s.day, s.board.facts)) & 0xFFFFFFFF
+            seed = hash((*s.worlds_key, s.day, s.board.facts)) & 0xFFFFFFFF
             self._worlds, self._key = Worlds(rules(s.day), self.knowledge(), s.board, random.Random(seed)), key
         return self._worlds
 
@@ -390,7 +390,8 @@ class Reasoner:
         roles = NIGHT_FIRST if not by_day else ("mirror", "priest")
         ranked = [c for role in roles for c in self.rivals(role) if c in pool
                   and not (self.at(FAMILIAR_BLUFF) and self.bluffing(c))]
-        accused = [t for t, f in self.story.items() if f == "witch" and t in pool]
+        stories = [self.story, *(s.board.findings.get(p, {}) for p in s.partners)]  # a partner's lie is ours
+        accused = list(dict.fromkeys(t for story in stories for t, f in story.items() if f == "witch" and t in pool))
         if by_day:
             ranked = accused + ranked
         else:  # a seat gone overnight is no witch: banishing the accused would give the story away

@@ -18,7 +18,14 @@ latency for field-on time (docs/readers.md has the measured table).
 
 A placement costs as few chip commands as the piece allows: a uid the table's
 tag map knows is the piece, so the waiting InListPassiveTarget's answer is
-the whole read (one command); only an unknown uid is read for an NDEF name.
+the whole read (one command); only an unknown uid is read for an NDEF name,
+and on a PN532 that read is a few Type 2 READs of the tag the chip already
+selected (`read_type2_name`), not nfcpy's full activation.
+
+A PN532 lists up to two targets at once (MaxTg = 2), so two pieces put down
+together are both heard, and a piece put beside a resting one cannot hide it:
+anticollision answers by uid, and with one target asked for, the newcomer
+could win and the resting piece looked lifted.
 
 The chip may be asleep whenever we open it (nfcpy's `close()` ends with
 PowerDown; so does every reader fault we recover from).  On HSU a sleeping
@@ -30,10 +37,12 @@ from __future__ import annotations
 
 import errno
 import logging
+import os
 import termios
 import threading
 import time
 from collections.abc import Callable, Collection
+from dataclasses import dataclass
 
 import ndef
 import nfc
@@ -70,7 +79,16 @@ DRAIN_S = 0.01
 # line itself (24 bytes are 2.1 ms at 115200 baud), then a pause for faster lines.
 WAKE_PREAMBLE = b"\x55\x55" + bytes(22)
 WAKE_S = 0.002
-POWER_DOWN, IN_LIST = 0x16, 0x4A
+POWER_DOWN, IN_LIST, IN_DATA_EXCHANGE = 0x16, 0x4A, 0x40
+MAX_TARGETS = 2  # InListPassiveTarget's MaxTg: a PN532 lists at most two (UM0701-02 §7.3.5)
+READ, READ_TIMEOUT_S = 0x30, 0.1  # Type 2 READ: 4 pages (16 bytes) from the one named
+MAX_READS = 64  # 1 KiB: more than any NTAG21x's data area; a CC claiming more is not believed
+# nfcpy gives the first ACK after opening 1.5 s (not 0.1 s) on a Raspberry Pi when the
+# port's name is /dev/ttyUSB*: the Pi's USB can hold a serial adapter's first data up to
+# ~1 s after a reopen (nfc/clf/pn532.py, init).  We grant it to any path that leads there.
+PI_FIRST_ACK_MS = 1500
+USB_SERIAL_NAMES = ("ttyUSB", "ttyACM")
+BOARD_MODEL = "/proc/device-tree/model"
 RF_MODES = ("wait", "duty", "poll")
 
 # (uid, name on the tag) -> the name to write on it now, or None to leave it
@@ -96,10 +114,12 @@ class HsuLine(nfc.clf.transport.TTY):
 
     asleep = True  # until our first write: a chip we did not wake may be in PowerDown
     strays = 0
+    first_read_ms = 0  # the least wait for the first answer after opening (`first_ack_ms`)
 
     def open(self, port: str, baudrate: int = 115200) -> None:
         super().open(port, baudrate)
         self._last_cmd: int | None = getattr(self, "_last_cmd", None)
+        self._first_read = True
 
     def write(self, frame: bytes) -> None:
         tty = self.tty
@@ -116,6 +136,9 @@ class HsuLine(nfc.clf.transport.TTY):
                 self.asleep = True
 
     def read(self, timeout: int) -> bytearray:
+        if getattr(self, "_first_read", False):
+            self._first_read = False
+            timeout = max(timeout, self.first_read_ms)
         while True:
             frame = super().read(timeout)
             if self._last_cmd != IN_LIST and _answer_code(bytes(frame)) == IN_LIST + 1:
@@ -143,6 +166,40 @@ def _answer_code(frame: bytes) -> int | None:
 
 
 # -- opening ---------------------------------------------------------------------
+def board_model() -> str:
+    """The board's model from the device tree ("Raspberry Pi 4 Model B Rev 1.4"), "" elsewhere."""
+    try:
+        with open(BOARD_MODEL, "rb") as fh:
+            return fh.read(200).strip(b"\x00").decode("ascii", "replace")
+    except OSError:
+        return ""
+
+
+def device_names(path: str, limit: int = 16) -> list[str]:
+    """`path` and every name its symlinks lead through, in order (bounded: a loop ends it)."""
+    names = [path]
+    for _ in range(limit):
+        try:
+            target = os.readlink(names[-1])
+        except OSError:
+            break
+        names.append(os.path.normpath(os.path.join(os.path.dirname(names[-1]), target)))
+    return names
+
+
+def first_ack_ms(path: str, model: Callable[[], str] | None = None) -> int:
+    """How long the first answer after opening `path` may take, in ms (0: nfcpy's own).
+
+    nfcpy waits 1.5 s on a Raspberry Pi only for a port *named* /dev/ttyUSB*;
+    the names a table uses (/dev/serial/by-path/..., /dev/kikimimi-hand-1) are
+    symlinks to it, so the name is followed to where it leads."""
+    if not (model or board_model)().startswith("Raspberry Pi"):
+        return 0
+    if any(os.path.basename(name).startswith(USB_SERIAL_NAMES) for name in device_names(path)):
+        return PI_FIRST_ACK_MS
+    return 0
+
+
 def _wrap(device: nfc.clf.device.Device, path: str) -> nfc.ContactlessFrontend:
     device._path = path  # nfcpy's connect() sets these; __str__ needs them
     device._device_name = getattr(device, "_device_name", "PN532")
@@ -154,6 +211,7 @@ def _wrap(device: nfc.clf.device.Device, path: str) -> nfc.ContactlessFrontend:
 def _bring_back_to_115200(path: str, speed: int) -> bool:
     """If a PN532 answers at `speed`, tell it to go back to 115200 baud."""
     transport = HsuLine(path)
+    transport.first_read_ms = first_ack_ms(path)
     try:
         transport.open(path, speed)
         chipset = nfc.clf.pn532.Chipset(transport, logger=log)
@@ -185,8 +243,11 @@ def open_pn532(path: str, baud: int = 115200) -> nfc.ContactlessFrontend:
     the speed); if the chip is silent, looks for it at `baud` and the speeds
     nfcpy may have left it at, brings it back to 115200 and tries again.
     """
+    slow_first_ack = first_ack_ms(path)
+
     def attempt() -> nfc.ContactlessFrontend:
         transport = HsuLine(path)
+        transport.first_read_ms = slow_first_ack
         try:
             return _wrap(nfc.clf.pn532.init(transport), path)
         except BaseException:
@@ -292,9 +353,125 @@ def write_name(clf: nfc.ContactlessFrontend, target: nfc.clf.RemoteTarget, name:
     return "written" if written == name else f"read back {written!r}: uid only"
 
 
-def _target(rsp: bytes) -> nfc.clf.RemoteTarget:
-    """nfcpy's RemoteTarget from an InListPassiveTarget answer (sens_res, sel_res, uid)."""
-    return nfc.clf.RemoteTarget("106A", sens_res=rsp[1::-1], sel_res=rsp[2:3], sdd_res=rsp[4:])
+@dataclass(frozen=True)
+class Listed:
+    """A target the chip listed: its number for InDataExchange (`tg`, 0 when the
+    target came through nfcpy's `sense`) and nfcpy's RemoteTarget."""
+    tg: int
+    target: nfc.clf.RemoteTarget
+
+    @property
+    def uid(self) -> str:
+        return bytes(self.target.sdd_res).hex()
+
+    @property
+    def type2(self) -> bool:
+        """SEL_RES says Type 2 (NFC Forum Digital: bits 6 and 7 of SAK clear), as nfcpy decides."""
+        return not self.target.sel_res[0] & 0x60
+
+
+def parse_targets(rsp: bytes) -> list[Listed]:
+    """The targets of a 106 kbps type A InListPassiveTarget answer: NbTg, then for each
+    Tg, SENS_RES, SEL_RES, NFCIDLength, NFCID and, for ISO-DEP targets, the ATS
+    (UM0701-02 §7.3.5).  A malformed answer is a protocol error, not a guess."""
+    if not rsp or rsp[0] > MAX_TARGETS:
+        raise nfc.clf.ProtocolError(f"InListPassiveTarget answer {rsp[:8].hex()!r}")
+    out, i = [], 1
+    for _ in range(rsp[0]):
+        if len(rsp) < i + 5 or rsp[i + 4] not in (4, 7, 10) or len(rsp) < i + 5 + rsp[i + 4]:
+            raise nfc.clf.ProtocolError(f"InListPassiveTarget answer {rsp.hex()!r}")
+        tg, sens_res, sel_res, n = rsp[i], rsp[i + 1:i + 3], rsp[i + 3:i + 4], rsp[i + 4]
+        uid = rsp[i + 5:i + 5 + n]
+        i += 5 + n
+        if sel_res[0] & 0x20:  # ISO-DEP: the ATS follows, its first byte its length
+            if len(rsp) <= i or rsp[i] < 1:
+                raise nfc.clf.ProtocolError(f"InListPassiveTarget answer {rsp.hex()!r}")
+            i += rsp[i]
+        out.append(Listed(tg, nfc.clf.RemoteTarget("106A", sens_res=sens_res[::-1], sel_res=sel_res,
+                                                    sdd_res=uid)))
+    return out
+
+
+# -- a Type 2 tag's name, read directly ---------------------------------------------------
+class ReadFailed(Exception):
+    """A Type 2 READ got no good answer (the tag left, or the air was noisy)."""
+
+
+def _tlv_scan(data: bytes) -> tuple[str, bytes | int]:
+    """Walk the TLVs of a Type 2 data area read so far (NFC Forum Type 2 Tag spec §2.3).
+
+    ("ndef", message) once the first NDEF Message TLV is whole, ("none", 0)
+    at a Terminator or nonsense before one, ("more", n) when the first `n`
+    bytes are not yet enough to say.  Lock and Memory Control TLVs are stepped
+    over; on NTAG21x the areas they reserve lie after the data area."""
+    i = 0
+    while i < len(data):
+        kind = data[i]
+        if kind == 0x00:  # NULL TLV
+            i += 1
+            continue
+        if kind == 0xFE:  # Terminator: no NDEF message
+            return "none", 0
+        if i + 2 > len(data):
+            return "more", i + 2
+        n, head = data[i + 1], 2
+        if n == 0xFF:
+            if i + 4 > len(data):
+                return "more", i + 4
+            n, head = data[i + 2] << 8 | data[i + 3], 4
+        if kind == 0x03:
+            if i + head + n > len(data):
+                return "more", i + head + n
+            return "ndef", data[i + head:i + head + n]
+        if kind not in (0x01, 0x02, 0xFD):
+            return "none", 0
+        i += head + n
+    return "more", i + 1
+
+
+def read_type2_name(read: Callable[[int], bytes]) -> str | None:
+    """The piece name on a Type 2 tag, from its capability container and NDEF TLV.
+
+    `read(page)` is one Type 2 READ (16 bytes from `page`) of the tag the
+    reader has selected: InDataExchange on a PN532 (`_read_page`); any
+    reader that can send a READ to a selected tag will do.  Reads start at page 3 (the CC and the first 12 data bytes)
+    and go on only as far as the NDEF TLV needs: two READs for a piece name on
+    an NTAG213.  None: readable, but no NFC Forum NDEF name on it.  A READ
+    that fails raises `ReadFailed`."""
+    first = read(3)
+    cc, data = first[:4], bytearray(first[4:])
+    if cc[0] != 0xE1 or cc[1] >> 4 != 1 or cc[3] >> 4 != 0:  # not NDEF, other major version, no read access
+        return None
+    size = min(cc[2] * 8, MAX_READS * 16 - 4)  # MAX_READS READs at most, the first also carrying the CC
+    page = 7
+    while True:
+        state, got = _tlv_scan(bytes(data[:size]))
+        if state == "ndef":
+            assert isinstance(got, bytes)
+            try:
+                return name_in(list(ndef.message_decoder(got, errors="relax")))
+            except ndef.DecodeError:  # a broken record: known by its uid
+                return None
+        if state == "none" or len(data) >= size:
+            return None
+        data += read(page)
+        page += 4
+
+
+def _read_page(chipset: nfc.clf.pn532.Chipset, tg: int, page: int) -> bytes:
+    """One Type 2 READ through InDataExchange to target `tg` (UM0701-02 §7.3.8):
+    the chip adds and checks CRC_A itself.  With two targets listed, we take the
+    chip to select the one `tg` names (as InSelect, §7.3.12, would); if it did
+    not, the READ fails and `CardWait.read_name` lists the tag alone and reads again."""
+    try:
+        rsp = chipset.command(IN_DATA_EXCHANGE, bytes([tg, READ, page]), timeout=READ_TIMEOUT_S)
+    except OSError as exc:
+        if exc.errno != errno.ETIMEDOUT:
+            raise
+        raise ReadFailed(f"no answer to READ {page}") from exc
+    if not rsp or rsp[0] & 0x3F or len(rsp) != 17:
+        raise ReadFailed(f"READ {page}: status {bytes(rsp[:1]).hex() or 'none'}, {len(rsp or b'')} bytes")
+    return bytes(rsp[1:])
 
 
 class CardWait:
@@ -312,10 +489,15 @@ class CardWait:
     rf = "duty": the same wait for `on_s`, then the field off for `off_s`.
     rf = "poll": one try every `poll_s`, the field off in between (two commands).
 
-    `present` (a resting tag still there?) is the field off, then one try:
-    two commands, where nfcpy's `sense` takes four.  Reading a tag, the
-    checks and enrolment run with one try per poll, as nfcpy sets it:
-    `one_try` before any of it.
+    Every InListPassiveTarget asks for two targets (MaxTg = 2): the chip's
+    anticollision picks tags by uid, so asking for one would hear whichever
+    uid wins, not every piece there.
+
+    `present` (the resting tags still there?) is the field off, then one try:
+    two commands, where nfcpy's `sense` takes four.  The checks, nfcpy's
+    reads and enrolment run with one try per poll, as nfcpy sets it:
+    `one_try` before any of them (the first check after a wait: one more
+    command).
     """
 
     def __init__(self, clf: nfc.ContactlessFrontend, rf: str = "wait",
@@ -336,22 +518,26 @@ class CardWait:
             return cls(clf, rf, on_s, off_s)
         return None
 
-    def wait(self, stop: threading.Event) -> nfc.clf.RemoteTarget | None:
-        """The tag that entered the field, or None after a while without one.
-        On return with a tag the chip is back to one try per poll."""
+    def wait(self, stop: threading.Event) -> list[Listed]:
+        """The tags that entered the field (one or two), or none after a while.
+
+        The chip is left waiting (MxRtyPassiveActivation 0xFF): an enrolled
+        piece's placement goes out with no further command, and the direct
+        READs do not care; `present` and nfcpy's own polls come after
+        `one_try`, which puts the chip back to one try."""
         if self.rf == "poll":
             if stop.wait(self.off_s):
-                return None
-            target = self.present(reset=False)  # the field is off since the last try
-            if target is None:
+                return []
+            found = self.present(reset=False)  # the field is off since the last try
+            if not found:
                 self.clf.device.mute()
-            return target
+            return found
         if not self.waiting:
             self.chipset.rf_configuration(MAX_RETRIES, WAIT_FOR_CARD)
             self.waiting = True
         timeout = 1.0 if self.rf == "wait" else self.on_s
         try:
-            rsp = self.chipset.command(IN_LIST, b"\x01\x00", timeout=timeout)
+            rsp = self.chipset.command(IN_LIST, bytes([MAX_TARGETS, 0]), timeout=timeout)
         except OSError as exc:
             if exc.errno != errno.ETIMEDOUT:
                 raise
@@ -359,20 +545,44 @@ class CardWait:
             if self.rf == "duty":
                 self.clf.device.mute()  # field off until the next window
                 stop.wait(self.off_s)
-            return None
-        if not rsp or rsp[0] == 0:
-            return None
-        self.one_try()
-        return _target(bytes(rsp[2:]))
+            return []
+        return parse_targets(bytes(rsp or b"\x00"))
 
-    def present(self, reset: bool = True) -> nfc.clf.RemoteTarget | None:
-        """One try for whatever tag is in the field (the field reset first, so a
-        tag activated before answers again)."""
+    def present(self, reset: bool = True, uid: bytes = b"") -> list[Listed]:
+        """One try for the tags in the field (the field reset first, so tags
+        activated or halted before answer again); only `uid`'s, if given."""
         self.one_try()
         if reset:
             self.clf.device.mute()
-        rsp = self.chipset.in_list_passive_target(1, 0, b"")
-        return _target(bytes(rsp)) if rsp is not None else None
+        if uid:
+            wanted = (b"\x88" + uid) if len(uid) > 4 else uid  # cascade tags, as nfcpy's sense_tta sends them
+            if len(wanted) > 8:
+                wanted = wanted[:4] + b"\x88" + wanted[4:]
+            rsp = self.chipset.command(IN_LIST, b"\x01\x00" + wanted, timeout=1.0)
+        else:
+            rsp = self.chipset.command(IN_LIST, bytes([MAX_TARGETS, 0]), timeout=1.0)
+        return parse_targets(bytes(rsp or b"\x00"))
+
+    def still_there(self, uid: str) -> bool:
+        """Whether the tag with `uid` answers (asked by its uid: two commands)."""
+        return any(t.uid == uid for t in self.present(uid=bytes.fromhex(uid)))
+
+    def read_name(self, listed: Listed) -> str | None:
+        """The name on a tag the chip just listed, by direct Type 2 READs.
+
+        A READ that fails may be the tag leaving or a noisy field: if the tag
+        still answers it is read once more, and a second failure leaves it
+        known by its uid, as a tag with no name on it is.  TagGone if it left."""
+        for _ in range(2):
+            try:
+                return read_type2_name(lambda page: _read_page(self.chipset, listed.tg, page))
+            except ReadFailed as exc:
+                log.debug("%s: %s", listed.uid, exc)
+            again = self.present(uid=bytes(listed.target.sdd_res))
+            if not again:
+                raise TagGone(listed.uid)
+            listed = again[0]
+        return None
 
     def one_try(self) -> None:
         """Back to nfcpy's one try: a poll of an empty reader answers at once."""
@@ -391,9 +601,12 @@ class CardWait:
 class NfcDriver:
     """Watches one nfcpy frontend; emits connected/placed/removed/lost; reopens after faults.
 
-    An empty PN532 on a serial line finds cards through `CardWait`; a resting
-    tag is checked every `poll_ms` until it leaves; other readers are polled
-    every `poll_ms` with nfcpy's own `sense`.
+    An empty PN532 on a serial line finds cards through `CardWait`; resting
+    tags are checked every `poll_ms` until they leave; other readers are
+    polled every `poll_ms` with nfcpy's own `sense`.  A PN532 hears up to two
+    pieces at once; a resting piece is reported lifted only when its own uid
+    no longer answers.  (nfcpy's `sense` asks for one target, so other
+    readers hear one piece at a time, as before.)
 
     `known` (uids the table's tag map names): such a tag is not read at all;
     its uid goes to the table, which maps it (as for a tag with no name on
@@ -456,23 +669,24 @@ class NfcDriver:
             finally:
                 close_quietly(clf)
 
-    def _look(self, clf: nfc.ContactlessFrontend, target: nfc.clf.RemoteTarget | None = None,
-              fresh: bool = True) -> tuple[str, str | None, str] | None:
-        """(uid, name, detail) of the tag on the reader, None if none (or it just left).
+    def _look(self, clf: nfc.ContactlessFrontend, listed: Listed,
+              waiter: CardWait | None = None) -> tuple[str, str | None, str] | None:
+        """(uid, name, detail) of a tag the reader just listed, None if it left while read.
 
-        `target`: the tag a poll just selected.  A uid in `known` needs nothing
-        more.  Otherwise the tag is read; `fresh` says the target came through
-        nfcpy's own `sense` (which readies the chip for Type 2 tags) and can be
-        read at once; one found by `CardWait` is sensed again first."""
-        if target is None:
-            target = sense(clf)
-        if target is None:
-            return None
-        uid = bytes(target.sdd_res).hex()
+        A uid in `known` needs nothing more.  Otherwise the tag is read: on a
+        PN532 (`waiter`) with direct Type 2 READs of the listed target; on
+        other readers, and for enrolment and tags that are not Type 2, through
+        nfcpy's activation (a target found by `CardWait` is sensed through
+        nfcpy again first, which readies the chip the way nfcpy expects)."""
+        uid = listed.uid
         if self.labeller is None and uid in self.known:
             return uid, None, ""
         try:
-            if not fresh:
+            if waiter is not None and self.labeller is None and listed.type2:
+                return uid, waiter.read_name(listed), ""
+            target = listed.target
+            if waiter is not None:
+                waiter.one_try()  # nfcpy's polls must answer "no target" at once, not wait
                 target = sense(clf, bytes(target.sdd_res))
                 if target is None:
                     raise TagGone(uid)
@@ -492,32 +706,44 @@ class NfcDriver:
         return uid, name, detail
 
     def _serve(self, clf: nfc.ContactlessFrontend, emit: Emit, stop: threading.Event) -> None:
-        seen = self._look(clf)
-        emit(RawEvent(self.reader, "connected", self.clock(),
-                      present=((seen[0], seen[1]),) if seen else ()))
-        current = seen[0] if seen else None
         off_s = self.poll_s if self.rf == "poll" else self.rf_off_s
         waiter = CardWait.of(clf, self.rf, self.rf_on_s, off_s)
+
+        def listed_now() -> list[Listed]:
+            if waiter is not None:
+                return waiter.present()
+            target = sense(clf)
+            return [Listed(0, target)] if target is not None else []
+
+        resting: dict[str, str | None] = {}  # uid -> name, of the tags the table was told about
+        for there in listed_now():
+            seen = self._look(clf, there, waiter)
+            if seen is not None:
+                resting[seen[0]] = seen[1]
+        emit(RawEvent(self.reader, "connected", self.clock(), present=tuple(resting.items())))
         while not stop.is_set():
-            fresh = waiter is None
-            if current is None and waiter is not None:
-                target = waiter.wait(stop)
-                if target is None:
+            if not resting and waiter is not None:
+                found = waiter.wait(stop)
+                if not found:
                     continue  # still empty (and a chance to see `stop`)
             elif stop.wait(self.poll_s):
                 break
             else:
-                target = waiter.present() if waiter is not None else sense(clf)
-            uid = bytes(target.sdd_res).hex() if target is not None else None
-            if uid == current:
-                continue  # resting (or still absent)
-            if current is not None:
-                emit(RawEvent(self.reader, "removed", self.clock(), uid=current))
-                current = None
-            if uid is None:
-                continue
-            seen = self._look(clf, target, fresh)
-            if seen is None or seen[0] != uid:
-                continue  # it left while being read; the next poll decides
-            emit(RawEvent(self.reader, "placed", self.clock(), uid=uid, tag=seen[1], detail=seen[2]))
-            current = uid
+                found = listed_now()
+            uids = [t.uid for t in found]
+            for uid in list(resting):
+                if uid in uids:
+                    continue
+                # a full answer may leave a resting tag out: only its own silence means it left
+                if waiter is not None and len(found) >= MAX_TARGETS and waiter.still_there(uid):
+                    continue
+                emit(RawEvent(self.reader, "removed", self.clock(), uid=uid))
+                del resting[uid]
+            for target in found:
+                if target.uid in resting:
+                    continue  # resting
+                seen = self._look(clf, target, waiter)
+                if seen is None or seen[0] != target.uid:
+                    continue  # it left while being read; the next poll decides
+                emit(RawEvent(self.reader, "placed", self.clock(), uid=seen[0], tag=seen[1], detail=seen[2]))
+                resting[seen[0]] = seen[1]

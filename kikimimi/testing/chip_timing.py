@@ -40,6 +40,11 @@ class ChipTiming:
     rf_byte_s: float = 9 * 9.44e-6
     #: InListPassiveTarget that finds a 7-byte-uid tag: anticollision + the chip
     list_found_s: float = 0.0015 + _ANTICOLLISION_S
+    #: MaxTg = 2, a second target found: HLTA to the first (the PCD waits 1 ms for no answer,
+    #: ISO/IEC 14443-3 §6.4.3.6 (the HLTA command)) and one more REQA + anticollision loop (estimate)
+    next_target_s: float = 0.001 + _ANTICOLLISION_S
+    #: MaxTg = 2, only one tag there: HLTA, then a REQA nobody answers (estimate)
+    no_next_target_s: float = 0.0015
     #: InListPassiveTarget with one try and nobody in the field: REQA's timeout + the chip
     list_empty_s: float = 0.0025
     #: one retry of a waiting InListPassiveTarget (MxRtyPassiveActivation < 0xFF)

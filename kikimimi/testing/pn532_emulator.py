@@ -3,9 +3,10 @@
 It answers nfcpy's own `nfc.clf.pn532` driver: normal and extended frames,
 ACK, length and data checksums, the line-speed change (and the trap that a
 chip left at 921600 baud ignores a host talking at 115200), and enough of the
-chip's commands to open the device, poll ISO 14443-A, and talk to one NTAG213
-through InCommunicateThru.  Tests place, remove and swap tags, make a tag
-vanish in the middle of a read, unplug the reader and plug it back.
+chip's commands to open the device, poll ISO 14443-A for one or two targets,
+and talk to NTAG213s through InCommunicateThru and InDataExchange.  Tests
+place, remove and swap tags, make a tag vanish in the middle of a read,
+unplug the reader and plug it back.
 
 The chip can wait for a card (PN532 User Manual §7.3.1): RFConfiguration
 CfgItem 0x05 sets MxRtyPassiveActivation; at 0xFF (the power-on value) an
@@ -24,9 +25,11 @@ without the clock: quick tests).
 In both, PowerDown really sleeps: the chip hears nothing until a 0x55 byte
 arrives on HSU (if HSU is among the wake-up sources), then nothing for
 `wake_s` more (PN532 User Manual §7.2.11 as libnfc's pn532_uart.c applies
-it).  Several tags may rest in the field at once; the one placed first
-answers an InListPassiveTarget that names no uid.  The RF field's on-time is
-counted (`field_on_seconds`).
+it).  Several tags may rest in the field at once, and they answer in the
+order a real chip's anticollision finds them, by uid, not by when they were
+placed (`anticollision_order`).  InListPassiveTarget lists up to MaxTg = 2
+of them (PN532 User Manual UM0701-02 §7.3.5), each under its Tg number for
+InDataExchange.  The RF field's on-time is counted (`field_on_seconds`).
 """
 from __future__ import annotations
 
@@ -53,6 +56,28 @@ MAX_RETRIES_AT_POWER_ON = bytes([0xFF, 0x01, 0xFF])  # MxRtyATR, MxRtyPSL, MxRty
 WAIT_FOREVER = 0xFF
 HSU_WAKE = 0x10  # PowerDown WakeUpEnable bit of the HSU line
 WAKE_BYTE = 0x55
+MAX_TG = 2  # InListPassiveTarget lists at most two targets (UM0701-02 §7.3.5)
+STATUS_TIMEOUT = 0x01  # the target did not answer (UM0701-02 §7.1, error codes)
+
+
+def _reversed_bits(byte: int) -> int:
+    return int(f"{byte:08b}"[::-1], 2)
+
+
+def anticollision_order(tags: list[Ntag213]) -> list[Ntag213]:
+    """The order in which a PCD's anticollision selects the tags in its field.
+
+    ISO/IEC 14443-3 §6.4.3.1: each tag sends its UID CLn bit by bit, bytes in
+    order and each byte least significant bit first; at the first bit where
+    they collide the PCD sends the bits before it "followed by a (0)b or (1)b,
+    decided by the PCD.  A typical implementation adds a (1)b" (step 7), and
+    only tags matching go on.  We model that typical choice: the tag with a 1
+    at the first differing bit, in transmission order, is selected first; the
+    chip then halts it and finds the next the same way.  UM0701-02 does not
+    say which bit the PN532 adds; what matters to a host is that the answer
+    depends on the uids, not on which tag was placed first.  (For 7-byte uids
+    the cascade tag 0x88 is common to all, so the uid bytes decide.)"""
+    return sorted(tags, key=lambda t: [_reversed_bits(b) for b in t.uid], reverse=True)
 
 
 def frame(payload: bytes) -> bytes:
@@ -79,6 +104,7 @@ class PN532Emulator(PtyDevice):
         self.timing = timing
         self.tags: list[Ntag213] = []  # in the field, in the order they were placed
         self._selected: Ntag213 | None = None  # the tag the last InListPassiveTarget activated
+        self._listed: list[Ntag213] = []  # the targets of the last InListPassiveTarget, Tg 1, 2
         self.regs: dict[int, int] = collections.defaultdict(int)
         self.commands: collections.Counter[str] = collections.Counter()
         self.lose_tag_after_reads: int | None = None
@@ -89,8 +115,13 @@ class PN532Emulator(PtyDevice):
         self.pending: bytes | None = None  # the parameters of an InListPassiveTarget still waiting
         self.aborted = 0  # pending commands a host ACK cancelled
         self.late_answers = 0  # answers that crossed the host's abort on the wire
+        self.late_answer_out = threading.Event()  # the instant chip has written a late answer
         self._at_abort: Ntag213 | None = None
         self.crossing_delay = 0.003  # s the late answer takes to reach the host after the ACK (instant chip)
+        self._hold_next = 0.0  # `hold_next_answer`
+        # InDataExchange to a listed target that is not the selected one selects it first (as we read
+        # UM0701-02 §7.3.12); False: it does not, and the exchange times out (a chip that reads it otherwise)
+        self.selects_on_exchange = True
         # sleep (PowerDown) and wake-up
         self.asleep = asleep
         self.wakes_on_hsu = True
@@ -142,12 +173,22 @@ class PN532Emulator(PtyDevice):
             self.tags = [tag]
             self._answer_pending()
 
-    def add(self, tag: Ntag213) -> None:
-        """Put one more tag in the field beside those resting there."""
+    def add(self, *tags: Ntag213) -> None:
+        """Put one more tag (or several at the same instant) in the field beside those resting there."""
         with self._lock:
-            tag.active = False
-            self.tags.append(tag)
+            for tag in tags:
+                tag.active = False
+                self.tags.append(tag)
             self._answer_pending()
+
+    def hold_next_answer(self, seconds: float) -> None:
+        """The adapter holds the chip's next answer (and so all behind it) `seconds`
+        longer: the Raspberry Pi's USB quirk nfcpy describes, up to ~1 s on the first
+        data after a serial port is reopened (nfc/clf/pn532.py, init).  Needs `timing`."""
+        if self.timing is None:
+            raise ValueError("hold_next_answer needs a timing model (the instant chip has no wire)")
+        with self._lock:
+            self._hold_next = seconds
 
     def place_at_abort(self, tag: Ntag213) -> None:
         """Place `tag` at the instant the host's next abort (ACK) reaches the chip,
@@ -161,6 +202,7 @@ class PN532Emulator(PtyDevice):
             self.tags = [t for t in self.tags if tag is not None and t is not tag]
             if self._selected is not None and self._selected not in self.tags:
                 self._selected = None
+            self._listed = [t for t in self._listed if t in self.tags]
 
     def vanish(self) -> None:
         """Unplug: the line goes dead and the device node disappears."""
@@ -207,7 +249,8 @@ class PN532Emulator(PtyDevice):
         start = max(ready if ready is not None else time.monotonic(), self._tx_free)
         self._tx_free = start + len(data) * self._byte_s()
         assert self._line is not None
-        self._line.send(data, self._tx_free + self.timing.adapter_latency_s)
+        hold, self._hold_next = self._hold_next, 0.0
+        self._line.send(data, self._tx_free + self.timing.adapter_latency_s + hold)
 
     def _serve(self) -> None:
         while not self._stop.is_set():
@@ -312,9 +355,13 @@ class PN532Emulator(PtyDevice):
         if self.timing is not None:
             self._send(frame(b"\x4b" + answer))  # the delay line brings it after the ACK
             return
-        timer = threading.Timer(self.crossing_delay, self._write_now, (frame(b"\x4b" + answer),))
+        timer = threading.Timer(self.crossing_delay, self._write_late, (frame(b"\x4b" + answer),))
         timer.daemon = True
         timer.start()
+
+    def _write_late(self, data: bytes) -> None:
+        self._write_now(data)
+        self.late_answer_out.set()
 
     def _answer_pending(self) -> None:
         if self.pending is None:
@@ -331,8 +378,13 @@ class PN532Emulator(PtyDevice):
         if t is None:
             return 0.0
         if code == 0x4A:
-            return t.list_found_s if reply and reply[:1] != b"\x00" else t.list_empty_s
-        if code == 0x42:
+            found = reply[0] if reply else 0
+            if not found:
+                return t.list_empty_s
+            # asked for two: the first halted, then one more anticollision loop or a REQA unanswered
+            wanted = min(params[0], MAX_TG) if params else 1
+            return t.list_found_s + (found - 1) * t.next_target_s + (wanted - found) * t.no_next_target_s
+        if code in (0x40, 0x42):
             over_air = len(params) + 2 + (len(reply) + 1 if reply and len(reply) > 1 else 0)
             return t.exchange_s + over_air * t.rf_byte_s
         return t.local_s
@@ -435,35 +487,65 @@ class PN532Emulator(PtyDevice):
         return answer
 
     def _list(self, p: bytes) -> bytes:
-        """InListPassiveTarget's answer with the tags in the field now."""
+        """InListPassiveTarget's answer with the tags in the field now: NbTg, then
+        per target Tg, SENS_RES, SEL_RES, NFCIDLength, NFCID (UM0701-02 §7.3.5)."""
+        max_tg = min(p[0], MAX_TG) if p else 1
         brty, wanted = (p[1] if len(p) > 1 else 0), p[2:]
         self.regs[REG_FIFO_DATA] = SENS_REQ
-        if brty != 0 or not self.tags:
+        if brty != 0 or not self.tags or max_tg < 1:
             return b"\x00"
         if len(wanted) == 8 and wanted[0] == 0x88:
             wanted = wanted[1:]  # cascade tag before a 7-byte uid
-        found = [t for t in self.tags if not wanted or t.uid == wanted]
+        found = anticollision_order([t for t in self.tags if not wanted or t.uid == wanted])[:max_tg]
         if not found:
             return b"\x00"
-        tag = found[0]
         self.regs[REG_FIFO_DATA] = 0
         for other in self.tags:
             other.active = False
-        tag.active = True
-        self._selected = tag
-        return (b"\x01\x01" + tag.sens_res + bytes([tag.sel_res, len(tag.uid)]) + tag.uid)
+        found[-1].active = True  # the ones before it were halted to find the next
+        self._selected = found[-1]
+        self._listed = found
+        out = bytes([len(found)])
+        for tg, tag in enumerate(found, 1):
+            out += bytes([tg]) + tag.sens_res + bytes([tag.sel_res, len(tag.uid)]) + tag.uid
+        return out
+
+    def _cmd_40(self, p: bytes) -> bytes:
+        """InDataExchange"""
+        self._set_field(True)
+        tg = p[0] & 0x3F if p else 0
+        tag = self._listed[tg - 1] if 1 <= tg <= len(self._listed) else None
+        if tag is not None and tag is not self._selected and not self.selects_on_exchange:
+            return bytes([STATUS_TIMEOUT])
+        if tag is not None and tag in self.tags and tag is not self._selected:
+            for other in self.tags:  # the chip re-selects the target it is told to talk to
+                other.active = False
+            tag.active = True
+            self._selected = tag
+        if tag is not None and p[1:2] == b"\x30":
+            tag = self._maybe_lose(tag)
+        answer = tag.command(p[1:]) if tag is not None and tag in self.tags else None
+        if answer is None:
+            return bytes([STATUS_TIMEOUT])
+        return b"\x00" + (answer[:-2] if len(answer) > 2 else answer)  # the chip checks and strips CRC_A
+
+    def _maybe_lose(self, tag: Ntag213) -> Ntag213 | None:
+        """`lose_tag_after_reads`: the tag is pulled out in the middle of a read."""
+        if self.lose_tag_after_reads is None:
+            return tag
+        if self.lose_tag_after_reads <= 0:
+            self.remove(tag)
+            self.lose_tag_after_reads = None
+            return None
+        self.lose_tag_after_reads -= 1
+        return tag
 
     def _cmd_42(self, p: bytes) -> bytes:
         """InCommunicateThru"""
         self._set_field(True)
         tag = self._selected
-        if tag is not None and p[:1] == b"\x30" and self.lose_tag_after_reads is not None:
-            if self.lose_tag_after_reads <= 0:
-                self.remove(tag)  # pulled out in the middle of a read
-                tag = None
-                self.lose_tag_after_reads = None
-            else:
-                self.lose_tag_after_reads -= 1
+        if tag is not None and p[:1] == b"\x30":
+            tag = self._maybe_lose(tag)
         answer = tag.command(p) if tag is not None else None
         if answer is None:
             return b"\x01"  # timeout: the target has not answered

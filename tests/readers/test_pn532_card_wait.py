@@ -103,10 +103,12 @@ def test_an_answer_crossing_the_abort_arrives_after_the_ack(chip):
     emu.place_at_abort(HEART3)
     with pytest.raises(OSError):
         chipset.in_list_passive_target(1, 0, b"")
-    time.sleep(0.05)
+    # waits for the emulator to have written it, not for a time: a timer thread on a loaded
+    # machine (load 10) once took longer than the 50 ms this test used to sleep
+    assert emu.late_answer_out.wait(10)
     assert emu.late_answers == 1 and emu.aborted == 0
     tty = chipset.transport.tty
-    assert tty.in_waiting > 0  # the late answer sits on the line
+    _until(lambda: tty.in_waiting > 0, timeout=10)  # the late answer sits on the line
 
 
 # -- the driver ------------------------------------------------------------------------
@@ -126,7 +128,7 @@ def test_an_empty_reader_waits_in_the_chip_instead_of_polling(pn532s):
         assert sum(emu.commands.values()) - before <= 4  # a 10 ms poll would be ~200 commands
         emu.place(HEART3)
         table.wait_count("hand-1", 1)
-        assert emu.max_retries == ONE_TRY  # reading and the resting checks poll once
+        _until(lambda: emu.max_retries == ONE_TRY)  # the resting checks poll once
         polls = emu.commands["InListPassiveTarget"]
         time.sleep(0.2)
         assert emu.commands["InListPassiveTarget"] - polls >= 5  # resting: checked every poll

@@ -151,17 +151,18 @@ def test_two_tags_in_one_field_then_the_first_lifted(pn532s):
         _until(lambda: emu.waiting_for_card)
         emu.place(a)
         table.wait_count("hand-1", 1)
-        emu.add(b)  # both rest: nothing new is said while the first is there
-        time.sleep(0.3)
-        assert len(table.of("hand-1")) == 1
+        emu.add(b)  # heard beside the first (it used to be heard only once the first was lifted)
+        table.wait_count("hand-1", 2)
         emu.remove(a)
         table.wait_count("hand-1", 3)
-        time.sleep(0.2)
+        emu.remove(b)
+        table.wait_count("hand-1", 4)
     finally:
         table.runner.stop()
     assert table.of("hand-1") == [("placed", a.uid_hex, "trident:heart-1"),
+                                  ("placed", b.uid_hex, "trident:heart-2"),
                                   ("removed", a.uid_hex, "trident:heart-1"),
-                                  ("placed", b.uid_hex, "trident:heart-2")]
+                                  ("removed", b.uid_hex, "trident:heart-2")]
 
 
 def test_a_factory_ntag213_keeps_its_lock_control_tlv_when_named(pn532s):
@@ -200,8 +201,9 @@ def test_an_enrolled_piece_costs_one_chip_command_and_an_unknown_one_is_read(pn5
         table.runner.stop()
     assert table.of("hand-1") == [("placed", known_uid, None), ("removed", known_uid, None),
                                   ("placed", HEART3, "trident:heart-3"), ("removed", HEART3, "trident:heart-3")]
-    assert counts[0] == 1  # the waiting InListPassiveTarget's answer is the whole read
-    assert counts[1] > 10  # the NDEF read: activation, capability container, data pages
+    assert counts[0] == 0  # the waiting InListPassiveTarget's answer (sent before) is the whole read
+    print("chip commands, enrolled / read for its name:", counts)
+    assert counts[1] == 2  # two READs of the selected tag, not nfcpy's 29-command activation
 
 
 # real-timing chips on pseudo-terminals: a starved CPU (the suite beside other work on 2 cores) once

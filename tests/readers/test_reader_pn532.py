@@ -11,6 +11,7 @@ from kikimimi.readers.runner import ReaderSettings
 from kikimimi.testing.ntag import Ntag213, crc_a
 
 from kikimimi.testing.collect import Table
+from kikimimi.testing.table_script import wait_until
 
 HEART3 = Ntag213("04a1b2c3d4e5f6", "trident:heart-3")
 
@@ -94,11 +95,12 @@ def test_tag_pulled_mid_read_is_not_a_placement(pn532s):
     table = Table([ReaderSettings("hand-1", "hand", 1, debounce_ms=60)])
     table.runner.start([make_driver("hand-1", pn532_section(emu.path))])
     try:
-        time.sleep(0.15)
+        wait_until(lambda: emu.waiting_for_card, "the reader's first card wait")
         emu.lose_tag_after_reads = 1
         emu.place(Ntag213("04a1b2c3d4e5f6", "trident:heart-3"))
-        time.sleep(0.3)
-        assert emu.tag is None and emu.commands["InCommunicateThru"] > 0
+        # waits on the pull itself, not on a time a busy machine may outrun
+        wait_until(lambda: emu.tag is None, "the tag pulled during its read")
+        assert emu.commands["InDataExchange"] > 0  # read directly, not through nfcpy
         assert table.inputs == []  # not "a blank tag 04a1…"
         emu.place(Ntag213("04a1b2c3d4e5f6", "trident:heart-3"))
         table.wait_count("hand-1", 1)

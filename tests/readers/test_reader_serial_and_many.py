@@ -131,7 +131,7 @@ def test_four_readers_at_once(pn532s, rdm6300s):
     ({"driver": "pn532"}, "path is missing"),
     ({"driver": "pn532", "path": "/dev/x", "poll_ms": "fast"}, "poll_ms"),
     ({"driver": "pn532", "path": "/dev/x", "baud": 0}, "baud"),
-    ({"driver": "usb", "path": "usb"}, "usb:VENDOR:PRODUCT"),
+    ({"driver": "usb", "path": "usb"}, "the USB port it is plugged into"),
     ({"driver": "rdm6300", "path": "/dev/x", "hold_ms": True}, "hold_ms"),
 ])
 def test_factory_refuses_bad_sections_in_one_line(section, words):

@@ -71,11 +71,13 @@ class Peeker(Bot):
     """A bot that draws rather than play when the next seat holds two hearts:
     it reads another hand off the table, not by ear."""
 
-    def turn_action(self, hand: list[str], world: World) -> dict[str, Any]:
+    world: World  # handed to it by the test: no bot of the game is given the table
+
+    def turn_action(self, hand: list[str], basket: int) -> dict[str, Any]:
         nxt = self.seat % self.players + 1
-        if sum(t.startswith("trident:heart") for t in world.hands[nxt]) >= 2:
-            return self._draw_or_pass(world)
-        return super().turn_action(hand, world)
+        if sum(t.startswith("trident:heart") for t in self.world.hands[nxt]) >= 2:
+            return self._draw_or_pass(basket)
+        return super().turn_action(hand, basket)
 
 
 def test_the_check_catches_a_bot_that_reads_another_hand(monkeypatch):
@@ -86,7 +88,9 @@ def test_the_check_catches_a_bot_that_reads_another_hand(monkeypatch):
     def seat_a_peeker(self: Any, *args: Any, **kwargs: Any) -> None:
         original(self, *args, **kwargs)
         old = self.bots[1]
-        self.replace(1, Peeker(1, old.players, old.temper, old.rng))
+        peeker = Peeker(1, old.players, old.temper, old.rng)
+        peeker.world = self.world
+        self.replace(1, peeker)
 
     monkeypatch.setattr(simulation.TridentSimulation, "__init__", seat_a_peeker)
     with pytest.raises(SeatLeak):
