@@ -18,7 +18,7 @@ DECK15 = ["human"] * 8 + ["mirror", "priest", "knight", "witch", "witch", "witch
 def seat(number: int, role: str, partners: Sequence[int] = (), day: int = 2,
          gone: Sequence[int] = (), voted: Sequence[int] = ()) -> witch_bots.BotSeat:
     """A reasoning seat of the 15-player deck that heard its role, the nights and the day."""
-    s = witch_bots.BotSeat(number, 15, "reason", random.Random(number), DECK15, seed=7)
+    s = witch_bots.BotSeat(number, 15, "reason", random.Random(number), DECK15)
     s.hear({"to": f"seat:{number}", "key": "your-role", "params": {"role": f"role:{role}"}})
     if partners:
         s.hear({"to": f"seat:{number}", "key": "partners", "params": {"seats": list(partners)}})
@@ -84,7 +84,7 @@ def test_the_witches_vote_the_real_mirror_and_spare_their_teams_bluff():
 
 def test_the_familiars_bluff_is_a_big_table_rule():
     """At 8 players (2 witches) the familiar keeps quiet as before (`FAMILIAR_BLUFF` = 3 witches)."""
-    f = witch_bots.BotSeat(4, 8, "reason", random.Random(4), seed=7)
+    f = witch_bots.BotSeat(4, 8, "reason", random.Random(4))
     f.hear({"to": "seat:4", "key": "your-role", "params": {"role": "role:familiar"}})
     f.hear({"to": "table", "key": "morning", "params": {"seats": [6]}})
     f.hear({"to": "table", "key": "day", "params": {"day": 2}})
@@ -95,15 +95,15 @@ def test_the_familiars_bluff_is_a_big_table_rule():
 def test_reason_witches_seats_the_witches_team_reasoning_and_the_islanders_plain():
     modes = {}
     for role in ("witch", "familiar", "human", "mirror"):
-        s = witch_bots.BotSeat(1, 15, "reason-witches", random.Random(1), DECK15, seed=1)
+        s = witch_bots.BotSeat(1, 15, "reason-witches", random.Random(1), DECK15)
         s.hear({"to": "seat:1", "key": "your-role", "params": {"role": f"role:{role}"}})
         modes[role] = s.mode
     assert modes == {"witch": "reason", "familiar": "reason", "human": "plain", "mirror": "plain"}
 
 
 def test_a_seeded_15_player_game_shows_the_familiars_bluff():
-    """Seed 3: the familiar counters the real mirror on day 2, and no witch claims beside it."""
-    _, log = play("witch", 3, 15, {"roles": DECK15}, "reason")
+    """Seed 6: the familiar counters the real mirror, and no witch claims beside it."""
+    _, log = play("witch", 6, 15, {"roles": DECK15}, "reason")
     over = next(e for e in log if e["type"] == "game-over")
     roles = {r["seat"]: r["role"] for r in over["ranking"]}
     mirror_claims = [e["params"]["seat"] for e in log if e["type"] == "say" and e["key"] == "speech"
