@@ -27,6 +27,11 @@ still on the island is not the imp (mirrored, it leaves: `LEAVES`).
   "human").  They vote and banish the rival claimants first.
 - The familiar (who does not know the witches) votes for the claimant it
   believes to be the real mirror-user.
+- At a table of 3 witches or more (AIWolf's 15-player deck; docs/bots.md, "At 15
+  players"): one witch tells the team's story and no other ever starts a fake mirror
+  claim (`ONE_STORY`); the familiar bluffs, countering a lone mirror claimant, and the
+  witches, who know its findings false, spare it (`FAMILIAR_BLUFF`).  ESTIMATE (a rally
+  of the near-tied, a witch's frame) is measured and switched off.
 """
 from __future__ import annotations
 
@@ -65,7 +70,7 @@ PREEMPT = 0.5
 #: (0: never; 1: at every table), so a 15-player deck (3 witches) can play them alone.
 #: Only one witch ever claims the mirror: once a partner has (dead or alive), the others keep
 #: quiet (a late claim with a fresh story is a liar's in every world that counts).
-ONE_STORY = 1  # measured: witches +59.0 points at 15, +9.3 at 8, -1.7 (noise) at 10
+ONE_STORY = 3  # measured: witches +59.0 points at 15; at 8 +9.3, at 10 -1.7 (merged tree: +5.5, -5.0): from 3 witches
 #: The fake mirror-user clears its partners ("human"); when the priest or the count exposes
 #: it, the seats it cleared stand exposed with it.
 CLEAR_PARTNERS = 1  # measured: never clearing them, witches -8.6 points at 15
