@@ -19,6 +19,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +28,7 @@ from kikimimi.engine import LogEvent, ScriptRun, Table
 from kikimimi.journal import Journal, JournalError, JournalUnwritable, SaidMark
 from kikimimi.protocol import TABLE
 from kikimimi.seat_bot_driver import DELAY, SeatBotDriver
+from kikimimi.secret_seed import SEED, with_secret_seed
 from kikimimi.script import NEW_GAME, Garbled, Header, ScriptError, dumps, is_clock_line, parse_line
 
 Listener = Callable[[dict[str, Any], Sequence[LogEvent]], None]
@@ -52,7 +54,11 @@ def settings_differ(journal: Header, config: Header) -> str:
     if journal.lang != config.lang:
         parts.append(f"lang {journal.lang} (config: {config.lang})")
     for key in sorted(set(journal.options) | set(config.options), key=str):
-        if journal.options.get(key) != config.options.get(key):
+        if key == SEED and SEED not in config.options:
+            continue  # the secret seed the journal's game drew when first served
+        if key == SEED and journal.options.get(key) != config.options.get(key):
+            parts.append("seed (secret; the config's differs)")
+        elif journal.options.get(key) != config.options.get(key):
             parts.append(f"{str(key)[:32]} {_short(journal.options.get(key))} (config: {_short(config.options.get(key))})")
     if len(parts) > 4:
         parts = parts[:4] + [f"{len(parts) - 4} more"]
@@ -95,6 +101,8 @@ class Daemon:
         self._t0 = clock()
         self._timer_retry = -1.0  # after an unwritable timer line: the table time to try again
         self._said: SaidMark | None = None
+        #: The header's seed was drawn here (the config sets none): each new game draws again.
+        self._drawn = False
         #: The highest `seq` told to the listeners (kept in `_said` beside the journal).
         self._told = 0
         #: Session flow (kikimimi.evening): sees each input first; a list it returns is the answer.
@@ -142,6 +150,7 @@ class Daemon:
             if differ:
                 warnings.append(f"{path}: the journal's game was started with {differ}; it goes on "
                                 "as it started (--fresh starts a new game with the config's)")
+            self._drawn = SEED in parsed.header.options and SEED not in self.header.options
             self.header = parsed.header
             self._replace_run(ScriptRun(self.header, **self._table_args))
             for number, item in parsed.lines:  # bots seated in it sit again, each where it stood
@@ -155,6 +164,7 @@ class Daemon:
             told = self._said.read(journal.fd) if self._said else None
             self._told = self._last_seq() if told is None else told
         else:
+            self._draw_seed()
             journal.append(self.header.to_json())
             self._told = 0
         self._journal = journal
@@ -225,7 +235,10 @@ class Daemon:
                 raise InputRefused("input refused: the table is not open")
             self._journal.set_aside("game", numbered=True)
             self._table_args.update(table_args)
-            self._replace_run(ScriptRun(self.header, **self._table_args))
+            if self._drawn:  # each game draws its own secret seed
+                self.header = replace(self.header, options={k: v for k, v in self.header.options.items()
+                                                            if k != SEED})
+            self._draw_seed()
             self.lines = []
             try:
                 self._append(self.header.to_json())
@@ -271,6 +284,11 @@ class Daemon:
         """The input an undo would take back (the console shows it and asks once)."""
         with self.lock:
             return self.run.last_input()
+
+    def why_no_undo(self) -> str | None:
+        """Why the console's `undo` has nothing to take back (None: `last_input` it is)."""
+        with self.lock:
+            return self.run.why_no_undo()
 
     def speak_unspoken(self) -> list[LogEvent]:
         """After a resume: tell the listeners what the journal applied but no
@@ -367,6 +385,14 @@ class Daemon:
                 listener(message, said)
             except Exception as exc:
                 print(f"kikimimi: alert listener failed: {exc}", file=sys.stderr)
+
+    def _draw_seed(self) -> None:
+        """A table with no `seed` gets a random secret one when first served (its lots
+        are not recomputable from the defaults); the journal's header keeps it."""
+        seeded = with_secret_seed(self.header)
+        self._drawn = seeded is not self.header or self._drawn
+        self.header = seeded
+        self._replace_run(ScriptRun(self.header, **self._table_args))
 
     def _replace_run(self, run: ScriptRun) -> None:
         self.run.close()  # the old game is discarded: let it release what it holds

@@ -17,6 +17,7 @@ from typing import Any
 from kikimimi.checks import Check
 from kikimimi.phrases import LANGUAGES, CatalogueError, Phrasebook
 from kikimimi.registry import declaration, game_names
+from kikimimi.secret_seed import doctor_line
 from kikimimi.table_config import ConfigError, TableConfig, load_table_config
 
 
@@ -91,6 +92,9 @@ def config_checks(path: str | Path) -> tuple[TableConfig | None, list[Check]]:
     else:
         out.append(Check("readers", True, "simulated (keyboard or script)"))
     out += _part_checks("kikimimi.kit", config)  # the look-alike sets the table needs, read out
+    seed = doctor_line(config.game, dict(config.options))
+    if seed is not None:
+        out.append(Check("secret seed", True, seed))
     audio = _part_checks("kikimimi.voice.checks", config.audio, config.players, config.lang)
     out += audio if config.audio is not None else _without_audio(audio)
     return config, out
@@ -192,15 +196,19 @@ def listen(config_path: str, pause: float = 0.5) -> list[Check]:
 
 
 def _kit_by_ear(config: TableConfig, book: Phrasebook) -> list[tuple[str, dict[str, Any]]]:
-    """The kit's lines for the speaker: the pieces each player holds, the table's, and (with
-    real readers) the pieces the tag map lacks.  The kit is public: nobody's secret is in it."""
-    from kikimimi.kit import kit_for, missing_copies, spoken_lines, tags_checked
+    """The kit's lines for the speaker, for every game of the evening: the pieces each player
+    holds, the table's, and (with real readers) the pieces that game's tag map lacks.  The kit
+    is public: nobody's secret is in it."""
+    from kikimimi.kit import evening_choices, kit_for, missing_copies, spoken_lines, tags_checked
 
-    try:
-        kit = kit_for(config.game, config.players, config.options)
-    except Exception:  # a plugin that cannot say its kit: `doctor` without --listen says why
-        return []
-    return spoken_lines(kit, missing_copies(kit, config.tagmap) if tags_checked(config) else None, book)
+    out: list[tuple[str, dict[str, Any]]] = []
+    for choice in evening_choices(config):
+        try:
+            kit = kit_for(choice.game, choice.players, choice.options)
+        except Exception:  # a plugin that cannot say its kit: `doctor` without --listen says why
+            return []
+        out += spoken_lines(kit, missing_copies(kit, choice.tagmap) if tags_checked(config) else None, book)
+    return out
 
 
 def _say_kit(out: Any, speaker: str, said: list[tuple[str, dict[str, Any]]], book: Phrasebook) -> Check:

@@ -275,6 +275,10 @@ class Table:
         """Where the table stands, from the game's optional `situation()` hook:
         logged, because it follows an input (an undo, a reader back) that a
         replay applies too."""
+        at = getattr(self.game, "situation_at", None)
+        if callable(at):  # a game whose lines count time learns the time they are said at
+            now = self.game_time(t)
+            return self._run(lambda: at(now), t, line)
         hook = getattr(self.game, "situation", None)
         out = self._run(hook, t, line) if callable(hook) else []
         return out + self._log_events(self.pending_prompts(), t, line)
@@ -374,9 +378,15 @@ class Table:
             if REFEREE_HOLD in self.paused_by:
                 return [self._error(line, t, "the clock is already paused")]
             return self._hold(REFEREE_HOLD, t, line)
-        if REFEREE_HOLD not in self.paused_by:
-            return [self._error(line, t, "the clock is not paused by the referee")]
-        return self._release(REFEREE_HOLD, t, line)
+        if REFEREE_HOLD in self.paused_by:
+            return self._release(REFEREE_HOLD, t, line)
+        if not self.paused_by:
+            return [self._error(line, t, "the clock is not paused")]
+        # Only lost readers hold it: the referee decides to play on without them (issue 34:
+        # a reader that never came back left no way out but `next`).
+        last = sorted(self.paused_by)[-1]
+        self.paused_by = {last}
+        return self._release(last, t, line)
 
     def _hold(self, why: str, t: float, line: int | None) -> list[LogEvent]:
         """Stop the game's clock (once, however many hold it)."""
@@ -581,7 +591,9 @@ class Table:
         return logged
 
     def _error(self, line: int | None, t: float, message: str) -> LogEvent:
-        return self._log(Event("error", {"message": message}), t, line)
+        """A refused line is the referee's: its message names script lines, which count
+        the inputs the public view's numbering hides (issue 34)."""
+        return self._log(Event("error", {"message": message, "private": REFEREE}), t, line)
 
     def _say(self, to: str, key: str, params: dict[str, Any], t: float, line: int | None) -> LogEvent:
         return self._log(Event("say", {"to": to, "key": key, "params": params}), t, line)
@@ -719,6 +731,10 @@ class ScriptRun:
                 break
         else:  # accepted: kept for a rebuild; an undo may take back an input
             if table.firings != fired:  # timers fired before it: their results were heard
+                # kept as a time of their own: a script without timer lines (an older
+                # journal, `sim --record`) fired them only through this input, and a
+                # rebuild without it fired them again, heard twice (issue 34)
+                self._kept.append(float(table.t))
                 self._heard = len(self._kept)
             self._kept.append((number, dict(item)))
             if is_clock_line(item):
@@ -748,6 +764,15 @@ class ScriptRun:
             return None
         return self.standing[-1]
 
+    def why_no_undo(self) -> str | None:
+        """Why an undo would be refused now (None: it would take back `last_input`)."""
+        if not self.standing:
+            return "nothing to undo"
+        if self._kept_at[-1] < self._heard:
+            return ("nothing to undo: a timer has been heard since the last input "
+                    "(what was announced stays)")
+        return None
+
     def close(self) -> None:
         self.table.close()
 
@@ -759,21 +784,21 @@ class ScriptRun:
         # Timers due by the undo's time fire first, as the live table's clock
         # fired them before the referee's undo arrived (a replay must too).
         if when - self.table._next_due > MAX_CLOCK_JUMP and self.table._next_due != -math.inf:
-            return [self.table.note("error", {"message": self.table.too_far(number, when)}, self.table.t, number)]
+            return [self.table.note("error", {"message": self.table.too_far(number, when), "private": REFEREE}, self.table.t, number)]
         fired = self.table.firings
         out = self.table.advance(when)
         if self.table._stalled:  # a script's clock jump: refused like any line's
             return out + [self.table.note("error", {"message": (
                 f"line {number}: t={t} is too far ahead: the clock stopped after {MAX_FIRINGS} "
-                f"timers at t={self.table.t}; the line is not applied")}, self.table.t, number)]
+                f"timers at t={self.table.t}; the line is not applied"), "private": REFEREE}, self.table.t, number)]
         when = self.table.t
         self._moved(fired)
         if not self.standing:
-            return out + [self.table.note("error", {"message": "nothing to undo"}, when, number)]
+            return out + [self.table.note("error", {"message": "nothing to undo", "private": REFEREE}, when, number)]
         if self._kept_at[-1] < self._heard:
             return out + [self.table.note("error", {"message": (
                 f"undo: a timer has fired since line {self.standing[-1][0]}; what was announced "
-                "stays (nothing announced is taken back)")}, when, number)]
+                "stays (nothing announced is taken back)"), "private": REFEREE}, when, number)]
         undone_line, undone = self.standing.pop()
         del self._kept[self._kept_at.pop():]  # the undone input is the last thing kept
         seq = self.table.seq

@@ -237,6 +237,9 @@ class Evening:
         self.hand_seats = set(hand_seats) if hand_seats is not None else None
         self.plays = plays
         self.chosen: str | None = None  # the next game, chosen between games by its card
+        #: Told each new game's tag map (serve hands it to the reader drivers, so the new
+        #: game's enrolled pieces are known by their uid alone, as the first game's were).
+        self.on_tagmap: Callable[[Mapping[str, str]], None] | None = None
         self._play_recorded = False  # this game's result went to the club records (once per game)
 
     # -- start-up ---------------------------------------------------------------
@@ -463,7 +466,8 @@ class Evening:
         choice = self.games.get(name)
         if choice is None:
             known = ", ".join(self.games)
-            return [self._refuse(f"game NAME: one of {known}" if not name else f"no game {name!r} at this table ({known})")]
+            return [self._refuse(f"which game? type game and its name, one of {known}" if not name
+                                 else f"no game {name!r} at this table ({known})")]
         s = self.session
         if s is not None and not s.closed and name != d.header.game:
             return [self._refuse(f"official session {s.id} is under way (game {s.number} of {s.total}): "
@@ -503,8 +507,11 @@ class Evening:
         if choice is None:
             return first + d.new_game()
         seats = set(range(1, choice.players + 1))
-        return first + d.new_game(tagmap=choice.tagmap,
-                                  hand_seats=seats & self.hand_seats if self.hand_seats is not None else seats)
+        started = d.new_game(tagmap=choice.tagmap,
+                             hand_seats=seats & self.hand_seats if self.hand_seats is not None else seats)
+        if self.on_tagmap is not None:
+            self.on_tagmap(d.table.tagmap)
+        return first + started
 
     def _header(self, choice: GameChoice | None = None) -> Header:
         extra = {k: v for k, v in self.daemon.header.extra.items() if k != "session"}

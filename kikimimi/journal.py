@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import errno
 import fcntl
+import hashlib
 import itertools
 import os
 from collections.abc import Callable, Mapping
@@ -221,17 +222,29 @@ class SaidMark:
     beside the journal (`NAME.said`) so that a resume speaks what was journaled
     and applied but never told (a kill between the two).
 
-    It holds the journal file's inode with the seq, so a mark left by an
-    earlier journal at the same name (a `new` game, `--fresh`) is known for
-    what it is.  Written in place, without fsync: a killed process leaves it
-    in the page cache, and a power cut can only lose its last updates, so a
-    line is then said twice, never lost."""
+    It holds a fingerprint of the journal's bytes with the seq: the journal's size
+    then, and a hash of its first and last `EDGE` bytes up to that size.  So a
+    mark left by an earlier journal at the same name (a `new` game, `--fresh`) is
+    known for what it is, and a journal copied or restored with its mark (another
+    inode, the same bytes) is still known as told (issue 34: keyed on the inode,
+    a restored journal re-told its whole game on start).  Written in place,
+    without fsync: a killed process leaves it in the page cache, and a power cut
+    can only lose its last updates, so a line is then said twice, never lost."""
 
-    WIDTH = 48
+    WIDTH = 128
+    #: Bytes hashed at each end of the journal's told part.
+    EDGE = 4096
 
     def __init__(self, journal: Path) -> None:
         self.path = journal.with_name(journal.name + ".said")
         self.fd = open_private(self.path, os.O_RDWR | os.O_CREAT)
+
+    @classmethod
+    def fingerprint(cls, journal_fd: int, size: int) -> str:
+        head = os.pread(journal_fd, min(size, cls.EDGE), 0)
+        tail_at = max(0, size - cls.EDGE)
+        tail = os.pread(journal_fd, size - tail_at, tail_at)
+        return hashlib.sha256(head + b"|" + tail).hexdigest()[:32]
 
     def read(self, journal_fd: int) -> int | None:
         """The seq told of the journal open at `journal_fd`: None when there is no
@@ -239,8 +252,14 @@ class SaidMark:
         the mark is another journal's (nothing of this one was told)."""
         try:
             words = os.pread(self.fd, self.WIDTH, 0).split()
-            ino, seq = int(words[0]), int(words[1])
-        except (OSError, ValueError, IndexError):
+            if words and words[0] == b"v2":
+                size, digest, seq = int(words[1]), words[2].decode("ascii"), int(words[3])
+                if seq < 0 or size < 0:
+                    return None
+                ours = size <= os.fstat(journal_fd).st_size and self.fingerprint(journal_fd, size) == digest
+                return seq if ours else 0
+            ino, seq = int(words[0]), int(words[1])  # a mark written before fingerprints
+        except (OSError, ValueError, IndexError, UnicodeDecodeError):
             return None
         if seq < 0:
             return None
@@ -249,7 +268,8 @@ class SaidMark:
     def write(self, journal_fd: int, seq: int) -> None:
         """Best effort: a mark that cannot be written only means a line may be said twice."""
         try:
-            line = f"{os.fstat(journal_fd).st_ino} {seq}".ljust(self.WIDTH - 1) + "\n"
+            size = os.fstat(journal_fd).st_size
+            line = f"v2 {size} {self.fingerprint(journal_fd, size)} {seq}".ljust(self.WIDTH - 1) + "\n"
             os.pwrite(self.fd, line.encode("ascii"), 0)
         except OSError:
             pass

@@ -187,23 +187,43 @@ def _spoken(pieces: Iterable[str], span: Callable[[int, int], str]) -> str:
 
 
 def doctor_checks(config: Any) -> list[Check]:
-    """`kikimimi doctor TABLE.toml`: the kit the table needs, read out, and what its tag map lacks."""
+    """`kikimimi doctor TABLE.toml`: the kit of every game of the evening, read out, and what
+    each game's own tag map lacks (each game is played with its own map)."""
+    out: list[Check] = []
+    for choice in evening_choices(config):
+        out += _game_checks(config, choice.game, choice.players, choice.options, choice.tagmap)
+    return out
+
+
+def evening_choices(config: Any) -> list[Any]:
+    """The table's games for the evening, its first game first (a config with no `games`: that one)."""
+    games = getattr(config, "games", None) or {}
+    if not games:
+        from kikimimi.table_config import GameChoice
+
+        return [GameChoice(config.game, config.players, dict(config.options), dict(config.tagmap))]
+    return sorted(games.values(), key=lambda g: g.game != config.game)
+
+
+def _game_checks(config: Any, game: str, players: int, options: Mapping[str, Any],
+                 tagmap: Mapping[str, str]) -> list[Check]:
     try:
-        kit = kit_for(config.game, config.players, config.options)
+        kit = kit_for(game, players, options)
     except Exception as exc:  # a plugin that cannot say its kit
-        return [Check("kit", False, f"{config.game} cannot list its kit: {exc}", "reinstall the game's package")]
+        return [Check("kit", False, f"{game} cannot list its kit: {exc}", "reinstall the game's package")]
     out = [Check("kit", True, line) for line in kit.lines()]
     if not tags_checked(config):
         return out
-    lacking = missing_copies(kit, config.tagmap)
+    lacking = missing_copies(kit, tagmap)
     if lacking:
         few = ", ".join(f"{p} {have}/{want}" for p, (have, want) in list(lacking.items())[:4])
         more = f" and {len(lacking) - 4} more" if len(lacking) > 4 else ""
-        out.append(Check("kit tags", False, f"{len(lacking)} pieces lack tagged copies: {few}{more}",
-                         f"kikimimi tags enroll kit:{kit.game} --players {kit.players} --reader DRIVER:PATH "
-                         "--tagmap (the table's tag map)"))
+        out.append(Check("kit tags", False, f"{kit.game}: {len(lacking)} pieces lack tagged copies: {few}{more}",
+                         "run the table set-up again with --force (each player scans what their own set "
+                         f"lacks; what is enrolled is kept), or kikimimi tags enroll kit:{kit.game} --players {kit.players} --reader DRIVER:PATH "
+                         f"--tagmap (the tag map of {kit.game} in the table file)"))
     else:
-        out.append(Check("kit tags", True, f"every piece of the kit has its {kit.tags()} tagged copies"))
+        out.append(Check("kit tags", True, f"{kit.game}: every piece of the kit has its {kit.tags()} tagged copies"))
     return out
 
 

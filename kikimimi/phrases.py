@@ -157,7 +157,7 @@ class Phrasebook:
         params = params or {}
         template = self.phrases.get(key)
         one = self.singulars.get(key)
-        if one is not None and params.get(one[0]) in (1, -1) and type(params.get(one[0])) is int:
+        if one is not None and _one(params.get(one[0])):
             template = one[1]
         if template is None:
             extra = " ".join(self.name(v) for v in params.values())
@@ -170,6 +170,13 @@ class Phrasebook:
 
     def has(self, key: str) -> bool:
         return key in self.phrases
+
+
+def _one(value: Any) -> bool:
+    """A count of 1 (or -1), or a list of one ("Gone: seat 2", not "seats 2")."""
+    if type(value) is int:
+        return value in (1, -1)
+    return isinstance(value, (list, tuple)) and len(value) == 1
 
 
 class _Lenient(dict):

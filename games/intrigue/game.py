@@ -631,7 +631,7 @@ def kit(players: int, options: Mapping[str, Any]) -> tuple[list[str], list[str]]
     out in the open) and the section tokens are the table's."""
     ed = edition_from_options(options)
     advisors = [advisor_tag(s, r, c) for s in range(1, players + 1) for r in ed.roles for c in range(1, COPIES + 1)]
-    return own_set(players, ("bribe", "ok", "hint")), advisors + [section_tag(k) for k in range(1, ed.sections + 1)]
+    return own_set(players, ("bribe", "ok", "hint", "agree")), advisors + [section_tag(k) for k in range(1, ed.sections + 1)]
 
 
 def phrase_values(players: int, options: Mapping[str, Any]) -> Mapping[str, Sequence[Any]]:

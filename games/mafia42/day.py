@@ -1,8 +1,9 @@
 """The day of マフィア42: the vote with its live tally, the accusation, and the
 approval with the judge, the politician and escape.
 
-The tally is what the app's screen shows (the politician's ballot as 1, who
-voted for whom never), while the accusation counts the real weights; the
+The tally is read at the politician's real weight (the app shows it as 1; read
+so at a table it made a tie the accusation then broke) and never says who voted
+for whom; the final count is the referee's, the table hears the accusation.  The
 madam and the thief act through the same ballot (`night.day_abilities`).
 
 At a table everyone sees who scans, so a tally read out after each scan
@@ -18,7 +19,7 @@ from collections.abc import Mapping
 from kikimimi import hints
 from kikimimi.commands import refusal
 from kikimimi.hints import Line, line
-from kikimimi.protocol import TABLE, Event, event, say
+from kikimimi.protocol import REFEREE, TABLE, Event, event, say
 from kikimimi.roles import decide as count_votes
 
 from . import night
@@ -56,11 +57,10 @@ def reading(board: Board) -> list[Event]:
 
 
 def shown(board: Board) -> dict[str, int]:
-    """Votes per target as the app displays them: the politician's ballot shows as 1."""
-    out: dict[str, int] = {}
-    for target in board.vote.ballots.values():
-        out[str(target)] = out.get(str(target), 0) + 1
-    return dict(sorted(out.items(), key=lambda kv: int(kv[0])))
+    """Votes per target, the politician's ballot at its real weight (ruling, docs/mafia42.md):
+    a tally showing it as 1 could read as a tie that the accusation then broke, which
+    named the politician's choice (issue 34)."""
+    return {str(target): int(n) for target, n in board.vote.totals().items()}
 
 
 def tally_lines(key: str, totals: Mapping[str, int]) -> list[Line]:
@@ -78,8 +78,9 @@ def spoken(to: str, key: str, totals: Mapping[str, int]) -> list[Event]:
 def close_vote(board: Board) -> list[Event]:
     """The vote ends: the final tally, the madam's and the thief's acts, the accusation
     (`board.accused`, None for no votes or a tie for most)."""
-    final = shown(board)
-    out: list[Event] = [event("tally", totals=final, final=True)] + spoken(TABLE, "tally-final", final)
+    # The final count is the referee's: read after the hush it named a lone late voter's
+    # choice ("Seat 3: 1"); the table hears the accusation it decides (issue 34).
+    out: list[Event] = [event("tally", totals=shown(board), final=True, private=REFEREE)]
     night.day_abilities(board, out)
     decision = count_votes([board.vote])  # no votes or a tie for most: nobody
     board.accused = decision.seat

@@ -33,7 +33,7 @@ from kikimimi.roles.phases import Clock, Clocks, Warning
 from . import day, night
 from .board import Board
 from .options import parse_options
-from .power import Decision, Fired, as_event, decide, sides
+from .power import Decision, Fired, as_event, decide, side_of, sides
 
 CHAT_LIMIT = 200
 #: "Ten seconds left" (not in the morning: it is five seconds long).
@@ -91,6 +91,12 @@ class Mafia42Game(Board):
         ends = [i for i, ev in enumerate(out) if ev.type == "game-over"]
         at = ends[0] if ends else len(out)
         return out[:at] + power + out[at:]
+
+    def situation_at(self, t: float) -> list[Event]:
+        """The situation with the time left counted from now: after an undo the last
+        input the game saw may be long past (issue 34: "8 seconds left" with 0.75 s)."""
+        self.now = max(self.now, t)
+        return self.situation()
 
     def snapshot(self) -> dict[str, Any]:
         return {**super().snapshot(), "deadline": self.deadline, "mode": self.mode,
@@ -324,7 +330,15 @@ class Mafia42Game(Board):
 
     def finish(self, winner: str, reason: str) -> list[Event]:
         readings = [cancel_timer(day.READING)] if self.phase == "vote" else []  # `stop` in the vote
-        return readings + CLOCKS.cancel_warnings() + super().finish(winner, reason)
+        # Mafia alive yet the citizens win: their votes are 0 under the gangster's threat.
+        # Said, or the table hears a win it cannot explain (issue 34).
+        silenced = [p.seat for p in self.members() if p.alive and p.threatened
+                    and side_of(p, self.catalogue) == "mafia"] if winner == "citizens" else []
+        out = super().finish(winner, reason)
+        if silenced:
+            at = next(n for n, ev in enumerate(out) if ev.type == "say" and ev.fields["key"] == "game-over")
+            out.insert(at + 1, say(TABLE, "why-threatened", seats=silenced))
+        return readings + CLOCKS.cancel_warnings() + out
 
     def game_over_fields(self) -> dict[str, Any]:
         if self.result is None:
@@ -343,7 +357,7 @@ def diagram() -> str:
 def kit(players: int, options: Mapping[str, Any]) -> tuple[list[str], list[str]]:
     """Votes, night targets and YES/NO from each player's own look-alike set (kikimimi.kit)."""
     deck = parse_options(players, options)["jobs"]
-    return own_set(players, ("yes", "no", "extend", "shorten", "hint")), deck_cards("mafia42", "job", deck)
+    return own_set(players, ("yes", "no", "extend", "shorten", "hint", "agree")), deck_cards("mafia42", "job", deck)
 
 
 def phrase_values(players: int, options: Mapping[str, Any]) -> Mapping[str, Sequence[Any]]:
@@ -367,9 +381,10 @@ def phrase_values(players: int, options: Mapping[str, Any]) -> Mapping[str, Sequ
         "partners.role": [f"job:{j}" for j in sorted(Mafia42Game.knows)],
         "hint-alive.seats": seat_sets(seats) if players <= 8 else groups,
         "hint-out.seats": seat_sets(seats) if players <= 8 else groups,
+        "why-threatened.seats": groups,
         "role": [f"job:{j}" for j in names], "job": [f"job:{j}" for j in names],
         "team": [f"team:{t}" for t in ("mafia", "citizens", "cult", "void")],
         "phase": [f"phase:{p}" for p in PHASES.names], "day": range(0, players + 4),
-        "seconds": seconds, "left": range(0, longest + 1), "votes": range(0, players + 1),
+        "seconds": seconds, "left": range(0, longest + 1), "votes": range(0, players + 2),  # the politician counts 2
         "yes": range(0, players + 1), "no": range(0, players + 1),
     }

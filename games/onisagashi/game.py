@@ -191,11 +191,12 @@ class OnisagashiGame(Play):
             return refusal(None, f"the field already has a {CATEGORIES[g]} token; take it off first", "same-kind")
         d = self.turn_seat
         if self.rules == "beginner" and card in self.hands[d]:
-            # Named on the speaker and then refused, it would tell the table a card in
-            # the declarer's hand: only the declarer hears why, and the speaker only
-            # that this token does not count (which any refused token may be).
+            # Everyone sees the token: a speaker's answer only this token gets ("that token
+            # does not count") told the table the declarer holds that card (issue 34).  It is
+            # named like any other; only the declarer hears, in its earphone, that it does
+            # not count, and takes it back as one changes one's mind.
             return [*refusal(d, f"seat {d} may not declare a card it holds", "own-card"),
-                    say(TABLE, "token-refused")]
+                    say(TABLE, "token", card=card_tag(card))]
         self.tokens[g] = card
         if len(self.tokens) < 3:
             return [say(TABLE, "token", card=card_tag(card))]
@@ -370,7 +371,7 @@ def kit(players: int, options: Mapping[str, Any]) -> tuple[list[str], list[str]]
     tokens (taking them from the field's set would show which); the cards and the
     field's tokens are the table's."""
     tokens = [token_tag(c) for c in CARDS]
-    return own_set(0, ("raise", "hint")) + tokens, [card_tag(c) for c in CARDS] + tokens
+    return own_set(0, ("raise", "hint", "agree")) + tokens, [card_tag(c) for c in CARDS] + tokens
 
 
 def phrase_values(players: int, options: Mapping[str, Any]) -> Mapping[str, Sequence[Any]]:

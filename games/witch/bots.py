@@ -300,10 +300,13 @@ class WitchSimulation:
             self.phase = "day"
             self.queue.clear()
             order = self._order(self.alive)
-            self.queue.extend([("power", s) for s in order] + [("speak", s) for s in order])
+            together = self.opts["day_acts"] == "together"
+            self.queue.extend([("silence" if together else "power", s) for s in order]
+                              + [("speak", s) for s in order])
             if self.style.startswith("reason"):  # a second turn: answer the claims heard in the first
                 self.queue.extend(("answer", s) for s in order)
-            self.queue.extend(("vote", s) for s in self._order(self.alive))
+            for s in self._order(self.alive):  # together: every seat's day act, then its ballot
+                self.queue.extend([("act", s), ("vote", s)] if together else [("vote", s)])
         elif key == "revote":
             self.queue.clear()
             self.queue.extend(("vote", s) for s in self._order(self.alive))
@@ -351,7 +354,24 @@ class WitchSimulation:
             return {**hand, "tag": f"seat:{bot.night_target()}", "dt": 2.0}
         if what == "power":
             return self._power(seat, bot)
+        if what == "silence":
+            return self._silence(seat, bot)
+        if what == "act":
+            return self._day_act(seat, bot)
         return None
+
+    def _silence(self, seat: int, bot: BotSeat) -> dict[str, Any] | None:
+        rng = self.rng if self.style in ("plain", "random") else bot.talk
+        return {"console": f"silence {seat}"} if bot.others() and rng.random() < 0.4 else None
+
+    def _day_act(self, seat: int, bot: BotSeat) -> dict[str, Any] | None:
+        """The day act (`day_acts` together): the power, or PASS and any seat, typed as the
+        two scans they are; the same for every role, so nothing but the role moves it."""
+        others = bot.others()
+        if not others:
+            return None
+        line = self._power(seat, bot, silence=False)
+        return line if line is not None else {"console": f"pass {seat} {self.rng.choice(others)}"}
 
     def _speak(self, seat: int, text: str) -> dict[str, Any]:
         """Claims are typed (console); otherwise odd seats type and even seats talk
@@ -364,7 +384,7 @@ class WitchSimulation:
         self._mic_seconds = seconds
         return {"reader": "field", "tag": f"seat:{seat}", "dt": 1.0}
 
-    def _power(self, seat: int, bot: BotSeat) -> dict[str, Any] | None:
+    def _power(self, seat: int, bot: BotSeat, silence: bool = True) -> dict[str, Any] | None:
         """The day's powers and silence.  Today's bots draw on the table's generator; a
         reasoning seat on its own, so no other seat's role moves its choices."""
         others = bot.others()
@@ -381,6 +401,6 @@ class WitchSimulation:
             return {"console": f"exorcise {seat} {rng.choice(others)}"}
         if bot.role == "human" and rng.random() < 0.3:
             return {"console": f"advise {seat} {rng.choice(others)}"}
-        if (rng if self.style in ("plain", "random") else bot.talk).random() < 0.4:
+        if silence and (rng if self.style in ("plain", "random") else bot.talk).random() < 0.4:
             return {"console": f"silence {seat}"}
         return None

@@ -26,8 +26,10 @@ from .rules import parse_options
 class WitchEar(EarBot):
     """One seat: `BotSeat`'s reasoning, and a list of what the speaker has asked of it."""
 
-    def __init__(self, seat: int, players: int, rng: random.Random):
+    def __init__(self, seat: int, players: int, rng: random.Random, together: bool = True):
         self.seat = seat
+        #: `day_acts` together: the powers wait for the vote's call, where every seat acts.
+        self.together = together
         self.mind = BotSeat(seat, players, "reason", rng)
         self.rng = rng
         self.todo: list[str] = []
@@ -45,7 +47,9 @@ class WitchEar(EarBot):
         elif key == "prologue":
             self.todo = ["ok"]
         elif key == "day":
-            self.todo = ["power", "speak"]
+            self.todo = ["speak"] if self.together else ["power", "speak"]
+        elif key == "vote-now-acts":  # the same motions for every seat: a day act, then the ballot
+            self.todo = [t for t in self.todo if t != "vote"] + ["act", "vote"]
         elif key in ("vote-now", "revote"):
             self.todo = [t for t in self.todo if t != "vote"] + ["vote"]
         elif key == "night":
@@ -81,17 +85,39 @@ class WitchEar(EarBot):
                 self.todo.insert(0, f"mark:{self.rng.choice(others)}")
                 return {"reader": "hand", "tag": "cmd:exorcise"}
             return None
+        if what == "act":
+            return self._day_act()
         if what.startswith("mark:"):
-            return {"reader": "hand", "tag": f"seat:{what[5:]}"}
+            return {"reader": "hand", "tag": f"seat:{what[5:]}", "dt": ACT_SECONDS}
         return None
 
+    def _day_act(self) -> dict[str, Any] | None:
+        """Its power or PASS, then a seat token: two scans, each `ACT_SECONDS` after the
+        last, whatever the role (the timing tells nothing)."""
+        mind = self.mind
+        others = mind.others()
+        if not others:
+            return None
+        target = self.rng.choice(others)
+        tag = "cmd:pass"
+        if mind.role == "priest" and not mind.exorcised and mind.day >= 2:
+            mind.exorcised, tag = True, "cmd:exorcise"
+        elif mind.role == "human" and self.rng.random() < 0.3:
+            tag = "cmd:advise"
+        self.todo.insert(0, f"mark:{target}")
+        return {"reader": "hand", "tag": tag, "dt": ACT_SECONDS}
+
+
+#: Seconds before each scan of a day act (the same for every seat).
+ACT_SECONDS = 1.5
 
 #: The speaker's ear: when no seat has anything left to do by day, the vote is called.
-REFEREE = Call("next", frozenset({"day", "prologue"}), frozenset({"night", "vote-now", "game-over"}))
+REFEREE = Call("next", frozenset({"day", "prologue"}), frozenset({"night", "vote-now", "vote-now-acts", "game-over"}))
 
 
 def ear_simulation(seed: int, players: int, options: Mapping[str, Any], bot: str | None = None) -> EarTable:
     rng = random.Random(seed)
     world = DealtCards("witch:role", parse_options(players, options)["roles"], rng)
-    seats = [WitchEar(s, players, random.Random(seed * 1000 + s)) for s in range(1, players + 1)]
+    together = parse_options(players, options)["day_acts"] == "together"
+    seats = [WitchEar(s, players, random.Random(seed * 1000 + s), together) for s in range(1, players + 1)]
     return EarTable("witch", world, [*seats, RefereeEar(REFEREE)])

@@ -36,7 +36,8 @@ class WitchGame(Talk, HiddenRoleGame):
     card_set = "witch"
     teams = TEAMS
     knows = KNOWS
-    commands = ("advise", "exorcise", "silence")
+    commands = ("advise", "exorcise", "silence", "pass")
+    next_settle = 2.0  # docs/witch.md: a `next` typed just after a scan moved the game on
     console_commands = HiddenRoleGame.console_commands + (
         Command("speak SEAT TEXT", "seat SEAT says TEXT (costs time by characters; a full-width one counts 2)",
                 "console_speak"),
@@ -44,7 +45,9 @@ class WitchGame(Talk, HiddenRoleGame):
         Command("advise SEAT TARGET", "the human's speech-restraint advisory on TARGET", "console_advise"),
         Command("exorcise SEAT TARGET", "the priest marks TARGET for tonight's exorcism (once per game)",
                 "console_exorcise"),
-        Command("silence SEAT", "seat SEAT chooses silence", "console_silence"))
+        Command("silence SEAT", "seat SEAT chooses silence", "console_silence"),
+        Command("pass SEAT TARGET", "seat SEAT's day act is PASS (then TARGET's token, which does nothing)",
+                "console_pass"))
 
     def __init__(self, players: int, options: Mapping[str, Any] | None = None):
         super().__init__(players, options)
@@ -102,6 +105,7 @@ class WitchGame(Talk, HiddenRoleGame):
                                           grace=self.opts["overrun"]) for s in alive}
         self.votes = [Vote.open(alive)]
         self.talk_over, self.silenced, self.armed, self.advised, self.mark = False, set(), {}, {}, None
+        self.acted: set[int] = set()  # the seats that made today's day act (`day_acts` together)
         self.silence_due = False
         length = self.opts["day_minutes"]  # the dawn line says this table's day, not the seed's 12 hours
         out.append(say(TABLE, "day", day=day, alive=len(alive), hours=length // 60) if length % 60 == 0
@@ -135,13 +139,17 @@ class WitchGame(Talk, HiddenRoleGame):
     def on_choose(self, seat: int, target: int, t: float) -> list[Event]:
         if self.phase == "day":
             power = self.armed.pop(seat, None)
-            if power == "pretend":  # cover: a power this seat lacks takes its target and does nothing
-                return [say(seat_audience(seat), "no-power-target", seat=target)]
+            if power in ("pretend", "pass"):  # cover: a power this seat lacks takes its target and does nothing
+                self.acted.add(seat)
+                key = "no-power-target" if power == "pretend" else "pass-noted"
+                return [say(seat_audience(seat), key, seat=target)] + self._count_if_done(t)
             if power in ("advise", "exorcise"):
                 out = self._advise(seat, target) if power == "advise" else self._exorcise(seat, target)
                 if out and out[0].type == "error":  # a refused target: the power stays armed
                     self.armed[seat] = power
-                return out
+                    return out
+                self.acted.add(seat)
+                return out + self._count_if_done(t)
             return self._vote(seat, target, t)
         if self.phase == "night":
             return self._night_act(seat, target, t)
@@ -154,7 +162,21 @@ class WitchGame(Talk, HiddenRoleGame):
             return refusal(seat, "that vote is not allowed", why, seat=target)
         vote.cast(seat, target)
         out = [say(seat_audience(seat), "voted", seat=target)]
-        return out + (self._count(t) if vote.complete else [])
+        return out + self._count_if_done(t)
+
+    @property
+    def together(self) -> bool:
+        return bool(self.opts["day_acts"] == "together")
+
+    def _count_if_done(self, t: float) -> list[Event]:
+        """The count comes when every ballot is in and, with `day_acts` together, every
+        living seat has made its day act (a last act must not be told by a count that
+        came before it)."""
+        if not self.votes[-1].complete:
+            return []
+        if self.together and not set(self.roster.alive()) <= self.acted:
+            return []
+        return self._count(t)
 
     def _count(self, t: float) -> list[Event]:
         vote = self.votes[-1]
@@ -171,7 +193,7 @@ class WitchGame(Talk, HiddenRoleGame):
                 self.votes.append(Vote.open(self.roster.alive(), round=2))
                 out.append(say(TABLE, "revote", seats=vote.leaders()))
                 if self.talk_over:  # no time left to talk: straight to the ballots
-                    out.append(say(TABLE, "vote-now", missing=len(self.votes[-1].missing)))
+                    out.append(say(TABLE, "vote-now"))
                 return out
         else:
             decision = decide(self.votes, ("cumulative", "lot"), self.lot(t, f"vote-{self.day}"))
@@ -211,6 +233,16 @@ class WitchGame(Talk, HiddenRoleGame):
             return refusal(seat, f"cmd:{name} has no use in the {self.phase}", "not-now")
         if name == "silence":
             return self._silence(seat, t)
+        if name in ("advise", "exorcise", "pass") and self.together:
+            # Same motions (docs/witch.md): every living seat makes one day act a day, a
+            # power or PASS, each a command tag and a seat token; the count waits for all.
+            if seat in self.acted:
+                return refusal(seat, "one day act a day", "act-done")
+        if name == "pass":
+            if not self.together:
+                return refusal(seat, "cmd:pass has no use by day", "not-now")
+            self.armed[seat] = "pass"
+            return [say(me, "pass-armed")]
         if name in ("advise", "exorcise"):
             # Cover (docs/witch.md): every player holds both tags and may scan them with
             # a seat token after; for a seat without the power the pair does nothing, so
@@ -290,6 +322,9 @@ class WitchGame(Talk, HiddenRoleGame):
         out += self.remove(result.removed, "night", key) if result.removed else [say(TABLE, key)]
         return out if self.finished else out + self._day(self.day + 1, t)
 
+    def stage(self) -> tuple[Any, ...]:
+        return (*super().stage(), self.votes[-1].round if self.phase == "day" and self.votes else None)
+
     def on_next(self, t: float) -> list[Event]:
         if self.phase == "prologue":
             return self._day(1, t)
@@ -358,6 +393,9 @@ class WitchGame(Talk, HiddenRoleGame):
             return first
         return first + self._hand(seat, f"seat:{target}", t)
 
+    def console_pass(self, t: float, seat: int, target: int) -> list[Event]:
+        return self._armed_act(seat, "pass", target, t)
+
     def console_silence(self, t: float, seat: int) -> list[Event]:
         return self._hand(seat, "cmd:silence", t)
 
@@ -370,7 +408,7 @@ class WitchGame(Talk, HiddenRoleGame):
         if self.phase == "day":
             out.append(line("hint-day", minutes=self.day_clock.left, round=self.votes[-1].round))
             if self.talk_over:
-                out.append(line("vote-now", missing=len(self.votes[-1].missing)))
+                out.append(line("vote-now"))
         elif self.phase == "night":
             out.append(line("hint-night", minutes=self.night_clock.left))
         elif self.phase == "prologue":
@@ -413,7 +451,7 @@ def kit(players: int, options: Mapping[str, Any]) -> tuple[list[str], list[str]]
     """Everyone holds every power tag (docs/witch.md, cover): scanning EXORCISE
     must not show the priest, nor ADVISE a human."""
     deck = parse_options(players, options)["roles"]
-    return own_set(players, ("ok", "hint", "advise", "exorcise", "silence")), deck_cards("witch", "role", deck)
+    return own_set(players, ("ok", "hint", "advise", "exorcise", "silence", "pass", "agree")), deck_cards("witch", "role", deck)
 
 
 def phrase_values(players: int, options: Mapping[str, Any]) -> Mapping[str, Sequence[Any]]:
@@ -436,9 +474,9 @@ def phrase_values(players: int, options: Mapping[str, Any]) -> Mapping[str, Sequ
         "seat": seats, "voter": seats, "by": seats, "target": seats,
         "role": [f"role:{r}" for r in sorted(TEAMS)], "partners.role": [f"role:{r}" for r in sorted(KNOWS)],
         "team": [f"team:{t}" for t in sorted({*TEAMS.values(), "void"})],
-        "found": [f"found:{f}" for f in ("human", "witch")],
+        "found": [f"found:{f}" for f in ("human", "witch")], "result": [f"found:{f}" for f in ("human", "witch")],
         "phase": [f"phase:{p}" for p in PHASES.names],
-        "day": range(0, 2 * players + 2), "alive": counts, "count": counts, "missing": counts,
+        "day": range(0, 2 * players + 2), "alive": counts, "count": counts,
         "waiting": counts, "seats": seat_sets(seats, 3), "partners.seats": seat_sets(seats, 2),
         "hint-alive.seats": everyone, "hint-out.seats": everyone, "revote.seats": everyone,
         "island-bonus.minutes": bonuses, "allowance-left.minutes": range(0, longest + 1),

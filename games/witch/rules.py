@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from kikimimi.options import Options, anything, number, seat_table, whole
+from kikimimi.options import Options, anything, choice, number, seat_table, whole
 from kikimimi.phases import Phases
 
 ROLES = ("human", "witch", "mirror", "priest", "familiar", "knight", "twin", "imp")
@@ -71,8 +71,10 @@ OPTIONS = Options(
     whole("advisory_min", 5, "the shortest speech-restraint advisory, in minutes", low=0),
     whole("advisory_max", 30, "the longest speech-restraint advisory, in minutes", low=0),
     whole("silence_minutes", 60, "virtual minutes a chosen silence lasts", low=1),
+    choice("day_acts", ("together", "free"), "together: every living seat makes one day act a day (ADVISE, "
+           "EXORCISE or PASS, then a seat token) and the count waits for all; free: powers as their holder likes"),
     seat_table("preferences", ROLES, "seats' role wishes, e.g. {\"1\": \"mirror\"}"),
-    whole("seed", 0, "mixed into the lot", low=0),
+    whole("seed", 0, "mixed into the lot (the table's secret: drawn when first served if unset)", low=0, high=2**62),
 )
 DEFAULTS: dict[str, Any] = OPTIONS.defaults
 

@@ -13,6 +13,9 @@ from typing import TYPE_CHECKING, Any
 from kikimimi.commands import refusal
 from kikimimi.protocol import REFEREE, TABLE, Event, Input, error, event, say, seat_audience, set_timer
 from kikimimi.roles import Roster, VirtualClock, Vote, chars_to_minutes, team_event, team_say
+from kikimimi.roles import claims as claim_channel
+
+from .rules import MAX_PLAYERS, ROLES
 
 #: Below this many minutes a speaker hears its allowance after each speech.
 LOW_ALLOWANCE = 30
@@ -47,7 +50,7 @@ class Talk:
         """More than half of the living chose silence: the day loses an hour, and it may happen again.
 
         Cover (docs/witch.md): who chose it stays secret, so the hour is lost a
-        while after the choice that made the majority (a lot of 15-45 s on the
+        while after the choice that made the majority (a lot of 15-45 s, to the hundredth, on the
         table's secret seed, the day and who chose), never at that scan."""
         if self.talk_over:
             return refusal(seat, "the talk is over", "day-over")
@@ -57,7 +60,9 @@ class Talk:
             return out
         self.silence_due = True
         lot = self.lot(t, f"silence-{self.day}-{sorted(self.silenced)}")
-        return out + [set_timer(SILENCE_TIMER, t + lot.randint(15, 45))]
+        # A drawn fraction too: a whole number of seconds after the scan kept the scan's
+        # fraction in the announcement's time, which named the scan (issue 34).
+        return out + [set_timer(SILENCE_TIMER, t + round(lot.uniform(15.0, 45.0), 2))]
 
     def on_timer(self, name: str, t: float) -> list[Event]:
         if name != SILENCE_TIMER or not self.silence_due:
@@ -77,8 +82,11 @@ class Talk:
         if self.talk_over or self.day_clock.open:
             return []
         self.talk_over = True
+        # How many have not voted is the referee's: a ballot and a power's target are the
+        # same motion (a seat token), so the count would tell powers from votes (issue 34).
         missing = len(self.votes[-1].missing)
-        return [event("vote-call", missing=missing), say(TABLE, "vote-now", missing=missing)]
+        call = "vote-now-acts" if self.opts["day_acts"] == "together" else "vote-now"
+        return [event("vote-call", missing=missing, private=REFEREE), say(TABLE, call)]
 
     # -- speech ---------------------------------------------------------------------
     def speak(self, seat: int, width: int, t: float, text: str | None = None) -> list[Event]:
@@ -88,8 +96,7 @@ class Talk:
             return self.dead_room(seat, text or "")
         minutes = width // self.opts["chars_per_minute"]
         if self.phase == "prologue":
-            return [event("speech", seat=seat, minutes=0, day_left=None)] + (
-                [say(TABLE, "speech", seat=seat, text=text)] if text else [])
+            return [event("speech", seat=seat, minutes=0, day_left=None)] + (speech_lines(seat, text) if text else [])
         if self.phase == "night":
             return self._night_speech(seat, minutes, text)
         if self.phase != "day":
@@ -102,7 +109,7 @@ class Talk:
         allowance.spend(minutes)
         out = [event("speech", seat=seat, minutes=minutes, day_left=self.day_clock.left)]
         if text:
-            out.append(say(TABLE, "speech", seat=seat, text=text))
+            out += speech_lines(seat, text)
         if hours and self.day_clock.open:
             out.append(say(TABLE, "day-hours", hours=min(hours)))
         if allowance.left <= LOW_ALLOWANCE:
@@ -132,6 +139,8 @@ class Talk:
         """The field reader is the microphone: a seat token resting on it is that seat speaking."""
         tag = inp.tag or ""
         if not tag.startswith("seat:"):
+            if inp.removed:  # lifting the refused piece off again says nothing (issue 34)
+                return []
             # a role card looks like any other: naming it in public would deal it to everyone
             return [error(f"{tag} has no use on the field", private=REFEREE), say(TABLE, "field-seats-only")]
         seat = int(tag[5:])
@@ -176,3 +185,33 @@ class Talk:
 def width(text: str) -> int:
     """Half-width characters of a typed speech: a full-width character counts 2."""
     return chars_to_minutes(text, 1)
+
+
+#: What a claim line may name (the bots' claim channel, kikimimi.roles.claims).
+CLAIMS = claim_channel.Vocabulary.of(ROLES, ("witch", "human"), MAX_PLAYERS)
+
+
+def speech_lines(seat: int, text: str) -> list[Event]:
+    """A speech on the speaker.  `text` stays as typed (the bots read claims from it);
+    what is said is `said`: the text, or for a claim line ("CO mirror; FOUND mirror 6
+    human") each claim in the table's language after it (issue 34: the claim channel's
+    words were heard at Japanese tables)."""
+    found: tuple[claim_channel.Claim, ...] = ()
+    if claim_channel.looks_like_claims(text):
+        try:
+            found = claim_channel.parse(text, CLAIMS)
+        except claim_channel.ClaimError:
+            found = ()
+    if not found:
+        return [say(TABLE, "speech", seat=seat, text=text, said=text)]
+    out = [say(TABLE, "speech", seat=seat, text=text, said="claims")]
+    for c in found:
+        if c.kind == "CO":
+            out.append(say(TABLE, "claim-co", role=f"role:{c.role}"))
+        elif c.kind == "FOUND":
+            out.append(say(TABLE, "claim-found", role=f"role:{c.role}", target=c.target, result=f"found:{c.result}"))
+        elif c.kind == "VOTE":
+            out.append(say(TABLE, "claim-vote", target=c.target))
+        else:
+            out.append(say(TABLE, "claim-estimate", target=c.target, role=f"role:{c.role}"))
+    return out

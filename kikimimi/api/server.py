@@ -370,7 +370,8 @@ class ApiServer:
     def _referee_state(self) -> dict[str, Any]:
         last = self.daemon.last_input()
         return {"snapshot": self.daemon.snapshot(),
-                "last_input": [last[0], plain_input(last[1])] if last else None}
+                "last_input": [last[0], plain_input(last[1])] if last else None,
+                "no_undo": None if last else self.daemon.why_no_undo()}
 
     def _on_input(self, line: dict[str, Any], events: Sequence[Mapping[str, Any]]) -> None:
         """Called by the daemon under its lock: serialise and hand over, never block."""

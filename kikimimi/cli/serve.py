@@ -12,7 +12,7 @@ import os
 import signal
 import sys
 import threading
-from collections.abc import Callable, Collection, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -176,7 +176,7 @@ def _serve(args: argparse.Namespace, config: TableConfig, daemon: Daemon, warnin
         daemon.speak_unspoken()
     source = args.sim_readers or ("interactive" if config.simulated else None)
     held = HeldInputs(daemon.try_submit)  # a scan during the wait reaches the game after "ready"
-    runner = None if source else _start_readers(config, held)
+    runner = None if source else _start_readers(config, held, daemon.table.tagmap, evening)
     if runner is not None:
         cleanup.callback(runner.stop)
     absent = runner.wait_first_connect(config.ready_wait) if runner else []
@@ -361,8 +361,11 @@ def _first_start_lines(lang: str) -> Callable[[str, int | None], str]:
     return line
 
 
-def _start_readers(config: TableConfig, submit: Callable[[dict[str, Any]], Any]) -> ReaderRunner:
-    """Real drivers, each in its own thread, feeding the one reader runner."""
+def _start_readers(config: TableConfig, submit: Callable[[dict[str, Any]], Any], tagmap: Mapping[str, str],
+                   evening: Evening) -> ReaderRunner:
+    """Real drivers, each in its own thread, feeding the one reader runner.  They know the
+    uids of the game being played (a resumed evening's may be a later game's), and the next
+    game's when the evening switches: an enrolled piece is then one chip command."""
     try:
         from kikimimi.readers.factory import make_driver, make_settings
         from kikimimi.readers.runner import ReaderRunner
@@ -372,7 +375,7 @@ def _start_readers(config: TableConfig, submit: Callable[[dict[str, Any]], Any])
     for rid, section in config.readers.items():
         try:
             settings.append(make_settings(rid, section))
-            drivers.append(make_driver(rid, section, known=config.tagmap))
+            drivers.append(make_driver(rid, section, known=tagmap))
         except ValueError as exc:
             raise CliError(f"{config.path}: {exc}") from None
 
@@ -394,6 +397,13 @@ def _start_readers(config: TableConfig, submit: Callable[[dict[str, Any]], Any])
                 line["removed"] = True
         submit(line)
 
+    def known(game_tagmap: Mapping[str, str]) -> None:
+        uids = frozenset(game_tagmap)
+        for driver in drivers:
+            if hasattr(driver, "known"):  # an NFC reader; a 125 kHz card is never read beyond its uid
+                driver.known = uids
+
+    evening.on_tagmap = known
     runner = ReaderRunner(settings, on_input)
     runner.start(drivers)
     return runner

@@ -3,7 +3,9 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Iterable
 from pathlib import Path
+from typing import Any
 
 from kikimimi.cli import CliError, actions, one_line
 
@@ -11,7 +13,8 @@ from kikimimi.cli import CliError, actions, one_line
 def add_parser(sub: argparse._SubParsersAction) -> None:
     s = actions(sub, "table").add_parser("setup", help="spoken from start to end: each player scans when their earphone asks")
     s.add_argument("out", help="the table file to write (e.g. hardware/my-table.toml)")
-    s.add_argument("--game", default="trident", help="the game this table plays (default: trident)")
+    s.add_argument("--game", nargs="+", default=["trident"], metavar="GAME",
+                   help="the game this table plays, or several for an evening, the first first (default: trident)")
     s.add_argument("--players", type=int, default=3, help="seats at the table (default: 3)")
     s.add_argument("--lang", choices=("ja", "en"), default="ja", help="the language spoken (default: ja)")
     s.add_argument("--driver", choices=("pn532", "rdm6300", "usb"), default="pn532",
@@ -21,6 +24,10 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     s.add_argument("--answer-seconds", type=float, default=10.0,
                    help="how long a question waits for a scan (default: 10)")
     s.add_argument("--rate", type=int, help="speech rate, words per minute")
+    s.add_argument("--no-enrol", action="store_true",
+                   help="bind the devices only; enrol the pieces later (run the set-up again)")
+    s.add_argument("--enrol-seconds", type=float, default=60.0,
+                   help="how long enrolment waits for each piece before it stops (default: 60)")
     s.add_argument("--serial-dir", default="/dev/serial/by-path", help=argparse.SUPPRESS)
     s.add_argument("--cache-dir", help=argparse.SUPPRESS)
     s.set_defaults(func=cmd_setup)
@@ -29,15 +36,25 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 def _checked(args: argparse.Namespace) -> Path:
     from kikimimi.registry import UnknownGame, declaration
 
+    names = []
     with one_line(UnknownGame, ValueError):
-        declaration(args.game).check_players(args.players)
+        for game in args.game:
+            decl = declaration(game)
+            decl.check_players(args.players)
+            if decl.name in names:
+                raise CliError(f"--game {decl.name} is named twice")
+            names.append(decl.name)
+    args.game = names
     out = Path(args.out)
     if out.exists() and not args.force:
-        raise CliError(f"{out} exists: choose another name, or --force to replace it")
+        raise CliError(f"{out} exists: choose another name, or --force to replace it "
+                       "(its tag maps are kept: enrolment goes on where it stopped)")
     if not out.parent.is_dir():
         raise CliError(f"{out.parent} is not a folder")
     if not 0.5 <= args.answer_seconds <= 120:
         raise CliError("--answer-seconds must be from 0.5 to 120")
+    if not 1 <= args.enrol_seconds <= 3600:
+        raise CliError("--enrol-seconds must be from 1 to 3600")
     return out
 
 
@@ -46,7 +63,7 @@ def cmd_setup(args: argparse.Namespace) -> int:
     from kikimimi.tablesetup.dialogue import SetupFailed, run_dialogue
     from kikimimi.tablesetup.found import find_readers, usb_cards
     from kikimimi.tablesetup.live import LiveIO
-    from kikimimi.tablesetup.tablefile import table_toml, udev_rules, write_new
+    from kikimimi.tablesetup.tablefile import table_toml, tagmap_names, udev_rules, write_new
     from kikimimi.table_config import ConfigError, load_table_config
     from kikimimi.readers.probe import probe
     from kikimimi.voice.devices import output_devices
@@ -94,8 +111,10 @@ def cmd_setup(args: argparse.Namespace) -> int:
             return 1
         found_readers = {r.id: r for r in readers}
         found_cards = {c.id: c for c in cards}
-        write_new(out, table_toml(binding, args.game, args.players, args.lang, args.driver,
-                                  found_readers, found_cards))
+        maps = tagmap_names(out, args.game)
+        _keep_tagmaps(out.parent, maps.values())
+        write_new(out, table_toml(binding, args.game[0], args.players, args.lang, args.driver,
+                                  found_readers, found_cards, tagmaps=maps))
         try:
             load_table_config(out)
         except ConfigError as exc:
@@ -107,6 +126,49 @@ def cmd_setup(args: argparse.Namespace) -> int:
         for seat, (card, rid) in sorted(binding.seats.items()):
             print(f"seat {seat}: earphone {io.where(card)}, reader at USB {found_readers[rid].port}")
         print(f"kikimimi: wrote {out}" + (f" and {args.udev}" if args.udev else ""))
-        return 0
+        if args.no_enrol:
+            return 0
+        return _enrol(io, binding, args, {g: out.parent / m for g, m in maps.items()}, out)
     finally:
         io.close()
+
+
+def _keep_tagmaps(folder: Path, names: Iterable[str]) -> None:
+    """An empty map for each game that has none yet; one already there is the enrolment so
+    far (a set-up run again goes on from it), so it is kept as it is."""
+    from kikimimi.cli.tags import TagsError, read_tagmap, write_tagmap
+
+    for name in names:
+        path = folder / name
+        try:
+            if not path.exists():
+                write_tagmap(path, {})
+            else:
+                read_tagmap(path)  # refused in one line when it is not a tag map
+        except TagsError as exc:
+            raise CliError(f"{exc}: move it aside, and the set-up writes a new one") from None
+        except OSError as exc:
+            raise CliError(f"cannot write {path}: {exc.strerror or exc}") from None
+
+
+def _enrol(io: Any, binding: Any, args: argparse.Namespace, maps: dict[str, Path], out: Path) -> int:
+    """Each player's own pieces on their own reader, then the table's: one tag map a game."""
+    from kikimimi.kit import kit_for
+    from kikimimi.tablesetup.enrol import EveningKit, enrol, piece_names, texts_to_prepare
+    from kikimimi.tagmap import TagMapError
+
+    try:
+        kit = EveningKit([kit_for(g, args.players) for g in args.game], maps)
+    except TagMapError as exc:
+        raise CliError(str(exc)) from None
+    names = piece_names(args.game, args.lang)
+    io.prepare_texts(texts_to_prepare(io.book, kit, names))
+    io.say_all([binding.speaker, *(card for card, _ in binding.seats.values())], "enrol-start")
+    remind = max(2 * args.answer_seconds, 5.0)  # a prompt missed is said again
+    if not enrol(io, kit, binding.seats, binding.speaker, binding.field_reader, names, args.enrol_seconds, remind):
+        print(f"kikimimi: enrolment stopped: {len(kit.tags)} tags enrolled so far, kept in "
+              f"{', '.join(str(p) for p in maps.values())}; run the same set-up again with --force "
+              "to go on where it stopped", file=sys.stderr)
+        return 1
+    print(f"kikimimi: enrolled {len(kit.tags)} tags: " + ", ".join(f"{g} in {p}" for g, p in maps.items()))
+    return 0

@@ -10,7 +10,6 @@ after every piece: an interrupted enrolment resumes where it stopped.
 from __future__ import annotations
 
 import argparse
-import json
 import queue
 import re
 import sys
@@ -21,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from kikimimi.readers.base import RawEvent
+from kikimimi.tagmap import NextScan, Scan, enrol_piece, say_name, write_tagmap
 
 Speak = Callable[[str], None]
 
@@ -107,15 +107,6 @@ def spoken_names(set_name: str, lang: str) -> dict[str, str]:
     return names
 
 
-def say_name(piece: str, names: Mapping[str, str]) -> str:
-    """The catalogue's name, else the piece name read out ("seat 2", "heart 3")."""
-    if piece in names:
-        return names[piece]
-    set_name, _, rest = piece.partition(":")
-    words = rest.replace("-", " ")
-    return words if any(c.isalpha() for c in words) else f"{set_name} {words}"
-
-
 # -- the tag map file --------------------------------------------------------------
 def read_tagmap(path: Path) -> dict[str, str]:
     from kikimimi.tagmap import TagMapError, load_tagmap
@@ -126,17 +117,6 @@ def read_tagmap(path: Path) -> dict[str, str]:
         return load_tagmap(path)
     except TagMapError as exc:
         raise TagsError(str(exc)) from None
-
-
-def write_tagmap(path: Path, tags: Mapping[str, str]) -> None:
-    """Write the map whole, to a temp file then renamed, so a crash leaves the old one."""
-    lines = ["# uid (lowercase hex) = piece; written by `kikimimi tags enroll`", "[tags]"]
-    for uid, piece in sorted(tags.items(), key=lambda kv: (_natural(kv[1]), kv[0])):
-        lines.append(f"{json.dumps(uid)} = {json.dumps(piece, ensure_ascii=False)}")
-    tmp = path.with_name(path.name + ".tmp")
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    tmp.replace(path)
 
 
 # -- enrol -----------------------------------------------------------------------------
@@ -228,12 +208,17 @@ def enroll(
     thread = threading.Thread(target=driver.run, args=(events.put, stop), name="enrol-reader", daemon=True)
     thread.start()
     done = len(plan) - len(todo)
+
+    def tell(key: str, **params: Any) -> None:
+        speak(msg[key].format(**params))
+
     try:
         for piece, n in todo:
             expected[0] = piece
             name = say_name(piece, names)
             speak(msg["scan-copy"].format(copy=n, name=name) if several else msg["scan"].format(name=name))
-            if not _enrol_one(piece, events, tagmap, path, msg, names, speak, timeout_s):
+            if not enrol_piece(piece, _raw_scans(events, tagmap, speak, msg), tagmap,
+                               lambda m: write_tagmap(path, m), tell, names, timeout_s):
                 speak(msg["timeout"].format(seconds=int(timeout_s), done=done, count=len(plan)))
                 return 1
             done += 1
@@ -244,46 +229,29 @@ def enroll(
     return 0
 
 
-def _enrol_one(piece: str, events: "queue.Queue[RawEvent]", tagmap: dict[str, str], path: Path,
-               msg: Mapping[str, str], names: Mapping[str, str], speak: Speak, timeout_s: float) -> bool:
-    deadline = time.monotonic() + timeout_s
-    while True:
-        left = deadline - time.monotonic()
-        if left <= 0:
-            return False
-        try:
-            ev = events.get(timeout=left)
-        except queue.Empty:
-            return False
-        if ev.kind == "lost":
-            speak(msg["lost"])
-            continue
-        if ev.kind == "connected":
-            present = dict(ev.present)
-            if ev.present and present.keys() - tagmap.keys():
-                # a tag already on the reader when it opened counts as scanned
-                uid = next(iter(present))
-                ev = RawEvent(ev.reader, "placed", ev.t, uid=uid, tag=present[uid])
-            else:
+def _raw_scans(events: "queue.Queue[RawEvent]", tagmap: Mapping[str, str], speak: Speak,
+               msg: Mapping[str, str]) -> NextScan:
+    """A driver's raw events as scans: a lost reader said, a tag resting at connect counted."""
+    def next_scan(left: float) -> Scan | None:
+        deadline = time.monotonic() + left
+        while (left := deadline - time.monotonic()) > 0:
+            try:
+                ev = events.get(timeout=left)
+            except queue.Empty:
+                return None
+            if ev.kind == "lost":
+                speak(msg["lost"])
                 continue
-        if ev.kind != "placed" or ev.uid is None:
-            continue
-        other = tagmap.get(ev.uid)
-        if other is not None:  # one tag is one copy: the same tag twice is not a second copy
-            key = "taken" if other != piece else "again"
-            speak(msg[key].format(other=say_name(other, names)))
-            continue
-        if ev.tag is not None and ev.tag != piece:
-            speak(msg["names-other"].format(other=say_name(ev.tag, names)))
-            continue
-        tagmap[ev.uid] = piece
-        write_tagmap(path, tagmap)
-        if ev.tag == piece:
-            speak(msg["done"].format(name=say_name(piece, names)))
-        else:
-            why = ev.detail.replace(": uid only", "") or "not an NFC tag"
-            speak(msg["done-uid"].format(name=say_name(piece, names), why=why))
-        return True
+            if ev.kind == "connected":
+                present = dict(ev.present)
+                if ev.present and present.keys() - tagmap.keys():
+                    uid = next(iter(present))  # a tag already on the reader when it opened counts as scanned
+                    return uid, present[uid], ""
+                continue
+            if ev.kind == "placed" and ev.uid is not None:
+                return ev.uid, ev.tag, ev.detail
+        return None
+    return next_scan
 
 
 # -- check -------------------------------------------------------------------------------

@@ -209,7 +209,7 @@ class ConsoleApp(App[str | None]):
         self.follow.take(state)
         self._redraw()
         if not last:
-            self._set_status("nothing to undo")
+            self._set_status(state.get("no_undo") or "nothing to undo")
             return
         question = f"Undo line {last[0]}: {input_text(last[1])}?"
 

@@ -72,9 +72,12 @@ def reply_text(what: str, reply: Mapping[str, Any]) -> str:
     """One line for the answer to a command: accepted, refused by the game (and why), or not sent."""
     if not reply.get("ok"):
         return f"{what}: not accepted: {reply.get('error')}"
-    refusals = [ev["message"] for ev in reply.get("events", []) if ev.get("type") == "error"]
-    return f"{what}: " + (f"the game refused it: {refusals[0]}" if refusals
-                          else f"done ({len(reply.get('events', []))} events)")
+    refusals = [ev for ev in reply.get("events", []) if ev.get("type") == "error"]
+    if not refusals:
+        return f"{what}: done ({len(reply.get('events', []))} events)"
+    # the evening's own commands (`game`, `new`) are refused by the table, not the game
+    whose = "the table" if refusals[0].get("evening") else "the game"
+    return f"{what}: {whose} refused it: {refusals[0]['message']}"
 
 
 async def send(request: Any) -> dict[str, Any]:

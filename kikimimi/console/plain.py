@@ -139,7 +139,7 @@ class PlainConsole:
         state = await send(client.state())
         last = state.get("last_input")
         if not last:
-            self.line("nothing to undo")
+            self.line(state.get("no_undo") or "nothing to undo")
             return
         self.line(f"Undo line {last[0]}: {input_text(last[1])}? Type y to undo, anything else keeps it.")
         answer = await asyncio.to_thread(self._read)

@@ -11,6 +11,7 @@ who has won.  See docs/roles.md.
 """
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
@@ -61,6 +62,9 @@ class HiddenRoleGame(Play):
     seat_type: ClassVar[type[Player]] = Player
     #: The public event a removal logs (マフィア42: "death"); the cause goes in "<it>-cause".
     out_event: ClassVar[str] = "out"
+    #: Seconds after a scan moved the game on (a count, a dawn) in which the referee's
+    #: `next` is refused: typed then, it was meant for the step just ended (0: off).
+    next_settle: ClassVar[float] = 0.0
 
     def setup_roles(self, deck: Sequence[str]) -> None:
         self.roster: Roster[Any] = Roster(self.players, self.seat_type)
@@ -71,6 +75,8 @@ class HiddenRoleGame(Play):
         self.winner: str | None = None
         self.phase_timer = PhaseTimer()
         self.console_line = ""
+        #: When a table input last moved the game on (`next_settle`).
+        self.moved_at = -math.inf
 
     # -- protocol -------------------------------------------------------------
     @classmethod
@@ -94,11 +100,25 @@ class HiddenRoleGame(Play):
             return self.on_timer(inp.timer, inp.t)
         if inp.console is not None:
             return self._console(inp.console, inp.t)
+        if not self.next_settle:
+            return self._table_input(inp)
+        before = self.stage()
+        out = self._table_input(inp)
+        if self.stage() != before and before[0] != self.DEAL:  # `next` is never meant for the deal
+            self.moved_at = inp.t
+        return out
+
+    def _table_input(self, inp: Input) -> list[Event]:
         if inp.reader == "field":
             return self.on_field(inp)
         if inp.removed or inp.seat is None:
             return []
         return self._hand(inp.seat, inp.tag or "", inp.t)
+
+    def stage(self) -> tuple[Any, ...]:
+        """Where the game stands, as far as the referee's `next` is concerned: a game
+        adds what else `next` would end (a vote's round)."""
+        return (self.phase, self.day)
 
     def snapshot(self) -> dict[str, Any]:
         return {"phase": self.phase, "day": self.day, "winner": self.winner,
@@ -346,6 +366,10 @@ class HiddenRoleGame(Play):
     def console_next(self, t: float) -> list[Event]:
         if self.phase == self.DEAL:
             return [error("next: the deal ends when every seat has scanned its role card", private=REFEREE)]
+        since = t - self.moved_at
+        if 0 <= since < self.next_settle:  # typed for the step a scan has just ended (issue 34)
+            return [error(f"next: a scan moved the game on {since:.1f} s ago; listen to where it stands, "
+                          "then type next again", private=REFEREE)]
         return self.on_next(t)
 
     def console_hint(self, t: float, seat: int) -> list[Event]:

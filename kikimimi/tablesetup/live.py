@@ -18,11 +18,15 @@ from kikimimi.phrases import Phrasebook
 from kikimimi.readers.factory import make_driver
 from kikimimi.readers.runner import ReaderInput, ReaderRunner, ReaderSettings
 from kikimimi.tablesetup.found import FoundCard, FoundReader
+from kikimimi.tagmap import NextScan, Scan
 from kikimimi.voice.config import AudioSpec, OutputSpec
 from kikimimi.voice.output import AudioOutput
 
 #: Phrases said with a seat number are prepared for every seat up to this.
 MAX_SEATS = 12
+#: A breath after each line: lines said one after another (enrolment's "your set: 4 pieces",
+#: then "scan the HINT tag") are heard as lines, not run together.
+GAP_S = 0.6
 
 
 class LiveIO:
@@ -40,6 +44,7 @@ class LiveIO:
         self.audio = AudioOutput(AudioSpec(outputs, rate=rate), len(cards), lang,
                                  cache_dir=cache_dir, muted=("speaker",))
         self._scans: queue.Queue[str] = queue.Queue()
+        self._placed: dict[str, queue.Queue[ReaderInput]] = {r.id: queue.Queue() for r in readers}
         settings = [ReaderSettings(reader=r.id, role="field", seat=None) for r in readers]
         self.runner = ReaderRunner(settings, self._on_input)
         self.runner.start([make_driver(r.id, {"driver": driver, "path": r.path}) for r in readers])
@@ -47,6 +52,7 @@ class LiveIO:
     def _on_input(self, ri: ReaderInput) -> None:
         if ri.kind == "placed":
             self._scans.put(ri.reader)
+            self._placed[ri.reader].put(ri)
 
     def problems(self) -> dict[str, str]:
         """Cards that cannot play (device busy or gone), by card id."""
@@ -76,6 +82,7 @@ class LiveIO:
         for line in self.audio.emit(events):
             print(f"kikimimi: {line}", file=sys.stderr, flush=True)
         self.audio.wait_idle(timeout=60)
+        time.sleep(GAP_S)
 
     def where(self, card: str) -> str:
         """The card as a helper with a screen finds it: its number today and its USB port."""
@@ -97,6 +104,29 @@ class LiveIO:
             if reader not in got:
                 got.append(reader)
         return got
+
+    # -- EnrolIO --------------------------------------------------------------
+    def scans_of(self, reader: str) -> NextScan:
+        """This reader's placements from now on (earlier ones answered a set-up question)."""
+        placed = self._placed[reader]
+        while not placed.empty():
+            placed.get_nowait()
+
+        def next_scan(left: float) -> Scan | None:
+            deadline = time.monotonic() + left
+            while (left := deadline - time.monotonic()) > 0:
+                try:
+                    ri = placed.get(timeout=left)
+                except queue.Empty:
+                    return None
+                if ri.uid is not None:  # a placement known by name only cannot be enrolled by its uid
+                    return ri.uid, ri.tag, ri.detail
+            return None
+        return next_scan
+
+    def prepare_texts(self, texts: Sequence[str]) -> None:
+        """Render these phrases now (the enrolment's, once its pieces are known)."""
+        self.audio.prepare(texts, progress=False)
 
     def clear(self) -> None:
         while True:

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -26,14 +26,25 @@ def _section(name: str, body: Mapping[str, Any]) -> str:
     return f"[{name}]\n" + "".join(f"{k} = {_value(v)}\n" for k, v in body.items()) + "\n"
 
 
+def tagmap_names(table_file: Path, games: Sequence[str]) -> dict[str, str]:
+    """Each game's tag map, relative to the table file: `tagmaps/<table>-<game>.toml`."""
+    return {game: f"tagmaps/{table_file.stem}-{game}.toml" for game in games}
+
+
 def table_toml(binding: Binding, game: str, players: int, lang: str, driver: str,
                readers: Mapping[str, FoundReader], cards: Mapping[str, FoundCard],
-               options: Mapping[str, Any] | None = None) -> str:
+               options: Mapping[str, Any] | None = None, tagmaps: Mapping[str, str] | None = None) -> str:
+    """The table file; `tagmaps` (game -> file) names every game of the evening, `game` first."""
+    maps = dict(tagmaps or {})
+    head: dict[str, Any] = {"game": game, "players": players, "lang": lang}
+    if game in maps:
+        head["tagmap"] = maps[game]
     out = [
         "# Written by `kikimimi table setup`: every reader and sound card is named by the USB\n"
         "# port it is plugged into, so a reboot or a replug cannot swap two seats.  Keep each\n"
-        "# device in its port, or run the set-up again after moving one.\n",
-        _section("table", {"game": game, "players": players, "lang": lang}),
+        "# device in its port, or run the set-up again after moving one.  Each game of the\n"
+        "# evening has its own tag map, enrolled by ear at the end of the set-up.\n",
+        _section("table", head),
     ]
     if options:
         out[-1] = out[-1].rstrip("\n") + "\n" + f"options = {{ {', '.join(f'{k} = {_value(v)}' for k, v in options.items())} }}\n\n"
@@ -55,6 +66,9 @@ def table_toml(binding: Binding, game: str, players: int, lang: str, driver: str
             body["device"] = found.device.name
         body["channels"] = [1, 2] if found.device.channels >= 2 else [1]
         out.append(_section(f"audio.outputs.{name}", body))
+    for other, path in maps.items():
+        if other != game:
+            out.append(_section(f"games.{other}", {"tagmap": path}))
     return "".join(out)
 
 

@@ -26,13 +26,15 @@ def public_of(log, line):
     return [ev for ev in log if ev["in"] == line and visible_to(ev, None)]
 
 
-def test_oni_beginner_never_names_the_declarers_own_card_before_refusing_it():
-    lines = oni_dealt() + [{"t": 100, "reader": "field", "tag": "oni:token-mion"}]  # seat 1 holds 魅音
-    log = run_script(lines)
-    public = public_of(log, len(lines))
-    assert public, "the table hears that the token does not count"
-    assert "mion" not in dumps(public) and "魅音" not in dumps(public)
-    assert any(ev["type"] == "say" and ev["key"] == "own-card" and ev["to"] == "seat:1" for ev in log)
+def test_oni_beginner_answers_the_declarers_own_card_as_any_other_token():
+    """Issue 34: everyone sees the token, so an answer only an own card got told the card."""
+    own = oni_dealt() + [{"t": 100, "reader": "field", "tag": "oni:token-mion"}]  # seat 1 holds 魅音
+    other = oni_dealt() + [{"t": 100, "reader": "field", "tag": "oni:token-rena"}]
+    mine, theirs = run_script(own), run_script(other)
+    strip = lambda evs: [{k: v for k, v in e.items() if k not in ("text", "params", "seq")} for e in evs]  # noqa: E731
+    assert strip(public_of(mine, len(own))) == strip(public_of(theirs, len(other)))
+    assert [e["key"] for e in public_of(mine, len(own)) if e["type"] == "say"] == ["token"]
+    assert any(ev["type"] == "say" and ev["key"] == "own-card" and ev["to"] == "seat:1" for ev in mine)
 
 
 def test_oni_console_refusals_are_no_public_events_naming_cards():

@@ -41,7 +41,8 @@ WITCH_ROLES = {"A": ["witch", "priest", "human", "human", "mirror"],
 
 def witch_game(deal: list[str]) -> list[dict[str, Any]]:
     lines: list[dict[str, Any]] = [{"game": "witch", "players": 5, "lang": "ja",
-                                    "options": {"roles": ["witch", "priest", "human", "human", "mirror"]}}]
+                                    "options": {"roles": ["witch", "priest", "human", "human", "mirror"],
+                                                "day_acts": "free"}}]  # issue 25's cover; 34's: test_day_acts
     t = 0.0
 
     def hand(seat: int, tag: str, dt: float = 1.0) -> None:

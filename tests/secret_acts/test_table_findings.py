@@ -18,6 +18,7 @@ DECK5 = ["witch", "human", "priest", "human", "mirror"]
 
 
 def witch_day1(lang: str = "en", **options) -> Script:
+    options.setdefault("day_acts", "free")  # the counts tested here come at the last ballot
     s = Script("witch", 5, roles=DECK5, **options)
     s.lines[0]["lang"] = lang
     s.deal("witch", DECK5)

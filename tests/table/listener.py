@@ -18,10 +18,17 @@ import numpy as np
 from kikimimi.testing.ntag import Ntag213
 
 SILENCE = 1e-4
+LEAD = 4800  # samples of silence put back before a sound (0.1 s at 48 kHz)
 
 
 def best_match(sound: np.ndarray, clips: dict[str, np.ndarray]) -> tuple[str | None, float]:
-    """Which clip `sound` is (Pearson correlation at the best alignment), if any is close."""
+    """Which clip `sound` is (Pearson correlation at the best alignment), if any is close.
+
+    `sound` is cut where it rises above SILENCE; in a recording the soft start of a phrase
+    ("S" of "Seat") can stay under it (after a pause between phrases it did, every time), so
+    the sound starts later than the clip's own lead-in and no forward shift aligns them: a
+    short lead of silence is put back first."""
+    sound = np.concatenate([np.zeros(LEAD, sound.dtype), sound])
     best, score = None, 0.0
     for name, clip in clips.items():
         n = min(sound.size, clip.size)
@@ -35,8 +42,8 @@ def best_match(sound: np.ndarray, clips: dict[str, np.ndarray]) -> tuple[str | N
         if seg.size < 1000 or not seg.any():
             continue
         r = float(np.corrcoef(seg, ref)[0, 1])
-        if abs(sound.size - clip.size) > clip.size * 0.25:  # a much longer or shorter sound is another phrase
-            r *= min(sound.size, clip.size) / max(sound.size, clip.size)
+        if abs(sound.size - LEAD - clip.size) > clip.size * 0.25:  # a much longer or shorter sound is another phrase
+            r *= min(sound.size - LEAD, clip.size) / max(sound.size - LEAD, clip.size)
         if r > score:
             best, score = name, r
     return (best, score) if score > 0.45 else (None, score)
@@ -48,6 +55,9 @@ class Person:
     reader: object  # their emulator
     answers: dict[str, set[str]]  # sink they hear -> the phrases heard there they scan for
     heard: list[tuple[str, str]] = field(default_factory=list)
+    #: (sink, phrase) -> the uids of the tags they scan for it, one each time it is heard (enrolment:
+    #: "scan the AGREE tag" in their earphone); a tag is blank, known only by its uid
+    pieces: dict[tuple[str, str], list[str]] = field(default_factory=dict)
 
 
 class Table:
@@ -109,10 +119,14 @@ class Table:
                     person.heard.append((sink, phrase or "?"))
                     if phrase in person.answers[sink]:
                         self.scan(person)
+                    elif person.pieces.get((sink, phrase or "?")):
+                        uids = person.pieces[(sink, phrase or "?")]  # asked again: the last one again
+                        self.scan(person, uids.pop(0) if len(uids) > 1 else uids[0])
 
-    def scan(self, person: Person) -> None:
+    def scan(self, person: Person, uid: str | None = None) -> None:
         reader = person.reader
-        reader.place(Ntag213(f"04{next(self._uids):012x}", "cmd:ok"))  # type: ignore[attr-defined]
+        tag = Ntag213(uid) if uid else Ntag213(f"04{next(self._uids):012x}", "cmd:ok")
+        reader.place(tag)  # type: ignore[attr-defined]
 
         def lift() -> None:
             reader.remove()  # type: ignore[attr-defined]

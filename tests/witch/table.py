@@ -16,6 +16,7 @@ WITCH_SECRETS = ("role", "partners", "result", "banish", "advise", "exorcise", "
 
 def table(deck: list[str] = DECK8, lang: str = "en", **options: Any) -> Script:
     """Roles dealt by scanning; the day before is still on."""
+    options.setdefault("day_acts", "free")  # the rules tested here; tests/witch/test_day_acts.py: together
     s = Script("witch", len(deck), roles=list(deck), **options)
     s.lines[0]["lang"] = lang
     return s.deal("witch", deck)
