@@ -30,7 +30,8 @@ still on the island is not the imp (mirrored, it leaves: `LEAVES`).
 - At a table of 3 witches or more (AIWolf's 15-player deck; docs/bots.md, "At 15
   players"): one witch tells the team's story and no other ever starts a fake mirror
   claim (`ONE_STORY`); the familiar bluffs, countering a lone mirror claimant, and the
-  witches, who know its findings false, spare it (`FAMILIAR_BLUFF`).  ESTIMATE (a rally
+  witches, who know its findings false, spare it (`FAMILIAR_BLUFF`); the witches never
+  claim before a rival, so the claim the familiar counters is the real one (`NO_PREEMPT`).  ESTIMATE (a rally
   of the near-tied, a witch's frame) is measured and switched off.
 """
 from __future__ import annotations
@@ -77,6 +78,9 @@ CLEAR_PARTNERS = 1  # measured: never clearing them, witches -8.6 points at 15
 #: The familiar counter-claims a lone mirror claimant (`_familiar_claim`); the witches spare
 #: a claimant whose findings they know false (their team's bluff).
 FAMILIAR_BLUFF = 3  # measured: witches +3.5 [-0.5, +7.5] at 15
+#: The witches never claim the mirror before a rival does (`PREEMPT` is 0): a lone claim is then
+#: the real mirror-user's, so the familiar's counter-claim does not accuse a witch.
+NO_PREEMPT = 3  # measured: witches +7.0 [+2.1, +11.9] at 15 (61.0 -> 68.0 %, N 200, watch merged)
 #: The familiar counters a lone mirror claimant only when at most this likely a witch (with 3
 #: witches among 13 unknown seats every seat starts near 0.23).
 BLUFF_RISK = 0.35
@@ -204,6 +208,8 @@ class Reasoner:
         if self.at(FAMILIAR_BLUFF) and not self.story and len(rivals) > 1:
             return None  # two mirror claimants already: one is the team's bluff (the familiar)
         if not rivals and not self.story:
+            if self.at(NO_PREEMPT):
+                return None  # a lone mirror claim is then the real one: the familiar counters it
             if self.lying is None:
                 self.lying = s.rng.random() < PREEMPT
             if not self.lying:

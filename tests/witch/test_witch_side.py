@@ -139,3 +139,15 @@ def test_a_witch_without_a_story_frames_the_teams_day_target(monkeypatch):
     said(w, 7, "CO mirror; FOUND mirror 3 human; VOTE 3")
     said(w, 4, "CO mirror; FOUND mirror 7 witch; VOTE 7")
     assert w.mind.speech() == "ESTIMATE 7 witch; VOTE 7"
+
+
+def test_at_a_big_table_the_witches_leave_a_lone_mirror_claim_to_the_familiar():
+    """From 3 witches (`NO_PREEMPT`) the witch telling the team's story never claims the mirror
+    before a rival does, even when it meant to lie (the old rule's `PREEMPT` draw): a lone mirror
+    claim is then the real one, and the familiar's counter never accuses a witch."""
+    w = seat(2, "witch", partners=[5, 9], gone=[14], voted=[1])
+    w.mind.lying = True  # the draw that made the old rule claim
+    assert w.mind.speech() is None
+    said(w, 7, "CO mirror; FOUND mirror 3 human; VOTE 3")
+    line = w.mind.speech()  # a rival: the counter-claim, as before
+    assert line is not None and line.startswith("CO mirror; FOUND mirror 7 witch")
