@@ -34,10 +34,6 @@ PHASES = Phases("deal", (
 ), "over")
 
 
-def diagram() -> str:
-    return PHASES.mermaid()
-
-
 def default_deck(players: int) -> list[str]:
     """Ruling: the role mix per player count (a table setting; `roles` overrides it).
 
