@@ -15,7 +15,7 @@ must fit the player count, two options that must agree) the game checks after
 """
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -34,6 +34,9 @@ class Option:
     high: float = LARGEST
     #: None is a value of its own ("not set"), accepted as it is.
     optional: bool = False
+    #: The value at a table of this many players when the option is not set (None): a deck
+    #: that fits the count, given once instead of after every game's parse.
+    by_players: Callable[[int], Any] | None = None
 
     def check(self, value: Any, players: int) -> Any:
         """The value, or a one-line ValueError naming the option."""
@@ -132,17 +135,21 @@ def each_seat(name: str, words: Sequence[str], default: str, help: str) -> Optio
     return Option(name, default, help, "each", tuple(words))
 
 
-def anything(name: str, default: Any, help: str) -> Option:
-    """An option the game checks itself (a deck, a map of seats)."""
-    return Option(name, default, help)
+def anything(name: str, default: Any, help: str, by_players: Callable[[int], Any] | None = None) -> Option:
+    """An option the game checks itself (a deck, a map of seats); `by_players` gives its value
+    at a player count when it is not set (闇に笑う魔女's role deck)."""
+    return Option(name, default, help, by_players=by_players)
 
 
 class Options:
     """The schema of one game's options, in the order the help lists them."""
 
-    def __init__(self, *options: Option):
+    def __init__(self, *options: Option, at_most: Mapping[str, str] | None = None):
+        """`at_most`: {low: high}, two options where the first must not exceed the second
+        (a shortest and a longest), refused in one line naming both."""
         self.options = options
         self.by_name = {o.name: o for o in options}
+        self.at_most = dict(at_most or {})
 
     @property
     def names(self) -> frozenset[str]:
@@ -166,6 +173,10 @@ class Options:
         out.update({o.name: o.check(o.default, players) for o in self.options if o.kind == "each"})
         for name, value in options.items():
             out[name] = self.by_name[name].check(value, players)
+        for low, high in self.at_most.items():
+            if out[low] is not None and out[high] is not None and out[low] > out[high]:
+                raise ValueError(f"{low} must not exceed {high}")
+        out.update({o.name: o.by_players(players) for o in self.options if o.by_players and out[o.name] is None})
         return out
 
     def help_lines(self) -> list[str]:

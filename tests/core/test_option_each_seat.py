@@ -33,3 +33,15 @@ def test_a_bad_shape_is_one_line_naming_the_option(value):
 
 def test_the_help_says_the_shapes():
     assert "a list of one per seat" in SCHEMA.help_lines()[0]
+
+
+def test_a_deck_by_player_count_and_a_shortest_below_a_longest_are_the_schemas():
+    from games.witch.rules import OPTIONS as WITCH, default_deck
+
+    assert WITCH.parse(8, {})["roles"] == default_deck(8)
+    assert WITCH.parse(5, {"roles": None})["roles"] == default_deck(5)  # None is "not set" too
+    deck = ["witch", "mirror", "human", "human", "human"]
+    assert WITCH.parse(5, {"roles": deck})["roles"] == deck
+    assert WITCH.parse(8, {"advisory_min": 30, "advisory_max": 30})["advisory_min"] == 30
+    with pytest.raises(ValueError, match="^advisory_min must not exceed advisory_max$"):
+        WITCH.parse(8, {"advisory_min": 31})
