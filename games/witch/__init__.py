@@ -14,7 +14,7 @@ GAME = Declaration(
     options=OPTIONS, commands=WitchGame.console_commands,
     secret_options=frozenset({"preferences"}),  # who asked for which role: no spectator may read it
     bots=("reason", "reason-town", "reason-witches", "plain", "random", "ear"), bot_table=".bots:WitchSimulation",
-    report=".tuning:WitchReport", diagram=".rules:diagram",
+    report=".tuning:WitchReport", diagram=".game:WitchGame.mermaid",
     pause_when_reader_lost=True,  # a seat that cannot act at night: the night's clock stops
     hint="game",  # its HINT reads the scan's time (the clocks left): the game answers it
     pause_when_field_lost=True,  # the field reader is the microphone: its outage is charged to no speaker

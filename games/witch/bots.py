@@ -36,7 +36,7 @@ from kikimimi.roles import assign_with_preferences, claims
 from kikimimi.roles.claims import Claim, ClaimBoard, ClaimError
 
 from .reasoning import VOCAB, Reasoner, refute
-from .rules import TEAMS, default_deck, parse_options
+from .rules import OPTIONS, TEAMS, default_deck
 
 BOTS = ("reason", "reason-town", "reason-witches", "plain", "random")
 CLAIM = re.compile(r"\b(mirror|priest)((?:,?\s+\d+\s+(?:witch|human))+)")
@@ -249,7 +249,7 @@ class WitchSimulation:
         style = bot or "reason"
         if style not in BOTS:
             raise ValueError(f"unknown bot {style!r} (have: {', '.join(BOTS)})")
-        self.opts = parse_options(players, options)
+        self.opts = OPTIONS.parse(players, options)
         self.rng = random.Random(seed)
         self.players = players
         self.style = style
