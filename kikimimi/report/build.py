@@ -6,13 +6,14 @@ from __future__ import annotations
 
 import functools
 import shlex
+import threading
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from kikimimi import versus
 from kikimimi.declared import check_bot, part
 from kikimimi.declaration import Declaration
-from kikimimi.report import analysis, page
+from kikimimi.report import analysis, figures, page
 from kikimimi.report.run import Job, play_all, play_job
 from kikimimi.tuning import arms as arms_of
 
@@ -90,7 +91,14 @@ def make(decl: Declaration, plan: analysis.Plan, jobs: Sequence[Job], workers: i
         facts = run_on_cluster(functools.partial(play_job, decl.name), jobs, cluster, progress,
                                f"report {decl.name}")
     else:
+        # The page's drawing library loads while the workers play: otherwise its import
+        # is serial time after the last game, which two cores cannot share.
+        warm = threading.Thread(target=figures.warm_up, daemon=True) if workers > 1 else None
+        if warm:
+            warm.start()
         facts = play_all(decl.name, jobs, workers, progress, label=f"report {decl.name}")
+        if warm:
+            warm.join()
     results: dict[str, dict[int, list[tuple[int, Any]]]] = {a: {k: [] for k in plan.counts} for a in plan.arms}
     for job, f in zip(jobs, facts):
         results[job.arm][job.players].append((job.seed, f))

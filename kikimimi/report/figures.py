@@ -29,6 +29,11 @@ def _plt() -> Any:
     return plt
 
 
+def warm_up() -> None:
+    """Load matplotlib and its Agg canvas ahead of the first picture (see build.make)."""
+    _plt()
+
+
 def _png(fig: Any) -> bytes:
     buf = io.BytesIO()
     fig.savefig(buf, format="png", dpi=96, metadata={"Software": None})

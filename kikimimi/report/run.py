@@ -47,8 +47,9 @@ def run_chunk(work: Callable[[Any], Any], items: Sequence[Any]) -> list[Any]:
 
 def chunked(items: Sequence[Any], workers: int) -> list[tuple[int, Sequence[Any]]]:
     """(start, items) chunks: small enough to keep every worker busy to the end and
-    the ETA moving, big enough that sending them costs little (at most 16 games)."""
-    size = max(1, min(16, len(items) // (workers * 8) or 1))
+    the ETA moving, big enough that sending them costs little (at most 8 games: the
+    last chunk is the time one core waits for the other at the end)."""
+    size = max(1, min(8, len(items) // (workers * 8) or 1))
     return [(start, items[start:start + size]) for start in range(0, len(items), size)]
 
 
