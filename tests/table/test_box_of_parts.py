@@ -132,6 +132,21 @@ def uid_of(n: int) -> str:
 def enrolled_evening(hardware: Path, emus: dict[str, PN532Emulator]) -> tuple[Path, dict[str, dict[str, str]]]:
     """The table file the spoken set-up writes for this box (readers by path, a tag map per game
     of the evening, every kit enrolled), and each game's piece -> uid, seat by seat for a player's own."""
+    by_piece = enrolled_maps(hardware)
+    readers = "".join(f'[readers.hand-{s}]\nrole = "hand"\nseat = {s}\ndriver = "pn532"\n'
+                      f'path = "{emus[f"hand-{s}"].path}"\npoll_ms = 20\n' for s in range(1, PLAYERS + 1))
+    readers += f'[readers.field]\nrole = "field"\ndriver = "pn532"\npath = "{emus["field"].path}"\npoll_ms = 20\n'
+    table = hardware / "my-table.toml"
+    table.write_text(f'[table]\ngame = "trident"\nplayers = {PLAYERS}\nlang = "en"\n'
+                     'tagmap = "tagmaps/my-table-trident.toml"\n' + readers
+                     + '[games.onisagashi]\ntagmap = "tagmaps/my-table-onisagashi.toml"\n')
+    return table, by_piece
+
+
+def enrolled_maps(hardware: Path, left: tuple[str, ...] = ()) -> dict[str, dict[str, str]]:
+    """Every game's tag map, as the set-up's enrolment leaves it (a player's own tag is one physical
+    tag in every game's map), but for the own pieces `left` for the players to enrol; each game's
+    piece -> uid ("SEAT:piece" for a player's own), those left out included."""
     uids = iter(range(1, 10_000))
     own: dict[tuple[int, str], str] = {}  # (seat, piece) -> uid: one physical tag for every game
     by_piece: dict[str, dict[str, str]] = {}
@@ -145,18 +160,12 @@ def enrolled_evening(hardware: Path, emus: dict[str, PN532Emulator]) -> tuple[Pa
         for seat in range(1, PLAYERS + 1):  # each player's own set: one tag a piece, in every game's map
             for piece in kit.own:
                 named[f"{seat}:{piece}"] = uid = own.setdefault((seat, piece), uid_of(next(uids)))
-                tags[uid] = piece
-        assert missing_copies(kit, tags) == {}, game
+                if piece not in left:
+                    tags[uid] = piece
+        assert left or missing_copies(kit, tags) == {}, game
         write_tagmap(hardware / "tagmaps" / f"my-table-{game}.toml", tags)
         by_piece[game] = named
-    readers = "".join(f'[readers.hand-{s}]\nrole = "hand"\nseat = {s}\ndriver = "pn532"\n'
-                      f'path = "{emus[f"hand-{s}"].path}"\npoll_ms = 20\n' for s in range(1, PLAYERS + 1))
-    readers += f'[readers.field]\nrole = "field"\ndriver = "pn532"\npath = "{emus["field"].path}"\npoll_ms = 20\n'
-    table = hardware / "my-table.toml"
-    table.write_text(f'[table]\ngame = "trident"\nplayers = {PLAYERS}\nlang = "en"\n'
-                     'tagmap = "tagmaps/my-table-trident.toml"\n' + readers
-                     + '[games.onisagashi]\ntagmap = "tagmaps/my-table-onisagashi.toml"\n')
-    return table, by_piece
+    return by_piece
 
 
 def first_moves(game: str, count: int) -> list[dict]:
@@ -208,10 +217,12 @@ def python():
     shutil.rmtree(made.dir, ignore_errors=True)
 
 
-def test_the_owner_path_runs_as_written_and_two_games_are_played_on_enrolled_pieces(box, service_user, python):
+def owner_path_until_setup(box: Box) -> dict[str, str]:
+    """cd, PATH, the udev rules and the blacklist copied: the lines before the set-up, as written."""
     lines = {rule_of(line): line for line in owner_lines()}
     at = {what: next(line for rule, line in lines.items() if re.search(what, rule))
-          for what in ("cd ", "scripts/setup", "export PATH", "table setup", "service install", "systemctl")}
+          for what in ("cd ", "scripts/setup", "export PATH", "table setup", "doctor --listen", "service install",
+                       "systemctl")}
     cps = [line for line in owner_lines() if rule_of(line).startswith("sudo cp")]
     assert len(cps) == 2
     # cd /opt/kikimimi, then the PATH line: kikimimi is the box's .venv/bin/kikimimi
@@ -227,15 +238,20 @@ def test_the_owner_path_runs_as_written_and_two_games_are_played_on_enrolled_pie
         source, folder = line.split()[-2:]
         assert (box.etc / folder.removeprefix("/etc/") / Path(source).name).read_bytes() == \
             (ROOT / source).read_bytes()
+    return at
+
+
+def install_serve_and_play(box: Box, at: dict[str, str], by_piece: dict[str, dict[str, str]],
+                           emus: dict[str, PN532Emulator], service_user: str, python: str) -> None:
+    """service install (the unit verified), its ExecStart serving the table file, the first moves of
+    Trident, the referee's console choosing 鬼探し, its first moves; each placement's cost checked."""
     hardware = box.opt / "hardware"
-    emus = {name: PN532Emulator(str(box.dir / name)).start() for name in READERS}
+    table = hardware / "my-table.toml"
     proc = None
     try:
-        table, by_piece = enrolled_evening(hardware, emus)
-        assert (hardware / "my-table.toml").exists() and "hardware/my-table.toml" in at["table setup"]
         # service install, as written (sudo dropped), into the box's unit folder, for a throwaway user
         installed = box.bash(f"{at['service install']} --unit-dir {box.etc / 'systemd' / 'system'} "
-                             f"--user {service_user} --python {python.python}")
+                             f"--user {service_user} --python {python}")
         assert installed.returncode == 0, installed.stdout + installed.stderr
         unit_name = at["systemctl"].split()[-1]
         unit = box.etc / "systemd" / "system" / f"{unit_name}.service"
@@ -263,8 +279,6 @@ def test_the_owner_path_runs_as_written_and_two_games_are_played_on_enrolled_pie
         if proc is not None:
             proc.send_signal(signal.SIGTERM)
             proc.wait(timeout=20)
-        for emu in emus.values():
-            emu.stop()
     log = [json.loads(line) for line in events.read_text().splitlines()]
     over = next(k for k, e in enumerate(log) if e["type"] == "game-over")
     # Trident was played: its opening set the suit, pieces went to the field, and the referee stopped it
@@ -280,6 +294,19 @@ def test_the_owner_path_runs_as_written_and_two_games_are_played_on_enrolled_pie
     # every placement of both games: the waiting poll it answered (sent before the tag came), and no
     # other command, so one chip command in all
     assert [(what, 1 + _talk(cost)) for what, cost in costs] == [(what, 1) for what, _ in costs]
+
+
+def test_the_owner_path_runs_as_written_and_two_games_are_played_on_enrolled_pieces(box, service_user, python):
+    """The quick box: the set-up's table file written by the test (the spoken set-up is the next test's)."""
+    at = owner_path_until_setup(box)
+    emus = {name: PN532Emulator(str(box.dir / name)).start() for name in READERS}
+    try:
+        table, by_piece = enrolled_evening(box.opt / "hardware", emus)
+        assert table.relative_to(box.opt).as_posix() in at["table setup"]
+        install_serve_and_play(box, at, by_piece, emus, service_user, python.python)
+    finally:
+        for emu in emus.values():
+            emu.stop()
 
 
 def _game(journal: Path) -> str | None:
