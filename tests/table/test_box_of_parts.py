@@ -21,6 +21,8 @@ import signal
 import subprocess
 import sys
 import tempfile
+import time
+import tomllib
 import uuid
 from collections import Counter
 from pathlib import Path
@@ -316,3 +318,115 @@ def _game(journal: Path) -> str | None:
         return read_script(journal).header.game
     except Exception:
         return None
+
+
+RATE, WPM = 48000, 230
+CARDS = ("kkc0", "kkc1", "kkc2", "kkc3")
+SPEAKER_CARD, FIELD_READER = "1-1.1", "1-2.1"
+PEOPLE = {"ann": (1, "1-1.4", "1-2.3"), "bob": (2, "1-1.2", "1-2.4"), "cat": (3, "1-1.3", "1-2.2")}  # seat, ear, reader
+LEFT = ("cmd:agree",)  # what the players enrol by ear here; the rest of the kits is enrolled already
+
+
+def spoken_clips(cache: Path, names: dict[str, str], kept: int, total: int) -> dict:
+    from kikimimi.phrases import Phrasebook
+    from voice_play import expected_clip
+
+    book = Phrasebook("en", ("core", "setup"))
+    texts = {k: v for k, v in book.phrases.items() if k.startswith("setup-") and "{" not in v}
+    texts["setup-done"] = book.render("setup-done", {"players": PLAYERS})
+    texts["setup-start"] = book.render("setup-start", {"cards": len(CARDS), "readers": len(CARDS)})
+    for seat in range(1, PLAYERS + 1):
+        texts[f"seat-{seat}"] = book.render("setup-seat-prompt" if seat == 1 else "setup-seat-next", {"seat": seat})
+        texts[f"you-are-{seat}"] = book.render("setup-you-are", {"seat": seat})
+    texts["enrol-start"] = book.render("enrol-start", {})
+    texts["enrol-all-done"] = book.render("enrol-all-done", {"tags": total})
+    texts["enrol-skip"] = book.render("enrol-skip", {"count": kept})
+    for piece in LEFT:
+        texts[f"scan-{piece}"] = book.render("enrol-scan", {"name": names[piece]})
+        texts[f"done-{piece}"] = book.render("enrol-done", {"name": names[piece]})
+    clips = {k: expected_clip(t, cache, RATE, wpm=WPM) for k, t in texts.items()}
+    for seat in range(1, PLAYERS + 1):  # doctor --listen, at its own rate
+        clips[f"listen-seat-{seat}"] = expected_clip(f"Seat {seat}.", cache, RATE)
+    clips["listen-speaker"] = expected_clip("Speaker.", cache, RATE)
+    return clips
+
+
+@pytest.mark.flaky(reruns=1)  # the test players listen in real time, as in test_setup_by_ear.py
+def test_the_spoken_setup_as_written_enrols_the_kits_and_the_evening_is_played(box, service_user, python):
+    from kikimimi.tablesetup.enrol import EveningKit, piece_names
+    from kikimimi.testing.usbtree import FakeUsbTree
+    from kikimimi.voice.virtual import PulseNullSinks
+    from listener import Person, Table
+    from voice_needs import need
+
+    need("espeak-ng", "libportaudio2", "alsa", "pulseaudio", "libasound2-plugins")
+    at = owner_path_until_setup(box)
+    hardware = box.opt / "hardware"
+    by_piece = enrolled_maps(hardware, left=LEFT)  # an enrolment stopped earlier: only the AGREE tags left
+    kit = EveningKit([kit_for(g, PLAYERS) for g in GAMES],
+                     {g: hardware / "tagmaps" / f"my-table-{g}.toml" for g in GAMES})
+    kept = len(kit.own) - len(LEFT)
+    cache = box.dir / "clips"
+    clips = spoken_clips(cache, piece_names(list(GAMES), "en"), kept, kit.total())
+    # the box's USB: four cards and four PN532 adapters, found in an order of their own
+    tree = FakeUsbTree(box.dir / "usb")
+    card_ports = [PEOPLE["bob"][1], SPEAKER_CARD, PEOPLE["cat"][1], PEOPLE["ann"][1]]
+    tree.boot(card_ports, CARDS)
+    sink = {port: CARDS[k] for k, port in enumerate(card_ports)}
+    reader_ports = [PEOPLE["cat"][2], FIELD_READER, PEOPLE["ann"][2], PEOPLE["bob"][2]]
+    emu_at = {port: PN532Emulator(str(box.dir / "usb" / f"ttyUSB{k}")).start() for k, port in enumerate(reader_ports)}
+    by_path = tree.plug_serial({port: emu.path for port, emu in emu_at.items()})
+    pulse = PulseNullSinks(box.dir / "pulse", {c: 2 for c in CARDS}, rate=RATE)
+    pulse.start()
+    for c in CARDS:
+        pulse.record(c)
+    speaker = sink[SPEAKER_CARD]
+    people = [Person("helper", emu_at[FIELD_READER], {speaker: {"setup-speaker-prompt"}})]
+    for who, (seat, ear, reader) in PEOPLE.items():
+        people.append(Person(who, emu_at[reader], {sink[ear]: {"setup-earphone-prompt"}, speaker: {f"seat-{seat}"}},
+                             pieces={(sink[ear], f"scan-{p}"): [by_piece["trident"][f"{seat}:{p}"]] for p in LEFT}))
+    listeners = Table({c: pulse.raw_path(c) for c in CARDS}, {c: 2 for c in CARDS}, clips, people, RATE).start()
+    emus = {"field": emu_at[FIELD_READER], **{f"hand-{seat}": emu_at[reader] for seat, _, reader in PEOPLE.values()}}
+    box.env = tree.env({**pulse.env(), "PATH": box.env["PATH"], "XDG_CACHE_HOME": str(box.dir / "xdg")})
+    heard: dict[str, list[str]] = {}
+    try:
+        # the README's set-up line, as written, with the test's speech rate and timings, the box's
+        # /dev/serial/by-path and udev folder
+        took = {"start": time.monotonic()}
+        setup = box.bash(f"{at['table setup']} --rate {WPM} --answer-seconds 3 --enrol-seconds 30 "
+                         f"--serial-dir {tree.by_path} --cache-dir {cache} "
+                         f"--udev {box.etc / 'udev' / 'rules.d' / '99-kikimimi-my-table.rules'}")
+        took["setup"] = time.monotonic() - took["start"]
+        heard = {p.name: [ph for _, ph in p.heard] for p in people}
+        assert setup.returncode == 0, f"{heard}\n{setup.stdout[-3000:]}{setup.stderr[-3000:]}"
+        wait_until(lambda: "enrol-all-done" in [ph for _, ph in people[0].heard], "the speaker's last word",
+                   timeout=20)
+        cfg = tomllib.loads((hardware / "my-table.toml").read_text())
+        assert cfg["readers"]["field"]["path"] == by_path[FIELD_READER]
+        for who, (seat, ear, reader) in PEOPLE.items():
+            assert cfg["readers"][f"hand-{seat}"]["path"] == by_path[reader], who
+            assert cfg["audio"]["outputs"][f"seat-{seat}"]["usb"] == ear, who
+        for game in GAMES:  # every game's kit whole, each player's AGREE tag enrolled by ear
+            tags = load_tagmap(hardware / "tagmaps" / f"my-table-{game}.toml")
+            assert missing_copies(kit_for(game, PLAYERS), tags) == {}, game
+            for seat, _, _ in PEOPLE.values():
+                assert tags[by_piece[game][f"{seat}:cmd:agree"]] == "cmd:agree"
+        # doctor --listen, as written: each earphone says its seat, heard by its wearer only
+        took["before doctor"] = time.monotonic() - took["start"]
+        doctor = box.bash(at["doctor --listen"])
+        took["doctor"] = time.monotonic() - took["start"]
+        assert doctor.returncode == 0, doctor.stdout + doctor.stderr
+        wait_until(lambda: all(f"listen-seat-{seat}" in [ph for _, ph in p.heard]
+                               for p in people[1:] for seat in [PEOPLE[p.name][0]]), "each seat's name heard")
+        heard = {p.name: [ph for _, ph in p.heard] for p in people}
+        for who, (seat, _, _) in PEOPLE.items():
+            assert [ph for ph in heard[who] if ph.startswith("listen-seat-")] == [f"listen-seat-{seat}"], heard[who]
+            assert f"you-are-{seat}" in heard[who] and "done-cmd:agree" in heard[who], (heard, took)
+    finally:
+        listeners.stop()
+        pulse.stop()
+    try:
+        install_serve_and_play(box, at, by_piece, emus, service_user, python.python)
+    finally:
+        for emu in emus.values():
+            emu.stop()
