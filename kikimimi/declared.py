@@ -21,11 +21,15 @@ EAR = "ear"
 
 def part(decl: Declaration, ref: str) -> Any:
     """The object a declaration names: ".bots:WitchSimulation" is `WitchSimulation`
-    of the `bots` module in the game's package (an absolute module name works too)."""
+    of the `bots` module in the game's package (an absolute module name works too);
+    ".game:WitchGame.mermaid", an attribute of it (a method the runtime's class gives)."""
     module, _, name = ref.partition(":")
     if not module or not name:
         raise ValueError(f"{decl.name}: {ref!r} is not \"module:name\"")
-    return getattr(importlib.import_module(module, decl.package if module.startswith(".") else None), name)
+    found: Any = importlib.import_module(module, decl.package if module.startswith(".") else None)
+    for attr in name.split("."):
+        found = getattr(found, attr)
+    return found
 
 
 def check_bot(decl: Declaration, bot: str | None) -> None:

@@ -12,15 +12,9 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from kikimimi import confidence
-from kikimimi.tuning import CONTENDER, Ask, Row, Trial, focal_seat
+from kikimimi.tuning import CONTENDER, Row, Trial, focal_seat, paired_trials
 
 __all__ = ["CONTENDER", "focal_seat", "outcomes", "paired_trials", "place_shares", "text"]
-
-
-def paired_trials(ask: Ask, contender: str, baseline: str) -> list[Trial]:
-    """Each seed twice: with the contender (labelled CONTENDER), then with the baseline bot."""
-    return [Trial(ask.seed + i, ask.players, dict(ask.options), bot, label)
-            for i in range(ask.games) for bot, label in ((contender, CONTENDER), (baseline, baseline))]
 
 
 def outcomes(rows: Sequence[Row], place: Callable[[Trial, Any], int]) -> dict[str, list[tuple[int, int]]]:

@@ -15,7 +15,7 @@ must fit the player count, two options that must agree) the game checks after
 """
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -28,12 +28,15 @@ class Option:
     name: str
     default: Any
     help: str
-    kind: str = "any"  # choice | whole | number | seat | seats | any (the game checks it)
+    kind: str = "any"  # choice | whole | number | seat | seats | each | any (the game checks it)
     choices: tuple[str, ...] = ()
     low: float = 0
     high: float = LARGEST
     #: None is a value of its own ("not set"), accepted as it is.
     optional: bool = False
+    #: The value at a table of this many players when the option is not set (None): a deck
+    #: that fits the count, given once instead of after every game's parse.
+    by_players: Callable[[int], Any] | None = None
 
     def check(self, value: Any, players: int) -> Any:
         """The value, or a one-line ValueError naming the option."""
@@ -41,6 +44,8 @@ class Option:
             return None
         if self.kind == "seats":
             return self._seats(value, players)
+        if self.kind == "each":
+            return self._each(value, players)
         if self.kind == "choice":
             if value not in self.choices:
                 raise ValueError(f"{self.name} must be {_either(self.choices)}, not {_quote(value)}")
@@ -69,8 +74,23 @@ class Option:
             return out
         raise ValueError(f"{self.name} must be {self.describe(players)}, not {_quote(value)}")
 
+    def _each(self, value: Any, players: int) -> dict[int, str]:
+        """Every seat's word: one word for all, a list of one per seat, or a table {seat: word}
+        (the seats it leaves out take the first word)."""
+        if isinstance(value, str) and value in self.choices:
+            return {s: value for s in range(1, players + 1)}
+        if isinstance(value, list) and len(value) == players and all(isinstance(w, str) and w in self.choices
+                                                                     for w in value):
+            return dict(enumerate(value, 1))
+        if isinstance(value, Mapping):
+            named = self._seats(value, players)
+            return {s: named.get(s, self.choices[0]) for s in range(1, players + 1)}
+        raise ValueError(f"{self.name} must be {self.describe(players)}, not {_quote(value)}")
+
     def describe(self, players: int | None = None) -> str:
         """What the option may be, in words (the refusal and the help say the same)."""
+        if self.kind == "each":
+            return f"{_either(self.choices)} for every seat, a list of one per seat, or a table {{seat: word}}"
         if self.kind == "seats":
             seats = f"seats 1 to {players}" if players else "seats"
             return f"a table from {seats} to {_either(self.choices)}"
@@ -108,17 +128,28 @@ def seat_table(name: str, words: Sequence[str], help: str) -> Option:
     return Option(name, None, help, "seats", tuple(words))
 
 
-def anything(name: str, default: Any, help: str) -> Option:
-    """An option the game checks itself (a deck, a map of seats)."""
-    return Option(name, default, help)
+def each_seat(name: str, words: Sequence[str], default: str, help: str) -> Option:
+    """A word for every seat (an assistant's mode, say): one word for all, a list of one per
+    seat, or a table {"1": word} whose seats left out take the first word; parsed as
+    {seat: word} for every seat, the default too, so a game reads one shape."""
+    return Option(name, default, help, "each", tuple(words))
+
+
+def anything(name: str, default: Any, help: str, by_players: Callable[[int], Any] | None = None) -> Option:
+    """An option the game checks itself (a deck, a map of seats); `by_players` gives its value
+    at a player count when it is not set (闇に笑う魔女's role deck)."""
+    return Option(name, default, help, by_players=by_players)
 
 
 class Options:
     """The schema of one game's options, in the order the help lists them."""
 
-    def __init__(self, *options: Option):
+    def __init__(self, *options: Option, at_most: Mapping[str, str] | None = None):
+        """`at_most`: {low: high}, two options where the first must not exceed the second
+        (a shortest and a longest), refused in one line naming both."""
         self.options = options
         self.by_name = {o.name: o for o in options}
+        self.at_most = dict(at_most or {})
 
     @property
     def names(self) -> frozenset[str]:
@@ -139,8 +170,13 @@ class Options:
         self.refuse_unknown(options)
         out = self.defaults
         out.update({o.name: {} for o in self.options if o.kind == "seats"})  # not set: no seat named
+        out.update({o.name: o.check(o.default, players) for o in self.options if o.kind == "each"})
         for name, value in options.items():
             out[name] = self.by_name[name].check(value, players)
+        for low, high in self.at_most.items():
+            if out[low] is not None and out[high] is not None and out[low] > out[high]:
+                raise ValueError(f"{low} must not exceed {high}")
+        out.update({o.name: o.by_players(players) for o in self.options if o.by_players and out[o.name] is None})
         return out
 
     def help_lines(self) -> list[str]:

@@ -18,7 +18,7 @@ import threading
 import time
 from collections.abc import Callable, Collection, Iterator
 from pathlib import Path
-from typing import Any, BinaryIO, TextIO
+from typing import Any, BinaryIO, Protocol, TextIO
 
 from kikimimi.protocol import COMMAND_TAGS
 from kikimimi.script import Garbled, is_clock_line, read_script
@@ -38,6 +38,25 @@ def vocabulary_help(tags: Collection[str], players: int) -> str:
     return (f"Type: SEAT PIECE (seats 1-{players}) or f PIECE for the field; -SEAT/-f PIECE lifts it; "
             f"SEAT uid HEX; > COMMAND for the console; lost/back SEAT|f.\n"
             f"Pieces ({', '.join(sets)}): {sample}\nCommand tags: {commands}")
+
+
+class _Header(Protocol):
+    @property
+    def players(self) -> int: ...
+
+
+class _Table(Protocol):
+    @property
+    def header(self) -> _Header: ...
+    @property
+    def known_tags(self) -> Collection[str]: ...
+
+
+def table_help(table: _Table) -> str:
+    """The keyboard help for the game now at `table`.  Its seats are the game's own: a
+    resumed evening plays the journal's count, which the table file need not say (issue 34:
+    a resumed 4-player イントリーゲ was helped with "seats 1-3")."""
+    return vocabulary_help(table.known_tags, table.header.players)
 
 
 def parse_typed(text: str, tags: Collection[str]) -> dict[str, Any] | None:

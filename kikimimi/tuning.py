@@ -29,7 +29,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 import functools
 import itertools
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -86,6 +86,23 @@ def in_duel(trial: Trial) -> bool:
     return trial.label == CONTENDER or (trial.label is not None and trial.label == trial.bot)
 
 
+def paired_trials(ask: Ask, contender: str, baseline: str) -> list[Trial]:
+    """Each seed twice: with the contender (labelled CONTENDER), then with the baseline bot."""
+    return [Trial(ask.seed + i, ask.players, dict(ask.options), bot, label)
+            for i in range(ask.games) for bot, label in ((contender, CONTENDER), (baseline, baseline))]
+
+
+def each_kind(ask: Ask, kinds: Sequence[str | None], counts: Sequence[int] | None = None,
+              options: Callable[[int], Mapping[str, Any]] | None = None) -> Iterator[Trial]:
+    """Every seed played by each bot kind in turn (the same deal, labelled by its kind), at each
+    player count (the asked one unless given); `options` gives a count's options (the asked ones)."""
+    for players in counts or (ask.players,):
+        opts = dict(ask.options) if options is None else dict(options(players))
+        for i in range(ask.games):
+            for kind in kinds:
+                yield Trial(ask.seed + i, players, opts, kind, label=kind)
+
+
 def outcome_measures(trial: Trial, script: Script, log: Log) -> dict[str, float]:
     """The comparison's default numbers, read from the game-over ranking (CONTRACT.md)."""
     over = next((e for e in reversed(log) if e.get("type") == "game-over"), None)
@@ -110,7 +127,13 @@ def outcome_measures(trial: Trial, script: Script, log: Log) -> dict[str, float]
 class Report(ABC):
     """A game's designer's report (see the module's docstring)."""
 
+    #: Contender bot kinds and the baseline kind each duels (`kikimimi/duel.py`): asked for
+    #: with `--bot CONTENDER`, every seed is played twice, so a game names the pair, not the loop.
+    duels: Mapping[str, str] = {}
+
     def trials(self, ask: Ask) -> Iterable[Trial]:
+        if ask.bot is not None and ask.bot in self.duels:
+            return paired_trials(ask, ask.bot, self.duels[ask.bot])
         return (Trial(ask.seed + i, ask.players, dict(ask.options), ask.bot) for i in range(ask.games))
 
     @abstractmethod

@@ -53,7 +53,7 @@ class Bot:
         self.sent: list[int] = []
         self.plan: list[dict[str, Any]] = []
         self.over = False
-        self.dial: tuple[int, int] | None = None  # hidden bribes: (start, most) in steps
+        self.dial: tuple[int, int] | None = None  # hidden bribes: (start, the dial's top) in steps
         self.round = 1
 
     # -- hearing ----------------------------------------------------------------
@@ -92,7 +92,7 @@ class Bot:
         elif key in ("offer-call", "offer-call-employed") and p["seat"] == self.seat:
             self.task, self.plan, self.dial = ("offer", p), [], None
         elif key == "offer-dial" and mine:  # hidden bribes: the dial's start, heard before acting
-            self.dial = (p["amount"] // self.ed.step, self.cash // self.ed.step)
+            self.dial = (p["amount"] // self.ed.step, p["top"] // self.ed.step)
         elif key in ("offer-made", "offer-nothing"):
             self.bribes[p["advisor"]] = p["amount"]
             if p["seat"] == self.seat:
@@ -145,7 +145,7 @@ class Bot:
         taps = self._taps(call)
         if self.dial is not None:  # turn the dial from where it starts to the amount wanted
             start, top = self.dial
-            taps = (min(taps, top) - start) % (top + 1)
+            taps = (min(taps, top, self.cash // self.ed.step) - start) % (top + 1)
         return [self._line("cmd:bribe", 0.3) for _ in range(taps)] + [self._line("cmd:ok", 0.5)]
 
     def _place(self, conflict_role: str | None) -> list[dict[str, Any]]:

@@ -130,8 +130,8 @@ class IntrigueEar(EarBot):
             self.task, self.todo = "offer", self._offer(bool(p["conflict"]))
         elif key == "offer-dial" and mine:  # hidden bribes: turn the dial from its start to the amount
             step = self.ed.step
-            start, top = p["amount"] // step, self.cash // step
-            want = min(top, sum(1 for line in self.todo if line["tag"] == "cmd:bribe"))
+            start, top = p["amount"] // step, p["top"] // step  # the dial wraps at its top, not at the cash
+            want = min(top, self.cash // step, sum(1 for line in self.todo if line["tag"] == "cmd:bribe"))
             self.todo = self._taps((want - start) % (top + 1))
         elif key in ("offer-made", "offer-nothing"):
             self.bribes[(p["seat"], p["role"])] = p["amount"]

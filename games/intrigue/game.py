@@ -264,11 +264,17 @@ class IntrigueGame(Play):
         if self.ed.bribes == "hidden":
             bidder = advisor_of(tag).owner
             self.taps = self._dial_start(bidder)
-            self._tell(bidder, "offer-dial", amount=self.taps * self.ed.step)
+            self._tell(bidder, "offer-dial", amount=self.taps * self.ed.step, top=self._dial_top() * self.ed.step)
 
     def _most(self, seat: int) -> int:
         """The most steps this seat can offer (its cash, in whole steps)."""
         return self.cash[seat] // self.ed.step
+
+    def _dial_top(self) -> int:
+        """The hidden-bribe dial's last position, in steps: the starting cash, the same for
+        every bidder all game.  A dial wrapping at the bidder's own cash made the taps'
+        spread tell the cash, and the cash the amount (docs/intrigue.md, the watcher)."""
+        return max(1, self.ed.start_cash // self.ed.step)
 
     def _dial_start(self, seat: int) -> int:
         """Cover for hidden bribes (docs/intrigue.md): the offer is a dial that starts
@@ -276,15 +282,16 @@ class IntrigueGame(Play):
         the amount.  Replays draw the same: the draw hangs on the table's secret `seed`
         option, the moment of the call and every seat's cash (known whole to nobody)."""
         lot = random.Random(repr((self.options.get("seed", 0), self.now, sorted(self.cash.items()), self.bids)))
-        return lot.randint(0, self._most(seat))
+        return lot.randint(0, self._dial_top())
 
     def _bribe_tap(self, seat: int) -> None:
         bidder = advisor_of(self.bids[0]).owner
         if seat != bidder:
             self._out += refusal(seat, f"seat {seat} is not the one offering now", "not-your-offer")
-        elif self.ed.bribes == "hidden":  # the dial: one step up, past the most back to nothing
-            self.taps = (self.taps + 1) % (self._most(seat) + 1)
-            self._tell(seat, "offer-raised", amount=self.taps * self.ed.step)
+        elif self.ed.bribes == "hidden":  # the dial: one step up, past its top back to nothing
+            self.taps = (self.taps + 1) % (self._dial_top() + 1)
+            over = self.taps > self._most(seat)
+            self._tell(seat, "offer-dial-over" if over else "offer-raised", amount=self.taps * self.ed.step)
         elif (self.taps + 1) * self.ed.step > self.cash[seat]:
             self._out += refusal(seat, f"seat {seat} cannot offer more", "offer-beyond-cash")
         else:
@@ -298,6 +305,9 @@ class IntrigueGame(Play):
             self._out += refusal(seat, f"seat {seat} is not the one offering now", "not-your-offer")
             return
         amount, owner = self.taps * self.ed.step, self.turn
+        if amount > self.cash[seat]:  # a hidden dial left past the bidder's cash: tap on
+            self._out += refusal(seat, f"seat {seat} cannot offer {amount}: more than its cash", "offer-over-cash")
+            return
         who = self._who(tag)
         if self.ed.bribes == "open":
             self._out.append(event("offer", seat=seat, advisor=tag, amount=amount))
@@ -660,6 +670,8 @@ def phrase_values(players: int, options: Mapping[str, Any]) -> Mapping[str, Sequ
         "edition": [ed.name], "bribes": [ed.bribes], "start_cash": [ed.start_cash],
         "cash": money, "offer-raised.amount": range(0, money.stop, ed.step),
         "offer-dial.amount": range(0, money.stop, ed.step) if ed.bribes == "hidden" else [0],
+        "offer-dial.top": [max(1, ed.start_cash // ed.step) * ed.step],
+        "offer-dial-over.amount": range(0, max(1, ed.start_cash // ed.step) * ed.step + 1, ed.step),
         "offer-made.amount": [ed.step * k for k in range(0, most_steps)], "income.amount": incomes,
     }
 

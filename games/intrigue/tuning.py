@@ -90,10 +90,10 @@ class IntrigueReport(Report):
     `--bot ev` plays each seed twice, with the expected-value bot in one seat and
     with a greedy bot there (kikimimi/duel.py)."""
 
+    duels = {EV: "greedy"}
+
     def trials(self, ask: Ask) -> list[Trial]:
-        if ask.bot == EV:
-            return duels.paired_trials(ask, EV, "greedy")
-        if "first" in ask.options:
+        if "first" in ask.options or ask.bot in self.duels:
             return list(super().trials(ask))
         return [Trial(ask.seed + i, ask.players, {**ask.options, "first": i % ask.players + 1}, ask.bot)
                 for i in range(ask.games)]

@@ -18,7 +18,7 @@ GAME = Declaration(
     options=OPTIONS, commands=Mafia42Game.console_commands,
     secret_options=frozenset({"skills"}),  # a seat's skill tells its side: no spectator may read it
     bots=("reason", "plain", "reason-core", "ear"), bot_table=".bots:Mafia42Simulation",
-    report=".tuning:Mafia42Report", diagram=".game:diagram",
+    report=".tuning:Mafia42Report", diagram=".game:Mafia42Game.mermaid",
     pause_when_reader_lost=True,  # a seat whose reader is lost cannot act: its phase's clock stops
     hint="game",  # its HINT reads the scan's time (the clocks left): the game answers it
     seat_bots=True)  # every act is a labelled token: a bot can take an empty seat

@@ -66,6 +66,7 @@ class Mafia42Game(Board):
     """One play of マフィア42 on the hidden-role layer (the layer's settings first)."""
 
     PHASES = PHASES
+    CLOCKS = CLOCKS
     knows: ClassVar[Mapping[str, tuple[str, ...]]] = {
         "mafia": ("mafia",), "lover": ("lover",), "fanatic": ("cult-leader",)}
     console_commands = Board.console_commands + (
@@ -347,11 +348,6 @@ class Mafia42Game(Board):
 
     def ranking_fields(self, seat: int) -> dict[str, Any]:
         return {"job": self.roster[seat].role} if self.result is not None else {}
-
-
-def diagram() -> str:
-    """`kikimimi diagram mafia42`: the phases the game steps through (`PHASES`), each with its limit."""
-    return "\n".join([PHASES.mermaid(), *CLOCKS.notes()])
 
 
 def kit(players: int, options: Mapping[str, Any]) -> tuple[list[str], list[str]]:

@@ -16,7 +16,7 @@ from typing import Any
 from kikimimi.bot_seats import deliver
 
 from .cards import BY_CATEGORY, CARDS, CATEGORIES, CARD_PREFIX, hand_counts, token_tag
-from .options import parse_options
+from .options import OPTIONS
 from .knowledge import Declaration, Knowledge
 from .solver import Analysis
 
@@ -64,7 +64,7 @@ class BotSeat:
 
 class OnisagashiSimulation:
     def __init__(self, seed: int, players: int, options: Mapping[str, Any], bot: str | None = None):
-        self.opts = parse_options(players, options)
+        self.opts = OPTIONS.parse(players, options)
         style = bot or "best"
         if style not in BOTS:
             raise ValueError(f"onisagashi bots are {', '.join(BOTS)}, not {style!r}")

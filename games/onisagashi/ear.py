@@ -20,7 +20,7 @@ from kikimimi.phrases import Phrasebook
 
 from .bots import deal
 from .cards import CARDS, card_tag, hand_counts, token_tag
-from .options import parse_options
+from .options import OPTIONS
 from .knowledge import Declaration, Knowledge
 from .solver import Analysis
 
@@ -142,7 +142,7 @@ REFEREE = (Call("next", frozenset({"have", "nobody"}), frozenset({"grant", "turn
 
 
 def ear_simulation(seed: int, players: int, options: Mapping[str, Any] | None = None, bot: str | None = None) -> EarTable:
-    opts = parse_options(players, dict(options or {}))
+    opts = OPTIONS.parse(players, dict(options or {}))
     rng = random.Random(seed)
     world = OnisagashiWorld(opts["rules"], players, random.Random(rng.random()))
     names = card_names()

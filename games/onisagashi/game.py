@@ -27,7 +27,7 @@ from kikimimi.protocol import (REFEREE, TABLE, Event, Input, Play, cancel_timer,
 from . import machine
 from .cards import CARDS, CATEGORIES, CATEGORY_OF, card_tag, hand_counts, parse_tag, sort_cards, token_tag
 from .knowledge import Declaration, Knowledge
-from .options import DEFAULTS, OPTIONS, parse_options
+from .options import DEFAULTS, OPTIONS
 from .solver import ANSWER, Analysis
 
 
@@ -54,7 +54,7 @@ class OnisagashiGame(Play):
 
     def __init__(self, players: int, options: Mapping[str, Any] | None = None):
         super().__init__(players, options)
-        self.opts = parse_options(players, self.options)
+        self.opts = OPTIONS.parse(players, self.options)
         self.rules: str = self.opts["rules"]
         self.counts = hand_counts(self.rules, players)
         self.points = {s: 0 for s in range(1, players + 1)}

@@ -9,7 +9,7 @@ from __future__ import annotations
 import statistics
 from collections.abc import Iterable, Sequence
 
-from kikimimi.tuning import Ask, Log, Report, Row, Script, Trial
+from kikimimi.tuning import Ask, Log, Report, Row, Script, Trial, each_kind
 
 
 def turns_per_round(log: Log) -> list[int]:
@@ -28,9 +28,7 @@ class OnisagashiReport(Report):
     """Each seed twice: the best-declaration bots, then the asked (or random) ones."""
 
     def trials(self, ask: Ask) -> Iterable[Trial]:
-        for g in range(ask.seed, ask.seed + ask.games):
-            for style in styles(ask.bot):
-                yield Trial(g, ask.players, dict(ask.options), style, label=style)
+        return each_kind(ask, styles(ask.bot))
 
     def figures(self, trial: Trial, script: Script, log: Log) -> list[int]:
         return turns_per_round(log)

@@ -83,10 +83,7 @@ class TridentReport(Report):
     played twice, by the search bot and by the bot it replaces, and the report
     is the difference, with its interval (kikimimi/duel.py)."""
 
-    def trials(self, ask: Ask) -> list[Trial]:
-        if ask.bot not in SEARCH:
-            return list(super().trials(ask))
-        return duels.paired_trials(ask, ask.bot, SEARCH[ask.bot])
+    duels = SEARCH
 
     def figures(self, trial: Trial, script: Script, log: Log) -> dict[str, Any]:
         return game_stats(script, log)

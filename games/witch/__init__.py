@@ -13,8 +13,8 @@ GAME = Declaration(
     phrase_values=phrase_values, min_players=MIN_PLAYERS, max_players=MAX_PLAYERS, official_players=8,
     options=OPTIONS, commands=WitchGame.console_commands,
     secret_options=frozenset({"preferences"}),  # who asked for which role: no spectator may read it
-    bots=("reason", "reason-town", "plain", "random", "ear"), bot_table=".bots:WitchSimulation",
-    report=".tuning:WitchReport", diagram=".rules:diagram",
+    bots=("reason", "reason-town", "reason-witches", "plain", "random", "ear"), bot_table=".bots:WitchSimulation",
+    report=".tuning:WitchReport", diagram=".game:WitchGame.mermaid",
     pause_when_reader_lost=True,  # a seat that cannot act at night: the night's clock stops
     hint="game",  # its HINT reads the scan's time (the clocks left): the game answers it
     pause_when_field_lost=True,  # the field reader is the microphone: its outage is charged to no speaker

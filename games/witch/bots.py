@@ -12,6 +12,9 @@ The kinds (`--bot`):
 - `reason` (the default): every seat reasons over the possible role
   assignments and claims through the channel (`reasoning.py`);
 - `reason-town`: islanders (and the imp) reason, the witches' team plays `plain`;
+- `reason-witches`: the witches' team reasons, islanders (and the imp) play `plain` (with
+  `reason-town`, each side's skill: its reasoning bots against its plain ones, the other
+  side reasoning in both);
 - `plain` (the default until issue 27): the mirror-user publishes its
   findings, one witch claims to be the mirror with consistent fake findings,
   islanders vote on the findings of the claimant they trust (a claimant who
@@ -33,9 +36,9 @@ from kikimimi.roles import assign_with_preferences, claims
 from kikimimi.roles.claims import Claim, ClaimBoard, ClaimError
 
 from .reasoning import VOCAB, Reasoner, refute
-from .rules import TEAMS, default_deck, parse_options
+from .rules import OPTIONS, TEAMS, default_deck
 
-BOTS = ("reason", "reason-town", "plain", "random")
+BOTS = ("reason", "reason-town", "reason-witches", "plain", "random")
 CLAIM = re.compile(r"\b(mirror|priest)((?:,?\s+\d+\s+(?:witch|human))+)")
 
 
@@ -142,9 +145,11 @@ class BotSeat:
 
     @property
     def mode(self) -> str:
-        """How this seat plays: its style, `reason-town` split by the seat's team."""
+        """How this seat plays: its style, `reason-town` and `reason-witches` split by the seat's team."""
         if self.style == "reason-town":
             return "plain" if TEAMS.get(self.role or "") == "witches" else "reason"
+        if self.style == "reason-witches":
+            return "reason" if TEAMS.get(self.role or "") == "witches" else "plain"
         return self.style
 
     # -- decisions ------------------------------------------------------------------
@@ -244,7 +249,7 @@ class WitchSimulation:
         style = bot or "reason"
         if style not in BOTS:
             raise ValueError(f"unknown bot {style!r} (have: {', '.join(BOTS)})")
-        self.opts = parse_options(players, options)
+        self.opts = OPTIONS.parse(players, options)
         self.rng = random.Random(seed)
         self.players = players
         self.style = style

@@ -20,7 +20,7 @@ from kikimimi.ear import Call, EarBot, EarTable, Heard, RefereeEar
 from kikimimi.roles.ear import DealtCards, Reach
 
 from .bots import BotSeat
-from .rules import parse_options
+from .rules import OPTIONS
 
 
 class WitchEar(EarBot):
@@ -117,7 +117,7 @@ REFEREE = Call("next", frozenset({"day", "prologue"}), frozenset({"night", "vote
 
 def ear_simulation(seed: int, players: int, options: Mapping[str, Any], bot: str | None = None) -> EarTable:
     rng = random.Random(seed)
-    world = DealtCards("witch:role", parse_options(players, options)["roles"], rng)
-    together = parse_options(players, options)["day_acts"] == "together"
+    world = DealtCards("witch:role", OPTIONS.parse(players, options)["roles"], rng)
+    together = OPTIONS.parse(players, options)["day_acts"] == "together"
     seats = [WitchEar(s, players, random.Random(seed * 1000 + s), together) for s in range(1, players + 1)]
     return EarTable("witch", world, [*seats, RefereeEar(REFEREE)])

@@ -22,7 +22,7 @@ from kikimimi.roles import (HiddenRoleGame, Night, VirtualClock, Vote, assign_wi
                             team_event, team_say)
 
 from . import night as night_rules
-from .rules import KNOWS, MAX_PLAYERS, MIN_PLAYERS, OPTIONS, PHASES, TEAMS, finding, parse_options
+from .rules import KNOWS, MAX_PLAYERS, MIN_PLAYERS, OPTIONS, PHASES, TEAMS, finding
 from .talk import Talk, width
 
 #: Longest typed speech accepted (characters); a table speech is bounded by the clock.
@@ -51,7 +51,7 @@ class WitchGame(Talk, HiddenRoleGame):
 
     def __init__(self, players: int, options: Mapping[str, Any] | None = None):
         super().__init__(players, options)
-        self.opts = parse_options(players, self.options)
+        self.opts = OPTIONS.parse(players, self.options)
         self.setup_roles(self.opts["roles"])
         self.ready: set[int] = set()
         self.day_clock = VirtualClock(0)
@@ -450,7 +450,7 @@ class WitchGame(Talk, HiddenRoleGame):
 def kit(players: int, options: Mapping[str, Any]) -> tuple[list[str], list[str]]:
     """Everyone holds every power tag (docs/witch.md, cover): scanning EXORCISE
     must not show the priest, nor ADVISE a human."""
-    deck = parse_options(players, options)["roles"]
+    deck = OPTIONS.parse(players, options)["roles"]
     return own_set(players, ("ok", "hint", "advise", "exorcise", "silence", "pass", "agree")), deck_cards("witch", "role", deck)
 
 
@@ -462,7 +462,7 @@ def phrase_values(players: int, options: Mapping[str, Any]) -> Mapping[str, Sequ
     from kikimimi.voice.domains import seat_sets
 
     try:
-        o = parse_options(players, options)
+        o = OPTIONS.parse(players, options)
     except ValueError:
         return {}
     seats = list(range(1, players + 1))

@@ -27,6 +27,12 @@ still on the island is not the imp (mirrored, it leaves: `LEAVES`).
   "human").  They vote and banish the rival claimants first.
 - The familiar (who does not know the witches) votes for the claimant it
   believes to be the real mirror-user.
+- At a table of 3 witches or more (AIWolf's 15-player deck; docs/bots.md, "At 15
+  players"): one witch tells the team's story and no other ever starts a fake mirror
+  claim (`ONE_STORY`); the familiar bluffs, countering a lone mirror claimant, and the
+  witches, who know its findings false, spare it (`FAMILIAR_BLUFF`); the witches never
+  claim before a rival, so the claim the familiar counters is the real one (`NO_PREEMPT`).  ESTIMATE (a rally
+  of the near-tied, a witch's frame) is measured and switched off.
 """
 from __future__ import annotations
 
@@ -61,6 +67,29 @@ def rules(day: int) -> Rules:
 VOCAB = Vocabulary.of(ROLES, ("witch", "human"), MAX_PLAYERS)
 #: The odds that the witches claim the mirror before any rival does (day 2 on).
 PREEMPT = 0.5
+#: The big-table rules below each name the fewest witches in the deck from which they hold
+#: (0: never; 1: at every table), so a 15-player deck (3 witches) can play them alone.
+#: Only one witch ever claims the mirror: once a partner has (dead or alive), the others keep
+#: quiet (a late claim with a fresh story is a liar's in every world that counts).
+ONE_STORY = 3  # measured: witches +59.0 points at 15; at 8 +9.3, at 10 -1.7 (merged tree: +5.5, -5.0): from 3 witches
+#: The fake mirror-user clears its partners ("human"); when the priest or the count exposes
+#: it, the seats it cleared stand exposed with it.
+CLEAR_PARTNERS = 1  # measured: never clearing them, witches -8.6 points at 15
+#: The familiar counter-claims a lone mirror claimant (`_familiar_claim`); the witches spare
+#: a claimant whose findings they know false (their team's bluff).
+FAMILIAR_BLUFF = 3  # measured: witches +3.5 [-0.5, +7.5] at 15
+#: The witches never claim the mirror before a rival does (`PREEMPT` is 0): a lone claim is then
+#: the real mirror-user's, so the familiar's counter-claim does not accuse a witch.
+NO_PREEMPT = 3  # measured: witches +7.0 [+2.1, +11.9] at 15 (61.0 -> 68.0 %, N 200, watch merged)
+#: The familiar counters a lone mirror claimant only when at most this likely a witch (with 3
+#: witches among 13 unknown seats every seat starts near 0.23).
+BLUFF_RISK = 0.35
+#: Seats with no claim say `ESTIMATE n witch` (with a VOTE) for a suspect at least `ESTIMATE_AT`
+#: likely; near-tied voters follow the seat today's estimates name most (`rallied`).
+ESTIMATE_RALLY = 0  # measured: islanders -2.5 [-6.3, +1.3] at 15: left off
+ESTIMATE_AT = 0.5
+#: The witches who tell no story name the team's day target in an ESTIMATE (a frame).
+ESTIMATE_FRAME = 0  # unmeasured: it frames only where ESTIMATE_RALLY listens
 #: The priest marks a seat for the exorcism only when it is at least this likely the familiar or the imp.
 EXORCISE_AT = 0.3
 #: With at most this many witches expected on the island and the imp there at
@@ -105,6 +134,11 @@ class Reasoner:
         self.lying: bool | None = None  # a witch's choice to claim without a rival
         self.said: tuple[int, str] | None = None  # (day, line) last said
 
+    def at(self, rule: int) -> bool:
+        """Whether a big-table rule (`ONE_STORY`, ...) holds at this table: it names the fewest
+        witches in the deck it holds from (0: never); the deck is public."""
+        return bool(rule) and self.s.deck.count("witch") >= rule
+
     # -- what this seat may know -------------------------------------------------
     def knowledge(self) -> Knowledge:
         s = self.s
@@ -141,7 +175,16 @@ class Reasoner:
             target = self.suspect()  # always named: the town needs a lead to rally on (FOLLOW)
             return self._say(said + ([claims.vote(target)] if target else []))
         if s.role == "witch" and s.seat == min([s.seat, *(p for p in s.partners if p in s.alive)]):
-            return self._witch_claim()
+            line = self._witch_claim()
+            if line is not None or self.story:
+                return line
+        if s.role == "familiar" and self.at(FAMILIAR_BLUFF):
+            return self._familiar_claim()
+        if self.at(ESTIMATE_FRAME) and s.role == "witch" and s.day >= 2 and not self.story:
+            target = self._witch_target(s.others(), by_day=True)
+            return self._say([claims.estimate(target, "witch"), claims.vote(target)])
+        if self.at(ESTIMATE_RALLY) and s.role == "human" and s.day >= 2:
+            return self._estimate()
         if s.role == "twin" and s.day >= 1 and not self.said:
             return self._say([claims.co("twin")])  # two islanders the town need not suspect
         if s.role == "knight" and not self.said and s.seat in s.board.intentions(s.day).values():
@@ -159,8 +202,14 @@ class Reasoner:
         s = self.s
         if s.day < 2:
             return None
+        if self.at(ONE_STORY) and not self.story and any(s.board.roles.get(p) == "mirror" for p in s.partners):
+            return None  # a partner told the team's story: a second fake mirror-user only exposes itself
         rivals = self.rivals("mirror")
+        if self.at(FAMILIAR_BLUFF) and not self.story and len(rivals) > 1:
+            return None  # two mirror claimants already: one is the team's bluff (the familiar)
         if not rivals and not self.story:
+            if self.at(NO_PREEMPT):
+                return None  # a lone mirror claim is then the real one: the familiar counters it
             if self.lying is None:
                 self.lying = s.rng.random() < PREEMPT
             if not self.lying:
@@ -174,6 +223,75 @@ class Reasoner:
         said = [claims.co("mirror")] + [claims.found("mirror", t, f) for t, f in self.story.items()]
         return self._say(said + [claims.vote(accused[0])] if accused else said)
 
+    def _estimate(self) -> str | None:
+        """A seat with no claim of its own names its likeliest witch (ESTIMATE, with its VOTE)
+        when its worlds put that seat at `ESTIMATE_AT` or more: a lead the near-tied can rally on."""
+        target = self.suspect()
+        p = self.p_witch()
+        if target is None or p.get(target, 0.0) < ESTIMATE_AT:
+            return None
+        return self._say([claims.estimate(target, "witch"), claims.vote(target)])
+
+    def rallied(self, near: list[int]) -> int | None:
+        """Among `near`, the seat today's ESTIMATEs name a witch most, each estimate weighed by how
+        unlikely its speaker is a witch (a witch's estimate frames); None below one vote's weight."""
+        s = self.s
+        p = self.p_witch()
+        weight: dict[int, float] = {}
+        for by, target in s.board.estimates(s.day, "witch").items():
+            if target in near and by != s.seat and by in s.alive:
+                weight[target] = weight.get(target, 0.0) + 1.0 - p.get(by, 0.0)
+        if not weight:
+            return None
+        best = max(weight, key=lambda x: (weight[x], -x))
+        return best if weight[best] >= 1.0 - TIE else None
+
+    def _familiar_claim(self) -> str | None:
+        """The familiar's bluff: it counters a lone mirror claimant it believes (at most
+        `BLUFF_RISK` likely a witch), so the island sees two mirror-users and one of them is
+        no witch; nothing when the witches countered first (two claims already)."""
+        s = self.s
+        if s.day < 2:
+            return None
+        rivals = [c for c in s.board.claimants("mirror") if c != s.seat]
+        if not self.story:
+            w = self.worlds()
+            if len(rivals) != 1 or w.empty or w.roles("witch").get(rivals[0], 1.0) > BLUFF_RISK:
+                return None
+        while len(self.story) < s.day - 1:
+            pick = self._familiar_lie(rivals)
+            if pick is None:
+                break
+            self.story[pick[0]] = pick[1]
+        accused = [t for t, f in self.story.items() if f == "witch" and t in s.alive]
+        said = [claims.co("mirror")] + [claims.found("mirror", t, f) for t, f in self.story.items()]
+        return self._say(said + [claims.vote(accused[0])] if accused else said)
+
+    def _familiar_lie(self, rivals: list[int]) -> tuple[int, str] | None:
+        """The familiar's next fake finding: the rival is a witch; then, one accusation at a
+        time, the seat its worlds hold least likely a witch, else "human" on the likeliest
+        witch (a witch cleared is its own team helped)."""
+        s = self.s
+        told = set(self.story) | {s.seat}
+        for r in rivals:
+            if r in s.alive and r not in told:
+                return r, "witch"
+        pool = [x for x in sorted(s.alive) if x not in told]
+        w = self.worlds()
+        if not pool or w.empty:
+            return None
+        witch = w.roles("witch")
+        if not any(t in s.alive and f == "witch" for t, f in self.story.items()):
+            return min(pool, key=lambda x: (witch.get(x, 0.0), x)), "witch"
+        return max(pool, key=lambda x: (witch.get(x, 0.0), -x)), "human"
+
+    def bluffing(self, seat: int) -> bool:
+        """Whether a claimant's findings are false by what this witch knows (a partner
+        "human", an islander "witch"): not the real mirror-user, a bluff of its own team."""
+        s = self.s
+        team = {s.seat, *s.partners}
+        return any((f == "witch") != (t in team) for t, f in s.board.findings.get(seat, {}).items())
+
     def _next_lie(self, rivals: list[int]) -> tuple[int, str] | None:
         """The next fake finding: a living rival is a witch; else a partner is human; else a
         living islander is a witch (one accusation at a time) or human."""
@@ -182,7 +300,7 @@ class Reasoner:
         for r in rivals:
             if r in s.alive and r not in told:
                 return r, "witch"
-        for p in s.partners:
+        for p in s.partners if self.at(CLEAR_PARTNERS) else ():
             if p in s.alive and p not in told:
                 return p, "human"
         pool = [x for x in sorted(s.alive) if x not in told and x not in s.partners]
@@ -209,6 +327,10 @@ class Reasoner:
         lead = self.trusted_vote() if len(near) > 1 else None
         if lead in near:
             return lead
+        if self.at(ESTIMATE_RALLY) and len(near) > 1:
+            lead = self.rallied(near)
+            if lead is not None:
+                return lead
         return next(x for x in others if p[x] >= best - TIE)
 
     def trusted_vote(self) -> int | None:
@@ -250,6 +372,9 @@ class Reasoner:
         lying.  It votes for the claimant most worth removing (by `NIGHT_FIRST`) that is
         at most `FAMILIAR_RISK` likely a witch, else for the seat least likely a witch."""
         s = self.s
+        accused = [t for t, f in self.story.items() if f == "witch" and t in others]
+        if accused:
+            return accused[0]  # its bluff's accusation: a claimant that will not vote its story is caught
         w = self.worlds()
         if w.empty:
             return s.rng.choice(others)
@@ -274,7 +399,8 @@ class Reasoner:
         s = self.s
         pool = [x for x in others if x not in s.partners] or others
         roles = NIGHT_FIRST if not by_day else ("mirror", "priest")
-        ranked = [c for role in roles for c in self.rivals(role) if c in pool]
+        ranked = [c for role in roles for c in self.rivals(role) if c in pool
+                  and not (self.at(FAMILIAR_BLUFF) and self.bluffing(c))]
         stories = [self.story, *(s.board.findings.get(p, {}) for p in s.partners)]  # a partner's lie is ours
         accused = list(dict.fromkeys(t for story in stories for t, f in story.items() if f == "witch" and t in pool))
         if by_day:

@@ -4,7 +4,6 @@ Everything here is a line of `shared/rules/witch.md` turned into data.
 """
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 from kikimimi.options import Options, anything, choice, number, seat_table, whole
@@ -34,10 +33,6 @@ PHASES = Phases("deal", (
 ), "over")
 
 
-def diagram() -> str:
-    return PHASES.mermaid()
-
-
 def default_deck(players: int) -> list[str]:
     """Ruling: the role mix per player count (a table setting; `roles` overrides it).
 
@@ -58,7 +53,8 @@ def finding(role: str | None) -> str:
 
 
 OPTIONS = Options(
-    anything("roles", None, "the role deck (a list of role names, one per seat); default: by player count"),
+    anything("roles", None, "the role deck (a list of role names, one per seat); default: by player count",
+             by_players=default_deck),
     whole("chars_per_minute", 8, "a minute of the day per this many characters spoken", low=1),
     whole("allowance", 180, "each seat's speaking allowance per day (minutes)", low=1),
     whole("day_minutes", 720, "virtual minutes in a day", low=1),
@@ -75,15 +71,7 @@ OPTIONS = Options(
            "EXORCISE or PASS, then a seat token) and the count waits for all; free: powers as their holder likes"),
     seat_table("preferences", ROLES, "seats' role wishes, e.g. {\"1\": \"mirror\"}"),
     whole("seed", 0, "mixed into the lot (the table's secret: drawn when first served if unset)", low=0, high=2**62),
+    at_most={"advisory_min": "advisory_max"},
 )
 DEFAULTS: dict[str, Any] = OPTIONS.defaults
 
-
-def parse_options(players: int, options: Mapping[str, Any]) -> dict[str, Any]:
-    """Validated options; ValueError names the bad one (one line for the referee)."""
-    out = OPTIONS.parse(players, options)
-    if out["advisory_min"] > out["advisory_max"]:
-        raise ValueError("advisory_min must not exceed advisory_max")
-    if out["roles"] is None:
-        out["roles"] = default_deck(players)
-    return out

@@ -24,7 +24,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from kikimimi import confidence
-from kikimimi.tuning import Ask, Log, Report, Row, Script, Trial
+from kikimimi.tuning import Ask, Log, Report, Row, Script, Trial, each_kind
 
 from .rules import ROLES, TEAMS
 
@@ -87,6 +87,11 @@ def report(stats: list[dict[str, Any]]) -> str:
     return "\n".join(lines)
 
 
+def _fitted(opts: Mapping[str, Any], players: int) -> dict[str, Any]:
+    """The options at one player count: a deck for another count gives way to that count's default."""
+    return {k: v for k, v in opts.items() if k != "roles" or len(v) == players}
+
+
 class WitchReport(Report):
     """`--option counts=[5,8,12]` picks the player counts; without `--bot`, `--option
     kinds=[...]` the kinds compared (see the module's docstring)."""
@@ -108,21 +113,12 @@ class WitchReport(Report):
         kinds = kinds if kinds is not None else list(COMPARE_KINDS)
         if not isinstance(kinds, list) or len(kinds) < 2 or not all(k in BOTS for k in kinds):
             raise ValueError(f"kinds must list two bot kinds or more of {', '.join(BOTS)}, e.g. [\"plain\",\"reason\"]")
-        for k in counts or sorted({*COMPARE_COUNTS, ask.players}):
-            game_opts = dict(opts)
-            if "roles" in game_opts and len(game_opts["roles"]) != k:
-                game_opts.pop("roles")
-            for i in range(ask.games):
-                for kind in kinds:
-                    yield Trial(ask.seed + i, k, game_opts, kind, label=kind)
+        yield from each_kind(ask, kinds, counts or sorted({*COMPARE_COUNTS, ask.players}), lambda k: _fitted(opts, k))
 
     def _spread(self, ask: Ask, counts: list[int], opts: dict[str, Any]) -> Iterable[Trial]:
         for i in range(ask.games):
             k = counts[i % len(counts)]
-            game_opts = dict(opts)
-            if "roles" in game_opts and len(game_opts["roles"]) != k:
-                game_opts.pop("roles")  # a deck for another count: that count's default
-            yield Trial(ask.seed + i, k, game_opts, ask.bot)
+            yield Trial(ask.seed + i, k, _fitted(opts, k), ask.bot)
 
     def figures(self, trial: Trial, script: Script, log: Log) -> dict[str, Any]:
         return game_stats(log, trial.players)

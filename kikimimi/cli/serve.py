@@ -189,9 +189,9 @@ def _serve(args: argparse.Namespace, config: TableConfig, daemon: Daemon, warnin
     held.release()
     threads = [threading.Thread(target=_ticker, args=(daemon, stop), daemon=True, name="timers")]
     if source == "interactive":
-        from kikimimi.sim_readers import typed_lines, vocabulary_help
+        from kikimimi.sim_readers import table_help, typed_lines
 
-        print(vocabulary_help(daemon.table.known_tags, config.players), file=sys.stderr)
+        print(table_help(daemon.table), file=sys.stderr)
         threads.append(threading.Thread(
             target=_then_stop, args=(stop, failed, typed_lines, _keyboard(), _LiveTags(daemon),
                                      daemon.try_submit, _complain, stop), daemon=True, name="keyboard"))

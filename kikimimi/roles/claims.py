@@ -206,6 +206,15 @@ class ClaimBoard:
                     out[seat] = c.target
         return out
 
+    def estimates(self, day: int, result: str) -> dict[int, int]:
+        """Seat -> the seat it said (ESTIMATE) holds `result` (a role or a finding's result), that day."""
+        out: dict[int, int] = {}
+        for seat, said in self.lines.get(day, {}).items():
+            for c in said:
+                if c.kind == "ESTIMATE" and c.target is not None and c.role == result:
+                    out[seat] = c.target
+        return out
+
     def stands(self) -> Mapping[int, tuple[str, Mapping[int, str]]]:
         """Seat -> (claimed role, its findings): what the worlds weigh."""
         return {s: (r, dict(self.findings.get(s, {}))) for s, r in self.roles.items()}

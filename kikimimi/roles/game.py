@@ -24,6 +24,7 @@ from kikimimi.protocol import REFEREE, TABLE, Event, Input, Play, error, event, 
 
 from .clock import PhaseTimer
 from .deal import Deal, all_card_tags, check_deck, parse_card
+from .phases import Clocks
 from .roster import Player, Roster, partners_of, ranking, team_event
 
 #: Bound on a console line's words a game will look at (untrusted input).
@@ -58,6 +59,8 @@ class HiddenRoleGame(Play):
         Command("stop", "stop the game (nobody wins)", "console_stop"))
     #: The game's phases as data (kikimimi.phases); when given, every move is checked against it.
     PHASES: ClassVar[Phases | None] = None
+    #: Each phase's limit (kikimimi.roles.phases), if the game times its phases: drawn beside them.
+    CLOCKS: ClassVar[Clocks | None] = None
     #: Each seat's record: a game that keeps more per seat names its `Player` subclass.
     seat_type: ClassVar[type[Player]] = Player
     #: The public event a removal logs (マフィア42: "death"); the cause goes in "<it>-cause".
@@ -65,6 +68,14 @@ class HiddenRoleGame(Play):
     #: Seconds after a scan moved the game on (a count, a dawn) in which the referee's
     #: `next` is refused: typed then, it was meant for the step just ended (0: off).
     next_settle: ClassVar[float] = 0.0
+
+    @classmethod
+    def mermaid(cls) -> str:
+        """`kikimimi diagram GAME` (`Declaration(diagram=".game:TheGame.mermaid")`): the phases
+        that run, each with its limit, so the drawing is the declared machine, never a copy."""
+        if cls.PHASES is None:
+            raise NotImplementedError(f"{cls.__name__} declares no PHASES to draw")
+        return "\n".join([cls.PHASES.mermaid(), *(cls.CLOCKS.notes() if cls.CLOCKS else [])])
 
     def setup_roles(self, deck: Sequence[str]) -> None:
         self.roster: Roster[Any] = Roster(self.players, self.seat_type)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from games.mafia42.options import parse_options as mafia_options
-from games.witch.rules import parse_options as witch_options
+from games.witch.rules import OPTIONS as WITCH
 from kikimimi.options import Options, seat_table
 
 SCHEMA = Options(seat_table("skills", ("escape", "time-limited"), "seats' skills"))
@@ -15,8 +15,8 @@ def test_a_seat_table_is_keyed_by_seat_and_empty_when_not_set():
     assert SCHEMA.parse(4, {}) == {"skills": {}}
     assert SCHEMA.parse(4, {"skills": {"3": "escape", 1: "time-limited"}}) == {"skills": {3: "escape", 1: "time-limited"}}
     assert mafia_options(4, {"skills": {"2": "escape"}})["skills"] == {2: "escape"}
-    assert witch_options(8, {})["preferences"] == {}
-    assert witch_options(8, {"preferences": {"1": "mirror"}})["preferences"] == {1: "mirror"}
+    assert WITCH.parse(8, {})["preferences"] == {}
+    assert WITCH.parse(8, {"preferences": {"1": "mirror"}})["preferences"] == {1: "mirror"}
 
 
 @pytest.mark.parametrize("value", [
@@ -34,4 +34,4 @@ def test_a_bad_seat_table_is_one_line_naming_the_option(value):
 
 def test_witch_preferences_refuse_a_role_that_does_not_exist():
     with pytest.raises(ValueError, match="^preferences must be a table from seats 1 to 8"):
-        witch_options(8, {"preferences": {"1": "dragon"}})
+        WITCH.parse(8, {"preferences": {"1": "dragon"}})
