@@ -1,0 +1,432 @@
+"""The box of parts (issue 32): the README's owner commands, read from its owner block and run
+as written, against emulated hardware, then the first moves of two games of one evening.
+
+Each README line is run verbatim by bash in a folder laid out like the owner's /opt/kikimimi
+(this checkout's udev/, scripts/ and .venv, a fresh hardware/), with only the substitutions
+of SUBSTITUTIONS, each saying why: a README line that no rule covers, or a rule whose line
+has gone, fails the first test, so the README cannot drift away from what is run here.
+
+The served table reads PN532 chips emulated on pseudo-terminals; every placement of both
+games (Trident, then 鬼探し chosen by the referee's console) is an enrolled tag, and costs
+the reader's one waiting poll: no chip command goes to the tag (the emulators count them).
+"""
+from __future__ import annotations
+
+import json
+import os
+import re
+import shlex
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import tomllib
+import uuid
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from kikimimi.kit import kit_for, missing_copies
+from kikimimi.sim import play
+from kikimimi.tagmap import load_tagmap, write_tagmap
+from kikimimi.testing.ntag import Ntag213
+from kikimimi.testing.pn532_emulator import PN532Emulator
+from kikimimi.testing.table_script import journal_inputs, wait_until
+from test_readme_owner_path import owner_lines
+from test_service import Place, exec_argv, verify
+
+ROOT = Path(__file__).resolve().parents[2]
+GAMES, PLAYERS = ("trident", "onisagashi"), 3
+READERS = ("hand-1", "hand-2", "hand-3", "field")
+
+#: README line (a regular expression on the line as written, its comment cut) -> what the box does
+#: with it.  "run" lines are run by bash verbatim; the others say why they cannot be, here.
+SUBSTITUTIONS: dict[str, str] = {
+    r"cd /opt/kikimimi": "run: in the box's /opt/kikimimi, a temporary folder laid out like it",
+    r"sudo scripts/setup": "not run: it made the .venv these tests run in (CI runs it on a fresh machine); "
+                           "bash -n checks it",
+    r'export PATH="\$PWD/\.venv/bin:\$PATH"': "run: kikimimi is then .venv/bin/kikimimi",
+    r"sudo cp udev/[\w.-]+ /etc/[\w/.-]+/": "run without sudo (the tests run as root or skip), /etc in the box",
+    r"sudo modprobe -r [\w ]+": "not run: no kernel modules here; the modules are the blacklist's "
+                                "(test_readme_owner_path.py)",
+    r"sudo udevadm control --reload && sudo udevadm trigger": "not run: no udev here; the rules are "
+                                                               "checked by the set-up tests",
+    r'sudo usermod -aG audio,plugdev,dialout "\$USER"': "not run: the tests run as root",
+    r"kikimimi table setup hardware/my-table\.toml --game trident onisagashi --players 3 --lang en":
+        "not run yet: the spoken set-up is tests/table/test_setup_by_ear.py; the box writes the file it "
+        "writes (readers by path, a tag map per game, every kit enrolled)",
+    r"kikimimi doctor --listen hardware/my-table\.toml": "not run yet: tests/table/test_doctor_listen.py",
+    r'sudo "\$\(command -v kikimimi\)" service install hardware/my-table\.toml':
+        "run without sudo, with --unit-dir in the box, --user a throwaway system user and --python a venv of "
+        "the system's Python (this machine's .venv is built on an interpreter under /root)",
+    r"sudo systemctl enable --now kikimimi-my-table": "no systemd is PID 1 here: systemd-analyze verify "
+                                                      "of the unit, then its ExecStart run",
+}
+
+
+def rule_of(line: str) -> str:
+    found = [rule for rule in SUBSTITUTIONS if re.fullmatch(rule, line)]
+    assert len(found) == 1, f"README owner line {line!r}: {len(found)} substitution rules match it; " \
+                            "the box-of-parts test must be told how to run it"
+    return found[0]
+
+
+def test_every_owner_line_has_exactly_one_way_to_run_it_here():
+    lines = owner_lines()
+    rules = [rule_of(line) for line in lines]
+    assert set(rules) == set(SUBSTITUTIONS), "a substitution whose README line has gone"
+    # the rules are not a blanket: a changed line is caught
+    with pytest.raises(AssertionError):
+        rule_of(lines[-1].replace("enable --now", "start"))
+
+
+class Box:
+    """/opt/kikimimi as the owner has it (the checkout's udev/, scripts/ and .venv; a fresh
+    hardware/) and the box's own /etc, in a folder a service user can read."""
+
+    def __init__(self) -> None:
+        self.dir = Path(tempfile.mkdtemp(prefix="kk-box-", dir="/tmp"))
+        self.dir.chmod(0o755)
+        self.opt = self.dir / "opt" / "kikimimi"
+        self.opt.mkdir(parents=True)
+        for name in ("udev", "scripts"):
+            (self.opt / name).symlink_to(ROOT / name)
+        (self.opt / ".venv").symlink_to(Path(sys.executable).parent.parent)
+        (self.opt / "hardware").mkdir()
+        for d in (self.dir, self.dir / "opt", self.opt, self.opt / "hardware"):
+            d.chmod(0o755)
+        self.etc = self.dir / "etc"
+        for sub in ("udev/rules.d", "modprobe.d", "systemd/system"):
+            (self.etc / sub).mkdir(parents=True)
+        self.env = {**os.environ}
+
+    def bash(self, line: str, after: str = "") -> subprocess.CompletedProcess:
+        """`line` as the owner types it (sudo dropped, /etc the box's), then `after`, in one bash."""
+        typed = re.sub(r"(?<![\w/])/etc/", f"{self.etc}/", line.removeprefix("sudo "))
+        script = f"set -e\ncd {shlex.quote(str(self.opt))}\n{typed}\n{after}"
+        return subprocess.run(["bash", "-c", script], env=self.env, capture_output=True, text=True, timeout=120)
+
+
+@pytest.fixture
+def box():
+    made = Box()
+    yield made
+    shutil.rmtree(made.dir, ignore_errors=True)
+
+
+@pytest.fixture
+def service_user():
+    if os.geteuid() != 0:
+        pytest.skip("service install creates its user as root; the tests do not run as root")
+    name = "kk-b" + uuid.uuid4().hex[:8]
+    yield name
+    subprocess.run(["userdel", name], capture_output=True, timeout=60)
+    subprocess.run(["groupdel", name], capture_output=True, timeout=60)
+
+
+def uid_of(n: int) -> str:
+    return f"04b0{n:010x}"
+
+
+def enrolled_evening(hardware: Path, emus: dict[str, PN532Emulator]) -> tuple[Path, dict[str, dict[str, str]]]:
+    """The table file the spoken set-up writes for this box (readers by path, a tag map per game
+    of the evening, every kit enrolled), and each game's piece -> uid, seat by seat for a player's own."""
+    by_piece = enrolled_maps(hardware)
+    readers = "".join(f'[readers.hand-{s}]\nrole = "hand"\nseat = {s}\ndriver = "pn532"\n'
+                      f'path = "{emus[f"hand-{s}"].path}"\npoll_ms = 20\n' for s in range(1, PLAYERS + 1))
+    readers += f'[readers.field]\nrole = "field"\ndriver = "pn532"\npath = "{emus["field"].path}"\npoll_ms = 20\n'
+    table = hardware / "my-table.toml"
+    table.write_text(f'[table]\ngame = "trident"\nplayers = {PLAYERS}\nlang = "en"\n'
+                     'tagmap = "tagmaps/my-table-trident.toml"\n' + readers
+                     + '[games.onisagashi]\ntagmap = "tagmaps/my-table-onisagashi.toml"\n')
+    return table, by_piece
+
+
+def enrolled_maps(hardware: Path, left: tuple[str, ...] = ()) -> dict[str, dict[str, str]]:
+    """Every game's tag map, as the set-up's enrolment leaves it (a player's own tag is one physical
+    tag in every game's map), but for the own pieces `left` for the players to enrol; each game's
+    piece -> uid ("SEAT:piece" for a player's own), those left out included."""
+    uids = iter(range(1, 10_000))
+    own: dict[tuple[int, str], str] = {}  # (seat, piece) -> uid: one physical tag for every game
+    by_piece: dict[str, dict[str, str]] = {}
+    for game in GAMES:
+        kit = kit_for(game, PLAYERS)
+        tags: dict[str, str] = {}
+        named: dict[str, str] = {}
+        for piece in kit.table:  # the table's pieces, one tag each (a game's own: its own tags)
+            named[piece] = uid = uid_of(next(uids))
+            tags[uid] = piece
+        for seat in range(1, PLAYERS + 1):  # each player's own set: one tag a piece, in every game's map
+            for piece in kit.own:
+                named[f"{seat}:{piece}"] = uid = own.setdefault((seat, piece), uid_of(next(uids)))
+                if piece not in left:
+                    tags[uid] = piece
+        assert left or missing_copies(kit, tags) == {}, game
+        write_tagmap(hardware / "tagmaps" / f"my-table-{game}.toml", tags)
+        by_piece[game] = named
+    return by_piece
+
+
+def first_moves(game: str, count: int) -> list[dict]:
+    """The first `count` placements of a bot game of `game` (who scans which piece on which reader)."""
+    script, _ = play(game, 7, PLAYERS)
+    moves = [line for line in script[1:] if line.get("reader") in ("hand", "field") and "tag" in line
+             and not line.get("removed")]
+    return moves[:count]
+
+
+def _lines(path: Path) -> int:
+    return len(path.read_text().splitlines()) if path.exists() else 0
+
+
+def _talk(cost: Counter) -> int:
+    """Chip commands beyond the reader's own polling (activation, reads): what a placement
+    costs besides the waiting poll's answer."""
+    return sum(n for name, n in cost.items() if name not in ("InListPassiveTarget", "RFConfiguration"))
+
+
+def place(emu: PN532Emulator, uid: str, events: Path, what: str) -> Counter:
+    """Put a tag on a reader until the table has answered it; what it cost, command by command."""
+    wait_until(lambda: emu.waiting_for_card, f"{what}: the reader waiting for a card")
+    before, count = Counter(emu.commands), _lines(events)
+    emu.place(Ntag213(uid))
+    wait_until(lambda: _lines(events) > count, what, pause=0.005)
+    cost = Counter(emu.commands)
+    cost.subtract(before)
+    emu.remove()
+    return +cost
+
+
+def play_first_moves(game: str, moves: list[dict], by_piece: dict[str, str], emus: dict[str, PN532Emulator],
+                     events: Path) -> list[tuple[str, Counter]]:
+    costs = []
+    for move in moves:
+        reader = "field" if move["reader"] == "field" else f"hand-{move['seat']}"
+        piece = move["tag"]
+        uid = by_piece.get(f"{move.get('seat')}:{piece}") or by_piece[piece]
+        costs.append((f"{game}: {piece} on {reader}", place(emus[reader], uid, events, f"{game}: {piece} on {reader}")))
+    return costs
+
+
+@pytest.fixture
+def python():
+    """An interpreter the service's user can run, seeing this checkout's packages (test_service.py's)."""
+    made = Place("kk-box-python-")
+    yield made
+    shutil.rmtree(made.dir, ignore_errors=True)
+
+
+def owner_path_until_setup(box: Box) -> dict[str, str]:
+    """cd, PATH, the udev rules and the blacklist copied: the lines before the set-up, as written."""
+    lines = {rule_of(line): line for line in owner_lines()}
+    at = {what: next(line for rule, line in lines.items() if re.search(what, rule))
+          for what in ("cd ", "scripts/setup", "export PATH", "table setup", "doctor --listen", "service install",
+                       "systemctl")}
+    cps = [line for line in owner_lines() if rule_of(line).startswith("sudo cp")]
+    assert len(cps) == 2
+    # cd /opt/kikimimi, then the PATH line: kikimimi is the box's .venv/bin/kikimimi
+    found = box.bash(at["cd "].replace("/opt/kikimimi", str(box.opt)), f"{at['export PATH']}\ncommand -v kikimimi")
+    assert found.returncode == 0, found.stderr
+    assert found.stdout.strip() == str(box.opt / ".venv" / "bin" / "kikimimi")
+    box.env["PATH"] = f"{box.opt / '.venv' / 'bin'}:{box.env['PATH']}"
+    assert box.bash(f"bash -n {at['scripts/setup'].split()[-1]}").returncode == 0
+    # the udev rules and the blacklist, copied where the README says (in the box's /etc)
+    for line in cps:
+        done = box.bash(line)
+        assert done.returncode == 0, (line, done.stderr)
+        source, folder = line.split()[-2:]
+        assert (box.etc / folder.removeprefix("/etc/") / Path(source).name).read_bytes() == \
+            (ROOT / source).read_bytes()
+    return at
+
+
+def install_serve_and_play(box: Box, at: dict[str, str], by_piece: dict[str, dict[str, str]],
+                           emus: dict[str, PN532Emulator], service_user: str, python: str) -> None:
+    """service install (the unit verified), its ExecStart serving the table file, the first moves of
+    Trident, the referee's console choosing 鬼探し, its first moves; each placement's cost checked."""
+    hardware = box.opt / "hardware"
+    table = hardware / "my-table.toml"
+    proc = None
+    try:
+        # service install, as written (sudo dropped), into the box's unit folder, for a throwaway user
+        installed = box.bash(f"{at['service install']} --unit-dir {box.etc / 'systemd' / 'system'} "
+                             f"--user {service_user} --python {python}")
+        assert installed.returncode == 0, installed.stdout + installed.stderr
+        unit_name = at["systemctl"].split()[-1]
+        unit = box.etc / "systemd" / "system" / f"{unit_name}.service"
+        assert unit.exists(), sorted(p.name for p in unit.parent.iterdir())
+        assert verify(unit) == []
+        text = unit.read_text()
+        assert f"User={service_user}\n" in text
+        argv = exec_argv(text)
+        assert argv[-2:] == ["serve", str(table)]
+        # systemctl enable --now: the unit's own command line, here (as root, not as its user)
+        events, journal = box.dir / "events.jsonl", hardware / "var" / "my-table.jsonl"  # the file's default
+        proc = subprocess.Popen([*argv, "--voice", "text", "--quiet", "--events", str(events)], cwd=box.opt,
+                                env=box.env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        wait_until(lambda: all(e.commands["InListPassiveTarget"] >= 2 for e in emus.values()) or proc.poll() is not None,
+                   "the readers polling", timeout=60)
+        assert proc.poll() is None, proc.stderr.read()
+        costs = play_first_moves("trident", first_moves("trident", 20), by_piece["trident"], emus, events)
+        # the referee ends the first game and chooses the second, in the console the README names
+        console = subprocess.run(["kikimimi", "console", str(table), "--plain"], cwd=box.opt, env=box.env,
+                                 input="stop\ngame onisagashi\nquit\n", capture_output=True, text=True, timeout=60)
+        assert console.returncode == 0, console.stdout + console.stderr
+        wait_until(lambda: _game(journal) == "onisagashi", "鬼探し started")
+        costs += play_first_moves("onisagashi", first_moves("onisagashi", 12), by_piece["onisagashi"], emus, events)
+    finally:
+        if proc is not None:
+            proc.send_signal(signal.SIGTERM)
+            proc.wait(timeout=20)
+    log = [json.loads(line) for line in events.read_text().splitlines()]
+    over = next(k for k, e in enumerate(log) if e["type"] == "game-over")
+    # Trident was played: its opening set the suit, pieces went to the field, and the referee stopped it
+    assert {"suit", "play"} <= {e["type"] for e in log[:over]} and log[over]["reason"] == "stopped"
+    # 鬼探し was played in its own journal, every piece read by its uid in 鬼探し's own map
+    assert _game(journal) == "onisagashi"
+    placed = [i for i in journal_inputs(journal) if isinstance(i, dict) and "uid" in i and not i.get("removed")]
+    assert len(placed) == sum(what.startswith("onisagashi") for what, _ in costs)
+    oni = dict(load_tagmap(hardware / "tagmaps" / "my-table-onisagashi.toml"))
+    dealt = [e["params"]["card"] for e in log[over:] if e.get("key") == "hand-card"]
+    assert dealt and dealt == [oni[i["uid"]] for i in placed if oni[i["uid"]].startswith("oni:card-")][:len(dealt)]
+    assert {game for game in GAMES if any(what.startswith(game) for what, _ in costs)} == set(GAMES)
+    # every placement of both games: the waiting poll it answered (sent before the tag came), and no
+    # other command, so one chip command in all
+    assert [(what, 1 + _talk(cost)) for what, cost in costs] == [(what, 1) for what, _ in costs]
+
+
+def test_the_owner_path_runs_as_written_and_two_games_are_played_on_enrolled_pieces(box, service_user, python):
+    """The quick box: the set-up's table file written by the test (the spoken set-up is the next test's)."""
+    at = owner_path_until_setup(box)
+    emus = {name: PN532Emulator(str(box.dir / name)).start() for name in READERS}
+    try:
+        table, by_piece = enrolled_evening(box.opt / "hardware", emus)
+        assert table.relative_to(box.opt).as_posix() in at["table setup"]
+        install_serve_and_play(box, at, by_piece, emus, service_user, python.python)
+    finally:
+        for emu in emus.values():
+            emu.stop()
+
+
+def _game(journal: Path) -> str | None:
+    from kikimimi.script import read_script
+
+    try:
+        return read_script(journal).header.game
+    except Exception:
+        return None
+
+
+RATE, WPM = 48000, 230
+CARDS = ("kkc0", "kkc1", "kkc2", "kkc3")
+SPEAKER_CARD, FIELD_READER = "1-1.1", "1-2.1"
+PEOPLE = {"ann": (1, "1-1.4", "1-2.3"), "bob": (2, "1-1.2", "1-2.4"), "cat": (3, "1-1.3", "1-2.2")}  # seat, ear, reader
+LEFT = ("cmd:agree",)  # what the players enrol by ear here; the rest of the kits is enrolled already
+
+
+def spoken_clips(cache: Path, names: dict[str, str], kept: int, total: int) -> dict:
+    from kikimimi.phrases import Phrasebook
+    from voice_play import expected_clip
+
+    book = Phrasebook("en", ("core", "setup"))
+    texts = {k: v for k, v in book.phrases.items() if k.startswith("setup-") and "{" not in v}
+    texts["setup-done"] = book.render("setup-done", {"players": PLAYERS})
+    texts["setup-start"] = book.render("setup-start", {"cards": len(CARDS), "readers": len(CARDS)})
+    for seat in range(1, PLAYERS + 1):
+        texts[f"seat-{seat}"] = book.render("setup-seat-prompt" if seat == 1 else "setup-seat-next", {"seat": seat})
+        texts[f"you-are-{seat}"] = book.render("setup-you-are", {"seat": seat})
+    texts["enrol-start"] = book.render("enrol-start", {})
+    texts["enrol-all-done"] = book.render("enrol-all-done", {"tags": total})
+    texts["enrol-skip"] = book.render("enrol-skip", {"count": kept})
+    for piece in LEFT:
+        texts[f"scan-{piece}"] = book.render("enrol-scan", {"name": names[piece]})
+        texts[f"done-{piece}"] = book.render("enrol-done", {"name": names[piece]})
+    clips = {k: expected_clip(t, cache, RATE, wpm=WPM) for k, t in texts.items()}
+    for seat in range(1, PLAYERS + 1):  # doctor --listen, at its own rate
+        clips[f"listen-seat-{seat}"] = expected_clip(f"Seat {seat}.", cache, RATE)
+    clips["listen-speaker"] = expected_clip("Speaker.", cache, RATE)
+    return clips
+
+
+@pytest.mark.flaky(reruns=1)  # the test players listen in real time, as in test_setup_by_ear.py
+def test_the_spoken_setup_as_written_enrols_the_kits_and_the_evening_is_played(box, service_user, python):
+    from kikimimi.tablesetup.enrol import EveningKit, piece_names
+    from kikimimi.testing.usbtree import FakeUsbTree
+    from kikimimi.voice.virtual import PulseNullSinks
+    from listener import Person, Table
+    from voice_needs import need
+
+    need("espeak-ng", "libportaudio2", "alsa", "pulseaudio", "libasound2-plugins")
+    at = owner_path_until_setup(box)
+    hardware = box.opt / "hardware"
+    by_piece = enrolled_maps(hardware, left=LEFT)  # an enrolment stopped earlier: only the AGREE tags left
+    kit = EveningKit([kit_for(g, PLAYERS) for g in GAMES],
+                     {g: hardware / "tagmaps" / f"my-table-{g}.toml" for g in GAMES})
+    kept = len(kit.own) - len(LEFT)
+    cache = box.dir / "clips"
+    clips = spoken_clips(cache, piece_names(list(GAMES), "en"), kept, kit.total())
+    # the box's USB: four cards and four PN532 adapters, found in an order of their own
+    tree = FakeUsbTree(box.dir / "usb")
+    card_ports = [PEOPLE["bob"][1], SPEAKER_CARD, PEOPLE["cat"][1], PEOPLE["ann"][1]]
+    tree.boot(card_ports, CARDS)
+    sink = {port: CARDS[k] for k, port in enumerate(card_ports)}
+    reader_ports = [PEOPLE["cat"][2], FIELD_READER, PEOPLE["ann"][2], PEOPLE["bob"][2]]
+    emu_at = {port: PN532Emulator(str(box.dir / "usb" / f"ttyUSB{k}")).start() for k, port in enumerate(reader_ports)}
+    by_path = tree.plug_serial({port: emu.path for port, emu in emu_at.items()})
+    pulse = PulseNullSinks(box.dir / "pulse", {c: 2 for c in CARDS}, rate=RATE)
+    pulse.start()
+    for c in CARDS:
+        pulse.record(c)
+    speaker = sink[SPEAKER_CARD]
+    people = [Person("helper", emu_at[FIELD_READER], {speaker: {"setup-speaker-prompt"}})]
+    for who, (seat, ear, reader) in PEOPLE.items():
+        people.append(Person(who, emu_at[reader], {sink[ear]: {"setup-earphone-prompt"}, speaker: {f"seat-{seat}"}},
+                             pieces={(sink[ear], f"scan-{p}"): [by_piece["trident"][f"{seat}:{p}"]] for p in LEFT}))
+    listeners = Table({c: pulse.raw_path(c) for c in CARDS}, {c: 2 for c in CARDS}, clips, people, RATE).start()
+    emus = {"field": emu_at[FIELD_READER], **{f"hand-{seat}": emu_at[reader] for seat, _, reader in PEOPLE.values()}}
+    box.env = tree.env({**pulse.env(), "PATH": box.env["PATH"], "XDG_CACHE_HOME": str(box.dir / "xdg")})
+    heard: dict[str, list[str]] = {}
+    try:
+        # the README's set-up line, as written, with the test's speech rate and timings, the box's
+        # /dev/serial/by-path and udev folder
+        took = {"start": time.monotonic()}
+        setup = box.bash(f"{at['table setup']} --rate {WPM} --answer-seconds 3 --enrol-seconds 30 "
+                         f"--serial-dir {tree.by_path} --cache-dir {cache} "
+                         f"--udev {box.etc / 'udev' / 'rules.d' / '99-kikimimi-my-table.rules'}")
+        took["setup"] = time.monotonic() - took["start"]
+        heard = {p.name: [ph for _, ph in p.heard] for p in people}
+        assert setup.returncode == 0, f"{heard}\n{setup.stdout[-3000:]}{setup.stderr[-3000:]}"
+        wait_until(lambda: "enrol-all-done" in [ph for _, ph in people[0].heard], "the speaker's last word",
+                   timeout=20)
+        cfg = tomllib.loads((hardware / "my-table.toml").read_text())
+        assert cfg["readers"]["field"]["path"] == by_path[FIELD_READER]
+        for who, (seat, ear, reader) in PEOPLE.items():
+            assert cfg["readers"][f"hand-{seat}"]["path"] == by_path[reader], who
+            assert cfg["audio"]["outputs"][f"seat-{seat}"]["usb"] == ear, who
+        for game in GAMES:  # every game's kit whole, each player's AGREE tag enrolled by ear
+            tags = load_tagmap(hardware / "tagmaps" / f"my-table-{game}.toml")
+            assert missing_copies(kit_for(game, PLAYERS), tags) == {}, game
+            for seat, _, _ in PEOPLE.values():
+                assert tags[by_piece[game][f"{seat}:cmd:agree"]] == "cmd:agree"
+        # doctor --listen, as written: each earphone says its seat, heard by its wearer only
+        took["before doctor"] = time.monotonic() - took["start"]
+        doctor = box.bash(at["doctor --listen"])
+        took["doctor"] = time.monotonic() - took["start"]
+        assert doctor.returncode == 0, doctor.stdout + doctor.stderr
+        wait_until(lambda: all(f"listen-seat-{seat}" in [ph for _, ph in p.heard]
+                               for p in people[1:] for seat in [PEOPLE[p.name][0]]), "each seat's name heard")
+        heard = {p.name: [ph for _, ph in p.heard] for p in people}
+        for who, (seat, _, _) in PEOPLE.items():
+            assert [ph for ph in heard[who] if ph.startswith("listen-seat-")] == [f"listen-seat-{seat}"], heard[who]
+            assert f"you-are-{seat}" in heard[who] and "done-cmd:agree" in heard[who], (heard, took)
+    finally:
+        listeners.stop()
+        pulse.stop()
+    try:
+        install_serve_and_play(box, at, by_piece, emus, service_user, python.python)
+    finally:
+        for emu in emus.values():
+            emu.stop()
