@@ -37,6 +37,7 @@ still on the island is not the imp (mirrored, it leaves: `LEAVES`).
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 from kikimimi.roles import claims
 from kikimimi.roles.claims import Claim, ClaimBoard, Vocabulary
@@ -198,6 +199,20 @@ class Reasoner:
         self.said = (self.s.day, line)
         return line
 
+    def _tell_story(self, lie: Callable[[], tuple[int, str] | None]) -> str | None:
+        """A fake mirror-user's claim: one more finding a day (from `lie`), and a vote for
+        the first living seat the story calls a witch.  Written once for the witches'
+        story and the familiar's bluff, which differ only in whom they lie about."""
+        s = self.s
+        while len(self.story) < s.day - 1:
+            pick = lie()
+            if pick is None:
+                break
+            self.story[pick[0]] = pick[1]
+        accused = [t for t, f in self.story.items() if f == "witch" and t in s.alive]
+        said = [claims.co("mirror")] + [claims.found("mirror", t, f) for t, f in self.story.items()]
+        return self._say(said + [claims.vote(accused[0])] if accused else said)
+
     def _witch_claim(self) -> str | None:
         s = self.s
         if s.day < 2:
@@ -214,14 +229,7 @@ class Reasoner:
                 self.lying = s.rng.random() < PREEMPT
             if not self.lying:
                 return None
-        while len(self.story) < s.day - 1:
-            pick = self._next_lie(rivals)
-            if pick is None:
-                break
-            self.story[pick[0]] = pick[1]
-        accused = [t for t, f in self.story.items() if f == "witch" and t in s.alive]
-        said = [claims.co("mirror")] + [claims.found("mirror", t, f) for t, f in self.story.items()]
-        return self._say(said + [claims.vote(accused[0])] if accused else said)
+        return self._tell_story(lambda: self._next_lie(rivals))
 
     def _estimate(self) -> str | None:
         """A seat with no claim of its own names its likeliest witch (ESTIMATE, with its VOTE)
@@ -258,14 +266,7 @@ class Reasoner:
             w = self.worlds()
             if len(rivals) != 1 or w.empty or w.roles("witch").get(rivals[0], 1.0) > BLUFF_RISK:
                 return None
-        while len(self.story) < s.day - 1:
-            pick = self._familiar_lie(rivals)
-            if pick is None:
-                break
-            self.story[pick[0]] = pick[1]
-        accused = [t for t, f in self.story.items() if f == "witch" and t in s.alive]
-        said = [claims.co("mirror")] + [claims.found("mirror", t, f) for t, f in self.story.items()]
-        return self._say(said + [claims.vote(accused[0])] if accused else said)
+        return self._tell_story(lambda: self._familiar_lie(rivals))
 
     def _familiar_lie(self, rivals: list[int]) -> tuple[int, str] | None:
         """The familiar's next fake finding: the rival is a witch; then, one accusation at a
