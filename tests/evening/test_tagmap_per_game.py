@@ -17,6 +17,7 @@ from kikimimi.script import read_script
 from kikimimi.sim import play
 from kikimimi.testing.ntag import Ntag213
 from kikimimi.testing.pn532_emulator import PN532Emulator
+from kikimimi.testing.placement import placement_cost
 from kikimimi.testing.table_script import journal_inputs, pn532_trident_table, wait_until
 
 ONI_CARD = "04aaaa00000001"
@@ -44,20 +45,6 @@ def _game(journal) -> str | None:
         return None
 
 
-def _lines(path) -> int:
-    return len(path.read_text().splitlines()) if path.exists() else 0
-
-
-def _scan(emu, uid: str, events, what: str) -> Counter:
-    """Place a blank tag until the table has answered it; the chip commands it cost, by name."""
-    wait_until(lambda: emu.waiting_for_card, "the reader waiting for a card")
-    before, count = Counter(emu.commands), _lines(events)
-    emu.place(Ntag213(uid))
-    wait_until(lambda: _lines(events) > count, what, pause=0.005)
-    cost = Counter(emu.commands)
-    cost.subtract(before)
-    emu.remove()
-    return +cost
 
 
 def _serve(tmp_path, events) -> subprocess.Popen:
@@ -81,7 +68,7 @@ def test_the_next_game_of_an_evening_reads_its_own_enrolled_pieces_by_uid(tmp_pa
         wait_until(lambda: all(e.commands["InListPassiveTarget"] >= 2 for e in emus.values()) or proc.poll() is not None,
                    "the readers polling", timeout=30)
         assert proc.poll() is None, proc.stderr.read()
-        _scan(emus["field"], ONI_CARD, events, "the game card")  # 鬼探し is next
+        placement_cost(emus["field"], ONI_CARD, events, "the game card")  # 鬼探し is next
         agree_costs = []
         for seat in (1, 2, 3):
             if seat == 3:  # the last AGREE starts 鬼探し: a new journal, its header 鬼探し's
@@ -95,9 +82,9 @@ def test_the_next_game_of_an_evening_reads_its_own_enrolled_pieces_by_uid(tmp_pa
                 agree_costs.append(+cost)
                 emu.remove()
             else:
-                agree_costs.append(_scan(emus[f"hand-{seat}"], AGREE[seat], events, f"seat {seat}'s AGREE"))
-        token = _scan(emus["hand-1"], TOKEN, events, "the 鬼探し token")
-        stranger = _scan(emus["hand-2"], STRANGER, events, "a tag in no map")
+                agree_costs.append(placement_cost(emus[f"hand-{seat}"], AGREE[seat], events, f"seat {seat}'s AGREE"))
+        token = placement_cost(emus["hand-1"], TOKEN, events, "the 鬼探し token")
+        stranger = placement_cost(emus["hand-2"], STRANGER, events, "a tag in no map")
         _stop(proc)
         # served again: it resumes 鬼探し, and its readers start with 鬼探し's map, not the table's first game's
         polls = {name: e.commands["InListPassiveTarget"] for name, e in emus.items()}
@@ -105,7 +92,7 @@ def test_the_next_game_of_an_evening_reads_its_own_enrolled_pieces_by_uid(tmp_pa
         wait_until(lambda: all(e.commands["InListPassiveTarget"] >= polls[n] + 2 for n, e in emus.items())
                    or proc.poll() is not None, "the readers polling again", timeout=30)
         assert proc.poll() is None, proc.stderr.read()
-        resumed = _scan(emus["hand-2"], TOKEN, events, "the 鬼探し token after the restart")
+        resumed = placement_cost(emus["hand-2"], TOKEN, events, "the 鬼探し token after the restart")
     finally:
         _stop(proc)
         for emu in emus.values():

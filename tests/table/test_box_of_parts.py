@@ -32,8 +32,8 @@ import pytest
 from kikimimi.kit import kit_for, missing_copies
 from kikimimi.sim import play
 from kikimimi.tagmap import load_tagmap, write_tagmap
-from kikimimi.testing.ntag import Ntag213
 from kikimimi.testing.pn532_emulator import PN532Emulator
+from kikimimi.testing.placement import placement_cost
 from kikimimi.testing.table_script import journal_inputs, wait_until
 from test_readme_owner_path import owner_lines
 from test_service import Place, exec_argv, verify
@@ -178,8 +178,6 @@ def first_moves(game: str, count: int) -> list[dict]:
     return moves[:count]
 
 
-def _lines(path: Path) -> int:
-    return len(path.read_text().splitlines()) if path.exists() else 0
 
 
 def _talk(cost: Counter) -> int:
@@ -188,16 +186,6 @@ def _talk(cost: Counter) -> int:
     return sum(n for name, n in cost.items() if name not in ("InListPassiveTarget", "RFConfiguration"))
 
 
-def place(emu: PN532Emulator, uid: str, events: Path, what: str) -> Counter:
-    """Put a tag on a reader until the table has answered it; what it cost, command by command."""
-    wait_until(lambda: emu.waiting_for_card, f"{what}: the reader waiting for a card")
-    before, count = Counter(emu.commands), _lines(events)
-    emu.place(Ntag213(uid))
-    wait_until(lambda: _lines(events) > count, what, pause=0.005)
-    cost = Counter(emu.commands)
-    cost.subtract(before)
-    emu.remove()
-    return +cost
 
 
 def play_first_moves(game: str, moves: list[dict], by_piece: dict[str, str], emus: dict[str, PN532Emulator],
@@ -207,7 +195,7 @@ def play_first_moves(game: str, moves: list[dict], by_piece: dict[str, str], emu
         reader = "field" if move["reader"] == "field" else f"hand-{move['seat']}"
         piece = move["tag"]
         uid = by_piece.get(f"{move.get('seat')}:{piece}") or by_piece[piece]
-        costs.append((f"{game}: {piece} on {reader}", place(emus[reader], uid, events, f"{game}: {piece} on {reader}")))
+        costs.append((f"{game}: {piece} on {reader}", placement_cost(emus[reader], uid, events, f"{game}: {piece} on {reader}")))
     return costs
 
 
