@@ -539,6 +539,7 @@ class Table:
         tenth of `feed`); a say gets its text in the table's language."""
         logged: list[LogEvent] = []
         append, render, seq = logged.append, self._render, self.seq
+        rendered = self.phrasebook.rendered  # render's memo, read here first: most says are in it
         try:
             for ev in events:
                 type_, fields = ev.type, ev.fields
@@ -547,11 +548,17 @@ class Table:
                     params = fields.get("params")
                     key = fields["key"]
                     if params:  # one dict built whole, not grown by a key afterwards
+                        text = None
+                        if len(params) == 1:  # the memo's key as `render` makes it, for its exact types
+                            ((name, value),) = params.items()
+                            if type(value) is str or type(value) is int:
+                                text = rendered.get((key, name, value))
                         append({"seq": seq, "t": t, "type": type_, "in": line, "to": fields["to"], "key": key,
-                                "text": render(key, params), "params": params})
+                                "text": render(key, params) if text is None else text, "params": params})
                     else:
+                        text = rendered.get(key)
                         append({"seq": seq, "t": t, "type": type_, "in": line, "to": fields["to"], "key": key,
-                                "text": render(key)})
+                                "text": render(key) if text is None else text})
                     continue
                 if type_ == "timer-set":
                     at = float(fields["at"])

@@ -325,6 +325,11 @@ class Bot(Follows):
         return {"reader": "field", "tag": tag}
 
 
+#: What `Bot.hear` is handed for an event it reads no hand for (all but a play and a rotation).
+NO_HAND: tuple[str, ...] = ()
+#: The event types `Bot.hear` acts on without looking at the hand.
+_HANDLESS = Bot.HEARS - {"play", "rotate"}
+
 #: What `observe` routes by: the event types the table follows and those bots hear,
 #: the speaker's lines that move the table, the earphone's that bots act on.
 _ROUTES = (World.FOLLOWS, Bot.HEARS, World.SPEAKER_KEYS, Bot.EARPHONE_KEYS)
@@ -348,7 +353,7 @@ class TridentSimulation:
         self.steps = 0
         self.step_cap = step_cap
         self.errors_in_a_row = 0
-        self._ears: dict[str, Sequence[Bot]] = {}
+        self._ears: dict[str, tuple[tuple[Bot, bool], ...]] = {}
         self._speaker_ears: tuple[Bot, ...] = ()
         self._listeners: tuple[tuple[Bot, bool], ...] = ()
         self._seated_bots: tuple[tuple[int, Bot, bool], ...] = ()
@@ -362,18 +367,22 @@ class TridentSimulation:
     def _seated(self) -> None:
         """Who hears what, worked out once per seating rather than once per event."""
         everyone = tuple(self.bots.values())
-        #: audience name -> the bots who hear it (the table: everyone; a seat: its bot)
-        self._ears = {TABLE: everyone}
-        self._ears.update((seat_audience(s), (b,)) for s, b in self.bots.items())
-        self._speaker_ears = tuple(b for b in everyone if b.HEARS_SPEAKER)
         #: Every bot, and whether it hears as `Bot.hear` does: such a bot acts on a
         #: public move ("play", "draw") only when it is its own, and on a turn only
-        #: through `_new_turn`, so `observe` skips the call that would do nothing.
+        #: through `_new_turn`, so `observe` skips the call that would do nothing;
+        #: and it looks at its hand only for a play or a rotation (`_HANDLESS`), so
+        #: it is handed no copy of it for the other events.
         self._listeners = tuple((b, type(b).hear is Bot.hear) for b in everyone)
+        #: audience name -> (bot, plain) of the bots who hear it (the table: everyone; a seat: its bot)
+        self._ears = {TABLE: self._listeners}
+        self._ears.update((seat_audience(s), ((b, type(b).hear is Bot.hear),)) for s, b in self.bots.items())
+        self._speaker_ears = tuple(b for b in everyone if b.HEARS_SPEAKER)
         #: (seat, bot, whether it acts off turn as `Bot.off_turn_action` does): such a
         #: bot with no wish, no debt and its hand all heard has nothing to do off turn,
         #: which `next_input` sees without the call (nearly every bot on every input).
-        self._seated_bots = tuple((s, b, type(b).off_turn_action is Bot.off_turn_action)
+        #: Such a bot also plays out of turn as `Bot.impatient_play` does, which `next_input` inlines.
+        self._seated_bots = tuple((s, b, type(b).off_turn_action is Bot.off_turn_action
+                                   and type(b).impatient_play is Bot.impatient_play)
                                   for s, b in self.bots.items())
 
     def next_input(self) -> dict[str, Any] | None:
@@ -400,8 +409,13 @@ class TridentSimulation:
             if bot.choosing:
                 return bot.choose(tuple(hands[seat]))
         turn = self._listeners[0][0].turn
-        for seat, bot, _ in seated:
+        for seat, bot, plain in seated:
             if seat != turn:
+                if plain:  # `Bot.impatient_play` inline: one draw per seat with pieces, no copy of the hand
+                    hand = hands[seat]
+                    if hand and bot.rng.random() < bot.temper.impatience:
+                        return bot._field(bot.rng.choice(hand))
+                    continue
                 action = bot.impatient_play(tuple(hands[seat]))
                 if action:
                     return action
@@ -419,6 +433,7 @@ class TridentSimulation:
     def observe(self, events: Sequence[Mapping[str, Any]]) -> None:
         refused = False
         world = self.world
+        hands = world.hands
         ears, speaker_ears = self._ears, self._speaker_ears
         follows, hears, speaker_keys, earphone_keys = _ROUTES  # one load, not four
         for ev in events:
@@ -429,26 +444,27 @@ class TridentSimulation:
                     if ev["key"] in speaker_keys:
                         world.follow(ev)
                     for bot in speaker_ears:
-                        bot.hear(ev, tuple(world.hands[bot.seat]))
+                        bot.hear(ev, tuple(hands[bot.seat]))
                     continue
                 key = ev["key"]
                 if key in earphone_keys or key.startswith("wrong-"):  # the only lines `hear` acts on
-                    for bot in ears.get(to if type(to) is str else str(to), ()):
-                        bot.hear(ev, tuple(world.hands[bot.seat]))
+                    for bot, plain in ears.get(to if type(to) is str else str(to), ()):
+                        bot.hear(ev, NO_HAND if plain else tuple(hands[bot.seat]))
                 continue
             if kind in follows:
                 world.follow(ev)
+                hands = world.hands  # a rotation moves the hands
             elif kind == "error":
                 refused = True
             if kind in hears:
                 private = ev.get("private", TABLE)
                 if type(private) is not str:  # a group's secret: `ears` works out who
                     for bot in self.ears(ev):
-                        bot.hear(ev, tuple(world.hands[bot.seat]))
+                        bot.hear(ev, tuple(hands[bot.seat]))
                     continue
                 if private != TABLE:  # one seat's (or the referee's): `ears`' rule, inline
-                    for bot in ears.get(private, ()):
-                        bot.hear(ev, tuple(world.hands[bot.seat]))
+                    for bot, plain in ears.get(private, ()):
+                        bot.hear(ev, NO_HAND if plain and kind in _HANDLESS else tuple(hands[bot.seat]))
                     continue
                 # a public event: every bot may know it
                 if kind == "turn":
@@ -457,15 +473,15 @@ class TridentSimulation:
                         if plain:
                             bot._new_turn(seat)
                         else:
-                            bot.hear(ev, tuple(world.hands[bot.seat]))
+                            bot.hear(ev, tuple(hands[bot.seat]))
                 elif kind == "play" or kind == "draw":
                     seat = ev.get("seat")
                     for bot, plain in self._listeners:
                         if not plain or bot.seat == seat:
-                            bot.hear(ev, tuple(world.hands[bot.seat]))
+                            bot.hear(ev, tuple(hands[bot.seat]))
                 else:
-                    for bot in ears[TABLE]:
-                        bot.hear(ev, tuple(world.hands[bot.seat]))
+                    for bot, plain in self._listeners:
+                        bot.hear(ev, NO_HAND if plain and kind in _HANDLESS else tuple(hands[bot.seat]))
         self.errors_in_a_row = self.errors_in_a_row + 1 if refused else 0
 
     def ears(self, ev: Mapping[str, Any]) -> Sequence[Bot]:
@@ -473,11 +489,12 @@ class TridentSimulation:
         worked out once per event rather than once per bot (the bots' share of
         a simulated game was mostly this check)."""
         if ev["type"] == "say":
-            return self._ears.get(str(ev.get("to")), ())
+            return [bot for bot, _ in self._ears.get(str(ev.get("to")), ())]
         private = ev.get("private", TABLE)
         if type(private) is str:
-            return self._ears.get(private, ())
+            return [bot for bot, _ in self._ears.get(private, ())]
+        everyone = [bot for bot, _ in self._ears[TABLE]]
         names = audiences_of(private)
         if TABLE in names:
-            return self._ears[TABLE]
-        return [bot for bot in self._ears[TABLE] if seat_audience(bot.seat) in names]
+            return everyone
+        return [bot for bot in everyone if seat_audience(bot.seat) in names]
