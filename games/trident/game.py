@@ -38,6 +38,8 @@ from . import machine
 from .machine import PhaseModel
 from .pieces import BY_TAG, HAND_SIZE, TAGS, Kind, Piece, Suit, hand_points
 
+_new_object = object.__new__
+
 BASKET = 0
 FIELD = -1
 SCORINGS = ("normal", "competition")
@@ -148,7 +150,9 @@ class TridentGame(PhaseModel, Play):
     # The say is built here as `say_params` builds it, without its call: a
     # Trident input says two phrases on average.
     def _announce(self, key: str, **params: Any) -> None:
-        self._out.append(new_event("say", {"to": TABLE, "key": key, "params": params}))
+        ev = _new_object(Event)  # new_event inline: the dearest part of a say was the call
+        ev.type, ev.fields = "say", {"to": TABLE, "key": key, "params": params}
+        self._out.append(ev)
 
     def _tell(self, seat: int, key: str, **params: Any) -> None:
         ears = self._ears
@@ -169,8 +173,10 @@ class TridentGame(PhaseModel, Play):
         self.where[tag] = seat
         self.basket_count -= 1
         ear = self._ears.get(seat) or seat_audience(seat)
-        self._out += (new_event("draw", {"seat": seat, "tag": tag, "private": ear}),
-                      new_event("say", {"to": ear, "key": "drawn", "params": {"piece": tag}}))
+        drew, told = _new_object(Event), _new_object(Event)  # new_event inline, twice
+        drew.type, drew.fields = "draw", {"seat": seat, "tag": tag, "private": ear}
+        told.type, told.fields = "say", {"to": ear, "key": "drawn", "params": {"piece": tag}}
+        self._out += (drew, told)
         if before == 0:  # only a hand now of one piece can need a new declaration: no call otherwise
             self._hand_size_changed(seat, before)
 
@@ -391,7 +397,9 @@ class TridentGame(PhaseModel, Play):
 
     def _start_turn(self) -> None:
         self.has_drawn = False
-        self._out.append(new_event("turn", {"seat": self.turn}))
+        ev = _new_object(Event)  # new_event inline
+        ev.type, ev.fields = "turn", {"seat": self.turn}
+        self._out.append(ev)
         self._announce("turn", seat=self.turn)
 
     # -- penalties and the end -------------------------------------------------
