@@ -36,6 +36,8 @@ from kikimimi.tagmap import load_tagmap, normalise_uid
 from kikimimi.voice.settings import is_voice_command, parse_voice_command
 
 LogEvent = dict[str, Any]
+#: The event types `Table._log_events` does more with than number and stamp them.
+_KEPT_BY_THE_TABLE = frozenset({"say", "timer-set", "timer-cancel", choices.ASK, REVEAL, choices.CANCEL})
 _HINT = hints.HINT_TAG
 _isfinite = math.isfinite
 READER_STATES = ("lost", "back")
@@ -559,6 +561,10 @@ class Table:
                         text = rendered.get(key)
                         append({"seq": seq, "t": t, "type": type_, "in": line, "to": fields["to"], "key": key,
                                 "text": render(key) if text is None else text})
+                    continue
+                if type_ not in _KEPT_BY_THE_TABLE:  # a play, a turn, a draw...: logged as it is
+                    seq += 1
+                    append({"seq": seq, "t": t, "type": type_, "in": line, **fields})
                     continue
                 if type_ == "timer-set":
                     at = float(fields["at"])

@@ -230,6 +230,7 @@ class Bot(Follows):
                 self.want_trident = False
 
     def _new_turn(self, seat: int) -> None:
+        # Up to the return: what `TridentSimulation.observe` does inline for another seat's turn.
         self.turn = seat
         self.drawn = False
         self.agreed = self.want_agree = False
@@ -486,10 +487,13 @@ class TridentSimulation:
                 if kind == "turn":
                     seat = ev["seat"]
                     for bot, plain in self._listeners:
-                        if plain:
-                            bot._new_turn(seat)
-                        else:
+                        if not plain:
                             bot.hear(ev, tuple(hands[bot.seat]))
+                        elif bot.seat == seat:
+                            bot._new_turn(seat)
+                        else:  # `_new_turn` for another seat's turn, inline
+                            bot.turn = seat
+                            bot.drawn = bot.agreed = bot.want_agree = False
                 elif kind == "play" or kind == "draw":
                     seat = ev.get("seat")
                     for bot, plain in self._listeners:
