@@ -303,18 +303,22 @@ class Bot(Follows):
 
     def _believed_legal(self, hand: Sequence[str]) -> list[str]:
         suit = self.suit or self.rng.choice(SUITS)  # forgotten: a guess
-        out = []
+        out: list[str] = []
+        memory, several = self.memory, len(hand) > 1
+        if self.pending:  # only an answer to the attack, and never the last piece
+            if several:
+                for tag in hand:
+                    if memory.get(tag) in ANSWERS:  # an unheard piece (None) is no answer
+                        out.append(tag)
+            return out
         for tag in hand:
-            h = self.memory.get(tag)
+            h = memory.get(tag)
             if h is None:
                 continue
-            if self.pending:
-                if h in ANSWERS and len(hand) > 1:
-                    out.append(tag)
-            elif h in BASIC:
+            if h in BASIC:
                 if h == suit:
                     out.append(tag)
-            elif len(hand) > 1:
+            elif several:
                 out.append(tag)
         return out
 
@@ -438,7 +442,10 @@ class TridentSimulation:
                     return action
         if turn is None:
             return {"console": "stop"}
-        return self._placed(self.bots[turn].turn_action(tuple(w.hands[turn]), len(w.basket)))
+        action = self.bots[turn].turn_action(tuple(w.hands[turn]), len(w.basket))
+        if action.get("tag") == BASKET_TOP:  # `_placed`, inline: once an input
+            action["tag"] = w.basket[-1]
+        return action
 
     def _placed(self, action: dict[str, Any]) -> dict[str, Any]:
         """A bot's line as the table plays it: `BASKET_TOP` becomes the top piece's tag
