@@ -116,7 +116,7 @@ class World:
 
     def follow(self, ev: Mapping[str, Any]) -> None:
         kind = ev["type"]
-        if kind == "draw":
+        if kind == "draw":  # done inline by `TridentSimulation.observe`: change both alike
             basket, tag = self.basket, ev["tag"]
             if basket and basket[-1] == tag:  # nearly always the top: no scan of the whole basket
                 basket.pop()
@@ -420,15 +420,17 @@ class TridentSimulation:
         if w.needs_field_piece and w.basket:
             return {"reader": "field", "tag": w.basket[-1]}
         hands, seated = w.hands, self._seated_bots
+        chooser = None  # the first seat naming a suit: it acts once no bot acts off turn
         for seat, bot, plain in seated:
+            if bot.choosing and chooser is None:
+                chooser = seat, bot
             if plain and bot.all_heard and not (bot.want_trident or bot.want_agree or bot.owed):
                 continue  # `off_turn_action` would return None
             action = bot.off_turn_action(tuple(hands[seat]), len(w.basket))
             if action:
                 return self._placed(action)
-        for seat, bot, _ in seated:
-            if bot.choosing:
-                return bot.choose(tuple(hands[seat]))
+        if chooser is not None:
+            return chooser[1].choose(tuple(hands[chooser[0]]))
         turn = self._listeners[0][0].turn
         for seat, bot, plain in seated:
             if seat != turn:
@@ -475,7 +477,14 @@ class TridentSimulation:
                     for bot, plain in ears.get(to if type(to) is str else str(to), ()):
                         bot.hear(ev, NO_HAND if plain else tuple(hands[bot.seat]))
                 continue
-            if kind in follows:
+            if kind == "draw":  # `World.follow` of a draw, inline (the commonest event)
+                basket, tag = world.basket, ev["tag"]
+                if basket and basket[-1] == tag:
+                    basket.pop()
+                else:
+                    basket.remove(tag)
+                hands[ev["seat"]].append(tag)
+            elif kind in follows:
                 world.follow(ev)
                 hands = world.hands  # a rotation moves the hands
             elif kind == "error":
