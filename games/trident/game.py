@@ -333,11 +333,14 @@ class TridentGame(PhaseModel, Play):
         self.where[p.tag] = FIELD
         self.field.append(p.tag)
         self.agreed.clear()
-        self._out.append(new_event("play", {"seat": seat, "tag": p.tag}))
         if p.kind is Kind.SPECIAL2:
+            self._out.append(new_event("play", {"seat": seat, "tag": p.tag}))
             self._announce("field-unknown", piece=p.tag, effect=p.effect)
-        else:
-            self._announce("field-piece", piece=p.tag)
+        else:  # the play and its say built inline: nearly every play
+            played, said = _new_object(Event), _new_object(Event)
+            played.type, played.fields = "play", {"seat": seat, "tag": p.tag}
+            said.type, said.fields = "say", {"to": TABLE, "key": "field-piece", "params": {"piece": p.tag}}
+            self._out += (played, said)
         if before == 2:  # only a hand now of one piece can need a new declaration: no call otherwise
             self._hand_size_changed(seat, before)
         if p.sets_suit is not None:
@@ -397,10 +400,10 @@ class TridentGame(PhaseModel, Play):
 
     def _start_turn(self) -> None:
         self.has_drawn = False
-        ev = _new_object(Event)  # new_event inline
-        ev.type, ev.fields = "turn", {"seat": self.turn}
-        self._out.append(ev)
-        self._announce("turn", seat=self.turn)
+        turn, said = _new_object(Event), _new_object(Event)  # new_event and _announce inline
+        turn.type, turn.fields = "turn", {"seat": self.turn}
+        said.type, said.fields = "say", {"to": TABLE, "key": "turn", "params": {"seat": self.turn}}
+        self._out += (turn, said)
 
     # -- penalties and the end -------------------------------------------------
     def _wrong(self, seat: int, why: str) -> None:
