@@ -57,6 +57,9 @@ class UsbReaderEmulator:
         self.commands: collections.Counter[str] = collections.Counter()
         self.opens = 0
         self._claimed: EmulatedUsb | None = None
+        self._armed: tuple[str, tuple[Ntag213, ...]] | None = None  # `add_after`
+        self.armed_counts: collections.Counter[str] = collections.Counter()  # the commands when they went down
+        self.armed_placed = threading.Event()
         self._inbox: collections.deque[bytes] = collections.deque()
         self._cond = threading.Condition(threading.RLock())
         if plugged:
@@ -103,6 +106,29 @@ class UsbReaderEmulator:
             tag.active = False
             self.tags = [tag]
             self.tag_moved()
+
+    def add(self, *tags: Ntag213) -> None:
+        """Put one more tag (or several at the same instant) in the field beside those resting there."""
+        with self._cond:
+            for tag in tags:
+                tag.active = False
+                self.tags.append(tag)
+            self.tag_moved()
+
+    def add_after(self, command: str, *tags: Ntag213) -> threading.Event:
+        """Put `tags` down the moment the reader has answered its next `command` (by
+        name, e.g. the RFConfiguration that turns an empty reader's field off), so a
+        test knows exactly which commands came after: `armed_counts` holds the
+        counts at that moment.  The event is set once they are down."""
+        with self._cond:
+            self.armed_placed.clear()
+            self._armed = (command, tags)
+        return self.armed_placed
+
+    def command_count(self) -> int:
+        """Reader commands received so far (a host's ACK frame is not a command)."""
+        with self._cond:
+            return sum(n for name, n in self.commands.items() if name != "ACK")
 
     def remove(self, tag: Ntag213 | None = None) -> None:
         """Lift `tag` (every tag when None)."""
@@ -158,7 +184,14 @@ class UsbReaderEmulator:
     def _write(self, line: EmulatedUsb, data: bytes) -> None:
         with self._cond:
             self._alive(line)
+            armed = self._armed
+            before = self.commands[armed[0]] if armed else 0
             self.bulk_out(data)
+            if armed and self.commands[armed[0]] > before:
+                self._armed = None
+                self.add(*armed[1])
+                self.armed_counts = collections.Counter(self.commands)
+                self.armed_placed.set()
 
     def _read(self, line: EmulatedUsb, timeout_ms: int) -> bytearray:
         wait_s = timeout_ms / 1000 if timeout_ms > 0 else FOREVER_S
