@@ -47,6 +47,7 @@ import threading
 import time
 from collections.abc import Callable, Collection
 from dataclasses import dataclass
+from typing import Protocol
 
 import ndef
 import nfc
@@ -483,6 +484,23 @@ def _read_page(chipset: nfc.clf.pn532.Chipset, tg: int, page: int) -> bytes:
     return bytes(rsp[1:])
 
 
+class Finder(Protocol):
+    """What the driver asks a reader that finds pieces with the fewest commands:
+    `CardWait` (a PN53x) or a USB reader's own (`UsbFrontend.finder`: the RC-S380's)."""
+
+    def wait(self, stop: threading.Event) -> list[Listed]: ...
+
+    def present(self, reset: bool = True, uid: bytes = b"") -> list[Listed]: ...
+
+    def may_hide(self, found: list[Listed]) -> bool: ...
+
+    def still_there(self, uid: str) -> bool: ...
+
+    def read_name(self, listed: Listed) -> str | None: ...
+
+    def one_try(self) -> None: ...
+
+
 class CardWait:
     """A PN53x (a PN532 on a serial line, or a USB reader whose chip lists targets
     itself) that finds cards with the fewest chip commands.
@@ -592,6 +610,10 @@ class CardWait:
                 rsp = self.chipset.command(IN_LIST, b"\x01\x00", timeout=1.0)
         return parse_targets(bytes(rsp or b"\x00"))
 
+    def may_hide(self, found: list[Listed]) -> bool:
+        """A full answer may leave a resting tag out (the chip lists no more than asked)."""
+        return len(found) >= self.max_targets
+
     def still_there(self, uid: str) -> bool:
         """Whether the tag with `uid` answers (asked by its uid: two commands)."""
         return any(t.uid == uid for t in self.present(uid=bytes.fromhex(uid)))
@@ -700,7 +722,7 @@ class NfcDriver:
                 close_quietly(clf)
 
     def _look(self, clf: nfc.ContactlessFrontend, listed: Listed,
-              waiter: CardWait | None = None) -> tuple[str, str | None, str] | None:
+              waiter: Finder | None = None) -> tuple[str, str | None, str] | None:
         """(uid, name, detail) of a tag the reader just listed, None if it left while read.
 
         A uid in `known` needs nothing more.  Otherwise the tag is read: on a
@@ -737,7 +759,10 @@ class NfcDriver:
 
     def _serve(self, clf: nfc.ContactlessFrontend, emit: Emit, stop: threading.Event) -> None:
         off_s = self.poll_s if self.rf == "poll" else self.rf_off_s
-        waiter = CardWait.of(clf, self.rf, self.rf_on_s, off_s, self.poll_s)
+        waiter: Finder | None = CardWait.of(clf, self.rf, self.rf_on_s, off_s, self.poll_s)
+        own = getattr(clf, "finder", None)  # a USB reader's own (the RC-S380's)
+        if waiter is None and own is not None:
+            waiter = own(clf, self.poll_s)
 
         def listed_now() -> list[Listed]:
             if waiter is not None:
@@ -765,7 +790,7 @@ class NfcDriver:
                 if uid in uids:
                     continue
                 # a full answer may leave a resting tag out: only its own silence means it left
-                if waiter is not None and len(found) >= waiter.max_targets and waiter.still_there(uid):
+                if waiter is not None and waiter.may_hide(found) and waiter.still_there(uid):
                     continue
                 emit(RawEvent(self.reader, "removed", self.clock(), uid=uid))
                 del resting[uid]

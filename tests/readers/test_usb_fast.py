@@ -23,6 +23,7 @@ from kikimimi.testing.ntag import Ntag213
 from kikimimi.testing.table_script import wait_until
 from kikimimi.testing.usb_device import UsbReaderEmulator
 from kikimimi.testing.usb_pn53x import Acr122uEmulator, Pn533Emulator, RcS330Emulator
+from kikimimi.testing.usb_rcs380 import RcS380Emulator
 
 PN53X = {"acr122u": Acr122uEmulator, "pn533": Pn533Emulator, "rcs330": RcS330Emulator}
 # The last uid byte decides the anticollision (first bit sent, the least significant, first;
@@ -177,3 +178,78 @@ def test_a_chip_that_refuses_two_targets_is_asked_for_one(devices):
         emu.add_after(FIELD_OFF, Ntag213(NAMED))
         watch.wait_for(2, "placed")
         assert watch.events[1][0].uid == NAMED and emu.commands["refused"] == 1
+
+
+# -- the RC-S380: anticollision is the host's, every frame on the air one InCommRF ----------------
+def test_an_enrolled_piece_on_an_rcs380_costs_five_commands(devices):
+    """REQA, the bit count to 8, anticollision + SELECT at level 1, anticollision at level 2:
+    the uid, and no more (nfcpy's sense: 13)."""
+    emu = RcS380Emulator(devices, "1-2")
+    with Watch(emu, devices, known={NAMED}) as watch:
+        emu.add_after("InCommRF", Ntag213(NAMED, "trident:heart-3"))  # after an empty poll's REQA
+        watch.wait_for(2, "placed")
+        event = watch.events[1][0]
+        assert (event.kind, event.uid, event.tag) == ("placed", NAMED, None)
+        assert watch.cost(1) == {"InCommRF": 4, "InSetProtocol": 1}
+
+
+def test_a_piece_not_enrolled_on_an_rcs380_is_read_in_eight_commands(devices):
+    emu = RcS380Emulator(devices, "1-2")
+    with Watch(emu, devices) as watch:
+        emu.add_after("InCommRF", Ntag213(NAMED, "trident:heart-3"))
+        watch.wait_for(2, "placed")
+        event = watch.events[1][0]
+        assert (event.kind, event.uid, event.tag) == ("placed", NAMED, "trident:heart-3")
+        assert watch.cost(1) == {"InCommRF": 7, "InSetProtocol": 1}  # + the last SELECT and two READs
+
+
+def test_an_empty_rcs380_keeps_its_field_on_and_polls_with_one_command(devices):
+    emu = RcS380Emulator(devices, "1-2")
+    with Watch(emu, devices):
+        polls_rcs380(emu, 3)
+        before = collections.Counter(emu.commands)
+        polls_rcs380(emu, 10)
+        spent = collections.Counter(emu.commands)
+        spent.subtract(before)
+        assert +spent == {"InCommRF": spent["InCommRF"]} and emu.field_on  # REQA alone, field on
+
+
+def polls_rcs380(emu: RcS380Emulator, n: int) -> None:
+    start = emu.commands["InCommRF"]
+    wait_until(lambda: emu.commands["InCommRF"] >= start + n, f"{n} InCommRF")
+
+
+def test_a_piece_put_beside_a_resting_one_on_an_rcs380_does_not_lift_it(devices):
+    """The two collide in anticollision: neither is read, but the resting one answers a SELECT by
+    its uid, so it stays; the newcomer is heard once the resting one is lifted."""
+    emu = RcS380Emulator(devices, "1-2")
+    table = run_table(emu, devices)
+    try:
+        resting = Ntag213(SECOND)
+        emu.add(resting)
+        table.wait_count("hand-1", 1)
+        emu.add(Ntag213(FIRST))
+        polls_rcs380(emu, 60)  # ~10 checks, far past the 60 ms debounce
+        assert table.of("hand-1") == [("placed", SECOND, None)]  # no phantom lift
+        emu.remove(resting)
+        table.wait_count("hand-1", 3)
+        assert sorted(table.of("hand-1")[1:]) == [("placed", FIRST, None), ("removed", SECOND, None)]
+    finally:
+        table.runner.stop()
+
+
+def test_two_pieces_put_down_together_on_an_rcs380_are_heard_one_after_the_other(devices):
+    """What the chip cannot do: two pieces that arrive together collide; neither is placed (no
+    wrong uid, no crash) until one is lifted, then the other is."""
+    emu = RcS380Emulator(devices, "1-2")
+    table = run_table(emu, devices)
+    try:
+        first = Ntag213(FIRST)
+        emu.add(Ntag213(SECOND), first)
+        polls_rcs380(emu, 30)
+        assert table.of("hand-1") == []
+        emu.remove(first)
+        table.wait_count("hand-1", 1)
+        assert table.of("hand-1") == [("placed", SECOND, None)]
+    finally:
+        table.runner.stop()
