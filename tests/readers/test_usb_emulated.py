@@ -217,7 +217,8 @@ def test_serve_without_libusb_is_one_lost_line_with_the_fix(devices, monkeypatch
 
 
 # USB commands nfcpy 1.0.4 sends for one poll of an empty reader and for reading a named tag
-# (docs/readers.md's table): each is one bulk OUT and two bulk IN transfers (ACK, answer).
+# (docs/readers.md, the USB table's "nfcpy's own" column): each is one bulk OUT and two bulk IN
+# transfers (ACK, answer).
 POLL_COST = {"rcs380": (6, 29), "rcs330": (6, 25), "acr122u": (4, 24), "pn533": (4, 24)}
 
 

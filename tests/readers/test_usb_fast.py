@@ -253,3 +253,26 @@ def test_two_pieces_put_down_together_on_an_rcs380_are_heard_one_after_the_other
         assert table.of("hand-1") == [("placed", SECOND, None)]
     finally:
         table.runner.stop()
+
+
+ALL = {**PN53X, "rcs380": RcS380Emulator}
+
+
+@pytest.mark.parametrize("model", ALL)
+def test_enrolment_writes_through_nfcpy_and_the_fast_path_reads_after_it(model, devices):
+    """Enrolment writes with nfcpy's own activation, which sets the chip its way; the next
+    piece is read by the fast path again (on the RC-S380: its settings sent anew)."""
+    emu = ALL[model](devices, "1-1.7")
+    with Watch(emu, devices) as watch:
+        watch.driver.labeller = lambda uid, name: "trident:heart-9"
+        blank = Ntag213.new(FIRST)
+        emu.add(blank)
+        watch.wait_for(2, "enrolled")
+        watch.driver.labeller = None
+        assert watch.events[1][0].detail == "written" and blank.text() == "trident:heart-9"
+        emu.remove()
+        watch.wait_for(3, "lifted")
+        emu.add_after(FIELD_OFF if model in PN53X else "InCommRF", Ntag213(NAMED, "trident:spade-2"))
+        watch.wait_for(4, "placed")
+        assert (watch.events[3][0].uid, watch.events[3][0].tag) == (NAMED, "trident:spade-2")
+        assert sum(watch.cost(3).values()) == (3 if model in PN53X else 8)
