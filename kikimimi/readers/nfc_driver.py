@@ -29,7 +29,9 @@ could win and the resting piece looked lifted.
 
 The USB readers built on the same chip family (ACR122U: a PN532; PN533 boards;
 RC-S330: Sony's RC-S956) take the same commands through nfcpy's USB drivers,
-whose `chipset.command` does the USB framing: `CardWait` polls them.
+whose `chipset.command` does the USB framing: `CardWait` polls them.  The
+RC-S380 does not list targets itself; its frontend brings its own `Finder`
+(`UsbFrontend.finder`: kikimimi/readers/rcs380_poll.py).
 
 The chip may be asleep whenever we open it (nfcpy's `close()` ends with
 PowerDown; so does every reader fault we recover from).  On HSU a sleeping
@@ -91,6 +93,7 @@ MAX_TARGETS = 2  # InListPassiveTarget's MaxTg: a PN532 lists at most two (UM070
 # The RC-S956 (Sony RC-S330/360/370) is asked for one: nfcpy's rcs956 driver declares one
 # (`in_list_passive_target_max_target`), and Sony's command reference is not public.
 ONE_TARGET_CHIPS: tuple[type, ...] = (nfc.clf.rcs956.Chipset,)
+SYNTAX_ERROR = 0x7F  # the chip's error frame (UM0701-02 §6.2.1.5): it refuses the command as sent
 READ, READ_TIMEOUT_S = 0x30, 0.1  # Type 2 READ: 4 pages (16 bytes) from the one named
 MAX_READS = 64  # 1 KiB: more than any NTAG21x's data area; a CC claiming more is not believed
 # nfcpy gives the first ACK after opening 1.5 s (not 0.1 s) on a Raspberry Pi when the
@@ -523,9 +526,10 @@ class CardWait:
 
     USB readers with a PN53x (ACR122U, PN533 boards, RC-S330) get the same
     commands through nfcpy's USB drivers (only the framing differs, which the
-    driver's `chipset.command` does), polled (rf = "poll": their emulators and
-    nfcpy's USB drivers have no abortable wait).  A chip that refuses MaxTg = 2
-    (an error frame) is asked for one from then on.
+    driver's `chipset.command` does), polled (rf = "poll": the card-wait is not
+    built for USB, where a pending InListPassiveTarget and its abort, through the
+    ACR122U's CCID controller above all, are modelled by no emulator here).  A chip that refuses MaxTg = 2
+    (its syntax error frame) is asked for one from then on.
 
     `present` (the resting tags still there?) is the field off, then one try:
     two commands, where nfcpy's `sense` takes four.  The checks, nfcpy's
@@ -602,8 +606,8 @@ class CardWait:
         else:
             try:
                 rsp = self.chipset.command(IN_LIST, bytes([self.max_targets, 0]), timeout=1.0)
-            except nfc.clf.pn532.Chipset.Error:
-                if self.max_targets == 1:
+            except nfc.clf.pn532.Chipset.Error as exc:
+                if self.max_targets == 1 or exc.errno != SYNTAX_ERROR:
                     raise
                 log.info("the chip refuses to list two targets: asking for one (pieces heard one at a time)")
                 self.max_targets = 1
