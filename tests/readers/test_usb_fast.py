@@ -276,3 +276,26 @@ def test_enrolment_writes_through_nfcpy_and_the_fast_path_reads_after_it(model, 
         watch.wait_for(4, "placed")
         assert (watch.events[3][0].uid, watch.events[3][0].tag) == (NAMED, "trident:spade-2")
         assert sum(watch.cost(3).values()) == (3 if model in PN53X else 8)
+
+
+# one check of a resting piece, from one poll's first command to the next's (docs/readers.md's table)
+CHECK = {"acr122u": ("RFConfiguration", {"RFConfiguration": 1, "InListPassiveTarget": 1}),
+         "pn533": ("RFConfiguration", {"RFConfiguration": 1, "InListPassiveTarget": 1}),
+         "rcs330": ("Reset", {"Reset": 1, "RFConfiguration": 1, "InListPassiveTarget": 1}),
+         "rcs380": ("SwitchRF", {"SwitchRF": 1, "InSetProtocol": 2, "InCommRF": 4})}
+
+
+@pytest.mark.parametrize("model", ALL)
+def test_a_resting_piece_is_checked_with_the_fewest_commands(model, devices):
+    emu = ALL[model](devices, "1-1.8")
+    first, per_check = CHECK[model]
+    with Watch(emu, devices, known={NAMED}) as watch:
+        emu.add(Ntag213(NAMED))
+        watch.wait_for(2, "placed")
+        assert emu.add_after(first).wait(5)  # no tags: only the counts at that instant
+        start = collections.Counter(emu.armed_counts)
+        assert emu.add_after(first).wait(5)
+        spent = collections.Counter(emu.armed_counts)
+        spent.subtract(start)
+        del spent["ACK"]
+        assert +spent == per_check
