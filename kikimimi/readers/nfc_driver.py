@@ -527,9 +527,10 @@ class CardWait:
     USB readers with a PN53x (ACR122U, PN533 boards, RC-S330) get the same
     commands through nfcpy's USB drivers (only the framing differs, which the
     driver's `chipset.command` does), polled (rf = "poll": the card-wait is not
-    built for USB, where a pending InListPassiveTarget and its abort, through the
-    ACR122U's CCID controller above all, are modelled by no emulator here).  A chip that refuses MaxTg = 2
-    (its syntax error frame) is asked for one from then on.
+    built for USB, where a pending InListPassiveTarget and its abort, through
+    the ACR122U's CCID controller above all, are modelled by no emulator here).
+    A chip that refuses MaxTg = 2 (its syntax error frame) is asked for one
+    from then on.
 
     `present` (the resting tags still there?) is the field off, then one try:
     two commands, where nfcpy's `sense` takes four.  The checks, nfcpy's
@@ -658,11 +659,11 @@ class NfcDriver:
 
     An empty PN532 on a serial line finds cards through `CardWait`; resting
     tags are checked every `poll_ms` until they leave; other readers are
-    polled every `poll_ms`: a PN53x on USB through `CardWait` too, the
-    RC-S380 with nfcpy's own `sense`.  A PN532 or PN533 hears up to two
-    pieces at once; on every PN53x a resting piece is reported lifted only
-    when its own uid no longer answers.  (nfcpy's `sense` asks for one
-    target, so the RC-S380 hears one piece at a time.)
+    polled every `poll_ms`: a PN53x on USB through `CardWait` too, an
+    RC-S380 through its own `Finder` (kikimimi/readers/rcs380_poll.py), any
+    other reader with nfcpy's own `sense`.  A PN532, ACR122U or PN533 hears
+    up to two pieces at once, the RC-S330 and RC-S380 one; on all of them a
+    resting piece is reported lifted only when its own uid no longer answers.
 
     `known` (uids the table's tag map names): such a tag is not read at all;
     its uid goes to the table, which maps it (as for a tag with no name on
@@ -729,8 +730,8 @@ class NfcDriver:
               waiter: Finder | None = None) -> tuple[str, str | None, str] | None:
         """(uid, name, detail) of a tag the reader just listed, None if it left while read.
 
-        A uid in `known` needs nothing more.  Otherwise the tag is read: on a
-        PN532 (`waiter`) with direct Type 2 READs of the listed target; on
+        A uid in `known` needs nothing more.  Otherwise the tag is read: by a
+        `waiter` (a PN53x, an RC-S380) with direct Type 2 READs of the listed target; on
         other readers, and for enrolment and tags that are not Type 2, through
         nfcpy's activation (a target found by `CardWait` is sensed through
         nfcpy again first, which readies the chip the way nfcpy expects)."""
