@@ -274,10 +274,6 @@ class AirA:
         self.level: int | None = None  # cascade level the tags being selected have reached (after REQA)
         self.ready: list[Ntag213] = []  # the tags still in anticollision / selection
 
-    @property
-    def selecting(self) -> Ntag213 | None:
-        return self.ready[0] if len(self.ready) == 1 else None
-
     def field_off(self) -> None:
         self.level, self.ready = None, []
         for tag in self.reader.tags:
