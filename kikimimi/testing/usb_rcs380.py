@@ -38,6 +38,7 @@ PD_DATA = b"\x00\x01"
 RECEIVE_TIMEOUT = struct.pack("<L", 0x80)
 OK = b"\x00\x00\x00\x00"
 COLLISION = struct.pack("<L", 0x08)
+CRC_ERROR = struct.pack("<L", 0x04)
 # InSetProtocol keys (nfcpy's rcs380 KEYS order)
 ADD_CRC, CHECK_CRC, LAST_BITS = 0x01, 0x02, 0x07
 
@@ -136,5 +137,7 @@ class RcS380Emulator(UsbReaderEmulator):
         if rx is None:
             return RECEIVE_TIMEOUT + b"\x00"
         if self.protocol.get(CHECK_CRC) and len(rx) > 2:
+            if crc_a(rx[:-2]) != rx[-2:]:
+                return CRC_ERROR + b"\x00"
             rx = rx[:-2]  # the chip checked and removed the CRC
         return OK + b"\x08" + rx

@@ -299,3 +299,25 @@ def test_a_resting_piece_is_checked_with_the_fewest_commands(model, devices):
         spent.subtract(start)
         del spent["ACK"]
         assert +spent == per_check
+
+
+class GarbledReads(Ntag213):
+    """A tag whose READ answers arrive with a broken CRC (a noisy field)."""
+
+    def command(self, cmd: bytes) -> bytes | None:
+        answer = super().command(cmd)
+        if answer is not None and cmd[:1] == b"\x30":
+            return answer[:-1] + bytes([answer[-1] ^ 0xFF])
+        return answer
+
+
+def test_an_rcs380_read_with_a_broken_crc_leaves_the_piece_known_by_its_uid(devices):
+    """The host checks CRC_A itself on the RC-S380: a bad answer is a failed READ (read once more
+    after the tag answered a SELECT by its uid), never a wrong name, a traceback or a lost reader."""
+    emu = RcS380Emulator(devices, "1-2")
+    with Watch(emu, devices) as watch:
+        emu.add(GarbledReads(NAMED, "trident:heart-3"))
+        watch.wait_for(2, "placed")
+        event = watch.events[1][0]
+        assert (event.kind, event.uid, event.tag) == ("placed", NAMED, None)
+        assert watch.kinds() == ["connected", "placed"]
