@@ -14,7 +14,7 @@ from kikimimi.sim import play
 
 def _twins(game: str, players: int, **table_args: Any) -> tuple[Table, Table]:
     header = Header(game, players, {}, "en", {"seed": 1})
-    tagmap = default_tagmap(game) if game == "trident" else {}
+    tagmap = default_tagmap(game) if game != "toy" else {}
     a, b = (Table(header, tagmap=tagmap, **table_args) for _ in range(2))
     assert a.start() == b.start()
     return a, b
@@ -63,6 +63,20 @@ def test_a_whole_bot_game_and_odd_lines_log_as_feed_logs_them():
     number += 1  # a piece after the end: "the game is over", said back
     over = _same(a, b, number, {"t": a.t + 1.0, "reader": "hand", "seat": 2, "tag": script[-2].get("tag")})
     assert [ev["type"] for ev in over] == ["error", "say"]
+
+
+def test_a_bot_game_with_questions_pending_logs_as_feed_logs_it():
+    """イントリーグ asks seats questions (`kikimimi.choices`): a scan then is an answer, the runtime's."""
+    script, _ = play("intrigue", 2, 4)
+    a, b = _twins("intrigue", 4)
+    asked = 0
+    for number, line in enumerate(script[1:], start=2):
+        if "tag" in line and set(line) <= {"t", "reader", "seat", "tag"}:
+            asked += bool(b.choices)
+            _same(a, b, number, line)
+        else:
+            assert b.feed(number, line) == a.feed(number, line)
+    assert asked > 0
 
 
 def test_hint_and_a_table_without_a_field_reader_go_through_feed():
