@@ -207,28 +207,78 @@ def mafia_politician_by_tally(watched: Watched, log: Sequence[Mapping[str, Any]]
     return out
 
 
+def _readings(watched: Watched, start: float, end: float) -> list[tuple[float, dict[int, int]]]:
+    """The vote's public tally readings: (time, seat -> votes read)."""
+    return [(float(e["t"]), {int(k): int(v) for k, v in e["totals"].items()}) for e in watched.public
+            if e.get("type") == "tally" and start <= float(e["t"]) <= end]
+
+
+def _twin(readings: Sequence[tuple[float, Mapping[int, int]]], truth: int, alive: int) -> float:
+    """The blind twin's chance: it hears the vote's last reading (public by the rules) but
+    never watches who scanned when, and guesses its leader for every voter (a tie: one of
+    them); with no reading, any living seat."""
+    if not readings or not readings[-1][1]:
+        return 1 / alive
+    last = readings[-1][1]
+    top = max(last.values())
+    leaders = [k for k, v in last.items() if v == top]
+    return 1 / len(leaders) if truth in leaders else 0.0
+
+
+def _rises(watched: Watched, start: float, end: float) -> Iterable[tuple[dict[int, int], set[int], list]]:
+    """Per reading: what it raised since the last one, the seats that first scanned since,
+    and the vote's readings."""
+    readings = _readings(watched, start, end)
+    before: dict[int, int] = {}
+    last = start
+    guessed: set[int] = set()
+    for t, now in readings:
+        rise = {k: v - before.get(k, 0) for k, v in now.items() if v > before.get(k, 0)}
+        new = {int(s.seat) for s in watched.hand_scans(last, t) if s.seat is not None} - guessed
+        guessed |= new
+        yield rise, new, readings
+        before, last = now, t
+
+
 def mafia_vote_by_reading(watched: Watched, log: Sequence[Mapping[str, Any]], rng: random.Random) -> list[Trial]:
-    """Each voter between two readings: its vote is the seat the reading raised most
-    (a tie: one of them); a voter after the last reading: any living seat."""
+    """Each voter first seen between two readings: its vote is the seat the next reading
+    raised most (a tie: one of them).  The base is the blind twin's (`_twin`): the tally is
+    public by the rules; the secret is who voted for whom, beyond it."""
     jobs = _truth(log, "job")
     ballots = _ballots(log)
     out: list[Trial] = []
     for day, start, end in _votes(watched):
         alive = _alive(watched, len(jobs), start, "death")
-        before: dict[str, int] = {}
-        last = start
-        guessed: set[int] = set()
-        for reading in (e for e in watched.public if e.get("type") == "tally" and start <= float(e["t"]) <= end):
-            now = {str(k): int(v) for k, v in reading["totals"].items()}
-            rise = {int(k): v - before.get(k, 0) for k, v in now.items() if v > before.get(k, 0)}
-            for seat in {s.seat for s in watched.hand_scans(last, float(reading["t"]))} - guessed:
-                truth = ballots.get((day, int(seat or 0)))
-                if truth is None or not rise:
+        for rise, new, readings in _rises(watched, start, end):
+            if not rise:
+                continue
+            top = max(rise.values())
+            for seat in sorted(new):
+                truth = ballots.get((day, seat))
+                if truth is None:
                     continue
-                top = max(rise.values())
-                out.append(Trial(_pick(rng, [k for k, v in rise.items() if v == top]) == truth, 1 / len(alive)))
-                guessed.add(int(seat or 0))
-            before, last = now, float(reading["t"])
+                guess = _pick(rng, [k for k, v in rise.items() if v == top])
+                out.append(Trial(guess == truth, _twin(readings, truth, len(alive))))
+    return out
+
+
+def mafia_vote_by_one_seat_rise(watched: Watched, log: Sequence[Mapping[str, Any]], rng: random.Random) -> list[Trial]:
+    """Each reading that raised one seat alone: every voter first seen since voted for it
+    (the tell that a count over several scans still gives when they agree).  Base: the
+    blind twin's."""
+    jobs = _truth(log, "job")
+    ballots = _ballots(log)
+    out: list[Trial] = []
+    for day, start, end in _votes(watched):
+        alive = _alive(watched, len(jobs), start, "death")
+        for rise, new, readings in _rises(watched, start, end):
+            if len(rise) != 1:
+                continue
+            (seat_raised,) = rise
+            for seat in sorted(new):
+                truth = ballots.get((day, seat))
+                if truth is not None:
+                    out.append(Trial(seat_raised == truth, _twin(readings, truth, len(alive))))
     return out
 
 
@@ -359,6 +409,7 @@ ADVERSARIES: dict[str, tuple[dict[str, Any], list[tuple[str, str, Adversary]]]] 
                    ("witch by night scans", "a role", witch_witch_by_night_scans)]),
     "mafia42": ({}, [("politician by tally", "a role", mafia_politician_by_tally),
                      ("vote by reading", "a vote", mafia_vote_by_reading),
+                     ("vote by a one-seat rise", "a vote", mafia_vote_by_one_seat_rise),
                      ("mafia target by night timing", "a night target", mafia_target_by_night_timing)]),
     "onisagashi": ({}, [("declarer's card", "a declarer's card", oni_declarer_card)]),
 }
