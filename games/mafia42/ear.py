@@ -127,12 +127,12 @@ class Mafia42Ear(EarBot):
         elif key == "discussion-start":
             self.todo = ["hint"] if self.rng.random() < 0.2 else []
         elif key == "vote-start":
-            self.todo, self.retries = ["vote"], 0
+            self.todo, self.retries = [], 0
             if not self.pace.due:  # the first seat to hear it: a new vote's clock
                 self.pace.open()
             seconds = float(params.get("seconds") or 15)
             last = max(VOTE_FIRST, seconds - VOTE_MARGIN)
-            self.pace.plan(self.me, self.rng.triangular(VOTE_FIRST, last, min(VOTE_PEAK, last)))
+            self._ballot(self.rng.triangular(VOTE_FIRST, last, min(VOTE_PEAK, last)))
         elif key == "time-up":  # the phase is over: a ballot not yet cast stays uncast
             self.todo = [t for t in self.todo if t != "vote"]
             self.pace.drop(self.me)
@@ -146,8 +146,19 @@ class Mafia42Ear(EarBot):
         elif mine and key == "target-dead" and self.retries < 3:
             self.retries += 1
             self.mind.dead.add(self.last)
-            self.todo.insert(0, "vote")
-            self.pace.plan(self.me, self.pace.elapsed + SCAN_DT)
+            self._ballot(self.pace.elapsed + SCAN_DT)
+
+    def _ballot(self, at: float) -> None:
+        """Choose the vote now (what the seat knows when the vote opens, as before) and
+        cast it at `at` seconds into the vote; a seat with no vote to cast waits for nothing
+        (a seat keeping the others waiting would leave the referee nobody to wait for)."""
+        target = self.mind.vote()
+        if target is None:
+            self.pace.drop(self.me)
+            return
+        self.last = target
+        self.todo.insert(0, "vote")
+        self.pace.plan(self.me, at)
 
     # -- acting ---------------------------------------------------------------------
     def act(self, reach: Reach) -> dict[str, Any] | None:
@@ -156,9 +167,7 @@ class Mafia42Ear(EarBot):
             if dt is None:
                 return None
             self.todo.pop(0)
-            line = self._line("vote", reach)
-            if line is not None:
-                return {**line, "dt": dt}
+            return {"reader": "hand", "tag": f"seat:{self.last}", "dt": dt}
         while self.todo:
             line = self._line(self.todo.pop(0), reach)
             if line is not None:
@@ -171,8 +180,8 @@ class Mafia42Ear(EarBot):
             return {"reader": "hand", "piece": reach.card, "dt": 1.0} if reach.card is not None else None
         if what == "hint":
             return {"reader": "hand", "tag": "cmd:hint", "dt": SCAN_DT}
-        if what in ("night", "vote"):
-            target = mind.night_target() if what == "night" else mind.vote()
+        if what == "night":
+            target = mind.night_target()
             if target is None:
                 return None
             self.last = target
