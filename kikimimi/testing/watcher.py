@@ -340,6 +340,56 @@ def _step(log: Sequence[Mapping[str, Any]]) -> int:
     return min(nonzero) if nonzero else 1
 
 
+#: The seed every table shared before issue 34 (`options.get("seed", 0)`).
+DEFAULT_SEED = 0
+
+
+def intrigue_bribe_by_default_seed(watched: Watched, log: Sequence[Mapping[str, Any]],
+                                   rng: random.Random) -> list[Trial]:
+    """The game's first hidden offer: the dial's start recomputed as the game draws it
+    (`games/intrigue/game.py`, `_dial_start`) assuming the default seed, from public facts
+    (the moment of the input before the call, every seat's cash: the start cash and the incomes said, no
+    bribe paid yet; the advisors still to be offered for that turn, called one by one),
+    then the amount from the BRIBE taps.  Its blind twin does the same with a seed drawn
+    at random (as the watcher would who cannot know it): 1 or 0, whether that was right."""
+    start = next((e for e in watched.said("start")), None)
+    offers = [e for e in log if e.get("type") == "offer"]
+    made = [float(e["t"]) for e in watched.said("offer-hidden")]
+    if start is None or not offers or not made:
+        return []
+    step = _step(log)
+    top = max(1, int(start["params"]["start_cash"]) // step)
+    events = watched.public
+    first_at = made[0]
+    calls = [e for e in events if e.get("type") == "say" and e.get("key") in ("offer-call", "offer-call-employed")]
+    call = max((c for c in calls if float(c["t"]) <= first_at), key=lambda c: float(c["t"]), default=None)
+    if call is None:
+        return []
+    t_call = float(call["t"])
+    players = int(start["params"]["players"])
+    cash = {s: int(start["params"]["start_cash"]) for s in range(1, players + 1)}
+    for e in events:
+        if e.get("type") == "income" and float(e["t"]) <= t_call:
+            cash[int(e["seat"])] += int(e["amount"])
+    turn_end = min((float(e["t"]) for e in events if e.get("type") == "turn" and float(e["t"]) > t_call),
+                   default=float("inf"))
+    bids = [str(c["params"]["advisor"]) for c in calls if t_call <= float(c["t"]) < turn_end]
+    bidder = int(call["params"]["seat"])
+    taps = sum(1 for s in watched.hand_scans(t_call, first_at) if s.seat == bidder) - 1  # the last is OK
+    truth = int(offers[0]["amount"]) // step
+
+    # The game's clock is the last input its `handle` took: the dispatch that ends a turn
+    # is an advisor then a seat token, answered as a question, so the advisor's scan.
+    now = max((s.t for s in watched.scans if s.t < t_call), default=t_call)
+
+    def guess(seed: int) -> int:
+        lot = random.Random(repr((seed, now, sorted(cash.items()), bids)))
+        return (lot.randint(0, top) + max(0, taps)) % (top + 1)
+
+    twin = guess(rng.randrange(1 << 62))
+    return [Trial(guess(DEFAULT_SEED) == truth, 1.0 if twin == truth else 0.0)]
+
+
 @dataclass
 class TrainedGuess:
     """An adversary that learns, from games it saw whole (the first half), which amount
