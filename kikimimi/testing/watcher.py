@@ -362,7 +362,7 @@ def intrigue_bribe_by_default_seed(watched: Watched, log: Sequence[Mapping[str, 
     events = watched.public
     first_at = made[0]
     calls = [e for e in events if e.get("type") == "say" and e.get("key") in ("offer-call", "offer-call-employed")]
-    call = max((c for c in calls if float(c["t"]) <= first_at), key=lambda c: float(c["t"]), default=None)
+    call = calls[0] if calls and float(calls[0]["t"]) <= first_at else None  # the game's first offer's call
     if call is None:
         return []
     t_call = float(call["t"])

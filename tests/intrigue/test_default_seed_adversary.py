@@ -6,8 +6,7 @@ from __future__ import annotations
 
 import random
 
-from kikimimi.script import Header
-from kikimimi.secret_seed import with_secret_seed
+from kikimimi.secret_seed import SEED_BOUND
 from kikimimi.sim import play
 from kikimimi.testing.watcher import Score, Watched, intrigue_bribe_by_default_seed
 
@@ -19,7 +18,9 @@ def _score(served: bool) -> Score:
     score = Score("first bribe's amount from the default seed", "a bribe's amount")
     rng = random.Random(3)
     for seed in range(1, GAMES + 1):
-        options = dict(with_secret_seed(Header("intrigue", 4, dict(HIDDEN))).options) if served else {**HIDDEN, "seed": 0}
+        # a served table's seed as `with_secret_seed` draws one (here from a fixed stream: the test repeats)
+        secret = random.Random(seed).randrange(1, SEED_BOUND)
+        options = {**HIDDEN, "seed": secret if served else 0}
         script, log = play("intrigue", seed, 4, options, "ear")
         score.add(intrigue_bribe_by_default_seed(Watched.of(script, log), log, rng))
     return score
@@ -33,4 +34,5 @@ def test_the_default_seed_gave_the_first_bribe_away():
 
 def test_a_served_tables_secret_seed_keeps_it():
     kept = _score(served=True)
-    assert kept.trials and kept.holds and sum(t.hit for t in kept.trials) <= 2, kept.line()
+    assert len(kept.trials) == GAMES and sum(t.hit for t in kept.trials) <= 1, kept.line()
+    assert kept.accuracy.high >= kept.base, kept.line()
