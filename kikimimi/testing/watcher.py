@@ -449,6 +449,49 @@ def oni_declarer_card(watched: Watched, log: Sequence[Mapping[str, Any]], rng: r
     return out
 
 
+def oni_declarer_card_by_third_token(watched: Watched, log: Sequence[Mapping[str, Any]],
+                                     rng: random.Random) -> list[Trial]:
+    """Each declaration: a token that made three kinds on the field, after which the field
+    moved again before the declaration was said, was not taken: guess it is the declarer's
+    card (before issue 34's settle a valid third token was declared on its scan, so only an
+    own card left the field to move on).  Else any card not declared."""
+    hands: dict[int, set[str]] = defaultdict(set)
+    out: list[Trial] = []
+    cards_all = sorted({str(e["params"]["card"]) for e in log
+                        if e.get("type") == "say" and e.get("key") == "hand-card"})
+    kinds = {f"oni:token-{c}": i for e in watched.public if e.get("type") == "declare"
+             for i, c in enumerate(e["cards"])}  # the printed kinds, as the declarations show them
+    field = [s for s in watched.scans if s.seat is None and s.piece]
+    seat = None
+    began = 0.0
+    for e in log:
+        if e.get("type") == "round":
+            hands = defaultdict(set)
+        elif e.get("type") == "say" and e.get("key") == "hand-card":
+            hands[int(str(e["to"])[5:])].add(str(e["params"]["card"]))
+        elif e.get("type") == "turn":
+            seat, began = int(e["seat"]), float(e["t"])
+        elif e.get("type") == "declare" and seat is not None:
+            turn = [s for s in field if began <= s.t <= float(e["t"])]
+            on: dict[Any, str] = {}
+            suspects: list[str] = []
+            for n, scan in enumerate(turn):
+                piece = str(scan.piece)
+                if scan.lifted:
+                    on = {k: v for k, v in on.items() if v != piece}
+                    continue
+                on[kinds.get(piece, piece)] = piece
+                if len(on) == 3 and n + 1 < len(turn):
+                    suspects.append(piece.replace("oni:token-", "oni:card-"))
+            declared = {f"oni:card-{c}" for c in e["cards"]}
+            pool = [c for c in cards_all if c not in declared]
+            if not pool or not hands.get(seat):
+                continue
+            guess = suspects[-1] if suspects else _pick_card(rng, pool)
+            out.append(Trial(guess in hands[seat], len(hands[seat] & set(pool)) / len(pool)))
+    return out
+
+
 def _pick_card(rng: random.Random, pool: Sequence[str]) -> str:
     return rng.choice(sorted(pool))
 
@@ -461,5 +504,6 @@ ADVERSARIES: dict[str, tuple[dict[str, Any], list[tuple[str, str, Adversary]]]] 
                      ("vote by reading", "a vote", mafia_vote_by_reading),
                      ("vote by a one-seat rise", "a vote", mafia_vote_by_one_seat_rise),
                      ("mafia target by night timing", "a night target", mafia_target_by_night_timing)]),
-    "onisagashi": ({}, [("declarer's card", "a declarer's card", oni_declarer_card)]),
+    "onisagashi": ({}, [("declarer's card", "a declarer's card", oni_declarer_card),
+                        ("declarer's card by the third token", "a declarer's card", oni_declarer_card_by_third_token)]),
 }
