@@ -25,7 +25,8 @@ from kikimimi.registry import declaration  # noqa: E402
 from kikimimi.script import Header  # noqa: E402
 from kikimimi.secret_seed import with_secret_seed  # noqa: E402
 from kikimimi.sim import play  # noqa: E402
-from kikimimi.testing.watcher import ADVERSARIES, Score, TrainedGuess, Watched, intrigue_bribe_trials  # noqa: E402
+from kikimimi.testing.watcher import (ADVERSARIES, Score, TrainedGuess, Watched,  # noqa: E402
+                                      intrigue_bribe_by_default_seed, intrigue_bribe_trials)
 
 GAMES = ("witch", "mafia42", "intrigue", "onisagashi")
 
@@ -41,15 +42,19 @@ def run(game: str, games: int, first_seed: int) -> list[Score]:
     if game == "intrigue":
         guess = TrainedGuess()
         score = Score("bribe amount by taps (trained on half)", "a bribe's amount")
+        recomputed = Score("first bribe's amount from the default seed", "a bribe's amount")
+        rng = random.Random(first_seed)
         half = games // 2
         for n, seed in enumerate(range(first_seed, first_seed + games)):
             script, log = play(game, seed, players, served_options(game, players, {"bribes": "hidden"}), "ear")
-            pairs = intrigue_bribe_trials(Watched.of(script, log), log)
+            watched = Watched.of(script, log)
+            pairs = intrigue_bribe_trials(watched, log)
             if n < half:
                 guess.learn(pairs)
             else:
                 score.add(guess.trials(pairs))
-        return [score]
+            recomputed.add(intrigue_bribe_by_default_seed(watched, log, rng))
+        return [score, recomputed]
     options, adversaries = ADVERSARIES[game]
     scores = [Score(name, secret) for name, secret, _ in adversaries]
     rng = random.Random(first_seed)
