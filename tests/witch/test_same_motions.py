@@ -169,3 +169,18 @@ def test_the_silencer_adversary_catches_the_old_rule_and_not_the_new():
     assert leaky.trials and leaky.accuracy.low > leaky.base, leaky.line()
     kept = score({})
     assert kept.trials and kept.holds, kept.line()
+
+
+def test_a_hint_says_the_open_call_and_whether_this_seat_answered():
+    log = day1().console("silencecall").hand(2, "cmd:silence").hand(2, "cmd:hint").hand(3, "cmd:hint").run()
+    assert said(log, "silence-call", "seat:2") and said(log, "silence-call", "seat:3")
+    assert said(log, "hint-silence-answered", "seat:2") and not said(log, "hint-silence-answered", "seat:3")
+
+
+def test_the_silence_call_is_the_referees_while_the_talk_is_on_once_at_a_time():
+    log = day1().console("silencecall").console("silencecall").run()
+    assert len(of(log, "silence-call", open=True)) == 1 and "a silence call is open" in of(log, "error")[-1]["message"]
+    log = day1().console("next", dt=5).console("silencecall", dt=3).run()
+    assert not of(log, "silence-call") and "only while the day's talk is on" in of(log, "error")[-1]["message"]
+    log = day1(day_acts="acts").console("silencecall").run()
+    assert not of(log, "silence-call") and of(log, "error")[-1]["private"] == "referee"
