@@ -181,6 +181,68 @@ def witch_witch_by_night_scans(watched: Watched, log: Sequence[Mapping[str, Any]
     return out
 
 
+#: The speaker's lines that open a day's vote call (the talk is over).
+_VOTE_CALLS = ("vote-now", "vote-now-acts", "vote-now-all")
+
+
+def _talk_end(watched: Watched, start: float, end: float) -> float:
+    """When the day's talk ended: its vote call, or its first count, or the day's end."""
+    marks = [float(e["t"]) for e in watched.said(*_VOTE_CALLS, "tally") if start <= float(e["t"]) <= end]
+    return min(marks, default=end)
+
+
+def _private_days(log: Sequence[Mapping[str, Any]], key: str) -> dict[int, set[int]]:
+    """day -> the seats whose earphone heard `key` that day (the truth, for the scorer)."""
+    day, out = 0, defaultdict(set)
+    for e in log:
+        if e.get("type") == "phase":
+            day = int(e.get("day") or day)
+        elif e.get("type") == "say" and e.get("key") == key and str(e.get("to", "")).startswith("seat:"):
+            out[day].add(int(str(e["to"])[5:]))
+    return out
+
+
+def witch_silencer_by_scans(watched: Watched, log: Sequence[Mapping[str, Any]], rng: random.Random) -> list[Trial]:
+    """Each day some seat chose silence: guess one of them, the living seat with the most hand
+    scans while the talk was on (a SILENCE scanned alone is one more than its neighbours'); the
+    secret is the seed's "who chose it stays secret".  Base: the share of the living who chose."""
+    roles = _truth(log, "role")
+    chose = _private_days(log, "silence-noted")
+    out: list[Trial] = []
+    for phase, day, start, end in _phases(watched):
+        if phase != "day" or not chose.get(day):
+            continue
+        alive = _alive(watched, len(roles), start)
+        talk_end = _talk_end(watched, start, end)
+        counts = Counter(s.seat for s in watched.hand_scans(start, talk_end) if s.seat in alive)
+        top = max(counts.values(), default=0)
+        leaders = [s for s in alive if counts.get(s, 0) == top]
+        out.append(Trial(_pick(rng, leaders) in chose[day], len(chose[day] & set(alive)) / len(alive)))
+    return out
+
+
+def witch_witch_by_ballot_scans(watched: Watched, log: Sequence[Mapping[str, Any]], rng: random.Random) -> list[Trial]:
+    """Each day: the living seat that scanned most from the vote call to nightfall (a changed
+    ballot is one more scan, a revote's ballots come after) is a witch (under the old rule the ear
+    bots vote after their talk and scan again at the call only if their mind changed).  Base: the
+    witches' share of the living."""
+    roles = _truth(log, "role")
+    out: list[Trial] = []
+    for phase, _day, start, end in _phases(watched):
+        if phase != "day":
+            continue
+        alive = _alive(watched, len(roles), start)
+        witches = [s for s in alive if roles.get(s) == "witch"]
+        if not witches:
+            continue
+        scans = [s for s in watched.hand_scans(_talk_end(watched, start, end), end) if s.seat in alive]
+        counts = Counter(s.seat for s in scans)
+        top = max(counts.values(), default=0)
+        leaders = [s for s in alive if counts.get(s, 0) == top]
+        out.append(Trial(roles.get(_pick(rng, leaders)) == "witch", len(witches) / len(alive)))
+    return out
+
+
 # -- マフィア42 -----------------------------------------------------------------------------
 def _votes(watched: Watched) -> list[tuple[int, float, float]]:
     return [(d, s, e) for p, d, s, e in _phases(watched) if p == "vote"]
@@ -499,7 +561,9 @@ def _pick_card(rng: random.Random, pool: Sequence[str]) -> str:
 #: game -> (options, [(adversary name, secret, function)]); イントリーゲ's is `TrainedGuess`.
 ADVERSARIES: dict[str, tuple[dict[str, Any], list[tuple[str, str, Adversary]]]] = {
     "witch": ({}, [("priest by day scans", "a role", witch_priest_by_day_scans),
-                   ("witch by night scans", "a role", witch_witch_by_night_scans)]),
+                   ("witch by night scans", "a role", witch_witch_by_night_scans),
+                   ("silencer by talk scans", "who chose silence", witch_silencer_by_scans),
+                   ("witch by ballot scans", "a role", witch_witch_by_ballot_scans)]),
     "mafia42": ({}, [("politician by tally", "a role", mafia_politician_by_tally),
                      ("vote by reading", "a vote", mafia_vote_by_reading),
                      ("vote by a one-seat rise", "a vote", mafia_vote_by_one_seat_rise),
