@@ -17,8 +17,10 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                    help="the game this table plays, or several for an evening, the first first (default: trident)")
     s.add_argument("--players", type=int, default=3, help="seats at the table (default: 3)")
     s.add_argument("--lang", choices=("ja", "en"), default="ja", help="the language spoken (default: ja)")
-    s.add_argument("--driver", choices=("pn532", "rdm6300", "usb"), default="pn532",
-                   help="the readers' kind (default: pn532; usb: RC-S380, RC-S330, ACR122U, PN533)")
+    s.add_argument("--driver", choices=("auto", "pn532", "rdm6300", "usb"), default="auto",
+                   help="the readers' kind (default: auto, PN532 boards on serial adapters and USB readers "
+                        "(RC-S380, RC-S330, ACR122U, PN533) together, each written with its own driver; "
+                        "rdm6300 must be named)")
     s.add_argument("--udev", metavar="FILE", help="also write udev rules naming each reader by its USB port")
     s.add_argument("--force", action="store_true", help="replace an existing table file")
     s.add_argument("--answer-seconds", type=float, default=10.0,
@@ -68,10 +70,10 @@ def cmd_setup(args: argparse.Namespace) -> int:
     from kikimimi.readers.probe import probe
     from kikimimi.voice.devices import output_devices
 
-    if args.udev and args.driver == "usb":
+    readers, looked = find_readers(args.driver, Path(args.serial_dir))
+    if args.udev and (args.driver == "usb" or readers and all(r.driver == "usb" for r in readers)):
         raise CliError("--udev names serial readers: a USB reader is named by its port in the table file "
                        "and needs only udev/99-kikimimi.rules")
-    readers, looked = find_readers(args.driver, Path(args.serial_dir))
     try:
         devices = output_devices()
     except Exception as exc:
@@ -88,13 +90,13 @@ def cmd_setup(args: argparse.Namespace) -> int:
                        "(the field reader and one a seat): plug them in")
     silent = []
     for reader in readers:  # each reader asked its firmware through the real driver before it is used
-        check = probe(reader.id, {"driver": args.driver, "path": reader.path})
+        check = probe(reader.id, {"driver": reader.driver, "path": reader.path})
         print(check.line().replace(f"reader {reader.id} answers", f"reader at USB {reader.port} answers"))
         if not check.ok:
             silent.append(reader)
     answering = [r for r in readers if r not in silent]
     cache = Path(args.cache_dir) if args.cache_dir else None
-    io = LiveIO(cards, answering, driver=args.driver, lang=args.lang, rate=args.rate,
+    io = LiveIO(cards, answering, lang=args.lang, rate=args.rate,
                 answer_s=args.answer_seconds, cache_dir=cache)
     try:
         for cid, problem in io.problems().items():
@@ -113,8 +115,8 @@ def cmd_setup(args: argparse.Namespace) -> int:
         found_cards = {c.id: c for c in cards}
         maps = tagmap_names(out, args.game)
         _keep_tagmaps(out.parent, maps.values())
-        write_new(out, table_toml(binding, args.game[0], args.players, args.lang, args.driver,
-                                  found_readers, found_cards, tagmaps=maps))
+        write_new(out, table_toml(binding, args.game[0], args.players, args.lang, found_readers, found_cards,
+                                  tagmaps=maps))
         try:
             load_table_config(out)
         except ConfigError as exc:
