@@ -163,7 +163,7 @@ def _enrol(io: Any, binding: Any, args: argparse.Namespace, maps: dict[str, Path
         kit = EveningKit([kit_for(g, args.players) for g in args.game], maps)
     except TagMapError as exc:
         raise CliError(str(exc)) from None
-    names = piece_names(args.game, args.lang)
+    names = piece_names(args.game, args.lang, kit.own + kit.table)
     io.prepare_texts(texts_to_prepare(io.book, kit, names))
     io.say_all([binding.speaker, *(card for card, _ in binding.seats.values())], "enrol-start")
     remind = max(2 * args.answer_seconds, 5.0)  # a prompt missed is said again
