@@ -25,7 +25,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     s.add_argument("--force", action="store_true", help="replace an existing table file")
     s.add_argument("--answer-seconds", type=float, default=10.0,
                    help="how long a question waits for a scan (default: 10)")
-    s.add_argument("--rate", type=int, help="speech rate, words per minute")
+    s.add_argument("--rate", type=int, help="speech rate, words per minute; kept in the table file, so doctor "
+                                            "--listen and the games speak at it too (default: the voice's own)")
     s.add_argument("--no-enrol", action="store_true",
                    help="bind the devices only; enrol the pieces later (run the set-up again)")
     s.add_argument("--enrol-seconds", type=float, default=60.0,
@@ -55,6 +56,10 @@ def _checked(args: argparse.Namespace) -> Path:
         raise CliError(f"{out.parent} is not a folder")
     if not 0.5 <= args.answer_seconds <= 120:
         raise CliError("--answer-seconds must be from 0.5 to 120")
+    from kikimimi.voice.settings import MAX_RATE, MIN_RATE
+
+    if args.rate is not None and not MIN_RATE <= args.rate <= MAX_RATE:
+        raise CliError(f"--rate must be from {MIN_RATE} to {MAX_RATE} words per minute")
     if not 1 <= args.enrol_seconds <= 3600:
         raise CliError("--enrol-seconds must be from 1 to 3600")
     return out
@@ -116,7 +121,7 @@ def cmd_setup(args: argparse.Namespace) -> int:
         maps = tagmap_names(out, args.game)
         _keep_tagmaps(out.parent, maps.values())
         write_new(out, table_toml(binding, args.game[0], args.players, args.lang, found_readers, found_cards,
-                                  tagmaps=maps))
+                                  tagmaps=maps, rate=args.rate))
         try:
             load_table_config(out)
         except ConfigError as exc:

@@ -123,15 +123,24 @@ def piece_names(games: Sequence[str], lang: str, pieces: Sequence[str] = ()) -> 
 
 
 def texts_to_prepare(book: Any, kit: EveningKit, names: Mapping[str, str]) -> list[str]:
-    """Every line the enrolment says when nothing goes wrong, to render before it starts."""
+    """Every line the enrolment says when nothing goes wrong, to render before it starts: the
+    pieces still to enrol only (a set-up run again, with most of the kit enrolled, asks for a
+    few; rendering every piece's lines first held it up by seconds for nothing)."""
     out = [book.render("enrol-start", {}), book.render("enrol-all-done", {"tags": kit.total()})]
     for key, count in (("enrol-yours", len(kit.own)), ("enrol-yours-done", len(kit.own)),
                        ("enrol-table", len(kit.table)), ("enrol-table-done", len(kit.table))):
         out.append(book.render(key, {"count": count}))
-    for piece in dict.fromkeys(kit.own + kit.table):
+    groups = [kit.seat_steps(seat) for seat in range(1, kit.players + 1)] + [kit.table_steps()]
+    pending: dict[str, None] = {}
+    for steps in groups:
+        todo = kit.todo(steps)
+        pending.update(dict.fromkeys(s.piece for s in todo))
+        if len(todo) < len(steps):
+            out.append(book.render("enrol-skip", {"count": len(steps) - len(todo)}))
+    for piece in pending:
         name = say_name(piece, names)
         out += [book.render("enrol-scan", {"name": name}), book.render("enrol-done", {"name": name})]
-    return out
+    return list(dict.fromkeys(out))
 
 
 def enrol(io: EnrolIO, kit: EveningKit, seats: Mapping[int, tuple[str, str]], speaker: str,

@@ -33,9 +33,12 @@ def tagmap_names(table_file: Path, games: Sequence[str]) -> dict[str, str]:
 
 def table_toml(binding: Binding, game: str, players: int, lang: str,
                readers: Mapping[str, FoundReader], cards: Mapping[str, FoundCard],
-               options: Mapping[str, Any] | None = None, tagmaps: Mapping[str, str] | None = None) -> str:
+               options: Mapping[str, Any] | None = None, tagmaps: Mapping[str, str] | None = None,
+               rate: int | None = None) -> str:
     """The table file; `tagmaps` (game -> file) names every game of the evening, `game` first.
-    Each reader is written with its own driver (a box may mix PN532 boards and USB readers)."""
+    Each reader is written with its own driver (a box may mix PN532 boards and USB readers).
+    `rate`: the speech rate the set-up was spoken at, kept as the table's ([audio] rate), so
+    `doctor --listen` and the games speak at the rate the owner chose."""
     maps = dict(tagmaps or {})
     head: dict[str, Any] = {"game": game, "players": players, "lang": lang}
     if game in maps:
@@ -56,6 +59,8 @@ def table_toml(binding: Binding, game: str, players: int, lang: str,
     if binding.field_reader is not None:
         out.append(_section("readers.field", {"role": "field", "driver": readers[binding.field_reader].driver,
                                               "path": readers[binding.field_reader].path}))
+    if rate is not None:
+        out.append(_section("audio", {"rate": rate}))
     named = ([("speaker", binding.speaker)] if binding.speaker else []) + [
         (f"seat-{seat}", card) for seat, (card, _r) in sorted(binding.seats.items())]
     serials = Counter(c.card.serial for c in cards.values() if c.card.serial)

@@ -50,3 +50,29 @@ def test_a_decks_copies_and_a_cards_token_are_named_from_the_card():
     assert say_name("oni:token-rika", en) == "Rika Furude token"
     # without the pieces, nothing is made up: the old read-out
     assert say_name("oni:token-bat", piece_names(["onisagashi"], "ja")) == "token bat"
+
+
+def test_only_the_pieces_still_to_enrol_are_rendered_before_enrolment(tmp_path):
+    """A set-up run again asks for what is missing; it renders those lines, not the whole kit's."""
+    from kikimimi.kit import missing_copies
+    from kikimimi.phrases import Phrasebook
+    from kikimimi.tablesetup.enrol import EveningKit, texts_to_prepare
+    from kikimimi.tagmap import write_tagmap
+
+    kit = kit_for("trident", 3)
+    uids = (f"04c0{n:010x}" for n in range(1, 1000))
+    tags = {next(uids): piece for piece in kit.table}
+    tags.update({next(uids): piece for seat in (1, 2, 3) for piece in kit.own if piece != "cmd:agree"})
+    write_tagmap(tmp_path / "trident.toml", tags)
+    evening = EveningKit([kit], {"trident": tmp_path / "trident.toml"})
+    assert set(missing_copies(kit, evening.tags)) == {"cmd:agree"}
+    book = Phrasebook("en", ("core", "setup"))
+    names = piece_names(["trident"], "en")
+    texts = texts_to_prepare(book, evening, names)
+    agree, hint = say_name("cmd:agree", names), say_name("cmd:hint", names)
+    assert book.render("enrol-scan", {"name": agree}) in texts
+    assert book.render("enrol-scan", {"name": hint}) not in texts
+    assert not [t for t in texts if "heart" in t]  # the table's pieces: all enrolled
+    assert book.render("enrol-skip", {"count": len(kit.own) - 1}) in texts
+    fresh = texts_to_prepare(book, EveningKit([kit], {"trident": tmp_path / "none.toml"}), names)
+    assert {book.render("enrol-scan", {"name": say_name(p, names)}) for p in kit.own + kit.table} <= set(fresh)

@@ -66,3 +66,28 @@ def FoundCard(k: int):
     from kikimimi.tablesetup.found import FoundCard as Found
 
     return Found(f"c{k}", SoundCard(k, f"D{k}", f"1-2.{k}", None), Device(k, f"D{k}", 2, 48000))
+
+
+def test_the_rate_the_setup_was_spoken_at_is_kept_for_the_table(tmp_path):
+    """`--rate` (an owner who listens fast) is the table's rate too: doctor --listen and the games
+    speak at it ([audio] rate, which every output takes unless it names its own)."""
+    from kikimimi.voice.config import parse_audio
+
+    by_path, devices = _box(tmp_path)
+    readers = {r.id: r for r in find_readers("auto", by_path, devices)[0]}
+    cards = {f"c{k}": FoundCard(k) for k in range(1, 5)}
+    b = Binding(speaker="c1", field_reader="r4", pairs={"c2": "r1", "c3": "r2", "c4": "r3"},
+                seats={1: ("c2", "r1"), 2: ("c3", "r2"), 3: ("c4", "r3")})
+    kept = tomllib.loads(table_toml(b, "trident", 3, "en", readers, cards, rate=300))
+    assert kept["audio"]["rate"] == 300 and parse_audio(kept["audio"], 3).rate == 300
+    assert "rate" not in tomllib.loads(table_toml(b, "trident", 3, "en", readers, cards))["audio"]
+
+
+def test_a_rate_out_of_range_is_refused_in_one_line(tmp_path):
+    import subprocess
+    import sys
+
+    proc = subprocess.run([sys.executable, "-m", "kikimimi.cli", "table", "setup", str(tmp_path / "t.toml"),
+                           "--rate", "5"], capture_output=True, text=True, timeout=60)
+    assert proc.returncode != 0 and proc.stderr.strip().count("\n") == 0, proc.stderr
+    assert "--rate must be from 40 to 600" in proc.stderr and not (tmp_path / "t.toml").exists()
