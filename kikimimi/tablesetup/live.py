@@ -61,7 +61,7 @@ class LiveIO:
     def prepare(self, ports: Sequence[str]) -> None:
         """Render every phrase the set-up may say, before the first one is needed."""
         texts = [t for k, t in self.book.phrases.items() if "{" not in t]
-        for n in range(1, MAX_SEATS + 1):
+        for n in range(1, min(MAX_SEATS, len(self.cards)) + 1):  # a seat needs a card of its own
             for key in ("setup-seat-prompt", "setup-seat-next", "setup-you-are", "listen-seat"):
                 texts.append(self.book.render(key, {"seat": n}))
         texts.append(self.book.render("setup-start", {"cards": len(self.cards), "readers": len(self.readers)}))

@@ -70,6 +70,7 @@ class Table:
         self.burst: dict[str, list[np.ndarray]] = {s: [] for s in raw}
         self.quiet = {s: 0 for s in raw}
         self.log: list[tuple[str, str | None]] = []  # (sink, phrase) in the order heard
+        self.heard_at: list[float] = []  # when each of `log` ended (time.monotonic()), to see where time goes
         self._uids = itertools.count(1)
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, daemon=True, name="listeners")
@@ -114,6 +115,7 @@ class Table:
             nz = np.flatnonzero(np.abs(sound) > SILENCE)
             phrase, _ = best_match(sound[nz[0]: nz[-1] + 1], self.clips)
             self.log.append((sink, phrase))
+            self.heard_at.append(time.monotonic())
             for person in self.people:
                 if sink in person.answers:
                     person.heard.append((sink, phrase or "?"))
