@@ -198,16 +198,9 @@ def first_moves(game: str, count: int) -> list[dict]:
 
 
 
-#: What one placement costs the USB reader, from the poll that lists the tag to the next poll.
-#: Today nfcpy's own sense: the InListPassiveTarget that lists it, then for a Type 2 tag the
-#: CRC check turned off (ReadRegister and WriteRegister of CIU_RxMode), then the field turned
-#: off (RFConfiguration): 4.  (The PN532 on a serial line: 1, its waiting poll.)
-USB_COST = 4
-
-
 def _talk(cost: Counter) -> int:
     """Chip commands beyond the reader's own polling (activation, reads): what a placement
-    costs besides the waiting poll's answer."""
+    costs besides the poll that found it (the field switched off between polls is polling too)."""
     return sum(n for name, n in cost.items() if name not in ("InListPassiveTarget", "RFConfiguration"))
 
 
@@ -265,8 +258,8 @@ def play_first_moves(game: str, moves: list[dict], by_piece: dict[str, str], emu
         piece = move["tag"]
         uid = by_piece.get(f"{move.get('seat')}:{piece}") or by_piece[piece]
         what, emu = f"{game}: {piece} on {reader}", emus[reader]
-        if isinstance(emu, BoxPn533):  # every command it sent counts
-            costs.append((what, sum(usb_placement_cost(emu, uid, events, what).values())))
+        if isinstance(emu, BoxPn533):  # the poll that listed it, and any other command up to the next poll
+            costs.append((what, 1 + _talk(usb_placement_cost(emu, uid, events, what))))
         else:  # the waiting poll it answered (sent before the tag came), and any other command
             costs.append((what, 1 + _talk(placement_cost(emu, uid, events, what))))
     return costs
@@ -358,7 +351,9 @@ def install_serve_and_play(box: Box, at: dict[str, str], by_piece: dict[str, dic
     assert any(what.endswith(f"on {USB_READER}") for what, _ in costs)
     usb = emus[USB_READER]
     assert isinstance(usb, BoxPn533) and usb.costs
-    assert costs == [(what, USB_COST if what.endswith(f"on {USB_READER}") else 1) for what, _ in costs], usb.costs
+    # (before USB PN53x readers took the PN532's path, nfcpy's sense cost 3 here: the listing poll,
+    # then ReadRegister and WriteRegister of CIU_RxMode to turn the CRC check off for a Type 2 tag)
+    assert costs == [(what, 1) for what, _ in costs], usb.costs
 
 
 def usb_seam(box: Box, sysfs: Path, emu: UsbReaderEmulator) -> UsbSocketServer:
