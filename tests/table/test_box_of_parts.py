@@ -242,7 +242,8 @@ def usb_placement_cost(emu: BoxPn533, uid: str, events: Path, what: str) -> Coun
     wait_until(lambda: emu.commands["InListPassiveTarget"] >= polled + 3, f"{what}: the reader polling")
     since, count = len(emu.log), lines(events)
     emu.place(Ntag213(uid))
-    wait_until(lambda: lines(events) > count and emu.placement(since) is not None, what, pause=0.005)
+    wait_until(lambda: lines(events) > count and emu.placement(since) is not None, what, pause=0.005,
+               said=lambda: f"events {lines(events)} (were {count}); the reader's last commands {emu.log[-8:]}")
     emu.remove()
     cost = emu.placement(since)
     assert cost is not None
