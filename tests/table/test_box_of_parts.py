@@ -509,7 +509,8 @@ def test_the_spoken_setup_as_written_enrols_the_kits_and_the_evening_is_played(b
         heard = {p.name: [ph for _, ph in p.heard] for p in people}
         for who, (seat, _, _) in PEOPLE.items():
             assert [ph for ph in heard[who] if ph.startswith("listen-seat-")] == [f"listen-seat-{seat}"], heard[who]
-            assert f"you-are-{seat}" in heard[who] and "done-cmd:agree" in heard[who], (heard, took)
+            assert f"you-are-{seat}" in heard[who] and "done-cmd:agree" in heard[who], \
+                f"{who} heard {heard[who]}; every sink: {listeners.log}; not told: {listeners.misses}; took {took}"
         start = took["start"]
         print("box of parts, seconds from the set-up's start:",
               {k: round(v, 1) for k, v in took.items() if k != "start"},
