@@ -177,25 +177,35 @@ def _serve(config: Path, env: dict, voice: str, trace: Path | None) -> subproces
     if trace is not None:
         env["KIKIMIMI_TRACE"] = str(trace)
     launch = ["-c", _FROM_LAUNCHER] if env.get(SERVE_FROM) else ["-m", "kikimimi.cli"]
-    return subprocess.Popen([sys.executable, *launch, "serve", str(config), "--voice", voice, "--quiet"],
-                            env=env, cwd=config.parent, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    # serve's stderr goes to a file, never to a pipe nobody reads while it runs (a full pipe
+    # would block serve's next warning), and stays there to read after a stall
+    with open(config.parent / "serve.err", "w") as err:
+        return subprocess.Popen([sys.executable, *launch, "serve", str(config), "--voice", voice, "--quiet"],
+                                env=env, cwd=config.parent, stdout=subprocess.DEVNULL, stderr=err, text=True)
 
 
-def _stop(proc: subprocess.Popen) -> str:
+def _stop(proc: subprocess.Popen, config: Path) -> str:
     proc.send_signal(signal.SIGTERM)
     try:
-        _, err = proc.communicate(timeout=20)
+        proc.wait(timeout=20)
     except subprocess.TimeoutExpired:
         proc.kill()
-        _, err = proc.communicate()
-    return err or ""
+        proc.wait()
+    return _serve_err(config)
 
 
-def _wait_polling(readers: dict[str, Reader], proc: subprocess.Popen, timeout: float = 600) -> None:
+def _serve_err(config: Path) -> str:
+    try:
+        return (config.parent / "serve.err").read_text(errors="replace")
+    except OSError:
+        return ""
+
+
+def _wait_polling(readers: dict[str, Reader], proc: subprocess.Popen, config: Path, timeout: float = 600) -> None:
     end = time.monotonic() + timeout
     while time.monotonic() < end:
         if proc.poll() is not None:
-            raise SystemExit(f"serve exited: {proc.stderr.read()[-2000:]}")
+            raise SystemExit(f"serve exited: {_serve_err(config)[-2000:]}")
         if all(r.ask("ready") for r in readers.values()):
             return
         time.sleep(0.1)
@@ -212,7 +222,7 @@ def chain(tmp: Path, env: dict, placements: int, poll_ms: int | None, idle_secon
     proc = _serve(config, env, "audio", trace)
     hand, field, after_quiet, commands = [], [], [], []
     try:
-        _wait_polling(readers, proc)
+        _wait_polling(readers, proc, config)
         time.sleep(1.0)
         cpu = idle_cpu(proc.pid, idle_seconds)
         tr = Trace(trace)
@@ -250,7 +260,7 @@ def chain(tmp: Path, env: dict, placements: int, poll_ms: int | None, idle_secon
             after_quiet.append(t1 - t0)
             r.ask("remove")
     finally:
-        err = _stop(proc)
+        err = _stop(proc, config)
         for r in readers.values():
             r.stop()
     if proc.returncode not in (0, -signal.SIGTERM):
@@ -264,11 +274,11 @@ def text_idle(tmp: Path, env: dict, poll_ms: int | None, idle_seconds: float) ->
     readers = {n: Reader(str(tmp / n), True) for n in [f"hand-{s}" for s in range(1, SEATS + 1)] + ["field"]}
     proc = _serve(config, env, "text", None)
     try:
-        _wait_polling(readers, proc)
+        _wait_polling(readers, proc, config)
         time.sleep(1.0)
         return idle_cpu(proc.pid, idle_seconds)
     finally:
-        _stop(proc)
+        _stop(proc, config)
         for r in readers.values():
             r.stop()
 
@@ -294,6 +304,8 @@ def main() -> int:
                     help="trials of two pieces on one reader (together; one beside a resting one); 0: none")
     ap.add_argument("--quiet-placements", type=int, default=30,
                     help="hand placements after each earphone was silent for %g s (its stream paused)" % QUIET_GAP)
+    ap.add_argument("--keep", default=None, metavar="DIR",
+                    help="work in DIR (made if missing) and leave it: each chain's journal, trace and serve.err")
     a = ap.parse_args()
     from kikimimi.voice.virtual import PulseNullSinks, missing_tools
 
@@ -308,7 +320,8 @@ def main() -> int:
         base_env[SERVE_FROM] = str(Path(a.serve_from).resolve())
     runs: dict[str, dict] = {}
     with tempfile.TemporaryDirectory() as td:
-        tmp = Path(td)
+        tmp = Path(a.keep or td)
+        tmp.mkdir(parents=True, exist_ok=True)
         devices = {"kkspk": 2, **{f"kkear{s}": 2 for s in range(1, SEATS + 1)}}
         plan = [("real-timing emulator", True, True, a.placements, a.quiet_placements),
                 ("instant emulator", False, True, a.placements, a.quiet_placements)]
