@@ -265,7 +265,16 @@ def chain(tmp: Path, env: dict, placements: int, poll_ms: int | None, idle_secon
             r.stop()
     if proc.returncode not in (0, -signal.SIGTERM):
         print(f"serve: {err[-1000:]}", file=sys.stderr)
-    return {"hand": hand, "field": field, "quiet": after_quiet, "idle_cpu": cpu, "commands": commands}
+    return {"hand": hand, "field": field, "quiet": after_quiet, "idle_cpu": cpu, "commands": commands,
+            "lost": _lost(tmp / "journal.jsonl")}
+
+
+def _lost(journal: Path) -> int:
+    """Readers the table heard lost during the run (each one a reopen, and "reader lost" said)."""
+    try:
+        return sum(1 for line in journal.read_text().splitlines() if '"lost": true' in line)
+    except OSError:
+        return 0
 
 
 def text_idle(tmp: Path, env: dict, poll_ms: int | None, idle_seconds: float) -> float:
@@ -315,6 +324,7 @@ def main() -> int:
     import reader_latency
     from kikimimi.testing.chip_timing import REAL
 
+    load0 = f"{os.getloadavg()[0]:.1f}"
     base_env = dict(os.environ)
     if a.serve_from:
         base_env[SERVE_FROM] = str(Path(a.serve_from).resolve())
@@ -345,6 +355,7 @@ def main() -> int:
         several = (reader_latency.several_pieces(a.several_trials, anchor_poll, str(tmp), timing=REAL)
                    if a.several_trials else None)
     poll = f"poll {a.poll_ms} ms" if a.poll_ms else "default poll"
+    print(f"load average (1 min) at the start {load0}, at the end {os.getloadavg()[0]:.1f}; {os.cpu_count()} CPUs")
     code = f"serve from {a.serve_from}" if a.serve_from else "serve from this checkout"
     print(f"placed -> first audio frame, real serve ({code}), 4 emulated PN532 (own processes), "
           f"4 outputs on null sinks, {poll}; pieces enrolled in the tag map unless said:")
@@ -357,6 +368,7 @@ def main() -> int:
             print(f"  hand reader -> earphone silent {QUIET_GAP:g} s before (now: stream paused)  "
                   f"{_fmt(got['quiet'])}")
         print(f"  all                      {_fmt(got['hand'] + got['field'] + got['quiet'])}")
+        print(f"  readers lost during the run: {got['lost']}")
         if cmds:
             print(f"  chip commands, placement -> first audio frame: median {statistics.median(cmds):g}, "
                   f"max {cmds[-1]}")
