@@ -37,6 +37,7 @@ p95 <= 50 ms on the real-timing emulator; two pieces together both heard,
 from __future__ import annotations
 
 import argparse
+import json
 import multiprocessing
 import os
 import random
@@ -164,6 +165,43 @@ class Trace:
         raise TimeoutError(f"no {key!r} on {output} within {timeout} s")
 
 
+class Lifts:
+    """The lifts the table heard, read from serve's journal, per reader ("hand-N", "field").
+
+    A piece is put back on a reader only once its lift was heard: on a host starved by
+    load a reader can be blind for a moment, and a piece lifted and put back within it
+    is, rightly, a piece that never moved; the next placement would then never be heard
+    and the bench would report a stall that is its own (issue 32, docs/readers.md)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path, self.pos, self.count = path, 0, {}
+
+    def _read(self) -> None:
+        if not self.path.exists():
+            return
+        with open(self.path, "rb") as fh:
+            fh.seek(self.pos)
+            chunk = fh.read()
+        done = chunk.rfind(b"\n") + 1
+        self.pos += done
+        for line in chunk[:done].splitlines():
+            if b'"removed": true' in line:
+                obj = json.loads(line)
+                name = f"hand-{obj['seat']}" if obj.get("reader") == "hand" else "field"
+                self.count[name] = self.count.get(name, 0) + 1
+
+    def heard(self, name: str) -> int:
+        self._read()
+        return self.count.get(name, 0)
+
+    def wait_for(self, name: str, after: int, timeout: float = 5.0) -> None:
+        end = time.monotonic() + timeout
+        while self.heard(name) <= after:
+            if time.monotonic() > end:
+                raise TimeoutError(f"the lift on {name} not heard within {timeout} s")
+            time.sleep(0.005)
+
+
 SERVE_FROM = "KIKIMIMI_BENCH_SERVE_FROM"
 # Runs `kikimimi.cli` from another checkout: the editable install's finder would
 # otherwise import this worktree's code whatever sys.path says.
@@ -226,11 +264,14 @@ def chain(tmp: Path, env: dict, placements: int, poll_ms: int | None, idle_secon
         time.sleep(1.0)
         cpu = idle_cpu(proc.pid, idle_seconds)
         tr = Trace(trace)
+        lifts = Lifts(tmp / "journal.jsonl")
         for s in range(1, SEATS + 1):  # each seat draws its piece: later scans of it say "hand-piece"
             r = readers[f"hand-{s}"]
             t0 = r.ask("place", f"04{s:012x}", HAND_PIECE[s])
             tr.wait_for(f"seat-{s}", "drawn", t0, timeout=15)
+            before = lifts.heard(f"hand-{s}")
             r.ask("remove")
+            lifts.wait_for(f"hand-{s}", before)
             r.free_at = time.monotonic() + 0.5
         rng = random.Random(18)
         last_field = 0.0
@@ -249,7 +290,9 @@ def chain(tmp: Path, env: dict, placements: int, poll_ms: int | None, idle_secon
             commands.append(r.ask("since"))
             if name == "field":
                 last_field = t0
+            before = lifts.heard(name)
             r.ask("remove")
+            lifts.wait_for(name, before)
             r.free_at = time.monotonic() + 0.4  # past the removal debounce
         for k in range(quiet):  # each earphone silent for > PAUSE_AFTER_S: its stream is paused
             s = 1 + k % SEATS
@@ -258,7 +301,9 @@ def chain(tmp: Path, env: dict, placements: int, poll_ms: int | None, idle_secon
             t0 = r.ask("place", f"04{s:012x}", HAND_PIECE[s])
             t1 = tr.wait_for(f"seat-{s}", "hand-piece", t0)
             after_quiet.append(t1 - t0)
+            before = lifts.heard(f"hand-{s}")
             r.ask("remove")
+            lifts.wait_for(f"hand-{s}", before)
     finally:
         err = _stop(proc, config)
         for r in readers.values():
