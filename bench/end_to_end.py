@@ -390,9 +390,11 @@ def main() -> int:
         text_cpu = text_idle(tmp / "text", base_env, a.poll_ms, a.idle_seconds)
         anchor_poll = a.poll_ms or 30
         anchor_commands: dict[str, list[int]] = {"real-timing": [], "instant": []}
+        anchor_faults: dict[str, list[str]] = {"real-timing": [], "instant": []}
         anchors = {label: reader_latency.nfcpy_latency(max(50, a.placements // 3), anchor_poll, str(tmp),
                                                        timing=REAL if real else None,
-                                                       commands=anchor_commands[label])
+                                                       commands=anchor_commands[label],
+                                                       faults=anchor_faults[label])
                    for label, real in (("real-timing", True), ("instant", False))}
         stage_commands: list[int] = []
         stage = reader_latency.latency(max(50, a.placements // 3), anchor_poll, str(tmp), timing=REAL,
@@ -425,7 +427,8 @@ def main() -> int:
         cmds = sorted(anchor_commands[label])
         print(f"anchor, same run: nfcpy alone + {label} emulator in one process, clf.sense every {anchor_poll} ms, "
               f"placed -> NDEF read: {_fmt(anchor)}; chip commands placed -> read: median "
-              f"{statistics.median(cmds):g}, max {cmds[-1]}")
+              f"{statistics.median(cmds):g}, max {cmds[-1]}; nfcpy's own faults (a late ACK: EIO): "
+              f"{len(anchor_faults[label])}")
     cmds = sorted(stage_commands)
     print(f"reader stage, same run, pieces not in the tag map (our driver + runner + real-timing emulator in one "
           f"process), placed -> input: {_fmt(stage)}; chip commands placed -> input: median "
