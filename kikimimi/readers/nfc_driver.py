@@ -98,6 +98,10 @@ POWER_DOWN, IN_LIST, IN_DATA_EXCHANGE = 0x16, 0x4A, 0x40
 GET_FIRMWARE_VERSION, RESYNC_TRIES = 0x02, 10
 FIRMWARE_PROBE = b"\x00\x00\xff\x02\xfe\xd4\x02\x2a\x00"
 LINE_HICCUPS = (errno.EIO, errno.ETIMEDOUT)
+# Resyncs in a row (no round of the reader completed between them) before the reader is
+# lost: the round after a resync can meet the tail of a late probe's answer that the next
+# command's input flush cut in two ("invalid frame start sequence"), and resyncs again.
+RESYNCS_IN_A_ROW = 3
 MAX_TARGETS = 2  # InListPassiveTarget's MaxTg: a PN532 lists at most two (UM0701-02 §7.3.5)
 # The RC-S956 (Sony RC-S330/360/370) is asked for one: nfcpy's rcs956 driver declares one
 # (`in_list_passive_target_max_target`), and Sony's command reference is not public.
@@ -829,20 +833,20 @@ class NfcDriver:
             if seen is not None:
                 resting[seen[0]] = seen[1]
         emit(RawEvent(self.reader, "connected", self.clock(), present=tuple(resting.items())))
-        resynced = False  # the last round ended in a resync: one more fault is the reader's
+        resynced = 0  # resyncs since a round last completed
         while not stop.is_set():
             try:
                 if self._round(clf, waiter, resting, emit, stop, listed_now):
                     break
             except OSError as exc:
-                if not isinstance(waiter, CardWait) or not waiter.on_serial or resynced \
+                if not isinstance(waiter, CardWait) or not waiter.on_serial or resynced >= RESYNCS_IN_A_ROW \
                         or exc.errno not in LINE_HICCUPS:
                     raise
                 log.info("%s: %s; the line is resynchronised, the reader stays open", self.reader, describe(exc))
                 waiter.resync()  # raises if the chip does not answer: the reader is lost
-                resynced = True
+                resynced += 1
             else:
-                resynced = False
+                resynced = 0
 
     def _round(self, clf: nfc.ContactlessFrontend, waiter: Finder | None, resting: dict[str, str | None],
                emit: Emit, stop: threading.Event, listed_now: Callable[[], list[Listed]]) -> bool:
