@@ -387,6 +387,8 @@ def main() -> int:
                 env = {**pulse.env(), **{key: v for key, v in base_env.items() if key == SERVE_FROM}}
                 idle = a.idle_seconds if enrolled else 1.0
                 runs[label] = chain(tmp / f"chain-{k}", env, n, a.poll_ms, idle, quiet, real, enrolled)
+                # kept at once (with --keep): a later stage that stops the run does not take them along
+                (tmp / f"chain-{k}" / "result.json").write_text(json.dumps({"label": label, **runs[label]}))
         text_cpu = text_idle(tmp / "text", base_env, a.poll_ms, a.idle_seconds)
         anchor_poll = a.poll_ms or 30
         anchor_commands: dict[str, list[int]] = {"real-timing": [], "instant": []}
