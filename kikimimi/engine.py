@@ -36,6 +36,8 @@ from kikimimi.tagmap import load_tagmap, normalise_uid
 from kikimimi.voice.settings import is_voice_command, parse_voice_command
 
 LogEvent = dict[str, Any]
+#: The event types `Table._log_events` does more with than number and stamp them.
+_KEPT_BY_THE_TABLE = frozenset({"say", "timer-set", "timer-cancel", choices.ASK, REVEAL, choices.CANCEL})
 _HINT = hints.HINT_TAG
 _isfinite = math.isfinite
 READER_STATES = ("lost", "back")
@@ -192,6 +194,31 @@ class Table:
             return out + [self._crashed(exc, t, line)]
         logged = self._log_events(events, t, line)
         return out + logged if out else logged
+
+    def feed_placed(self, line: int, item: dict[str, Any], t: float, reader: str, seat: int | None,
+                    tag: Any) -> list[LogEvent]:
+        """`feed(line, item)` for a line `sim.play` built itself from a bot's
+        plain placement (`item` is exactly `{"t", "reader", ["seat",] "tag"}`,
+        taken apart here as the arguments): the bot games' nearly every input.
+        The driver already holds these values, so the line is not read back
+        key by key (`feed`'s and `_to_input`'s dozen lookups an input).  The
+        checks are `feed`'s own, in one test; any line they would not pass as
+        it is (a timer due, a question pending, HINT, an unknown tag or seat,
+        the game over) goes through `feed`, so every answer is its answer, and
+        a reader's or a script's line always goes through `feed`."""
+        if (type(t) is not float or not (self.t <= t < self._next_due) or type(tag) is not str
+                or tag not in self.known_tags or tag == _HINT or self.choices or self.game.over
+                or (type(seat) is not int or seat not in self.hand_seats if reader == "hand"
+                    else reader != "field" or not self.has_field)):
+            return self.feed(line, item)
+        self.inputs += 1
+        self.t = t
+        gt = t - self._lag if self._paused_at is None else self._paused_at - self._lag  # game_time(t)
+        try:
+            events = self.game.handle(reader_input(gt, line, reader, seat, tag, False))
+        except Exception as exc:  # a game bug must not take the table down
+            return [self._crashed(exc, t, line)]
+        return self._log_events(events, t, line)
 
     def advance(self, t: float) -> list[LogEvent]:
         """Fire, in time order, every timer due at or before `t` on the table's
@@ -539,6 +566,7 @@ class Table:
         tenth of `feed`); a say gets its text in the table's language."""
         logged: list[LogEvent] = []
         append, render, seq = logged.append, self._render, self.seq
+        rendered = self.phrasebook.rendered  # render's memo, read here first: most says are in it
         try:
             for ev in events:
                 type_, fields = ev.type, ev.fields
@@ -547,11 +575,21 @@ class Table:
                     params = fields.get("params")
                     key = fields["key"]
                     if params:  # one dict built whole, not grown by a key afterwards
+                        text = None
+                        if len(params) == 1:  # the memo's key as `render` makes it, for its exact types
+                            ((name, value),) = params.items()
+                            if type(value) is str or type(value) is int:
+                                text = rendered.get((key, name, value))
                         append({"seq": seq, "t": t, "type": type_, "in": line, "to": fields["to"], "key": key,
-                                "text": render(key, params), "params": params})
+                                "text": render(key, params) if text is None else text, "params": params})
                     else:
+                        text = rendered.get(key)
                         append({"seq": seq, "t": t, "type": type_, "in": line, "to": fields["to"], "key": key,
-                                "text": render(key)})
+                                "text": render(key) if text is None else text})
+                    continue
+                if type_ not in _KEPT_BY_THE_TABLE:  # a play, a turn, a draw...: logged as it is
+                    seq += 1
+                    append({"seq": seq, "t": t, "type": type_, "in": line, **fields})
                     continue
                 if type_ == "timer-set":
                     at = float(fields["at"])
