@@ -19,6 +19,9 @@ from kikimimi.testing.ntag import Ntag213
 
 SILENCE = 1e-4
 LEAD = 4800  # samples of silence put back before a sound (0.1 s at 48 kHz)
+#: A quiet this long in a recording ends a phrase: the set-up leaves 0.6 s between its
+#: phrases (kikimimi/tablesetup/live.py GAP_S), a phrase's own pauses are shorter.
+PAUSE_S = 0.35
 
 
 def best_match(sound: np.ndarray, clips: dict[str, np.ndarray]) -> tuple[str | None, float]:
@@ -90,6 +93,10 @@ class Table:
                 self._read(sink)
 
     def _read(self, sink: str) -> None:
+        """Cut what the sink played since the last read into phrases at every pause longer than
+        PAUSE_S, wherever it falls in the new audio: under load this thread can be starved for
+        seconds and then read two phrases and the pause between them at once (issue 32: they
+        were heard as one unknown sound when only a pause at the very end of a read counted)."""
         path = self.raw[sink]
         if not path.exists():
             return
@@ -102,31 +109,40 @@ class Table:
             return
         self.offset[sink] += len(data)
         mono = np.frombuffer(data, "<f4").reshape(-1, self.channels[sink])[:, 0]
-        loud = np.abs(mono) > SILENCE
-        if loud.any():
-            self.burst[sink].append(mono)
-            tail = mono.size - 1 - int(np.flatnonzero(loud)[-1])
-            self.quiet[sink] = tail
-        elif self.burst[sink]:
-            self.burst[sink].append(mono)
-            self.quiet[sink] += mono.size
-        if self.burst[sink] and self.quiet[sink] > 0.35 * self.rate:
-            sound = np.concatenate(self.burst[sink])
-            self.burst[sink] = []
-            nz = np.flatnonzero(np.abs(sound) > SILENCE)
-            phrase, score = best_match(sound[nz[0]: nz[-1] + 1], self.clips)
-            if phrase is None:  # for a failing test's message: how close it came, how long it was
-                self.misses.append((sink, round(score, 2), round((nz[-1] - nz[0]) / self.rate, 2)))
-            self.log.append((sink, phrase))
-            self.heard_at.append(time.monotonic())
-            for person in self.people:
-                if sink in person.answers:
-                    person.heard.append((sink, phrase or "?"))
-                    if phrase in person.answers[sink]:
-                        self.scan(person)
-                    elif person.pieces.get((sink, phrase or "?")):
-                        uids = person.pieces[(sink, phrase or "?")]  # asked again: the last one again
-                        self.scan(person, uids.pop(0) if len(uids) > 1 else uids[0])
+        pause = int(PAUSE_S * self.rate)
+        loud = np.flatnonzero(np.abs(mono) > SILENCE)
+        cursor = 0  # the new audio before it is in a burst (or was quiet outside one)
+        if loud.size:
+            cuts = np.flatnonzero(np.diff(loud) > pause)  # a pause inside the new audio
+            for a, b in zip(np.concatenate([[loud[0]], loud[cuts + 1]]), np.concatenate([loud[cuts], [loud[-1]]])):
+                if self.burst[sink] and self.quiet[sink] + (a - cursor) > pause:
+                    self._ended(sink)
+                self.burst[sink].append(mono[cursor: b + 1])
+                self.quiet[sink], cursor = 0, int(b) + 1
+        if self.burst[sink]:
+            self.burst[sink].append(mono[cursor:])
+            self.quiet[sink] += mono.size - cursor
+            if self.quiet[sink] > pause:
+                self._ended(sink)
+
+    def _ended(self, sink: str) -> None:
+        """One phrase heard to its end: who hears it there acts on it."""
+        sound = np.concatenate(self.burst[sink])
+        self.burst[sink], self.quiet[sink] = [], 0
+        nz = np.flatnonzero(np.abs(sound) > SILENCE)
+        phrase, score = best_match(sound[nz[0]: nz[-1] + 1], self.clips)
+        if phrase is None:  # for a failing test's message: how close it came, how long it was
+            self.misses.append((sink, round(score, 2), round((nz[-1] - nz[0]) / self.rate, 2)))
+        self.log.append((sink, phrase))
+        self.heard_at.append(time.monotonic())
+        for person in self.people:
+            if sink in person.answers:
+                person.heard.append((sink, phrase or "?"))
+                if phrase in person.answers[sink]:
+                    self.scan(person)
+                elif person.pieces.get((sink, phrase or "?")):
+                    uids = person.pieces[(sink, phrase or "?")]  # asked again: the last one again
+                    self.scan(person, uids.pop(0) if len(uids) > 1 else uids[0])
 
     def scan(self, person: Person, uid: str | None = None) -> None:
         reader = person.reader

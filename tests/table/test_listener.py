@@ -1,0 +1,60 @@
+"""The test players' ears (listener.py) cut a recording into phrases the same way however late they read it."""
+import numpy as np
+
+from listener import Person, Table
+
+RATE = 48000
+
+
+def clip(seed: int, seconds: float) -> np.ndarray:
+    """A stand-in phrase: shaped noise with a short pause inside it (shorter than PAUSE_S)."""
+    rng = np.random.default_rng(seed)
+    n = int(seconds * RATE)
+    sound = (0.3 * rng.standard_normal(n) * np.hanning(n)).astype(np.float32)
+    sound[n // 2: n // 2 + int(0.15 * RATE)] = 0.0
+    return sound
+
+
+def recording(*parts: np.ndarray) -> bytes:
+    stereo = np.repeat(np.concatenate(parts)[:, None], 2, axis=1)
+    return stereo.astype("<f4").tobytes()
+
+
+def gap(seconds: float) -> np.ndarray:
+    return np.zeros(int(seconds * RATE), np.float32)
+
+
+class Reader:
+    def __init__(self):
+        self.placed = []
+
+    def place(self, tag):
+        self.placed.append(tag)
+
+    def remove(self):
+        pass
+
+
+def test_two_phrases_and_the_pause_between_read_at_once_are_two_phrases(tmp_path):
+    # a starved listener thread reads seconds of recording at once: the set-up's 0.6 s between two
+    # phrases falls inside one read (issue 32: heard as one unknown sound, and nobody scanned)
+    clips = {"prompt": clip(1, 1.2), "bound": clip(2, 0.8)}
+    raw = tmp_path / "ear.raw"
+    raw.write_bytes(recording(gap(0.2), clips["bound"], gap(0.6), clips["prompt"], gap(0.5)))
+    ann = Person("ann", Reader(), {"ear": {"prompt"}})
+    table = Table({"ear": raw}, {"ear": 2}, clips, [ann], RATE)
+    table._read("ear")  # one read of everything, as after a long stall
+    assert table.log == [("ear", "bound"), ("ear", "prompt")], table.misses
+    assert len(ann.reader.placed) == 1  # she scanned once, for her prompt
+
+
+def test_a_read_that_ends_inside_a_pause_goes_on_counting_it(tmp_path):
+    clips = {"prompt": clip(1, 1.2), "bound": clip(2, 0.8)}
+    raw = tmp_path / "ear.raw"
+    whole = recording(clips["bound"], gap(0.6), clips["prompt"], gap(0.5))
+    table = Table({"ear": raw}, {"ear": 2}, clips, [], RATE)
+    frame = 8
+    for cut in (0.5, 0.9, 1.0, 2.0, 3.1):  # reads ending anywhere: mid-phrase, mid-pause, the end
+        raw.write_bytes(whole[: int(cut * RATE) * frame])
+        table._read("ear")
+    assert table.log == [("ear", "bound"), ("ear", "prompt")], table.misses
