@@ -76,6 +76,7 @@ class Table:
         self.misses: list[tuple[str, float, float]] = []  # (sink, best score, seconds) of each sound not told
         self.heard_at: list[float] = []  # when each of `log` ended (time.monotonic()), to see where time goes
         self._uids = itertools.count(1)
+        self._placed: dict[str, Ntag213] = {}  # person -> the piece on their reader now
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, daemon=True, name="listeners")
 
@@ -138,6 +139,7 @@ class Table:
         for person in self.people:
             if sink in person.answers:
                 person.heard.append((sink, phrase or "?"))
+                self.lift(person)  # the table answered (or moved on): the piece comes off the reader
                 if phrase in person.answers[sink]:
                     self.scan(person)
                 elif person.pieces.get((sink, phrase or "?")):
@@ -145,15 +147,19 @@ class Table:
                     self.scan(person, uids.pop(0) if len(uids) > 1 else uids[0])
 
     def scan(self, person: Person, uid: str | None = None) -> None:
+        """Put a piece on the person's reader and leave it there until they hear the table's next
+        phrase, as a player does: a piece lifted after a fixed 0.4 s could be gone before a reader
+        starved on a loaded machine polled it (issue 32)."""
         reader = person.reader
         tag = Ntag213(uid) if uid else Ntag213(f"04{next(self._uids):012x}", "cmd:ok")
-        reader.place(tag)  # type: ignore[attr-defined]
-
-        def lift() -> None:
+        if self._placed.pop(person.name, None) is not None:  # still on it (asked again with no word between)
             reader.remove()  # type: ignore[attr-defined]
-        timer = threading.Timer(0.4, lift)
-        timer.daemon = True
-        timer.start()
+        reader.place(tag)  # type: ignore[attr-defined]
+        self._placed[person.name] = tag
+
+    def lift(self, person: Person) -> None:
+        if self._placed.pop(person.name, None) is not None:
+            person.reader.remove()  # type: ignore[attr-defined]
 
 
 def wait_for(pred, timeout: float) -> bool:

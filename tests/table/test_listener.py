@@ -27,12 +27,14 @@ def gap(seconds: float) -> np.ndarray:
 class Reader:
     def __init__(self):
         self.placed = []
+        self.events = []
 
     def place(self, tag):
         self.placed.append(tag)
+        self.events.append("place")
 
     def remove(self):
-        pass
+        self.events.append("remove")
 
 
 def test_two_phrases_and_the_pause_between_read_at_once_are_two_phrases(tmp_path):
@@ -58,3 +60,18 @@ def test_a_read_that_ends_inside_a_pause_goes_on_counting_it(tmp_path):
         raw.write_bytes(whole[: int(cut * RATE) * frame])
         table._read("ear")
     assert table.log == [("ear", "bound"), ("ear", "prompt")], table.misses
+
+
+def test_a_piece_stays_on_the_reader_until_the_table_answers(tmp_path):
+    # lifted after a fixed 0.4 s, a piece could be gone before a starved reader polled it (issue 32);
+    # a player leaves it until the table says something back
+    clips = {"prompt": clip(1, 1.2), "bound": clip(2, 0.8)}
+    raw = tmp_path / "ear.raw"
+    ann = Person("ann", Reader(), {"ear": {"prompt"}})
+    table = Table({"ear": raw}, {"ear": 2}, clips, [ann], RATE)
+    raw.write_bytes(recording(clips["prompt"], gap(0.5)))
+    table._read("ear")
+    assert ann.reader.events == ["place"]
+    raw.write_bytes(recording(clips["prompt"], gap(0.5), clips["bound"], gap(0.5)))
+    table._read("ear")
+    assert ann.reader.events == ["place", "remove"]
