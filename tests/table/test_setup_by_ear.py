@@ -201,8 +201,9 @@ def test_each_player_enrols_their_own_kit_by_ear_and_an_interrupted_enrolment_go
     assert missing_copies(kit, tags) == {}
     assert tags == {**before, **{uid[(who, p)]: p for who, p in uid if (who, p) != ("bob", "cmd:agree")}}
     # each was asked for their own pieces and told each name back in their own earphone
-    assert [ph for ph in heard["bob"] if ph.startswith("done-")] == [f"done-{p}" for p in OWN[1:]]
-    assert [ph for ph in heard["ann"] if ph.startswith("done-")] == [f"done-{p}" for p in OWN]
+    told = f"every sink: {table.log}; not told (sink, best score, seconds): {table.misses}"
+    assert [ph for ph in heard["bob"] if ph.startswith("done-")] == [f"done-{p}" for p in OWN[1:]], told
+    assert [ph for ph in heard["ann"] if ph.startswith("done-")] == [f"done-{p}" for p in OWN], told
     assert "enrol-skip" in heard["bob"] and "enrol-skip" not in heard["ann"]  # what was kept, said
     assert "enrol-taken-hint" in heard["ann"] and "enrol-taken-hint" not in heard["bob"]
     assert not any(ph.startswith(("scan-", "done-")) for ph in heard["helper"])  # nothing of it on the speaker
