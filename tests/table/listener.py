@@ -19,6 +19,9 @@ from kikimimi.testing.ntag import Ntag213
 
 SILENCE = 1e-4
 LEAD = 4800  # samples of silence put back before a sound (0.1 s at 48 kHz)
+THRESHOLD = 0.45  # a sound correlating less with every phrase is no phrase
+CLOSE = 0.15  # phrases scoring this near the best are told apart word by word (`piecewise`)
+WINDOW = 7200  # samples a part (0.15 s at 48 kHz: shorter than a word)
 #: A quiet this long in a recording ends a phrase: the set-up leaves 0.6 s between its
 #: phrases (kikimimi/tablesetup/live.py GAP_S), a phrase's own pauses are shorter.
 PAUSE_S = 0.35
@@ -33,6 +36,7 @@ def best_match(sound: np.ndarray, clips: dict[str, np.ndarray]) -> tuple[str | N
     short lead of silence is put back first."""
     sound = np.concatenate([np.zeros(LEAD, sound.dtype), sound])
     best, score = None, 0.0
+    scores: dict[str, float] = {}
     for name, clip in clips.items():
         n = min(sound.size, clip.size)
         if n < 1000:
@@ -47,9 +51,42 @@ def best_match(sound: np.ndarray, clips: dict[str, np.ndarray]) -> tuple[str | N
         r = float(np.corrcoef(seg, ref)[0, 1])
         if abs(sound.size - LEAD - clip.size) > clip.size * 0.25:  # a much longer or shorter sound is another phrase
             r *= min(sound.size - LEAD, clip.size) / max(sound.size - LEAD, clip.size)
+        scores[name] = r
         if r > score:
             best, score = name, r
-    return (best, score) if score > 0.45 else (None, score)
+    if score <= THRESHOLD:
+        return None, score
+    close = [name for name, r in scores.items() if r > THRESHOLD and r >= score - CLOSE]
+    if len(close) > 1:  # "You are seat 1." and "... seat 2." differ in one word: decide on each part
+        best = max(close, key=lambda name: piecewise(sound, clips[name]))
+    return best, score
+
+
+def piecewise(sound: np.ndarray, clip: np.ndarray, win: int = WINDOW) -> float:
+    """How well each 0.15 s of `sound` is found somewhere in `clip` (normalised
+    correlation at its own best place, weighted by its energy).
+
+    One alignment for the whole sound is not enough to tell phrases that differ in a
+    word: under load the recording has dropouts (the sink played silence while the
+    player was starved), everything after one is shifted, and the word that differs
+    then correlates with neither clip (issue 32: "You are seat 1." heard as seat 2)."""
+    if clip.size < win:
+        return 0.0
+    energy = np.concatenate([[0.0], np.cumsum(clip.astype(np.float64) ** 2)])
+    around = energy[win:] - energy[:-win]  # the clip's energy in each window-long stretch
+    size = 1 << int(np.ceil(np.log2(clip.size + win)))
+    spectrum = np.fft.rfft(clip, size)
+    total = weight = 0.0
+    for at in range(0, sound.size - win + 1, win):
+        part = sound[at: at + win].astype(np.float64)
+        e = float(part @ part)
+        if e < win * SILENCE ** 2:
+            continue
+        xc = np.fft.irfft(spectrum * np.conj(np.fft.rfft(part, size)), size)[: clip.size - win + 1]
+        ncc = xc / np.sqrt(e * np.maximum(around, 1e-12))
+        total += e * float(ncc.max())
+        weight += e
+    return total / weight if weight else 0.0
 
 
 @dataclass

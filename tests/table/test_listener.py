@@ -1,7 +1,7 @@
 """The test players' ears (listener.py) cut a recording into phrases the same way however late they read it."""
 import numpy as np
 
-from listener import Person, Table
+from listener import Person, Table, best_match
 
 RATE = 48000
 
@@ -75,3 +75,26 @@ def test_a_piece_stays_on_the_reader_until_the_table_answers(tmp_path):
     raw.write_bytes(recording(clips["prompt"], gap(0.5), clips["bound"], gap(0.5)))
     table._read("ear")
     assert ann.reader.events == ["place", "remove"]
+
+
+def test_phrases_that_differ_in_one_word_are_told_apart_across_a_dropout(tmp_path):
+    # under load the recording has dropouts (the sink played silence while the player was starved);
+    # one alignment for the whole sound then heard "You are seat 1." as seat 2 (issue 32)
+    from kikimimi.phrases import Phrasebook
+    from voice_needs import need
+    from voice_play import expected_clip
+
+    need("espeak-ng")
+    book = Phrasebook("en", ("core", "setup"))
+    clips = {f"you-are-{n}": expected_clip(book.render("setup-you-are", {"seat": n}), tmp_path, RATE, wpm=230)
+             for n in (1, 2, 3)}
+    said = clips["you-are-1"]
+    wrong = []
+    for cut in np.linspace(0.2, 0.8, 7):
+        for ms in (30, 60, 100, 200):
+            at = int(said.size * cut)
+            heard = np.concatenate([said[:at], np.zeros(ms * RATE // 1000, np.float32), said[at:]])
+            got, _ = best_match(heard, clips)
+            if got != "you-are-1":
+                wrong.append((round(float(cut), 1), ms, got))
+    assert wrong == []
