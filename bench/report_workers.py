@@ -8,7 +8,10 @@ median and fastest wall time and the speedup of the medians (target: 1.8x on
 2 free cores; on a shared machine the other load only ever takes from the
 workers), how many cores each side kept busy (its processes' CPU seconds per
 wall second: near 2 for two workers when the cores are free), and checks that
-both sides wrote the same bytes.
+both sides wrote the same bytes.  It also times each side's fixed cost, a
+report of one game per count (start-up, imports, the workers' spawn and the
+page), so the part of a short run that more cores cannot share is in sight,
+and prints the load average before and after.
 
     .venv/bin/python bench/report_workers.py [--game witch] [--games 60] [--players 6,8,10] [--rounds 3]
 """
@@ -52,7 +55,9 @@ def main() -> int:
     args = ap.parse_args()
     times: dict[int, list[float]] = {1: [], args.workers: []}
     busy: dict[int, list[float]] = {1: [], args.workers: []}  # CPU seconds per wall second: cores kept busy
+    fixed: dict[int, list[float]] = {1: [], args.workers: []}  # one game per count: what cores cannot share
     digests: set[str] = set()
+    load_before = os.getloadavg()[0]
     with tempfile.TemporaryDirectory() as tmp:
         for _ in range(args.rounds):
             for w in times:
@@ -62,17 +67,19 @@ def main() -> int:
                 times[w].append(took)
                 busy[w].append(cpu / took)
                 digests.add(digest)
+                fixed[w].append(once(args.game, 1, args.players, w, out.with_name("one.html"))[0])
     games = args.games * len(args.players.split(","))
     try:
         cores = len(os.sched_getaffinity(0))
     except AttributeError:
         cores = os.cpu_count() or 1
     print(f"kikimimi report {args.game}: {games} games, {args.rounds} rounds alternating, {cores} cores visible, "
-          f"load average {os.getloadavg()[0]:.1f}")
+          f"load average {load_before:.1f} before, {os.getloadavg()[0]:.1f} after")
     for w, ts in times.items():
         label = "1 worker (anchor)" if w == 1 else f"{w} workers"
         print(f"  {label:<18} median {statistics.median(ts):6.2f} s   fastest {min(ts):6.2f} s   "
-              f"cores busy (CPU s / wall s) median {statistics.median(busy[w]):.2f}")
+              f"cores busy (CPU s / wall s) median {statistics.median(busy[w]):.2f}   "
+              f"fixed cost (1 game per count) median {statistics.median(fixed[w]):.2f} s")
     one, many = statistics.median(times[1]), statistics.median(times[args.workers])
     print(f"speedup of the medians: {one / many:.2f}x (fastest: {min(times[1]) / min(times[args.workers]):.2f}x; "
           f"target 1.8x on {args.workers} free cores)")

@@ -10,6 +10,7 @@ same candidates); a kept secret's interval holds the base rate.
 
     .venv/bin/python bench/watcher.py --games 1000
     .venv/bin/python bench/watcher.py --games 200 --game witch
+    .venv/bin/python bench/watcher.py --games 1000 --game witch --witch-day-acts acts   # the rule before
 """
 from __future__ import annotations
 
@@ -25,7 +26,8 @@ from kikimimi.registry import declaration  # noqa: E402
 from kikimimi.script import Header  # noqa: E402
 from kikimimi.secret_seed import with_secret_seed  # noqa: E402
 from kikimimi.sim import play  # noqa: E402
-from kikimimi.testing.watcher import ADVERSARIES, Score, TrainedGuess, Watched, intrigue_bribe_trials  # noqa: E402
+from kikimimi.testing.watcher import (ADVERSARIES, Score, TrainedGuess, Watched,  # noqa: E402
+                                      intrigue_bribe_by_default_seed, intrigue_bribe_trials)
 
 GAMES = ("witch", "mafia42", "intrigue", "onisagashi")
 
@@ -35,22 +37,28 @@ def served_options(game: str, players: int, options: dict) -> dict:
     return dict(with_secret_seed(Header(game, players, dict(options))).options)
 
 
-def run(game: str, games: int, first_seed: int) -> list[Score]:
+def run(game: str, games: int, first_seed: int, witch_day_acts: str | None = None) -> list[Score]:
     decl = declaration(game)
     players = decl.default_players
     if game == "intrigue":
         guess = TrainedGuess()
         score = Score("bribe amount by taps (trained on half)", "a bribe's amount")
+        recomputed = Score("first bribe's amount from the default seed", "a bribe's amount")
+        rng = random.Random(first_seed)
         half = games // 2
         for n, seed in enumerate(range(first_seed, first_seed + games)):
             script, log = play(game, seed, players, served_options(game, players, {"bribes": "hidden"}), "ear")
-            pairs = intrigue_bribe_trials(Watched.of(script, log), log)
+            watched = Watched.of(script, log)
+            pairs = intrigue_bribe_trials(watched, log)
             if n < half:
                 guess.learn(pairs)
             else:
                 score.add(guess.trials(pairs))
-        return [score]
+            recomputed.add(intrigue_bribe_by_default_seed(watched, log, rng))
+        return [score, recomputed]
     options, adversaries = ADVERSARIES[game]
+    if game == "witch" and witch_day_acts:  # an older rule, for the figure before a change
+        options = {**options, "day_acts": witch_day_acts}
     scores = [Score(name, secret) for name, secret, _ in adversaries]
     rng = random.Random(first_seed)
     for seed in range(first_seed, first_seed + games):
@@ -66,11 +74,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--games", type=int, default=1000, help="ear-bot games per game (default 1000)")
     ap.add_argument("--seed", type=int, default=1, help="the first game's seed")
     ap.add_argument("--game", choices=GAMES, action="append", help="only these games (repeatable)")
+    ap.add_argument("--witch-day-acts", choices=("together", "acts", "free"),
+                    help="闇に笑う魔女's day_acts (default: the game's; acts or free: the rules before issue 34)")
     args = ap.parse_args(argv)
     held = True
     for game in args.game or GAMES:
         began = time.perf_counter()
-        scores = run(game, args.games, args.seed)
+        scores = run(game, args.games, args.seed, args.witch_day_acts)
         print(f"{game}: {args.games} ear-bot games, {declaration(game).default_players} players "
               f"({time.perf_counter() - began:.0f} s)")
         for score in scores:

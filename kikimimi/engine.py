@@ -36,6 +36,8 @@ from kikimimi.tagmap import load_tagmap, normalise_uid
 from kikimimi.voice.settings import is_voice_command, parse_voice_command
 
 LogEvent = dict[str, Any]
+#: The event types `Table._log_events` does more with than number and stamp them.
+_KEPT_BY_THE_TABLE = frozenset({"say", "timer-set", "timer-cancel", choices.ASK, REVEAL, choices.CANCEL})
 _HINT = hints.HINT_TAG
 _isfinite = math.isfinite
 READER_STATES = ("lost", "back")
@@ -539,6 +541,7 @@ class Table:
         tenth of `feed`); a say gets its text in the table's language."""
         logged: list[LogEvent] = []
         append, render, seq = logged.append, self._render, self.seq
+        rendered = self.phrasebook.rendered  # render's memo, read here first: most says are in it
         try:
             for ev in events:
                 type_, fields = ev.type, ev.fields
@@ -547,11 +550,21 @@ class Table:
                     params = fields.get("params")
                     key = fields["key"]
                     if params:  # one dict built whole, not grown by a key afterwards
+                        text = None
+                        if len(params) == 1:  # the memo's key as `render` makes it, for its exact types
+                            ((name, value),) = params.items()
+                            if type(value) is str or type(value) is int:
+                                text = rendered.get((key, name, value))
                         append({"seq": seq, "t": t, "type": type_, "in": line, "to": fields["to"], "key": key,
-                                "text": render(key, params), "params": params})
+                                "text": render(key, params) if text is None else text, "params": params})
                     else:
+                        text = rendered.get(key)
                         append({"seq": seq, "t": t, "type": type_, "in": line, "to": fields["to"], "key": key,
-                                "text": render(key)})
+                                "text": render(key) if text is None else text})
+                    continue
+                if type_ not in _KEPT_BY_THE_TABLE:  # a play, a turn, a draw...: logged as it is
+                    seq += 1
+                    append({"seq": seq, "t": t, "type": type_, "in": line, **fields})
                     continue
                 if type_ == "timer-set":
                     at = float(fields["at"])

@@ -118,7 +118,10 @@ class Phrasebook:
             self.phrases.update(phrases)
             self.names.update(names)
             self.singulars.update(_singulars(catalogue, lang))
-        self._rendered: dict[Any, str] = {}
+        #: The memo `render` fills: phrase key -> text for a say without parameters,
+        #: (key, name, value) for one parameter, (key, *items) for more.  The engine
+        #: reads it directly for a say's text (`Table._log_events`); only `render` writes it.
+        self.rendered: dict[Any, str] = {}
 
     def name(self, value: Any) -> str:
         """How a parameter value is spoken."""
@@ -145,11 +148,11 @@ class Phrasebook:
                 if type(value) is not str and type(value) is not int:
                     return self.render_uncached(key, params)
             memo = (key, *params.items())
-        text = self._rendered.get(memo)
+        text = self.rendered.get(memo)
         if text is None:
             text = self.render_uncached(key, params)
-            if len(self._rendered) < RENDERED_MAX:
-                self._rendered[memo] = text
+            if len(self.rendered) < RENDERED_MAX:
+                self.rendered[memo] = text
         return text
 
     def render_uncached(self, key: str, params: Mapping[str, Any] | None = None) -> str:

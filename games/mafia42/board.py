@@ -65,7 +65,6 @@ class Board(HiddenRoleGame):
         self.no: set[int] = set()
         self.accused: int | None = None
         self.hushed = False
-        self.unread: set[int] = set()  # voters who scanned since the tally was last read
         self.read: dict[str, int] = {}  # the tally as last read out (what HINT repeats)
         self.announce: list[Event] = []  # the morning's public news, gathered in the night
         self.fired = Fired()

@@ -6,11 +6,15 @@ so at a table it made a tie the accusation then broke) and never says who voted
 for whom; the final count is the referee's, the table hears the accusation.  The
 madam and the thief act through the same ballot (`night.day_abilities`).
 
-At a table everyone sees who scans, so a tally read out after each scan
-would name that scan's vote.  The live tally is read at fixed moments
-instead (`READ_EVERY` seconds into the vote, and at the hush), and only once
-at least two voters have scanned since the last reading: a reading is never
-one scan's.  docs/mafia42.md has the ruling.
+At a table everyone sees who scans, so any reading of part of the ballots
+ties them to the seats that scanned before it: a reading that rose for one
+seat alone named each new voter's choice, and a total above the seats that
+had scanned put the politician among them.  The live tally is therefore read
+once, whole, at the first fixed moment (`READ_EVERY` seconds into the vote,
+or the hush) at which every voter has a ballot in it, and not again: a sum of
+every voter's ballot, at the politician's weight, ties no ballot to a voter
+and the weight to no seat beyond "one of the voters".  docs/mafia42.md has
+the ruling.
 """
 from __future__ import annotations
 
@@ -26,11 +30,9 @@ from . import night
 from .board import Board
 
 
-#: Seconds between the live tally's readings (the timer `READING`).
+#: Seconds between the moments the live tally may be read (the timer `READING`).
 READ_EVERY = 5.0
 READING = "tally"
-#: Voters who must have scanned since the last reading before the next is read.
-READ_AFTER = 2
 
 
 def cast_vote(board: Board, seat: int, target: int) -> list[Event]:
@@ -42,16 +44,14 @@ def cast_vote(board: Board, seat: int, target: int) -> list[Event]:
     if why:
         return refusal(seat, "vote for a living player", "target-dead")
     board.vote.cast(seat, target)
-    if not board.hushed:
-        board.unread.add(seat)
     return [board.tell(seat, "voted", seat=target)]
 
 
 def reading(board: Board) -> list[Event]:
-    """The live tally, whole, when at least `READ_AFTER` voters scanned since it was last read."""
-    if len(board.unread) < READ_AFTER:
+    """The live tally, once, when every voter has a ballot in it (ruling, docs/mafia42.md):
+    a reading of some of the ballots is tied to the seats seen scanning before it."""
+    if board.read or not board.vote.voters or not board.vote.complete:
         return []
-    board.unread = set()
     board.read = shown(board)
     return [event("tally", totals=board.read, final=False)] + spoken(TABLE, "tally-now", board.read)
 

@@ -9,8 +9,11 @@ executed", findings from its earphone).  The physical table
 says nothing until scanned); seat tokens and command tags are labelled, so
 anyone may name them.  A seat acts on what the speaker calls for: its card
 at the deal, a seat token when the night or the vote starts, yes or no when
-the approval starts.  The referee (the speaker's ear only) says `next` once
-a phase has started and no seat has anything left to do.
+the approval starts; its ballot at a moment of its own in the vote (`VotePace`),
+drawn alike whatever its job, as a table's votes come in over the vote and not
+all at its first second (then a live tally had nothing to be read from, and the
+watcher's adversaries nothing to try).  The referee (the speaker's ear only) says
+`next` once a phase has started and no seat has anything left to do.
 """
 from __future__ import annotations
 
@@ -28,14 +31,49 @@ from .options import parse_options
 
 #: Seconds between a seat's scans: twelve fit in the shortest phase (approval, 10 s).
 SCAN_DT = 0.3
+#: A ballot's moment, seconds into the vote: from `VOTE_FIRST` to `VOTE_MARGIN` before its end,
+#: most of them early (a triangle peaking at `VOTE_PEAK`): most players know their vote when
+#: the discussion ends, some wait to hear the tally or decide late.
+VOTE_FIRST, VOTE_PEAK, VOTE_MARGIN = 0.5, 2.0, 1.5
+
+
+class VotePace:
+    """The vote's clock as the seats share it (at a table, the wall clock): each seat's
+    ballot waits for its drawn moment, and the earliest due scans first.  The moment is
+    drawn from the same distribution for every seat, so it says nothing of a job."""
+
+    def __init__(self) -> None:
+        self.elapsed = 0.0
+        self.due: dict[int, float] = {}
+
+    def open(self) -> None:
+        self.elapsed, self.due = 0.0, {}
+
+    def plan(self, seat: int, at: float) -> None:
+        self.due[seat] = max(at, self.elapsed)
+
+    def drop(self, seat: int) -> None:
+        self.due.pop(seat, None)
+
+    def turn(self, seat: int) -> float | None:
+        """The seconds until `seat`'s ballot if it is the next due (then it is spent), else None."""
+        at = self.due.get(seat)
+        if at is None or min(self.due.values()) < at or min(s for s, a in self.due.items() if a == at) != seat:
+            return None
+        del self.due[seat]
+        dt = max(0.05, round(at - self.elapsed, 2))
+        self.elapsed += dt
+        return dt
 
 
 class Mafia42Ear(EarBot):
     """One seat: `BotSeat`'s reasoning, fed only from what this seat hears."""
 
     def __init__(self, seat: int, players: int, teams: Mapping[str, str], jobs: Mapping[str, str],
-                 rng: random.Random):
+                 rng: random.Random, pace: VotePace | None = None):
         self.seat = seat
+        self.me = seat  # `seat` as the pace keys it (the base class allows None: the referee)
+        self.pace = pace if pace is not None else VotePace()
         self.mind = BotSeat(seat, players, rng)
         self.players = players
         self.teams = teams  # the rulebook: which team a job plays for
@@ -75,11 +113,12 @@ class Mafia42Ear(EarBot):
             mind.dead.discard(self.seat)
             mind.job = params["job"].removeprefix("job:")
         mind.see({"type": "say", "to": heard.to, "key": key, "params": params})
-        self._plan(key, mine, seat)
+        self._plan(key, mine, seat, params)
 
-    def _plan(self, key: str, mine: bool, seat: Any) -> None:
+    def _plan(self, key: str, mine: bool, seat: Any, params: Mapping[str, Any]) -> None:
         if key in GAME_ENDS or self.seat in self.mind.dead or (mine and key == "you-are-out"):
             self.todo = []
+            self.pace.drop(self.me)
             return
         if key == "scan-role":
             self.todo = ["card"]
@@ -88,20 +127,47 @@ class Mafia42Ear(EarBot):
         elif key == "discussion-start":
             self.todo = ["hint"] if self.rng.random() < 0.2 else []
         elif key == "vote-start":
-            self.todo, self.retries = ["vote"], 0
+            self.todo, self.retries = [], 0
+            if not self.pace.due:  # the first seat to hear it: a new vote's clock
+                self.pace.open()
+            seconds = float(params.get("seconds") or 15)
+            last = max(VOTE_FIRST, seconds - VOTE_MARGIN)
+            self._ballot(self.rng.triangular(VOTE_FIRST, last, min(VOTE_PEAK, last)))
+        elif key == "time-up":  # the phase is over: a ballot not yet cast stays uncast
+            self.todo = [t for t in self.todo if t != "vote"]
+            self.pace.drop(self.me)
         elif key == "accused" and isinstance(seat, int):
             self.accused = seat
         elif key == "approval-start":
             self.todo = [] if self.accused == self.seat else ["approve"]
         elif mine and key == "threatened":  # told at the vote's start: no vote today
             self.todo = [t for t in self.todo if t != "vote"]
+            self.pace.drop(self.me)
         elif mine and key == "target-dead" and self.retries < 3:
             self.retries += 1
             self.mind.dead.add(self.last)
-            self.todo.insert(0, "vote")
+            self._ballot(self.pace.elapsed + SCAN_DT)
+
+    def _ballot(self, at: float) -> None:
+        """Choose the vote now (what the seat knows when the vote opens, as before) and
+        cast it at `at` seconds into the vote; a seat with no vote to cast waits for nothing
+        (a seat keeping the others waiting would leave the referee nobody to wait for)."""
+        target = self.mind.vote()
+        if target is None:
+            self.pace.drop(self.me)
+            return
+        self.last = target
+        self.todo.insert(0, "vote")
+        self.pace.plan(self.me, at)
 
     # -- acting ---------------------------------------------------------------------
     def act(self, reach: Reach) -> dict[str, Any] | None:
+        if self.todo[:1] == ["vote"]:  # the ballot waits for its moment
+            dt = self.pace.turn(self.me)
+            if dt is None:
+                return None
+            self.todo.pop(0)
+            return {"reader": "hand", "tag": f"seat:{self.last}", "dt": dt}
         while self.todo:
             line = self._line(self.todo.pop(0), reach)
             if line is not None:
@@ -114,8 +180,8 @@ class Mafia42Ear(EarBot):
             return {"reader": "hand", "piece": reach.card, "dt": 1.0} if reach.card is not None else None
         if what == "hint":
             return {"reader": "hand", "tag": "cmd:hint", "dt": SCAN_DT}
-        if what in ("night", "vote"):
-            target = mind.night_target() if what == "night" else mind.vote()
+        if what == "night":
+            target = mind.night_target()
             if target is None:
                 return None
             self.last = target
@@ -138,5 +204,6 @@ def ear_simulation(seed: int, players: int, options: Mapping[str, Any], bot: str
     jobs = {book.name(f"job:{j}"): j for j in catalogue.jobs}
     teams = {j: job.team for j, job in catalogue.jobs.items()}
     world = DealtCards("mafia42:job", list(opts["jobs"]), rng)
-    seats = [Mafia42Ear(s, players, teams, jobs, random.Random(seed * 1000 + s)) for s in range(1, players + 1)]
+    pace = VotePace()
+    seats = [Mafia42Ear(s, players, teams, jobs, random.Random(seed * 1000 + s), pace) for s in range(1, players + 1)]
     return EarTable("mafia42", world, [*seats, RefereeEar(REFEREE)])

@@ -151,7 +151,7 @@ class Mafia42Game(Board):
         elif phase == "discussion":
             self.timed = set()
         elif phase == "vote":
-            self.hushed, self.unread, self.read = False, set(), {}
+            self.hushed, self.read = False, {}
             living = self.roster.alive()
             voters = [n for n in living if not self.roster[n].threatened]
             self.vote = Vote.open(voters, living, self_vote=True,

@@ -90,6 +90,7 @@ class OnisagashiSimulation:
                 self.queue.append({"reader": "hand", "seat": seat, "tag": token_tag(probe), "dt": 0.5})
                 for card in self.bots[seat].declaration():
                     self.queue.append({"reader": "field", "tag": token_tag(card), "dt": 1.0})
+                self.queue.append({"console": "next", "dt": 1.0})  # the referee calls the settled declaration
             elif kind == "answers":
                 for s, bot in self.bots.items():
                     if bot.analysis().solved():

@@ -136,8 +136,10 @@ class OnisagashiEarBot(EarBot):
         return None
 
 
-#: The referee at the console: `next` closes a raise-hand window nobody took, `deal` starts a round.
+#: The referee at the console: `next` closes a raise-hand window nobody took (or calls the
+#: declaration of three settled tokens), `deal` starts a round.
 REFEREE = (Call("next", frozenset({"have", "nobody"}), frozenset({"grant", "turn"}), dt=1.0),
+           Call("next", frozenset({"token"}), frozenset({"declare"}), dt=1.0),
            Call("deal", frozenset({"next-round"}), frozenset({"scan-hand"}), dt=5.0))
 
 

@@ -31,11 +31,14 @@ from .options import DEFAULTS, OPTIONS
 from .solver import ANSWER, Analysis
 
 
+#: The timer between a third declaration token and the declaration (option `settle`).
+SETTLE = "settle"
+
 #: The referee's console commands (the declaration's table; `dispatch` parses by it).
 COMMANDS = (
     Command("deal", "deal the next round (or deal this round again after a misdeal)", "console_deal"),
     Command("raise SEAT", "raise that seat's hand in the window after a declaration", "console_raise"),
-    Command("next", "close the raise-hand window now", "console_next"),
+    Command("next", "say the declaration now (three tokens on the field), or close the raise-hand window", "console_next"),
     hint_command(), stop_command("console_stop"))
 
 
@@ -65,6 +68,7 @@ class OnisagashiGame(Play):
         self.history: list[Declaration] = []
         self.turn_seat = 0
         self.tokens: dict[int, str] = {}  # category -> card, on the field
+        self.settling = False  # a third token lies on the field: the declaration is said at `SETTLE`
         self.raised: list[int] = []
         self.answering = 0
         self.guess: dict[int, str] = {}
@@ -84,6 +88,9 @@ class OnisagashiGame(Play):
         if self.over:
             return [error("the game is over")]
         if inp.timer is not None:
+            if inp.timer == SETTLE:
+                self.settling = False
+                return self._declare(inp.t) if self.state == "declaring" and len(self.tokens) == 3 else []
             return self._close_window(inp.t) if inp.timer == "raise-window" and self.state == "window" else []
         if inp.console is not None:
             return dispatch(self, COMMANDS, inp.console, inp.t, self.players)
@@ -92,6 +99,9 @@ class OnisagashiGame(Play):
                 parsed = parse_tag(inp.tag or "")
                 if parsed and parsed[0] == "token" and self.tokens.get(CATEGORY_OF[parsed[1]]) == parsed[1]:
                     del self.tokens[CATEGORY_OF[parsed[1]]]
+                if self.settling and len(self.tokens) < 3:  # one of three taken back before the declaration
+                    self.settling = False
+                    return [cancel_timer(SETTLE)]
             return []
         tag = inp.tag or ""
         if inp.reader == "hand":
@@ -176,7 +186,7 @@ class OnisagashiGame(Play):
 
     # -- declarations -------------------------------------------------------------
     def _turn(self) -> list[Event]:
-        self.tokens, self.raised = {}, []
+        self.tokens, self.raised, self.settling = {}, [], False
         return [event("turn", seat=self.turn_seat), say(TABLE, "turn", seat=self.turn_seat)]
 
     def _declare_token(self, card: str, t: float) -> list[Event]:
@@ -195,17 +205,35 @@ class OnisagashiGame(Play):
             # does not count") told the table the declarer holds that card (issue 34).  It is
             # named like any other; only the declarer hears, in its earphone, that it does
             # not count, and takes it back as one changes one's mind.
-            return [*refusal(d, f"seat {d} may not declare a card it holds", "own-card"),
-                    say(TABLE, "token", card=card_tag(card))]
+            out = [*refusal(d, f"seat {d} may not declare a card it holds", "own-card"),
+                   say(TABLE, "token", card=card_tag(card))]
+            if len(self.tokens) == 2 and not self.settling:  # a third token: the settle runs as for any
+                self.settling = True
+                out.append(set_timer(SETTLE, t + float(self.opts["settle"])))
+            return out
         self.tokens[g] = card
         if len(self.tokens) < 3:
             return [say(TABLE, "token", card=card_tag(card))]
+        # The third token is named like the others and the declaration said a moment later
+        # (`settle`), not on its scan: an own card, answered in the declarer's earphone alone,
+        # is then taken back in that moment as a change of mind is, and no missing
+        # declaration after a third token shows which token it was (issue 34).
+        out = [say(TABLE, "token", card=card_tag(card))]
+        if self.settling:  # an own card still lies there: this settle's end will find three tokens
+            out.append(cancel_timer(SETTLE))
+        self.settling = True
+        return out + [set_timer(SETTLE, t + float(self.opts["settle"]))]
+
+    def _declare(self, t: float) -> list[Event]:
+        """Three tokens lay on the field through the settle: the declaration and who has."""
+        self.settling = False
+        d = self.turn_seat
         cards = tuple(self.tokens[i] for i in range(3))
         have = frozenset(s for s in self.hands if s != d and self.hands[s] & set(cards))
         self.history.append(Declaration(d, cards, have))  # type: ignore[arg-type]
         self.declared()
         tags = [card_tag(c) for c in cards]
-        out = [event("declare", seat=d, cards=list(cards)), say(TABLE, "declare", seat=d, cards=tags),
+        out = [cancel_timer(SETTLE), event("declare", seat=d, cards=list(cards)), say(TABLE, "declare", seat=d, cards=tags),
                event("answers", seat=d, cards=list(cards), have=sorted(have))]
         out.append(say(TABLE, "have", seats=sorted(have)) if have else say(TABLE, "nobody"))
         out.append(say(TABLE, "raise-invite"))  # the window is open: said, not only timed
@@ -358,6 +386,8 @@ class OnisagashiGame(Play):
         return self._raise(seat)
 
     def console_next(self, t: float) -> list[Event]:
+        if self.state == "declaring" and len(self.tokens) == 3:  # the referee calls the declaration now
+            return self._declare(t)
         if self.state != "window":
             return [error("next: there is no raise-hand window open")]
         return self._close_window(t)

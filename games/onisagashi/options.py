@@ -12,5 +12,7 @@ OPTIONS = Options(
     whole("target", None, "points that end the game", low=1, optional=True),
     seat("first", 1, "the seat that declares first"),
     number("raise_window", 8.0, "seconds the raise-hand window stays open", low=0.001),
+    number("settle", 3.0, "seconds three declaration tokens lie on the field before the declaration is said",
+           low=0.001),
 )
 DEFAULTS = OPTIONS.defaults

@@ -38,6 +38,8 @@ from . import machine
 from .machine import PhaseModel
 from .pieces import BY_TAG, HAND_SIZE, TAGS, Kind, Piece, Suit, hand_points
 
+_new_object = object.__new__
+
 BASKET = 0
 FIELD = -1
 SCORINGS = ("normal", "competition")
@@ -148,7 +150,9 @@ class TridentGame(PhaseModel, Play):
     # The say is built here as `say_params` builds it, without its call: a
     # Trident input says two phrases on average.
     def _announce(self, key: str, **params: Any) -> None:
-        self._out.append(new_event("say", {"to": TABLE, "key": key, "params": params}))
+        ev = _new_object(Event)  # new_event inline: the dearest part of a say was the call
+        ev.type, ev.fields = "say", {"to": TABLE, "key": key, "params": params}
+        self._out.append(ev)
 
     def _tell(self, seat: int, key: str, **params: Any) -> None:
         ears = self._ears
@@ -169,8 +173,10 @@ class TridentGame(PhaseModel, Play):
         self.where[tag] = seat
         self.basket_count -= 1
         ear = self._ears.get(seat) or seat_audience(seat)
-        self._out += (new_event("draw", {"seat": seat, "tag": tag, "private": ear}),
-                      new_event("say", {"to": ear, "key": "drawn", "params": {"piece": tag}}))
+        drew, told = _new_object(Event), _new_object(Event)  # new_event inline, twice
+        drew.type, drew.fields = "draw", {"seat": seat, "tag": tag, "private": ear}
+        told.type, told.fields = "say", {"to": ear, "key": "drawn", "params": {"piece": tag}}
+        self._out += (drew, told)
         if before == 0:  # only a hand now of one piece can need a new declaration: no call otherwise
             self._hand_size_changed(seat, before)
 
@@ -327,11 +333,14 @@ class TridentGame(PhaseModel, Play):
         self.where[p.tag] = FIELD
         self.field.append(p.tag)
         self.agreed.clear()
-        self._out.append(new_event("play", {"seat": seat, "tag": p.tag}))
         if p.kind is Kind.SPECIAL2:
+            self._out.append(new_event("play", {"seat": seat, "tag": p.tag}))
             self._announce("field-unknown", piece=p.tag, effect=p.effect)
-        else:
-            self._announce("field-piece", piece=p.tag)
+        else:  # the play and its say built inline: nearly every play
+            played, said = _new_object(Event), _new_object(Event)
+            played.type, played.fields = "play", {"seat": seat, "tag": p.tag}
+            said.type, said.fields = "say", {"to": TABLE, "key": "field-piece", "params": {"piece": p.tag}}
+            self._out += (played, said)
         if before == 2:  # only a hand now of one piece can need a new declaration: no call otherwise
             self._hand_size_changed(seat, before)
         if p.sets_suit is not None:
@@ -391,8 +400,10 @@ class TridentGame(PhaseModel, Play):
 
     def _start_turn(self) -> None:
         self.has_drawn = False
-        self._out.append(new_event("turn", {"seat": self.turn}))
-        self._announce("turn", seat=self.turn)
+        turn, said = _new_object(Event), _new_object(Event)  # new_event and _announce inline
+        turn.type, turn.fields = "turn", {"seat": self.turn}
+        said.type, said.fields = "say", {"to": TABLE, "key": "turn", "params": {"seat": self.turn}}
+        self._out += (turn, said)
 
     # -- penalties and the end -------------------------------------------------
     def _wrong(self, seat: int, why: str) -> None:

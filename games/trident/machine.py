@@ -151,9 +151,9 @@ _BINDINGS: dict[type, list[tuple[str, Any, tuple[Any, ...], tuple[Any, ...]] | t
 
 
 def _learn(model: PhaseModel) -> list[tuple[str, Any, tuple[Any, ...], tuple[Any, ...]] | tuple[str, Any]] | None:
-    """Bind `model` the machine's way and note what that set, so the next
-    game of its class gets the same bindings without the machine's per-state
-    and per-trigger bookkeeping (~40 us a game, a replay's or an undo's cost)."""
+    """Bind `model` the machine's way and note what that set, so the
+    model's class can hold the same bindings once for all its games
+    (the machine's per-state and per-trigger bookkeeping is ~40 us a game)."""
     before = dict(vars(model))
     MACHINE.add_model(model, initial="dealing")
     MACHINE.remove_model(model)
@@ -173,26 +173,63 @@ def _learn(model: PhaseModel) -> list[tuple[str, Any, tuple[Any, ...], tuple[Any
     return out
 
 
+class _ModelBound:
+    """A binding the machine makes per model (`partial(func, *head, model, *tail)`),
+    held once by the model's class: a game reads it as the machine's own."""
+
+    __slots__ = ("func", "head", "tail")
+
+    def __init__(self, func: Any, head: tuple[Any, ...], tail: tuple[Any, ...]) -> None:
+        self.func, self.head, self.tail = func, head, tail
+
+    def __get__(self, model: Any, owner: type | None = None) -> Any:
+        if model is None:
+            return self
+        return partial(self.func, *self.head, model, *self.tail)
+
+
+def _trigger(name: str) -> Any:
+    def fire(model: PhaseModel) -> bool:
+        return step(model, name)
+    fire.__name__ = fire.__qualname__ = name
+    return fire
+
+
+def _bind_class(cls: type, bindings: list[tuple[str, Any, tuple[Any, ...], tuple[Any, ...]] | tuple[str, Any]]) -> None:
+    """Put the machine's bindings and the triggers (by `step`) on the class itself."""
+    for binding in bindings:
+        if len(binding) == 4:
+            name, func, head, tail = binding
+            setattr(cls, name, _ModelBound(func, head, tail))
+    for trigger in TRIGGERS:
+        setattr(cls, trigger, _trigger(trigger))
+
+
 def attach(model: PhaseModel) -> None:
     """Give a new game the shared machine's triggers, in the `dealing` phase,
-    without the machine keeping a reference to it; the triggers go by `step`."""
+    without the machine keeping a reference to it; the triggers go by `step`.
+
+    The bindings live on the game's class, learned from its first game: a
+    game holds only its phase, so binding it is one store, and a game holds
+    no reference to itself (bindings per game made each game a reference
+    cycle, left for the garbage collector rather than freed when dropped)."""
     cls = type(model)
     if cls not in _BINDINGS:
-        _BINDINGS[cls] = _learn(model)
-    else:
-        bindings = _BINDINGS[cls]
-        if bindings is None:
-            MACHINE.add_model(model, initial="dealing")
-            MACHINE.remove_model(model)
-        else:
-            for binding in bindings:
-                if len(binding) == 2:
-                    setattr(model, binding[0], binding[1])
-                else:
-                    name, func, head, tail = binding
-                    setattr(model, name, partial(func, *head, model, *tail))
-    for trigger in TRIGGERS:
-        setattr(model, trigger, partial(step, model, trigger))
+        learned = _BINDINGS[cls] = _learn(model)
+        if learned is not None:
+            for name in [*(b[0] for b in learned if len(b) == 4), *TRIGGERS]:
+                vars(model).pop(name, None)  # the class holds it now
+            _bind_class(cls, learned)
+    bindings = _BINDINGS[cls]
+    if bindings is None:  # bindings of another shape: the machine's way, per game
+        MACHINE.add_model(model, initial="dealing")
+        MACHINE.remove_model(model)
+        for trigger in TRIGGERS:
+            setattr(model, trigger, partial(step, model, trigger))
+        return
+    for binding in bindings:
+        if len(binding) == 2:
+            setattr(model, binding[0], binding[1])
 
 
 def mermaid() -> str:

@@ -72,6 +72,23 @@ class Temper:
 HUMAN = Temper(misremember=0.03, forget_suit=0.06, miss_trident=0.15, impatience=0.004, straight_to_field=0.1)
 
 
+def shuffled(pieces: list[str], rng: random.Random) -> list[str]:
+    """`rng.shuffle(pieces)`, draw for draw (a test holds the two equal): the
+    Fisher-Yates swaps with each index drawn straight from `getrandbits`, as
+    `random` draws it (k bits, again while not below the bound), without the
+    two Python calls `shuffle` makes per piece, the largest part of a bot
+    game's set-up."""
+    getrandbits = rng.getrandbits
+    for i in range(len(pieces) - 1, 0, -1):
+        bound = i + 1
+        k = bound.bit_length()
+        j = getrandbits(k)
+        while j >= bound:
+            j = getrandbits(k)
+        pieces[i], pieces[j] = pieces[j], pieces[i]
+    return pieces
+
+
 @dataclass
 class World:
     """The physical table: follows the controller's events like pieces follow hands."""
@@ -85,8 +102,7 @@ class World:
     over: bool = False
 
     def __post_init__(self) -> None:
-        self.basket = sorted(TAGS)
-        self.rng.shuffle(self.basket)
+        self.basket = shuffled(sorted(TAGS), self.rng)
         self.hands = {s: [] for s in range(1, self.players + 1)}
 
     def top(self) -> str | None:
@@ -100,7 +116,7 @@ class World:
 
     def follow(self, ev: Mapping[str, Any]) -> None:
         kind = ev["type"]
-        if kind == "draw":
+        if kind == "draw":  # done inline by `TridentSimulation.observe`: change both alike
             basket, tag = self.basket, ev["tag"]
             if basket and basket[-1] == tag:  # nearly always the top: no scan of the whole basket
                 basket.pop()
@@ -214,6 +230,7 @@ class Bot(Follows):
                 self.want_trident = False
 
     def _new_turn(self, seat: int) -> None:
+        # Up to the return: what `TridentSimulation.observe` does inline for another seat's turn.
         self.turn = seat
         self.drawn = False
         self.agreed = self.want_agree = False
@@ -286,18 +303,22 @@ class Bot(Follows):
 
     def _believed_legal(self, hand: Sequence[str]) -> list[str]:
         suit = self.suit or self.rng.choice(SUITS)  # forgotten: a guess
-        out = []
+        out: list[str] = []
+        memory, several = self.memory, len(hand) > 1
+        if self.pending:  # only an answer to the attack, and never the last piece
+            if several:
+                for tag in hand:
+                    if memory.get(tag) in ANSWERS:  # an unheard piece (None) is no answer
+                        out.append(tag)
+            return out
         for tag in hand:
-            h = self.memory.get(tag)
+            h = memory.get(tag)
             if h is None:
                 continue
-            if self.pending:
-                if h in ANSWERS and len(hand) > 1:
-                    out.append(tag)
-            elif h in BASIC:
+            if h in BASIC:
                 if h == suit:
                     out.append(tag)
-            elif len(hand) > 1:
+            elif several:
                 out.append(tag)
         return out
 
@@ -325,6 +346,11 @@ class Bot(Follows):
         return {"reader": "field", "tag": tag}
 
 
+#: What `Bot.hear` is handed for an event it reads no hand for (all but a play and a rotation).
+NO_HAND: tuple[str, ...] = ()
+#: The event types `Bot.hear` acts on without looking at the hand.
+_HANDLESS = Bot.HEARS - {"play", "rotate"}
+
 #: What `observe` routes by: the event types the table follows and those bots hear,
 #: the speaker's lines that move the table, the earphone's that bots act on.
 _ROUTES = (World.FOLLOWS, Bot.HEARS, World.SPEAKER_KEYS, Bot.EARPHONE_KEYS)
@@ -348,7 +374,7 @@ class TridentSimulation:
         self.steps = 0
         self.step_cap = step_cap
         self.errors_in_a_row = 0
-        self._ears: dict[str, Sequence[Bot]] = {}
+        self._ears: dict[str, tuple[tuple[Bot, bool], ...]] = {}
         self._speaker_ears: tuple[Bot, ...] = ()
         self._listeners: tuple[tuple[Bot, bool], ...] = ()
         self._seated_bots: tuple[tuple[int, Bot, bool], ...] = ()
@@ -362,18 +388,22 @@ class TridentSimulation:
     def _seated(self) -> None:
         """Who hears what, worked out once per seating rather than once per event."""
         everyone = tuple(self.bots.values())
-        #: audience name -> the bots who hear it (the table: everyone; a seat: its bot)
-        self._ears = {TABLE: everyone}
-        self._ears.update((seat_audience(s), (b,)) for s, b in self.bots.items())
-        self._speaker_ears = tuple(b for b in everyone if b.HEARS_SPEAKER)
         #: Every bot, and whether it hears as `Bot.hear` does: such a bot acts on a
         #: public move ("play", "draw") only when it is its own, and on a turn only
-        #: through `_new_turn`, so `observe` skips the call that would do nothing.
+        #: through `_new_turn`, so `observe` skips the call that would do nothing;
+        #: and it looks at its hand only for a play or a rotation (`_HANDLESS`), so
+        #: it is handed no copy of it for the other events.
         self._listeners = tuple((b, type(b).hear is Bot.hear) for b in everyone)
+        #: audience name -> (bot, plain) of the bots who hear it (the table: everyone; a seat: its bot)
+        self._ears = {TABLE: self._listeners}
+        self._ears.update((seat_audience(s), ((b, type(b).hear is Bot.hear),)) for s, b in self.bots.items())
+        self._speaker_ears = tuple(b for b in everyone if b.HEARS_SPEAKER)
         #: (seat, bot, whether it acts off turn as `Bot.off_turn_action` does): such a
         #: bot with no wish, no debt and its hand all heard has nothing to do off turn,
         #: which `next_input` sees without the call (nearly every bot on every input).
-        self._seated_bots = tuple((s, b, type(b).off_turn_action is Bot.off_turn_action)
+        #: Such a bot also plays out of turn as `Bot.impatient_play` does, which `next_input` inlines.
+        self._seated_bots = tuple((s, b, type(b).off_turn_action is Bot.off_turn_action
+                                   and type(b).impatient_play is Bot.impatient_play)
                                   for s, b in self.bots.items())
 
     def next_input(self) -> dict[str, Any] | None:
@@ -390,24 +420,34 @@ class TridentSimulation:
         if w.needs_field_piece and w.basket:
             return {"reader": "field", "tag": w.basket[-1]}
         hands, seated = w.hands, self._seated_bots
+        chooser = None  # the first seat naming a suit: it acts once no bot acts off turn
         for seat, bot, plain in seated:
+            if bot.choosing and chooser is None:
+                chooser = seat, bot
             if plain and bot.all_heard and not (bot.want_trident or bot.want_agree or bot.owed):
                 continue  # `off_turn_action` would return None
             action = bot.off_turn_action(tuple(hands[seat]), len(w.basket))
             if action:
                 return self._placed(action)
-        for seat, bot, _ in seated:
-            if bot.choosing:
-                return bot.choose(tuple(hands[seat]))
+        if chooser is not None:
+            return chooser[1].choose(tuple(hands[chooser[0]]))
         turn = self._listeners[0][0].turn
-        for seat, bot, _ in seated:
+        for seat, bot, plain in seated:
             if seat != turn:
+                if plain:  # `Bot.impatient_play` inline: one draw per seat with pieces, no copy of the hand
+                    hand = hands[seat]
+                    if hand and bot.rng.random() < bot.temper.impatience:
+                        return bot._field(bot.rng.choice(hand))
+                    continue
                 action = bot.impatient_play(tuple(hands[seat]))
                 if action:
                     return action
         if turn is None:
             return {"console": "stop"}
-        return self._placed(self.bots[turn].turn_action(tuple(w.hands[turn]), len(w.basket)))
+        action = self.bots[turn].turn_action(tuple(w.hands[turn]), len(w.basket))
+        if action.get("tag") == BASKET_TOP:  # `_placed`, inline: once an input
+            action["tag"] = w.basket[-1]
+        return action
 
     def _placed(self, action: dict[str, Any]) -> dict[str, Any]:
         """A bot's line as the table plays it: `BASKET_TOP` becomes the top piece's tag
@@ -419,6 +459,7 @@ class TridentSimulation:
     def observe(self, events: Sequence[Mapping[str, Any]]) -> None:
         refused = False
         world = self.world
+        hands = world.hands
         ears, speaker_ears = self._ears, self._speaker_ears
         follows, hears, speaker_keys, earphone_keys = _ROUTES  # one load, not four
         for ev in events:
@@ -429,43 +470,54 @@ class TridentSimulation:
                     if ev["key"] in speaker_keys:
                         world.follow(ev)
                     for bot in speaker_ears:
-                        bot.hear(ev, tuple(world.hands[bot.seat]))
+                        bot.hear(ev, tuple(hands[bot.seat]))
                     continue
                 key = ev["key"]
                 if key in earphone_keys or key.startswith("wrong-"):  # the only lines `hear` acts on
-                    for bot in ears.get(to if type(to) is str else str(to), ()):
-                        bot.hear(ev, tuple(world.hands[bot.seat]))
+                    for bot, plain in ears.get(to if type(to) is str else str(to), ()):
+                        bot.hear(ev, NO_HAND if plain else tuple(hands[bot.seat]))
                 continue
-            if kind in follows:
+            if kind == "draw":  # `World.follow` of a draw, inline (the commonest event)
+                basket, tag = world.basket, ev["tag"]
+                if basket and basket[-1] == tag:
+                    basket.pop()
+                else:
+                    basket.remove(tag)
+                hands[ev["seat"]].append(tag)
+            elif kind in follows:
                 world.follow(ev)
+                hands = world.hands  # a rotation moves the hands
             elif kind == "error":
                 refused = True
             if kind in hears:
                 private = ev.get("private", TABLE)
                 if type(private) is not str:  # a group's secret: `ears` works out who
                     for bot in self.ears(ev):
-                        bot.hear(ev, tuple(world.hands[bot.seat]))
+                        bot.hear(ev, tuple(hands[bot.seat]))
                     continue
                 if private != TABLE:  # one seat's (or the referee's): `ears`' rule, inline
-                    for bot in ears.get(private, ()):
-                        bot.hear(ev, tuple(world.hands[bot.seat]))
+                    for bot, plain in ears.get(private, ()):
+                        bot.hear(ev, NO_HAND if plain and kind in _HANDLESS else tuple(hands[bot.seat]))
                     continue
                 # a public event: every bot may know it
                 if kind == "turn":
                     seat = ev["seat"]
                     for bot, plain in self._listeners:
-                        if plain:
+                        if not plain:
+                            bot.hear(ev, tuple(hands[bot.seat]))
+                        elif bot.seat == seat:
                             bot._new_turn(seat)
-                        else:
-                            bot.hear(ev, tuple(world.hands[bot.seat]))
+                        else:  # `_new_turn` for another seat's turn, inline
+                            bot.turn = seat
+                            bot.drawn = bot.agreed = bot.want_agree = False
                 elif kind == "play" or kind == "draw":
                     seat = ev.get("seat")
                     for bot, plain in self._listeners:
                         if not plain or bot.seat == seat:
-                            bot.hear(ev, tuple(world.hands[bot.seat]))
+                            bot.hear(ev, tuple(hands[bot.seat]))
                 else:
-                    for bot in ears[TABLE]:
-                        bot.hear(ev, tuple(world.hands[bot.seat]))
+                    for bot, plain in self._listeners:
+                        bot.hear(ev, NO_HAND if plain and kind in _HANDLESS else tuple(hands[bot.seat]))
         self.errors_in_a_row = self.errors_in_a_row + 1 if refused else 0
 
     def ears(self, ev: Mapping[str, Any]) -> Sequence[Bot]:
@@ -473,11 +525,12 @@ class TridentSimulation:
         worked out once per event rather than once per bot (the bots' share of
         a simulated game was mostly this check)."""
         if ev["type"] == "say":
-            return self._ears.get(str(ev.get("to")), ())
+            return [bot for bot, _ in self._ears.get(str(ev.get("to")), ())]
         private = ev.get("private", TABLE)
         if type(private) is str:
-            return self._ears.get(private, ())
+            return [bot for bot, _ in self._ears.get(private, ())]
+        everyone = [bot for bot, _ in self._ears[TABLE]]
         names = audiences_of(private)
         if TABLE in names:
-            return self._ears[TABLE]
-        return [bot for bot in self._ears[TABLE] if seat_audience(bot.seat) in names]
+            return everyone
+        return [bot for bot in everyone if seat_audience(bot.seat) in names]

@@ -7,9 +7,10 @@ from __future__ import annotations
 
 import statistics
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from kikimimi import confidence
 from kikimimi import duel as duels
 from kikimimi.plot import bars, histogram
 from kikimimi.tuning import Ask, Log, Report, Row, Script, Trial
@@ -37,13 +38,25 @@ def game_stats(script: Script, log: Log) -> dict[str, Any]:
     }
 
 
-def report(stats: list[dict[str, Any]], players: int) -> str:
+def report(rows: Sequence[Row], players: int) -> str:
+    """The text of `kikimimi sim trident --games N`: every rate of a seat with
+    Wilson's 95 % interval (kikimimi/confidence.py, as the designer's page)."""
+    stats = [s for _, s in rows]
     n = len(stats)
     if not n:
         return "no games played"
     lines = [f"The Trident: {n} bot games, {players} players"]
     wins = Counter(s["winner"] for s in stats)
-    lines.append("win rate by seat: " + ", ".join(f"seat {k} {wins[k] / n:.1%}" for k in range(1, players + 1)))
+    lines.append("win rate by seat (95 % interval): "
+                 + ", ".join(f"seat {k} {confidence.rate(wins[k], n).percent()}" for k in range(1, players + 1)))
+    firsts = Counter(int(trial.options.get("first", 1)) for trial, _ in rows)
+    if len(firsts) > 1:  # the first player rotated: the edge of a place in the turn order, apart from a chair's
+        places = Counter((s["winner"] - int(trial.options.get("first", 1))) % players + 1
+                         for trial, s in rows if s["winner"] is not None)
+        lines.append("win rate by place in turn order (1 plays first; the first player rotates with the seed): "
+                     + ", ".join(f"{k}. {confidence.rate(places[k], n).percent()}" for k in range(1, players + 1)))
+    else:
+        lines.append(f"the first player: seat {next(iter(firsts))} in every game")
     reasons = Counter(s["reason"] for s in stats)
     lines.append("endings: " + ", ".join(f"{r} {c / n:.1%}" for r, c in sorted(reasons.items())))
     lines.append(f"crash rate: {reasons['crash'] / n:.1%}")
@@ -85,6 +98,15 @@ class TridentReport(Report):
 
     duels = SEARCH
 
+    def trials(self, ask: Ask) -> Iterable[Trial]:
+        """Each seed's game with the first player that seed deals (`deal`, as the
+        designer's page plays it), so the first player's edge is measured; a duel,
+        or `--option first=N`, keeps its own."""
+        if ask.bot in self.duels or "first" in ask.options:
+            return super().trials(ask)
+        return [Trial(s, ask.players, self.deal(s, ask.players, ask.options), ask.bot)
+                for s in range(ask.seed, ask.seed + ask.games)]
+
     def figures(self, trial: Trial, script: Script, log: Log) -> dict[str, Any]:
         return game_stats(script, log)
 
@@ -96,7 +118,7 @@ class TridentReport(Report):
     def text(self, rows: Sequence[Row], ask: Ask) -> str:
         if ask.bot in SEARCH:
             return duel(rows, ask)[0]
-        return report([stats for _, stats in rows], ask.players)
+        return report(rows, ask.players)
 
     def plot(self, rows: Sequence[Row], path: str) -> str:
         if any(trial.label == duels.CONTENDER for trial, _ in rows):

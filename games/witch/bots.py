@@ -300,13 +300,24 @@ class WitchSimulation:
             self.phase = "day"
             self.queue.clear()
             order = self._order(self.alive)
-            together = self.opts["day_acts"] == "together"
-            self.queue.extend([("silence" if together else "power", s) for s in order]
-                              + [("speak", s) for s in order])
+            together = self.opts["day_acts"] in ("together", "acts")
+            at_calls = self.opts["day_acts"] == "together"  # silence and ballots only at calls all answer
+            if not at_calls:
+                self.queue.extend(("silence" if together else "power", s) for s in order)
+            self.queue.extend(("speak", s) for s in order)
             if self.style.startswith("reason"):  # a second turn: answer the claims heard in the first
                 self.queue.extend(("answer", s) for s in order)
-            for s in self._order(self.alive):  # together: every seat's day act, then its ballot
+            if at_calls:  # the talk done: a silence call, then the referee's `next` calls the vote
+                self.queue.append(("silencecall", 0))
+            for s in [] if at_calls else self._order(self.alive):  # together: every seat's day act, then its ballot
                 self.queue.extend([("act", s), ("vote", s)] if together else [("vote", s)])
+        elif key == "silence-call":
+            self.queue.extend(("hush", s) for s in self._order(self.alive))
+        elif key == "vote-now-all":
+            for s in self._order(self.alive):
+                self.queue.extend([("act", s), ("vote", s)])
+        elif key == "last-word":
+            self.queue.extend(("vote", s) for s in self._order(self.alive))
         elif key == "revote":
             self.queue.clear()
             self.queue.extend(("vote", s) for s in self._order(self.alive))
@@ -333,6 +344,8 @@ class WitchSimulation:
         return {"console": "next" if self.idle < 50 else "stop", "dt": 1.0}
 
     def _act(self, what: str, seat: int) -> dict[str, Any] | None:
+        if what == "silencecall":  # the referee's
+            return {"console": "silencecall"}
         bot = self.bots[seat]
         hand = {"reader": "hand", "seat": seat}
         if what == "card":
@@ -356,6 +369,8 @@ class WitchSimulation:
             return self._power(seat, bot)
         if what == "silence":
             return self._silence(seat, bot)
+        if what == "hush":  # a silence call: every seat answers, SILENCE or PASS
+            return self._silence(seat, bot) or {"console": f"nosilence {seat}"}
         if what == "act":
             return self._day_act(seat, bot)
         return None

@@ -26,10 +26,14 @@ from .rules import OPTIONS
 class WitchEar(EarBot):
     """One seat: `BotSeat`'s reasoning, and a list of what the speaker has asked of it."""
 
-    def __init__(self, seat: int, players: int, rng: random.Random, together: bool = True):
+    def __init__(self, seat: int, players: int, rng: random.Random, day_acts: str = "together"):
         self.seat = seat
-        #: `day_acts` together: the powers wait for the vote's call, where every seat acts.
-        self.together = together
+        #: `day_acts` together or acts: the powers wait for the vote's call, where every seat acts.
+        self.together = day_acts in ("together", "acts")
+        #: `day_acts` together: silence and ballots too are made only at calls every seat answers.
+        self.at_calls = day_acts == "together"
+        #: The ballot this seat scanned early (`day_acts` acts: a ballot whenever it likes).
+        self.early: int | None = None
         self.mind = BotSeat(seat, players, "reason", rng)
         self.rng = rng
         self.todo: list[str] = []
@@ -47,9 +51,17 @@ class WitchEar(EarBot):
         elif key == "prologue":
             self.todo = ["ok"]
         elif key == "day":
+            self.early = None
             self.todo = ["speak"] if self.together else ["power", "speak"]
-        elif key == "vote-now-acts":  # the same motions for every seat: a day act, then the ballot
-            self.todo = [t for t in self.todo if t != "vote"] + ["act", "vote"]
+            if not self.at_calls:  # the old rules: silence is scanned by whoever chooses it, when it likes
+                self.todo += ["silence", "early-vote"] if self.together else ["silence"]
+        elif key == "silence-call":  # every seat answers, SILENCE or PASS, whatever its role
+            self.todo.append("hush")
+        elif key in ("vote-now-acts", "vote-now-all"):  # the same motions for every seat: a day act, then the ballot
+            self.todo = [t for t in self.todo if t not in ("vote", "early-vote")] + [
+                "act", "change" if key == "vote-now-acts" else "vote"]
+        elif key == "last-word":  # every seat scans once more: the same seat keeps the ballot
+            self.todo.append("vote")
         elif key in ("vote-now", "revote"):
             self.todo = [t for t in self.todo if t != "vote"] + ["vote"]
         elif key == "night":
@@ -75,7 +87,22 @@ class WitchEar(EarBot):
         if what == "speak":
             return {"console": f"speak {me} {mind.speech()}", "dt": 3.0}
         if what == "vote":
-            return {"reader": "hand", "tag": f"seat:{mind.vote()}", "dt": 1.5}
+            return {"reader": "hand", "tag": f"seat:{mind.vote()}", "dt": ACT_SECONDS}
+        if what == "hush":  # the answer's timing is drawn alike for every seat; only the tag differs
+            silent = bool(mind.others()) and self.rng.random() < SILENCE_CHANCE
+            return {"reader": "hand", "tag": "cmd:silence" if silent else "cmd:pass", "dt": ACT_SECONDS}
+        if what == "silence":  # the old rules: only a seat that chooses silence scans
+            if mind.others() and self.rng.random() < SILENCE_CHANCE:
+                return {"reader": "hand", "tag": "cmd:silence", "dt": ACT_SECONDS}
+            return None
+        if what == "early-vote":  # the old rules: a ballot after its talk, changed at the call if its mind did
+            self.early = mind.vote()
+            return {"reader": "hand", "tag": f"seat:{self.early}", "dt": ACT_SECONDS}
+        if what == "change":
+            now = mind.vote()
+            if self.early == now:
+                return None
+            return {"reader": "hand", "tag": f"seat:{now}", "dt": ACT_SECONDS}
         if what == "night":
             return {"reader": "hand", "tag": f"seat:{mind.night_target()}", "dt": 2.0}
         if what == "power":
@@ -108,16 +135,24 @@ class WitchEar(EarBot):
         return {"reader": "hand", "tag": tag, "dt": ACT_SECONDS}
 
 
-#: Seconds before each scan of a day act (the same for every seat).
+#: Seconds before each scan of a day act, a ballot or a silence answer (the same for every seat).
 ACT_SECONDS = 1.5
+#: How often an ear seat chooses silence (at a silence call, or under the old rules by itself).
+SILENCE_CHANCE = 0.4
 
 #: The speaker's ear: when no seat has anything left to do by day, the vote is called.
-REFEREE = Call("next", frozenset({"day", "prologue"}), frozenset({"night", "vote-now", "vote-now-acts", "game-over"}))
+REFEREE = Call("next", frozenset({"day", "prologue"}),
+               frozenset({"night", "vote-now", "vote-now-acts", "vote-now-all", "game-over"}))
+#: With every motion at a call: when the talk has died down, a silence call first (and again
+#: after one that took an hour: silence can come again the same day), then the vote.
+SILENCE_CALL = Call("silencecall", frozenset({"day", "silence"}),
+                    frozenset({"silence-call", "vote-now-all", "night", "game-over"}))
 
 
 def ear_simulation(seed: int, players: int, options: Mapping[str, Any], bot: str | None = None) -> EarTable:
     rng = random.Random(seed)
     world = DealtCards("witch:role", OPTIONS.parse(players, options)["roles"], rng)
-    together = OPTIONS.parse(players, options)["day_acts"] == "together"
-    seats = [WitchEar(s, players, random.Random(seed * 1000 + s), together) for s in range(1, players + 1)]
-    return EarTable("witch", world, [*seats, RefereeEar(REFEREE)])
+    day_acts = OPTIONS.parse(players, options)["day_acts"]
+    seats = [WitchEar(s, players, random.Random(seed * 1000 + s), day_acts) for s in range(1, players + 1)]
+    calls = (SILENCE_CALL, REFEREE) if day_acts == "together" else (REFEREE,)
+    return EarTable("witch", world, [*seats, RefereeEar(*calls)])

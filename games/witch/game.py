@@ -47,7 +47,10 @@ class WitchGame(Talk, HiddenRoleGame):
                 "console_exorcise"),
         Command("silence SEAT", "seat SEAT chooses silence", "console_silence"),
         Command("pass SEAT TARGET", "seat SEAT's day act is PASS (then TARGET's token, which does nothing)",
-                "console_pass"))
+                "console_pass"),
+        Command("silencecall", "a silence call: every living seat scans SILENCE or PASS (day_acts together)",
+                "console_silencecall"),
+        Command("nosilence SEAT", "seat SEAT answers the silence call with PASS", "console_nosilence"))
 
     def __init__(self, players: int, options: Mapping[str, Any] | None = None):
         super().__init__(players, options)
@@ -73,6 +76,10 @@ class WitchGame(Talk, HiddenRoleGame):
         self.findings: dict[int, list[tuple[int, str]]] = {}
         self.fired: Counter[str] = Counter()
         self._tonight: int | None = None  # the exorcism that happens tonight
+        self.acted: set[int] = set()  # the seats that made today's day act (`day_acts` together or acts)
+        self.hush: dict[int, bool] | None = None  # the open silence call's answers (seat -> chose silence)
+        self.confirmed: set[int] = set()  # the seats that scanned their last word this round
+        self.last_word = False  # every act and ballot of this round is in: the last word is called
 
     # -- start and the day before ------------------------------------------------
     def start(self, t: float) -> list[Event]:
@@ -105,7 +112,8 @@ class WitchGame(Talk, HiddenRoleGame):
                                           grace=self.opts["overrun"]) for s in alive}
         self.votes = [Vote.open(alive)]
         self.talk_over, self.silenced, self.armed, self.advised, self.mark = False, set(), {}, {}, None
-        self.acted: set[int] = set()  # the seats that made today's day act (`day_acts` together)
+        self.acted = set()
+        self.hush, self.confirmed, self.last_word = None, set(), False
         self.silence_due = False
         length = self.opts["day_minutes"]  # the dawn line says this table's day, not the seed's 12 hours
         out.append(say(TABLE, "day", day=day, alive=len(alive), hours=length // 60) if length % 60 == 0
@@ -157,25 +165,62 @@ class WitchGame(Talk, HiddenRoleGame):
 
     def _vote(self, seat: int, target: int, t: float) -> list[Event]:
         vote = self.votes[-1]
+        if self.at_calls:
+            why_not = self._not_now_ballot(seat, vote)
+            if why_not:
+                return refusal(seat, why_not[0], why_not[1], seat=target)
         why = vote.refusal(seat, target)
         if why:
             return refusal(seat, "that vote is not allowed", why, seat=target)
         vote.cast(seat, target)
-        out = [say(seat_audience(seat), "voted", seat=target)]
-        return out + self._count_if_done(t)
+        key = "voted"
+        if self.at_calls and self.last_word:
+            self.confirmed.add(seat)
+            key = "ballot-final"
+        elif self.at_calls:
+            key = "voted-call"
+        return [say(seat_audience(seat), key, seat=target)] + self._count_if_done(t)
+
+    def _not_now_ballot(self, seat: int, vote: Vote) -> tuple[str, str] | None:
+        """With every motion at a call (docs/witch.md, "the same motions for silence and
+        ballots"): a ballot is one seat token in the vote call (the first round: once the talk
+        is over; a revote: from its call), and a change is only the last word, one more seat
+        token every seat scans once.  A scan at any other time, or a second one, would be a
+        motion the others do not make."""
+        if vote.round == 1 and not self.talk_over:
+            return "ballots are cast at the vote call", "vote-at-call"
+        if self.last_word:
+            return ("your ballot is final", "ballot-final-done") if seat in self.confirmed else None
+        if seat in vote.ballots:
+            return "one ballot now; you may change it at the last word", "ballot-cast"
+        return None
 
     @property
     def together(self) -> bool:
+        """Every living seat makes one day act a day (`day_acts` together or acts)."""
+        return self.opts["day_acts"] in ("together", "acts")
+
+    @property
+    def at_calls(self) -> bool:
+        """Every motion of the day is made in a call every living seat answers: silence at a
+        silence call, the day act and the ballot at the vote call, a change at the last word."""
         return bool(self.opts["day_acts"] == "together")
 
     def _count_if_done(self, t: float) -> list[Event]:
         """The count comes when every ballot is in and, with `day_acts` together, every
         living seat has made its day act (a last act must not be told by a count that
-        came before it)."""
+        came before it) and scanned its last word."""
         if not self.votes[-1].complete:
             return []
-        if self.together and not set(self.roster.alive()) <= self.acted:
+        alive = set(self.roster.alive())
+        if self.together and not alive <= self.acted:
             return []
+        if self.at_calls:
+            if not self.last_word:
+                self.last_word = True
+                return [event("last-word", round=self.votes[-1].round), say(TABLE, "last-word")]
+            if not alive <= self.confirmed:
+                return []
         return self._count(t)
 
     def _count(self, t: float) -> list[Event]:
@@ -191,7 +236,10 @@ class WitchGame(Talk, HiddenRoleGame):
             decision = decide(self.votes)
             if decision.seat is None and decision.how == "tie":
                 self.votes.append(Vote.open(self.roster.alive(), round=2))
+                self.confirmed, self.last_word = set(), False
                 out.append(say(TABLE, "revote", seats=vote.leaders()))
+                if self.at_calls:  # the motion expected of all: one ballot now, the last word after
+                    out.append(say(TABLE, "revote-call"))
                 if self.talk_over:  # no time left to talk: straight to the ballots
                     out.append(say(TABLE, "vote-now"))
                 return out
@@ -231,8 +279,16 @@ class WitchGame(Talk, HiddenRoleGame):
             return self._ready(seat, t)
         if self.phase != "day":
             return refusal(seat, f"cmd:{name} has no use in the {self.phase}", "not-now")
+        if self.at_calls and name in ("silence", "pass") and self.hush is not None and seat not in self.hush:
+            return self._answer_silence_call(seat, name == "silence", t)
         if name == "silence":
+            if self.at_calls:  # silence is chosen only where every living seat answers
+                why = "silence-answered" if self.hush is not None else "silence-at-call"
+                return refusal(seat, "silence is chosen at a silence call", why)
             return self._silence(seat, t)
+        if name in ("advise", "exorcise", "pass") and self.at_calls and not self.talk_over:
+            # The same window for all: the day acts are made at the vote call.
+            return refusal(seat, "day acts are made at the vote call", "act-at-call")
         if name in ("advise", "exorcise", "pass") and self.together:
             # Same motions (docs/witch.md): every living seat makes one day act a day, a
             # power or PASS, each a command tag and a seat token; the count waits for all.
@@ -254,6 +310,53 @@ class WitchGame(Talk, HiddenRoleGame):
             self.armed[seat] = name
             return [say(me, f"{name}-armed")]
         return refusal(seat, f"cmd:{name} has no use by day", "not-now")
+
+    # -- silence calls (`day_acts` together) ---------------------------------------------
+    def console_silencecall(self, t: float) -> list[Event]:
+        """The referee calls for silence (at a quiet table, or when a player asks aloud):
+        every living seat then scans SILENCE or PASS, and only the call's end is heard."""
+        if not self.at_calls:
+            return [error("silencecall: at this table silence is scanned freely (day_acts)", private=REFEREE)]
+        if self.phase != "day" or self.talk_over:
+            return [error("silencecall: only while the day's talk is on", private=REFEREE)]
+        if self.hush is not None:
+            return [error("silencecall: a silence call is open", private=REFEREE)]
+        self.hush = {}
+        return [event("silence-call", open=True), say(TABLE, "silence-call")]
+
+    def console_nosilence(self, t: float, seat: int) -> list[Event]:
+        return self._hand(seat, "cmd:pass", t)
+
+    def _answer_silence_call(self, seat: int, silent: bool, t: float) -> list[Event]:
+        """One seat's answer; at the last living seat's, the call closes: more than half chose
+        silence, the day loses its hour (and another call may come the same day).  The end
+        comes at the last answer whatever the answers were, so no scan shows a choice."""
+        assert self.hush is not None
+        self.hush[seat] = silent
+        out = [say(seat_audience(seat), "silence-noted" if silent else "silence-passed")]
+        alive = self.roster.alive()
+        if not set(alive) <= set(self.hush):
+            return out
+        chose = sum(1 for s in alive if self.hush[s])
+        self.hush = None
+        out.append(event("silence-call", open=False))
+        if 2 * chose <= len(alive):
+            return out + [say(TABLE, "silence-call-over")]
+        self.day_clock.shorten(self.opts["silence_minutes"])
+        self.fired["silence"] += 1
+        out += [event("silence", day_left=self.day_clock.left), say(TABLE, "silence", minutes=self.day_clock.left)]
+        return out + self._talk_check()
+
+    def _talk_check(self) -> list[Event]:
+        """The day's time is up: the speaker names the motion expected of all (with every motion
+        at a call, the whole vote call: act, ballot, last word; an open silence call ends)."""
+        out = super()._talk_check()
+        if not out or not self.together:
+            return out
+        self.hush = None
+        call = "vote-now-all" if self.at_calls else "vote-now-acts"
+        return [say(TABLE, call) if e.type == "say" and e.fields.get("key") in ("vote-now", "vote-now-acts") else e
+                for e in out]
 
     # -- nights ---------------------------------------------------------------------
     def _nightfall(self, t: float) -> list[Event]:
@@ -407,8 +510,12 @@ class WitchGame(Talk, HiddenRoleGame):
             out.append(line("hint-mic", seat=self._speaker()))
         if self.phase == "day":
             out.append(line("hint-day", minutes=self.day_clock.left, round=self.votes[-1].round))
-            if self.talk_over:
-                out.append(line("vote-now"))
+            if self.hush is not None:
+                out.append(line("silence-call"))
+            if self.at_calls and self.last_word:
+                out.append(line("last-word"))
+            elif self.talk_over:
+                out.append(line("vote-now-all" if self.at_calls else "vote-now"))
         elif self.phase == "night":
             out.append(line("hint-night", minutes=self.night_clock.left))
         elif self.phase == "prologue":
@@ -425,6 +532,8 @@ class WitchGame(Talk, HiddenRoleGame):
                 out.append(line("hint-allowance", minutes=a.left, limit=a.length))
             mine = self.votes[-1].ballots.get(seat)
             out.append(line("hint-vote", seat=mine) if mine else line("hint-no-vote"))
+            if self.hush is not None and seat in self.hush:
+                out.append(line("hint-silence-answered"))
         elif self.phase == "night" and self.night:
             out.append(line("hint-scanned" if seat in self.night.scanned else "hint-scan-now"))
         for target, found in self.findings.get(seat, []):

@@ -67,8 +67,11 @@ OPTIONS = Options(
     whole("advisory_min", 5, "the shortest speech-restraint advisory, in minutes", low=0),
     whole("advisory_max", 30, "the longest speech-restraint advisory, in minutes", low=0),
     whole("silence_minutes", 60, "virtual minutes a chosen silence lasts", low=1),
-    choice("day_acts", ("together", "free"), "together: every living seat makes one day act a day (ADVISE, "
-           "EXORCISE or PASS, then a seat token) and the count waits for all; free: powers as their holder likes"),
+    choice("day_acts", ("together", "acts", "free"), "together: every motion of the day is one every living seat "
+           "makes, in calls all answer (silence calls: SILENCE or PASS; the vote call: a day act, ADVISE, EXORCISE or "
+           "PASS, then a seat token, and a ballot; the last word: one more seat token); acts: only the day act so, "
+           "silence and ballots whenever a seat likes (the rule before issue 34's second step); free: powers, "
+           "silence and ballots as their holder likes"),
     seat_table("preferences", ROLES, "seats' role wishes, e.g. {\"1\": \"mirror\"}"),
     whole("seed", 0, "mixed into the lot (the table's secret: drawn when first served if unset)", low=0, high=2**62),
     at_most={"advisory_min": "advisory_max"},

@@ -321,7 +321,7 @@ def parse_counts(text: str | None, decl: Declaration) -> list[int]:
 
 def cmd_report(args: argparse.Namespace) -> int:
     """`kikimimi report GAME`: play the arms' games and write the HTML page."""
-    from kikimimi.report.build import command_line, make, plan_of
+    from kikimimi.report.build import check_writable, command_line, make, plan_of, write_page
     from kikimimi.report.run import workers_wanted
 
     decl = _load_game(args.game)
@@ -332,9 +332,8 @@ def cmd_report(args: argparse.Namespace) -> int:
     if versus_bots and args.bot:
         raise CliError("give either --bot or --versus, not both")
     output = args.output or f"{decl.name}-report.html"
-    if not Path(output).resolve().parent.is_dir():  # said before the games, not after them
-        raise CliError(f"-o {output}: no such folder")
     try:
+        check_writable(output)  # said before the games, not after them
         workers = workers_wanted(args.workers)
         command = command_line(decl.name, args.games, args.seed, counts, args.option, args.versus, args.bot,
                                args.variant, args.baseline, args.detect, output)
@@ -342,12 +341,9 @@ def cmd_report(args: argparse.Namespace) -> int:
                              versus_bots or [args.bot], parse_variants(args.variant), args.baseline, args.detect,
                              command)
         html = make(decl, plan, jobs, workers, cluster=args.cluster)
+        write_page(output, html)
     except (NotImplementedError, ValueError) as exc:
         raise CliError(str(exc)) from None
-    try:
-        Path(output).write_text(html, encoding="utf-8")
-    except OSError as exc:
-        raise CliError(f"-o {output}: {exc.strerror or exc}") from None
     print(f"report written to {output} ({len(jobs)} games)")
     return 0
 

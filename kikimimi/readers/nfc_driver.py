@@ -27,6 +27,12 @@ together are both heard, and a piece put beside a resting one cannot hide it:
 anticollision answers by uid, and with one target asked for, the newcomer
 could win and the resting piece looked lifted.
 
+The USB readers built on the same chip family (ACR122U: a PN532; PN533 boards;
+RC-S330: Sony's RC-S956) take the same commands through nfcpy's USB drivers,
+whose `chipset.command` does the USB framing: `CardWait` polls them.  The
+RC-S380 does not list targets itself; its frontend brings its own `Finder`
+(`UsbFrontend.finder`: kikimimi/readers/rcs380_poll.py).
+
 The chip may be asleep whenever we open it (nfcpy's `close()` ends with
 PowerDown; so does every reader fault we recover from).  On HSU a sleeping
 PN532 hears nothing until a 0x55 byte and a pause (PN532 User Manual §7.2.11,
@@ -43,12 +49,15 @@ import threading
 import time
 from collections.abc import Callable, Collection
 from dataclasses import dataclass
+from typing import Protocol
 
 import ndef
 import nfc
 import nfc.clf
 import nfc.clf.pn532
+import nfc.clf.pn53x
 import nfc.clf.rcs380
+import nfc.clf.rcs956
 import nfc.clf.transport
 import nfc.tag
 
@@ -81,6 +90,10 @@ WAKE_PREAMBLE = b"\x55\x55" + bytes(22)
 WAKE_S = 0.002
 POWER_DOWN, IN_LIST, IN_DATA_EXCHANGE = 0x16, 0x4A, 0x40
 MAX_TARGETS = 2  # InListPassiveTarget's MaxTg: a PN532 lists at most two (UM0701-02 §7.3.5)
+# The RC-S956 (Sony RC-S330/360/370) is asked for one: nfcpy's rcs956 driver declares one
+# (`in_list_passive_target_max_target`), and Sony's command reference is not public.
+ONE_TARGET_CHIPS: tuple[type, ...] = (nfc.clf.rcs956.Chipset,)
+SYNTAX_ERROR = 0x7F  # the chip's error frame (UM0701-02 §6.2.1.5): it refuses the command as sent
 READ, READ_TIMEOUT_S = 0x30, 0.1  # Type 2 READ: 4 pages (16 bytes) from the one named
 MAX_READS = 64  # 1 KiB: more than any NTAG21x's data area; a CC claiming more is not believed
 # nfcpy gives the first ACK after opening 1.5 s (not 0.1 s) on a Raspberry Pi when the
@@ -474,8 +487,26 @@ def _read_page(chipset: nfc.clf.pn532.Chipset, tg: int, page: int) -> bytes:
     return bytes(rsp[1:])
 
 
+class Finder(Protocol):
+    """What the driver asks a reader that finds pieces with the fewest commands:
+    `CardWait` (a PN53x) or a USB reader's own (`UsbFrontend.finder`: the RC-S380's)."""
+
+    def wait(self, stop: threading.Event) -> list[Listed]: ...
+
+    def present(self, reset: bool = True, uid: bytes = b"") -> list[Listed]: ...
+
+    def may_hide(self, found: list[Listed]) -> bool: ...
+
+    def still_there(self, uid: str) -> bool: ...
+
+    def read_name(self, listed: Listed) -> str | None: ...
+
+    def one_try(self) -> None: ...
+
+
 class CardWait:
-    """A PN532 on a serial line that finds cards with the fewest chip commands.
+    """A PN53x (a PN532 on a serial line, or a USB reader whose chip lists targets
+    itself) that finds cards with the fewest chip commands.
 
     `wait` (rf = "wait"): with MxRtyPassiveActivation 0xFF (PN532 User Manual
     §7.3.1) one InListPassiveTarget retries in the chip until a target
@@ -489,9 +520,17 @@ class CardWait:
     rf = "duty": the same wait for `on_s`, then the field off for `off_s`.
     rf = "poll": one try every `poll_s`, the field off in between (two commands).
 
-    Every InListPassiveTarget asks for two targets (MaxTg = 2): the chip's
-    anticollision picks tags by uid, so asking for one would hear whichever
-    uid wins, not every piece there.
+    Every InListPassiveTarget asks for two targets (MaxTg = 2; `max_targets`):
+    the chip's anticollision picks tags by uid, so asking for one would hear
+    whichever uid wins, not every piece there.
+
+    USB readers with a PN53x (ACR122U, PN533 boards, RC-S330) get the same
+    commands through nfcpy's USB drivers (only the framing differs, which the
+    driver's `chipset.command` does), polled (rf = "poll": the card-wait is not
+    built for USB, where a pending InListPassiveTarget and its abort, through
+    the ACR122U's CCID controller above all, are modelled by no emulator here).
+    A chip that refuses MaxTg = 2 (its syntax error frame) is asked for one
+    from then on.
 
     `present` (the resting tags still there?) is the field off, then one try:
     two commands, where nfcpy's `sense` takes four.  The checks, nfcpy's
@@ -501,21 +540,27 @@ class CardWait:
     """
 
     def __init__(self, clf: nfc.ContactlessFrontend, rf: str = "wait",
-                 on_s: float = 0.1, off_s: float = 0.1) -> None:
+                 on_s: float = 0.1, off_s: float = 0.1, max_targets: int = MAX_TARGETS) -> None:
         self.clf = clf
         self.chipset = clf.device.chipset
         self.rf = rf
         self.on_s, self.off_s = on_s, off_s
+        self.max_targets = max_targets
         self.waiting = False  # the chip is set to wait for a card
 
     @classmethod
     def of(cls, clf: nfc.ContactlessFrontend, rf: str = "wait", on_s: float = 0.1,
-           off_s: float = 0.1) -> CardWait | None:
-        """The wait for a PN532 on a serial line; None for readers that are polled."""
+           off_s: float = 0.1, poll_s: float = 0.03) -> CardWait | None:
+        """The wait for a PN532 on a serial line; a poll (every `poll_s`) for a PN53x on
+        USB; None for readers whose chip does not list targets itself (the RC-S380)."""
         device = clf.device
-        transport = getattr(getattr(device, "chipset", None), "transport", None)
+        chipset = getattr(device, "chipset", None)
+        transport = getattr(chipset, "transport", None)
         if isinstance(device, nfc.clf.pn532.Device) and isinstance(transport, nfc.clf.transport.TTY):
             return cls(clf, rf, on_s, off_s)
+        if isinstance(device, nfc.clf.pn53x.Device) and isinstance(transport, nfc.clf.transport.USB):
+            one = isinstance(chipset, ONE_TARGET_CHIPS)
+            return cls(clf, "poll", on_s, poll_s, max_targets=1 if one else MAX_TARGETS)
         return None
 
     def wait(self, stop: threading.Event) -> list[Listed]:
@@ -537,7 +582,7 @@ class CardWait:
             self.waiting = True
         timeout = 1.0 if self.rf == "wait" else self.on_s
         try:
-            rsp = self.chipset.command(IN_LIST, bytes([MAX_TARGETS, 0]), timeout=timeout)
+            rsp = self.chipset.command(IN_LIST, bytes([self.max_targets, 0]), timeout=timeout)
         except OSError as exc:
             if exc.errno != errno.ETIMEDOUT:
                 raise
@@ -560,8 +605,19 @@ class CardWait:
                 wanted = wanted[:4] + b"\x88" + wanted[4:]
             rsp = self.chipset.command(IN_LIST, b"\x01\x00" + wanted, timeout=1.0)
         else:
-            rsp = self.chipset.command(IN_LIST, bytes([MAX_TARGETS, 0]), timeout=1.0)
+            try:
+                rsp = self.chipset.command(IN_LIST, bytes([self.max_targets, 0]), timeout=1.0)
+            except nfc.clf.pn532.Chipset.Error as exc:
+                if self.max_targets == 1 or exc.errno != SYNTAX_ERROR:
+                    raise
+                log.info("the chip refuses to list two targets: asking for one (pieces heard one at a time)")
+                self.max_targets = 1
+                rsp = self.chipset.command(IN_LIST, b"\x01\x00", timeout=1.0)
         return parse_targets(bytes(rsp or b"\x00"))
+
+    def may_hide(self, found: list[Listed]) -> bool:
+        """A full answer may leave a resting tag out (the chip lists no more than asked)."""
+        return len(found) >= self.max_targets
 
     def still_there(self, uid: str) -> bool:
         """Whether the tag with `uid` answers (asked by its uid: two commands)."""
@@ -592,7 +648,7 @@ class CardWait:
 
     def _drain(self) -> None:
         time.sleep(DRAIN_S)
-        tty = self.chipset.transport.tty
+        tty = getattr(self.chipset.transport, "tty", None)
         if tty is not None:
             tty.reset_input_buffer()
 
@@ -603,10 +659,11 @@ class NfcDriver:
 
     An empty PN532 on a serial line finds cards through `CardWait`; resting
     tags are checked every `poll_ms` until they leave; other readers are
-    polled every `poll_ms` with nfcpy's own `sense`.  A PN532 hears up to two
-    pieces at once; a resting piece is reported lifted only when its own uid
-    no longer answers.  (nfcpy's `sense` asks for one target, so other
-    readers hear one piece at a time, as before.)
+    polled every `poll_ms`: a PN53x on USB through `CardWait` too, an
+    RC-S380 through its own `Finder` (kikimimi/readers/rcs380_poll.py), any
+    other reader with nfcpy's own `sense`.  A PN532, ACR122U or PN533 hears
+    up to two pieces at once, the RC-S330 and RC-S380 one; on all of them a
+    resting piece is reported lifted only when its own uid no longer answers.
 
     `known` (uids the table's tag map names): such a tag is not read at all;
     its uid goes to the table, which maps it (as for a tag with no name on
@@ -670,11 +727,11 @@ class NfcDriver:
                 close_quietly(clf)
 
     def _look(self, clf: nfc.ContactlessFrontend, listed: Listed,
-              waiter: CardWait | None = None) -> tuple[str, str | None, str] | None:
+              waiter: Finder | None = None) -> tuple[str, str | None, str] | None:
         """(uid, name, detail) of a tag the reader just listed, None if it left while read.
 
-        A uid in `known` needs nothing more.  Otherwise the tag is read: on a
-        PN532 (`waiter`) with direct Type 2 READs of the listed target; on
+        A uid in `known` needs nothing more.  Otherwise the tag is read: by a
+        `waiter` (a PN53x, an RC-S380) with direct Type 2 READs of the listed target; on
         other readers, and for enrolment and tags that are not Type 2, through
         nfcpy's activation (a target found by `CardWait` is sensed through
         nfcpy again first, which readies the chip the way nfcpy expects)."""
@@ -707,7 +764,10 @@ class NfcDriver:
 
     def _serve(self, clf: nfc.ContactlessFrontend, emit: Emit, stop: threading.Event) -> None:
         off_s = self.poll_s if self.rf == "poll" else self.rf_off_s
-        waiter = CardWait.of(clf, self.rf, self.rf_on_s, off_s)
+        waiter: Finder | None = CardWait.of(clf, self.rf, self.rf_on_s, off_s, self.poll_s)
+        own = getattr(clf, "finder", None)  # a USB reader's own (the RC-S380's)
+        if waiter is None and own is not None:
+            waiter = own(clf, self.poll_s)
 
         def listed_now() -> list[Listed]:
             if waiter is not None:
@@ -735,7 +795,7 @@ class NfcDriver:
                 if uid in uids:
                     continue
                 # a full answer may leave a resting tag out: only its own silence means it left
-                if waiter is not None and len(found) >= MAX_TARGETS and waiter.still_there(uid):
+                if waiter is not None and waiter.may_hide(found) and waiter.still_there(uid):
                     continue
                 emit(RawEvent(self.reader, "removed", self.clock(), uid=uid))
                 del resting[uid]

@@ -148,6 +148,9 @@ class UsbFrontend(nfc.ContactlessFrontend):
     (nfcpy's close then fails before it reaches the transport)."""
 
     device: Any
+    # How the driver finds pieces on this reader with the fewest commands, when nfcpy's
+    # `sense` is not it and the chip is no PN53x (`CardWait`): the RC-S380's `Rcs380Poll`.
+    finder: Callable[[Any, float], Any] | None = None
 
     def sense(self, *targets: Any, **options: Any) -> Any:
         try:
@@ -219,4 +222,7 @@ def open_usb_reader(path: str, devices: Path | None = None,
     device._path = path
     clf = UsbFrontend()
     clf.device = device
+    if module == "rcs380":
+        from kikimimi.readers.rcs380_poll import Rcs380Poll
+        clf.finder = Rcs380Poll
     return clf

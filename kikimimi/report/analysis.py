@@ -245,22 +245,43 @@ def firings(plan: Plan, results: Results) -> Section:
 
 def closeness(plan: Plan, results: Results) -> Section:
     s = Section("How close games are")
-    s.paragraphs.append("The margin is the winner's score over the nearest other seat (points or cash, where the "
-                        "ranking has a score); a comeback is a win by a seat that was behind at half time (where "
-                        "the game sends a running score); a lot is a result the table drew by lot (where the rules "
-                        "have one). A blank says the game has no such thing.")
+    s.paragraphs.append(
+        "The margin is the winner's score over the nearest other seat (points or cash, where the ranking has a "
+        "score). A comeback is a game that turned: in a team game, the winning side was behind at some day's end "
+        "(the moment the table goes to night), measured as the share of its own starting strength still in play "
+        "against the other sides' together — vote power where the game sends its win arithmetic (マフィア42), "
+        "else members still on the table (闇に笑う魔女); in a game with a running score (cash, or the points the "
+        "table announces), a winner behind at half time. A lot is a result the table drew by lot (where the rules "
+        "have one). A blank says the game has no such thing.")
+    teams = _teams(results)
     rows = []
+    data: dict[str, dict[str, Estimate]] = {}
     for arm, k, facts in _cells(plan, results):
         margins = [float(f["margin"]) for f in facts if f["margin"] is not None]
         backs = [int(f["comeback"]) for f in facts if f["comeback"] is not None]
         q1, q2, q3 = confidence.quartiles(margins)
         reasons = Counter(str(f["reason"]) for f in facts)
+        by_side = []
+        for t in teams:  # among each side's wins: which side's wins were turned games
+            won = [int(f["comeback"]) for f in facts if f["teams"].get(t) and f["comeback"] is not None]
+            by_side.append(f"{t}: {pct(_rate(won))} of {len(won)}" if won else f"{t}: no wins")
         rows.append([_label(plan, arm, k), f"{q2:g} ({q1:g}–{q3:g})" if margins else "–",
-                     pct(_rate(backs)) if backs else "–", pct(_rate([f["lot"] for f in facts])),
-                     ", ".join(f"{r} {c}" for r, c in sorted(reasons.items()))])
-    s.parts.append(Table("Closeness: margins, comebacks, lots and endings",
-                         ["arm and player count", "margin median (IQR)", "comebacks", "decided by lot",
-                          "endings (games)"], rows))
+                     f"{pct(_rate(backs))} of {len(backs)}" if backs else "–"]
+                    + (["; ".join(by_side)] if teams else [])
+                    + [pct(_rate([f["lot"] for f in facts])), ", ".join(f"{r} {c}" for r, c in sorted(reasons.items()))])
+        if backs:
+            data.setdefault(f"{k} players", {})[arm] = _rate(backs)
+    header = (["arm and player count", "margin median (IQR)", "comebacks (games won from behind)"]
+              + (["comebacks among each side's wins"] if teams else []) + ["decided by lot", "endings (games)"])
+    table = Table("Closeness: margins, comebacks, lots and endings", header, rows)
+    if data:
+        png = figures.points(data, f"{plan.game}: share of games won from behind (95 % intervals), "
+                                   f"{plan.games} games per cell", "comebacks (% of games)")
+        alt = "Comeback rates with 95 % intervals: " + "; ".join(f"{r[0]} {r[2]}" for r in rows) + "."
+        s.parts.append(Figure(png, alt, "Comebacks: games the winner won from behind, by arm and player count.",
+                              table))
+    else:
+        s.parts.append(table)
     return s
 
 

@@ -4,9 +4,13 @@ and nothing that depends on how it was run (no date, no worker count, no
 cluster), so one worker, many, or a cluster give the same bytes."""
 from __future__ import annotations
 
+import contextlib
 import functools
+import os
 import shlex
+import tempfile
 import threading
+from pathlib import Path
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -113,3 +117,64 @@ def make(decl: Declaration, plan: analysis.Plan, jobs: Sequence[Job], workers: i
         "Every rate has Wilson's 95 % interval; every difference between arms is paired by seed and player count.",
     ]
     return page.render(title, intro, analysis.sections(plan, results), plan.command)
+
+
+def check_writable(output: str) -> None:
+    """Said before the games, not after them: the page's file must be a file in a
+    folder this process can write in (tried with a file of its own, as the page
+    will be written)."""
+    path = Path(output)
+    if path.is_dir():
+        raise ValueError(f"-o {output}: that is a folder; give the page's file name")
+    folder = path.resolve().parent
+    if not folder.is_dir():
+        raise ValueError(f"-o {output}: no such folder")
+    try:
+        with tempfile.NamedTemporaryFile(dir=folder, prefix=f".{path.name}.", suffix=".part"):
+            pass
+    except OSError as exc:
+        raise ValueError(f"-o {output}: cannot write in {folder}: {exc.strerror or exc}") from None
+
+
+def write_page(output: str, html: str) -> None:
+    """Write the page whole or not at all: into a file beside it, then renamed over
+    it, so a full disk leaves no half page and an older page as it was.  When the
+    page cannot be written there, the games are not lost: it is kept in the
+    temporary folder and the one line (a ValueError) says where."""
+    path = Path(output)
+    data = html.encode("utf-8")
+    try:
+        _write_whole(path.resolve().parent, path.name, data, path)
+        return
+    except OSError as exc:
+        why = exc.strerror or str(exc)
+    kept: str | None = None
+    with contextlib.suppress(OSError):
+        fd, spare = tempfile.mkstemp(prefix=f"{path.stem}-", suffix=path.suffix or ".html")
+        os.close(fd)
+        try:
+            _write_whole(Path(spare).parent, Path(spare).name, data, Path(spare))
+            kept = spare
+        except OSError:
+            with contextlib.suppress(OSError):
+                os.unlink(spare)
+    old = " (the page that was there is as it was)" if path.is_file() else ""
+    raise ValueError(f"-o {output}: {why}{old}; " + (f"the page is kept in {kept} instead" if kept
+                                                      else "it could not be kept anywhere else either"))
+
+
+def _write_whole(folder: Path, name: str, data: bytes, target: Path) -> None:
+    fd, part = tempfile.mkstemp(dir=folder, prefix=f".{name}.", suffix=".part")
+    try:
+        mask = os.umask(0o022)
+        os.umask(mask)
+        os.fchmod(fd, 0o666 & ~mask)  # the mode a plain write would have given it
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(part, target)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(part)
+        raise

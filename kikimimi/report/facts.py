@@ -9,6 +9,7 @@ processes send them back, and the report is the same whatever ran them.
 """
 from __future__ import annotations
 
+import math
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -61,7 +62,7 @@ def game_facts(script: Sequence[Mapping[str, Any]], log: Sequence[Mapping[str, A
         "roles": roles,
         "fired": dict(sorted(fired.items())),
         "margin": _margin(ranking),
-        "comeback": _comeback(log, ranking),
+        "comeback": _comeback(log, ranking, winner),
         "lot": lot,
         "inputs": len(script) - 1,
         "minutes": round(table_seconds(script, log) / 60.0, 4),
@@ -85,23 +86,120 @@ def _margin(ranking: Sequence[Mapping[str, Any]]) -> float | None:
     return min(abs(w - o) for w in won for o in others)
 
 
-def _comeback(log: Sequence[Mapping[str, Any]], ranking: Sequence[Mapping[str, Any]]) -> int | None:
-    """1 when a winner was behind at half time (by the score events a game sends
-    with a seat: `cash`, `points`), 0 when it led or shared the lead; None
-    where the game sends no running score."""
-    series = [e for e in log if isinstance(e.get("seat"), int) and any(
-        isinstance(e.get(k), (int, float)) and not isinstance(e.get(k), bool) for k in SCORES)
-        and e.get("type") in SCORES]
+def _comeback(log: Sequence[Mapping[str, Any]], ranking: Sequence[Mapping[str, Any]],
+              winner: str | None) -> int | None:
+    """Whether the game turned: 1 when the winner was behind at some point, 0 when it
+    never was, None where the game gives nothing to be behind in.  A team game
+    (the ranking names teams) reads its day's ends (`_team_comeback`); a game
+    with a running score, the score at half time (`_score_comeback`)."""
+    if winner is not None and any("team" in r for r in ranking):
+        return _team_comeback(log, ranking, winner)
+    return _score_comeback(log, ranking)
+
+
+def _score_comeback(log: Sequence[Mapping[str, Any]], ranking: Sequence[Mapping[str, Any]]) -> int | None:
+    """1 when a winner was behind at half time, 0 when it led or shared the lead;
+    None where the game sends no running score.  The score is read from the
+    events a game sends with a seat (`cash`, `points`), or else from the scores
+    the table speaks (a `say` keyed `score` whose params hold a seat and its
+    points: 鬼探し's after each verdict)."""
+    series = [(e, e) for e in log if isinstance(e.get("seat"), int) and e.get("type") in SCORES
+              and _score(e) is not None]
+    if not series:
+        series = [(e, e["params"]) for e in log if e.get("type") == "say" and e.get("key") == "score"
+                  and isinstance(e.get("params"), Mapping) and isinstance(e["params"].get("seat"), int)
+                  and _score(e["params"]) is not None]
     winners = {int(r["seat"]) for r in ranking if r.get("place") == 1}
     if not series or not winners:
         return None
     half = float(log[-1].get("t", 0.0)) / 2
     standing: dict[int, float] = {}
-    for e in series:
+    for e, row in series:
         if float(e.get("t", 0.0)) > half:
             break
-        standing[int(e["seat"])] = float(next(e[k] for k in SCORES if k in e))
+        score = _score(row)
+        if score is not None:
+            standing[int(row["seat"])] = score
     if not standing:
         return None
     best = max(standing.values())
     return int(not any(standing.get(w) == best for w in winners))
+
+
+#: Events that take a seat out of play (闇に笑う魔女's `out`, マフィア42's `death`).
+REMOVALS = frozenset({"out", "death"})
+
+
+def _team_comeback(log: Sequence[Mapping[str, Any]], ranking: Sequence[Mapping[str, Any]],
+                   winner: str) -> int | None:
+    """1 when the winning side was behind at some day's end (the moment the table
+    goes to night), 0 when it never was; None when no day ended.
+
+    Sides differ in size and in what they need to win, so a side's standing is
+    the share of its own starting strength still in play: its vote power where
+    the game sends its win arithmetic (マフィア42's `power`: mafia votes against
+    citizen votes), else its members still on the table (闇に笑う魔女's `out`).
+    The winner is behind when its share is below the other sides' together: a
+    witch banished on day one and the witches winning anyway is a comeback, the
+    witches winning after losing nobody is not."""
+    teams = {int(r["seat"]): str(r["team"]) for r in ranking if "team" in r}
+    if winner not in teams.values():
+        return None
+    gone: set[int] = set()
+    power: Mapping[str, Any] | None = None
+    first_power: Mapping[str, Any] | None = None
+    ended = behind = False
+    for i, e in enumerate(log):
+        kind = e.get("type")
+        if kind == "game-over":
+            break
+        if kind in REMOVALS and isinstance(e.get("seat"), int):
+            gone.add(int(e["seat"]))
+        elif kind == "power" and isinstance(e.get("sides"), Mapping):
+            power = e["sides"]
+            first_power = first_power or power
+        if _day_ends(log, i):
+            ended = True
+            if power is not None and first_power is not None and winner in first_power:
+                mine, rest = _vote_shares(first_power, power, winner)
+            else:
+                mine, rest = _member_shares(teams, gone, winner)
+            behind = behind or mine < rest
+    return int(behind) if ended else None
+
+
+def _day_ends(log: Sequence[Mapping[str, Any]], i: int) -> bool:
+    """Whether the table is at a day's end after event i: the last event of the
+    step that turned the phase to night (the step's removals and its `power`
+    are in by then; a game's first night, before any day, counts too: nothing
+    has happened, so nobody is behind)."""
+    step = log[i]
+    same = next((j for j in range(i, -1, -1) if log[j].get("type") == "phase"
+                 or (log[j].get("in"), log[j].get("t")) != (step.get("in"), step.get("t"))), None)
+    if same is None or log[same].get("type") != "phase" or log[same].get("phase") != "night":
+        return False
+    nxt = log[i + 1] if i + 1 < len(log) else None
+    return nxt is None or nxt.get("type") == "phase" or (nxt.get("in"), nxt.get("t")) != (step.get("in"), step.get("t"))
+
+
+def _member_shares(teams: Mapping[int, str], gone: set[int], winner: str) -> tuple[float, float]:
+    mine = [s for s, t in teams.items() if t == winner]
+    rest = [s for s, t in teams.items() if t != winner]
+    def share(seats: list[int]) -> float:
+        return sum(s not in gone for s in seats) / len(seats) if seats else 1.0
+    return share(mine), share(rest)
+
+
+def _votes(side: Any) -> float:
+    v = side.get("votes", 0) if isinstance(side, Mapping) else 0
+    return math.inf if v == "inf" else float(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else 0.0
+
+
+def _vote_shares(start: Mapping[str, Any], now: Mapping[str, Any], winner: str) -> tuple[float, float]:
+    def share(sides: list[str]) -> float:
+        have = sum(_votes(now.get(s)) for s in sides)
+        had = sum(_votes(start.get(s)) for s in sides)
+        if math.isinf(have):
+            return math.inf  # a revealed judge: that side cannot lose the count
+        return have / had if had and not math.isinf(had) else 1.0
+    return share([winner]), share([s for s in start if s != winner])

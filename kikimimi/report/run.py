@@ -3,15 +3,19 @@
 Each game is independent and seeded, so a game's facts do not depend on the
 process that played it; the results are put back in the plan's order, so the
 report is byte for byte the same with one worker or many (tests/report).
-Worker processes are started with "spawn" (safe beside threads, and the same
-on every platform), each playing a contiguous chunk of the plan.  Progress
-with an ETA goes to stderr (tqdm).
+With N workers, N − 1 processes are started with "spawn" (safe beside
+threads, and the same on every platform) and this process is the N-th: it
+plays chunks of the plan too, from its first second, while the others start
+(a spawned worker spends its first second importing, which this process has
+done already).  Each chunk is a contiguous run of the plan.  Progress with an
+ETA goes to stderr (tqdm).
 """
 from __future__ import annotations
 
 import functools
 import os
 import sys
+from collections import deque
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
@@ -98,16 +102,40 @@ def play_all(game: str, jobs: Sequence[Job], workers: int = 1, progress: bool = 
 
 def _in_processes(work: Callable[[Any], Any], items: Sequence[Any], workers: int,
                   done: Callable[[int], Any]) -> list[Any]:
-    chunks = chunked(items, workers)
+    queue = deque(chunked(items, workers))
     results: list[Any] = [None] * len(items)
-    with ProcessPoolExecutor(max_workers=workers, mp_context=get_context("spawn")) as pool:
-        pending: dict[Future[list[Any]], int] = {pool.submit(run_chunk, work, chunk): start
-                                                 for start, chunk in chunks}
-        while pending:
-            finished, _ = wait(pending, return_when=FIRST_COMPLETED)
-            for future in finished:
-                start = pending.pop(future)
-                out = future.result()
-                results[start:start + len(out)] = out
-                done(len(out))
+    helpers = workers - 1
+    pool = ProcessPoolExecutor(max_workers=helpers, mp_context=get_context("spawn"))
+    pending: dict[Future[list[Any]], int] = {}
+
+    def put(start: int, out: list[Any]) -> None:
+        results[start:start + len(out)] = out
+        done(len(out))
+
+    def collect() -> None:
+        for future in [f for f in pending if f.done()]:
+            put(pending.pop(future), future.result())
+        # a helper has its next chunk waiting, so it never waits for this process; near the end
+        # only the one it plays, so this process is not left waiting for a helper's backlog
+        ahead = 2 * helpers if len(queue) > 2 * workers else helpers
+        while queue and len(pending) < ahead:
+            start, chunk = queue.popleft()
+            pending[pool.submit(run_chunk, work, chunk)] = start
+
+    try:
+        while queue or pending:
+            collect()
+            if queue:  # this process plays a chunk of its own meanwhile, a game at a time, and
+                start, chunk = queue.popleft()  # hands a helper that finished its next chunk between games
+                out = []
+                for item in chunk:
+                    out.append(work(item))
+                    collect()
+                put(start, out)
+            elif pending:
+                wait(pending, return_when=FIRST_COMPLETED)
+    except BaseException:
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise
+    pool.shutdown()
     return results

@@ -145,7 +145,7 @@ _ONI_PLACE = {1: "swamp", 2: "dam", 3: "phonebox", 4: "riverbank", 5: "roadside"
 
 
 def onisagashi_plan() -> Plan:
-    """鬼探し, 5 seats, a 0.3 s raise window: each seat in turn declares rena · kuwa and a
+    """鬼探し, 5 seats, a 0.3 s settle and raise window: each seat in turn declares rena · kuwa and a
     place someone else holds (always wrong), nobody raises, the window closes on its timer."""
     opening = [_typed_seat(s, f"oni:card-{card}") for s, hand in _ONI_HANDS.items() for card in hand]
 
@@ -159,7 +159,7 @@ def onisagashi_plan() -> Plan:
     def fired(heard: list[LogEvent], ev: LogEvent) -> str | None:
         return "raise-window" if ev.get("type") == "turn" and ev.get("in") is None else None
 
-    return Plan("onisagashi", 5, {"raise_window": 0.3}, opening, act, fired, "1 cmd:hint", ("raise-window",))
+    return Plan("onisagashi", 5, {"raise_window": 0.3, "settle": 0.3}, opening, act, fired, "1 cmd:hint", ("raise-window",))
 
 
 PLANS: dict[str, Callable[[], Plan]] = {"mafia42": mafia_plan, "witch": witch_plan, "onisagashi": onisagashi_plan}

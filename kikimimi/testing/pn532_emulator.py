@@ -80,6 +80,28 @@ def anticollision_order(tags: list[Ntag213]) -> list[Ntag213]:
     return sorted(tags, key=lambda t: [_reversed_bits(b) for b in t.uid], reverse=True)
 
 
+def listed_targets(tags: list[Ntag213], params: bytes, max_tg: int = MAX_TG) -> list[Ntag213]:
+    """The tags an InListPassiveTarget with `params` (MaxTg, BrTy, InitiatorData) lists,
+    in anticollision order; at most `max_tg` (the chip's limit) and MaxTg of them.
+    Shared by every emulated PN53x (serial and USB): the chip is the same."""
+    wanted_tg = min(params[0], max_tg) if params else 1
+    brty, wanted = (params[1] if len(params) > 1 else 0), params[2:]
+    if brty != 0 or not tags or wanted_tg < 1:
+        return []
+    if len(wanted) == 8 and wanted[0] == 0x88:
+        wanted = wanted[1:]  # cascade tag before a 7-byte uid
+    return anticollision_order([t for t in tags if not wanted or t.uid == wanted])[:wanted_tg]
+
+
+def list_answer(found: list[Ntag213]) -> bytes:
+    """InListPassiveTarget's answer for `found`: NbTg, then per target Tg, SENS_RES,
+    SEL_RES, NFCIDLength, NFCID (UM0701-02 §7.3.5)."""
+    out = bytes([len(found)])
+    for tg, tag in enumerate(found, 1):
+        out += bytes([tg]) + tag.sens_res + bytes([tag.sel_res, len(tag.uid)]) + tag.uid
+    return out
+
+
 def frame(payload: bytes) -> bytes:
     """A chip-to-host information frame around TFI D5 + `payload`."""
     body = b"\xd5" + payload
@@ -489,14 +511,8 @@ class PN532Emulator(PtyDevice):
     def _list(self, p: bytes) -> bytes:
         """InListPassiveTarget's answer with the tags in the field now: NbTg, then
         per target Tg, SENS_RES, SEL_RES, NFCIDLength, NFCID (UM0701-02 §7.3.5)."""
-        max_tg = min(p[0], MAX_TG) if p else 1
-        brty, wanted = (p[1] if len(p) > 1 else 0), p[2:]
         self.regs[REG_FIFO_DATA] = SENS_REQ
-        if brty != 0 or not self.tags or max_tg < 1:
-            return b"\x00"
-        if len(wanted) == 8 and wanted[0] == 0x88:
-            wanted = wanted[1:]  # cascade tag before a 7-byte uid
-        found = anticollision_order([t for t in self.tags if not wanted or t.uid == wanted])[:max_tg]
+        found = listed_targets(self.tags, p)
         if not found:
             return b"\x00"
         self.regs[REG_FIFO_DATA] = 0
@@ -505,10 +521,7 @@ class PN532Emulator(PtyDevice):
         found[-1].active = True  # the ones before it were halted to find the next
         self._selected = found[-1]
         self._listed = found
-        out = bytes([len(found)])
-        for tg, tag in enumerate(found, 1):
-            out += bytes([tg]) + tag.sens_res + bytes([tag.sel_res, len(tag.uid)]) + tag.uid
-        return out
+        return list_answer(found)
 
     def _cmd_40(self, p: bytes) -> bytes:
         """InDataExchange"""

@@ -57,6 +57,9 @@ class UsbReaderEmulator:
         self.commands: collections.Counter[str] = collections.Counter()
         self.opens = 0
         self._claimed: EmulatedUsb | None = None
+        self._armed: tuple[str, tuple[Ntag213, ...]] | None = None  # `add_after`
+        self.armed_counts: collections.Counter[str] = collections.Counter()  # the commands when they went down
+        self.armed_placed = threading.Event()
         self._inbox: collections.deque[bytes] = collections.deque()
         self._cond = threading.Condition(threading.RLock())
         if plugged:
@@ -103,6 +106,29 @@ class UsbReaderEmulator:
             tag.active = False
             self.tags = [tag]
             self.tag_moved()
+
+    def add(self, *tags: Ntag213) -> None:
+        """Put one more tag (or several at the same instant) in the field beside those resting there."""
+        with self._cond:
+            for tag in tags:
+                tag.active = False
+                self.tags.append(tag)
+            self.tag_moved()
+
+    def add_after(self, command: str, *tags: Ntag213) -> threading.Event:
+        """Put `tags` down the moment the reader has answered its next `command` (by
+        name, e.g. the RFConfiguration that turns an empty reader's field off), so a
+        test knows exactly which commands came after: `armed_counts` holds the
+        counts at that moment.  The event is set once they are down."""
+        with self._cond:
+            self.armed_placed.clear()
+            self._armed = (command, tags)
+        return self.armed_placed
+
+    def command_count(self) -> int:
+        """Reader commands received so far (a host's ACK frame is not a command)."""
+        with self._cond:
+            return sum(n for name, n in self.commands.items() if name != "ACK")
 
     def remove(self, tag: Ntag213 | None = None) -> None:
         """Lift `tag` (every tag when None)."""
@@ -158,7 +184,14 @@ class UsbReaderEmulator:
     def _write(self, line: EmulatedUsb, data: bytes) -> None:
         with self._cond:
             self._alive(line)
+            armed = self._armed
+            before = self.commands[armed[0]] if armed else 0
             self.bulk_out(data)
+            if armed and self.commands[armed[0]] > before:
+                self._armed = None
+                self.add(*armed[1])
+                self.armed_counts = collections.Counter(self.commands)
+                self.armed_placed.set()
 
     def _read(self, line: EmulatedUsb, timeout_ms: int) -> bytearray:
         wait_s = timeout_ms / 1000 if timeout_ms > 0 else FOREVER_S
@@ -220,50 +253,75 @@ def cascade(uid: bytes) -> list[bytes]:
     return [p + bytes([p[0] ^ p[1] ^ p[2] ^ p[3]]) for p in parts]
 
 
+class Collision(Exception):
+    """Two tags answered one anticollision with different bits: the reader hears a collision."""
+
+
 class AirA:
     """The tags in one reader's field, answering ISO 14443-A activation and then Type 2 commands.
 
-    State per field: which cascade level the tag being selected has reached.
-    The field going off powers every tag down (they must be activated again)."""
+    Every tag that hears REQA (or WUPA) answers ATQA (NTAGs all send the same, so
+    several do not collide) and takes part in anticollision; at each cascade level
+    the tags still in it send their part of the uid at once: if the parts differ
+    the reader hears a `Collision` (no bit-wise anticollision is modelled).  A
+    SELECT keeps only the tag whose part it names; the others drop out until the
+    next REQA.  Anything but anticollision and SELECT to a tag being selected
+    sends it back to idle (ISO/IEC 14443-3 §6.3, the READY state).  The field
+    going off powers every tag down (they must be activated again)."""
 
     def __init__(self, reader: UsbReaderEmulator) -> None:
         self.reader = reader
-        self.level: int | None = None  # cascade level of the tag being selected (after REQA)
-        self.selecting: Ntag213 | None = None
+        self.level: int | None = None  # cascade level the tags being selected have reached (after REQA)
+        self.ready: list[Ntag213] = []  # the tags still in anticollision / selection
 
     def field_off(self) -> None:
-        self.level, self.selecting = None, None
+        self.level, self.ready = None, []
         for tag in self.reader.tags:
             tag.active = False
 
+    def tags_moved(self) -> None:
+        self.ready = [t for t in self.ready if t in self.reader.tags]
+        if not self.ready:
+            self.level = None
+
     def exchange(self, data: bytes) -> bytes | None:
-        """The tag's answer over the air (CRC included where the tag sends one), None for silence."""
+        """The tags' answer over the air (CRC included where a tag sends one), None for silence;
+        raises `Collision` when the tags' answers differ."""
         tags = self.reader.tags
         if not data:
             return None
         if len(data) == 1 and data[0] in (REQA, WUPA):
             for t in tags:
                 t.active = False
-            self.selecting = tags[0] if tags else None
+            self.ready = list(tags)
             self.level = 0 if tags else None
             return None if not tags else tags[0].sens_res[::-1]  # ATQA, low byte first
-        tag = self.selecting
-        if tag is not None and self.level is not None and len(data) >= 2 and data[0] in SEL:
+        if self.ready and self.level is not None and len(data) >= 2 and data[0] in SEL:
             level = SEL.index(data[0])
-            parts = cascade(tag.uid)
-            if level != self.level or level >= len(parts):
+            if level != self.level:
+                self.ready = []
                 return None
-            if data[1] == 0x20:  # anticollision: the tag sends its part of the uid
-                return parts[level]
-            if data[1] == 0x70 and data[2:7] == parts[level]:  # select
-                last = level == len(parts) - 1
+            parts = {t.uid_hex: cascade(t.uid) for t in self.ready}
+            if data[1] == 0x20:  # anticollision: every tag still in it sends its part of the uid
+                sent = {p[level] for p in parts.values() if level < len(p)}
+                if len(sent) > 1:
+                    raise Collision()
+                return sent.pop() if sent else None
+            if data[1] == 0x70:  # select: only the tag whose part it names stays
+                self.ready = [t for t in self.ready if level < len(parts[t.uid_hex])
+                              and parts[t.uid_hex][level] == data[2:7]]
+                if not self.ready:
+                    return None
+                tag = self.ready[0]
+                last = level == len(parts[tag.uid_hex]) - 1
                 sak = bytes([tag.sel_res if last else 0x04])  # 0x04: uid not complete
                 if last:
                     tag.active = True
-                    self.selecting, self.level = None, None
+                    self.ready, self.level = [], None
                 else:
                     self.level = level + 1
                 return sak + crc_a(sak)
             return None
+        self.ready, self.level = [], None  # anything else: the tags being selected go idle
         active = next((t for t in tags if t.active), None)
         return active.command(data) if active is not None else None

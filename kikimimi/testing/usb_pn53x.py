@@ -2,8 +2,11 @@
 `nfc.clf.pn533` and `nfc.clf.rcs956`.
 
 Both carry an NXP PN53x that activates ISO 14443-A tags itself
-(InListPassiveTarget) and relays Type 2 commands (InCommunicateThru); they
-differ in how its frames cross USB, as nfcpy's driver sources document:
+(InListPassiveTarget, up to MaxTg = 2 targets in anticollision order by uid,
+`listed_targets` shared with the serial PN532's emulator; the RC-S956 lists one,
+as nfcpy's rcs956 driver declares) and relays Type 2 commands (InCommunicateThru,
+and InDataExchange to a listed target's Tg); they differ in how its frames cross
+USB, as nfcpy's driver sources document:
 
 - PN533 (`nfc/clf/pn533.py`, `pn53x.Chipset.command`): the PN53x host frames
   themselves as bulk transfers, `00 00 FF LEN LCS D4 CMD… DCS 00` (or the
@@ -27,6 +30,7 @@ from __future__ import annotations
 import struct
 
 from kikimimi.testing.ntag import Ntag213
+from kikimimi.testing.pn532_emulator import MAX_TG, list_answer, listed_targets
 from kikimimi.testing.usb_device import UsbReaderEmulator
 
 ACK = bytes.fromhex("0000ff00ff00")
@@ -34,6 +38,7 @@ ERROR_FRAME = bytes.fromhex("0000ff01ff7f8100")  # application-level error
 REG_FIFO_DATA = 0x6339
 SENS_REQ = 0x26
 EEPROM = 0xA000
+STATUS_TIMEOUT = 0x01  # the target did not answer (UM0701-02 §7.1, error codes)
 
 
 def pn53x_frame(payload: bytes) -> bytes:
@@ -70,12 +75,15 @@ class Pn53xCore:
     """The PN53x commands nfcpy's pn53x/pn532/pn533 drivers send to open a reader, poll
     ISO 14443-A at 106 kbps and relay Type 2 Tag commands; anything else is an error."""
 
-    def __init__(self, reader: UsbReaderEmulator, firmware: bytes, status: bool = False) -> None:
+    def __init__(self, reader: UsbReaderEmulator, firmware: bytes, status: bool = False,
+                 max_tg: int = MAX_TG) -> None:
         self.reader = reader
+        self.max_tg = max_tg  # targets one InListPassiveTarget lists at most
         self.firmware = firmware
         self.status = b"\x00" if status else b""  # a PN533 puts a status byte before register data
         self.regs: dict[int, int] = {}
         self.selected: Ntag213 | None = None
+        self.listed: list[Ntag213] = []  # the targets of the last InListPassiveTarget, Tg 1, 2
         self.field_on = False
 
     def run(self, code: int, params: bytes) -> bytes | None:
@@ -87,6 +95,7 @@ class Pn53xCore:
     def tags_moved(self) -> None:
         if self.selected is not None and self.selected not in self.reader.tags:
             self.selected = None
+        self.listed = [t for t in self.listed if t in self.reader.tags]
 
     def _cmd_00(self, p: bytes) -> bytes:
         """Diagnose"""
@@ -141,21 +150,32 @@ class Pn53xCore:
     def _cmd_4a(self, p: bytes) -> bytes:
         """InListPassiveTarget"""
         self._field(True)
-        brty, wanted = (p[1] if len(p) > 1 else 0), p[2:]
         self.regs[REG_FIFO_DATA] = SENS_REQ  # still in the FIFO: nobody answered
-        tags = self.reader.tags
-        if len(wanted) == 8 and wanted[0] == 0x88:
-            wanted = wanted[1:]  # cascade tag before a 7-byte uid
-        found = [t for t in tags if not wanted or t.uid == wanted] if brty == 0 else []
+        found = listed_targets(self.reader.tags, p, self.max_tg)
         if not found:
             return b"\x00"
-        tag = found[0]
         self.regs[REG_FIFO_DATA] = 0
-        for other in tags:
+        for other in self.reader.tags:
             other.active = False
-        tag.active = True
-        self.selected = tag
-        return b"\x01\x01" + tag.sens_res + bytes([tag.sel_res, len(tag.uid)]) + tag.uid
+        found[-1].active = True  # the ones before it were halted to find the next
+        self.selected, self.listed = found[-1], found
+        return list_answer(found)
+
+    def _cmd_40(self, p: bytes) -> bytes:
+        """InDataExchange"""
+        self._field(True)
+        tg = p[0] & 0x3F if p else 0
+        tag = self.listed[tg - 1] if 1 <= tg <= len(self.listed) else None
+        if tag is None or tag not in self.reader.tags:
+            return bytes([STATUS_TIMEOUT])
+        if tag is not self.selected:  # the chip selects the target its Tg names, as the PN532 emulator does
+            for other in self.reader.tags:
+                other.active = False
+            tag.active, self.selected = True, tag
+        answer = tag.command(p[1:])
+        if answer is None:
+            return bytes([STATUS_TIMEOUT])
+        return b"\x00" + (answer[:-2] if len(answer) > 2 else answer)  # the chip checks and strips CRC_A
 
     def _cmd_42(self, p: bytes) -> bytes:
         """InCommunicateThru"""
@@ -214,7 +234,7 @@ class RcS330Emulator(Pn533Emulator):
     product = "RC-S330/S"
 
     def power_on(self) -> None:
-        self.chip = Rcs956Core(self, firmware=b"\x33\x01\x30\x07")  # RCS956 v1.30
+        self.chip = Rcs956Core(self, firmware=b"\x33\x01\x30\x07", max_tg=1)  # RCS956 v1.30
         self.bad_frames = 0
 
 

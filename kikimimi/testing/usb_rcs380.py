@@ -16,14 +16,20 @@ bytes (little-endian error flags, 0x80 = RECEIVE_TIMEOUT), one more byte
 (0x08 in real traces), then what the tag sent.  Unlike a PN53x, this chip does
 not activate tags itself: nfcpy sends REQA, anticollision and select over
 the air through InCommRF, so `AirA` answers those as an NTAG would.
-InSetProtocol's add_crc / check_crc decide whether the chip strips the CRC
-of what it receives.
+InSetProtocol's add_crc / check_crc decide whether the chip adds the CRC to
+what it sends and strips it from what it receives (with add_crc off, a host
+that sent one itself has it checked by the tag); last_byte_bit_count 7 is the
+short frame REQA needs (a REQA sent as a whole byte, or another frame cut to
+7 bits, is heard by no tag).  Two tags whose uid parts differ in one
+anticollision answer COLLISION_ERROR (0x08), nothing else (bit-wise
+anticollision is not modelled).
 """
 from __future__ import annotations
 
 import struct
 
-from kikimimi.testing.usb_device import AirA, UsbReaderEmulator
+from kikimimi.testing.ntag import crc_a
+from kikimimi.testing.usb_device import REQA, WUPA, AirA, Collision, UsbReaderEmulator
 
 ACK = bytes.fromhex("0000ff00ff00")
 ERROR_FRAME = bytes.fromhex("0000ffffff")
@@ -31,8 +37,10 @@ FIRMWARE = b"\x11\x01"  # v1.11, as the trace's reader
 PD_DATA = b"\x00\x01"
 RECEIVE_TIMEOUT = struct.pack("<L", 0x80)
 OK = b"\x00\x00\x00\x00"
+COLLISION = struct.pack("<L", 0x08)
+CRC_ERROR = struct.pack("<L", 0x04)
 # InSetProtocol keys (nfcpy's rcs380 KEYS order)
-ADD_CRC, CHECK_CRC = 0x01, 0x02
+ADD_CRC, CHECK_CRC, LAST_BITS = 0x01, 0x02, 0x07
 
 
 def port100_frame(data: bytes) -> bytes:
@@ -48,14 +56,14 @@ class RcS380Emulator(UsbReaderEmulator):
 
     def power_on(self) -> None:
         self.field_on = False
-        self.protocol = {ADD_CRC: 1, CHECK_CRC: 1}
+        self.protocol = {ADD_CRC: 1, CHECK_CRC: 1, LAST_BITS: 8}
         self.air = AirA(self)
         self.bad_frames = 0
         self.refuse_once: str | None = None  # a command (by name) answered once with PARAMETER_ERROR
         self.garble_once: str | None = None  # a command (by name) answered once with the error frame
 
     def tag_moved(self) -> None:
-        self.air.level, self.air.selecting = None, None
+        self.air.tags_moved()
 
     def bulk_out(self, data: bytes) -> None:
         if data == ACK:
@@ -116,9 +124,20 @@ class RcS380Emulator(UsbReaderEmulator):
     def _cmd_04(self, p: bytes) -> bytes:
         """InCommRF"""
         self.field_on = True
-        rx = self.air.exchange(bytes(p[2:]))
+        tx = bytes(p[2:])
+        short = len(tx) == 1 and tx[0] in (REQA, WUPA)
+        if short != (self.protocol.get(LAST_BITS) == 7):
+            return RECEIVE_TIMEOUT + b"\x00"  # a REQA sent as a whole byte, or a frame cut to 7 bits: no tag hears it
+        if not self.protocol.get(ADD_CRC) and len(tx) > 2 and crc_a(tx[:-2]) == tx[-2:]:
+            tx = tx[:-2]  # the host added the CRC itself: the tags check it
+        try:
+            rx = self.air.exchange(tx)
+        except Collision:
+            return COLLISION + b"\x00"
         if rx is None:
             return RECEIVE_TIMEOUT + b"\x00"
         if self.protocol.get(CHECK_CRC) and len(rx) > 2:
+            if crc_a(rx[:-2]) != rx[-2:]:
+                return CRC_ERROR + b"\x00"
             rx = rx[:-2]  # the chip checked and removed the CRC
         return OK + b"\x08" + rx

@@ -181,6 +181,68 @@ def witch_witch_by_night_scans(watched: Watched, log: Sequence[Mapping[str, Any]
     return out
 
 
+#: The speaker's lines that open a day's vote call (the talk is over).
+_VOTE_CALLS = ("vote-now", "vote-now-acts", "vote-now-all")
+
+
+def _talk_end(watched: Watched, start: float, end: float) -> float:
+    """When the day's talk ended: its vote call, or its first count, or the day's end."""
+    marks = [float(e["t"]) for e in watched.said(*_VOTE_CALLS, "tally") if start <= float(e["t"]) <= end]
+    return min(marks, default=end)
+
+
+def _private_days(log: Sequence[Mapping[str, Any]], key: str) -> dict[int, set[int]]:
+    """day -> the seats whose earphone heard `key` that day (the truth, for the scorer)."""
+    day, out = 0, defaultdict(set)
+    for e in log:
+        if e.get("type") == "phase":
+            day = int(e.get("day") or day)
+        elif e.get("type") == "say" and e.get("key") == key and str(e.get("to", "")).startswith("seat:"):
+            out[day].add(int(str(e["to"])[5:]))
+    return out
+
+
+def witch_silencer_by_scans(watched: Watched, log: Sequence[Mapping[str, Any]], rng: random.Random) -> list[Trial]:
+    """Each day some seat chose silence: guess one of them, the living seat with the most hand
+    scans while the talk was on (a SILENCE scanned alone is one more than its neighbours'); the
+    secret is the seed's "who chose it stays secret".  Base: the share of the living who chose."""
+    roles = _truth(log, "role")
+    chose = _private_days(log, "silence-noted")
+    out: list[Trial] = []
+    for phase, day, start, end in _phases(watched):
+        if phase != "day" or not chose.get(day):
+            continue
+        alive = _alive(watched, len(roles), start)
+        talk_end = _talk_end(watched, start, end)
+        counts = Counter(s.seat for s in watched.hand_scans(start, talk_end) if s.seat in alive)
+        top = max(counts.values(), default=0)
+        leaders = [s for s in alive if counts.get(s, 0) == top]
+        out.append(Trial(_pick(rng, leaders) in chose[day], len(chose[day] & set(alive)) / len(alive)))
+    return out
+
+
+def witch_witch_by_ballot_scans(watched: Watched, log: Sequence[Mapping[str, Any]], rng: random.Random) -> list[Trial]:
+    """Each day: the living seat that scanned most from the vote call to nightfall (a changed
+    ballot is one more scan, a revote's ballots come after) is a witch (under the old rule the ear
+    bots vote after their talk and scan again at the call only if their mind changed).  Base: the
+    witches' share of the living."""
+    roles = _truth(log, "role")
+    out: list[Trial] = []
+    for phase, _day, start, end in _phases(watched):
+        if phase != "day":
+            continue
+        alive = _alive(watched, len(roles), start)
+        witches = [s for s in alive if roles.get(s) == "witch"]
+        if not witches:
+            continue
+        scans = [s for s in watched.hand_scans(_talk_end(watched, start, end), end) if s.seat in alive]
+        counts = Counter(s.seat for s in scans)
+        top = max(counts.values(), default=0)
+        leaders = [s for s in alive if counts.get(s, 0) == top]
+        out.append(Trial(roles.get(_pick(rng, leaders)) == "witch", len(witches) / len(alive)))
+    return out
+
+
 # -- マフィア42 -----------------------------------------------------------------------------
 def _votes(watched: Watched) -> list[tuple[int, float, float]]:
     return [(d, s, e) for p, d, s, e in _phases(watched) if p == "vote"]
@@ -207,28 +269,78 @@ def mafia_politician_by_tally(watched: Watched, log: Sequence[Mapping[str, Any]]
     return out
 
 
+def _readings(watched: Watched, start: float, end: float) -> list[tuple[float, dict[int, int]]]:
+    """The vote's public tally readings: (time, seat -> votes read)."""
+    return [(float(e["t"]), {int(k): int(v) for k, v in e["totals"].items()}) for e in watched.public
+            if e.get("type") == "tally" and start <= float(e["t"]) <= end]
+
+
+def _twin(readings: Sequence[tuple[float, Mapping[int, int]]], truth: int, alive: int) -> float:
+    """The blind twin's chance: it hears the vote's last reading (public by the rules) but
+    never watches who scanned when, and guesses its leader for every voter (a tie: one of
+    them); with no reading, any living seat."""
+    if not readings or not readings[-1][1]:
+        return 1 / alive
+    last = readings[-1][1]
+    top = max(last.values())
+    leaders = [k for k, v in last.items() if v == top]
+    return 1 / len(leaders) if truth in leaders else 0.0
+
+
+def _rises(watched: Watched, start: float, end: float) -> Iterable[tuple[dict[int, int], set[int], list]]:
+    """Per reading: what it raised since the last one, the seats that first scanned since,
+    and the vote's readings."""
+    readings = _readings(watched, start, end)
+    before: dict[int, int] = {}
+    last = start
+    guessed: set[int] = set()
+    for t, now in readings:
+        rise = {k: v - before.get(k, 0) for k, v in now.items() if v > before.get(k, 0)}
+        new = {int(s.seat) for s in watched.hand_scans(last, t) if s.seat is not None} - guessed
+        guessed |= new
+        yield rise, new, readings
+        before, last = now, t
+
+
 def mafia_vote_by_reading(watched: Watched, log: Sequence[Mapping[str, Any]], rng: random.Random) -> list[Trial]:
-    """Each voter between two readings: its vote is the seat the reading raised most
-    (a tie: one of them); a voter after the last reading: any living seat."""
+    """Each voter first seen between two readings: its vote is the seat the next reading
+    raised most (a tie: one of them).  The base is the blind twin's (`_twin`): the tally is
+    public by the rules; the secret is who voted for whom, beyond it."""
     jobs = _truth(log, "job")
     ballots = _ballots(log)
     out: list[Trial] = []
     for day, start, end in _votes(watched):
         alive = _alive(watched, len(jobs), start, "death")
-        before: dict[str, int] = {}
-        last = start
-        guessed: set[int] = set()
-        for reading in (e for e in watched.public if e.get("type") == "tally" and start <= float(e["t"]) <= end):
-            now = {str(k): int(v) for k, v in reading["totals"].items()}
-            rise = {int(k): v - before.get(k, 0) for k, v in now.items() if v > before.get(k, 0)}
-            for seat in {s.seat for s in watched.hand_scans(last, float(reading["t"]))} - guessed:
-                truth = ballots.get((day, int(seat or 0)))
-                if truth is None or not rise:
+        for rise, new, readings in _rises(watched, start, end):
+            if not rise:
+                continue
+            top = max(rise.values())
+            for seat in sorted(new):
+                truth = ballots.get((day, seat))
+                if truth is None:
                     continue
-                top = max(rise.values())
-                out.append(Trial(_pick(rng, [k for k, v in rise.items() if v == top]) == truth, 1 / len(alive)))
-                guessed.add(int(seat or 0))
-            before, last = now, float(reading["t"])
+                guess = _pick(rng, [k for k, v in rise.items() if v == top])
+                out.append(Trial(guess == truth, _twin(readings, truth, len(alive))))
+    return out
+
+
+def mafia_vote_by_one_seat_rise(watched: Watched, log: Sequence[Mapping[str, Any]], rng: random.Random) -> list[Trial]:
+    """Each reading that raised one seat alone: every voter first seen since voted for it
+    (the tell that a count over several scans still gives when they agree).  Base: the
+    blind twin's."""
+    jobs = _truth(log, "job")
+    ballots = _ballots(log)
+    out: list[Trial] = []
+    for day, start, end in _votes(watched):
+        alive = _alive(watched, len(jobs), start, "death")
+        for rise, new, readings in _rises(watched, start, end):
+            if len(rise) != 1:
+                continue
+            (seat_raised,) = rise
+            for seat in sorted(new):
+                truth = ballots.get((day, seat))
+                if truth is not None:
+                    out.append(Trial(seat_raised == truth, _twin(readings, truth, len(alive))))
     return out
 
 
@@ -290,6 +402,56 @@ def _step(log: Sequence[Mapping[str, Any]]) -> int:
     return min(nonzero) if nonzero else 1
 
 
+#: The seed every table shared before issue 34 (`options.get("seed", 0)`).
+DEFAULT_SEED = 0
+
+
+def intrigue_bribe_by_default_seed(watched: Watched, log: Sequence[Mapping[str, Any]],
+                                   rng: random.Random) -> list[Trial]:
+    """The game's first hidden offer: the dial's start recomputed as the game draws it
+    (`games/intrigue/game.py`, `_dial_start`) assuming the default seed, from public facts
+    (the moment of the input before the call, every seat's cash: the start cash and the incomes said, no
+    bribe paid yet; the advisors still to be offered for that turn, called one by one),
+    then the amount from the BRIBE taps.  Its blind twin does the same with a seed drawn
+    at random (as the watcher would who cannot know it): 1 or 0, whether that was right."""
+    start = next((e for e in watched.said("start")), None)
+    offers = [e for e in log if e.get("type") == "offer"]
+    made = [float(e["t"]) for e in watched.said("offer-hidden")]
+    if start is None or not offers or not made:
+        return []
+    step = _step(log)
+    top = max(1, int(start["params"]["start_cash"]) // step)
+    events = watched.public
+    first_at = made[0]
+    calls = [e for e in events if e.get("type") == "say" and e.get("key") in ("offer-call", "offer-call-employed")]
+    call = calls[0] if calls and float(calls[0]["t"]) <= first_at else None  # the game's first offer's call
+    if call is None:
+        return []
+    t_call = float(call["t"])
+    players = int(start["params"]["players"])
+    cash = {s: int(start["params"]["start_cash"]) for s in range(1, players + 1)}
+    for e in events:
+        if e.get("type") == "income" and float(e["t"]) <= t_call:
+            cash[int(e["seat"])] += int(e["amount"])
+    turn_end = min((float(e["t"]) for e in events if e.get("type") == "turn" and float(e["t"]) > t_call),
+                   default=float("inf"))
+    bids = [str(c["params"]["advisor"]) for c in calls if t_call <= float(c["t"]) < turn_end]
+    bidder = int(call["params"]["seat"])
+    taps = sum(1 for s in watched.hand_scans(t_call, first_at) if s.seat == bidder) - 1  # the last is OK
+    truth = int(offers[0]["amount"]) // step
+
+    # The game's clock is the last input its `handle` took: the dispatch that ends a turn
+    # is an advisor then a seat token, answered as a question, so the advisor's scan.
+    now = max((s.t for s in watched.scans if s.t < t_call), default=t_call)
+
+    def guess(seed: int) -> int:
+        lot = random.Random(repr((seed, now, sorted(cash.items()), bids)))
+        return (lot.randint(0, top) + max(0, taps)) % (top + 1)
+
+    twin = guess(rng.randrange(1 << 62))
+    return [Trial(guess(DEFAULT_SEED) == truth, 1.0 if twin == truth else 0.0)]
+
+
 @dataclass
 class TrainedGuess:
     """An adversary that learns, from games it saw whole (the first half), which amount
@@ -349,6 +511,49 @@ def oni_declarer_card(watched: Watched, log: Sequence[Mapping[str, Any]], rng: r
     return out
 
 
+def oni_declarer_card_by_third_token(watched: Watched, log: Sequence[Mapping[str, Any]],
+                                     rng: random.Random) -> list[Trial]:
+    """Each declaration: a token that made three kinds on the field, after which the field
+    moved again before the declaration was said, was not taken: guess it is the declarer's
+    card (before issue 34's settle a valid third token was declared on its scan, so only an
+    own card left the field to move on).  Else any card not declared."""
+    hands: dict[int, set[str]] = defaultdict(set)
+    out: list[Trial] = []
+    cards_all = sorted({str(e["params"]["card"]) for e in log
+                        if e.get("type") == "say" and e.get("key") == "hand-card"})
+    kinds = {f"oni:token-{c}": i for e in watched.public if e.get("type") == "declare"
+             for i, c in enumerate(e["cards"])}  # the printed kinds, as the declarations show them
+    field = [s for s in watched.scans if s.seat is None and s.piece]
+    seat = None
+    began = 0.0
+    for e in log:
+        if e.get("type") == "round":
+            hands = defaultdict(set)
+        elif e.get("type") == "say" and e.get("key") == "hand-card":
+            hands[int(str(e["to"])[5:])].add(str(e["params"]["card"]))
+        elif e.get("type") == "turn":
+            seat, began = int(e["seat"]), float(e["t"])
+        elif e.get("type") == "declare" and seat is not None:
+            turn = [s for s in field if began <= s.t <= float(e["t"])]
+            on: dict[Any, str] = {}
+            suspects: list[str] = []
+            for n, scan in enumerate(turn):
+                piece = str(scan.piece)
+                if scan.lifted:
+                    on = {k: v for k, v in on.items() if v != piece}
+                    continue
+                on[kinds.get(piece, piece)] = piece
+                if len(on) == 3 and n + 1 < len(turn):
+                    suspects.append(piece.replace("oni:token-", "oni:card-"))
+            declared = {f"oni:card-{c}" for c in e["cards"]}
+            pool = [c for c in cards_all if c not in declared]
+            if not pool or not hands.get(seat):
+                continue
+            guess = suspects[-1] if suspects else _pick_card(rng, pool)
+            out.append(Trial(guess in hands[seat], len(hands[seat] & set(pool)) / len(pool)))
+    return out
+
+
 def _pick_card(rng: random.Random, pool: Sequence[str]) -> str:
     return rng.choice(sorted(pool))
 
@@ -356,9 +561,13 @@ def _pick_card(rng: random.Random, pool: Sequence[str]) -> str:
 #: game -> (options, [(adversary name, secret, function)]); イントリーゲ's is `TrainedGuess`.
 ADVERSARIES: dict[str, tuple[dict[str, Any], list[tuple[str, str, Adversary]]]] = {
     "witch": ({}, [("priest by day scans", "a role", witch_priest_by_day_scans),
-                   ("witch by night scans", "a role", witch_witch_by_night_scans)]),
+                   ("witch by night scans", "a role", witch_witch_by_night_scans),
+                   ("silencer by talk scans", "who chose silence", witch_silencer_by_scans),
+                   ("witch by ballot scans", "a role", witch_witch_by_ballot_scans)]),
     "mafia42": ({}, [("politician by tally", "a role", mafia_politician_by_tally),
                      ("vote by reading", "a vote", mafia_vote_by_reading),
+                     ("vote by a one-seat rise", "a vote", mafia_vote_by_one_seat_rise),
                      ("mafia target by night timing", "a night target", mafia_target_by_night_timing)]),
-    "onisagashi": ({}, [("declarer's card", "a declarer's card", oni_declarer_card)]),
+    "onisagashi": ({}, [("declarer's card", "a declarer's card", oni_declarer_card),
+                        ("declarer's card by the third token", "a declarer's card", oni_declarer_card_by_third_token)]),
 }

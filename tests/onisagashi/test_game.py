@@ -28,9 +28,11 @@ class Script(TableScript):
         return self
 
     def declare(self, *cards):
+        """The tokens on the field; three or more, then the referee calls the declaration
+        (`next`) rather than wait for the settle (issue 34)."""
         for c in cards:
             self.field(f"oni:token-{c}")
-        return self
+        return self.console("next") if len(cards) >= 3 else self
 
     def run(self):
         return run_script(self.lines)

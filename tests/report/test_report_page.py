@@ -72,6 +72,9 @@ def test_arms_give_the_comparison_sections(tmp_path: Path) -> None:
         assert heading in text
     # islanders and witches are each other's answer when nobody else can win: one question to Holm
     assert "left out as the others&#x27; answer again: witches win" in text
+    # a team game's comebacks (won from behind at a day's end): a plot with its words and each side's share
+    assert 'alt="Comeback rates with 95 % intervals: plain, 6 players' in text
+    assert "comebacks among each side&#x27;s wins" in text and "islanders: " in text
 
 
 @pytest.mark.parametrize("args, message", [

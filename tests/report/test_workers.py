@@ -1,12 +1,13 @@
 """`--workers N`: games played in worker processes give the very same page."""
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
 
 from kikimimi.cli import main
-from kikimimi.report.run import workers_wanted
+from kikimimi.report.run import run_all, workers_wanted
 
 
 def test_two_workers_write_the_bytes_one_writes(tmp_path: Path) -> None:
@@ -35,3 +36,26 @@ def test_sim_games_in_two_workers_print_what_one_prints(capsys: pytest.CaptureFi
         assert main(["sim", "intrigue", "--games", "4", "--versus", "greedy,random", "--workers", workers]) == 0
         texts.append(capsys.readouterr().out)
     assert "significant after Holm" in texts[0] and texts[0] == texts[1]
+
+
+def _whose(item: int) -> tuple[int, int]:
+    return item, os.getpid()
+
+
+def test_this_process_plays_beside_the_workers_and_the_order_is_kept() -> None:
+    # two workers: one spawned helper and this process, each playing chunks of the plan
+    out = run_all(_whose, list(range(40)), workers=2, progress=False)
+    assert [item for item, _ in out] == list(range(40))
+    assert {pid for _, pid in out} > {os.getpid()}  # this process and one other
+
+
+def _fails(item: int) -> int:
+    if item in (1, 13):
+        raise ValueError(f"game {item} went wrong")
+    return item
+
+
+@pytest.mark.parametrize("bad", [list(range(40)), list(range(13))])  # 13 here, or only 1 in the helper
+def test_a_failing_game_is_raised_whoever_played_it(bad: list[int]) -> None:
+    with pytest.raises(ValueError, match="went wrong"):
+        run_all(_fails, bad, workers=2, progress=False)

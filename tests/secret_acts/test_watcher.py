@@ -67,6 +67,7 @@ def test_the_declarers_card_adversary_reads_a_lifted_own_token():
     for tag, removed in (("mion", False), ("mion", True), ("rena", False), ("nata", False), ("dam", False)):
         t += 1
         lines.append({"t": t, "reader": "field", "tag": f"oni:token-{tag}", **({"removed": True} if removed else {})})
+    lines.append({"t": t + 1, "console": "next"})  # the referee calls the settled declaration (issue 34)
     log = run_script(lines)
     trials = oni_declarer_card(Watched.of(lines, log), log, random.Random(1))
     assert trials and trials[0].hit and trials[0].base < 0.5

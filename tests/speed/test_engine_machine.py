@@ -51,14 +51,29 @@ def test_every_trigger_of_every_phase_is_plain_and_a_game_binds_step():
     assert set(machine.PLAIN) == {(t, s) for t, ev in machine.MACHINE.events.items() for s in ev.transitions}
     game = TridentGame(3, {})
     assert machine.plain_steps(machine.MACHINE) == machine.PLAIN
-    assert game.drew.func is machine.step and game.drew.args == (game, "drew")
+    assert game.drew.__func__ is TridentGame.drew and "drew" not in vars(game)  # the class's trigger
     assert game.may_drew() is False and game.is_dealing()  # the machine's other bindings stay
 
 
-def _bindings(model: object) -> dict[str, object]:
+def test_a_trigger_goes_by_step(monkeypatch):
+    taken: list[tuple[object, str]] = []
+    real = machine.step
+
+    def spy(model: machine.PhaseModel, trigger: str) -> bool:
+        taken.append((model, trigger))
+        return real(model, trigger)
+
+    game = TridentGame(3, {})
+    monkeypatch.setattr(machine, "step", spy)
+    assert game.dealt() is True and game.state == "opening"
+    assert taken == [(game, "dealt")]
+
+
+def _bindings(model: object, names: list[str]) -> dict[str, object]:
     """A model's bindings, comparable across models: a partial as (function, its arguments, the model marked)."""
     out: dict[str, object] = {}
-    for name, value in vars(model).items():
+    for name in names:
+        value = getattr(model, name)
         if isinstance(value, partial):
             out[name] = (value.func, tuple("MODEL" if a is model else a for a in value.args), value.keywords)
         else:
@@ -68,21 +83,37 @@ def _bindings(model: object) -> dict[str, object]:
 
 def test_a_later_game_is_bound_as_the_machine_binds_one():
     """`attach` learns from a class's first game what `add_model` binds and
-    binds the next ones the same (the machine's bookkeeping cost ~40 us a game)."""
+    puts it on the class: every game reads each binding as the machine's own
+    (the machine's bookkeeping cost ~40 us a game), and holds only its phase."""
     first, later = TridentGame(3, {}), TridentGame(3, {})
     by_machine = _Model("turn", False)
     machine.MACHINE.add_model(by_machine, initial="dealing")
     machine.MACHINE.remove_model(by_machine)
-    for trigger in machine.TRIGGERS:
-        setattr(by_machine, trigger, partial(machine.step, by_machine, trigger))
-    game_only = (set(vars(first)) - set(vars(by_machine))) | {"has_drawn"}  # the game's own state
-    assert _bindings(later).keys() == _bindings(first).keys()
-    assert {k: v for k, v in _bindings(later).items() if k not in game_only} == \
-        {k: v for k, v in _bindings(by_machine).items() if k not in game_only}
-    assert len(_bindings(by_machine)) == 27 and machine._BINDINGS[TridentGame]
-    later.drew  # noqa: B018 - bound
+    bound = [name for name in vars(by_machine) if name not in machine.TRIGGERS and name != "has_drawn"]
+    assert len(bound) + len(machine.TRIGGERS) == 26 and machine._BINDINGS[TridentGame]
+    assert _bindings(first, bound) == _bindings(later, bound) == _bindings(by_machine, bound)
+    for game in (first, later):
+        assert vars(game)["state"] == "dealing"
+        assert not any(isinstance(value, partial) for value in vars(game).values())  # no cycle through itself
+        assert all(getattr(game, t).__func__ is getattr(TridentGame, t) for t in machine.TRIGGERS)
     assert later.is_dealing() and not later.may_drew() and later.state == "dealing"
     assert not machine.MACHINE.models
+
+
+def test_a_game_dropped_is_freed_at_once():
+    """A game holds no reference to itself: dropped, it is freed then, not by the
+    garbage collector later (bindings per game made each game a cycle)."""
+    import gc
+    import weakref
+
+    gc.disable()
+    try:
+        game = TridentGame(3, {})
+        gone = weakref.ref(game)
+        del game
+        assert gone() is None
+    finally:
+        gc.enable()
 
 
 def test_a_callback_sends_the_pair_through_the_machine():

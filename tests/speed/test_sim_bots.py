@@ -5,6 +5,7 @@ copies each proposed line once.  These tests hold the fast paths to the slow
 rule they replace, and the recordings to `kikimimi replay`."""
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -15,7 +16,8 @@ from kikimimi.engine import run_script
 from kikimimi.protocol import visible_to
 from kikimimi.script import dumps
 from kikimimi.sim import play
-from kikimimi_games.trident.simulation import TridentSimulation
+from kikimimi_games.trident.pieces import TAGS
+from kikimimi_games.trident.simulation import Bot, TridentSimulation, shuffled
 
 
 class EveryBotAsksVisibleTo(TridentSimulation):
@@ -90,3 +92,42 @@ def test_the_referee_stops_a_game_past_the_input_cap(toy):
     script, log = play("toy", seed=3, players=2, max_inputs=2)
     assert script[-1]["console"] == "stop" and len(script) == 4
     assert run_script(script) == log
+
+
+class _Overriding(Bot):
+    """A bot that overrides what the simulation's fast paths skip or inline for a
+    plain `Bot` (it does the same through `Bot`'s own methods): its games take
+    every slow path, `hear` handed a copy of the hand for every event included."""
+
+    def hear(self, ev: Mapping[str, Any], hand: Sequence[str]) -> None:
+        super().hear(ev, hand)
+
+    def off_turn_action(self, hand: Sequence[str], basket: int) -> dict[str, Any] | None:
+        return super().off_turn_action(hand, basket)
+
+    def impatient_play(self, hand: Sequence[str]) -> dict[str, Any] | None:
+        return super().impatient_play(hand)
+
+
+def _overriding_bots(table: TridentSimulation) -> None:
+    for seat, bot in list(table.bots.items()):
+        slow = _Overriding(seat, bot.players, bot.temper, bot.rng)
+        table.replace(seat, slow)
+
+
+@pytest.mark.parametrize(("bot", "players"), [("human", 3), ("random", 3), ("human", 4), ("human", 2)])
+def test_plain_bots_fast_paths_play_the_games_of_bots_taking_every_method(bot, players):
+    fast = [play("trident", seed, players, {}, bot) for seed in range(25)]
+    slow = [play("trident", seed, players, {}, bot, prepare=_overriding_bots) for seed in range(25)]
+    assert [s for s, _ in fast] == [s for s, _ in slow]
+    assert [dumps(e) for _, log in fast for e in log] == [dumps(e) for _, log in slow for e in log]
+
+
+def test_the_deal_shuffles_as_random_shuffle_draw_for_draw():
+    for seed in range(300):
+        mine, theirs = random.Random(seed), random.Random(seed)
+        expected = sorted(TAGS)
+        theirs.shuffle(expected)
+        assert shuffled(sorted(TAGS), mine) == expected
+        assert mine.random() == theirs.random()  # the generator left where shuffle leaves it
+    assert shuffled([], random.Random(1)) == [] and shuffled(["a"], random.Random(1)) == ["a"]

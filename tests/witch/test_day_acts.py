@@ -1,4 +1,5 @@
-"""Issue 34: the same motions for the day powers (`day_acts` together, the default).
+"""Issue 34: the same motions for the day powers (`day_acts` acts; together, the default,
+adds silence and ballots: test_same_motions.py).
 
 Every living seat makes one day act a day, a power or PASS, each a command tag and a
 seat token; the count waits for every act and ballot.  So the priest's EXORCISE and a
@@ -16,7 +17,7 @@ ALL = list(range(1, 9))
 
 
 def day1_together():
-    s = table(day_acts="together")
+    s = table(day_acts="acts")
     for seat in ALL:
         s.hand(seat, "cmd:ok")
     return s

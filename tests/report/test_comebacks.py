@@ -1,0 +1,89 @@
+"""Comebacks: a game the winner won from behind, in team games (by the share of each
+side's starting strength still in play at a day's end) and in games with a running
+score (the score at half time, sent as an event or spoken by the table)."""
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from kikimimi.report.facts import game_facts
+from kikimimi.sim import play
+
+
+def _witch_log(outs_day1: list[int], outs_night1: list[int], winner: str) -> tuple[list[dict[str, Any]],
+                                                                                  list[dict[str, Any]]]:
+    """Six seats: 1 and 2 witches, 3-6 islanders; day 1, night 1, then the end."""
+    teams = {1: "witches", 2: "witches", 3: "islanders", 4: "islanders", 5: "islanders", 6: "islanders"}
+    log: list[dict[str, Any]] = [{"t": 0.0, "in": 1, "type": "phase", "phase": "day", "day": 1}]
+    log += [{"t": 10.0, "in": 5, "type": "out", "seat": s, "when": "day"} for s in outs_day1]
+    log.append({"t": 10.0, "in": 5, "type": "phase", "phase": "night", "day": 1})
+    log += [{"t": 20.0, "in": 8, "type": "out", "seat": s, "when": "night"} for s in outs_night1]
+    log.append({"t": 20.0, "in": 8, "type": "phase", "phase": "day", "day": 2})
+    log.append({"t": 30.0, "in": 9, "type": "game-over", "winner": winner,
+                "ranking": [{"seat": s, "team": t, "place": 1 if t == winner else 2, "won": t == winner,
+                             "role": t} for s, t in teams.items()]})
+    return [{"game": "witch", "players": 6}] + [{}] * 9, log
+
+
+def test_a_team_behind_in_members_at_a_days_end_that_still_wins_came_back() -> None:
+    # a witch banished on day one: the witches keep 1/2, the islanders 4/4; the witches still win
+    assert game_facts(*_witch_log([1], [], "witches"))["comeback"] == 1
+    # the islanders had lost nobody at the day's end: no comeback
+    assert game_facts(*_witch_log([1], [], "islanders"))["comeback"] == 0
+    # the night's removal is not yet a day's end: the game ended before the next one
+    assert game_facts(*_witch_log([], [3, 4], "witches"))["comeback"] == 0
+    # an even loss (1/2 against 2/4) is not behind
+    assert game_facts(*_witch_log([1, 3, 4], [], "islanders"))["comeback"] == 0
+
+
+def _mafia_log(day_end_power: dict[str, Any]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    start = {"mafia": {"heads": 2, "votes": 2}, "citizens": {"heads": 6, "votes": 6}}
+    log: list[dict[str, Any]] = [
+        {"t": 0.0, "in": 1, "type": "phase", "phase": "night", "day": 1},
+        {"t": 0.0, "in": 1, "type": "power", "sides": start},
+        {"t": 50.0, "in": 7, "type": "death", "seat": 3, "when": "day"},
+        {"t": 50.0, "in": 7, "type": "phase", "phase": "night", "day": 2},
+        {"t": 50.0, "in": 7, "type": "power", "sides": day_end_power},  # after the phase, in the same step
+        {"t": 60.0, "in": 9, "type": "game-over", "winner": "mafia",
+         "ranking": [{"seat": s, "team": "mafia" if s <= 2 else "citizens", "place": 1 if s <= 2 else 2}
+                     for s in range(1, 9)]},
+    ]
+    return [{"game": "mafia42", "players": 8}] + [{}] * 9, log
+
+
+def test_mafia42_reads_the_win_arithmetic_not_the_head_count() -> None:
+    # a mafia executed (votes 2 -> 1) while the citizens keep 5 of 6 votes: the mafia was behind
+    assert game_facts(*_mafia_log({"mafia": {"heads": 1, "votes": 1},
+                                   "citizens": {"heads": 6, "votes": 5}}))["comeback"] == 1
+    # the politician executed: the citizens lose two votes, the mafia none: the mafia led
+    assert game_facts(*_mafia_log({"mafia": {"heads": 2, "votes": 2},
+                                   "citizens": {"heads": 4, "votes": 4}}))["comeback"] == 0
+    # a revealed judge (∞) on the citizens' side: the mafia was behind whatever its share
+    assert game_facts(*_mafia_log({"mafia": {"heads": 2, "votes": 2},
+                                   "citizens": {"heads": "inf", "votes": "inf"}}))["comeback"] == 1
+
+
+def test_a_score_the_table_speaks_is_a_running_score() -> None:
+    say = [{"t": t, "type": "say", "key": "score", "params": {"seat": s, "points": p}}
+           for t, s, p in ((10.0, 1, 1), (10.0, 2, 0), (30.0, 2, 2))]
+    over = {"t": 40.0, "type": "game-over", "ranking": [{"seat": 2, "place": 1, "points": 2},
+                                                        {"seat": 1, "place": 2, "points": 1}]}
+    assert game_facts([{"players": 2}], [*say, over])["comeback"] == 1
+    assert game_facts([{"players": 2}], [over])["comeback"] is None  # no running score: a blank
+
+
+@pytest.mark.parametrize(("game", "players", "seed", "winner", "comeback"), [
+    ("witch", 8, 1, "islanders", 1),  # witch out on day 1, then three islanders out: 3/5 against 2/3
+    ("witch", 8, 4, "witches", 0),
+    ("mafia42", 8, 3, "citizens", 1),  # two citizens out at day 2's end (5 of 7 votes), the mafia whole
+    ("mafia42", 8, 1, "mafia", 0),
+    ("onisagashi", 4, 3, None, 1),
+    ("onisagashi", 4, 1, None, 0),
+])
+def test_seeded_games_with_and_without_a_comeback(game: str, players: int, seed: int, winner: str | None,
+                                                  comeback: int) -> None:
+    facts = game_facts(*play(game, seed, players, {}, None))
+    if winner is not None:
+        assert facts["teams"][winner] == 1
+    assert facts["comeback"] == comeback
