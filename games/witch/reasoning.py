@@ -33,6 +33,9 @@ still on the island is not the imp (mirrored, it leaves: `LEAVES`).
   witches, who know its findings false, spare it (`FAMILIAR_BLUFF`); the witches never
   claim before a rival, so the claim the familiar counters is the real one (`NO_PREEMPT`).  ESTIMATE (a rally
   of the near-tied, a witch's frame) is measured and switched off.
+- The town believes its priest (`LIE_AS`: no witch-side bot claims the priest) and its sampled
+  worlds deal the claimants' findings as claimed (`GUIDED_FINDINGS`): at 15 the town had voted
+  out its priest on the worlds' weight and noise (docs/bots.md, "The islanders at 15").
 """
 from __future__ import annotations
 
@@ -97,15 +100,15 @@ BLUFF_RISK = 0.35
 #: The knight guards the living mirror claimant least likely lying before any other claimant
 #: (a priest's findings come one a day, on seats already voted out; the mirror-user's lead the
 #: vote, and the witches banish it first when a bluff stands beside it).
-GUARD_MIRROR = 0
+GUARD_MIRROR = 0  # measured: islanders -9.0 [-14.8, -3.2] at 15 (the priest's findings go unguarded): off
 #: While two mirror claimants live and the worlds cannot tell them apart (each lying at odds
 #: within `UNSURE`), islanders vote neither: the witches banish the real one by night (unless
 #: the knight guards it), and the one left standing is then a liar in every world.
-WAIT_FOR_NIGHT = 0
+WAIT_FOR_NIGHT = 0  # measured: islanders -7.0 [-13.7, -0.3] at 15 (the day-2 vote, read by the priest, sorts the pair): off
 UNSURE = (0.2, 0.8)
 #: Seats with no claim say `ESTIMATE n witch` (with a VOTE) for a suspect at least `ESTIMATE_AT`
 #: likely; near-tied voters follow the seat today's estimates name most (`rallied`).
-ESTIMATE_RALLY = 0  # measured: islanders -2.5 [-6.3, +1.3] at 15: left off
+ESTIMATE_RALLY = 0  # measured: islanders -2.5 [-6.3, +1.3] at 15; with the priest believed -0.5 [-3.8, +2.8]: off
 ESTIMATE_AT = 0.5
 #: The witches who tell no story name the team's day target in an ESTIMATE (a frame).
 ESTIMATE_FRAME = 0  # unmeasured: it frames only where ESTIMATE_RALLY listens
