@@ -37,6 +37,7 @@ p95 <= 50 ms on the real-timing emulator; two pieces together both heard,
 from __future__ import annotations
 
 import argparse
+import json
 import multiprocessing
 import os
 import random
@@ -164,6 +165,43 @@ class Trace:
         raise TimeoutError(f"no {key!r} on {output} within {timeout} s")
 
 
+class Lifts:
+    """The lifts the table heard, read from serve's journal, per reader ("hand-N", "field").
+
+    A piece is put back on a reader only once its lift was heard: on a host starved by
+    load a reader can be blind for a moment, and a piece lifted and put back within it
+    is, rightly, a piece that never moved; the next placement would then never be heard
+    and the bench would report a stall that is its own (issue 32, docs/readers.md)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path, self.pos, self.count = path, 0, {}
+
+    def _read(self) -> None:
+        if not self.path.exists():
+            return
+        with open(self.path, "rb") as fh:
+            fh.seek(self.pos)
+            chunk = fh.read()
+        done = chunk.rfind(b"\n") + 1
+        self.pos += done
+        for line in chunk[:done].splitlines():
+            if b'"removed": true' in line:
+                obj = json.loads(line)
+                name = f"hand-{obj['seat']}" if obj.get("reader") == "hand" else "field"
+                self.count[name] = self.count.get(name, 0) + 1
+
+    def heard(self, name: str) -> int:
+        self._read()
+        return self.count.get(name, 0)
+
+    def wait_for(self, name: str, after: int, timeout: float = 5.0) -> None:
+        end = time.monotonic() + timeout
+        while self.heard(name) <= after:
+            if time.monotonic() > end:
+                raise TimeoutError(f"the lift on {name} not heard within {timeout} s")
+            time.sleep(0.005)
+
+
 SERVE_FROM = "KIKIMIMI_BENCH_SERVE_FROM"
 # Runs `kikimimi.cli` from another checkout: the editable install's finder would
 # otherwise import this worktree's code whatever sys.path says.
@@ -177,25 +215,35 @@ def _serve(config: Path, env: dict, voice: str, trace: Path | None) -> subproces
     if trace is not None:
         env["KIKIMIMI_TRACE"] = str(trace)
     launch = ["-c", _FROM_LAUNCHER] if env.get(SERVE_FROM) else ["-m", "kikimimi.cli"]
-    return subprocess.Popen([sys.executable, *launch, "serve", str(config), "--voice", voice, "--quiet"],
-                            env=env, cwd=config.parent, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    # serve's stderr goes to a file, never to a pipe nobody reads while it runs (a full pipe
+    # would block serve's next warning), and stays there to read after a stall
+    with open(config.parent / "serve.err", "w") as err:
+        return subprocess.Popen([sys.executable, *launch, "serve", str(config), "--voice", voice, "--quiet"],
+                                env=env, cwd=config.parent, stdout=subprocess.DEVNULL, stderr=err, text=True)
 
 
-def _stop(proc: subprocess.Popen) -> str:
+def _stop(proc: subprocess.Popen, config: Path) -> str:
     proc.send_signal(signal.SIGTERM)
     try:
-        _, err = proc.communicate(timeout=20)
+        proc.wait(timeout=20)
     except subprocess.TimeoutExpired:
         proc.kill()
-        _, err = proc.communicate()
-    return err or ""
+        proc.wait()
+    return _serve_err(config)
 
 
-def _wait_polling(readers: dict[str, Reader], proc: subprocess.Popen, timeout: float = 600) -> None:
+def _serve_err(config: Path) -> str:
+    try:
+        return (config.parent / "serve.err").read_text(errors="replace")
+    except OSError:
+        return ""
+
+
+def _wait_polling(readers: dict[str, Reader], proc: subprocess.Popen, config: Path, timeout: float = 600) -> None:
     end = time.monotonic() + timeout
     while time.monotonic() < end:
         if proc.poll() is not None:
-            raise SystemExit(f"serve exited: {proc.stderr.read()[-2000:]}")
+            raise SystemExit(f"serve exited: {_serve_err(config)[-2000:]}")
         if all(r.ask("ready") for r in readers.values()):
             return
         time.sleep(0.1)
@@ -212,15 +260,18 @@ def chain(tmp: Path, env: dict, placements: int, poll_ms: int | None, idle_secon
     proc = _serve(config, env, "audio", trace)
     hand, field, after_quiet, commands = [], [], [], []
     try:
-        _wait_polling(readers, proc)
+        _wait_polling(readers, proc, config)
         time.sleep(1.0)
         cpu = idle_cpu(proc.pid, idle_seconds)
         tr = Trace(trace)
+        lifts = Lifts(tmp / "journal.jsonl")
         for s in range(1, SEATS + 1):  # each seat draws its piece: later scans of it say "hand-piece"
             r = readers[f"hand-{s}"]
             t0 = r.ask("place", f"04{s:012x}", HAND_PIECE[s])
             tr.wait_for(f"seat-{s}", "drawn", t0, timeout=15)
+            before = lifts.heard(f"hand-{s}")
             r.ask("remove")
+            lifts.wait_for(f"hand-{s}", before)
             r.free_at = time.monotonic() + 0.5
         rng = random.Random(18)
         last_field = 0.0
@@ -239,7 +290,9 @@ def chain(tmp: Path, env: dict, placements: int, poll_ms: int | None, idle_secon
             commands.append(r.ask("since"))
             if name == "field":
                 last_field = t0
+            before = lifts.heard(name)
             r.ask("remove")
+            lifts.wait_for(name, before)
             r.free_at = time.monotonic() + 0.4  # past the removal debounce
         for k in range(quiet):  # each earphone silent for > PAUSE_AFTER_S: its stream is paused
             s = 1 + k % SEATS
@@ -248,14 +301,25 @@ def chain(tmp: Path, env: dict, placements: int, poll_ms: int | None, idle_secon
             t0 = r.ask("place", f"04{s:012x}", HAND_PIECE[s])
             t1 = tr.wait_for(f"seat-{s}", "hand-piece", t0)
             after_quiet.append(t1 - t0)
+            before = lifts.heard(f"hand-{s}")
             r.ask("remove")
+            lifts.wait_for(f"hand-{s}", before)
     finally:
-        err = _stop(proc)
+        err = _stop(proc, config)
         for r in readers.values():
             r.stop()
     if proc.returncode not in (0, -signal.SIGTERM):
         print(f"serve: {err[-1000:]}", file=sys.stderr)
-    return {"hand": hand, "field": field, "quiet": after_quiet, "idle_cpu": cpu, "commands": commands}
+    return {"hand": hand, "field": field, "quiet": after_quiet, "idle_cpu": cpu, "commands": commands,
+            "lost": _lost(tmp / "journal.jsonl")}
+
+
+def _lost(journal: Path) -> int:
+    """Readers the table heard lost during the run (each one a reopen, and "reader lost" said)."""
+    try:
+        return sum(1 for line in journal.read_text().splitlines() if '"lost": true' in line)
+    except OSError:
+        return 0
 
 
 def text_idle(tmp: Path, env: dict, poll_ms: int | None, idle_seconds: float) -> float:
@@ -264,11 +328,11 @@ def text_idle(tmp: Path, env: dict, poll_ms: int | None, idle_seconds: float) ->
     readers = {n: Reader(str(tmp / n), True) for n in [f"hand-{s}" for s in range(1, SEATS + 1)] + ["field"]}
     proc = _serve(config, env, "text", None)
     try:
-        _wait_polling(readers, proc)
+        _wait_polling(readers, proc, config)
         time.sleep(1.0)
         return idle_cpu(proc.pid, idle_seconds)
     finally:
-        _stop(proc)
+        _stop(proc, config)
         for r in readers.values():
             r.stop()
 
@@ -294,6 +358,8 @@ def main() -> int:
                     help="trials of two pieces on one reader (together; one beside a resting one); 0: none")
     ap.add_argument("--quiet-placements", type=int, default=30,
                     help="hand placements after each earphone was silent for %g s (its stream paused)" % QUIET_GAP)
+    ap.add_argument("--keep", default=None, metavar="DIR",
+                    help="work in DIR (made if missing) and leave it: each chain's journal, trace and serve.err")
     a = ap.parse_args()
     from kikimimi.voice.virtual import PulseNullSinks, missing_tools
 
@@ -303,12 +369,14 @@ def main() -> int:
     import reader_latency
     from kikimimi.testing.chip_timing import REAL
 
+    load0 = f"{os.getloadavg()[0]:.1f}"
     base_env = dict(os.environ)
     if a.serve_from:
         base_env[SERVE_FROM] = str(Path(a.serve_from).resolve())
     runs: dict[str, dict] = {}
     with tempfile.TemporaryDirectory() as td:
-        tmp = Path(td)
+        tmp = Path(a.keep or td)
+        tmp.mkdir(parents=True, exist_ok=True)
         devices = {"kkspk": 2, **{f"kkear{s}": 2 for s in range(1, SEATS + 1)}}
         plan = [("real-timing emulator", True, True, a.placements, a.quiet_placements),
                 ("instant emulator", False, True, a.placements, a.quiet_placements)]
@@ -319,12 +387,16 @@ def main() -> int:
                 env = {**pulse.env(), **{key: v for key, v in base_env.items() if key == SERVE_FROM}}
                 idle = a.idle_seconds if enrolled else 1.0
                 runs[label] = chain(tmp / f"chain-{k}", env, n, a.poll_ms, idle, quiet, real, enrolled)
+                # kept at once (with --keep): a later stage that stops the run does not take them along
+                (tmp / f"chain-{k}" / "result.json").write_text(json.dumps({"label": label, **runs[label]}))
         text_cpu = text_idle(tmp / "text", base_env, a.poll_ms, a.idle_seconds)
         anchor_poll = a.poll_ms or 30
         anchor_commands: dict[str, list[int]] = {"real-timing": [], "instant": []}
+        anchor_faults: dict[str, list[str]] = {"real-timing": [], "instant": []}
         anchors = {label: reader_latency.nfcpy_latency(max(50, a.placements // 3), anchor_poll, str(tmp),
                                                        timing=REAL if real else None,
-                                                       commands=anchor_commands[label])
+                                                       commands=anchor_commands[label],
+                                                       faults=anchor_faults[label])
                    for label, real in (("real-timing", True), ("instant", False))}
         stage_commands: list[int] = []
         stage = reader_latency.latency(max(50, a.placements // 3), anchor_poll, str(tmp), timing=REAL,
@@ -332,6 +404,7 @@ def main() -> int:
         several = (reader_latency.several_pieces(a.several_trials, anchor_poll, str(tmp), timing=REAL)
                    if a.several_trials else None)
     poll = f"poll {a.poll_ms} ms" if a.poll_ms else "default poll"
+    print(f"load average (1 min) at the start {load0}, at the end {os.getloadavg()[0]:.1f}; {os.cpu_count()} CPUs")
     code = f"serve from {a.serve_from}" if a.serve_from else "serve from this checkout"
     print(f"placed -> first audio frame, real serve ({code}), 4 emulated PN532 (own processes), "
           f"4 outputs on null sinks, {poll}; pieces enrolled in the tag map unless said:")
@@ -344,6 +417,7 @@ def main() -> int:
             print(f"  hand reader -> earphone silent {QUIET_GAP:g} s before (now: stream paused)  "
                   f"{_fmt(got['quiet'])}")
         print(f"  all                      {_fmt(got['hand'] + got['field'] + got['quiet'])}")
+        print(f"  readers lost during the run: {got['lost']}")
         if cmds:
             print(f"  chip commands, placement -> first audio frame: median {statistics.median(cmds):g}, "
                   f"max {cmds[-1]}")
@@ -355,7 +429,8 @@ def main() -> int:
         cmds = sorted(anchor_commands[label])
         print(f"anchor, same run: nfcpy alone + {label} emulator in one process, clf.sense every {anchor_poll} ms, "
               f"placed -> NDEF read: {_fmt(anchor)}; chip commands placed -> read: median "
-              f"{statistics.median(cmds):g}, max {cmds[-1]}")
+              f"{statistics.median(cmds):g}, max {cmds[-1]}; nfcpy's own faults (a late ACK: EIO): "
+              f"{len(anchor_faults[label])}")
     cmds = sorted(stage_commands)
     print(f"reader stage, same run, pieces not in the tag map (our driver + runner + real-timing emulator in one "
           f"process), placed -> input: {_fmt(stage)}; chip commands placed -> input: median "

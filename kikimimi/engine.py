@@ -195,6 +195,31 @@ class Table:
         logged = self._log_events(events, t, line)
         return out + logged if out else logged
 
+    def feed_placed(self, line: int, item: dict[str, Any], t: float, reader: str, seat: int | None,
+                    tag: Any) -> list[LogEvent]:
+        """`feed(line, item)` for a line `sim.play` built itself from a bot's
+        plain placement (`item` is exactly `{"t", "reader", ["seat",] "tag"}`,
+        taken apart here as the arguments): the bot games' nearly every input.
+        The driver already holds these values, so the line is not read back
+        key by key (`feed`'s and `_to_input`'s dozen lookups an input).  The
+        checks are `feed`'s own, in one test; any line they would not pass as
+        it is (a timer due, a question pending, HINT, an unknown tag or seat,
+        the game over) goes through `feed`, so every answer is its answer, and
+        a reader's or a script's line always goes through `feed`."""
+        if (type(t) is not float or not (self.t <= t < self._next_due) or type(tag) is not str
+                or tag not in self.known_tags or tag == _HINT or self.choices or self.game.over
+                or (type(seat) is not int or seat not in self.hand_seats if reader == "hand"
+                    else reader != "field" or not self.has_field)):
+            return self.feed(line, item)
+        self.inputs += 1
+        self.t = t
+        gt = t - self._lag if self._paused_at is None else self._paused_at - self._lag  # game_time(t)
+        try:
+            events = self.game.handle(reader_input(gt, line, reader, seat, tag, False))
+        except Exception as exc:  # a game bug must not take the table down
+            return [self._crashed(exc, t, line)]
+        return self._log_events(events, t, line)
+
     def advance(self, t: float) -> list[LogEvent]:
         """Fire, in time order, every timer due at or before `t` on the table's
         clock (none while the game's clock is paused), at most `MAX_FIRINGS`:

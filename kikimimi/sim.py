@@ -63,12 +63,13 @@ def play(
     simulation.observe(log)
     if watch:
         watch(script[0], log)
-    feed, next_input, observe = table.feed, simulation.next_input, simulation.observe
+    feed, feed_placed = table.feed, table.feed_placed
+    next_input, observe = simulation.next_input, simulation.observe
     t = 0.0
     whole = True  # t is a whole second
     number = 1  # the script's last line number (len(script), kept as a count: asked three times an input)
     while not table.game.over:
-        proposed = {"console": "stop"} if number > max_inputs else next_input()
+        proposed: dict[str, Any] | None = {"console": "stop"} if number > max_inputs else next_input()
         if proposed is None:
             break
         if whole and "dt" not in proposed:  # a whole second plus one is whole: nothing to round
@@ -85,7 +86,15 @@ def play(
                 del line["dt"]
         script.append(line)
         number += 1
-        events = feed(number, line)
+        # A plain placement (nearly every line a bot proposes) is handed to the table as the
+        # values it is made of, not read back out of the line (`Table.feed_placed`).
+        reader = proposed.get("reader")
+        if reader == "hand" and len(proposed) == 3 and "seat" in proposed and "tag" in proposed:
+            events = feed_placed(number, line, t, reader, proposed["seat"], proposed["tag"])
+        elif reader == "field" and len(proposed) == 2 and "tag" in proposed:
+            events = feed_placed(number, line, t, reader, None, proposed["tag"])
+        else:
+            events = feed(number, line)
         log += events
         observe(events)
         if watch:

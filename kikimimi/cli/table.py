@@ -17,13 +17,16 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                    help="the game this table plays, or several for an evening, the first first (default: trident)")
     s.add_argument("--players", type=int, default=3, help="seats at the table (default: 3)")
     s.add_argument("--lang", choices=("ja", "en"), default="ja", help="the language spoken (default: ja)")
-    s.add_argument("--driver", choices=("pn532", "rdm6300", "usb"), default="pn532",
-                   help="the readers' kind (default: pn532; usb: RC-S380, RC-S330, ACR122U, PN533)")
+    s.add_argument("--driver", choices=("auto", "pn532", "rdm6300", "usb"), default="auto",
+                   help="the readers' kind (default: auto, PN532 boards on serial adapters and USB readers "
+                        "(RC-S380, RC-S330, ACR122U, PN533) together, each written with its own driver; "
+                        "rdm6300 must be named)")
     s.add_argument("--udev", metavar="FILE", help="also write udev rules naming each reader by its USB port")
     s.add_argument("--force", action="store_true", help="replace an existing table file")
     s.add_argument("--answer-seconds", type=float, default=10.0,
                    help="how long a question waits for a scan (default: 10)")
-    s.add_argument("--rate", type=int, help="speech rate, words per minute")
+    s.add_argument("--rate", type=int, help="speech rate, words per minute; kept in the table file, so doctor "
+                                            "--listen and the games speak at it too (default: the voice's own)")
     s.add_argument("--no-enrol", action="store_true",
                    help="bind the devices only; enrol the pieces later (run the set-up again)")
     s.add_argument("--enrol-seconds", type=float, default=60.0,
@@ -53,6 +56,10 @@ def _checked(args: argparse.Namespace) -> Path:
         raise CliError(f"{out.parent} is not a folder")
     if not 0.5 <= args.answer_seconds <= 120:
         raise CliError("--answer-seconds must be from 0.5 to 120")
+    from kikimimi.voice.settings import MAX_RATE, MIN_RATE
+
+    if args.rate is not None and not MIN_RATE <= args.rate <= MAX_RATE:
+        raise CliError(f"--rate must be from {MIN_RATE} to {MAX_RATE} words per minute")
     if not 1 <= args.enrol_seconds <= 3600:
         raise CliError("--enrol-seconds must be from 1 to 3600")
     return out
@@ -68,10 +75,10 @@ def cmd_setup(args: argparse.Namespace) -> int:
     from kikimimi.readers.probe import probe
     from kikimimi.voice.devices import output_devices
 
-    if args.udev and args.driver == "usb":
+    readers, looked = find_readers(args.driver, Path(args.serial_dir))
+    if args.udev and (args.driver == "usb" or readers and all(r.driver == "usb" for r in readers)):
         raise CliError("--udev names serial readers: a USB reader is named by its port in the table file "
                        "and needs only udev/99-kikimimi.rules")
-    readers, looked = find_readers(args.driver, Path(args.serial_dir))
     try:
         devices = output_devices()
     except Exception as exc:
@@ -88,13 +95,13 @@ def cmd_setup(args: argparse.Namespace) -> int:
                        "(the field reader and one a seat): plug them in")
     silent = []
     for reader in readers:  # each reader asked its firmware through the real driver before it is used
-        check = probe(reader.id, {"driver": args.driver, "path": reader.path})
+        check = probe(reader.id, {"driver": reader.driver, "path": reader.path})
         print(check.line().replace(f"reader {reader.id} answers", f"reader at USB {reader.port} answers"))
         if not check.ok:
             silent.append(reader)
     answering = [r for r in readers if r not in silent]
     cache = Path(args.cache_dir) if args.cache_dir else None
-    io = LiveIO(cards, answering, driver=args.driver, lang=args.lang, rate=args.rate,
+    io = LiveIO(cards, answering, lang=args.lang, rate=args.rate,
                 answer_s=args.answer_seconds, cache_dir=cache)
     try:
         for cid, problem in io.problems().items():
@@ -113,8 +120,8 @@ def cmd_setup(args: argparse.Namespace) -> int:
         found_cards = {c.id: c for c in cards}
         maps = tagmap_names(out, args.game)
         _keep_tagmaps(out.parent, maps.values())
-        write_new(out, table_toml(binding, args.game[0], args.players, args.lang, args.driver,
-                                  found_readers, found_cards, tagmaps=maps))
+        write_new(out, table_toml(binding, args.game[0], args.players, args.lang, found_readers, found_cards,
+                                  tagmaps=maps, rate=args.rate))
         try:
             load_table_config(out)
         except ConfigError as exc:
@@ -161,7 +168,7 @@ def _enrol(io: Any, binding: Any, args: argparse.Namespace, maps: dict[str, Path
         kit = EveningKit([kit_for(g, args.players) for g in args.game], maps)
     except TagMapError as exc:
         raise CliError(str(exc)) from None
-    names = piece_names(args.game, args.lang)
+    names = piece_names(args.game, args.lang, kit.own + kit.table)
     io.prepare_texts(texts_to_prepare(io.book, kit, names))
     io.say_all([binding.speaker, *(card for card, _ in binding.seats.values())], "enrol-start")
     remind = max(2 * args.answer_seconds, 5.0)  # a prompt missed is said again

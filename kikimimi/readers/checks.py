@@ -126,8 +126,13 @@ def doctor_checks(
         checks.append(Check("udev rules", True, os.path.join(installed[0], RULES)))
     elif any(_named_by_rules(str(s.get("path", ""))) for s in sections.values()):
         checks.append(Check("udev rules", False, f"{RULES} not installed (it names /dev/kikimimi-*)", INSTALL_RULES))
+    elif usb := [rid for rid, s in sections.items() if s.get("driver") == "usb"]:
+        # libusb opens /dev/bus/usb/BUS/DEV, root's alone (0664) until the rules give it to plugdev:
+        # a service user, or the owner, could not open these readers
+        checks.append(Check("udev rules", False, f"{RULES} not installed: USB reader{'s' * (len(usb) > 1)} "
+                            f"{', '.join(usb)} can be opened by root only (/dev/bus/usb is root's)", INSTALL_RULES))
     else:
-        checks.append(Check("udev rules", True, "not needed: no reader uses a /dev/kikimimi-* name"))
+        checks.append(Check("udev rules", True, "not needed: no USB reader, no reader uses a /dev/kikimimi-* name"))
     return checks
 
 

@@ -89,6 +89,19 @@ DRAIN_S = 0.01
 WAKE_PREAMBLE = b"\x55\x55" + bytes(22)
 WAKE_S = 0.002
 POWER_DOWN, IN_LIST, IN_DATA_EXCHANGE = 0x16, 0x4A, 0x40
+# A frame lost or late on the line (nfcpy: no ACK within its 100 ms, a checksum error, an
+# answer to another command) is not an unplugged reader: `CardWait.resync` aborts what the
+# chip is doing and asks for its firmware version (an answer no other command gives) until
+# it comes, at most this many times, each with nfcpy's own wait for an ACK: ~1 s, what the
+# reopen it spares costs (retry_ms 500 + nfcpy's open).  A host starved by load held
+# every pseudo-terminal's bytes up to 0.63 s at once (issue 32's bench, docs/readers.md).
+GET_FIRMWARE_VERSION, RESYNC_TRIES = 0x02, 10
+FIRMWARE_PROBE = b"\x00\x00\xff\x02\xfe\xd4\x02\x2a\x00"
+LINE_HICCUPS = (errno.EIO, errno.ETIMEDOUT)
+# Resyncs in a row (no round of the reader completed between them) before the reader is
+# lost: the round after a resync can meet the tail of a late probe's answer that the next
+# command's input flush cut in two ("invalid frame start sequence"), and resyncs again.
+RESYNCS_IN_A_ROW = 3
 MAX_TARGETS = 2  # InListPassiveTarget's MaxTg: a PN532 lists at most two (UM0701-02 §7.3.5)
 # The RC-S956 (Sony RC-S330/360/370) is asked for one: nfcpy's rcs956 driver declares one
 # (`in_list_passive_target_max_target`), and Sony's command reference is not public.
@@ -154,7 +167,9 @@ class HsuLine(nfc.clf.transport.TTY):
             timeout = max(timeout, self.first_read_ms)
         while True:
             frame = super().read(timeout)
-            if self._last_cmd != IN_LIST and _answer_code(bytes(frame)) == IN_LIST + 1:
+            code = _answer_code(bytes(frame))
+            # (a resync's probes answer late the same way)
+            if code in (IN_LIST + 1, GET_FIRMWARE_VERSION + 1) and code != (self._last_cmd or 0) + 1:
                 self.strays += 1
                 log.debug("dropped a late InListPassiveTarget answer on %s", self.port)
                 continue
@@ -546,7 +561,8 @@ class CardWait:
         self.rf = rf
         self.on_s, self.off_s = on_s, off_s
         self.max_targets = max_targets
-        self.waiting = False  # the chip is set to wait for a card
+        self.waiting: bool | None = False  # the chip is set to wait for a card (None: not known)
+        self.resyncs = 0
 
     @classmethod
     def of(cls, clf: nfc.ContactlessFrontend, rf: str = "wait", on_s: float = 0.1,
@@ -577,7 +593,7 @@ class CardWait:
             if not found:
                 self.clf.device.mute()
             return found
-        if not self.waiting:
+        if self.waiting is not True:
             self.chipset.rf_configuration(MAX_RETRIES, WAIT_FOR_CARD)
             self.waiting = True
         timeout = 1.0 if self.rf == "wait" else self.on_s
@@ -642,9 +658,45 @@ class CardWait:
 
     def one_try(self) -> None:
         """Back to nfcpy's one try: a poll of an empty reader answers at once."""
-        if self.waiting:
+        if self.waiting is not False:
             self.chipset.rf_configuration(MAX_RETRIES, ONE_TRY)
             self.waiting = False
+
+    @property
+    def on_serial(self) -> bool:
+        """A PN532 on a serial line (HSU), where a frame can be late or garbled on the wire."""
+        return isinstance(self.chipset.transport, nfc.clf.transport.TTY)
+
+    def resync(self) -> None:
+        """Back in step with the chip after a frame was lost or came late, on the open line.
+
+        Closing the reader for it (as any fault was handled) turned a busy machine's
+        late ACK into seconds: the reader lost, PowerDown, a reopen 0.5 s later, "reader
+        lost" and "back" said on the speaker ahead of the game's phrases, and a piece lifted
+        and put back meanwhile never heard (docs/readers.md).  Here an ACK aborts whatever
+        the chip still does and GetFirmwareVersion is sent until its answer comes: the line
+        is in order, so every byte the chip sent before that answer has been read, and
+        HsuLine drops a later probe's answer.  The chip's MaxRetries is then not known
+        (`waiting` None): the next wait or check sets it.  A chip that never answers raises
+        (the reader is lost, as before); so does a dead line, at the first write."""
+        self.waiting = None
+        transport = self.chipset.transport
+        frames = 0
+        for _ in range(RESYNC_TRIES):
+            transport.write(nfc.clf.pn53x.Chipset.ACK)
+            transport.write(FIRMWARE_PROBE)
+            try:
+                while _answer_code(bytes(transport.read(100))) != GET_FIRMWARE_VERSION + 1:
+                    frames += 1  # the ACK, and what the chip sent before it; not noise for ever
+                    if frames > 4 * RESYNC_TRIES:
+                        raise OSError(errno.EIO, "the PN532's line brings only frames that answer nothing")
+            except OSError as exc:
+                if exc.errno != errno.ETIMEDOUT:
+                    raise
+                continue
+            self.resyncs += 1
+            return
+        raise OSError(errno.EIO, f"the PN532 did not answer {RESYNC_TRIES} times after a missed frame")
 
     def _drain(self) -> None:
         time.sleep(DRAIN_S)
@@ -781,29 +833,47 @@ class NfcDriver:
             if seen is not None:
                 resting[seen[0]] = seen[1]
         emit(RawEvent(self.reader, "connected", self.clock(), present=tuple(resting.items())))
+        resynced = 0  # resyncs since a round last completed
         while not stop.is_set():
-            if not resting and waiter is not None:
-                found = waiter.wait(stop)
-                if not found:
-                    continue  # still empty (and a chance to see `stop`)
-            elif stop.wait(self.poll_s):
-                break
+            try:
+                if self._round(clf, waiter, resting, emit, stop, listed_now):
+                    break
+            except OSError as exc:
+                if not isinstance(waiter, CardWait) or not waiter.on_serial or resynced >= RESYNCS_IN_A_ROW \
+                        or exc.errno not in LINE_HICCUPS:
+                    raise
+                log.info("%s: %s; the line is resynchronised, the reader stays open", self.reader, describe(exc))
+                waiter.resync()  # raises if the chip does not answer: the reader is lost
+                resynced += 1
             else:
-                found = listed_now()
-            uids = [t.uid for t in found]
-            for uid in list(resting):
-                if uid in uids:
-                    continue
-                # a full answer may leave a resting tag out: only its own silence means it left
-                if waiter is not None and waiter.may_hide(found) and waiter.still_there(uid):
-                    continue
-                emit(RawEvent(self.reader, "removed", self.clock(), uid=uid))
-                del resting[uid]
-            for target in found:
-                if target.uid in resting:
-                    continue  # resting
-                seen = self._look(clf, target, waiter)
-                if seen is None or seen[0] != target.uid:
-                    continue  # it left while being read; the next poll decides
-                emit(RawEvent(self.reader, "placed", self.clock(), uid=seen[0], tag=seen[1], detail=seen[2]))
-                resting[seen[0]] = seen[1]
+                resynced = 0
+
+    def _round(self, clf: nfc.ContactlessFrontend, waiter: Finder | None, resting: dict[str, str | None],
+               emit: Emit, stop: threading.Event, listed_now: Callable[[], list[Listed]]) -> bool:
+        """One wait or poll of the reader, and what it changed; True when `stop` is set."""
+        if not resting and waiter is not None:
+            found = waiter.wait(stop)
+            if not found:
+                return False  # still empty (and a chance to see `stop`)
+        elif stop.wait(self.poll_s):
+            return True
+        else:
+            found = listed_now()
+        uids = [t.uid for t in found]
+        for uid in list(resting):
+            if uid in uids:
+                continue
+            # a full answer may leave a resting tag out: only its own silence means it left
+            if waiter is not None and waiter.may_hide(found) and waiter.still_there(uid):
+                continue
+            emit(RawEvent(self.reader, "removed", self.clock(), uid=uid))
+            del resting[uid]
+        for target in found:
+            if target.uid in resting:
+                continue  # resting
+            seen = self._look(clf, target, waiter)
+            if seen is None or seen[0] != target.uid:
+                continue  # it left while being read; the next poll decides
+            emit(RawEvent(self.reader, "placed", self.clock(), uid=seen[0], tag=seen[1], detail=seen[2]))
+            resting[seen[0]] = seen[1]
+        return False

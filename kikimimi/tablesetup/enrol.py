@@ -19,6 +19,7 @@ aloud and the same piece asked again.
 """
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -90,10 +91,19 @@ class EveningKit:
         return self.players * len(self.own) + len(self.table)
 
 
-def piece_names(games: Sequence[str], lang: str) -> dict[str, str]:
+#: A deck's copies of one card, `witch:role-human-2` (kikimimi.kit.deck_cards), named from `role:human`.
+DECK_CARD = re.compile(r"[a-z0-9]+:(?P<kind>[a-z0-9]+)-(?P<name>[a-z0-9][a-z0-9-]*)-(?P<copy>[0-9]+)")
+#: A token standing for one of its game's cards, `oni:token-bat`, named from `oni:card-bat`.
+CARD_TOKEN = re.compile(r"(?P<set>[a-z0-9]+):token-(?P<name>[a-z0-9][a-z0-9-]*)")
+
+
+def piece_names(games: Sequence[str], lang: str, pieces: Sequence[str] = ()) -> dict[str, str]:
     """How each piece is said: the set-up catalogue names seat tokens and command tags,
-    each game's catalogue its own pieces."""
-    from kikimimi.phrases import load_catalogue
+    each game's catalogue its own pieces.  Of `pieces`, a deck's copies of a card and a
+    token for a card, which no catalogue lists one by one, are named from the card's own
+    name in that language ("人間のカード2枚目", "金属バットの宣言トークン"), not read out
+    as their English ids."""
+    from kikimimi.phrases import Phrasebook, load_catalogue
 
     names: dict[str, str] = {}
     for catalogue in ("core", "setup", *games):
@@ -101,19 +111,36 @@ def piece_names(games: Sequence[str], lang: str) -> dict[str, str]:
             names.update(load_catalogue(catalogue, lang)[1])
         except Exception:  # a game with no catalogue in this language: its pieces are read out
             pass
+    book = Phrasebook(lang, ("core", "setup")) if pieces else None
+    for piece in pieces:
+        if piece in names or book is None:
+            continue
+        if (m := DECK_CARD.fullmatch(piece)) and (card := names.get(f"{m['kind']}:{m['name']}")):
+            names[piece] = book.render("card-copy", {"name": card, "copy": int(m["copy"])})
+        elif (m := CARD_TOKEN.fullmatch(piece)) and (card := names.get(f"{m['set']}:card-{m['name']}")):
+            names[piece] = book.render("card-token", {"name": card})
     return names
 
 
 def texts_to_prepare(book: Any, kit: EveningKit, names: Mapping[str, str]) -> list[str]:
-    """Every line the enrolment says when nothing goes wrong, to render before it starts."""
+    """Every line the enrolment says when nothing goes wrong, to render before it starts: the
+    pieces still to enrol only (a set-up run again, with most of the kit enrolled, asks for a
+    few; rendering every piece's lines first held it up by seconds for nothing)."""
     out = [book.render("enrol-start", {}), book.render("enrol-all-done", {"tags": kit.total()})]
     for key, count in (("enrol-yours", len(kit.own)), ("enrol-yours-done", len(kit.own)),
                        ("enrol-table", len(kit.table)), ("enrol-table-done", len(kit.table))):
         out.append(book.render(key, {"count": count}))
-    for piece in dict.fromkeys(kit.own + kit.table):
+    groups = [kit.seat_steps(seat) for seat in range(1, kit.players + 1)] + [kit.table_steps()]
+    pending: dict[str, None] = {}
+    for steps in groups:
+        todo = kit.todo(steps)
+        pending.update(dict.fromkeys(s.piece for s in todo))
+        if len(todo) < len(steps):
+            out.append(book.render("enrol-skip", {"count": len(steps) - len(todo)}))
+    for piece in pending:
         name = say_name(piece, names)
         out += [book.render("enrol-scan", {"name": name}), book.render("enrol-done", {"name": name})]
-    return out
+    return list(dict.fromkeys(out))
 
 
 def enrol(io: EnrolIO, kit: EveningKit, seats: Mapping[int, tuple[str, str]], speaker: str,

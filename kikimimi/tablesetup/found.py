@@ -7,7 +7,9 @@ also for adapters with no serial number (the common CH340 boards).
 
 USB NFC readers nfcpy drives itself (RC-S380, ACR122U, PN533…) have no serial
 device: they are found in sysfs and named `usb:1-1.2`, by port too
-(`kikimimi.readers.usb_readers`).
+(`kikimimi.readers.usb_readers`).  A real box mixes both kinds (three PN532
+boards and an RC-S380, say), so a set-up looks for both in one pass (`auto`)
+and each reader found carries its own driver into the table file.
 """
 from __future__ import annotations
 
@@ -26,8 +28,9 @@ _PORT = re.compile(r"-usb-[0-9]+:([0-9.]+):[0-9]+\.[0-9]+")
 @dataclass(frozen=True, slots=True)
 class FoundReader:
     id: str  # "r1", "r2", … in the order found (only for this set-up)
-    path: str  # the by-path name: stable
+    path: str  # the by-path name (or usb:1-1.2): stable
     port: str  # "1.2": the USB port chain, as it is said aloud
+    driver: str = "pn532"  # how serve opens it: what the table file writes for this reader
 
     @property
     def id_path(self) -> str:
@@ -42,7 +45,7 @@ class FoundCard:
     device: Device
 
 
-def serial_readers(folder: Path = BY_PATH) -> list[FoundReader]:
+def serial_readers(folder: Path = BY_PATH, driver: str = "pn532") -> list[FoundReader]:
     """Every serial adapter udev named by USB port (sorted by name: the port, not the order found)."""
     try:
         names = sorted(p for p in os.listdir(folder) if _PORT.search(p))
@@ -52,7 +55,7 @@ def serial_readers(folder: Path = BY_PATH) -> list[FoundReader]:
     for i, name in enumerate(names, 1):
         m = _PORT.search(name)
         assert m is not None
-        out.append(FoundReader(f"r{i}", str(folder / name), m.group(1)))
+        out.append(FoundReader(f"r{i}", str(folder / name), m.group(1), driver))
     return out
 
 
@@ -60,15 +63,29 @@ def usb_nfc_readers(devices: Path | None = None) -> list[FoundReader]:
     """Every USB NFC reader nfcpy drives, by port (sorted by port, not by the order found)."""
     from kikimimi.readers.usb_readers import usb_readers
 
-    return [FoundReader(f"r{i}", r.path, r.port.split("-", 1)[1])
+    return [FoundReader(f"r{i}", r.path, r.port.split("-", 1)[1], "usb")
             for i, r in enumerate(usb_readers(devices), 1)]
 
 
-def find_readers(driver: str, serial_dir: Path = BY_PATH) -> tuple[list[FoundReader], str]:
-    """The readers a set-up for `driver` can use, and where they were looked for (for a message)."""
+#: `--driver auto`: PN532 boards on serial adapters and USB NFC readers, found in one pass.
+AUTO = "auto"
+
+
+def find_readers(driver: str, serial_dir: Path = BY_PATH,
+                 devices: Path | None = None) -> tuple[list[FoundReader], str]:
+    """The readers a set-up for `driver` can use, and where they were looked for (for a message).
+
+    `auto` takes both kinds: every serial adapter by port is taken for a PN532 (an RDM6300
+    says nothing to tell it by: name it with `--driver rdm6300`), every USB reader nfcpy
+    drives for itself; serial first, then USB, each by port."""
+    usb_looked = "USB NFC readers (RC-S380, ACR122U, PN533…) plugged in"
     if driver == "usb":
-        return usb_nfc_readers(), "USB NFC readers (RC-S380, ACR122U, PN533…) plugged in"
-    return serial_readers(serial_dir), f"serial readers found in {serial_dir}"
+        return usb_nfc_readers(devices), usb_looked
+    if driver != AUTO:
+        return serial_readers(serial_dir, driver), f"serial readers found in {serial_dir}"
+    both = serial_readers(serial_dir) + usb_nfc_readers(devices)
+    found = [FoundReader(f"r{i}", r.path, r.port, r.driver) for i, r in enumerate(both, 1)]
+    return found, f"readers found (PN532 boards in {serial_dir}, {usb_looked})"
 
 
 def usb_cards(devices: list[Device], cards: list[SoundCard] | None = None) -> tuple[list[FoundCard], list[str]]:

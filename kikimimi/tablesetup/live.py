@@ -30,7 +30,7 @@ GAP_S = 0.6
 
 
 class LiveIO:
-    def __init__(self, cards: Sequence[FoundCard], readers: Sequence[FoundReader], *, driver: str,
+    def __init__(self, cards: Sequence[FoundCard], readers: Sequence[FoundReader], *,
                  lang: str, rate: int | None = None, answer_s: float = 10.0, settle_s: float = 1.0,
                  cache_dir: Path | None = None, print_lines: bool = True) -> None:
         self.cards = {c.id: c for c in cards}
@@ -47,7 +47,7 @@ class LiveIO:
         self._placed: dict[str, queue.Queue[ReaderInput]] = {r.id: queue.Queue() for r in readers}
         settings = [ReaderSettings(reader=r.id, role="field", seat=None) for r in readers]
         self.runner = ReaderRunner(settings, self._on_input)
-        self.runner.start([make_driver(r.id, {"driver": driver, "path": r.path}) for r in readers])
+        self.runner.start([make_driver(r.id, {"driver": r.driver, "path": r.path}) for r in readers])
 
     def _on_input(self, ri: ReaderInput) -> None:
         if ri.kind == "placed":
@@ -61,7 +61,7 @@ class LiveIO:
     def prepare(self, ports: Sequence[str]) -> None:
         """Render every phrase the set-up may say, before the first one is needed."""
         texts = [t for k, t in self.book.phrases.items() if "{" not in t]
-        for n in range(1, MAX_SEATS + 1):
+        for n in range(1, min(MAX_SEATS, len(self.cards)) + 1):  # a seat needs a card of its own
             for key in ("setup-seat-prompt", "setup-seat-next", "setup-you-are", "listen-seat"):
                 texts.append(self.book.render(key, {"seat": n}))
         texts.append(self.book.render("setup-start", {"cards": len(self.cards), "readers": len(self.readers)}))

@@ -31,10 +31,14 @@ def tagmap_names(table_file: Path, games: Sequence[str]) -> dict[str, str]:
     return {game: f"tagmaps/{table_file.stem}-{game}.toml" for game in games}
 
 
-def table_toml(binding: Binding, game: str, players: int, lang: str, driver: str,
+def table_toml(binding: Binding, game: str, players: int, lang: str,
                readers: Mapping[str, FoundReader], cards: Mapping[str, FoundCard],
-               options: Mapping[str, Any] | None = None, tagmaps: Mapping[str, str] | None = None) -> str:
-    """The table file; `tagmaps` (game -> file) names every game of the evening, `game` first."""
+               options: Mapping[str, Any] | None = None, tagmaps: Mapping[str, str] | None = None,
+               rate: int | None = None) -> str:
+    """The table file; `tagmaps` (game -> file) names every game of the evening, `game` first.
+    Each reader is written with its own driver (a box may mix PN532 boards and USB readers).
+    `rate`: the speech rate the set-up was spoken at, kept as the table's ([audio] rate), so
+    `doctor --listen` and the games speak at the rate the owner chose."""
     maps = dict(tagmaps or {})
     head: dict[str, Any] = {"game": game, "players": players, "lang": lang}
     if game in maps:
@@ -49,11 +53,14 @@ def table_toml(binding: Binding, game: str, players: int, lang: str, driver: str
     if options:
         out[-1] = out[-1].rstrip("\n") + "\n" + f"options = {{ {', '.join(f'{k} = {_value(v)}' for k, v in options.items())} }}\n\n"
     for seat, (_card, reader) in sorted(binding.seats.items()):
-        out.append(_section(f"readers.hand-{seat}", {"role": "hand", "seat": seat, "driver": driver,
+        out.append(_section(f"readers.hand-{seat}", {"role": "hand", "seat": seat,
+                                                      "driver": readers[reader].driver,
                                                       "path": readers[reader].path}))
     if binding.field_reader is not None:
-        out.append(_section("readers.field", {"role": "field", "driver": driver,
+        out.append(_section("readers.field", {"role": "field", "driver": readers[binding.field_reader].driver,
                                               "path": readers[binding.field_reader].path}))
+    if rate is not None:
+        out.append(_section("audio", {"rate": rate}))
     named = ([("speaker", binding.speaker)] if binding.speaker else []) + [
         (f"seat-{seat}", card) for seat, (card, _r) in sorted(binding.seats.items())]
     serials = Counter(c.card.serial for c in cards.values() if c.card.serial)
@@ -73,7 +80,9 @@ def table_toml(binding: Binding, game: str, players: int, lang: str, driver: str
 
 
 def udev_rules(binding: Binding, readers: Mapping[str, FoundReader]) -> str:
-    """One rule per bound reader: group plugdev and a /dev/kikimimi-* name by USB port."""
+    """One rule per bound serial reader: group plugdev and a /dev/kikimimi-* name by USB port.
+    A USB reader has no tty to name: the table file names it by port, and the shipped
+    udev/99-kikimimi.rules gives it to plugdev."""
     lines = ["# Written by `kikimimi table setup`: each reader by the USB port it is plugged into.",
              "# Install: sudo cp THIS_FILE /etc/udev/rules.d/99-kikimimi-table.rules && "
              "sudo udevadm control --reload && sudo udevadm trigger"]
@@ -81,6 +90,9 @@ def udev_rules(binding: Binding, readers: Mapping[str, FoundReader]) -> str:
     if binding.field_reader is not None:
         named.append(("kikimimi-field", binding.field_reader))
     for name, reader in named:
+        if readers[reader].driver == "usb":
+            lines.append(f"# {name}: the USB reader {readers[reader].path} (access: udev/99-kikimimi.rules)")
+            continue
         lines.append(f'SUBSYSTEM=="tty", ENV{{ID_PATH}}=="{readers[reader].id_path}", '
                      f'GROUP="plugdev", MODE="0660", SYMLINK+="{name}"')
     return "\n".join(lines) + "\n"

@@ -70,6 +70,8 @@ class Table:
         self.burst: dict[str, list[np.ndarray]] = {s: [] for s in raw}
         self.quiet = {s: 0 for s in raw}
         self.log: list[tuple[str, str | None]] = []  # (sink, phrase) in the order heard
+        self.misses: list[tuple[str, float, float]] = []  # (sink, best score, seconds) of each sound not told
+        self.heard_at: list[float] = []  # when each of `log` ended (time.monotonic()), to see where time goes
         self._uids = itertools.count(1)
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, daemon=True, name="listeners")
@@ -112,8 +114,11 @@ class Table:
             sound = np.concatenate(self.burst[sink])
             self.burst[sink] = []
             nz = np.flatnonzero(np.abs(sound) > SILENCE)
-            phrase, _ = best_match(sound[nz[0]: nz[-1] + 1], self.clips)
+            phrase, score = best_match(sound[nz[0]: nz[-1] + 1], self.clips)
+            if phrase is None:  # for a failing test's message: how close it came, how long it was
+                self.misses.append((sink, round(score, 2), round((nz[-1] - nz[0]) / self.rate, 2)))
             self.log.append((sink, phrase))
+            self.heard_at.append(time.monotonic())
             for person in self.people:
                 if sink in person.answers:
                     person.heard.append((sink, phrase or "?"))

@@ -6,9 +6,14 @@ Each README line is run verbatim by bash in a folder laid out like the owner's /
 of SUBSTITUTIONS, each saying why: a README line that no rule covers, or a rule whose line
 has gone, fails the first test, so the README cannot drift away from what is run here.
 
-The served table reads PN532 chips emulated on pseudo-terminals; every placement of both
-games (Trident, then 鬼探し chosen by the referee's console) is an enrolled tag, and costs
-the reader's one waiting poll: no chip command goes to the tag (the emulators count them).
+The box mixes reader kinds, as a real one does: three PN532 chips emulated on pseudo-terminals
+(the hands) and a PN533 board emulated at the USB transport (the field, in USB port 1-2.1).  The
+README's commands run as child processes, so the USB reader reaches them through a test-only seam:
+tests/table/usb_seam on PYTHONPATH (its sitecustomize.py) replaces nfcpy's libusb transport with
+one whose chip is the emulator in this process, served over a unix socket
+(kikimimi/testing/usb_socket.py); the one chip keeps its state from `table setup` to `doctor` to
+`serve`.  Every placement of both games (Trident, then 鬼探し chosen by the referee's console) is
+an enrolled tag, and costs the reader one chip command (the emulators count them).
 """
 from __future__ import annotations
 
@@ -32,8 +37,12 @@ import pytest
 from kikimimi.kit import kit_for, missing_copies
 from kikimimi.sim import play
 from kikimimi.tagmap import load_tagmap, write_tagmap
+from kikimimi.testing.ntag import Ntag213
 from kikimimi.testing.pn532_emulator import PN532Emulator
-from kikimimi.testing.placement import placement_cost
+from kikimimi.testing.placement import lines, placement_cost
+from kikimimi.testing.usb_device import UsbReaderEmulator
+from kikimimi.testing.usb_pn53x import Pn533Emulator
+from kikimimi.testing.usb_socket import UsbSocketServer
 from kikimimi.testing.table_script import journal_inputs, wait_until
 from test_readme_owner_path import owner_lines
 from test_service import Place, exec_argv, verify
@@ -41,6 +50,9 @@ from test_service import Place, exec_argv, verify
 ROOT = Path(__file__).resolve().parents[2]
 GAMES, PLAYERS = ("trident", "onisagashi"), 3
 READERS = ("hand-1", "hand-2", "hand-3", "field")
+USB_READER, USB_PORT = "field", "1-2.1"  # the box's one USB reader: a PN533 board beside the speaker
+SEAM = Path(__file__).with_name("usb_seam")  # its sitecustomize.py puts the USB reader into the children
+Reader = PN532Emulator | UsbReaderEmulator
 
 #: README line (a regular expression on the line as written, its comment cut) -> what the box does
 #: with it.  "run" lines are run by bash verbatim; the others say why they cannot be, here.
@@ -131,13 +143,19 @@ def uid_of(n: int) -> str:
     return f"04b0{n:010x}"
 
 
-def enrolled_evening(hardware: Path, emus: dict[str, PN532Emulator]) -> tuple[Path, dict[str, dict[str, str]]]:
-    """The table file the spoken set-up writes for this box (readers by path, a tag map per game
-    of the evening, every kit enrolled), and each game's piece -> uid, seat by seat for a player's own."""
+def driver_of(emu: Reader) -> str:
+    return "usb" if isinstance(emu, UsbReaderEmulator) else "pn532"
+
+
+def enrolled_evening(hardware: Path, emus: dict[str, Reader]) -> tuple[Path, dict[str, dict[str, str]]]:
+    """The table file the spoken set-up writes for this box (readers by path, each with its own
+    driver, a tag map per game of the evening, every kit enrolled), and each game's piece -> uid,
+    seat by seat for a player's own."""
     by_piece = enrolled_maps(hardware)
-    readers = "".join(f'[readers.hand-{s}]\nrole = "hand"\nseat = {s}\ndriver = "pn532"\n'
+    readers = "".join(f'[readers.hand-{s}]\nrole = "hand"\nseat = {s}\ndriver = "{driver_of(emus[f"hand-{s}"])}"\n'
                       f'path = "{emus[f"hand-{s}"].path}"\npoll_ms = 20\n' for s in range(1, PLAYERS + 1))
-    readers += f'[readers.field]\nrole = "field"\ndriver = "pn532"\npath = "{emus["field"].path}"\npoll_ms = 20\n'
+    readers += (f'[readers.field]\nrole = "field"\ndriver = "{driver_of(emus["field"])}"\n'
+                f'path = "{emus["field"].path}"\npoll_ms = 20\n')
     table = hardware / "my-table.toml"
     table.write_text(f'[table]\ngame = "trident"\nplayers = {PLAYERS}\nlang = "en"\n'
                      'tagmap = "tagmaps/my-table-trident.toml"\n' + readers
@@ -182,20 +200,69 @@ def first_moves(game: str, count: int) -> list[dict]:
 
 def _talk(cost: Counter) -> int:
     """Chip commands beyond the reader's own polling (activation, reads): what a placement
-    costs besides the waiting poll's answer."""
+    costs besides the poll that found it (the field switched off between polls is polling too)."""
     return sum(n for name, n in cost.items() if name not in ("InListPassiveTarget", "RFConfiguration"))
 
 
 
 
-def play_first_moves(game: str, moves: list[dict], by_piece: dict[str, str], emus: dict[str, PN532Emulator],
-                     events: Path) -> list[tuple[str, Counter]]:
+class BoxPn533(Pn533Emulator):
+    """The box's USB reader, a PN533 board whose chip logs each command it runs and whether it
+    listed a tag: a USB reader's host polls (or waits) without end, so what a placement cost is
+    the command that listed the tag and whatever the host sent after it, up to its next poll."""
+
+    def power_on(self) -> None:
+        super().power_on()
+        self.log: list[tuple[str, bool]] = getattr(self, "log", [])
+        self.costs: list[Counter[str]] = getattr(self, "costs", [])  # each placement's commands, by name
+        chip, run = self.chip, self.chip.run
+
+        def logged(code: int, params: bytes) -> bytes | None:
+            reply = run(code, params)
+            handler = getattr(chip, f"_cmd_{code:02x}", None)
+            self.log.append((handler.__doc__ if handler else f"unknown {code:02x}",
+                             code == 0x4A and reply is not None and reply[:1] != b"\x00"))
+            return reply
+        chip.run = logged  # type: ignore[method-assign]
+
+    def placement(self, since: int) -> Counter[str] | None:
+        """The commands from the poll that listed the tag to the next poll, None until that one came."""
+        log = self.log[since:]
+        start = next((k for k, (_, listed) in enumerate(log) if listed), None)
+        if start is None:
+            return None
+        end = next((k for k in range(start + 1, len(log)) if log[k][0] == "InListPassiveTarget"), None)
+        return None if end is None else Counter(name for name, _ in log[start:end])
+
+
+def usb_placement_cost(emu: BoxPn533, uid: str, events: Path, what: str) -> Counter[str]:
+    """`placement_cost` for the USB reader: a few polls of an empty field first (the last piece's
+    lifting seen), then the tag placed until the table answered it and the reader polled again."""
+    polled = emu.commands["InListPassiveTarget"]
+    wait_until(lambda: emu.commands["InListPassiveTarget"] >= polled + 3, f"{what}: the reader polling")
+    since, count = len(emu.log), lines(events)
+    emu.place(Ntag213(uid))
+    wait_until(lambda: lines(events) > count and emu.placement(since) is not None, what, pause=0.005,
+               said=lambda: f"events {lines(events)} (were {count}); the reader's last commands {emu.log[-8:]}")
+    emu.remove()
+    cost = emu.placement(since)
+    assert cost is not None
+    emu.costs.append(cost)
+    return cost
+
+
+def play_first_moves(game: str, moves: list[dict], by_piece: dict[str, str], emus: dict[str, Reader],
+                     events: Path) -> list[tuple[str, int]]:
     costs = []
     for move in moves:
         reader = "field" if move["reader"] == "field" else f"hand-{move['seat']}"
         piece = move["tag"]
         uid = by_piece.get(f"{move.get('seat')}:{piece}") or by_piece[piece]
-        costs.append((f"{game}: {piece} on {reader}", placement_cost(emus[reader], uid, events, f"{game}: {piece} on {reader}")))
+        what, emu = f"{game}: {piece} on {reader}", emus[reader]
+        if isinstance(emu, BoxPn533):  # the poll that listed it, and any other command up to the next poll
+            costs.append((what, 1 + _talk(usb_placement_cost(emu, uid, events, what))))
+        else:  # the waiting poll it answered (sent before the tag came), and any other command
+            costs.append((what, 1 + _talk(placement_cost(emu, uid, events, what))))
     return costs
 
 
@@ -232,7 +299,7 @@ def owner_path_until_setup(box: Box) -> dict[str, str]:
 
 
 def install_serve_and_play(box: Box, at: dict[str, str], by_piece: dict[str, dict[str, str]],
-                           emus: dict[str, PN532Emulator], service_user: str, python: str) -> None:
+                           emus: dict[str, Reader], service_user: str, python: str) -> None:
     """service install (the unit verified), its ExecStart serving the table file, the first moves of
     Trident, the referee's console choosing 鬼探し, its first moves; each placement's cost checked."""
     hardware = box.opt / "hardware"
@@ -281,22 +348,47 @@ def install_serve_and_play(box: Box, at: dict[str, str], by_piece: dict[str, dic
     dealt = [e["params"]["card"] for e in log[over:] if e.get("key") == "hand-card"]
     assert dealt and dealt == [oni[i["uid"]] for i in placed if oni[i["uid"]].startswith("oni:card-")][:len(dealt)]
     assert {game for game in GAMES if any(what.startswith(game) for what, _ in costs)} == set(GAMES)
-    # every placement of both games: the waiting poll it answered (sent before the tag came), and no
-    # other command, so one chip command in all
-    assert [(what, 1 + _talk(cost)) for what, cost in costs] == [(what, 1) for what, _ in costs]
+    # every placement of both games, on the PN532s and on the USB reader: one chip command
+    assert any(what.endswith(f"on {USB_READER}") for what, _ in costs)
+    usb = emus[USB_READER]
+    assert isinstance(usb, BoxPn533) and usb.costs
+    # (before USB PN53x readers took the PN532's path, nfcpy's sense cost 3 here: the listing poll,
+    # then ReadRegister and WriteRegister of CIU_RxMode to turn the CRC check off for a Type 2 tag)
+    assert costs == [(what, 1) for what, _ in costs], usb.costs
+
+
+def usb_seam(box: Box, sysfs: Path, emu: UsbReaderEmulator) -> UsbSocketServer:
+    """The USB reader served to the box's children: the seam on their PYTHONPATH, the socket and
+    the box's sysfs in their environment."""
+    server = UsbSocketServer(box.dir / "usb-socket", [emu]).start()
+    box.env.update(server.env())
+    box.env["KIKIMIMI_SYSFS"] = str(sysfs)
+    box.env["PYTHONPATH"] = os.pathsep.join(p for p in (str(SEAM), box.env.get("PYTHONPATH", "")) if p)
+    return server
+
+
+def stop_readers(emus: dict[str, Reader], server: UsbSocketServer | None) -> None:
+    if server is not None:
+        server.stop()
+    for emu in emus.values():
+        if isinstance(emu, PN532Emulator):
+            emu.stop()
 
 
 def test_the_owner_path_runs_as_written_and_two_games_are_played_on_enrolled_pieces(box, service_user, python):
     """The quick box: the set-up's table file written by the test (the spoken set-up is the next test's)."""
     at = owner_path_until_setup(box)
-    emus = {name: PN532Emulator(str(box.dir / name)).start() for name in READERS}
+    emus: dict[str, Reader] = {name: PN532Emulator(str(box.dir / name)).start()
+                               for name in READERS if name != USB_READER}
+    sysfs = box.dir / "sys"
+    emus[USB_READER] = usb = BoxPn533(sysfs / "bus" / "usb" / "devices", USB_PORT)
+    server = usb_seam(box, sysfs, usb)
     try:
         table, by_piece = enrolled_evening(box.opt / "hardware", emus)
         assert table.relative_to(box.opt).as_posix() in at["table setup"]
         install_serve_and_play(box, at, by_piece, emus, service_user, python.python)
     finally:
-        for emu in emus.values():
-            emu.stop()
+        stop_readers(emus, server)
 
 
 def _game(journal: Path) -> str | None:
@@ -308,9 +400,11 @@ def _game(journal: Path) -> str | None:
         return None
 
 
-RATE, WPM = 48000, 230
+#: The owner's speech rate (`table setup --rate`, kept in the table file for doctor and the games):
+#: a fast listener's, which is most of what makes the spoken part quick
+RATE, WPM = 48000, 400
 CARDS = ("kkc0", "kkc1", "kkc2", "kkc3")
-SPEAKER_CARD, FIELD_READER = "1-1.1", "1-2.1"
+SPEAKER_CARD, FIELD_READER = "1-1.1", USB_PORT
 PEOPLE = {"ann": (1, "1-1.4", "1-2.3"), "bob": (2, "1-1.2", "1-2.4"), "cat": (3, "1-1.3", "1-2.2")}  # seat, ear, reader
 LEFT = ("cmd:agree",)  # what the players enrol by ear here; the rest of the kits is enrolled already
 
@@ -333,9 +427,9 @@ def spoken_clips(cache: Path, names: dict[str, str], kept: int, total: int) -> d
         texts[f"scan-{piece}"] = book.render("enrol-scan", {"name": names[piece]})
         texts[f"done-{piece}"] = book.render("enrol-done", {"name": names[piece]})
     clips = {k: expected_clip(t, cache, RATE, wpm=WPM) for k, t in texts.items()}
-    for seat in range(1, PLAYERS + 1):  # doctor --listen, at its own rate
-        clips[f"listen-seat-{seat}"] = expected_clip(f"Seat {seat}.", cache, RATE)
-    clips["listen-speaker"] = expected_clip("Speaker.", cache, RATE)
+    for seat in range(1, PLAYERS + 1):  # doctor --listen, at the rate the set-up kept in the table file
+        clips[f"listen-seat-{seat}"] = expected_clip(f"Seat {seat}.", cache, RATE, wpm=WPM)
+    clips["listen-speaker"] = expected_clip("Speaker.", cache, RATE, wpm=WPM)
     return clips
 
 
@@ -356,14 +450,16 @@ def test_the_spoken_setup_as_written_enrols_the_kits_and_the_evening_is_played(b
     kept = len(kit.own) - len(LEFT)
     cache = box.dir / "clips"
     clips = spoken_clips(cache, piece_names(list(GAMES), "en"), kept, kit.total())
-    # the box's USB: four cards and four PN532 adapters, found in an order of their own
+    # the box's USB: four cards, three PN532 adapters and a PN533 board, found in an order of their own
     tree = FakeUsbTree(box.dir / "usb")
     card_ports = [PEOPLE["bob"][1], SPEAKER_CARD, PEOPLE["cat"][1], PEOPLE["ann"][1]]
     tree.boot(card_ports, CARDS)
     sink = {port: CARDS[k] for k, port in enumerate(card_ports)}
-    reader_ports = [PEOPLE["cat"][2], FIELD_READER, PEOPLE["ann"][2], PEOPLE["bob"][2]]
-    emu_at = {port: PN532Emulator(str(box.dir / "usb" / f"ttyUSB{k}")).start() for k, port in enumerate(reader_ports)}
-    by_path = tree.plug_serial({port: emu.path for port, emu in emu_at.items()})
+    reader_ports = [PEOPLE["cat"][2], PEOPLE["ann"][2], PEOPLE["bob"][2]]
+    emu_at: dict[str, Reader] = {port: PN532Emulator(str(box.dir / "usb" / f"ttyUSB{k}")).start()
+                                 for k, port in enumerate(reader_ports)}
+    by_path = tree.plug_serial({port: emu.path for port, emu in emu_at.items()})  # type: ignore[union-attr]
+    emu_at[FIELD_READER] = usb = BoxPn533(tree.sys / "bus" / "usb" / "devices", FIELD_READER)
     pulse = PulseNullSinks(box.dir / "pulse", {c: 2 for c in CARDS}, rate=RATE)
     pulse.start()
     for c in CARDS:
@@ -376,11 +472,12 @@ def test_the_spoken_setup_as_written_enrols_the_kits_and_the_evening_is_played(b
     listeners = Table({c: pulse.raw_path(c) for c in CARDS}, {c: 2 for c in CARDS}, clips, people, RATE).start()
     emus = {"field": emu_at[FIELD_READER], **{f"hand-{seat}": emu_at[reader] for seat, _, reader in PEOPLE.values()}}
     box.env = tree.env({**pulse.env(), "PATH": box.env["PATH"], "XDG_CACHE_HOME": str(box.dir / "xdg")})
+    server = usb_seam(box, tree.sys, usb)
     heard: dict[str, list[str]] = {}
     try:
         # the README's set-up line, as written, with the test's speech rate and timings, the box's
         # /dev/serial/by-path and udev folder
-        took = {"start": time.monotonic()}
+        took = {"start": time.monotonic()}  # seconds from the set-up's start, printed at the end
         setup = box.bash(f"{at['table setup']} --rate {WPM} --answer-seconds 3 --enrol-seconds 30 "
                          f"--serial-dir {tree.by_path} --cache-dir {cache} "
                          f"--udev {box.etc / 'udev' / 'rules.d' / '99-kikimimi-my-table.rules'}")
@@ -390,9 +487,12 @@ def test_the_spoken_setup_as_written_enrols_the_kits_and_the_evening_is_played(b
         wait_until(lambda: "enrol-all-done" in [ph for _, ph in people[0].heard], "the speaker's last word",
                    timeout=20)
         cfg = tomllib.loads((hardware / "my-table.toml").read_text())
-        assert cfg["readers"]["field"]["path"] == by_path[FIELD_READER]
+        assert cfg["audio"]["rate"] == WPM  # the rate chosen at the set-up is the table's
+        # each reader with its own driver: the field the PN533 in its USB port, the hands PN532s by path
+        assert (cfg["readers"]["field"]["driver"], cfg["readers"]["field"]["path"]) == ("usb", f"usb:{USB_PORT}")
         for who, (seat, ear, reader) in PEOPLE.items():
-            assert cfg["readers"][f"hand-{seat}"]["path"] == by_path[reader], who
+            assert (cfg["readers"][f"hand-{seat}"]["driver"], cfg["readers"][f"hand-{seat}"]["path"]) == \
+                ("pn532", by_path[reader]), who
             assert cfg["audio"]["outputs"][f"seat-{seat}"]["usb"] == ear, who
         for game in GAMES:  # every game's kit whole, each player's AGREE tag enrolled by ear
             tags = load_tagmap(hardware / "tagmaps" / f"my-table-{game}.toml")
@@ -409,12 +509,16 @@ def test_the_spoken_setup_as_written_enrols_the_kits_and_the_evening_is_played(b
         heard = {p.name: [ph for _, ph in p.heard] for p in people}
         for who, (seat, _, _) in PEOPLE.items():
             assert [ph for ph in heard[who] if ph.startswith("listen-seat-")] == [f"listen-seat-{seat}"], heard[who]
-            assert f"you-are-{seat}" in heard[who] and "done-cmd:agree" in heard[who], (heard, took)
+            assert f"you-are-{seat}" in heard[who] and "done-cmd:agree" in heard[who], \
+                f"{who} heard {heard[who]}; every sink: {listeners.log}; not told: {listeners.misses}; took {took}"
+        start = took["start"]
+        print("box of parts, seconds from the set-up's start:",
+              {k: round(v, 1) for k, v in took.items() if k != "start"},
+              [(round(at - start, 1), sink, phrase) for at, (sink, phrase) in zip(listeners.heard_at, listeners.log)])
     finally:
         listeners.stop()
         pulse.stop()
     try:
         install_serve_and_play(box, at, by_piece, emus, service_user, python.python)
     finally:
-        for emu in emus.values():
-            emu.stop()
+        stop_readers(emus, server)

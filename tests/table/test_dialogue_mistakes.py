@@ -74,7 +74,7 @@ def test_the_table_file_names_cards_by_serial_only_where_the_serial_tells_them_a
                for k in range(1, 5)}
     b = Binding(speaker="c1", field_reader="r1", pairs={"c2": "r2", "c3": "r3", "c4": "r4"},
                 seats={1: ("c2", "r2"), 2: ("c3", "r3"), 3: ("c4", "r4")})
-    outputs = tomllib.loads(table_toml(b, "trident", 3, "en", "pn532", readers, cards))["audio"]["outputs"]
+    outputs = tomllib.loads(table_toml(b, "trident", 3, "en", readers, cards))["audio"]["outputs"]
     assert outputs["speaker"] == {"serial": "AB12", "channels": [1, 2]}
     assert outputs["seat-1"] == {"usb": "1-2.2", "channels": [1, 2]}  # "0001" twice: by port
     assert outputs["seat-2"] == {"usb": "1-2.3", "channels": [1, 2]}

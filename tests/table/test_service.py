@@ -89,6 +89,13 @@ class Place:
         path = where / name
         path.write_text(text)
         path.chmod(0o644)
+        maps = source.parent / "tagmaps"
+        if source.parent != SIM_TABLE.parent and maps.is_dir():  # a real table's tag maps go with it
+            (where / "tagmaps").mkdir(exist_ok=True)
+            (where / "tagmaps").chmod(0o755)
+            for tagmap in maps.glob("*.toml"):
+                (where / "tagmaps" / tagmap.name).write_bytes(tagmap.read_bytes())
+                (where / "tagmaps" / tagmap.name).chmod(0o644)
         return path
 
 
