@@ -39,7 +39,8 @@ def main() -> None:
         say("stop the server")  # the test SIGSTOPs PulseAudio: the callbacks starve
         # no callback for STALL_S, seen by the mixer's own check (as the table's loop calls it)
         out["stalled_problem"] = None
-        out["noticed"] = until(lambda: mixer.check(stall_after=STALL_S) is not None or getattr(mixer, "recoveries", 0) > 0)
+        out["noticed"] = until(lambda: mixer.check(stall_after=STALL_S) is not None
+                               or getattr(mixer, "recoveries", 0) > 0)
         out["stalled_problem"] = mixer.problem
         out["recoveries"] = getattr(mixer, "recoveries", 0)  # (so that without the fix the test says why)
         out["notes"] = list(getattr(mixer, "notes", []))
