@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import itertools
 import threading
+import time
 from collections.abc import Sequence
 
 from kikimimi.readers.serial_rfid import encode_frame
@@ -33,6 +34,8 @@ class Rdm6300Emulator(PtyDevice):
         self.speed = speed
         self.card: str | None = None
         self.frames_sent = 0
+        #: When the last good frame was sent (time.monotonic): a lift is defined from it.
+        self.last_frame_at: float | None = None
         self._lock = threading.Lock()
 
     def place(self, card: str) -> None:
@@ -68,6 +71,7 @@ class Rdm6300Emulator(PtyDevice):
                     continue  # the module has gone quiet; the card still rests
                 self.run += 1
                 if self.link.line_speed() == self.speed:
+                    self.last_frame_at = time.monotonic()  # before the write: never after the host read it
                     self.link.write(encode_frame(self.card, self.crlf))
                 else:
                     self.link.write(b"\xf0\x0f\xff\x80")  # what the wrong speed sounds like
