@@ -7,10 +7,8 @@ script, so `kikimimi replay` of a recording prints the identical log.
 """
 from __future__ import annotations
 
-import contextlib
 import functools
-import gc
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from kikimimi import declared
@@ -30,28 +28,6 @@ def _tagmap(game: str) -> Mapping[str, str]:
     """The packaged tag map, read once per process, not once per bot game
     (the Table copies it, so sharing one is safe)."""
     return default_tagmap(game)
-
-
-@contextlib.contextmanager
-def _cycle_collector_paused(pause: bool) -> Iterator[None]:
-    """Pause Python's cycle collector for one unwatched bot game.
-
-    A bot game frees what it makes by reference counting (no engine or bot
-    object keeps a cycle: tests/speed/test_engine_machine.py frees a dropped
-    game with the collector off), so the collector's passes over the growing
-    log find nothing and cost about 6 % of a batch game (docs/speed.md, the
-    sixth pass).  A watched game (narrated, heard, shown) keeps it: it runs
-    beside sound and console threads for minutes.  The collector is back on
-    after each game, so a cycle some game does leave is collected then.
-    """
-    if not pause or not gc.isenabled():
-        yield
-        return
-    gc.disable()
-    try:
-        yield
-    finally:
-        gc.enable()
 
 
 def play(
@@ -87,19 +63,6 @@ def play(
     simulation.observe(log)
     if watch:
         watch(script[0], log)
-    with _cycle_collector_paused(watch is None):
-        _play_to_the_end(table, simulation, script, log, watch, max_inputs)
-    table.close()  # the game is done with: release what it holds (Game.close)
-    talk = getattr(simulation, "transcript", None)
-    if callable(talk):  # the bots' table talk (マフィア42): in the header, which a replay reads past
-        script[0]["talk"] = talk()
-    return script, log
-
-
-def _play_to_the_end(table: Table, simulation: Any, script: list[dict[str, Any]], log: list[LogEvent],
-                     watch: Watcher | None, max_inputs: int) -> None:
-    """The driver's loop: the bots propose, the table is fed, the bots are shown (appends to
-    `script` and `log`)."""
     feed, feed_placed = table.feed, table.feed_placed
     next_input, observe = simulation.next_input, simulation.observe
     t = 0.0
@@ -138,6 +101,11 @@ def _play_to_the_end(table: Table, simulation: Any, script: list[dict[str, Any]]
             watch(line, events)
         if number > max_inputs + 1 and line.get("console") == "stop":
             break
+    table.close()  # the game is done with: release what it holds (Game.close)
+    talk = getattr(simulation, "transcript", None)
+    if callable(talk):  # the bots' table talk (マフィア42): in the header, which a replay reads past
+        script[0]["talk"] = talk()
+    return script, log
 
 
 def compare(game: str, games: int, seed: int, players: int, options: Mapping[str, Any],

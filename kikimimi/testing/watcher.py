@@ -107,10 +107,17 @@ class Score:
         a = self.accuracy
         return a.low <= self.base <= a.high
 
+    @property
+    def leaks(self) -> bool:
+        """The whole interval lies above the base rate: the watcher's guess beats a blind one.
+        (An interval wholly below it is a guess worse than blind, which tells the watcher
+        nothing: with a dozen adversaries at 95 %, one such draw in a run is chance.)"""
+        return bool(self.trials) and self.accuracy.low > self.base
+
     def line(self) -> str:
         if not self.trials:
             return f"{self.name} ({self.secret}): no trials"
-        verdict = "holds" if self.holds else "LEAKS"
+        verdict = "holds" if self.holds else "LEAKS" if self.leaks else "below the base rate (no leak)"
         return (f"{self.name} ({self.secret}): accuracy {self.accuracy.percent()} over {len(self.trials)} guesses, "
                 f"base rate {self.base:.1%}: {verdict}")
 

@@ -71,3 +71,17 @@ def test_the_declarers_card_adversary_reads_a_lifted_own_token():
     log = run_script(lines)
     trials = oni_declarer_card(Watched.of(lines, log), log, random.Random(1))
     assert trials and trials[0].hit and trials[0].base < 0.5
+
+
+def test_only_an_interval_above_the_base_rate_is_a_leak():
+    from kikimimi.testing.watcher import Trial
+
+    def score(hits: int, of: int, base: float) -> Score:
+        s = Score("a", "a secret")
+        s.add(Trial(i < hits, base) for i in range(of))
+        return s
+
+    above, level, below = score(600, 1000, 0.5), score(500, 1000, 0.5), score(400, 1000, 0.5)
+    assert above.leaks and not above.holds and "LEAKS" in above.line()
+    assert level.holds and not level.leaks and "holds" in level.line()
+    assert not below.holds and not below.leaks and "no leak" in below.line()

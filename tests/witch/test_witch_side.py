@@ -115,6 +115,7 @@ def test_a_seat_without_a_claim_names_its_likeliest_witch(monkeypatch):
     """Switched on (`ESTIMATE_RALLY`; measured, left off: docs/bots.md): A lone mirror claimant called seat 9 a witch: a human names seat 9 in an ESTIMATE (with its
     VOTE), a lead for the near-tied; before, a human said no claim line."""
     monkeypatch.setattr(reasoning, "ESTIMATE_RALLY", 3)
+    monkeypatch.setattr(reasoning, "ESTIMATE_AT", 0.4)  # a lone claimant's "witch" reads about 0.47 in these worlds
     h = seat(3, "human", gone=[14], voted=[1])
     said(h, 7, "CO mirror; FOUND mirror 9 witch")
     assert h.mind.speech() == "ESTIMATE 9 witch; VOTE 9"
