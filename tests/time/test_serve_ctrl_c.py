@@ -21,11 +21,18 @@ from kikimimi.testing.tables import sim_table_toml
 HANG_GUARD_S = 240  # under pytest's own 300 s: only a hung serve reaches it
 
 
+def _as_from_a_terminal() -> None:
+    """Ctrl-C as a terminal delivers it.  A suite started in the background (`... &`, as CI
+    and bench/suite_under_load.py runs are) ignores SIGINT, every child inherits that, and
+    Python then installs no handler: the SIGINT was lost and serve waited on (issue 32)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def serve(folder: Path, *args: str) -> subprocess.Popen:
     err = open(folder / "serve.err", "a")
-    return subprocess.Popen([sys.executable, "-X", "faulthandler", "-m", "kikimimi.cli", "serve", "table.toml", "--voice", "text",
-                             "--quiet", *args], stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=err,
-                            text=True, cwd=folder)
+    return subprocess.Popen([sys.executable, "-X", "faulthandler", "-m", "kikimimi.cli", "serve", "table.toml",
+                             "--voice", "text", "--quiet", *args], stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
+                            stderr=err, text=True, cwd=folder, preexec_fn=_as_from_a_terminal)
 
 
 def exit_code(proc: subprocess.Popen, err: Path) -> int:
