@@ -38,6 +38,15 @@ def _table(path: str, **section) -> tuple[Table, SerialRfidDriver]:
     return table, driver
 
 
+def _not_starved(emu: Rdm6300Emulator, driver: SerialRfidDriver) -> None:
+    """Called on a lift the test did not expect.  The emulator is a thread of this busy
+    process: if it went quiet longer than the least hold, the module itself was silent and
+    a lift heard then is the rule working; the run says nothing about repeats then
+    (bench/suite_under_load.py at load 20 did that)."""
+    if emu.longest_silence >= driver.hold_s:
+        pytest.skip(f"the emulated module was starved: {emu.longest_silence:.2f} s between two repeats")
+
+
 def _repeats(emu: Rdm6300Emulator, n: int) -> None:
     since = emu.frames_sent
     wait_until(lambda: emu.frames_sent >= since + n, f"{n} more repeats of the resting card", GUARD_S)
@@ -55,6 +64,8 @@ def test_uneven_repeats_are_one_placement_and_a_lift_is_heard_within_a_second(rd
         table.wait_count("field", 2, timeout=GUARD_S)
     finally:
         table.runner.stop()
+    if table.of("field") != [("placed", CARD, None), ("removed", CARD, None)]:
+        _not_starved(emu, driver)
     assert table.of("field") == [("placed", CARD, None), ("removed", CARD, None)]  # 0 flaps, 0 false lifts
     last_frame, removed = emu.last_frame_at, table.inputs[-1]
     assert last_frame is not None
@@ -68,11 +79,14 @@ def test_uneven_repeats_are_one_placement_and_a_lift_is_heard_within_a_second(rd
 def _placed_on_a_module_that_stops(rdm6300s) -> Iterator[tuple[Rdm6300Emulator, Table]]:
     """A module that goes quiet after 28 frames (1.4 s), the card just placed and heard."""
     emu = rdm6300s(repeat_ms=50, stops_after=28)
-    table, _ = _table(emu.path, stops_after=28)
+    table, driver = _table(emu.path, stops_after=28)
     try:
         emu.place(CARD)
         table.wait_count("field", 1, timeout=GUARD_S)
         yield emu, table
+    except AssertionError:
+        _not_starved(emu, driver)
+        raise
     finally:
         table.runner.stop()
 
