@@ -200,6 +200,7 @@ def _kit_by_ear(config: TableConfig, book: Phrasebook) -> list[tuple[str, dict[s
     holds, the table's, and (with real readers) the pieces that game's tag map lacks.  The kit
     is public: nobody's secret is in it."""
     from kikimimi.kit import evening_choices, kit_for, missing_copies, spoken_lines, tags_checked
+    from kikimimi.tablesetup.enrol import piece_names
 
     out: list[tuple[str, dict[str, Any]]] = []
     for choice in evening_choices(config):
@@ -207,7 +208,8 @@ def _kit_by_ear(config: TableConfig, book: Phrasebook) -> list[tuple[str, dict[s
             kit = kit_for(choice.game, choice.players, choice.options)
         except Exception:  # a plugin that cannot say its kit: `doctor` without --listen says why
             return []
-        out += spoken_lines(kit, missing_copies(kit, choice.tagmap) if tags_checked(config) else None, book)
+        names = piece_names([choice.game], book.lang, kit.own + kit.table)  # the enrolment's words
+        out += spoken_lines(kit, missing_copies(kit, choice.tagmap) if tags_checked(config) else None, book, names)
     return out
 
 

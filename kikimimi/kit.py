@@ -136,13 +136,18 @@ def tags_checked(config: Any) -> bool:
 SPOKEN_LACKING = 6
 
 
-def spoken_lines(kit: Kit, lacking: Mapping[str, tuple[int, int]] | None,
-                 book: Phrasebook) -> list[tuple[str, dict[str, Any]]]:
+def spoken_lines(kit: Kit, lacking: Mapping[str, tuple[int, int]] | None, book: Phrasebook,
+                 names: Mapping[str, str] | None = None) -> list[tuple[str, dict[str, Any]]]:
     """The kit as the speaker reads it (`doctor --listen`): (phrase key, params) of the catalogue
     `setup`, so an organiser with no screen can check the box by ear.  `lacking` (from
-    `missing_copies`) is None where tags are not checked (a simulated table)."""
+    `missing_copies`) is None where tags are not checked (a simulated table).  `names`: how
+    each piece is said in the book's language (`kikimimi.tablesetup.enrol.piece_names`, the
+    enrolment's own words); a piece it lacks is read from its id."""
+    said = dict(names or {})
+
     def spoken(pieces: Iterable[str]) -> str:
-        return _spoken(pieces, lambda first, last: book.render("kit-range", {"first": first, "last": last}))
+        return _spoken(pieces, lambda first, last: book.render("kit-range", {"first": first, "last": last}),
+                       said, "、" if book.lang == "ja" else ", ")
 
     out: list[tuple[str, dict[str, Any]]] = [("kit-intro", {"game": kit.game, "players": kit.players,
                                                               "tags": kit.tags()})]
@@ -162,9 +167,42 @@ def spoken_lines(kit: Kit, lacking: Mapping[str, tuple[int, int]] | None,
     return out
 
 
-def _spoken(pieces: Iterable[str], span: Callable[[int, int], str]) -> str:
+def _spoken(pieces: Iterable[str], span: Callable[[Any, Any], str], names: Mapping[str, str] | None = None,
+            sep: str = ", ") -> str:
     """Piece names as a voice reads them, numbered runs said once: `trident:spade-1`…`-8` as
-    "spade 1 to 8", `cmd:ok` as "OK", `seat:1`…`seat:5` as "seat 1 to 5"."""
+    "spade 1 to 8", `cmd:ok` as "OK", `seat:1`…`seat:5` as "seat 1 to 5".  A game's piece
+    with a name in `names` is said by that name (a run: its first and last names), never
+    by its English id ("token bat" at a Japanese table); named pieces follow the rest."""
+    names = names or {}
+    pieces = list(pieces)
+    named = [p for p in pieces if p in names]
+    parts = [_named_runs(named, names, span, sep)] if named else []
+    rest = _id_runs([p for p in pieces if p not in set(named)], span, sep)
+    return sep.join(part for part in ([rest] if rest else []) + parts if part)
+
+
+def _named_runs(pieces: Sequence[str], names: Mapping[str, str], span: Callable[[Any, Any], str], sep: str) -> str:
+    """Pieces said by their names; a run of one card's numbered copies as its first and last."""
+    runs: dict[str, list[tuple[int, str]]] = {}
+    for piece in pieces:
+        m = re.fullmatch(r"(.*?)-?(\d+)", piece)
+        runs.setdefault(m.group(1) if m else piece, []).append((int(m.group(2)) if m else 0, piece))
+    parts = []
+    for run in runs.values():
+        run.sort()
+        numbers = [n for n, _ in run]
+        first, last = names[run[0][1]], names[run[-1][1]]
+        consecutive = len(run) > 2 and numbers == list(range(numbers[0], numbers[-1] + 1))
+        if len({names[p] for _, p in run}) == 1 and len(run) > 1:  # copies of one card: its name, numbered
+            parts += [f"{first} {span(numbers[0], numbers[-1])}"] if consecutive else [f"{first} {n}" for n in numbers]
+        elif consecutive:
+            parts.append(span(first, last))
+        else:
+            parts += [names[p] for _, p in run]
+    return sep.join(parts)
+
+
+def _id_runs(pieces: Iterable[str], span: Callable[[Any, Any], str], sep: str) -> str:
     runs: dict[str, list[int]] = {}  # spoken stem -> numbers, in first-seen order
     for piece in pieces:
         set_name, _, name = piece.partition(":")
@@ -183,7 +221,7 @@ def _spoken(pieces: Iterable[str], span: Callable[[int, int], str]) -> str:
             parts += [f"{stem} {n}".strip() for n in numbers]
         else:
             parts.append(stem)
-    return ", ".join(parts)
+    return sep.join(parts)
 
 
 def doctor_checks(config: Any) -> list[Check]:

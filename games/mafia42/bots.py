@@ -111,13 +111,11 @@ class Mafia42Simulation:
         self._drop_votes()
 
     def _drop_votes(self) -> None:
-        """A seat told it is threatened leaves the vote it was about to scan."""
-        silent = {s for s, bot in self.bots.items() if bot.silenced}
+        """A seat told it is threatened still scans the ballot it was about to (refused in its
+        own earphone): left unscanned, it showed the gangster's target to anyone watching
+        who scanned (issue 34: the same motions whatever the role or a night act's result)."""
         for bot in self.bots.values():
             bot.silenced = False
-        if silent:
-            self.queue = deque(line for line in self.queue
-                               if not (line.get("seat") in silent and str(line.get("tag", "")).startswith("seat:")))
 
     def _living(self) -> list[int]:
         return [s for s, b in self.bots.items() if s not in b.dead]

@@ -140,8 +140,10 @@ class Mafia42Ear(EarBot):
             self.accused = seat
         elif key == "approval-start":
             self.todo = [] if self.accused == self.seat else ["approve"]
-        elif mine and key == "threatened":  # told at the vote's start: no vote today
-            self.todo = [t for t in self.todo if t != "vote"]
+        elif mine and key == "threatened" and "vote" not in self.todo:
+            # Told at the vote's start, the seat still scans its ballot when it would have
+            # (refused in its own earphone): a threatened seat left unscanned showed the
+            # gangster's target to anyone watching (issue 34).  This is the refusal itself.
             self.pace.drop(self.me)
         elif mine and key == "target-dead" and self.retries < 3:
             self.retries += 1

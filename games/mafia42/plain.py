@@ -12,6 +12,10 @@ from collections.abc import Mapping
 from typing import Any
 
 
+#: How often a bot sits a vote out: the same chance for every seat and every bot kind.
+ABSTAIN = 0.15
+
+
 class BotSeat:
     def __init__(self, seat: int, players: int, rng: random.Random):
         self.seat, self.players, self.rng = seat, players, rng
@@ -86,18 +90,26 @@ class BotSeat:
             return known[0] if known else self.seat
         return rng.choice(strangers)
 
+    def abstains(self) -> bool:
+        """Whether this seat sits the vote out: one draw, first, by the same rule for every
+        seat whatever its team or what it knows (issue 34: a rule that spared the mafia made
+        a non-voter "not mafia" to anyone watching who scanned)."""
+        return self.rng.random() < ABSTAIN
+
     def vote(self) -> int | None:
         others = self.living()
-        if not others:
+        if not others or self.abstains():
             return None
+        return self.choose_vote(others)
+
+    def choose_vote(self, others: list[int]) -> int:
+        """The seat this bot votes for, having chosen to vote."""
         if self.team == "mafia":
             strangers = [s for s in others if s not in self.mates] or others
             return self.rng.choice(strangers)
         known = sorted(s for s in self.mafia if s not in self.dead)
         if known:
             return known[0]
-        if self.rng.random() < 0.15:
-            return None
         pool = [s for s in others if s not in self.clear and s not in self.mates] or others
         return self.rng.choice(pool)
 

@@ -319,7 +319,10 @@ class ReasonSeat(BotSeat):
     # -- acts ------------------------------------------------------------------------------
     def vote(self) -> int | None:
         if self.side == "plain":
-            return super().vote()
+            # A reasoning bot never sits a vote out by chance, whatever side it plays (the
+            # plain bot's 15 % here, for the helpers and the cult only, was a tell; issue 34).
+            others = self.living()
+            return self.choose_vote(others) if others else None
         if self.intent is not None and self.intent not in self.dead:
             return self.intent
         self.intend(self.day)

@@ -149,10 +149,40 @@ SILENCE_CALL = Call("silencecall", frozenset({"day", "silence"}),
                     frozenset({"silence-call", "vote-now-all", "night", "game-over"}))
 
 
-def ear_simulation(seed: int, players: int, options: Mapping[str, Any], bot: str | None = None) -> EarTable:
+class FieldAsk(EarBot):
+    """A table with no screen asks for its silence call itself: SILENCE on the field reader,
+    at the moment the referee would call one (`SILENCE_CALL`'s lines).  The asker is the
+    table, no seat: whoever reaches the field reader first, so the ask depends on no role."""
+
+    seat = None
+
+    def __init__(self) -> None:
+        self.due = False
+
+    def hear(self, heard: Heard) -> None:
+        if heard.key in SILENCE_CALL.opens:
+            self.due = True
+        elif heard.key in SILENCE_CALL.closes:
+            self.due = False
+
+    def act(self, reach: Reach) -> dict[str, Any] | None:
+        if not self.due:
+            return None
+        self.due = False
+        return {"reader": "field", "tag": "cmd:silence"}
+
+
+def ear_simulation(seed: int, players: int, options: Mapping[str, Any], bot: str | None = None,
+                   ask: str = "field") -> EarTable:
+    """`ask`: who opens the silence calls, the table on the field reader (`field`, a table
+    with no screen) or the referee at the console (`referee`)."""
     rng = random.Random(seed)
     world = DealtCards("witch:role", OPTIONS.parse(players, options)["roles"], rng)
     day_acts = OPTIONS.parse(players, options)["day_acts"]
-    seats = [WitchEar(s, players, random.Random(seed * 1000 + s), day_acts) for s in range(1, players + 1)]
-    calls = (SILENCE_CALL, REFEREE) if day_acts == "together" else (REFEREE,)
-    return EarTable("witch", world, [*seats, RefereeEar(*calls)])
+    seats: list[EarBot] = [WitchEar(s, players, random.Random(seed * 1000 + s), day_acts)
+                           for s in range(1, players + 1)]
+    if day_acts != "together":
+        return EarTable("witch", world, [*seats, RefereeEar(REFEREE)])
+    if ask == "referee":
+        return EarTable("witch", world, [*seats, RefereeEar(SILENCE_CALL, REFEREE)])
+    return EarTable("witch", world, [*seats, FieldAsk(), RefereeEar(REFEREE)])

@@ -17,7 +17,7 @@ from typing import Any
 from kikimimi.commands import Command, refusal
 from kikimimi.hints import Line, line
 from kikimimi.kit import deck_cards, own_set
-from kikimimi.protocol import REFEREE, TABLE, Event, error, event, say, seat_audience
+from kikimimi.protocol import REFEREE, TABLE, Event, Input, error, event, say, seat_audience
 from kikimimi.roles import (HiddenRoleGame, Night, VirtualClock, Vote, assign_with_preferences, decide, settle,
                             team_event, team_say)
 
@@ -315,14 +315,39 @@ class WitchGame(Talk, HiddenRoleGame):
     def console_silencecall(self, t: float) -> list[Event]:
         """The referee calls for silence (at a quiet table, or when a player asks aloud):
         every living seat then scans SILENCE or PASS, and only the call's end is heard."""
+        why = self._no_call()
+        if why is not None:
+            return [error(f"silencecall: {why[0]}", private=REFEREE)]
+        return self._open_call("referee")
+
+    def on_field(self, inp: Input) -> list[Event]:
+        """SILENCE on the field reader asks for a silence call (docs/witch.md, "asking for a
+        call"): the table's public reader, so asking is as open as asking aloud, and a table
+        with no screen and no referee can still call silence."""
+        if inp.tag != "cmd:silence":
+            return super().on_field(inp)
+        if inp.removed:  # the tag taken back off the field: asked already
+            return []
+        why = self._no_call()
+        if why is not None:
+            return [error(f"field cmd:silence: {why[0]}", private=REFEREE), say(TABLE, why[1])]
+        return self._open_call("field")
+
+    def _no_call(self) -> tuple[str, str] | None:
+        """Why no silence call can open now (the referee's reason, the speaker's line), or None:
+        the same limits for the referee's command and a player's ask."""
         if not self.at_calls:
-            return [error("silencecall: at this table silence is scanned freely (day_acts)", private=REFEREE)]
+            return "at this table silence is scanned freely (day_acts)", "silence-ask-free"
         if self.phase != "day" or self.talk_over:
-            return [error("silencecall: only while the day's talk is on", private=REFEREE)]
+            return "only while the day's talk is on", "silence-ask-not-now"
         if self.hush is not None:
-            return [error("silencecall: a silence call is open", private=REFEREE)]
+            return "a silence call is open", "silence-ask-open"
+        return None
+
+    def _open_call(self, by: str) -> list[Event]:
+        # The speaker's line is the same whoever asked: it names nothing but the open call.
         self.hush = {}
-        return [event("silence-call", open=True), say(TABLE, "silence-call")]
+        return [event("silence-call", open=True, by=by), say(TABLE, "silence-call")]
 
     def console_nosilence(self, t: float, seat: int) -> list[Event]:
         return self._hand(seat, "cmd:pass", t)

@@ -19,7 +19,8 @@ RULES = "99-kikimimi.rules"
 RULES_DIRS = ("/etc/udev/rules.d", "/lib/udev/rules.d", "/usr/lib/udev/rules.d")
 ADD_GROUP = "sudo usermod -aG plugdev $USER, then log in again"
 INSTALL_RULES = (f"sudo cp udev/{RULES} /etc/udev/rules.d/ && sudo udevadm control --reload "
-                 "&& sudo udevadm trigger (fill in each seat's serial: docs/readers.md)")
+                 "&& sudo udevadm trigger (the rules are complete as shipped: nothing to fill in; "
+                 "kikimimi table setup finds each seat's reader by its USB port, docs/table.md)")
 
 
 def loaded_modules(proc_modules: str = "/proc/modules") -> set[str]:

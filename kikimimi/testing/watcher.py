@@ -351,6 +351,24 @@ def mafia_vote_by_one_seat_rise(watched: Watched, log: Sequence[Mapping[str, Any
     return out
 
 
+def mafia_not_mafia_by_abstention(watched: Watched, log: Sequence[Mapping[str, Any]],
+                                  rng: random.Random) -> list[Trial]:
+    """Each living seat that made no hand scan through a vote: it is not on the mafia's team
+    (the tell of bots that abstained only as citizens).  Base: the share of the living
+    outside the mafia's team, the same guess made blind about any living seat."""
+    jobs = _truth(log, "job")
+    teams = {int(e["seat"]): str(e.get("team")) for e in log if e.get("type") == "job"}
+    out: list[Trial] = []
+    for _day, start, end in _votes(watched):
+        alive = _alive(watched, len(jobs), start, "death")
+        if not alive:
+            continue
+        voters = {s.seat for s in watched.hand_scans(start, end)}
+        base = sum(teams.get(s) != "mafia" for s in alive) / len(alive)
+        out += [Trial(teams.get(s) != "mafia", base) for s in alive if s not in voters]
+    return out
+
+
 def _ballots(log: Sequence[Mapping[str, Any]]) -> dict[tuple[int, int], int]:
     """(day, voter) -> the seat of its last ballot that day (the voter's own `voted` line)."""
     day, out = 0, {}
@@ -574,7 +592,8 @@ ADVERSARIES: dict[str, tuple[dict[str, Any], list[tuple[str, str, Adversary]]]] 
     "mafia42": ({}, [("politician by tally", "a role", mafia_politician_by_tally),
                      ("vote by reading", "a vote", mafia_vote_by_reading),
                      ("vote by a one-seat rise", "a vote", mafia_vote_by_one_seat_rise),
-                     ("mafia target by night timing", "a night target", mafia_target_by_night_timing)]),
+                     ("mafia target by night timing", "a night target", mafia_target_by_night_timing),
+                     ("a non-voter is not mafia", "a role", mafia_not_mafia_by_abstention)]),
     "onisagashi": ({}, [("declarer's card", "a declarer's card", oni_declarer_card),
                         ("declarer's card by the third token", "a declarer's card", oni_declarer_card_by_third_token)]),
 }

@@ -12,12 +12,12 @@ from voice_play import expected_clip, locate_clip
 RATE = 48000
 KIT = [
     "The kit of trident for 2 players: 62 tags.",
-    "Each player holds 4 look-alike pieces: AGREE, HINT, PASS, TRIDENT.",
-    "The table holds 54 pieces: change clover 1 to 3, change diamond 1 to 3, change draw 4, change heart 1 to 3, "
-    "change spade 1 to 3, clover 1 to 8, diamond 1 to 8, draw 2 1, draw 2 2, draw 4 1 to 3, heart 1 to 8, "
-    "spade 1 to 8, unknown 1 to 4.",
+    "Each player holds 4 look-alike pieces: AGREE tag, HINT tag, PASS tag, TRIDENT tag.",
+    "The table holds 54 pieces: change clover 1 to 3, change diamond 1 to 3, change draw four, change heart 1 to 3, "
+    "change spade 1 to 3, clover 1 to clover 8, diamond 1 to diamond 8, draw two 1, draw two 2, draw four 1 to 3, "
+    "heart 1 to heart 8, spade 1 to spade 8, unknown 1 to 4.",  # the game's names (the enrolment's words)
     "2 pieces lack tagged copies.",
-    "PASS: 1 of 2 tagged.",  # a player's own set first
+    "PASS tag: 1 of 2 tagged.",  # a player's own set first
     "spade 8: 0 of 1 tagged.",
 ]
 
