@@ -11,6 +11,12 @@ and the CPU this process uses with four emulated readers and nothing happening
 (the emulators run in a child process so they are not counted).  An empty
 PN532 waits for a card in the chip (kikimimi/readers/nfc_driver.py, CardWait),
 so `--poll-ms` only paces the checks of a resting tag for our driver.
+
+With `--lifts N` (default 5; 0 skips it) it also prints how soon an RDM6300's
+lift is heard (its last repeat to the removal reaching the table, repeats
+300-500 ms apart), beside the rule's own figure in the same run (the learnt
+hold plus the debounce: within a second); tests/readers/test_rdm6300_repeats.py
+checks the rule itself without wall time (issue 32).
 """
 from __future__ import annotations
 
@@ -28,10 +34,13 @@ import nfc.tag
 
 from kikimimi.readers.factory import make_driver
 from kikimimi.readers.runner import ReaderInput, ReaderRunner, ReaderSettings
+from kikimimi.readers.serial_rfid import SerialRfidDriver
 from kikimimi.testing.chip_timing import ChipTiming
 from kikimimi.testing.collect import Table
 from kikimimi.testing.ntag import Ntag213
 from kikimimi.testing.pn532_emulator import PN532Emulator
+from kikimimi.testing.rdm6300_emulator import Rdm6300Emulator
+from kikimimi.testing.table_script import wait_until
 
 
 class _CountingTable(Table):
@@ -229,6 +238,33 @@ def _fmt(xs: list[float]) -> str:
     return f"{len(ms)} placements: median {statistics.median(ms):.1f} ms, p95 {p95:.1f} ms, max {ms[-1]:.1f} ms"
 
 
+def rdm6300_lifts(trials: int, tmp: str, debounce_ms: int = 150) -> tuple[list[float], float]:
+    """(last repeat -> removal at the table, per lift; the rule's hold + debounce) for an
+    RDM6300 repeating a resting card unevenly, 300-500 ms apart."""
+    emu = Rdm6300Emulator(os.path.join(tmp, "rdm6300"), gaps_ms=[300, 500, 420, 340, 480]).start()
+    table = Table([ReaderSettings("field", "field", None, debounce_ms=debounce_ms)])
+    driver = make_driver("field", {"driver": "rdm6300", "path": emu.path, "retry_ms": 50})
+    assert isinstance(driver, SerialRfidDriver)
+    table.runner.start([driver])
+    heard = []
+    try:
+        if table.runner.wait_first_connect(30):
+            raise SystemExit("the emulated RDM6300 did not connect")
+        for k in range(trials):
+            emu.place(f"00000000{k:02x}")
+            table.wait_count("field", 2 * k + 1, timeout=30)
+            since = emu.frames_sent
+            wait_until(lambda: emu.frames_sent >= since + 5, "five repeats", 30)
+            emu.remove()
+            table.wait_count("field", 2 * k + 2, timeout=30)
+            assert emu.last_frame_at is not None
+            heard.append(table.arrived[-1] - emu.last_frame_at)
+    finally:
+        table.runner.stop()
+        emu.stop()
+    return heard, driver.hold() + debounce_ms / 1000
+
+
 def _emulators(paths: list[str], ready, done) -> None:
     emus = [PN532Emulator(p).start() for p in paths]
     ready.set()
@@ -263,6 +299,7 @@ def main() -> int:
     ap.add_argument("--placements", type=int, default=100)
     ap.add_argument("--poll-ms", type=int, default=30)
     ap.add_argument("--idle-seconds", type=float, default=10.0)
+    ap.add_argument("--lifts", type=int, default=5, help="RDM6300 lifts to time (0: none)")
     a = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         lat = latency(a.placements, a.poll_ms, tmp)
@@ -273,6 +310,11 @@ def main() -> int:
         cpu, n = idle_cpu(a.idle_seconds, a.poll_ms, tmp)
         print(f"idle CPU with four empty readers (poll_ms {a.poll_ms}) for {a.idle_seconds:.0f} s: "
               f"{cpu * 100:.1f}% of one core (inputs during idle: {n})")
+        if a.lifts > 0:
+            lifts, rule = rdm6300_lifts(a.lifts, tmp)
+            print(f"RDM6300 lift heard (its last repeat -> the removal at the table), repeats 300-500 ms apart, "
+                  f"{_fmt(lifts).replace('placements', 'lifts')}")
+            print(f"anchor, same run: the rule, learnt hold + debounce, {rule * 1000:.0f} ms")
     return 0
 
 

@@ -102,6 +102,13 @@ LINE_HICCUPS = (errno.EIO, errno.ETIMEDOUT)
 # lost: the round after a resync can meet the tail of a late probe's answer that the next
 # command's input flush cut in two ("invalid frame start sequence"), and resyncs again.
 RESYNCS_IN_A_ROW = 3
+# A reader's first open whose chip does not answer is tried this many times (retry_ms apart)
+# before the table hears it lost: a table boots with its host at its busiest (the voice,
+# the sound devices, every reader opening at once), and a host that reads late never makes
+# a real chip late, but nfcpy's open gives the chip's ACK only 100 ms.  A device the OS
+# says is not there (no such file, no permission) is said at once (`_not_there`).
+FIRST_OPEN_TRIES = 3
+NOT_THERE = (errno.ENOENT, errno.EACCES, errno.ENOTDIR, errno.EPERM)
 MAX_TARGETS = 2  # InListPassiveTarget's MaxTg: a PN532 lists at most two (UM0701-02 §7.3.5)
 # The RC-S956 (Sony RC-S330/360/370) is asked for one: nfcpy's rcs956 driver declares one
 # (`in_list_passive_target_max_target`), and Sony's command reference is not public.
@@ -294,6 +301,11 @@ def open_pn532(path: str, baud: int = 115200) -> nfc.ContactlessFrontend:
             log.info("PN532 on %s was at %d baud; reset to 115200", path, speed)
             return attempt()
     raise OSError(errno.ENODEV, f"no PN532 answers on {path} ({describe(first)})")
+
+
+def _not_there(exc: BaseException) -> bool:
+    """The OS's own answer that there is no device to open: no retry makes one appear."""
+    return isinstance(exc, OSError) and exc.errno in NOT_THERE
 
 
 def open_usb(path: str) -> nfc.ContactlessFrontend:
@@ -757,16 +769,24 @@ class NfcDriver:
 
     def run(self, emit: Emit, stop: threading.Event) -> None:
         lost = False
+        opened = False
+        silent = 0  # first opens in a row whose chip did not answer
         while not stop.is_set():
             try:
                 clf = self.opener()
             except DEVICE_FAULTS as exc:
+                silent += 1
+                if not opened and silent < FIRST_OPEN_TRIES and not _not_there(exc):
+                    log.info("%s: no answer to the first open (%s); trying again", self.where, describe(exc))
+                    stop.wait(self.retry_s)
+                    continue
                 if not lost:
                     emit(RawEvent(self.reader, "lost", self.clock(),
                                   detail=f"cannot open {self.where}: {describe(exc)}"))
                     lost = True
                 stop.wait(self.retry_s)
                 continue
+            opened = True
             try:
                 self._serve(clf, emit, stop)
             except DEVICE_FAULTS as exc:

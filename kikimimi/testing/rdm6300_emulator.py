@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import itertools
 import threading
+import time
 from collections.abc import Sequence
 
 from kikimimi.readers.serial_rfid import encode_frame
@@ -33,6 +34,11 @@ class Rdm6300Emulator(PtyDevice):
         self.speed = speed
         self.card: str | None = None
         self.frames_sent = 0
+        #: When the last good frame was sent (time.monotonic): a lift is defined from it.
+        self.last_frame_at: float | None = None
+        #: The longest it went between two frames of a resting card: a host starved by load
+        #: can starve this thread too, and a real module never goes quiet that way.
+        self.longest_silence = 0.0
         self._lock = threading.Lock()
 
     def place(self, card: str) -> None:
@@ -68,6 +74,10 @@ class Rdm6300Emulator(PtyDevice):
                     continue  # the module has gone quiet; the card still rests
                 self.run += 1
                 if self.link.line_speed() == self.speed:
+                    now = time.monotonic()
+                    if self.run > 1 and self.last_frame_at is not None:
+                        self.longest_silence = max(self.longest_silence, now - self.last_frame_at)
+                    self.last_frame_at = now  # before the write: never after the host read it
                     self.link.write(encode_frame(self.card, self.crlf))
                 else:
                     self.link.write(b"\xf0\x0f\xff\x80")  # what the wrong speed sounds like

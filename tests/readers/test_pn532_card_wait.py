@@ -46,9 +46,7 @@ def test_max_retries_are_stored_and_power_cycle_restores_the_default(chip):
 
 def test_one_try_answers_no_target_at_once(chip):
     emu, chipset = chip
-    t0 = time.monotonic()
-    assert chipset.in_list_passive_target(1, 0, b"") is None
-    assert time.monotonic() - t0 < 0.5
+    assert chipset.in_list_passive_target(1, 0, b"") is None  # answered: a chip that waited would time out
     assert not emu.waiting_for_card
 
 
@@ -166,9 +164,9 @@ def test_stop_is_noticed_while_the_chip_waits(pn532s):
     emu = pn532s()
     table = _table(emu.path)
     _until(lambda: emu.waiting_for_card)
-    t0 = time.monotonic()
-    table.runner.stop()
-    assert time.monotonic() - t0 < 2.5  # nfcpy's 1 s wait, then the close
+    threads = list(table.runner._threads)
+    table.runner.stop()  # joins each thread for up to 5 s: nfcpy's 1 s wait, then the close
+    assert not any(th.is_alive() for th in threads)  # the driver noticed the stop, not the join's limit
     assert table.inputs == []
 
 

@@ -66,7 +66,7 @@ def test_place_rest_lift_swap_and_present_at_connect(pn532s):
     table = Table([ReaderSettings("hand-1", "hand", 1, debounce_ms=60)])
     table.runner.start([make_driver("hand-1", pn532_section(emu.path))])
     try:
-        time.sleep(0.3)
+        assert table.runner.wait_first_connect(30) == []
         assert table.inputs == []  # ignored at connect
         emu.remove()
         time.sleep(0.2)
@@ -114,7 +114,7 @@ def test_reader_vanishing_mid_game_is_lost_then_back_without_spurious_input(pn53
     table = Table([ReaderSettings("hand-1", "hand", 1, debounce_ms=60)])
     table.runner.start([make_driver("hand-1", pn532_section(emu.path))])
     try:
-        time.sleep(0.15)
+        assert table.runner.wait_first_connect(30) == []  # a tag placed before would be ignored at connect
         emu.place(HEART3)
         table.wait_count("hand-1", 1)
         emu.vanish()

@@ -34,7 +34,7 @@ def test_rdm6300_rest_lift_bad_frames_and_unplug(rdm6300s):
     assert isinstance(drv, SerialRfidDriver)
     table.runner.start([drv])
     try:
-        time.sleep(0.25)
+        assert table.runner.wait_first_connect(30) == []  # a card placed before would be ignored at connect
         emu.send_bad_frame("0a1b2c3d4e")  # a half-read card is not a placement
         time.sleep(0.1)
         assert table.inputs == []
@@ -86,7 +86,7 @@ def test_four_readers_at_once(pn532s, rdm6300s):
     drivers.append(make_driver("field", {"driver": "rdm6300", "path": field.path, "hold_ms": 120}))
     table.runner.start(drivers)
     try:
-        time.sleep(0.3)
+        assert table.runner.wait_first_connect(30) == []  # every reader open before the seats play
         tags = [Ntag213(f"04{k:012x}", f"trident:heart-{k}") for k in (1, 2, 3)]
 
         def play(k: int) -> None:  # each seat plays at the same moment
