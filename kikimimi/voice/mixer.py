@@ -13,6 +13,12 @@ callback itself ends it), and the next phrase starts it again (`wake`): four
 idle streams cost ~6 % of a core in PortAudio and the sound server's client
 threads, a paused one nothing, and a restart takes a few ms, less than the
 wait for the next block of a running stream (docs/speed.md).
+
+A running stream whose callbacks stop for a while (a starved machine, a sound
+server that hung for a moment) is stopped and started again on the same thread
+and counted (`recoveries`), never given up for good: a loaded Pi would
+otherwise leave an earphone deaf for the rest of the game.  Only a start that
+fails, or one stuck inside PortAudio, is a problem (docs/voice.md).
 """
 from __future__ import annotations
 
@@ -50,6 +56,10 @@ _TRACE = _open_trace()
 BLOCK_MS = 10.0
 #: Seconds of silence after which a device's stream pauses until the next phrase (0: never).
 PAUSE_AFTER_S = 2.0
+#: Seconds a restart (after a pause or a stall) may take before the device is given up:
+#: PortAudio's start on a device that went away blocks for good; on a starved machine a
+#: good start took over 2 s (issue 32), so this is a hang guard, not a speed target.
+STUCK_AFTER_S = 15.0
 
 
 @dataclass(slots=True, eq=False)
@@ -177,7 +187,11 @@ class DeviceMixer:
         self._restart = threading.Event()
         self._restart_asked = 0.0
         self._restarter: threading.Thread | None = None
+        self._restarter_lock = threading.Lock()
         self._starting = False  # the restart thread is inside PortAudio's start
+        self.stalled = False  # callbacks stopped while running: the restart thread reopens it
+        self.recoveries = 0  # stalls recovered from (or under way), for the referee's notices
+        self.notes: list[str] = []  # one line a stall, taken by the output for the referee
         self.stream = sd.OutputStream(
             device=device, samplerate=samplerate, channels=channels, dtype="float32",
             latency=latency, callback=self._callback, finished_callback=self._finished,
@@ -219,21 +233,21 @@ class DeviceMixer:
         if self.paused and not self._restart.is_set():
             self._restart_asked = time.monotonic()
             self._restart.set()
-            if self._restarter is None:
-                self._restarter = threading.Thread(target=self._restart_loop, daemon=True,
-                                                   name=f"audio-restart {self.name}")
-                self._restarter.start()
+            self._start_restarter()
 
     def _restart_loop(self) -> None:
         while True:
             self._restart.wait()
             if self._closing:
                 return
-            if not self.paused:  # a late ask for a stream already running again
+            if not self.paused and not self.stalled:  # a late ask for a stream already running again
                 self._restart.clear()
                 continue
             self._starting = True
-            self.stream.abort()  # a stream its callback ended must be stopped before it starts again
+            try:  # a stream its callback ended (or that stalled) must be stopped before it starts again
+                self.stream.abort()
+            except Exception:  # PortAudioError: a stalled stream may refuse; start says whether it is gone
+                pass
             self._sound_at = self.last_callback = time.monotonic()
             try:
                 self.stream.start()
@@ -242,11 +256,11 @@ class DeviceMixer:
                 return
             finally:
                 self._starting = False
-            self.paused = False  # only now: `check` must not take the restart for a dead stream
+            self.paused = self.stalled = False  # only now: `check` must not take the restart for a dead stream
             self._restart.clear()
 
     def _finished(self) -> None:
-        if not self._closing and not self.paused:
+        if not self._closing and not self.paused and not self.stalled:
             self.fail(f"device {self.name!r} stopped (unplugged?): plug it back in and restart the table")
 
     def fail(self, problem: str) -> None:
@@ -254,19 +268,46 @@ class DeviceMixer:
         for lane in self.lanes:
             self.lost.extend((lane.name, key) for key in lane.clear())
 
-    def check(self, stall_after: float = 2.0) -> str | None:
-        """The device's problem, noticing a stream that died without a word."""
-        if self.problem is None and not self._closing and self.paused:
-            if self._restart.is_set() and time.monotonic() - self._restart_asked > stall_after:
-                self.fail(f"device {self.name!r} does not start again (no audio for {stall_after:g} s): "
+    def check(self, stall_after: float = 2.0, stuck_after: float = STUCK_AFTER_S) -> str | None:
+        """The device's problem, noticing a stream that died without a word.
+
+        A running stream without a callback for `stall_after` s is restarted
+        (counted), not given up: its callbacks may only have been starved."""
+        if self.problem is not None or self._closing:
+            return self.problem
+        now = time.monotonic()
+        if self._restart.is_set():  # a restart (after a pause or a stall) is under way
+            # after a pause the device was idle, and a start that blocks is one gone away (seen with a
+            # removed sink); after a stall the machine itself may be what is slow: a hang guard only
+            bound = stuck_after if self.stalled else stall_after
+            if now - self._restart_asked > bound:
+                self.fail(f"device {self.name!r} does not start again (no audio for {bound:g} s): "
                           "plug it back in (or check the sound server) and restart the table")
-        elif self.problem is None and not self._closing:
-            if not self.stream.active:
-                self.fail(f"device {self.name!r} stopped: plug it back in and restart the table")
-            elif time.monotonic() - self.last_callback > stall_after:
-                self.fail(f"device {self.name!r} stalled (no audio callback for {stall_after:g} s): "
-                          "check the cable or the sound server")
+        elif self.paused:
+            pass
+        elif not self.stream.active:
+            self.fail(f"device {self.name!r} stopped: plug it back in and restart the table")
+        elif now - self.last_callback > stall_after:
+            self._recover(now - self.last_callback)
         return self.problem
+
+    def _recover(self, silent_s: float) -> None:
+        """Reopen a stream whose callbacks stopped, on the restart thread (PortAudio's
+        calls may block); the phrases queued meanwhile play once it runs again."""
+        self.recoveries += 1
+        self.notes.append(f"device {self.name!r}: no audio callback for {silent_s:.1f} s, "
+                          f"stream restarted ({self.recoveries} so far)")
+        self.stalled = True
+        self._restart_asked = time.monotonic()
+        self._restart.set()
+        self._start_restarter()
+
+    def _start_restarter(self) -> None:
+        with self._restarter_lock:  # `wake` (the emitting thread) and `check` may both ask first
+            if self._restarter is None:
+                self._restarter = threading.Thread(target=self._restart_loop, daemon=True,
+                                                   name=f"audio-restart {self.name}")
+                self._restarter.start()
 
     @property
     def output_latency(self) -> float:

@@ -415,6 +415,8 @@ class AudioOutput:
     def _check_devices(self) -> None:
         for mixer in self.mixers:
             problem = mixer.check()
+            while mixer.notes:  # a stall recovered from: told to the referee; the lanes play on
+                self._notice(f"{', '.join(lane.name for lane in mixer.lanes)}: {mixer.notes.pop(0)}")
             if problem:
                 for lane in mixer.lanes:
                     if lane.name not in self.problems:

@@ -19,6 +19,12 @@ from kikimimi.testing.ntag import Ntag213
 
 SILENCE = 1e-4
 LEAD = 4800  # samples of silence put back before a sound (0.1 s at 48 kHz)
+THRESHOLD = 0.45  # a sound correlating less with every phrase is no phrase
+CLOSE = 0.15  # phrases scoring this near the best are told apart word by word (`piecewise`)
+WINDOW = 7200  # samples a part (0.15 s at 48 kHz: shorter than a word)
+#: A quiet this long in a recording ends a phrase: the set-up leaves 0.6 s between its
+#: phrases (kikimimi/tablesetup/live.py GAP_S), a phrase's own pauses are shorter.
+PAUSE_S = 0.35
 
 
 def best_match(sound: np.ndarray, clips: dict[str, np.ndarray]) -> tuple[str | None, float]:
@@ -30,6 +36,7 @@ def best_match(sound: np.ndarray, clips: dict[str, np.ndarray]) -> tuple[str | N
     short lead of silence is put back first."""
     sound = np.concatenate([np.zeros(LEAD, sound.dtype), sound])
     best, score = None, 0.0
+    scores: dict[str, float] = {}
     for name, clip in clips.items():
         n = min(sound.size, clip.size)
         if n < 1000:
@@ -44,9 +51,42 @@ def best_match(sound: np.ndarray, clips: dict[str, np.ndarray]) -> tuple[str | N
         r = float(np.corrcoef(seg, ref)[0, 1])
         if abs(sound.size - LEAD - clip.size) > clip.size * 0.25:  # a much longer or shorter sound is another phrase
             r *= min(sound.size - LEAD, clip.size) / max(sound.size - LEAD, clip.size)
+        scores[name] = r
         if r > score:
             best, score = name, r
-    return (best, score) if score > 0.45 else (None, score)
+    if score <= THRESHOLD:
+        return None, score
+    close = [name for name, r in scores.items() if r > THRESHOLD and r >= score - CLOSE]
+    if len(close) > 1:  # "You are seat 1." and "... seat 2." differ in one word: decide on each part
+        best = max(close, key=lambda name: piecewise(sound, clips[name]))
+    return best, score
+
+
+def piecewise(sound: np.ndarray, clip: np.ndarray, win: int = WINDOW) -> float:
+    """How well each 0.15 s of `sound` is found somewhere in `clip` (normalised
+    correlation at its own best place, weighted by its energy).
+
+    One alignment for the whole sound is not enough to tell phrases that differ in a
+    word: under load the recording has dropouts (the sink played silence while the
+    player was starved), everything after one is shifted, and the word that differs
+    then correlates with neither clip (issue 32: "You are seat 1." heard as seat 2)."""
+    if clip.size < win:
+        return 0.0
+    energy = np.concatenate([[0.0], np.cumsum(clip.astype(np.float64) ** 2)])
+    around = energy[win:] - energy[:-win]  # the clip's energy in each window-long stretch
+    size = 1 << int(np.ceil(np.log2(clip.size + win)))
+    spectrum = np.fft.rfft(clip, size)
+    total = weight = 0.0
+    for at in range(0, sound.size - win + 1, win):
+        part = sound[at: at + win].astype(np.float64)
+        e = float(part @ part)
+        if e < win * SILENCE ** 2:
+            continue
+        xc = np.fft.irfft(spectrum * np.conj(np.fft.rfft(part, size)), size)[: clip.size - win + 1]
+        ncc = xc / np.sqrt(e * np.maximum(around, 1e-12))
+        total += e * float(ncc.max())
+        weight += e
+    return total / weight if weight else 0.0
 
 
 @dataclass
@@ -73,6 +113,7 @@ class Table:
         self.misses: list[tuple[str, float, float]] = []  # (sink, best score, seconds) of each sound not told
         self.heard_at: list[float] = []  # when each of `log` ended (time.monotonic()), to see where time goes
         self._uids = itertools.count(1)
+        self._placed: dict[str, Ntag213] = {}  # person -> the piece on their reader now
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, daemon=True, name="listeners")
 
@@ -90,6 +131,10 @@ class Table:
                 self._read(sink)
 
     def _read(self, sink: str) -> None:
+        """Cut what the sink played since the last read into phrases at every pause longer than
+        PAUSE_S, wherever it falls in the new audio: under load this thread can be starved for
+        seconds and then read two phrases and the pause between them at once (issue 32: they
+        were heard as one unknown sound when only a pause at the very end of a read counted)."""
         path = self.raw[sink]
         if not path.exists():
             return
@@ -102,42 +147,56 @@ class Table:
             return
         self.offset[sink] += len(data)
         mono = np.frombuffer(data, "<f4").reshape(-1, self.channels[sink])[:, 0]
-        loud = np.abs(mono) > SILENCE
-        if loud.any():
-            self.burst[sink].append(mono)
-            tail = mono.size - 1 - int(np.flatnonzero(loud)[-1])
-            self.quiet[sink] = tail
-        elif self.burst[sink]:
-            self.burst[sink].append(mono)
-            self.quiet[sink] += mono.size
-        if self.burst[sink] and self.quiet[sink] > 0.35 * self.rate:
-            sound = np.concatenate(self.burst[sink])
-            self.burst[sink] = []
-            nz = np.flatnonzero(np.abs(sound) > SILENCE)
-            phrase, score = best_match(sound[nz[0]: nz[-1] + 1], self.clips)
-            if phrase is None:  # for a failing test's message: how close it came, how long it was
-                self.misses.append((sink, round(score, 2), round((nz[-1] - nz[0]) / self.rate, 2)))
-            self.log.append((sink, phrase))
-            self.heard_at.append(time.monotonic())
-            for person in self.people:
-                if sink in person.answers:
-                    person.heard.append((sink, phrase or "?"))
-                    if phrase in person.answers[sink]:
-                        self.scan(person)
-                    elif person.pieces.get((sink, phrase or "?")):
-                        uids = person.pieces[(sink, phrase or "?")]  # asked again: the last one again
-                        self.scan(person, uids.pop(0) if len(uids) > 1 else uids[0])
+        pause = int(PAUSE_S * self.rate)
+        loud = np.flatnonzero(np.abs(mono) > SILENCE)
+        cursor = 0  # the new audio before it is in a burst (or was quiet outside one)
+        if loud.size:
+            cuts = np.flatnonzero(np.diff(loud) > pause)  # a pause inside the new audio
+            for a, b in zip(np.concatenate([[loud[0]], loud[cuts + 1]]), np.concatenate([loud[cuts], [loud[-1]]])):
+                if self.burst[sink] and self.quiet[sink] + (a - cursor) > pause:
+                    self._ended(sink)
+                self.burst[sink].append(mono[cursor: b + 1])
+                self.quiet[sink], cursor = 0, int(b) + 1
+        if self.burst[sink]:
+            self.burst[sink].append(mono[cursor:])
+            self.quiet[sink] += mono.size - cursor
+            if self.quiet[sink] > pause:
+                self._ended(sink)
+
+    def _ended(self, sink: str) -> None:
+        """One phrase heard to its end: who hears it there acts on it."""
+        sound = np.concatenate(self.burst[sink])
+        self.burst[sink], self.quiet[sink] = [], 0
+        nz = np.flatnonzero(np.abs(sound) > SILENCE)
+        phrase, score = best_match(sound[nz[0]: nz[-1] + 1], self.clips)
+        if phrase is None:  # for a failing test's message: how close it came, how long it was
+            self.misses.append((sink, round(score, 2), round((nz[-1] - nz[0]) / self.rate, 2)))
+        self.log.append((sink, phrase))
+        self.heard_at.append(time.monotonic())
+        for person in self.people:
+            if sink in person.answers:
+                person.heard.append((sink, phrase or "?"))
+                self.lift(person)  # the table answered (or moved on): the piece comes off the reader
+                if phrase in person.answers[sink]:
+                    self.scan(person)
+                elif person.pieces.get((sink, phrase or "?")):
+                    uids = person.pieces[(sink, phrase or "?")]  # asked again: the last one again
+                    self.scan(person, uids.pop(0) if len(uids) > 1 else uids[0])
 
     def scan(self, person: Person, uid: str | None = None) -> None:
+        """Put a piece on the person's reader and leave it there until they hear the table's next
+        phrase, as a player does: a piece lifted after a fixed 0.4 s could be gone before a reader
+        starved on a loaded machine polled it (issue 32)."""
         reader = person.reader
         tag = Ntag213(uid) if uid else Ntag213(f"04{next(self._uids):012x}", "cmd:ok")
-        reader.place(tag)  # type: ignore[attr-defined]
-
-        def lift() -> None:
+        if self._placed.pop(person.name, None) is not None:  # still on it (asked again with no word between)
             reader.remove()  # type: ignore[attr-defined]
-        timer = threading.Timer(0.4, lift)
-        timer.daemon = True
-        timer.start()
+        reader.place(tag)  # type: ignore[attr-defined]
+        self._placed[person.name] = tag
+
+    def lift(self, person: Person) -> None:
+        if self._placed.pop(person.name, None) is not None:
+            person.reader.remove()  # type: ignore[attr-defined]
 
 
 def wait_for(pred, timeout: float) -> bool:

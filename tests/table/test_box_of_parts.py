@@ -483,9 +483,11 @@ def test_the_spoken_setup_as_written_enrols_the_kits_and_the_evening_is_played(b
                          f"--udev {box.etc / 'udev' / 'rules.d' / '99-kikimimi-my-table.rules'}")
         took["setup"] = time.monotonic() - took["start"]
         heard = {p.name: [ph for _, ph in p.heard] for p in people}
-        assert setup.returncode == 0, f"{heard}\n{setup.stdout[-3000:]}{setup.stderr[-3000:]}"
+        assert setup.returncode == 0, \
+            f"{heard}; not told: {listeners.misses}\n{setup.stdout[-3000:]}{setup.stderr[-3000:]}"
+        # the recording lags the table under load: wait for the word itself (the bound is a hang guard)
         wait_until(lambda: "enrol-all-done" in [ph for _, ph in people[0].heard], "the speaker's last word",
-                   timeout=20)
+                   timeout=90)
         cfg = tomllib.loads((hardware / "my-table.toml").read_text())
         assert cfg["audio"]["rate"] == WPM  # the rate chosen at the set-up is the table's
         # each reader with its own driver: the field the PN533 in its USB port, the hands PN532s by path
@@ -505,7 +507,8 @@ def test_the_spoken_setup_as_written_enrols_the_kits_and_the_evening_is_played(b
         took["doctor"] = time.monotonic() - took["start"]
         assert doctor.returncode == 0, doctor.stdout + doctor.stderr
         wait_until(lambda: all(f"listen-seat-{seat}" in [ph for _, ph in p.heard]
-                               for p in people[1:] for seat in [PEOPLE[p.name][0]]), "each seat's name heard")
+                               for p in people[1:] for seat in [PEOPLE[p.name][0]]), "each seat's name heard",
+                   timeout=90)
         heard = {p.name: [ph for _, ph in p.heard] for p in people}
         for who, (seat, _, _) in PEOPLE.items():
             assert [ph for ph in heard[who] if ph.startswith("listen-seat-")] == [f"listen-seat-{seat}"], heard[who]

@@ -81,11 +81,11 @@ def run_setup(tmp_path, name, card_order, tty_order, clips, cache, dead=None, pi
              "--serial-dir", str(tree.by_path), "--cache-dir", str(cache), "--udev", str(tmp_path / f"{name}.rules")],
             env=tree.env(pulse.env()), capture_output=True, text=True, timeout=240)
         # the last phrases (each seat's "you are seat N") heard to their end: the monitor recording
-        # lags the player by more than a second under load, so wait for them (bounded), then a little
-        # (with enrolment: the speaker's "every piece is enrolled")
+        # lags the player by seconds under load, so wait for them (the bound is a hang guard only),
+        # then a little (with enrolment: the speaker's "every piece is enrolled")
         def heard_last(p):
             return any(ph.startswith("enrol-all-done" if pieces else "you-are") for _, ph in p.heard)
-        deadline = time.monotonic() + 20.0
+        deadline = time.monotonic() + 90.0
         while time.monotonic() < deadline and not all(
                 heard_last(p) for p in people if (p.name == "helper") == bool(pieces)):
             time.sleep(0.1)
@@ -98,8 +98,10 @@ def run_setup(tmp_path, name, card_order, tty_order, clips, cache, dead=None, pi
     return proc, out, people, by_path, table
 
 
-def check_bound(proc, out, people, by_path):
-    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+def check_bound(proc, out, people, by_path, table):
+    heard = {p.name: [ph for _, ph in p.heard] for p in people}
+    told = f"heard: {heard}; every sink: {table.log}; not told (sink, best score, seconds): {table.misses}"
+    assert proc.returncode == 0, f"{told}\n{proc.stdout[-3000:]}{proc.stderr[-3000:]}"
     cfg = tomllib.loads(out.read_text())
     outputs, readers = cfg["audio"]["outputs"], cfg["readers"]
     assert outputs["speaker"] == {"usb": SPEAKER_CARD, "channels": [1, 2]}
@@ -108,11 +110,10 @@ def check_bound(proc, out, people, by_path):
     assert readers["field"]["path"] == by_path[FIELD_READER]
     assert readers[f"hand-{SEATS['ann']}"]["path"] == by_path[READER_ANN]
     assert readers[f"hand-{SEATS['bob']}"]["path"] == by_path[READER_BOB]
-    heard = {p.name: [ph for _, ph in p.heard] for p in people}
     # each player was told their seat in their own earphone, and nobody else heard it
-    assert f"you-are-{SEATS['ann']}" in heard["ann"] and f"you-are-{SEATS['bob']}" not in heard["ann"]
-    assert f"you-are-{SEATS['bob']}" in heard["bob"] and f"you-are-{SEATS['ann']}" not in heard["bob"]
-    assert not any(ph.startswith("you-are") for ph in heard["helper"])  # the speaker never said a seat's line
+    assert f"you-are-{SEATS['ann']}" in heard["ann"] and f"you-are-{SEATS['bob']}" not in heard["ann"], told
+    assert f"you-are-{SEATS['bob']}" in heard["bob"] and f"you-are-{SEATS['ann']}" not in heard["bob"], told
+    assert not any(ph.startswith("you-are") for ph in heard["helper"]), told  # never a seat's line on the speaker
 
 
 @pytest.fixture(scope="module")
@@ -128,23 +129,23 @@ def clips(tmp_path_factory):
 def test_setup_by_ear_binds_the_right_devices_whatever_order_they_were_found_in(tmp_path, clips):
     cache, templates = clips
     # first power-on: the speaker's card is found last, the readers in yet another order
-    proc, out, people, by_path, _ = run_setup(tmp_path, "first", [EAR_ANN, EAR_BOB, SPEAKER_CARD],
+    proc, out, people, by_path, table = run_setup(tmp_path, "first", [EAR_ANN, EAR_BOB, SPEAKER_CARD],
                                               [READER_BOB, FIELD_READER, READER_ANN], templates, cache, dead="1-2.4")
-    check_bound(proc, out, people, by_path)
+    check_bound(proc, out, people, by_path, table)
     # every reader was probed first (the emulators' ptys are held open by this test process, so the probe
     # says so and asks no firmware: the scans above prove those three); the dead one was said aloud, by its port
     assert proc.stdout.count("[ok ] reader at USB 2.") == 3
     assert "[FIX] reader at USB 2.4 answers: no PN532 answers" in proc.stdout
-    assert all("setup-reader-silent" in [ph for _, ph in p.heard] for p in people)
+    assert all("setup-reader-silent" in [ph for _, ph in p.heard] for p in people), table.misses
     rules = (tmp_path / "first.rules").read_text()
     for name, port in (("kikimimi-hand-1", "2.2"), ("kikimimi-hand-2", "2.3"), ("kikimimi-field", "2.1")):
         assert f'ENV{{ID_PATH}}=="pci-0000:00:14.0-usb-0:{port}:1.0", GROUP="plugdev", MODE="0660", ' \
                f'SYMLINK+="{name}"' in rules
     # a reboot: every card and adapter numbered differently; set up again, the same binding
     first = out.read_text().replace(str(tmp_path / "first"), "ROOT").replace("tagmaps/first-", "tagmaps/ROOT-")
-    proc, out, people, by_path, _ = run_setup(tmp_path, "again", [SPEAKER_CARD, EAR_ANN, EAR_BOB],
+    proc, out, people, by_path, table = run_setup(tmp_path, "again", [SPEAKER_CARD, EAR_ANN, EAR_BOB],
                                               [READER_ANN, READER_BOB, FIELD_READER], templates, cache)
-    check_bound(proc, out, people, by_path)
+    check_bound(proc, out, people, by_path, table)
     assert out.read_text().replace(str(tmp_path / "again"), "ROOT").replace("tagmaps/again-", "tagmaps/ROOT-") \
         == first  # word for word the same file
 
@@ -189,20 +190,20 @@ def test_each_player_enrols_their_own_kit_by_ear_and_an_interrupted_enrolment_go
               "ann": {"scan-cmd:agree": [uid[("bob", "cmd:hint")], uid[("ann", "cmd:agree")]],
                       **{f"scan-{p}": [uid[("ann", p)]] for p in OWN if p != "cmd:agree"}}}
     templates = {**templates, **enrol_clips(cache, names, kit.tags())}
-    proc, out, people, by_path, _ = run_setup(tmp_path, "kit", [EAR_BOB, SPEAKER_CARD, EAR_ANN],
+    proc, out, people, by_path, table = run_setup(tmp_path, "kit", [EAR_BOB, SPEAKER_CARD, EAR_ANN],
                                               [FIELD_READER, READER_ANN, READER_BOB], templates, cache,
                                               pieces=pieces, more=("--enrol-seconds", "30"))
     heard = {p.name: [ph for _, ph in p.heard] for p in people}
-    assert proc.returncode == 0, f"{heard}\n{proc.stdout[-3000:]}{proc.stderr[-3000:]}"
-    check_bound(proc, out, people, by_path)
+    check_bound(proc, out, people, by_path, table)
     cfg = tomllib.loads(out.read_text())
     assert cfg["table"]["tagmap"] == "tagmaps/kit-trident.toml"
     tags = load_tagmap(tmp_path / "tagmaps" / "kit-trident.toml")
     assert missing_copies(kit, tags) == {}
     assert tags == {**before, **{uid[(who, p)]: p for who, p in uid if (who, p) != ("bob", "cmd:agree")}}
     # each was asked for their own pieces and told each name back in their own earphone
-    assert [ph for ph in heard["bob"] if ph.startswith("done-")] == [f"done-{p}" for p in OWN[1:]]
-    assert [ph for ph in heard["ann"] if ph.startswith("done-")] == [f"done-{p}" for p in OWN]
+    told = f"every sink: {table.log}; not told (sink, best score, seconds): {table.misses}"
+    assert [ph for ph in heard["bob"] if ph.startswith("done-")] == [f"done-{p}" for p in OWN[1:]], told
+    assert [ph for ph in heard["ann"] if ph.startswith("done-")] == [f"done-{p}" for p in OWN], told
     assert "enrol-skip" in heard["bob"] and "enrol-skip" not in heard["ann"]  # what was kept, said
     assert "enrol-taken-hint" in heard["ann"] and "enrol-taken-hint" not in heard["bob"]
     assert not any(ph.startswith(("scan-", "done-")) for ph in heard["helper"])  # nothing of it on the speaker
