@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -505,50 +505,14 @@ class TrainedGuess:
 
 
 # -- 鬼探し --------------------------------------------------------------------------------
-def oni_declarer_card(watched: Watched, log: Sequence[Mapping[str, Any]], rng: random.Random) -> list[Trial]:
-    """Each declaration: guess one card the declarer holds.  A token lifted off the field
-    during the turn (an own card taken back, or a change of mind) is guessed; else any card
-    not declared (in beginner rules a declarer never declares its own)."""
-    hands: dict[int, set[str]] = defaultdict(set)
-    out: list[Trial] = []
-    cards_all = sorted({str(e["params"]["card"]) for e in log
-                        if e.get("type") == "say" and e.get("key") == "hand-card"})
-    lifts = sorted((s.t, s.piece) for s in watched.scans if s.seat is None and s.lifted and s.piece)
-    seat = None
-    suspects: list[str] = []
-    began = 0.0
-    for e in log:
-        if e.get("type") == "round":
-            hands = defaultdict(set)
-        elif e.get("type") == "say" and e.get("key") == "hand-card":
-            hands[int(str(e["to"])[5:])].add(str(e["params"]["card"]))
-        elif e.get("type") == "turn":
-            seat, suspects, began = int(e["seat"]), [], float(e["t"])
-        elif e.get("type") == "declare" and seat is not None:
-            suspects = [str(p).replace("oni:token-", "oni:card-") for t, p in lifts
-                        if began <= t <= float(e["t"])]
-            declared = {f"oni:card-{c}" for c in e["cards"]}
-            pool = [c for c in cards_all if c not in declared]
-            if not pool or not hands.get(seat):
-                continue
-            guess = suspects[-1] if suspects else _pick_card(rng, pool)
-            out.append(Trial(guess in hands[seat], len(hands[seat] & set(pool)) / len(pool)))
-    return out
+def _oni_cards(log: Sequence[Mapping[str, Any]]) -> list[str]:
+    return sorted({str(e["params"]["card"]) for e in log if e.get("type") == "say" and e.get("key") == "hand-card"})
 
 
-def oni_declarer_card_by_third_token(watched: Watched, log: Sequence[Mapping[str, Any]],
-                                     rng: random.Random) -> list[Trial]:
-    """Each declaration: a token that made three kinds on the field, after which the field
-    moved again before the declaration was said, was not taken: guess it is the declarer's
-    card (before issue 34's settle a valid third token was declared on its scan, so only an
-    own card left the field to move on).  Else any card not declared."""
+def _oni_declarations(log: Sequence[Mapping[str, Any]]) -> Iterator[tuple[float, Mapping[str, Any], set[str]]]:
+    """Each declaration with the start of its turn and the declarer's hand that round
+    (the truth the adversaries are scored against, read from the full log)."""
     hands: dict[int, set[str]] = defaultdict(set)
-    out: list[Trial] = []
-    cards_all = sorted({str(e["params"]["card"]) for e in log
-                        if e.get("type") == "say" and e.get("key") == "hand-card"})
-    kinds = {f"oni:token-{c}": i for e in watched.public if e.get("type") == "declare"
-             for i, c in enumerate(e["cards"])}  # the printed kinds, as the declarations show them
-    field = [s for s in watched.scans if s.seat is None and s.piece]
     seat = None
     began = 0.0
     for e in log:
@@ -559,23 +523,61 @@ def oni_declarer_card_by_third_token(watched: Watched, log: Sequence[Mapping[str
         elif e.get("type") == "turn":
             seat, began = int(e["seat"]), float(e["t"])
         elif e.get("type") == "declare" and seat is not None:
-            turn = [s for s in field if began <= s.t <= float(e["t"])]
-            on: dict[Any, str] = {}
-            suspects: list[str] = []
-            for n, scan in enumerate(turn):
-                piece = str(scan.piece)
-                if scan.lifted:
-                    on = {k: v for k, v in on.items() if v != piece}
-                    continue
-                on[kinds.get(piece, piece)] = piece
-                if len(on) == 3 and n + 1 < len(turn):
-                    suspects.append(piece.replace("oni:token-", "oni:card-"))
-            declared = {f"oni:card-{c}" for c in e["cards"]}
-            pool = [c for c in cards_all if c not in declared]
-            if not pool or not hands.get(seat):
+            yield began, e, hands.get(seat) or set()
+
+
+def _oni_trial(rng: random.Random, cards: Sequence[str], hand: set[str], declare: Mapping[str, Any],
+               suspects: Sequence[str]) -> Trial | None:
+    """Guess the last suspect, else any card not declared; None when there is nothing to guess."""
+    declared = {f"oni:card-{c}" for c in declare["cards"]}
+    pool = [c for c in cards if c not in declared]
+    if not pool or not hand:
+        return None
+    guess = suspects[-1] if suspects else _pick_card(rng, pool)
+    return Trial(guess in hand, len(hand & set(pool)) / len(pool))
+
+
+def oni_declarer_card(watched: Watched, log: Sequence[Mapping[str, Any]], rng: random.Random) -> list[Trial]:
+    """Each declaration: guess one card the declarer holds.  A token lifted off the field
+    during the turn (an own card taken back, or a change of mind) is guessed; else any card
+    not declared (in beginner rules a declarer never declares its own)."""
+    out: list[Trial] = []
+    cards = _oni_cards(log)
+    lifts = sorted((s.t, s.piece) for s in watched.scans if s.seat is None and s.lifted and s.piece)
+    for began, e, hand in _oni_declarations(log):
+        suspects = [str(p).replace("oni:token-", "oni:card-") for t, p in lifts if began <= t <= float(e["t"])]
+        trial = _oni_trial(rng, cards, hand, e, suspects)
+        if trial is not None:
+            out.append(trial)
+    return out
+
+
+def oni_declarer_card_by_third_token(watched: Watched, log: Sequence[Mapping[str, Any]],
+                                     rng: random.Random) -> list[Trial]:
+    """Each declaration: a token that made three kinds on the field, after which the field
+    moved again before the declaration was said, was not taken: guess it is the declarer's
+    card (before issue 34's settle a valid third token was declared on its scan, so only an
+    own card left the field to move on).  Else any card not declared."""
+    out: list[Trial] = []
+    cards = _oni_cards(log)
+    kinds = {f"oni:token-{c}": i for e in watched.public if e.get("type") == "declare"
+             for i, c in enumerate(e["cards"])}  # the printed kinds, as the declarations show them
+    field = [s for s in watched.scans if s.seat is None and s.piece]
+    for began, e, hand in _oni_declarations(log):
+        turn = [s for s in field if began <= s.t <= float(e["t"])]
+        on: dict[Any, str] = {}
+        suspects: list[str] = []
+        for n, scan in enumerate(turn):
+            piece = str(scan.piece)
+            if scan.lifted:
+                on = {k: v for k, v in on.items() if v != piece}
                 continue
-            guess = suspects[-1] if suspects else _pick_card(rng, pool)
-            out.append(Trial(guess in hands[seat], len(hands[seat] & set(pool)) / len(pool)))
+            on[kinds.get(piece, piece)] = piece
+            if len(on) == 3 and n + 1 < len(turn):
+                suspects.append(piece.replace("oni:token-", "oni:card-"))
+        trial = _oni_trial(rng, cards, hand, e, suspects)
+        if trial is not None:
+            out.append(trial)
     return out
 
 
