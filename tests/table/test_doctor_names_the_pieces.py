@@ -15,18 +15,6 @@ from kikimimi.table_config import load_table_config
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def _usb_table(tmp_path):
-    """Four USB readers, three hands and the field, plugged in by port."""
-    for k, port in enumerate(("1-1.1", "1-1.2", "1-1.3", "1-1.4")):
-        folder = tmp_path / "usb" / port
-        folder.mkdir(parents=True)
-        for f, v in {"idVendor": "054c", "idProduct": "06c3", "busnum": "1", "devnum": str(5 + k)}.items():
-            (folder / f).write_text(v + "\n")
-    sections = {f"hand-{s}": {"driver": "usb", "path": f"usb:1-1.{s}"} for s in (1, 2, 3)}
-    sections["field"] = {"driver": "usb", "path": "usb:1-1.4"}
-    return sections
-
-
 def kit_said(game: str, lang: str) -> str:
     book = Phrasebook(lang, ("core", "setup"))
     return " ".join(book.render(key, params) for key, params in _kit_by_ear(load_table_config(str(ROOT / "games" / game / "sim.toml")),
@@ -47,10 +35,10 @@ def test_an_english_table_hears_names_not_ids():
     assert "human card 2" in kit_said("witch", "en")
 
 
-def test_the_udev_advice_asks_for_no_serial(tmp_path):
+def test_the_udev_advice_asks_for_no_serial(tmp_path, usb_only_table):
     rules_dir = tmp_path / "rules.d"
     rules_dir.mkdir()
-    checks = doctor_checks(_usb_table(tmp_path), proc_modules=str(tmp_path / "none"), rules_dirs=[str(rules_dir)],
+    checks = doctor_checks(usb_only_table, proc_modules=str(tmp_path / "none"), rules_dirs=[str(rules_dir)],
                            sys_usb=str(tmp_path / "usb"), probe=False)
     (rules,) = [c for c in checks if c.name == "udev rules"]
     assert not rules.ok and "serial" not in rules.fix and "USB port" in rules.fix

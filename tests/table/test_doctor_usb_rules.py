@@ -6,25 +6,14 @@ from __future__ import annotations
 from kikimimi.readers.checks import RULES, doctor_checks
 
 
-def _usb_table(tmp_path):
-    for k, port in enumerate(("1-1.1", "1-1.2", "1-1.3", "1-1.4")):
-        folder = tmp_path / "usb" / port
-        folder.mkdir(parents=True)
-        for f, v in {"idVendor": "054c", "idProduct": "06c3", "busnum": "1", "devnum": str(5 + k)}.items():
-            (folder / f).write_text(v + "\n")
-    sections = {f"hand-{s}": {"driver": "usb", "path": f"usb:1-1.{s}"} for s in (1, 2, 3)}
-    sections["field"] = {"driver": "usb", "path": "usb:1-1.4"}
-    return sections
-
-
 def _rules(tmp_path, sections, rules_dir):
     checks = doctor_checks(sections, proc_modules=str(tmp_path / "none"), rules_dirs=[str(rules_dir)],
                            sys_usb=str(tmp_path / "usb"), probe=False)
     return next(c for c in checks if c.name == "udev rules")
 
 
-def test_a_usb_only_table_is_told_to_install_the_rules(tmp_path):
-    sections = _usb_table(tmp_path)
+def test_a_usb_only_table_is_told_to_install_the_rules(tmp_path, usb_only_table):
+    sections = usb_only_table
     rules_dir = tmp_path / "rules.d"
     rules_dir.mkdir()
     missing = _rules(tmp_path, sections, rules_dir)
@@ -36,8 +25,8 @@ def test_a_usb_only_table_is_told_to_install_the_rules(tmp_path):
     assert installed.ok and str(rules_dir / RULES) in installed.detail
 
 
-def test_a_mixed_table_names_only_its_usb_readers(tmp_path):
-    sections = _usb_table(tmp_path)
+def test_a_mixed_table_names_only_its_usb_readers(tmp_path, usb_only_table):
+    sections = usb_only_table
     for s in (1, 2, 3):
         sections[f"hand-{s}"] = {"driver": "pn532", "path": f"/dev/serial/by-path/pci-0000:00:14.0-usb-0:1.{s}:1.0-port0"}
     found = _rules(tmp_path, sections, tmp_path)
