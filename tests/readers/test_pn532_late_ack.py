@@ -8,7 +8,6 @@ meanwhile never heard.  The emulator's `hold_next_answer` makes that ACK late on
 purpose, whatever the machine's load: the reader must stay open and hear the piece."""
 from __future__ import annotations
 
-import time
 
 from kikimimi.readers.factory import make_driver
 from kikimimi.readers.nfc_driver import RESYNC_TRIES
@@ -16,16 +15,10 @@ from kikimimi.readers.runner import ReaderSettings
 from kikimimi.testing.chip_timing import REAL
 from kikimimi.testing.collect import Table
 from kikimimi.testing.ntag import Ntag213
+from kikimimi.testing.table_script import wait_until
 
 HEART3 = "04a1b2c3d4e5f6"
 ACK_WAIT_S = 0.1  # nfcpy's wait for an ACK (nfc/clf/pn53x.py, Chipset.command)
-
-
-def _until(pred, timeout: float = 10.0) -> None:
-    end = time.monotonic() + timeout
-    while not pred():
-        assert time.monotonic() < end, "condition not reached"
-        time.sleep(0.002)
 
 
 def _table(path: str) -> Table:
@@ -43,12 +36,13 @@ def test_an_ack_later_than_nfcpy_waits_is_resynchronised_and_the_piece_heard(pn5
     emu = pn532s(timing=REAL)
     table = _table(emu.path)
     try:
-        _until(lambda: emu.waiting_for_card)
+        wait_until(lambda: emu.waiting_for_card, "the chip waiting for a card", timeout=10, pause=0.002)
         opened, probes = _opened(emu), emu.commands["GetFirmwareVersion"]
         # the wait's own answer is not due; the next thing the chip sends is the ACK of the
         # command after the host's 1 s abort: held past nfcpy's wait, twice over
         emu.hold_next_answer(2.5 * ACK_WAIT_S)
-        _until(lambda: emu.commands["GetFirmwareVersion"] > probes and emu.waiting_for_card)
+        wait_until(lambda: emu.commands["GetFirmwareVersion"] > probes and emu.waiting_for_card,
+                   "a resync probe, then the wait again", timeout=10, pause=0.002)
         emu.place(Ntag213(HEART3, "trident:heart-3"))
         table.wait_count("hand-1", 1)
         emu.remove()
@@ -67,7 +61,7 @@ def test_a_chip_that_stops_answering_is_still_lost(pn532s):
     emu = pn532s(timing=REAL)
     table = _table(emu.path)
     try:
-        _until(lambda: emu.waiting_for_card)
+        wait_until(lambda: emu.waiting_for_card, "the chip waiting for a card", timeout=10, pause=0.002)
         emu.hold_next_answer(60.0)  # everything the chip sends from now on stays in the adapter
         table.wait_count("hand-1", 1, timeout=10)
     finally:
