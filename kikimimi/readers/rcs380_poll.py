@@ -40,6 +40,7 @@ import threading
 
 import nfc
 import nfc.clf
+import nfc.clf.device
 import nfc.clf.rcs380
 
 from kikimimi.readers.nfc_driver import (
@@ -68,18 +69,14 @@ LAST_BITS = 0x07  # InSetProtocol key: the last byte's bit count
 
 
 def crc_a(data: bytes) -> bytes:
-    """ISO/IEC 14443-3 CRC_A, low byte first."""
-    crc = 0x6363
-    for byte in data:
-        byte ^= crc & 0xFF
-        byte = (byte ^ (byte << 4)) & 0xFF
-        crc = ((crc >> 8) ^ (byte << 8) ^ (byte << 3) ^ (byte >> 4)) & 0xFFFF
-    return bytes([crc & 0xFF, crc >> 8])
+    """ISO/IEC 14443-3 CRC_A of `data`, low byte first (nfcpy's own, which its drivers add when
+    the chip leaves the CRC to the host)."""
+    return bytes(nfc.clf.device.Device.add_crc_a(bytearray(data))[-2:])
 
 
 def checked(answer: bytes) -> bytes | None:
     """`answer` without its CRC_A, None if the CRC is wrong."""
-    if len(answer) < 3 or crc_a(answer[:-2]) != answer[-2:]:
+    if len(answer) < 3 or not nfc.clf.device.Device.check_crc_a(bytearray(answer)):
         return None
     return answer[:-2]
 
