@@ -13,7 +13,14 @@ report of one game per count (start-up, imports, the workers' spawn and the
 page), so the part of a short run that more cores cannot share is in sight,
 and prints the load average before and after.
 
-    .venv/bin/python bench/report_workers.py [--game witch] [--games 60] [--players 6,8,10] [--rounds 3]
+The machine's own ceiling is measured in the same rounds: two one-worker
+reports of the same plan started together, as two designers would run them.
+Two independent processes share nothing but the machine (its caches, its
+memory bus, a host that may not give a virtual machine two whole cores), so
+`2 x one worker / the pair` is the most any split of this work into two
+processes can gain here; the speedup is printed beside it and as a share of it.
+
+    .venv/bin/python bench/report_workers.py [--game witch] [--games 200] [--players 6,8,10] [--rounds 3]
 """
 from __future__ import annotations
 
@@ -45,10 +52,26 @@ def once(game: str, games: int, players: str, workers: int, out: Path) -> tuple[
     return took, _cpu() - cpu, hashlib.sha256(out.read_bytes()).hexdigest()
 
 
+def pair(game: str, games: int, players: str, folder: Path) -> float:
+    """Wall seconds for two one-worker reports of the same plan, started together."""
+    procs = []
+    start = time.perf_counter()
+    for side in ("a", "b"):
+        out = folder / f"pair-{side}" / "report.html"
+        out.parent.mkdir(exist_ok=True)
+        procs.append(subprocess.Popen(
+            [str(KIKIMIMI), "report", game, "--games", str(games), "--players", players, "--workers", "1",
+             "-o", out.name], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=out.parent))
+    for proc in procs:
+        if proc.wait() != 0:
+            raise SystemExit(f"kikimimi report exited with {proc.returncode}")
+    return time.perf_counter() - start
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--game", default="witch")
-    ap.add_argument("--games", type=int, default=60)
+    ap.add_argument("--games", type=int, default=200)  # the report's own default
     ap.add_argument("--players", default="6,8,10")
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--workers", type=int, default=2)
@@ -57,17 +80,39 @@ def main() -> int:
     busy: dict[int, list[float]] = {1: [], args.workers: []}  # CPU seconds per wall second: cores kept busy
     fixed: dict[int, list[float]] = {1: [], args.workers: []}  # one game per count: what cores cannot share
     digests: set[str] = set()
+    pairs: list[float] = []  # two one-worker runs at once: the machine's own ceiling
     load_before = os.getloadavg()[0]
+    rounds: list[str] = []
+    speedups: list[float] = []  # each round's own: the machine's speed drifts from minute to minute
+    ceilings: list[float] = []
     with tempfile.TemporaryDirectory() as tmp:
-        for _ in range(args.rounds):
-            for w in times:
+        for r in range(args.rounds):
+            took_in: dict[int | str, float] = {}
+            sides: list[int | str] = [1, args.workers] + (["pair"] if args.workers == 2 else [])
+            for w in (sides if r % 2 == 0 else sides[::-1]):  # half the rounds the other way round
+                if w == "pair":
+                    took_in[w] = pair(args.game, args.games, args.players, Path(tmp))
+                    pairs.append(took_in[w])
+                    continue
+                assert isinstance(w, int)
                 out = Path(tmp) / f"w{w}" / "report.html"
                 out.parent.mkdir(exist_ok=True)
                 took, cpu, digest = once(args.game, args.games, args.players, w, out)
+                took_in[w] = took
                 times[w].append(took)
                 busy[w].append(cpu / took)
                 digests.add(digest)
-                fixed[w].append(once(args.game, 1, args.players, w, out.with_name("one.html"))[0])
+            speedups.append(took_in[1] / took_in[args.workers])
+            line = (f"  round {r + 1}: 1 worker {took_in[1]:.2f} s, {args.workers} workers "
+                    f"{took_in[args.workers]:.2f} s ({speedups[-1]:.2f}x)")
+            if "pair" in took_in:
+                ceilings.append(2 * took_in[1] / took_in["pair"])
+                line += f", two one-worker runs at once {took_in['pair']:.2f} s (ceiling {ceilings[-1]:.2f}x)"
+            rounds.append(line)
+        for w in times:
+            for _ in range(args.rounds):
+                out = Path(tmp) / f"w{w}" / "one.html"
+                fixed[w].append(once(args.game, 1, args.players, w, out)[0])
     games = args.games * len(args.players.split(","))
     try:
         cores = len(os.sched_getaffinity(0))
@@ -80,9 +125,15 @@ def main() -> int:
         print(f"  {label:<18} median {statistics.median(ts):6.2f} s   fastest {min(ts):6.2f} s   "
               f"cores busy (CPU s / wall s) median {statistics.median(busy[w]):.2f}   "
               f"fixed cost (1 game per count) median {statistics.median(fixed[w]):.2f} s")
+    print("\n".join(rounds))
     one, many = statistics.median(times[1]), statistics.median(times[args.workers])
-    print(f"speedup of the medians: {one / many:.2f}x (fastest: {min(times[1]) / min(times[args.workers]):.2f}x; "
+    print(f"speedup: median of the rounds' own {statistics.median(speedups):.2f}x (of the medians {one / many:.2f}x; "
           f"target 1.8x on {args.workers} free cores)")
+    if ceilings:
+        ceiling = statistics.median(ceilings)
+        print(f"the machine's ceiling: two one-worker runs at once did {ceiling:.2f}x the work of one in its time "
+              f"(median of the rounds); --workers {args.workers} gets "
+              f"{statistics.median(s / c for s, c in zip(speedups, ceilings)):.0%} of it")
     print("pages identical: " + ("yes" if len(digests) == 1 else f"NO ({len(digests)} different)"))
     return 0 if len(digests) == 1 else 1
 

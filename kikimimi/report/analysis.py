@@ -97,8 +97,9 @@ def table_minutes(plan: Plan, results: Results) -> Section:
                                                               "mean [95 % interval]", "shortest", "longest",
                                                               "inputs (median)"], rows)
     medians = "; ".join(f"{r[0]}: median {r[2]} min (IQR {r[3]})" for r in rows)
-    png = figures.boxes(data, f"{plan.game}: table minutes per game by player count "
-                              f"({plan.games} games per cell, seeds {plan.seed}–{plan.seed + plan.games - 1})",
+    png = figures.later(figures.boxes, data,
+                        f"{plan.game}: table minutes per game by player count "
+                        f"({plan.games} games per cell, seeds {plan.seed}–{plan.seed + plan.games - 1})",
                         "table minutes (model)")
     s.parts.append(Figure(png, f"Box plot of table minutes per game. {medians}.",
                           "Table minutes per game (box: quartiles; line: median; whiskers: 1.5 IQR).", table))
@@ -138,8 +139,9 @@ def balance(plan: Plan, results: Results) -> Section:
         fair, fair_label = None, "fair share"
     table = Table("Balance table: every arm at every player count", header, rows)
     shares = {g: 1.0 / int(g.split("p ")[0]) for g in data} if fair is None else None
-    png = figures.points(data, f"{plan.game}: win rates (95 % intervals), {plan.games} games per cell",
-                         "win rate (%)", fair, fair_label, shares=shares)
+    png = figures.later(figures.points, data,
+                        f"{plan.game}: win rates (95 % intervals), {plan.games} games per cell",
+                        "win rate (%)", fair, fair_label, shares=shares)
     alt = "Win rates with 95 % intervals. " + "; ".join(f"{r[0]}: " + ", ".join(
         f"{h} {c}" for h, c in zip(header[2:], r[2:])) for r in rows) + "."
     s.parts.append(Figure(png, alt, "Win rates by arm and player count, with 95 % intervals.", table))
@@ -166,8 +168,9 @@ def seat_edge(plan: Plan, results: Results) -> Section:
             s.paragraphs.append("The first player rotates with the seed, so each edge here is a place in the turn "
                                 "order (1 plays first), not a chair.")
     table = Table("Each seat's win rate and edge over the fair share", ["seat", "win rate", "fair share", "edge"], rows)
-    png = figures.points(data, f"{plan.game}: each seat's edge over the fair share (95 % intervals)",
-                         "edge (percentage points)", 0.0, "fair share")
+    png = figures.later(figures.points, data,
+                        f"{plan.game}: each seat's edge over the fair share (95 % intervals)",
+                        "edge (percentage points)", 0.0, "fair share")
     widest = sorted(rows, key=lambda r: -abs(float(r[3].split()[0])))[:3]
     alt = ("Each seat's edge over the fair share, with 95 % intervals, by player count. The largest: "
            + "; ".join(f"{r[0]} {r[3]}" for r in widest) + ". The table below lists every seat.")
@@ -195,7 +198,7 @@ def roles(plan: Plan, results: Results) -> Section | None:
             rows.append([f"{_label(plan, arm, k)}, {role}", str(len(won[role])), pct(w_est), pct(a_est)])
             data.setdefault(f"{role} {k}p", {})[arm] = w_est
     table = Table("Each role's win rate and survival rate", ["role", "seats dealt", "win rate", "survival"], rows)
-    png = figures.points(data, f"{plan.game}: each role's win rate (95 % intervals)", "win rate (%)")
+    png = figures.later(figures.points, data, f"{plan.game}: each role's win rate (95 % intervals)", "win rate (%)")
     alt = "Each role's win rate with 95 % intervals: " + "; ".join(f"{r[0]} {r[2]}" for r in rows[:12]) + (
         "; and more in the table below." if len(rows) > 12 else ".")
     s.parts.append(Figure(png, alt, "Role win rates by arm and player count.", table))
@@ -233,8 +236,9 @@ def firings(plan: Plan, results: Results) -> Section:
     table = Table("Rule firings per game, by arm" + (" (differences paired by seed, 95 % intervals)" if found else ""),
                   header, rows)
     if names:
-        png = figures.bars(means, f"{plan.game}: rule firings per game ({plan.games} games per arm and count)",
-                           "firings per game")
+        png = figures.later(figures.bars, means,
+                            f"{plan.game}: rule firings per game ({plan.games} games per arm and count)",
+                            "firings per game")
         alt = "Bar chart of rule firings per game. " + "; ".join(
             f"{r}: " + ", ".join(f"{arm} {means[r][arm]:.2f}" for arm in plan.arms) for r in names[:15]) + "."
         s.parts.append(Figure(png, alt, "Rule firings per game.", table))
@@ -275,8 +279,9 @@ def closeness(plan: Plan, results: Results) -> Section:
               + (["comebacks among each side's wins"] if teams else []) + ["decided by lot", "endings (games)"])
     table = Table("Closeness: margins, comebacks, lots and endings", header, rows)
     if data:
-        png = figures.points(data, f"{plan.game}: share of games won from behind (95 % intervals), "
-                                   f"{plan.games} games per cell", "comebacks (% of games)")
+        png = figures.later(figures.points, data,
+                            f"{plan.game}: share of games won from behind (95 % intervals), "
+                            f"{plan.games} games per cell", "comebacks (% of games)")
         alt = "Comeback rates with 95 % intervals: " + "; ".join(f"{r[0]} {r[2]}" for r in rows) + "."
         s.parts.append(Figure(png, alt, "Comebacks: games the winner won from behind, by arm and player count.",
                               table))
@@ -329,8 +334,9 @@ def comparisons(plan: Plan, results: Results) -> Section | None:
     table = Table("Paired differences between arms (95 % intervals; Holm at 5 %)",
                   ["measure", "arms", "difference", "pairs", "p", "significant after Holm"], rows)
     if marks:
-        png = figures.differences(marks, f"{plan.game}: paired differences of win rates, {plan.games} seeds per "
-                                         f"count ({', '.join(map(str, plan.counts))} players)", "difference (points)")
+        png = figures.later(figures.differences, marks,
+                            f"{plan.game}: paired differences of win rates, {plan.games} seeds per "
+                            f"count ({', '.join(map(str, plan.counts))} players)", "difference (points)")
         alt = "Paired differences with 95 % intervals: " + "; ".join(
             f"{label} {pts(e)}{' (significant after Holm)' if k else ''}" for label, e, k in marks) + "."
         s.parts.append(Figure(png, alt, "Paired differences (filled: significant after Holm).", table))

@@ -5,6 +5,7 @@ cluster), so one worker, many, or a cluster give the same bytes."""
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import functools
 import os
 import shlex
@@ -18,7 +19,7 @@ from kikimimi import versus
 from kikimimi.declared import check_bot, part
 from kikimimi.declaration import Declaration
 from kikimimi.report import analysis, figures, page
-from kikimimi.report.run import Job, play_all, play_job
+from kikimimi.report.run import Job, Workers, play_job
 from kikimimi.tuning import arms as arms_of
 
 
@@ -89,23 +90,27 @@ def command_line(game: str, games: int, seed: int, counts: Sequence[int], option
 def make(decl: Declaration, plan: analysis.Plan, jobs: Sequence[Job], workers: int = 1,
          progress: bool = True, cluster: str | None = None) -> str:
     """Play every job (here, in worker processes, or on a Ray cluster) and return the page's HTML."""
-    if cluster:
-        from kikimimi.report.cluster import run_on_cluster
+    play = functools.partial(play_job, decl.name)
+    label = f"report {decl.name}"
+    # The helpers load the drawing library as they start, and this process while it plays:
+    # otherwise its import is serial time after the last game, which the cores cannot share.
+    with Workers(1 if cluster else workers, figures.warm_up) as pool:
+        if cluster:
+            from kikimimi.report.cluster import run_on_cluster
 
-        facts = run_on_cluster(functools.partial(play_job, decl.name), jobs, cluster, progress,
-                               f"report {decl.name}")
-    else:
-        # The page's drawing library loads while the workers play: otherwise its import
-        # is serial time after the last game, which two cores cannot share.
-        warm = threading.Thread(target=figures.warm_up, daemon=True) if workers > 1 else None
-        if warm:
-            warm.start()
-        facts = play_all(decl.name, jobs, workers, progress, label=f"report {decl.name}")
-        if warm:
-            warm.join()
-    results: dict[str, dict[int, list[tuple[int, Any]]]] = {a: {k: [] for k in plan.counts} for a in plan.arms}
-    for job, f in zip(jobs, facts):
-        results[job.arm][job.players].append((job.seed, f))
+            facts = run_on_cluster(play, jobs, cluster, progress, label)
+        else:
+            warm = threading.Thread(target=figures.warm_up, daemon=True) if workers > 1 else None
+            if warm:
+                warm.start()
+            facts = pool.map(play, jobs, progress, label)
+            if warm:
+                warm.join()
+        results: dict[str, dict[int, list[tuple[int, Any]]]] = {a: {k: [] for k in plan.counts} for a in plan.arms}
+        for job, f in zip(jobs, facts):
+            results[job.arm][job.players].append((job.seed, f))
+        sections = analysis.sections(plan, results)
+        draw_pictures(pool, sections, progress, label)
     title = f"{decl.name}: the designer's report"
     last = plan.seed + plan.games - 1
     intro = [
@@ -116,7 +121,18 @@ def make(decl: Declaration, plan: analysis.Plan, jobs: Sequence[Job], workers: i
                     + ")" for a in plan.arms) + ".",
         "Every rate has Wilson's 95 % interval; every difference between arms is paired by seed and player count.",
     ]
-    return page.render(title, intro, analysis.sections(plan, results), plan.command)
+    return page.render(title, intro, sections, plan.command)
+
+
+def draw_pictures(pool: Workers, sections: Sequence[page.Section], progress: bool, label: str) -> None:
+    """Draw every picture of the page, the pool's processes side by side (a
+    picture's bytes do not depend on who draws it), and put each in its place."""
+    waiting = [(s, i, part.png) for s in sections for i, part in enumerate(s.parts)
+               if isinstance(part, page.Figure) and callable(part.png)]
+    drawn = pool.map(figures.drawn, [picture for _, _, picture in waiting], progress, f"{label}: pictures",
+                     unit="picture")
+    for (s, i, _), png in zip(waiting, drawn):
+        s.parts[i] = dataclasses.replace(s.parts[i], png=png)
 
 
 def check_writable(output: str) -> None:

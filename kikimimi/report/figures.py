@@ -7,9 +7,10 @@ them, so the same games give the same bytes.
 """
 from __future__ import annotations
 
+import functools
 import io
 import textwrap
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from kikimimi.confidence import Estimate
@@ -32,6 +33,18 @@ def _plt() -> Any:
 def warm_up() -> None:
     """Load matplotlib and its Agg canvas ahead of the first picture (see build.make)."""
     _plt()
+
+
+def later(draw: Callable[..., bytes], *args: Any, **kwargs: Any) -> Callable[[], bytes]:
+    """A picture to draw when the page is put together: the pictures are
+    independent and most of the page's own time, so the report's workers draw
+    them side by side (a partial of a module-level function travels to them)."""
+    return functools.partial(draw, *args, **kwargs)
+
+
+def drawn(picture: Callable[[], bytes]) -> bytes:
+    """The PNG of a `later` picture (in whichever process is free)."""
+    return picture()
 
 
 def _png(fig: Any) -> bytes:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import base64
 import html
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 
@@ -24,7 +24,9 @@ class Table:
 
 @dataclass(frozen=True)
 class Figure:
-    png: bytes
+    #: The PNG, or how to draw it: a picture is drawn when the page is put together,
+    #: by whichever process is free (build.make), or here by `render`.
+    png: bytes | Callable[[], bytes]
     alt: str
     caption: str
     table: Table
@@ -63,7 +65,7 @@ def _table(t: Table) -> str:
 
 def _figure(f: Figure) -> str:
     e = html.escape
-    data = base64.b64encode(f.png).decode("ascii")
+    data = base64.b64encode(f.png() if callable(f.png) else f.png).decode("ascii")
     return (f'<figure>\n<img src="data:image/png;base64,{data}" alt="{e(f.alt, quote=True)}">\n'
             f"<figcaption>{e(f.caption)}</figcaption>\n</figure>\n{_table(f.table)}")
 

@@ -50,11 +50,17 @@ def run_chunk(work: Callable[[Any], Any], items: Sequence[Any]) -> list[Any]:
 
 
 def chunked(items: Sequence[Any], workers: int) -> list[tuple[int, Sequence[Any]]]:
-    """(start, items) chunks: small enough to keep every worker busy to the end and
-    the ETA moving, big enough that sending them costs little (at most 8 games: the
-    last chunk is the time one core waits for the other at the end)."""
-    size = max(1, min(8, len(items) // (workers * 8) or 1))
-    return [(start, items[start:start + size]) for start in range(0, len(items), size)]
+    """(start, items) chunks that shrink toward the end ("guided" scheduling): up to
+    8 games while much is left, so sending them costs little, then a share of what
+    is left, down to one game, so the cores finish together (the last chunk is the
+    time one core waits for the others) and the ETA keeps moving."""
+    out: list[tuple[int, Sequence[Any]]] = []
+    start, share = 0, 4 * max(1, workers)
+    while start < len(items):
+        size = max(1, min(8, -(-(len(items) - start) // share)))
+        out.append((start, items[start:start + size]))
+        start += size
+    return out
 
 
 def workers_wanted(text: str) -> int:
@@ -73,39 +79,63 @@ def workers_wanted(text: str) -> int:
     return n
 
 
+class Workers:
+    """N processes for a run of independent items: N − 1 spawned helpers and this
+    process.  Kept open across several `map`s (the report's games, then its
+    pictures), so the helpers are spawned, and import what they need, once.
+    `warm_up` runs in each helper as it starts (the report's drawing library,
+    loaded while the games are played rather than when the pictures are due)."""
+
+    def __init__(self, workers: int, warm_up: Callable[[], None] | None = None) -> None:
+        self.workers = workers
+        self._pool: ProcessPoolExecutor | None = None
+        if workers > 1:
+            self._pool = ProcessPoolExecutor(max_workers=workers - 1, mp_context=get_context("spawn"),
+                                             initializer=warm_up)
+
+    def __enter__(self) -> Workers:
+        return self
+
+    def __exit__(self, kind: Any, *_: Any) -> None:
+        if self._pool is not None:
+            if kind is None:
+                self._pool.shutdown()
+            else:  # an error (or ^C): the helpers' queued chunks are dropped, not played out
+                self._pool.shutdown(wait=False, cancel_futures=True)
+
+    def map(self, work: Callable[[Any], Any], items: Sequence[Any], progress: bool = True,
+            label: str = "games", unit: str = "game") -> list[Any]:
+        """`work(item)` for every item, in the items' order (`work` must be a
+        module-level function, or a partial of one, for "spawn" to send it), with
+        a progress bar and its ETA on stderr."""
+        from tqdm import tqdm
+
+        bar = tqdm(total=len(items), desc=label, unit=unit, file=sys.stderr, disable=not progress,
+                   mininterval=0.5 if sys.stderr.isatty() else 5.0)
+        try:
+            if self._pool is None or len(items) < 2:
+                out = []
+                for item in items:
+                    out.append(work(item))
+                    bar.update(1)
+                return out
+            return _in_processes(self._pool, work, items, self.workers, bar.update)
+        finally:
+            bar.close()
+
+
 def run_all(work: Callable[[Any], Any], items: Sequence[Any], workers: int = 1, progress: bool = True,
             label: str = "games") -> list[Any]:
-    """`work(item)` for every item, in the items' order, on `workers` processes
-    (`work` must be a module-level function, or a partial of one, for "spawn"
-    to send it), with a progress bar and its ETA on stderr."""
-    from tqdm import tqdm
-
-    bar = tqdm(total=len(items), desc=label, unit="game", file=sys.stderr, disable=not progress,
-               mininterval=0.5 if sys.stderr.isatty() else 5.0)
-    try:
-        if workers <= 1 or len(items) < 2:
-            out = []
-            for item in items:
-                out.append(work(item))
-                bar.update(1)
-            return out
-        return _in_processes(work, items, workers, bar.update)
-    finally:
-        bar.close()
+    """`Workers(workers).map(work, items, …)`, its helpers closed after."""
+    with Workers(workers) as pool:
+        return pool.map(work, items, progress, label)
 
 
-def play_all(game: str, jobs: Sequence[Job], workers: int = 1, progress: bool = True,
-             label: str | None = None) -> list[dict[str, Any]]:
-    """Every job's facts, in the jobs' order."""
-    return run_all(functools.partial(play_job, game), jobs, workers, progress, label or game)
-
-
-def _in_processes(work: Callable[[Any], Any], items: Sequence[Any], workers: int,
+def _in_processes(pool: ProcessPoolExecutor, work: Callable[[Any], Any], items: Sequence[Any], workers: int,
                   done: Callable[[int], Any]) -> list[Any]:
     queue = deque(chunked(items, workers))
     results: list[Any] = [None] * len(items)
     helpers = workers - 1
-    pool = ProcessPoolExecutor(max_workers=helpers, mp_context=get_context("spawn"))
     pending: dict[Future[list[Any]], int] = {}
 
     def put(start: int, out: list[Any]) -> None:
@@ -122,20 +152,15 @@ def _in_processes(work: Callable[[Any], Any], items: Sequence[Any], workers: int
             start, chunk = queue.popleft()
             pending[pool.submit(run_chunk, work, chunk)] = start
 
-    try:
-        while queue or pending:
-            collect()
-            if queue:  # this process plays a chunk of its own meanwhile, a game at a time, and
-                start, chunk = queue.popleft()  # hands a helper that finished its next chunk between games
-                out = []
-                for item in chunk:
-                    out.append(work(item))
-                    collect()
-                put(start, out)
-            elif pending:
-                wait(pending, return_when=FIRST_COMPLETED)
-    except BaseException:
-        pool.shutdown(wait=False, cancel_futures=True)
-        raise
-    pool.shutdown()
+    while queue or pending:
+        collect()
+        if queue:  # this process plays a chunk of its own meanwhile, a game at a time, and
+            start, chunk = queue.popleft()  # hands a helper that finished its next chunk between games
+            out = []
+            for item in chunk:
+                out.append(work(item))
+                collect()
+            put(start, out)
+        elif pending:
+            wait(pending, return_when=FIRST_COMPLETED)
     return results
