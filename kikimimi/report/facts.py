@@ -91,10 +91,12 @@ def _comeback(log: Sequence[Mapping[str, Any]], ranking: Sequence[Mapping[str, A
     """Whether the game turned: 1 when the winner was behind at some point, 0 when it
     never was, None where the game gives nothing to be behind in.  A team game
     (the ranking names teams) reads its day's ends (`_team_comeback`); a game
-    with a running score, the score at half time (`_score_comeback`)."""
+    with a running score, the score at half time (`_score_comeback`); a game
+    won by emptying one's hand, the hands at half time (`_held_comeback`)."""
     if winner is not None and any("team" in r for r in ranking):
         return _team_comeback(log, ranking, winner)
-    return _score_comeback(log, ranking)
+    scored = _score_comeback(log, ranking)
+    return scored if scored is not None else _held_comeback(log, ranking)
 
 
 def _score_comeback(log: Sequence[Mapping[str, Any]], ranking: Sequence[Mapping[str, Any]]) -> int | None:
@@ -124,6 +126,41 @@ def _score_comeback(log: Sequence[Mapping[str, Any]], ranking: Sequence[Mapping[
         return None
     best = max(standing.values())
     return int(not any(standing.get(w) == best for w in winners))
+
+
+def _held_comeback(log: Sequence[Mapping[str, Any]], ranking: Sequence[Mapping[str, Any]]) -> int | None:
+    """1 when a winner held more pieces than the fewest at half time, 0 when it
+    held the fewest (or shared them); None where no piece goes into a hand.  It
+    is what the table sees of a shedding game (The Trident): how many pieces
+    each seat has.  Pieces are followed by tag: a `draw` puts one in a seat's
+    hand, a `play` takes it out of whichever hand held it (an opening piece
+    comes from the basket and leaves none), and a `rotate` passes every hand
+    on (right: seat k's hand to seat k + 1; left: to seat k − 1)."""
+    seats = sorted({int(r["seat"]) for r in ranking if isinstance(r.get("seat"), int)})
+    winners = {int(r["seat"]) for r in ranking if r.get("place") == 1}
+    if not seats or not winners or not log:
+        return None
+    half = float(log[-1].get("t", 0.0)) / 2
+    n = len(seats)
+    holder: dict[str, int] = {}
+    drew = False
+    for e in log:
+        if float(e.get("t", 0.0)) > half:
+            break
+        kind = e.get("type")
+        if kind == "draw" and isinstance(e.get("seat"), int) and isinstance(e.get("tag"), str):
+            holder[e["tag"]] = e["seat"]
+            drew = True
+        elif kind == "play" and isinstance(e.get("tag"), str):
+            holder.pop(e["tag"], None)
+        elif kind == "rotate" and e.get("direction") in ("right", "left"):
+            step = 1 if e["direction"] == "right" else -1
+            holder = {tag: (seat - 1 + step) % n + 1 for tag, seat in holder.items()}
+    if not drew:
+        return None
+    held = Counter(holder.values())
+    fewest = min(held.get(s, 0) for s in seats)
+    return int(not any(held.get(w, 0) == fewest for w in winners))
 
 
 #: Events that take a seat out of play (闇に笑う魔女's `out`, マフィア42's `death`).

@@ -7,7 +7,9 @@ from typing import Any
 
 import pytest
 
+from kikimimi.engine import Table, default_tagmap
 from kikimimi.report.facts import game_facts
+from kikimimi.script import Header
 from kikimimi.sim import play
 
 
@@ -87,3 +89,39 @@ def test_seeded_games_with_and_without_a_comeback(game: str, players: int, seed:
     if winner is not None:
         assert facts["teams"][winner] == 1
     assert facts["comeback"] == comeback
+
+
+def _hands_at_half_time(script: list[dict[str, Any]], log: list[dict[str, Any]]) -> dict[int, int]:
+    """The Trident's own hands (the game's state, not the log) after the last line at or before half time."""
+    half = float(log[-1]["t"]) / 2
+    table = Table(Header.parse(script[0]), tagmap=default_tagmap("trident"))
+    table.start()
+    for number, line in enumerate(script[1:], start=2):
+        if float(line["t"]) > half:
+            break
+        table.feed(number, line)
+    return {seat: len(hand) for seat, hand in table.game.hands.items()}
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_the_tridents_comeback_reads_the_hands_the_game_holds(seed: int) -> None:
+    """A shedding game's standing is the pieces each seat holds: followed from the
+    log's draws, plays and rotations, they must be the game's own hands at half time."""
+    script, log = play("trident", seed, 3, {}, None)
+    hands = _hands_at_half_time(script, log)
+    winners = {r["seat"] for r in next(e for e in log if e["type"] == "game-over")["ranking"] if r["place"] == 1}
+    fewest = min(hands.values())
+    expected = int(not any(hands[w] == fewest for w in winners))
+    assert game_facts(script, log)["comeback"] == expected
+
+
+def test_a_rotation_passes_the_counts_on() -> None:
+    draws = [{"t": 1.0, "type": "draw", "seat": 1, "tag": f"p{i}"} for i in range(3)]
+    draws += [{"t": 1.0, "type": "draw", "seat": 2, "tag": "q"}]
+    over = {"t": 10.0, "type": "game-over", "ranking": [{"seat": 2, "place": 1}, {"seat": 1, "place": 2},
+                                                        {"seat": 3, "place": 3}]}
+    # seat 2 holds one, seat 3 none: seat 2 was behind
+    assert game_facts([{"players": 3}], [*draws, over])["comeback"] == 1
+    # passed left (seat k's hand to seat k - 1): seat 2 now holds none, with seat 1
+    rotate = {"t": 2.0, "type": "rotate", "direction": "left"}
+    assert game_facts([{"players": 3}], [*draws, rotate, over])["comeback"] == 0
