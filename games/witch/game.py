@@ -320,6 +320,11 @@ class WitchGame(Talk, HiddenRoleGame):
             return [error(f"silencecall: {why[0]}", private=REFEREE)]
         return self._open_call("referee")
 
+    def field_refusal(self) -> str:
+        """Where SILENCE on the field asks for a silence call, the refusal names it too:
+        "only seat tokens" would tell a player who never saw the reader a wrong rule."""
+        return "field-seats-or-silence" if self.opts["day_acts"] == "together" else "field-seats-only"
+
     def on_field(self, inp: Input) -> list[Event]:
         """SILENCE on the field reader asks for a silence call (docs/witch.md, "asking for a
         call"): the table's public reader, so asking is as open as asking aloud, and a table

@@ -135,6 +135,10 @@ class Talk:
         out += team_say(readers, "night-speech", seat=seat, text=text or "")
         return out + [event("laugh", night_left=self.night_clock.left), say(TABLE, "laugh")]
 
+    def field_refusal(self) -> str:
+        """What the speaker says of a piece the field reader has no use for."""
+        return "field-seats-only"
+
     def on_field(self, inp: Input) -> list[Event]:
         """The field reader is the microphone: a seat token resting on it is that seat speaking."""
         tag = inp.tag or ""
@@ -142,7 +146,7 @@ class Talk:
             if inp.removed:  # lifting the refused piece off again says nothing (issue 34)
                 return []
             # a role card looks like any other: naming it in public would deal it to everyone
-            return [error(f"{tag} has no use on the field", private=REFEREE), say(TABLE, "field-seats-only")]
+            return [error(f"{tag} has no use on the field", private=REFEREE), say(TABLE, self.field_refusal())]
         seat = int(tag[5:])
         if inp.removed:
             if self.mic is None or self.mic[0] != seat:

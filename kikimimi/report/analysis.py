@@ -255,8 +255,9 @@ def closeness(plan: Plan, results: Results) -> Section:
         "(the moment the table goes to night), measured as the share of its own starting strength still in play "
         "against the other sides' together — vote power where the game sends its win arithmetic (マフィア42), "
         "else members still on the table (闇に笑う魔女); in a game with a running score (cash, or the points the "
-        "table announces), a winner behind at half time. A lot is a result the table drew by lot (where the rules "
-        "have one). A blank says the game has no such thing.")
+        "table announces), a winner behind at half time; in a game won by emptying one's hand (The Trident), a "
+        "winner holding more pieces than the fewest at half time. A lot is a result the table drew by lot (where "
+        "the rules have one). A blank says the game has no such thing.")
     teams = _teams(results)
     rows = []
     data: dict[str, dict[str, Estimate]] = {}

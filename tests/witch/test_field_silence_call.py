@@ -55,7 +55,13 @@ def test_before_the_first_day_silence_on_the_field_opens_nothing():
 
 def test_another_tag_on_the_field_is_still_of_no_use():
     log = day1().field("cmd:pass").run()
-    assert not of(log, "silence-call") and said(log, "field-seats-only", "table")
+    assert not of(log, "silence-call") and said(log, "field-seats-or-silence", "table")
+    assert not said(log, "field-seats-only")  # "only seat tokens" would be a wrong rule at this table
+
+
+def test_where_silence_is_scanned_on_ones_own_reader_the_field_takes_seat_tokens_only():
+    log = day1(day_acts="acts").field("cmd:pass").run()
+    assert said(log, "field-seats-only", "table") and not said(log, "field-seats-or-silence")
 
 
 def test_every_ask_line_is_in_both_languages():
