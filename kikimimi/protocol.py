@@ -186,8 +186,10 @@ def in_log_order(ev: Mapping[str, Any]) -> Mapping[str, Any]:
     the event's fields; a say's to, key, text, params): itself when it is (an
     `Event`'s entry, the table's own), else a copy (a log-shaped event, stamped
     after its fields).  What a log line is written from, so every line written,
-    sent or compared is byte for byte as before events were logged in place."""
-    if next(iter(ev), None) == "seq" or "seq" not in ev:
+    sent or compared is byte for byte as before events were logged in place.
+    Only such an entry is touched (its first key `type`, all four stamps
+    present): a script line, or any odd dict a writer is handed, is as it is."""
+    if next(iter(ev), None) != "type" or "seq" not in ev or "t" not in ev or "in" not in ev:
         return ev
     if ev.get("type") == "say":
         out = {"seq": ev["seq"], "t": ev["t"], "type": "say", "in": ev["in"]}

@@ -100,3 +100,10 @@ def test_the_tridents_hot_paths_hand_over_fresh_log_shaped_dicts(monkeypatch: py
     for log in logs:  # written, every entry is in the log's order
         assert all(list(in_log_order(ev))[:4] == STAMPS for ev in log)
         assert [json.loads(dumps(ev)) for ev in log] == log
+
+
+@pytest.mark.parametrize("line", [{"t": 1.0, "seq": 5}, {"seq": 1}, {"type": "x", "seq": 1, "t": 2.0},
+                                  {"t": 3.0, "type": "x", "seq": 1, "in": 2}, {"game": "trident", "seq": 1}])
+def test_a_writer_leaves_any_other_dict_as_it_is(line: dict[str, Any]) -> None:
+    """A script line (untrusted: any keys) is written as it came, never reordered or refused."""
+    assert in_log_order(line) is line and dumps(line) == json.dumps(line, ensure_ascii=False)
