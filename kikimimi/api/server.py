@@ -390,8 +390,9 @@ class ApiServer:
             d = self.daemon
             public["header"] = public_header(d.header.to_json(), secret_options_of(d.header.game))
             public["log"] = public["events"]
-        self._broadcast(lambda: {"input": line, "events": [in_log_order(ev) for ev in events], **self._referee_state(),
-                                 **({"health": public["health"]} if changed else {})}, public)
+        self._broadcast(lambda: {"input": line, "events": [in_log_order(ev) for ev in events],
+                                 **self._referee_state(), **({"health": public["health"]} if changed else {})},
+                        public)
 
     def _broadcast(self, referee: Callable[[], dict[str, Any]] | dict[str, Any], public: dict[str, Any]) -> None:
         with self._clients_lock:

@@ -9,12 +9,18 @@ from typing import Any
 
 import pytest
 
+from kikimimi.api.client import ApiClient
+from kikimimi.api.server import start_api
+from kikimimi.daemon import Daemon
 from kikimimi.engine import Table, default_tagmap, log_line
 from kikimimi.protocol import TABLE, Event, as_event, in_log_order, log_shaped, new_event
 from kikimimi.public import public_view
 from kikimimi.script import Header, dumps
 from kikimimi.sim import play
-from kikimimi_games.trident import TridentGame
+from kikimimi_games.trident import PIECES, TridentGame
+from kikimimi_games.trident.pieces import HAND_SIZE
+
+PIECES_TAGS = {p.tag for p in PIECES}
 
 STAMPS = ["seq", "t", "type", "in"]
 
@@ -107,3 +113,43 @@ def test_the_tridents_hot_paths_hand_over_fresh_log_shaped_dicts(monkeypatch: py
 def test_a_writer_leaves_any_other_dict_as_it_is(line: dict[str, Any]) -> None:
     """A script line (untrusted: any keys) is written as it came, never reordered or refused."""
     assert in_log_order(line) is line and dumps(line) == json.dumps(line, ensure_ascii=False)
+
+
+async def _until(client: ApiClient, wanted: Any) -> dict[str, Any]:
+    while True:
+        push = await client.next_push(10.0)
+        assert push is not None, "the table closed the connection"
+        if wanted(push):
+            return push
+
+
+async def test_the_api_sends_entries_logged_in_place_in_the_logs_order(tmp_path) -> None:
+    """The referee's welcome log, a submit's answer and the pushes (referee's and
+    spectator's) are JSON of entries the Trident handed over as dicts: each
+    arrives with its keys in the log's order (json.loads keeps the order sent)."""
+    daemon = Daemon(Header("trident", 3, lang="en"), tmp_path / "j.jsonl")
+    daemon.open()
+    api = start_api(daemon)
+    try:
+        referee = await ApiClient.connect(api.socket_path)
+        watcher = await ApiClient.connect(api.socket_path)
+        spectator = await ApiClient.connect(api.public_path, spectator=True)
+        answer = await referee.command("scan 1 trident:heart-1")  # the referee stands in for hand reader 1
+        assert answer["ok"] and {"draw", "say"} <= {ev["type"] for ev in answer["events"]}
+        pushed = await watcher.next_push()
+        basket = iter(sorted(PIECES_TAGS - {"trident:heart-1"}))
+        for seat in (1, 2, 3):  # the rest of the deal: its end is said on the speaker
+            for _ in range(HAND_SIZE - (seat == 1)):
+                daemon.submit({"reader": "hand", "seat": seat, "tag": next(basket)})
+        public = await _until(spectator, lambda push: push.get("events"))
+        assert public["events"][-1]["key"] == "opening-draw"
+        late = await ApiClient.connect(api.socket_path)  # its welcome holds the deal
+        for sent in (answer["events"], pushed["events"], public["events"], late.welcome["log"]):
+            assert sent and all(list(ev)[:4] == STAMPS for ev in sent), sent
+            says = [ev for ev in sent if ev["type"] == "say"]
+            assert says and all(list(ev)[4:] == ["to", "key", "text", "params"][:len(ev) - 4] for ev in says)
+        for client in (referee, watcher, spectator, late):
+            await client.close()
+    finally:
+        api.stop()
+        daemon.close()
