@@ -29,7 +29,8 @@ from kikimimi import choices, hints, public, seat_bots, stand_in
 from kikimimi.game_files import tagmap_file
 from kikimimi.kit import table_tags
 from kikimimi.phrases import Phrasebook
-from kikimimi.protocol import REFEREE, REVEAL, TABLE, Event, Input, Play, reader_input, seat_audience
+from kikimimi.protocol import (REFEREE, REVEAL, TABLE, Event, GameEvent, Input, Play, as_event, reader_input,
+                               seat_audience)
 from kikimimi.registry import UnknownGame, declaration
 from kikimimi.script import Garbled, Header, ScriptError, dumps, is_clock_line, is_undo, iter_dicts
 from kikimimi.tagmap import load_tagmap, normalise_uid
@@ -38,6 +39,8 @@ from kikimimi.voice.settings import is_voice_command, parse_voice_command
 LogEvent = dict[str, Any]
 #: The event types `Table._log_events` does more with than number and stamp them.
 _KEPT_BY_THE_TABLE = frozenset({"say", "timer-set", "timer-cancel", choices.ASK, REVEAL, choices.CANCEL})
+#: Of those, the ones a log-shaped event (`protocol.log_shaped`) is not logged in place for.
+_KEPT_BUT_SAYS = _KEPT_BY_THE_TABLE - {"say"}
 _HINT = hints.HINT_TAG
 _isfinite = math.isfinite
 READER_STATES = ("lost", "back")
@@ -547,7 +550,7 @@ class Table:
             self._timers_changed()
 
     # -- events ------------------------------------------------------------
-    def _run(self, step: Callable[[], Iterable[Event]], t: float, line: int | None) -> list[LogEvent]:
+    def _run(self, step: Callable[[], Iterable[GameEvent]], t: float, line: int | None) -> list[LogEvent]:
         try:
             events = step()
         except Exception as exc:  # a game bug must not take the table down
@@ -561,14 +564,44 @@ class Table:
     def _log(self, ev: Event, t: float, line: int | None) -> LogEvent:
         return self._log_events((ev,), t, line)[0]
 
-    def _log_events(self, events: Iterable[Event], t: float, line: int | None) -> list[LogEvent]:
+    def _log_events(self, events: Iterable[GameEvent], t: float, line: int | None) -> list[LogEvent]:
         """Number and stamp each event, in one loop (a call per event was a
-        tenth of `feed`); a say gets its text in the table's language."""
+        tenth of `feed`); a say gets its text in the table's language.  An
+        event handed over as one dict (`protocol.log_shaped`) is that log
+        entry: stamped in place, not copied (its keys then in the order they
+        were added: `protocol.in_log_order` is how a log line is written)."""
         logged: list[LogEvent] = []
         append, render, seq = logged.append, self._render, self.seq
         rendered = self.phrasebook.rendered  # render's memo, read here first: most says are in it
         try:
             for ev in events:
+                if isinstance(ev, dict):
+                    type_ = ev["type"]
+                    if type_ not in _KEPT_BUT_SAYS:
+                        if "seq" in ev:  # a dict already logged, handed over again: log a copy,
+                            ev = dict(ev)  # never renumber the entry the log already holds
+                        seq += 1
+                        ev["seq"] = seq
+                        ev["t"] = t
+                        ev["in"] = line
+                        if type_ == "say":
+                            key = ev["key"]
+                            params = ev.get("params")
+                            text = None
+                            if params:
+                                if len(params) == 1:  # the memo's key as `render` makes it, for its exact types
+                                    ((name, value),) = params.items()
+                                    if type(value) is str or type(value) is int:
+                                        text = rendered.get((key, name, value))
+                                ev["text"] = render(key, params) if text is None else text
+                            else:
+                                if params is not None:  # `"params": {}`: a say without parameters logs none
+                                    del ev["params"]
+                                text = rendered.get(key)
+                                ev["text"] = render(key) if text is None else text
+                        append(ev)
+                        continue
+                    ev = as_event(ev)  # a timer, a question, a reveal...: the table's own handling below
                 type_, fields = ev.type, ev.fields
                 if type_ == "say":
                     seq += 1

@@ -158,6 +158,60 @@ def new_event(type_: str, fields: dict[str, Any]) -> Event:
     return ev
 
 
+#: An event as a play hands it to the table: an `Event`, or the same event as
+#: one dict (`log_shaped`), which the table completes into its log entry.
+GameEvent = Event | dict[str, Any]
+#: What the table adds to a log-shaped event, besides a say's `text`.
+LOG_STAMPS = ("seq", "t", "type", "in")
+
+
+def log_shaped(type_: str, fields: Mapping[str, Any]) -> dict[str, Any]:
+    """`Event(type_, fields)` as one dict, `{"type": type_, **fields}` (a say
+    without parameters carries no `params`), which the table stamps in place
+    (seq, t, in; a say's text) and keeps as the log entry itself, instead of
+    copying the event's fields into a new dict: a Trident input makes ~3
+    events, and the Event, its fields and the log dict were three objects for
+    each.  The entry's keys are then in the order they were added, not the
+    log's (`in_log_order`: every writer of log lines restores it).  A game
+    builds a fresh dict per event and keeps none (one the table numbered
+    already is copied, never renumbered: `Table._log_events`).  A game's hot
+    path may write the literal itself, in exactly this shape."""
+    if type_ == "say" and not fields.get("params"):
+        return {"type": type_, "to": fields["to"], "key": fields["key"]}
+    return {"type": type_, **fields}
+
+
+def in_log_order(ev: Mapping[str, Any]) -> Mapping[str, Any]:
+    """A log entry with its keys in CONTRACT.md's order (seq, t, type, in, then
+    the event's fields; a say's to, key, text, params): itself when it is (an
+    `Event`'s entry, the table's own), else a copy (a log-shaped event, stamped
+    after its fields).  What a log line is written from, so every line written,
+    sent or compared is byte for byte as before events were logged in place.
+    Only such an entry is touched (its first key `type`, all four stamps
+    present): a script line, or any odd dict a writer is handed, is as it is."""
+    if next(iter(ev), None) != "type" or "seq" not in ev or "t" not in ev or "in" not in ev:
+        return ev
+    if ev.get("type") == "say":
+        out = {"seq": ev["seq"], "t": ev["t"], "type": "say", "in": ev["in"]}
+        out.update((k, v) for k, v in ev.items() if k not in LOG_STAMPS and k != "text" and k != "params")
+        out.update((k, ev[k]) for k in ("text", "params") if k in ev)
+        return out
+    return {"seq": ev["seq"], "t": ev["t"], "type": ev["type"], "in": ev["in"],
+            **{k: v for k, v in ev.items() if k not in LOG_STAMPS}}
+
+
+def as_event(ev: GameEvent) -> Event:
+    """The `Event` of a log-shaped one (an `Event` as it is): for the few readers
+    of a play's events other than the table's log (a console line's refusals)."""
+    if isinstance(ev, Event):
+        return ev
+    say = ev["type"] == "say"
+    fields = {k: v for k, v in ev.items() if k not in LOG_STAMPS and not (say and k == "text")}
+    if say:
+        fields.setdefault("params", {})
+    return new_event(ev["type"], fields)
+
+
 def say(to: str, key: str, **params: Any) -> Event:
     """A phrase for the speaker (`to="table"`) or one earphone (`"seat:N"`).
 
@@ -280,12 +334,13 @@ class Play(ABC):
         self.options = dict(options or {})
 
     @abstractmethod
-    def start(self, t: float) -> list[Event]:
+    def start(self, t: float) -> Sequence[GameEvent]:
         """The game begins (after the header): its opening announcements."""
 
     @abstractmethod
-    def handle(self, inp: Input) -> list[Event]:
-        """Apply one input; return what happened.  Refusals are `error` events."""
+    def handle(self, inp: Input) -> Sequence[GameEvent]:
+        """Apply one input; return what happened (`Event`s, or log-shaped dicts:
+        `log_shaped`).  Refusals are `error` events."""
 
     @property
     @abstractmethod

@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from kikimimi.protocol import visible_to
+from kikimimi.protocol import in_log_order, visible_to
 
 #: The runtime's own bookkeeping: a timer set or cancelled is heard when it fires.
 #: Shown, a timer set at a private scan would date that scan (闇に笑う魔女's silence).
@@ -52,7 +52,7 @@ class PublicView:
                 self.reset()
             if not visible_to(ev, None) or ev.get("type") in BOOKKEEPING:
                 continue
-            shown = dict(ev)
+            shown = dict(in_log_order(ev))  # a copy, in the log's key order (an entry logged in place is not)
             if shown.get("type") == "undo":
                 # An undo names the input it took back, which may be a hand scan.
                 # The engine logs it for the referee only; this guard stays so that

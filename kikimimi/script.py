@@ -25,6 +25,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from kikimimi.protocol import in_log_order
+
 #: Longest script line accepted, in bytes (a real input is under 200).
 MAX_LINE_BYTES = 64 * 1024
 #: Deepest nesting of objects and lists in one line (a real input has 2).
@@ -340,7 +342,10 @@ def dumps(obj: Mapping[str, Any]) -> str:
 
     `json.dumps` with any option builds a new JSONEncoder per call, and
     `JSONEncoder.encode` a new C encoder: the C encoder is kept instead
-    (`_encode`), exactly what `_LINE_ENCODER.encode` runs bar the cycle check."""
+    (`_encode`), exactly what `_LINE_ENCODER.encode` runs bar the cycle check.
+    A log entry is written in the log's order (`protocol.in_log_order`)."""
+    if "seq" in obj:
+        obj = in_log_order(obj)
     if _encode is None:  # a Python without the json C speedups
         return _LINE_ENCODER.encode(obj)
     return "".join(_encode(obj, 0))

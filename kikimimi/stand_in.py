@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from kikimimi.hints import seat_number
-from kikimimi.protocol import REFEREE, Event
+from kikimimi.protocol import REFEREE, Event, GameEvent, as_event
 
 VERBS = {"scan": False, "lift": True}  # verb -> removed
 SYNTAX = [("scan SEAT TAG | scan field TAG", "stand in for a reader: SEAT's hand reader (or the field) saw TAG"),
@@ -80,10 +80,12 @@ def resolve_tag(word: str, known_tags: Collection[str]) -> str | None:
     return matches[0] if len(matches) == 1 else None
 
 
-def referee_only(events: Iterable[Event]) -> list[Event]:
+def referee_only(events: Iterable[GameEvent]) -> list[GameEvent]:
     """A console line's refusals, kept for the referee (the public never sees them)."""
-    out = []
+    out: list[GameEvent] = []
     for ev in events:
+        if isinstance(ev, dict):  # log-shaped (protocol.log_shaped): read as its Event
+            ev = as_event(ev)
         if ev.type == "error" and "private" not in ev.fields:
             ev = Event("error", {**ev.fields, "private": REFEREE})
         out.append(ev)

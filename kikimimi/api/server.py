@@ -55,6 +55,7 @@ from typing import TYPE_CHECKING, Any
 
 from kikimimi.api import paths
 from kikimimi.api.views import Health, jsonable, plain_input, public_events
+from kikimimi.protocol import in_log_order
 from kikimimi.public import PublicView, public_header, secret_options_of
 from kikimimi.script import NEW_GAME
 
@@ -316,7 +317,7 @@ class ApiServer:
             welcome: dict[str, Any] = {"welcome": client.role, "header": d.header.to_json(),
                                        "over": d.table.game.over, "health": dict(self.health.state)}
             if client.role == "referee":
-                welcome["log"] = list(d.log)
+                welcome["log"] = [in_log_order(ev) for ev in d.log]  # as written: the log's key order
                 welcome.update(self._referee_state())
             else:
                 welcome["header"] = public_header(welcome["header"], secret_options_of(d.header.game))
@@ -363,7 +364,7 @@ class ApiServer:
                     events = self.daemon.submit(line)
                 except ValueError as exc:  # the journal could not take it, or no journal could: not applied
                     return {"id": rid, "ok": False, "error": str(exc)}
-            return {"id": rid, "ok": True, "events": events}
+            return {"id": rid, "ok": True, "events": [in_log_order(ev) for ev in events]}
         return {"id": rid, "ok": False, "error": 'unknown request (use "submit" or "get")'}
 
     # -- pushing ----------------------------------------------------------------
@@ -389,8 +390,9 @@ class ApiServer:
             d = self.daemon
             public["header"] = public_header(d.header.to_json(), secret_options_of(d.header.game))
             public["log"] = public["events"]
-        self._broadcast(lambda: {"input": line, "events": list(events), **self._referee_state(),
-                                 **({"health": public["health"]} if changed else {})}, public)
+        self._broadcast(lambda: {"input": line, "events": [in_log_order(ev) for ev in events],
+                                 **self._referee_state(), **({"health": public["health"]} if changed else {})},
+                        public)
 
     def _broadcast(self, referee: Callable[[], dict[str, Any]] | dict[str, Any], public: dict[str, Any]) -> None:
         with self._clients_lock:
