@@ -43,28 +43,35 @@ def _cpu() -> float:
     return use.ru_utime + use.ru_stime
 
 
+def report(game: str, games: int, players: str, workers: int, out: Path) -> subprocess.Popen[bytes]:
+    """`kikimimi report` writing `out` (one name in each side's folder: the page quotes it)."""
+    return subprocess.Popen([str(KIKIMIMI), "report", game, "--games", str(games), "--players", players,
+                             "--workers", str(workers), "-o", out.name],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=out.parent)
+
+
+def finished(proc: subprocess.Popen[bytes]) -> None:
+    if proc.wait() != 0:
+        raise SystemExit(f"kikimimi report exited with {proc.returncode}")
+
+
 def once(game: str, games: int, players: str, workers: int, out: Path) -> tuple[float, float, str]:
-    cmd = [str(KIKIMIMI), "report", game, "--games", str(games), "--players", players,
-           "--workers", str(workers), "-o", out.name]  # one name in each side's folder: the page quotes it
     start, cpu = time.perf_counter(), _cpu()
-    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=out.parent)
+    finished(report(game, games, players, workers, out))
     took = time.perf_counter() - start
     return took, _cpu() - cpu, hashlib.sha256(out.read_bytes()).hexdigest()
 
 
 def pair(game: str, games: int, players: str, folder: Path) -> float:
     """Wall seconds for two one-worker reports of the same plan, started together."""
-    procs = []
     start = time.perf_counter()
+    procs = []
     for side in ("a", "b"):
         out = folder / f"pair-{side}" / "report.html"
         out.parent.mkdir(exist_ok=True)
-        procs.append(subprocess.Popen(
-            [str(KIKIMIMI), "report", game, "--games", str(games), "--players", players, "--workers", "1",
-             "-o", out.name], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=out.parent))
+        procs.append(report(game, games, players, 1, out))
     for proc in procs:
-        if proc.wait() != 0:
-            raise SystemExit(f"kikimimi report exited with {proc.returncode}")
+        finished(proc)
     return time.perf_counter() - start
 
 
@@ -80,7 +87,6 @@ def main() -> int:
     busy: dict[int, list[float]] = {1: [], args.workers: []}  # CPU seconds per wall second: cores kept busy
     fixed: dict[int, list[float]] = {1: [], args.workers: []}  # one game per count: what cores cannot share
     digests: set[str] = set()
-    pairs: list[float] = []  # two one-worker runs at once: the machine's own ceiling
     load_before = os.getloadavg()[0]
     rounds: list[str] = []
     speedups: list[float] = []  # each round's own: the machine's speed drifts from minute to minute
@@ -92,7 +98,6 @@ def main() -> int:
             for w in (sides if r % 2 == 0 else sides[::-1]):  # half the rounds the other way round
                 if w == "pair":
                     took_in[w] = pair(args.game, args.games, args.players, Path(tmp))
-                    pairs.append(took_in[w])
                     continue
                 assert isinstance(w, int)
                 out = Path(tmp) / f"w{w}" / "report.html"

@@ -129,6 +129,13 @@ def _pick(rng: random.Random, seats: Sequence[int]) -> int:
     return rng.choice(sorted(seats))
 
 
+def _most_scans(watched: Watched, alive: Sequence[int], start: float, end: float, rng: random.Random) -> int:
+    """The living seat seen making the most hand scans from `start` to `end` (a draw among ties)."""
+    counts = Counter(s.seat for s in watched.hand_scans(start, end) if s.seat in alive)
+    top = max(counts.values(), default=0)
+    return _pick(rng, [s for s in alive if counts.get(s, 0) == top])
+
+
 def _truth(log: Sequence[Mapping[str, Any]], kind: str) -> dict[int, str]:
     """seat -> role (the `role` or `job` events: the referee's and the seat's own)."""
     return {int(e["seat"]): str(e[kind]) for e in log if e.get("type") == kind}
@@ -162,10 +169,7 @@ def witch_priest_by_day_scans(watched: Watched, log: Sequence[Mapping[str, Any]]
         alive = _alive(watched, len(roles), start)
         if priest not in alive:
             break
-        counts = Counter(s.seat for s in watched.hand_scans(start, end) if s.seat in alive)
-        top = max(counts.values(), default=0)
-        leaders = [s for s in alive if counts.get(s, 0) == top]
-        out.append(Trial(_pick(rng, leaders) == priest, 1 / len(alive)))
+        out.append(Trial(_most_scans(watched, alive, start, end, rng) == priest, 1 / len(alive)))
     return out
 
 
@@ -178,13 +182,11 @@ def witch_witch_by_night_scans(watched: Watched, log: Sequence[Mapping[str, Any]
         if phase != "night":
             continue
         alive = _alive(watched, len(roles), start)
-        counts = Counter(s.seat for s in watched.hand_scans(start, end) if s.seat in alive)
-        top = max(counts.values(), default=0)
-        leaders = [s for s in alive if counts.get(s, 0) == top]
         witches = [s for s in alive if roles.get(s) == "witch"]
         if not witches:
             continue
-        out.append(Trial(roles.get(_pick(rng, leaders)) == "witch", len(witches) / len(alive)))
+        guess = _most_scans(watched, alive, start, end, rng)
+        out.append(Trial(roles.get(guess) == "witch", len(witches) / len(alive)))
     return out
 
 
@@ -220,11 +222,8 @@ def witch_silencer_by_scans(watched: Watched, log: Sequence[Mapping[str, Any]], 
         if phase != "day" or not chose.get(day):
             continue
         alive = _alive(watched, len(roles), start)
-        talk_end = _talk_end(watched, start, end)
-        counts = Counter(s.seat for s in watched.hand_scans(start, talk_end) if s.seat in alive)
-        top = max(counts.values(), default=0)
-        leaders = [s for s in alive if counts.get(s, 0) == top]
-        out.append(Trial(_pick(rng, leaders) in chose[day], len(chose[day] & set(alive)) / len(alive)))
+        guess = _most_scans(watched, alive, start, _talk_end(watched, start, end), rng)
+        out.append(Trial(guess in chose[day], len(chose[day] & set(alive)) / len(alive)))
     return out
 
 
@@ -242,11 +241,8 @@ def witch_witch_by_ballot_scans(watched: Watched, log: Sequence[Mapping[str, Any
         witches = [s for s in alive if roles.get(s) == "witch"]
         if not witches:
             continue
-        scans = [s for s in watched.hand_scans(_talk_end(watched, start, end), end) if s.seat in alive]
-        counts = Counter(s.seat for s in scans)
-        top = max(counts.values(), default=0)
-        leaders = [s for s in alive if counts.get(s, 0) == top]
-        out.append(Trial(roles.get(_pick(rng, leaders)) == "witch", len(witches) / len(alive)))
+        guess = _most_scans(watched, alive, _talk_end(watched, start, end), end, rng)
+        out.append(Trial(roles.get(guess) == "witch", len(witches) / len(alive)))
     return out
 
 

@@ -124,10 +124,10 @@ def run_table(emu: UsbReaderEmulator, devices) -> Table:
     return table
 
 
-def polls(emu: UsbReaderEmulator, n: int) -> None:
-    """Wait until the driver has asked the reader for its targets `n` more times (events, not time)."""
-    start = emu.commands["InListPassiveTarget"]
-    wait_until(lambda: emu.commands["InListPassiveTarget"] >= start + n, f"{n} polls")
+def polls(emu: UsbReaderEmulator | RcS380Emulator, n: int, command: str = "InListPassiveTarget") -> None:
+    """Wait until the driver has sent the reader `command` (its poll) `n` more times (events, not time)."""
+    start = emu.commands[command]
+    wait_until(lambda: emu.commands[command] >= start + n, f"{n} {command}")
 
 
 @pytest.mark.parametrize("model", PN53X)
@@ -206,17 +206,12 @@ def test_a_piece_not_enrolled_on_an_rcs380_is_read_in_eight_commands(devices):
 def test_an_empty_rcs380_keeps_its_field_on_and_polls_with_one_command(devices):
     emu = RcS380Emulator(devices, "1-2")
     with Watch(emu, devices):
-        polls_rcs380(emu, 3)
+        polls(emu, 3, "InCommRF")
         before = collections.Counter(emu.commands)
-        polls_rcs380(emu, 10)
+        polls(emu, 10, "InCommRF")
         spent = collections.Counter(emu.commands)
         spent.subtract(before)
         assert +spent == {"InCommRF": spent["InCommRF"]} and emu.field_on  # REQA alone, field on
-
-
-def polls_rcs380(emu: RcS380Emulator, n: int) -> None:
-    start = emu.commands["InCommRF"]
-    wait_until(lambda: emu.commands["InCommRF"] >= start + n, f"{n} InCommRF")
 
 
 def test_a_piece_put_beside_a_resting_one_on_an_rcs380_does_not_lift_it(devices):
@@ -229,7 +224,7 @@ def test_a_piece_put_beside_a_resting_one_on_an_rcs380_does_not_lift_it(devices)
         emu.add(resting)
         table.wait_count("hand-1", 1)
         emu.add(Ntag213(FIRST))
-        polls_rcs380(emu, 60)  # ~10 checks, far past the 60 ms debounce
+        polls(emu, 60, "InCommRF")  # ~10 checks, far past the 60 ms debounce
         assert table.of("hand-1") == [("placed", SECOND, None)]  # no phantom lift
         emu.remove(resting)
         table.wait_count("hand-1", 3)
@@ -246,7 +241,7 @@ def test_two_pieces_put_down_together_on_an_rcs380_are_heard_one_after_the_other
     try:
         first = Ntag213(FIRST)
         emu.add(Ntag213(SECOND), first)
-        polls_rcs380(emu, 30)
+        polls(emu, 30, "InCommRF")
         assert table.of("hand-1") == []
         emu.remove(first)
         table.wait_count("hand-1", 1)

@@ -6,32 +6,12 @@
 apart (`WAIT_FOR_NIGHT`).  Each test fails with its rule switched off."""
 from __future__ import annotations
 
-import random
-from collections.abc import Sequence
-
 import pytest
 
 from kikimimi_games.witch import bots as witch_bots
 from kikimimi_games.witch import reasoning
 
-DECK15 = ["human"] * 8 + ["mirror", "priest", "knight", "witch", "witch", "witch", "familiar"]
-
-
-def seat(number: int, role: str, day: int = 2, gone: Sequence[int] = (), voted: Sequence[int] = (),
-         players: int = 15) -> witch_bots.BotSeat:
-    deck = DECK15 if players == 15 else None
-    s = witch_bots.BotSeat(number, players, "reason", random.Random(number), deck)
-    s.hear({"to": f"seat:{number}", "key": "your-role", "params": {"role": f"role:{role}"}})
-    if voted:
-        s.hear({"to": "table", "key": "voted-out", "params": {"seats": list(voted)}})
-    if gone:
-        s.hear({"to": "table", "key": "morning", "params": {"seats": list(gone)}})
-    s.hear({"to": "table", "key": "day", "params": {"day": day}})
-    return s
-
-
-def said(s: witch_bots.BotSeat, by: int, text: str) -> None:
-    s.hear({"to": "table", "key": "speech", "params": {"seat": by, "text": text}})
+from .fifteen import said, seat
 
 
 def test_the_knight_guards_the_mirror_claimant_before_the_priest(monkeypatch):

@@ -5,33 +5,13 @@ side's skill).  Each test fails with the rule before it (docs/bots.md, "at 15 pl
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
 
 from kikimimi.roles import claims
 from kikimimi.sim import play
 from kikimimi_games.witch import bots as witch_bots
 from kikimimi_games.witch import reasoning
 
-DECK15 = ["human"] * 8 + ["mirror", "priest", "knight", "witch", "witch", "witch", "familiar"]
-
-
-def seat(number: int, role: str, partners: Sequence[int] = (), day: int = 2,
-         gone: Sequence[int] = (), voted: Sequence[int] = ()) -> witch_bots.BotSeat:
-    """A reasoning seat of the 15-player deck that heard its role, the nights and the day."""
-    s = witch_bots.BotSeat(number, 15, "reason", random.Random(number), DECK15)
-    s.hear({"to": f"seat:{number}", "key": "your-role", "params": {"role": f"role:{role}"}})
-    if partners:
-        s.hear({"to": f"seat:{number}", "key": "partners", "params": {"seats": list(partners)}})
-    if voted:
-        s.hear({"to": "table", "key": "voted-out", "params": {"seats": list(voted)}})
-    if gone:
-        s.hear({"to": "table", "key": "morning", "params": {"seats": list(gone)}})
-    s.hear({"to": "table", "key": "day", "params": {"day": day}})
-    return s
-
-
-def said(s: witch_bots.BotSeat, by: int, text: str) -> None:
-    s.hear({"to": "table", "key": "speech", "params": {"seat": by, "text": text}})
+from .fifteen import DECK15, said, seat
 
 
 def test_a_witch_whose_partner_told_the_story_keeps_quiet():
