@@ -26,7 +26,7 @@ from kikimimi.registry import declaration  # noqa: E402
 from kikimimi.script import Header  # noqa: E402
 from kikimimi.secret_seed import with_secret_seed  # noqa: E402
 from kikimimi.sim import play  # noqa: E402
-from kikimimi.testing.watcher import (ADVERSARIES, Score, TrainedGuess, Watched,  # noqa: E402
+from kikimimi.testing.watcher import (ADVERSARIES, HUMAN_LIKE, Score, TrainedGuess, Watched,  # noqa: E402
                                       intrigue_bribe_by_default_seed, intrigue_bribe_trials)
 
 GAMES = ("witch", "mafia42", "intrigue", "onisagashi")
@@ -66,6 +66,15 @@ def run(game: str, games: int, first_seed: int, witch_day_acts: str | None = Non
         watched = Watched.of(script, log)
         for score, (_, _, adversary) in zip(scores, adversaries):
             score.add(adversary(watched, log, rng))
+    if game in HUMAN_LIKE:  # the same games again, with seats that act as a player may
+        prepare, more = HUMAN_LIKE[game]
+        extra = [Score(f"{name} (human-like seats)", secret) for name, secret, _ in more]
+        for seed in range(first_seed, first_seed + games):
+            script, log = play(game, seed, players, served_options(game, players, options), "ear", prepare=prepare)
+            watched = Watched.of(script, log)
+            for score, (_, _, adversary) in zip(extra, more):
+                score.add(adversary(watched, log, rng))
+        scores += extra
     return scores
 
 

@@ -65,6 +65,7 @@ class Board(HiddenRoleGame):
         self.no: set[int] = set()
         self.accused: int | None = None
         self.hushed = False
+        self.marked: set[int] = set()  # threatened seats that scanned a ballot in this vote
         self.read: dict[str, int] = {}  # the tally as last read out (what HINT repeats)
         self.announce: list[Event] = []  # the morning's public news, gathered in the night
         self.fired = Fired()

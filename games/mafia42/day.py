@@ -13,8 +13,11 @@ had scanned put the politician among them.  The live tally is therefore read
 once, whole, at the first fixed moment (`READ_EVERY` seconds into the vote,
 or the hush) at which every voter has a ballot in it, and not again: a sum of
 every voter's ballot, at the politician's weight, ties no ballot to a voter
-and the weight to no seat beyond "one of the voters".  docs/mafia42.md has
-the ruling.
+and the weight to no seat beyond "one of the voters".  A threatened seat is
+waited for like a voter (issue 44): it is told to scan a ballot as the others
+do (refused in its own earphone), and the reading waits for that scan, so
+whether the tally is read never depends on which seat the gangster chose.
+docs/mafia42.md has the ruling.
 """
 from __future__ import annotations
 
@@ -38,7 +41,8 @@ READING = "tally"
 def cast_vote(board: Board, seat: int, target: int) -> list[Event]:
     """A seat token in the vote: recorded (changeable), told to the voter alone;
     the table hears it in the next reading."""
-    if board.roster[seat].threatened:
+    if board.roster[seat].threatened:  # its scan counts for the reading's wait, not in the tally
+        board.marked.add(seat)
         return refusal(seat, "a threatened player cannot vote today", "threatened")
     why = board.vote.refusal(seat, target)
     if why:
@@ -52,6 +56,8 @@ def reading(board: Board) -> list[Event]:
     a reading of some of the ballots is tied to the seats seen scanning before it."""
     if board.read or not board.vote.voters or not board.vote.complete:
         return []
+    if any(n not in board.marked and board.roster[n].alive for n in board.vote.candidates - board.vote.voters):
+        return []  # a threatened seat not seen scanning holds the reading back, as a voter would
     board.read = shown(board)
     return [event("tally", totals=board.read, final=False)] + spoken(TABLE, "tally-now", board.read)
 

@@ -69,6 +69,11 @@ class VotePace:
 class Mafia42Ear(EarBot):
     """One seat: `BotSeat`'s reasoning, fed only from what this seat hears."""
 
+    #: A seat told it cannot vote scans nothing (as a player may, whatever the line says):
+    #: the watcher's bench plays such seats, so that the tally's wait is tried without the
+    #: cover of a threatened seat that scans anyway (issue 44).
+    heeds_threat = False
+
     def __init__(self, seat: int, players: int, teams: Mapping[str, str], jobs: Mapping[str, str],
                  rng: random.Random, pace: VotePace | None = None):
         self.seat = seat
@@ -140,6 +145,9 @@ class Mafia42Ear(EarBot):
             self.accused = seat
         elif key == "approval-start":
             self.todo = [] if self.accused == self.seat else ["approve"]
+        elif mine and key == "threatened-scan" and self.heeds_threat:
+            self.todo = [t for t in self.todo if t != "vote"]  # told it cannot vote: scans nothing
+            self.pace.drop(self.me)
         elif mine and key == "threatened" and "vote" not in self.todo:
             # Told at the vote's start, the seat still scans its ballot when it would have
             # (refused in its own earphone): a threatened seat left unscanned showed the

@@ -151,12 +151,14 @@ class Mafia42Game(Board):
         elif phase == "discussion":
             self.timed = set()
         elif phase == "vote":
-            self.hushed, self.read = False, {}
+            self.hushed, self.read, self.marked = False, {}, set()
             living = self.roster.alive()
             voters = [n for n in living if not self.roster[n].threatened]
             self.vote = Vote.open(voters, living, self_vote=True,
                                   weights={n: self.job(n).ballot for n in voters if self.job(n).ballot != 1})
-            out += [self.tell(n, "threatened") for n in living if n not in voters]  # the app greys it out
+            # the app greys it out; at a table the seat scans like a voter, or its stillness
+            # (and the tally read without it) showed the gangster's target (issue 44)
+            out += [self.tell(n, "threatened-scan") for n in living if n not in voters]
             if t + day.READ_EVERY < self.deadline - HUSH.before:
                 out.append(set_timer(day.READING, t + day.READ_EVERY))
         elif phase == "approval":
@@ -292,7 +294,7 @@ class Mafia42Game(Board):
         if choice is not None and self.phase in ("night", "vote"):
             out.append(line("your-choice", seat=choice))
         if p.threatened and p.alive and self.phase in ("vote", "approval"):  # what the app greys out
-            out.append(line("threatened" if self.phase == "vote" else "threatened-ballot"))
+            out.append(line("threatened-scan" if self.phase == "vote" else "threatened-ballot"))
         return out
 
     def _chat(self, seat: int, text: str) -> list[Event]:

@@ -61,7 +61,7 @@ class BotSeat:
                 self.sun = int(params["seat"])
             elif key == "mafia-aim":
                 self.aim = int(params["seat"])
-            elif key == "threatened":  # told at the vote's start: no vote today
+            elif key in ("threatened", "threatened-scan"):  # told at the vote's start: no vote today
                 self.silenced = True
 
     def living(self, *, others: bool = True) -> list[int]:

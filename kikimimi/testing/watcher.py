@@ -365,6 +365,37 @@ def mafia_not_mafia_by_abstention(watched: Watched, log: Sequence[Mapping[str, A
     return out
 
 
+def mafia_threatened_by_tally(watched: Watched, log: Sequence[Mapping[str, Any]],
+                              rng: random.Random) -> list[Trial]:
+    """Each living seat seen making no hand scan through a vote: it is the gangster's target
+    when the live tally was read while it had not scanned (the tally waited for every voter
+    but not for a threatened seat, issue 44), else not.  Run with seats that scan nothing
+    when told they cannot vote (`heed_threats`).  The blind twin says "not threatened" of
+    every such seat, not watching the tally: 1 or 0, whether that was right."""
+    jobs = _truth(log, "job")
+    told = _private_days(log, "threatened-scan")
+    out: list[Trial] = []
+    for day, start, end in _votes(watched):
+        alive = _alive(watched, len(jobs), start, "death")
+        scans = watched.hand_scans(start, end)
+        readings = [t for t, _ in _readings(watched, start, end)]
+        for seat in alive:
+            if any(s.seat == seat for s in scans):
+                continue
+            read_without = bool(readings)  # it never scanned, so any reading was read without it
+            truth = seat in told.get(day, set())
+            out.append(Trial(read_without == truth, 0.0 if truth else 1.0))
+    return out
+
+
+def heed_threats(simulation: Any) -> None:
+    """`play(..., prepare=heed_threats)`: マフィア42's ear seats scan nothing when told they
+    cannot vote, as a player may (the bots' default is to scan anyway, which hid the leak)."""
+    for seat in getattr(simulation, "bots", ()):
+        if hasattr(type(seat), "heeds_threat"):
+            seat.heeds_threat = True
+
+
 def _ballots(log: Sequence[Mapping[str, Any]]) -> dict[tuple[int, int], int]:
     """(day, voter) -> the seat of its last ballot that day (the voter's own `voted` line)."""
     day, out = 0, {}
@@ -580,6 +611,13 @@ def oni_declarer_card_by_third_token(watched: Watched, log: Sequence[Mapping[str
 def _pick_card(rng: random.Random, pool: Sequence[str]) -> str:
     return rng.choice(sorted(pool))
 
+
+#: game -> (prepare, [(adversary name, secret, function)]): adversaries run on games whose
+#: seats are changed first (human-like seats), apart from `ADVERSARIES`' games.
+HUMAN_LIKE: dict[str, tuple[Callable[[Any], None], list[tuple[str, str, Adversary]]]] = {
+    "mafia42": (heed_threats, [("threatened seat by the tally's wait", "a night target",
+                                mafia_threatened_by_tally)]),
+}
 
 #: game -> (options, [(adversary name, secret, function)]); イントリーゲ's is `TrainedGuess`.
 ADVERSARIES: dict[str, tuple[dict[str, Any], list[tuple[str, str, Adversary]]]] = {

@@ -51,9 +51,9 @@ def threatened_table(yes_from_3: bool) -> Table:
 def test_a_threatened_seat_is_told_before_the_vote_in_its_earphone_only():
     log = threatened_table(True).run()
     vote_start = said(log, "vote-start")[0]["t"]
-    told = [e for e in said(log, "threatened") if e["t"] == vote_start]
+    told = [e for e in said(log, "threatened-scan") if e["t"] == vote_start]
     assert [e["to"] for e in told] == ["seat:3"]
-    assert not of(public_view(log), "say", key="threatened")
+    assert not of(public_view(log), "say", key="threatened-scan")
 
 
 def test_a_threatened_seat_hears_it_again_in_its_hint():
