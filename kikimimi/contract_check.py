@@ -378,10 +378,24 @@ def check_console(c: Checker) -> None:
 #: The failure's part when the game cannot even be loaded: no part was checked.
 LOAD = "load"
 #: Every part, in the order `kikimimi check` runs them.
+def check_watch(c: Checker) -> None:
+    """A watcher who sees who scanned on which reader and when (never the piece) and hears the
+    speaker learns nothing of a seat's private facts: a learned guess over the motions does no
+    better than its blind twin over the public view (kikimimi.testing.motion_watch)."""
+    from kikimimi.testing.motion_watch import GAMES, watch
+
+    bot = EAR if EAR in c.decl.bots and c.decl.ear_table is not None else None
+    report = watch(c.decl.name, c.decl.default_players, bot, GAMES)
+    for score in report.leaks[:1]:
+        c.fail(f"over {GAMES} {bot or 'bot'} games a watcher guesses {score.fact} from the motions: {score.line()}",
+               "make the same motions whatever the secret: the same seats scan at the same moments "
+               "(docs/secrets.md, the generic watcher)")
+
+
 PARTS: dict[str, Check] = {
     "declaration": check_declaration, "phrases": check_phrases, "secrets": check_secrets, "replay": check_replay,
     "undo": check_undo, "resume": check_resume, "ear": check_ear, "options": check_options,
-    "diagram": check_diagram, "report": check_report, "console": check_console,
+    "diagram": check_diagram, "report": check_report, "console": check_console, "watch": check_watch,
 }
 
 

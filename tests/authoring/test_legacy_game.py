@@ -248,4 +248,4 @@ def test_an_old_style_game_passes_kikimimi_check(site):
     before the split is checked like any other, without a change."""
     run = _run(site, "-m", "kikimimi.cli", "check", "pebbles")
     assert run.returncode == 0, run.stdout + run.stderr
-    assert run.stdout.strip() == "pebbles: 11 of 11 parts kept"
+    assert run.stdout.strip() == "pebbles: 12 of 12 parts kept"
