@@ -90,6 +90,12 @@ def _bucket(n: float, edges: Sequence[float]) -> int:
     return sum(1 for e in edges if n >= e)
 
 
+def _atleast(name: str, n: float, edges: Sequence[float]) -> set[str]:
+    """A count as words "name>=edge" for each edge it reaches (and "name>=0"): a rule can say
+    "at least twice", which an exact count splits over words that each hold too few seats."""
+    return {f"{name}>={e:g}" for e in (0, *edges) if n >= e}
+
+
 def _seat_named(ev: Mapping[str, Any], seat: int) -> bool:
     for where in (ev, ev.get("params") or {}):
         if where.get("seat") == seat or where.get("target") == seat:
@@ -103,18 +109,25 @@ def _seat_named(ev: Mapping[str, Any], seat: int) -> bool:
 def public_words(watched: Watched, seat: int) -> set[str]:
     """What the public view says about the seat: its number, each kind of public event naming
     it and each said in the same answer (a penalty, then "still seat 2's turn": the penalty was
-    out of turn), with how often (the blind twin knows this much)."""
+    out of turn), whether it was named on its own turn or off it (the last public `turn`
+    event's seat), with how often (the blind twin knows this much)."""
     named: Counter[str] = Counter()
     answers: dict[Any, list[Mapping[str, Any]]] = defaultdict(list)
+    turn = None  # the seat of the last public `turn` event: named off its turn is a public fact
     for ev in watched.public:
+        if ev.get("type") == "turn" and isinstance(ev.get("seat"), int):
+            turn = ev["seat"]
         if _seat_named(ev, seat):
-            named[f"pub:{ev.get('key') or ev.get('type')}"] += 1
+            key = ev.get('key') or ev.get('type')
+            named[f"pub:{key}"] += 1
+            if turn is not None:
+                named[f"pub:{key}@{'turn' if turn == seat else 'off-turn'}"] += 1
         if ev.get("in") is not None:
             answers[ev["in"]].append(ev)
     for batch in answers.values():  # what the table said in the same answer as it named the seat
         if any(_seat_named(ev, seat) for ev in batch):
             named.update(f"with:{ev.get('key') or ev.get('type')}" for ev in batch)
-    return {f"seat={seat}"} | {f"{k}={_bucket(n, (1, 2, 4))}" for k, n in named.items()}
+    return {f"seat={seat}"}.union(*(_atleast(k, n, (1, 2, 4)) for k, n in named.items()))
 
 
 def motion_words(watched: Watched, seat: int) -> set[str]:
@@ -152,11 +165,14 @@ def motion_words(watched: Watched, seat: int) -> set[str]:
             per_line[after] += 1
             delays[after].append(scan.t - since)
     close()
-    words = {f"ph:{k}={_bucket(n, (1, 2, 3, 5, 8))}" for k, n in per_phase.items()}
-    words |= {f"ln:{k}={_bucket(n, (1, 2, 3, 5))}" for k, n in per_line.items()}
-    words |= {f"first:{k}={_bucket(n, (1, 2, 4))}" for k, n in first.items()}
-    words |= {f"last:{k}={_bucket(n, (1, 2, 4))}" for k, n in last.items()}
-    words |= {f"soon:{k}={_bucket(sorted(d)[len(d) // 2], (0.5, 1, 2, 4, 8))}" for k, d in delays.items()}
+    words: set[str] = set()
+    for prefix, counts, edges in (("ph", per_phase, (1, 2, 3, 5, 8)), ("ln", per_line, (1, 2, 3, 5)),
+                                  ("first", first, (1, 2, 4)), ("last", last, (1, 2, 4))):
+        for k, n in counts.items():
+            words |= _atleast(f"{prefix}:{k}", n, edges)
+    for k, d in delays.items():  # the median wait after the line, at least / under each edge
+        median = sorted(d)[len(d) // 2]
+        words |= {f"soon:{k}{'>=' if median >= e else '<'}{e:g}" for e in (0.5, 1, 2, 4, 8)}
     return words
 
 
@@ -166,7 +182,7 @@ def presence_words(watched: Watched, seat: int, end: float) -> set[str]:
     "a seat that stopped scanning never heard the witches' choice" would pass for a leak."""
     mine = [s.t for s in watched.scans if s.seat == seat and not s.lifted]
     span = int(10 * max(mine) / end) if mine else -1
-    return {f"span={span}", f"scans={_bucket(len(mine), (1, 2, 3, 5, 8, 13, 21, 34, 55))}"}
+    return {f"span>={n}" for n in range(-1, span + 1)} | _atleast("scans", len(mine), (1, 2, 3, 5, 8, 13, 21, 34, 55))
 
 
 @dataclass
