@@ -145,7 +145,7 @@ def test_session_lines_in_japanese_use_kanji_and_the_spoken_names(tmp_path):
     spoken = _speaker(heard)
     assert spoken[0] == "公式練習会、全5回戦のうち第1回戦です。"
     assert spoken[-2].startswith("第1回戦が終わりました。1位、") and "ann" in spoken[-2]  # the spoken name
-    assert spoken[-1] == "第2回戦に進みます。全員、手元のリーダーに合意のタグをかざしてください。"
+    assert spoken[-1] == "第2回戦に進みます。全員、手元のリーダーにアグリーの札をかざしてください。"
 
 
 @pytest.mark.parametrize("game, players, options, why", [

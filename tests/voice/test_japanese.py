@@ -54,18 +54,46 @@ def test_trident_pieces_and_titles_read_as_players_say_them(g2p):
     assert g2p(trident.names["draw-4"]) == "ドローフォー"
     assert g2p(trident.render("pending", {"total": 44})) == "ドローヨンジューヨンガマッテイマス。"
     assert g2p(trident.render("opening-draw", {"seat": 2})).startswith("ニバンノホー")
+    witch = Phrasebook("ja", ("core", "witch"))
+    assert "アドバイス、エクソサイズ、パス" in g2p(witch.render("vote-now-all", {}))
     records = Phrasebook("ja", ("records",))
     assert [g2p(records.names[f"rank:{r}"]) for r in ("apprentice", "bishop", "knight", "general")] == [
         "トテー", "ソーリョ", "キシ", "ショーグン"]
 
 
-@pytest.mark.parametrize("catalogue", ["core", "trident", "onisagashi", "records"])
+#: Every catalogue a Japanese table speaks from: the runtime's and every game's (issue 44:
+#: 闇に笑う魔女's "ADVISE、EXORCISE、PASS" and イントリーゲ's "BRIBE" were spelled letter by letter).
+CATALOGUES = ["core", "setup", "evening", "records", "trident", "onisagashi", "witch", "mafia42", "intrigue"]
+
+
+@pytest.mark.parametrize("catalogue", CATALOGUES)
 def test_no_latin_word_reaches_open_jtalk(catalogue):
     """Open JTalk spells Latin letters one by one ("Draw" -> ディーアールエーダブリュー)."""
     book = Phrasebook("ja", (catalogue,))
     readings = Readings(load_readings("ja"))
     texts = list(book.phrases.values()) + list(book.names.values())
-    assert not [t for t in texts if re.search(r"[A-Za-z]", readings(re.sub(r"\{[a-z_]+\}", "", t)))]
+    spelled = {t: m for t in texts
+               if (m := re.findall(r"[A-Za-z]+", readings(re.sub(r"\{[a-z_]+\}", "", t))))}
+    assert not spelled, f"read letter by letter by Open JTalk (give a kana reading or name): {spelled}"
+
+
+def test_every_game_catalogue_is_tried():
+    from kikimimi.registry import game_names
+
+    assert set(game_names()) - {"toy"} <= set(CATALOGUES)
+
+
+def test_each_command_tag_has_one_name_in_japanese():
+    """The setup's names of the printed tags (ADVISE -> アドバイスの札) are the ones the games
+    say: no line calls BRIBE 賄賂のタグ or AGREE 合意のタグ (issue 44)."""
+    setup = Phrasebook("ja", ("setup",)).names
+    assert {setup[f"cmd:{t}"] for t in ("agree", "bribe", "ok", "raise")} == {
+        "アグリーの札", "ブライブの札", "オーケーの札", "レイズの札"}
+    others = ("賄賂のタグ", "合意のタグ", "挙手のタグ", "OKのタグ", "オーケーのタグ", "パスのタグ", "サイレンスのタグ")
+    for catalogue in CATALOGUES:
+        book = Phrasebook("ja", (catalogue,))
+        for key, text in book.phrases.items():
+            assert not [o for o in others if o in text], (catalogue, key, text)
 
 
 def test_open_jtalk_renders_japanese_audio_of_plausible_length(tmp_path):
@@ -114,7 +142,8 @@ def test_readings_respect_numbers():
     assert Readings({"-": "マイナス"})("ハイ-フン") == "ハイ-フン"
 
 
-@pytest.mark.parametrize("game, players", [("trident", 3), ("onisagashi", 5)])
+@pytest.mark.parametrize("game, players", [("trident", 3), ("onisagashi", 5), ("witch", 8), ("mafia42", 8),
+                                           ("intrigue", 4)])
 def test_no_latin_word_in_any_text_a_japanese_table_says(game, players):
     """Every text rendered at start, parameters filled in (a reader named "hand 2" once leaked)."""
     from kikimimi.voice.domains import table_texts
