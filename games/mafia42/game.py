@@ -62,6 +62,12 @@ CLOCKS = Clocks(
 )
 
 
+def seconds_left(deadline: float, now: float) -> int:
+    """Whole seconds left, rounded up: 422.96 + 105 - 422.96 is 105.00000000000006 in floats,
+    which rounded up said "106 seconds left" for a 105-second phase (issue 44)."""
+    return max(0, math.ceil(round(deadline - now, 6)))
+
+
 class Mafia42Game(Board):
     """One play of マフィア42 on the hidden-role layer (the layer's settings first)."""
 
@@ -269,14 +275,14 @@ class Mafia42Game(Board):
         self.timed.add(seat)
         self.deadline = max(t, self.deadline + delta)
         return [say(TABLE, "extended" if delta > 0 else "shortened", seat=seat,
-                    left=int(math.ceil(self.deadline - t)))] + self._clock(t)
+                    left=seconds_left(self.deadline, t))] + self._clock(t)
 
     # -- knowledge ----------------------------------------------------------------
     def seen_more(self) -> list[Line]:
         """What the app's screen shows everyone: the time left and, while it is public, the tally."""
         out: list[Line] = []
         if self.phase not in (self.DEAL, "over"):
-            out.append(line("hint-time", left=max(0, int(math.ceil(self.deadline - self.now)))))
+            out.append(line("hint-time", left=seconds_left(self.deadline, self.now)))
         if self.phase == "vote" and not self.hushed:
             out += day.tally_lines("tally-now", self.read)  # as last read: a HINT never tells one scan
         return out

@@ -350,6 +350,8 @@ class HiddenRoleGame(Play):
             return self._scan_card(seat, card[0], card[1], t)
         if tag == "cmd:hint":
             return self.hint(seat)
+        if self.phase == self.DEAL and self.roster.role(seat):  # its card is in: the others' are not
+            return refusal(seat, "the deal is not over yet", "deal-waiting")
         if self.phase == self.DEAL:
             return refusal(seat, "scan your role card first", "scan-role-first")
         if not self.roster.is_alive(seat) and not self.dead_may_act(seat, tag):

@@ -10,7 +10,7 @@ from kikimimi.phrases import load_catalogue
 
 LAYER_PHRASES = (
     "scan-role", "your-role", "role-scanned", "partners", "dealt", "role-card-taken", "role-not-in-deck",
-    "role-already-dealt", "scan-role-first", "you-are-out", "not-now", "hint-phase", "hint-phase-only",
+    "role-already-dealt", "scan-role-first", "deal-waiting", "you-are-out", "not-now", "hint-phase", "hint-phase-only",
     "hint-alive", "hint-out", "game-over", "game-void", "game-stopped", "reveal",
 )
 
