@@ -5,7 +5,7 @@ pseudo-terminals, each emulator in its own process (three hand readers and
 the field reader), a `kikimimi serve` subprocess reading them through nfcpy,
 the Trident engine and the journal, and four audio outputs (the speaker and
 three earphones) on PulseAudio null sinks (real-time clocks, see
-kikimimi/voice/virtual.py).  The serve process writes one trace line per
+tests/support/virtual_sound.py).  The serve process writes one trace line per
 clip's first frame in its audio callback (KIKIMIMI_TRACE); the emulator
 process stamps the placement; both use CLOCK_MONOTONIC, shared by every
 process.
@@ -14,7 +14,7 @@ process.
                                          [--ndef-placements 30] [--several-trials 20]
 
 Runs the chain twice, on the real-timing PN532 emulator (a real chip's time
-per command, kikimimi/testing/chip_timing.py) and on the instant one, with
+per command, tests/support/chip_timing.py) and on the instant one, with
 every piece enrolled in the tag map (one chip command a placement), then a
 few placements of pieces read for their NDEF name.  Prints, for each, in one run: placement -> first frame (median, p95) on the hand
 readers (earphones) and the field reader (speaker), and on hand readers whose
@@ -61,9 +61,11 @@ QUIET_GAP = 4.5  # s between placements on one hand reader in the quiet phase (i
 
 def _emulator(path: str, conn, real: bool) -> None:
     """One reader, in its own process: place/remove on command, answer with the monotonic time."""
-    from kikimimi.testing.chip_timing import REAL
-    from kikimimi.testing.ntag import Ntag213
-    from kikimimi.testing.pn532_emulator import PN532Emulator
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))  # the test harness (tests/support)
+
+    from support.chip_timing import REAL
+    from support.ntag import Ntag213
+    from support.pn532_emulator import PN532Emulator
 
     emu = PN532Emulator(path, timing=REAL if real else None).start()
     conn.send("ready")
@@ -361,13 +363,13 @@ def main() -> int:
     ap.add_argument("--keep", default=None, metavar="DIR",
                     help="work in DIR (made if missing) and leave it: each chain's journal, trace and serve.err")
     a = ap.parse_args()
-    from kikimimi.voice.virtual import PulseNullSinks, missing_tools
+    from support.virtual_sound import PulseNullSinks, missing_tools
 
     gone = missing_tools("pulseaudio", "espeak-ng")
     if gone:
         sys.exit(f"needs {', '.join(gone)}: apt-get install pulseaudio espeak-ng libasound2-plugins")
     import reader_latency
-    from kikimimi.testing.chip_timing import REAL
+    from support.chip_timing import REAL
 
     load0 = f"{os.getloadavg()[0]:.1f}"
     base_env = dict(os.environ)

@@ -29,18 +29,21 @@ import tempfile
 import threading
 import time
 
+from pathlib import Path
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))  # the test harness (tests/support)
+
 import nfc.clf
 import nfc.tag
 
 from kikimimi.readers.factory import make_driver
 from kikimimi.readers.runner import ReaderInput, ReaderRunner, ReaderSettings
 from kikimimi.readers.serial_rfid import SerialRfidDriver
-from kikimimi.testing.chip_timing import ChipTiming
-from kikimimi.testing.collect import Table
-from kikimimi.testing.ntag import Ntag213
-from kikimimi.testing.pn532_emulator import PN532Emulator
-from kikimimi.testing.rdm6300_emulator import Rdm6300Emulator
-from kikimimi.testing.table_script import wait_until
+from support.chip_timing import ChipTiming
+from support.collect import Table
+from support.ntag import Ntag213
+from support.pn532_emulator import PN532Emulator
+from support.rdm6300_emulator import Rdm6300Emulator
+from kikimimi.testkit.script import wait_until
 
 
 class _CountingTable(Table):

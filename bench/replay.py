@@ -78,8 +78,8 @@ def main() -> None:
         print(json.dumps(measure(args.measure, args.public)))
         return
 
-    from kikimimi.script import dumps
-    from kikimimi.sim import play
+    from kikimimi.contract.script import dumps
+    from kikimimi.design.sim import play
 
     with tempfile.TemporaryDirectory() as tmp, Revision(args.anchor) as anchor:
         for seed in range(args.games):

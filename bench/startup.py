@@ -33,8 +33,8 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--runs", type=int, default=20)
     a = ap.parse_args()
-    from kikimimi.script import dumps
-    from kikimimi.sim import play
+    from kikimimi.contract.script import dumps
+    from kikimimi.design.sim import play
 
     with tempfile.TemporaryDirectory() as tmp:
         script = Path(tmp) / "game.jsonl"

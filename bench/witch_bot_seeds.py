@@ -18,8 +18,8 @@ import argparse
 import time
 from typing import Any
 
-from kikimimi.confidence import paired, rate
-from kikimimi.sim import play
+from kikimimi.design.confidence import paired, rate
+from kikimimi.design.sim import play
 from kikimimi_games.witch import bots, reasoning
 
 

@@ -56,11 +56,11 @@ def test_an_installed_wheel_finds_every_game(wheel, tmp_path):
                     str(wheel)], check=True, capture_output=True)
     probe = (
         "import sys; sys.path.insert(0, sys.argv[1]);"
-        "from kikimimi.registry import game_names, game_class;"
+        "from kikimimi.contract.registry import game_names, game_class;"
         "import kikimimi_games;"
         "print(kikimimi_games.__file__);"
-        "from kikimimi.phrases import Phrasebook;"
-        "from kikimimi.table_config import load_table_config;"
+        "from kikimimi.contract.phrases import Phrasebook;"
+        "from kikimimi.table.config import load_table_config;"
         "[print(n, game_class(n).__module__, len(Phrasebook('ja', (n,)).phrases),"
         " load_table_config(n).game) for n in game_names()]"
     )
@@ -82,7 +82,7 @@ def test_the_wheel_says_it_is_typed(wheel):
 #: An outside author's own code, type-checked against the installed kikimimi: the call is wrong
 #: on purpose, and mypy must say so (with kikimimi untyped, `say` would be Any and pass).
 MISTYPED = '''
-from kikimimi.protocol import say
+from kikimimi.contract.protocol import say
 
 count: int = say("table", "draw")
 '''

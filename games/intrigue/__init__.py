@@ -5,7 +5,7 @@ declared once.  One play is an `IntrigueGame`; the editions are data in
 `editions`, the pieces in `pieces`, the turn's steps in `machine`, the bots
 in `bots` and the designer's report in `tuning`.
 """
-from kikimimi.declaration import Declaration
+from kikimimi.game import Declaration
 
 from .editions import EDITIONS, OPTIONS, Edition
 from .game import COMMANDS, PLAYERS, IntrigueGame, kit, phrase_values

@@ -20,10 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from kikimimi import hints
-from kikimimi.commands import refusal
-from kikimimi.hints import Line, line
-from kikimimi.protocol import REFEREE, TABLE, Event, event, say
+from kikimimi.game import REFEREE, TABLE, event, Event, hints, line, Line, refusal, say
 from kikimimi.roles import decide as count_votes
 
 from . import night

@@ -21,10 +21,9 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from kikimimi.ear import Call, EarBot, EarTable, Heard, RefereeEar
+from kikimimi.game import Call, EarBot, EarTable, Heard, Phrasebook, RefereeEar
 from kikimimi.roles.ear import DealtCards, Reach
 from kikimimi.roles.phrases import GAME_ENDS
-from kikimimi.phrases import Phrasebook
 
 from .plain import BotSeat
 from .options import parse_options

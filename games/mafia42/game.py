@@ -22,11 +22,8 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from kikimimi.commands import Command, refusal
-from kikimimi.hints import Line, line
-from kikimimi.kit import deck_cards, own_set
-from kikimimi.phases import Phases
-from kikimimi.protocol import REFEREE, TABLE, Event, Input, cancel_timer, error, event, say, set_timer
+from kikimimi.game import (REFEREE, TABLE, cancel_timer, Command, deck_cards, error, event, Event,
+                           Input, line, Line, own_set, Phases, refusal, say, set_timer)
 from kikimimi.roles import Vote, team_event, team_say
 from kikimimi.roles.phases import Clock, Clocks, Warning
 
@@ -351,7 +348,7 @@ class Mafia42Game(Board):
 
 
 def kit(players: int, options: Mapping[str, Any]) -> tuple[list[str], list[str]]:
-    """Votes, night targets and YES/NO from each player's own look-alike set (kikimimi.kit)."""
+    """Votes, night targets and YES/NO from each player's own look-alike set (kikimimi.contract.kit)."""
     deck = parse_options(players, options)["jobs"]
     return own_set(players, ("yes", "no", "extend", "shorten", "hint", "agree")), deck_cards("mafia42", "job", deck)
 

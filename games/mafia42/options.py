@@ -12,7 +12,7 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
-from kikimimi.options import Options, anything, choice, number, seat_table
+from kikimimi.game import anything, choice, number, Options, seat_table
 
 from .jobs import Catalogue, CatalogueError, default_catalogue
 from .power import MODES, SKILLS

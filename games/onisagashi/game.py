@@ -17,12 +17,9 @@ import itertools
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from kikimimi import hints
-from kikimimi.commands import Command, dispatch, hint_command, refusal, stop_command
-from kikimimi.hints import Line, line
-from kikimimi.kit import own_set
-from kikimimi.protocol import (REFEREE, TABLE, Event, Input, Play, cancel_timer, error, event, say, seat_audience,
-                               set_timer)
+from kikimimi.game import (REFEREE, TABLE, cancel_timer, Command, dispatch, error, event, Event,
+                           hint_command, hints, Input, line, Line, own_set, Play, refusal, say,
+                           seat_audience, set_timer, stop_command)
 
 from . import machine
 from .cards import CARDS, CATEGORIES, CATEGORY_OF, card_tag, hand_counts, parse_tag, sort_cards, token_tag

@@ -4,7 +4,7 @@
 declared once.  One play is a `TridentGame`; the pieces are in `pieces`, the
 phases in `machine`, the bots in `simulation` and `search`.
 """
-from kikimimi.declaration import Declaration
+from kikimimi.game import Declaration
 
 from .game import COMMANDS, OPTIONS, PLAYERS, OptionError, TridentGame, kit, phrase_values
 from .pieces import BY_TAG, PIECES, TAGS, Kind, Piece, Suit

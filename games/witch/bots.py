@@ -30,8 +30,7 @@ from collections import deque
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from kikimimi.phrases import load_catalogue
-from kikimimi.protocol import visible_to
+from kikimimi.game import load_catalogue, visible_to
 from kikimimi.roles import assign_with_preferences, claims
 from kikimimi.roles.claims import Claim, ClaimBoard, ClaimError
 

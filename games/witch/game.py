@@ -14,10 +14,8 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from kikimimi.commands import Command, refusal
-from kikimimi.hints import Line, line
-from kikimimi.kit import deck_cards, own_set
-from kikimimi.protocol import REFEREE, TABLE, Event, Input, error, event, say, seat_audience
+from kikimimi.game import (REFEREE, TABLE, Command, deck_cards, error, event, Event, Input, line,
+                           Line, own_set, refusal, say, seat_audience)
 from kikimimi.roles import (HiddenRoleGame, Night, VirtualClock, Vote, assign_with_preferences, decide, settle,
                             team_event, team_say)
 

@@ -6,8 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from kikimimi.options import Options, anything, choice, number, seat_table, whole
-from kikimimi.phases import Phases
+from kikimimi.game import anything, choice, number, Options, Phases, seat_table, whole
 
 ROLES = ("human", "witch", "mirror", "priest", "familiar", "knight", "twin", "imp")
 TEAMS = {"human": "islanders", "witch": "witches", "mirror": "islanders", "priest": "islanders",

@@ -10,8 +10,8 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Any
 
-from kikimimi.commands import refusal
-from kikimimi.protocol import REFEREE, TABLE, Event, Input, error, event, say, seat_audience, set_timer
+from kikimimi.game import (REFEREE, TABLE, error, event, Event, Input, refusal, say, seat_audience,
+                           set_timer)
 from kikimimi.roles import Roster, VirtualClock, Vote, chars_to_minutes, team_event, team_say
 from kikimimi.roles import claims as claim_channel
 

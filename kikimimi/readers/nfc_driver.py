@@ -62,7 +62,7 @@ import nfc.clf.transport
 import nfc.tag
 
 from kikimimi.readers.base import Emit, RawEvent
-from kikimimi.tagmap import NAME as TAG_NAME  # the runtime's own rule for piece names
+from kikimimi.contract.tagmap import NAME as TAG_NAME  # the runtime's own rule for piece names
 
 log = logging.getLogger(__name__)
 

@@ -16,11 +16,11 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from kikimimi import hints
-from kikimimi.commands import Command, dispatch, refusal
-from kikimimi.hints import Line, line
-from kikimimi.phases import Phases
-from kikimimi.protocol import REFEREE, TABLE, Event, Input, Play, error, event, say, seat_audience
+from kikimimi.contract import hints
+from kikimimi.contract.commands import Command, dispatch, refusal
+from kikimimi.contract.hints import Line, line
+from kikimimi.contract.phases import Phases
+from kikimimi.contract.protocol import REFEREE, TABLE, Event, Input, Play, error, event, say, seat_audience
 
 from .clock import PhaseTimer
 from .deal import Deal, all_card_tags, check_deck, parse_card
@@ -57,7 +57,7 @@ class HiddenRoleGame(Play):
         Command("hint SEAT", "tell that seat, in its earphone, everything it may know", "console_hint"),
         Command("next", "end the current phase now", "console_next"),
         Command("stop", "stop the game (nobody wins)", "console_stop"))
-    #: The game's phases as data (kikimimi.phases); when given, every move is checked against it.
+    #: The game's phases as data (kikimimi.contract.phases); when given, every move is checked against it.
     PHASES: ClassVar[Phases | None] = None
     #: Each phase's limit (kikimimi.roles.phases), if the game times its phases: drawn beside them.
     CLOCKS: ClassVar[Clocks | None] = None
@@ -281,7 +281,7 @@ class HiddenRoleGame(Play):
         return out + self.seen_more()
 
     def sight(self, seat: int) -> list[Line]:
-        """HINT (`kikimimi.hints`): the public lines; the seat's own come from `own`."""
+        """HINT (`kikimimi.contract.hints`): the public lines; the seat's own come from `own`."""
         return self.seen()
 
     def own(self, seat: int) -> list[Line]:

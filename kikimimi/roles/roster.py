@@ -11,7 +11,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
-from kikimimi.protocol import Event, event, say, seat_audience
+from kikimimi.contract.protocol import Event, event, say, seat_audience
 
 
 @dataclass

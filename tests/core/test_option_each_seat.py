@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from games.onisagashi.options import OPTIONS as ONI
-from kikimimi.options import Options, each_seat
+from kikimimi.contract.options import Options, each_seat
 
 SCHEMA = Options(each_seat("assistant", ("off", "matrix", "full"), "full", "the assistant's mode"))
 

@@ -10,8 +10,8 @@ import pytest
 from kikimimi.api import server as api_server
 from kikimimi.api.client import ApiClient
 from kikimimi.api.server import MAX_LINE, start_api
-from kikimimi.daemon import Daemon
-from kikimimi.script import Header
+from kikimimi.table.daemon import Daemon
+from kikimimi.contract.script import Header
 
 
 @pytest.fixture

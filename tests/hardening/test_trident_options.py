@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from kikimimi.engine import run_script
-from kikimimi.script import ScriptError
-from kikimimi.table_config import ConfigError, load_table_config
+from kikimimi.table.engine import run_script
+from kikimimi.contract.script import ScriptError
+from kikimimi.table.config import ConfigError, load_table_config
 
 
 def test_an_unknown_trident_option_in_a_header_is_one_line():

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from collections import Counter
 
-from kikimimi.sim import play
-from kikimimi.testing.watcher import Watched, intrigue_bribe_trials
+from kikimimi.design.sim import play
+from support.watcher import Watched, intrigue_bribe_trials
 
 from .helpers import Script
 

@@ -9,10 +9,10 @@ import subprocess
 import sys
 from pathlib import Path
 
-from kikimimi.engine import Table
-from kikimimi.script import Header
-from kikimimi.sim_readers import table_help
-from kikimimi.testing.tables import sim_table_toml
+from kikimimi.table.engine import Table
+from kikimimi.contract.script import Header
+from kikimimi.table.sim_readers import table_help
+from kikimimi.testkit.tables import sim_table_toml
 
 
 def test_the_help_names_the_seats_of_the_game_at_the_table():

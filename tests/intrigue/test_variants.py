@@ -11,12 +11,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kikimimi.declared import diagram
-from kikimimi.engine import public_view, run_script
-from kikimimi.phrases import Phrasebook
-from kikimimi.protocol import visible_to
-from kikimimi.script import ScriptError
-from kikimimi.registry import declaration
+from kikimimi.contract.parts import diagram
+from kikimimi.table.engine import public_view, run_script
+from kikimimi.contract.phrases import Phrasebook
+from kikimimi.contract.protocol import visible_to
+from kikimimi.contract.script import ScriptError
+from kikimimi.contract.registry import declaration
 from kikimimi_games.intrigue import EDITIONS, IntrigueGame
 
 from .helpers import A, Script

@@ -5,7 +5,7 @@ import sys
 
 import pytest
 
-from kikimimi.protocol import visible_to
+from kikimimi.contract.protocol import visible_to
 from kikimimi_games.mafia42.jobs import CatalogueError, default_catalogue
 
 from .table import Table, of, over, power, said

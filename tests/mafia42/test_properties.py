@@ -9,10 +9,10 @@ import json
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kikimimi.engine import public_view, run_script
-from kikimimi.phrases import Phrasebook
+from kikimimi.table.engine import public_view, run_script
+from kikimimi.contract.phrases import Phrasebook
 from kikimimi.roles import missing_layer_phrases
-from kikimimi.sim import play
+from kikimimi.design.sim import play
 
 from .table import internal_errors, over
 
@@ -96,7 +96,7 @@ def test_catalogues_cover_every_phrase_and_name_the_game_says():
         for job in Phrasebook("en", ("mafia42",)).names:
             assert job in book.names, (lang, job)
     import tomllib
-    from kikimimi.game_files import phrases_file
+    from kikimimi.contract.game_files import phrases_file
 
     en, ja = (tomllib.loads(phrases_file("mafia42", lang).read_text(encoding="utf-8")) for lang in ("en", "ja"))
     assert set(en["phrases"]) == set(ja["phrases"]) and set(en["names"]) == set(ja["names"])

@@ -9,8 +9,8 @@ from collections import Counter
 
 import pytest
 
-from kikimimi.sim import play
-from kikimimi.testing.watcher import Score, Watched, mafia_not_mafia_by_abstention
+from kikimimi.design.sim import play
+from support.watcher import Score, Watched, mafia_not_mafia_by_abstention
 from kikimimi_games.mafia42.plain import ABSTAIN, BotSeat
 
 

@@ -3,13 +3,13 @@ from __future__ import annotations
 
 import pytest
 
-from kikimimi.declared import diagram
-from kikimimi.engine import Table as Engine
-from kikimimi.engine import public_view, run_script
-from kikimimi.protocol import Input
-from kikimimi.script import Header, ScriptError
-from kikimimi.sim import play
-from kikimimi.registry import declaration
+from kikimimi.contract.parts import diagram
+from kikimimi.table.engine import Table as Engine
+from kikimimi.table.engine import public_view, run_script
+from kikimimi.contract.protocol import Input
+from kikimimi.contract.script import Header, ScriptError
+from kikimimi.design.sim import play
+from kikimimi.contract.registry import declaration
 from kikimimi_games.mafia42 import Mafia42Game
 
 from .table import Table, of, said
@@ -173,7 +173,7 @@ def test_the_situation_on_the_speaker_holds_public_facts_only():
 
 
 def test_every_phase_change_is_one_the_diagram_draws():
-    from kikimimi.phases import PhaseError
+    from kikimimi.contract.phases import PhaseError
     from kikimimi_games.mafia42.game import PHASES
 
     edges = {(m.source, m.dest) for m in PHASES.moves}

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from kikimimi.sim import play
+from kikimimi.design.sim import play
 from kikimimi_games.mafia42.bots import STALEMATE_DAYS
 
 #: (seed, players, deck) from `kikimimi sim mafia42 --games 1000 --seed 1 --option mode=cult`.

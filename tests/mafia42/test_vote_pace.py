@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import random
 
-from kikimimi.ear import Heard
-from kikimimi.sim import play
+from kikimimi.bots.ear import Heard
+from kikimimi.design.sim import play
 from kikimimi_games.mafia42.ear import Mafia42Ear, VotePace
 
 TEAMS = {"mafia": "mafia", "police": "citizens"}

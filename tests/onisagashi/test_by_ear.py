@@ -6,9 +6,9 @@ import weakref
 
 import pytest
 
-from kikimimi.engine import Table, public_view
-from kikimimi.phrases import Phrasebook
-from kikimimi.script import Header
+from kikimimi.table.engine import Table, public_view
+from kikimimi.contract.phrases import Phrasebook
+from kikimimi.contract.script import Header
 from kikimimi_games.onisagashi import OnisagashiGame
 from kikimimi_games.onisagashi.machine import MACHINE
 

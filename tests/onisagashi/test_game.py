@@ -3,11 +3,11 @@ from __future__ import annotations
 
 import pytest
 
-from kikimimi.declared import diagram
-from kikimimi.engine import run_script
-from kikimimi.script import ScriptError
-from kikimimi.testing.table_script import Script as TableScript
-from kikimimi.registry import declaration
+from kikimimi.contract.parts import diagram
+from kikimimi.table.engine import run_script
+from kikimimi.contract.script import ScriptError
+from kikimimi.testkit.script import Script as TableScript
+from kikimimi.contract.registry import declaration
 from kikimimi_games.onisagashi import OnisagashiGame
 
 # The seed's example seen from seat 1: 魅音, 豆腐の角, 沼; answer shion, kuwa, riverbank.

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import random
 
-from kikimimi.engine import run_script
-from kikimimi.public import public_view
-from kikimimi.testing.watcher import Watched, oni_declarer_card_by_third_token
+from kikimimi.table.engine import run_script
+from kikimimi.table.public import public_view
+from support.watcher import Watched, oni_declarer_card_by_third_token
 
 from .test_game import Script, of, said
 

@@ -19,9 +19,9 @@ import pytest
 from kikimimi.readers.factory import make_driver
 from kikimimi.readers.runner import ReaderSettings
 from kikimimi.readers.serial_rfid import HOLD_CAP_S, SerialRfidDriver
-from kikimimi.testing.collect import Table
-from kikimimi.testing.rdm6300_emulator import Rdm6300Emulator
-from kikimimi.testing.table_script import wait_until
+from support.collect import Table
+from support.rdm6300_emulator import Rdm6300Emulator
+from kikimimi.testkit.script import wait_until
 
 CARD = "0a1b2c3d4e"
 DEBOUNCE_S = 0.15

@@ -18,12 +18,12 @@ from kikimimi.readers.base import RawEvent
 from kikimimi.readers.nfc_driver import NfcDriver
 from kikimimi.readers.runner import ReaderSettings
 from kikimimi.readers.usb_readers import open_usb_reader
-from kikimimi.testing.collect import Table
-from kikimimi.testing.ntag import Ntag213
-from kikimimi.testing.table_script import wait_until
-from kikimimi.testing.usb_device import UsbReaderEmulator
-from kikimimi.testing.usb_pn53x import Acr122uEmulator, Pn533Emulator, RcS330Emulator
-from kikimimi.testing.usb_rcs380 import RcS380Emulator
+from support.collect import Table
+from support.ntag import Ntag213
+from kikimimi.testkit.script import wait_until
+from support.usb_device import UsbReaderEmulator
+from support.usb_pn53x import Acr122uEmulator, Pn533Emulator, RcS330Emulator
+from support.usb_rcs380 import RcS380Emulator
 
 PN53X = {"acr122u": Acr122uEmulator, "pn533": Pn533Emulator, "rcs330": RcS330Emulator}
 # The last uid byte decides the anticollision (first bit sent, the least significant, first;

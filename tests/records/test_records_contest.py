@@ -171,7 +171,7 @@ def test_standings_are_spoken_on_the_sound_device(tmp_path):
 
     import numpy as np
 
-    from kikimimi.voice.virtual import AlsaFileDevices, missing_tools
+    from support.virtual_sound import AlsaFileDevices, missing_tools
 
     missing = missing_tools("espeak-ng")
     if missing:

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from kikimimi.kit import kit_for
-from kikimimi.protocol import COMMAND_TAGS
-from kikimimi.registry import declaration, game_names
+from kikimimi.contract.kit import kit_for
+from kikimimi.contract.protocol import COMMAND_TAGS
+from kikimimi.contract.registry import declaration, game_names
 
 ROOT = Path(__file__).resolve().parents[2]
 GAMES = [name for name in game_names() if name != "toy"]

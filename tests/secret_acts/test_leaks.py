@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from kikimimi.engine import public_view, run_script
-from kikimimi.protocol import visible_to
-from kikimimi.registry import declaration, game_names
-from kikimimi.script import dumps
-from kikimimi.sim import play
+from kikimimi.table.engine import public_view, run_script
+from kikimimi.contract.protocol import visible_to
+from kikimimi.contract.registry import declaration, game_names
+from kikimimi.contract.script import dumps
+from kikimimi.design.sim import play
 
 GAMES = [name for name in game_names() if name != "toy"]
 ONI_HANDS = {1: ["mion", "tofu", "swamp"], 2: ["rena", "nata", "dam"], 3: ["keiichi", "kugi", "phonebox"],

@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 
-from kikimimi.engine import public_view, run_script
-from kikimimi.protocol import visible_to
-from kikimimi.sim import play
+from kikimimi.table.engine import public_view, run_script
+from kikimimi.contract.protocol import visible_to
+from kikimimi.design.sim import play
 
 from .kit_table import KitTable
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import random
 
-from kikimimi.sim import play
-from kikimimi.testing.watcher import (ADVERSARIES, Score, TrainedGuess, Watched, intrigue_bribe_trials,
+from kikimimi.design.sim import play
+from support.watcher import (ADVERSARIES, Score, TrainedGuess, Watched, intrigue_bribe_trials,
                                       witch_priest_by_day_scans)
 
 GAMES = 15
@@ -57,8 +57,8 @@ def test_every_adversary_runs_on_a_few_games():
 def test_the_declarers_card_adversary_reads_a_lifted_own_token():
     """The leaky motion left by the ruling: a declarer that puts its own card down and takes
     it back shows it.  (Ear bots never do: they ask their assistant first.)"""
-    from kikimimi.engine import run_script
-    from kikimimi.testing.watcher import oni_declarer_card
+    from kikimimi.table.engine import run_script
+    from support.watcher import oni_declarer_card
 
     from .test_leaks import oni_dealt
 
@@ -74,7 +74,7 @@ def test_the_declarers_card_adversary_reads_a_lifted_own_token():
 
 
 def test_only_an_interval_above_the_base_rate_is_a_leak():
-    from kikimimi.testing.watcher import Trial
+    from support.watcher import Trial
 
     def score(hits: int, of: int, base: float) -> Score:
         s = Score("a", "a secret")

@@ -11,11 +11,11 @@ from typing import Any
 
 import pytest
 
-from kikimimi import declared
-from kikimimi.engine import run_script
-from kikimimi.protocol import visible_to
-from kikimimi.script import dumps
-from kikimimi.sim import play
+from kikimimi.contract import parts as declared
+from kikimimi.table.engine import run_script
+from kikimimi.contract.protocol import visible_to
+from kikimimi.contract.script import dumps
+from kikimimi.design.sim import play
 from kikimimi_games.trident.pieces import TAGS
 from kikimimi_games.trident.simulation import Bot, TridentSimulation, shuffled
 

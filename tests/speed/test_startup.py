@@ -15,7 +15,7 @@ except SystemExit:
     pass
 heavy = sorted(m for m in sys.modules
                if m == "numpy" or m.startswith("kikimimi_games") or m.startswith("kikimimi.records")
-               or m == "kikimimi.engine" or m == "transitions")
+               or m == "kikimimi.table.engine" or m == "transitions")
 print("HEAVY", " ".join(heavy))
 """
 

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
-from kikimimi.testing.ntag import Ntag213
+from support.ntag import Ntag213
 
 SILENCE = 1e-4
 LEAD = 4800  # samples of silence put back before a sound (0.1 s at 48 kHz)
@@ -23,7 +23,7 @@ THRESHOLD = 0.45  # a sound correlating less with every phrase is no phrase
 CLOSE = 0.15  # phrases scoring this near the best are told apart word by word (`piecewise`)
 WINDOW = 7200  # samples a part (0.15 s at 48 kHz: shorter than a word)
 #: A quiet this long in a recording ends a phrase: the set-up leaves 0.6 s between its
-#: phrases (kikimimi/tablesetup/live.py GAP_S), a phrase's own pauses are shorter.
+#: phrases (kikimimi/box/setup/live.py GAP_S), a phrase's own pauses are shorter.
 PAUSE_S = 0.35
 
 

@@ -80,7 +80,7 @@ def test_a_piece_stays_on_the_reader_until_the_table_answers(tmp_path):
 def test_phrases_that_differ_in_one_word_are_told_apart_across_a_dropout(tmp_path):
     # under load the recording has dropouts (the sink played silence while the player was starved);
     # one alignment for the whole sound then heard "You are seat 1." as seat 2 (issue 32)
-    from kikimimi.phrases import Phrasebook
+    from kikimimi.contract.phrases import Phrasebook
     from voice_needs import need
     from voice_play import expected_clip
 

@@ -7,10 +7,10 @@ import os
 import tomllib
 
 from kikimimi.readers.factory import make_driver
-from kikimimi.tablesetup.dialogue import Binding
-from kikimimi.tablesetup.found import find_readers
-from kikimimi.tablesetup.tablefile import table_toml, udev_rules
-from kikimimi.testing.usb_rcs380 import RcS380Emulator
+from kikimimi.box.setup.dialogue import Binding
+from kikimimi.box.setup.found import find_readers
+from kikimimi.box.setup.tablefile import table_toml, udev_rules
+from support.usb_rcs380 import RcS380Emulator
 from kikimimi.voice.devices import Device
 from kikimimi.voice.identity import SoundCard
 
@@ -63,7 +63,7 @@ def test_the_table_file_names_each_readers_own_driver_and_serve_opens_it_so(tmp_
 
 
 def FoundCard(k: int):
-    from kikimimi.tablesetup.found import FoundCard as Found
+    from kikimimi.box.setup.found import FoundCard as Found
 
     return Found(f"c{k}", SoundCard(k, f"D{k}", f"1-2.{k}", None), Device(k, f"D{k}", 2, 48000))
 

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from kikimimi.kit import kit_for, missing_copies
-from kikimimi.table_config import load_table_config
-from kikimimi.tagmap import load_tagmap
+from kikimimi.contract.kit import kit_for, missing_copies
+from kikimimi.table.config import load_table_config
+from kikimimi.contract.tagmap import load_tagmap
 
 HARDWARE = Path(__file__).resolve().parents[2] / "hardware"
 SHIPPED = sorted(HARDWARE.glob("*.toml"))

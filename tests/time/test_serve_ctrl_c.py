@@ -13,9 +13,9 @@ import sys
 from pathlib import Path
 
 from kikimimi.api import paths
-from kikimimi.script import ScriptError, read_script
-from kikimimi.testing.table_script import wait_until
-from kikimimi.testing.tables import sim_table_toml
+from kikimimi.contract.script import ScriptError, read_script
+from kikimimi.testkit.script import wait_until
+from kikimimi.testkit.tables import sim_table_toml
 
 
 HANG_GUARD_S = 240  # under pytest's own 300 s: only a hung serve reaches it

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import pytest
 
-from kikimimi.engine import public_view
-from kikimimi.script import ScriptError
+from kikimimi.table.engine import public_view
+from kikimimi.contract.script import ScriptError
 from kikimimi_games.trident import PIECES
 from kikimimi_games.trident.pieces import BY_TAG, Kind
 

@@ -1,6 +1,6 @@
 """Every 闇に笑う魔女 bot holds only its seat's view: walked, nothing in reach is the table,
 another seat's card or private line, or the seed that deals the roles
-(`kikimimi/testing/capability.py`).  Before this, every `BotSeat` held that seed
+(`kikimimi/testkit/capability.py`).  Before this, every `BotSeat` held that seed
 (the whole deal rebuilt from it); a bot seated the old way is caught here."""
 from __future__ import annotations
 
@@ -9,11 +9,11 @@ from typing import Any
 
 import pytest
 
-from kikimimi.ear import EarTable
-from kikimimi.engine import Table
-from kikimimi.protocol import Play
+from kikimimi.bots.ear import EarTable
+from kikimimi.table.engine import Table
+from kikimimi.contract.protocol import Play
 from kikimimi.roles.ear import DealtCards
-from kikimimi.testing.capability import (
+from kikimimi.testkit.capability import (
     Forbidden, audit, cards_of_others, deal_seed, instances, same_objects, secret_events)
 from kikimimi_games.witch import bots
 from kikimimi_games.witch.bots import WitchSimulation

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from collections import Counter
 
-from kikimimi.roles.testing import of, said
-from kikimimi.sim import play
+from kikimimi.testkit.roles_script import of, said
+from kikimimi.design.sim import play
 
 from .table import table
 

@@ -8,10 +8,10 @@ import string
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from kikimimi.protocol import visible_to
-from kikimimi.roles.testing import Script, internal_errors, of, public_view, said, secrets_in_public
-from kikimimi.sim import play
-from kikimimi.engine import run_script
+from kikimimi.contract.protocol import visible_to
+from kikimimi.testkit.roles_script import Script, internal_errors, of, public_view, said, secrets_in_public
+from kikimimi.design.sim import play
+from kikimimi.table.engine import run_script
 from kikimimi_games.witch import bots as witch_bots
 from kikimimi_games.witch.rules import ROLES
 

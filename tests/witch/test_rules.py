@@ -3,10 +3,10 @@ from __future__ import annotations
 
 import pytest
 
-from kikimimi.protocol import visible_to
-from kikimimi.roles.testing import Script, of, public_view, said, secrets_in_public
-from kikimimi.script import ScriptError
-from kikimimi.registry import declaration
+from kikimimi.contract.protocol import visible_to
+from kikimimi.testkit.roles_script import Script, of, public_view, said, secrets_in_public
+from kikimimi.contract.script import ScriptError
+from kikimimi.contract.registry import declaration
 from kikimimi_games.witch.rules import default_deck
 
 from .table import DECK8, DECK10, WITCH_SECRETS, day1, everyone_votes, night, table, vote
@@ -514,8 +514,8 @@ def test_a_token_left_on_the_field_when_the_day_ends_costs_nothing_and_blocks_no
 
 
 def test_the_situation_is_public_facts_only_and_odd_digits_are_not_seats():
-    from kikimimi.engine import Table
-    from kikimimi.script import Header
+    from kikimimi.table.engine import Table
+    from kikimimi.contract.script import Header
 
     s = everyone_votes(day1(), ALL8, 7, 8)
     table = Table(Header("witch", 8, {"roles": DECK8, "day_acts": "free"}))

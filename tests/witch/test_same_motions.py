@@ -7,10 +7,10 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-from kikimimi.public import public_view
-from kikimimi.roles.testing import of, said
-from kikimimi.sim import play
-from kikimimi.testing.watcher import Score, Watched, witch_silencer_by_scans
+from kikimimi.table.public import public_view
+from kikimimi.testkit.roles_script import of, said
+from kikimimi.design.sim import play
+from support.watcher import Score, Watched, witch_silencer_by_scans
 
 from .table import table
 
