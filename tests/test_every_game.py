@@ -2,7 +2,7 @@
 
 The contract itself lives in the package (`kikimimi.design.contract_check`, `kikimimi check GAME`), so
 an author outside this repository holds a new game to exactly this test; here it runs for every
-registered game, one test per game and part.  The command line's own promises (CONTRACT.md:
+registered game, one test per game and part.  The command line's own promises (docs/contract.md:
 `sim --record` then `replay` prints the identical log, `replay --public`, `sim --options`) are
 checked through the real CLI.  A new game is added by registering it."""
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""イントリーゲ as the controller enforces it (shared/rules/intrigue.md).
+"""イントリーゲ as the controller enforces it (docs/rules/intrigue.md).
 
 A turn of seat S, clockwise from seat 1:
 

@@ -1,4 +1,4 @@
-"""マフィア42 at the table (shared/rules/mafia42.md), on the hidden-role layer.
+"""マフィア42 at the table (docs/rules/mafia42.md), on the hidden-role layer.
 
 The layer (`kikimimi.roles`) deals the job cards by scanning, tells each
 seat its job and the partners the rules give it, routes seat tokens, command

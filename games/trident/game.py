@@ -1,4 +1,4 @@
-"""The Trident as the controller enforces it (shared/rules/trident.md).
+"""The Trident as the controller enforces it (docs/rules/trident.md).
 
 The controller never sees a hand: it learns each piece when it is scanned and
 attributes every scan from where that piece is (in a hand, on the field, in

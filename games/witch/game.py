@@ -1,4 +1,4 @@
-"""闇に笑う魔女 (Witch laughing in the dark), as `shared/rules/witch.md` rules it.
+"""闇に笑う魔女 (Witch laughing in the dark), as `docs/rules/witch.md` rules it.
 
 The controller is the game master of the seed's chat game: roles dealt by
 scanning, the day before, days whose talk costs virtual time, votes with one

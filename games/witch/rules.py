@@ -1,6 +1,6 @@
 """闇に笑う魔女's roles, teams, the default deck per player count, and its options.
 
-Everything here is a line of `shared/rules/witch.md` turned into data.
+Everything here is a line of `docs/rules/witch.md` turned into data.
 """
 from __future__ import annotations
 
@@ -60,7 +60,7 @@ OPTIONS = Options(
     whole("night_minutes", 360, "virtual minutes in a night", low=1),
     number("token_chars_per_second", 8, "characters a second of the seat token on the microphone costs", low=1),
     number("night_seconds", 120, "seconds a night waits for every night action", low=1),
-    # beyond CONTRACT.md (table settings the rules file names)
+    # beyond docs/contract.md (table settings the rules file names)
     whole("overrun", 10, "minutes a last speech may exceed an allowance", low=0),
     whole("island_bonus", 30, "minutes of allowance added per player below 7", low=0),
     whole("advisory_min", 5, "the shortest speech-restraint advisory, in minutes", low=0),

@@ -1,4 +1,4 @@
-"""`kikimimi`: the one command line for tables, tools and tests (CONTRACT.md).
+"""`kikimimi`: the one command line for tables, tools and tests (docs/contract.md).
 
 Each subcommand lives in its own module with an `add_parser(subparsers)`;
 games add theirs through the `kikimimi.contract.commands` entry-point group.  Every

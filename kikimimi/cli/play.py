@@ -24,7 +24,7 @@ if TYPE_CHECKING:  # the sound devices load only when audio is asked for
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("replay", help="run a table script, print its event log")
-    p.add_argument("script", help="table script (JSON lines, CONTRACT.md)")
+    p.add_argument("script", help="table script (JSON lines, docs/contract.md)")
     p.add_argument("--public", action="store_true", help="only what a spectator may see")
     p.add_argument("--tagmap", help="tag map TOML for uid lines (default: the header's or the game's)")
     p.set_defaults(func=cmd_replay)

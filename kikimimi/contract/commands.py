@@ -41,7 +41,7 @@ def _hint(game: Any, t: float, seat: int) -> list[Event]:
     return hint(game, seat)
 
 
-#: The two commands CONTRACT.md gives every game; a game names its own `stop` method.
+#: The two commands docs/contract.md gives every game; a game names its own `stop` method.
 def hint_command() -> Command:
     return Command("hint SEAT", "tell that seat, in its earphone, what it may know", _hint)
 

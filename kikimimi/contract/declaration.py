@@ -175,7 +175,7 @@ class Declaration:
         """The referee's console commands: (syntax, one-line help).
 
         The console lists exactly these, so a referee is never offered a command the
-        table would refuse: the game's table, else what CONTRACT.md gives every game."""
+        table would refuse: the game's table, else what docs/contract.md gives every game."""
         if self.commands:
             return [(c.syntax, c.help) for c in self.commands]
         return list(CONTRACT_COMMANDS)

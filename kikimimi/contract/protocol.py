@@ -31,7 +31,7 @@ REFEREE = "referee"
 #: One phrase heard in several seats' earphones (`reveal`).
 REVEAL = "reveal"
 
-#: Command tags every game may use (CONTRACT.md).
+#: Command tags every game may use (docs/contract.md).
 COMMAND_TAGS = frozenset(
     f"cmd:{name}"
     for name in (
@@ -40,7 +40,7 @@ COMMAND_TAGS = frozenset(
 )
 
 
-#: What CONTRACT.md gives every game's referee when a game lists no commands of its own.
+#: What docs/contract.md gives every game's referee when a game lists no commands of its own.
 CONTRACT_COMMANDS = (("hint SEAT", "tell that seat, in its earphone, what it may know"),
                      ("stop", "end the game now (it counts as stopped)"))
 
@@ -125,7 +125,7 @@ def reader_input(t: float, line: int | None, reader: str, seat: int | None, tag:
 class Event:
     """Something the game decided or said.
 
-    `fields` are the event's own keys of CONTRACT.md (for a `say`: `to`,
+    `fields` are the event's own keys of docs/contract.md (for a `say`: `to`,
     `key` and the phrase parameters under `params`).  The runtime adds
     `seq`, `t`, `in` and, for a `say`, the spoken `text`.
     """
@@ -182,7 +182,7 @@ def log_shaped(type_: str, fields: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def in_log_order(ev: Mapping[str, Any]) -> Mapping[str, Any]:
-    """A log entry with its keys in CONTRACT.md's order (seq, t, type, in, then
+    """A log entry with its keys in docs/contract.md's order (seq, t, type, in, then
     the event's fields; a say's to, key, text, params): itself when it is (an
     `Event`'s entry, the table's own), else a copy (a log-shaped event, stamped
     after its fields).  What a log line is written from, so every line written,
@@ -224,7 +224,7 @@ def say(to: str, key: str, **params: Any) -> Event:
 def reveal(seats: Iterable[int], key: str, /, **params: Any) -> Event:
     """One phrase for several seats' earphones (partners shown to each other, a card shown
     to two players): one `reveal` event, `private` to those seats as any group secret
-    (CONTRACT.md), with the phrase's `key`, `params` and (logged) `text`.  Each listed
+    (docs/contract.md), with the phrase's `key`, `params` and (logged) `text`.  Each listed
     seat hears it in its own earphone; the speaker and the public view never do.  To one
     seat it is that seat's plain `say`."""
     to = [seat_audience(s) for s in sorted(set(seats))]
@@ -251,7 +251,7 @@ def say_params(to: str, key: str, params: dict[str, Any]) -> Event:
 
 
 def event(type_: str, **fields: Any) -> Event:
-    """Any other event of CONTRACT.md, e.g. `event("play", seat=2, tag=...)`."""
+    """Any other event of docs/contract.md, e.g. `event("play", seat=2, tag=...)`."""
     return new_event(type_, fields)
 
 
@@ -412,7 +412,7 @@ class Simulation(Protocol):
     """The physical table of one bot game: the basket, the hands, the bots.
 
     The sim driver alternates: `next_input()` gives the next script line that
-    a bot or the table produces (a dict in CONTRACT.md form, without `t`; an
+    a bot or the table produces (a dict in docs/contract.md form, without `t`; an
     optional `"dt"` says how many seconds after the previous line it happens),
     the runtime applies it, and `observe()` receives every resulting event as
     a log dict.  Bots must act only on what their seat may know

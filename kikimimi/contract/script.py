@@ -1,4 +1,4 @@
-"""Reading table scripts (CONTRACT.md): a header line, then one input per line.
+"""Reading table scripts (docs/contract.md): a header line, then one input per line.
 
 A script is what the readers and the console saw, so it must survive what
 real tables do to files: a crash mid-write leaves a truncated last line

@@ -18,7 +18,7 @@ KEY=V1,V2`: rule variants; every combination is an "arm").  Each arm plays the
 report's own trials for its bot and options, so the same seeds; its own text
 is printed, then each `measures` figure of every arm with its 95 % interval
 and its difference from the first arm, paired by seed (`kikimimi/design/versus.py`).
-By default `measures` reads the game-over ranking (CONTRACT.md): a seat's win,
+By default `measures` reads the game-over ranking (docs/contract.md): a seat's win,
 or a team's in a hidden-role game, or, in a duel (a trial labelled with the
 bot it plays, `kikimimi/design/duel.py`), the dueller's win and place; and the game's
 length in table minutes (`kikimimi/design/report/minutes.py`: its timers, its talk and
@@ -104,7 +104,7 @@ def each_kind(ask: Ask, kinds: Sequence[str | None], counts: Sequence[int] | Non
 
 
 def outcome_measures(trial: Trial, script: Script, log: Log) -> dict[str, float]:
-    """The comparison's default numbers, read from the game-over ranking (CONTRACT.md)."""
+    """The comparison's default numbers, read from the game-over ranking (docs/contract.md)."""
     over = next((e for e in reversed(log) if e.get("type") == "game-over"), None)
     out: dict[str, float] = {}
     ranking = over.get("ranking", []) if over else []

@@ -242,7 +242,7 @@ class HiddenRoleGame(Play):
         return {}
 
     def finish(self, winner: str, reason: str) -> list[Event]:
-        """The end: ranking by team (CONTRACT.md), every role told on the speaker."""
+        """The end: ranking by team (docs/contract.md), every role told on the speaker."""
         self.finished, self.winner = True, winner
         self.phase = self._moved("over")
         out = self.phase_timer.stop()

@@ -97,7 +97,7 @@ def team_event(type_: str, members: Iterable[int], **fields: Any) -> Event:
 
 
 def ranking(roster: Roster, winners: Iterable[str]) -> list[dict[str, Any]]:
-    """Hidden-role ranking (CONTRACT.md): the winning team's seats share place 1, dead or alive."""
+    """Hidden-role ranking (docs/contract.md): the winning team's seats share place 1, dead or alive."""
     won = set(winners)
     rows = []
     for s, p in roster.seats.items():

@@ -37,7 +37,7 @@ Played = tuple[Sequence[Mapping[str, Any]], Sequence[Mapping[str, Any]]]
 #: announced: a seat, or None (the table, or nobody the line names).
 Owner = Callable[[Mapping[str, Any], Sequence[Mapping[str, Any]], int | None], int | None]
 
-#: Console commands whose first argument is the acting seat (CONTRACT.md).
+#: Console commands whose first argument is the acting seat (docs/contract.md).
 SEAT_COMMANDS = frozenset({"act", "yes", "no", "ok", "hint", "scan"})
 #: Event fields that count every event or input, the secret ones too.
 COUNTERS = ("seq", "in")

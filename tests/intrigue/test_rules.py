@@ -1,4 +1,4 @@
-"""Every rule and ruling of shared/rules/intrigue.md, through table scripts.
+"""Every rule and ruling of docs/rules/intrigue.md, through table scripts.
 
 Cash figures are worked out by hand in the comments beside each assertion
 (classic edition: sections pay 10,000 / 20,000 / 30,000 / 50,000 / 100,000,

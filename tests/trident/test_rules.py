@@ -1,4 +1,4 @@
-"""One test per rule and ruling of shared/rules/trident.md, driven by table scripts through the engine."""
+"""One test per rule and ruling of docs/rules/trident.md, driven by table scripts through the engine."""
 from __future__ import annotations
 
 import pytest

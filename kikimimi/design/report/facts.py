@@ -1,7 +1,7 @@
 """One bot game's facts, read from its script and event log, for every game alike.
 
 What the designer's report counts comes from the contract's events
-(CONTRACT.md), not from a game's insides, so a new game is reported on the day
+(docs/contract.md), not from a game's insides, so a new game is reported on the day
 it plays: the game-over ranking (a seat's win, a team's, a role's or job's win
 and survival), every event type and every rule a game names as fired, the
 score margin and the lot.  The facts are plain JSON-able values: worker
