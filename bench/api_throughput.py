@@ -1,4 +1,4 @@
-"""Inputs per second through a live table, with and without consoles watching (issue 11, finding 11).
+"""Inputs per second through a live table, with and without consoles watching.
 
 A real Daemon (Trident, three seats) resumed from a long journal (`--preload`
 inputs: a bot game stopped before its end, then a seat scanning its hand over

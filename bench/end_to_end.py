@@ -29,8 +29,8 @@ several pieces on one reader (bench/reader_latency.py's `several_pieces`,
 real-timing): two put down together both heard?  a piece put beside a
 resting one: phantom lifts of the resting one, and its real lift heard;
 beside nfcpy alone polling two resting pieces.
-Targets (issue 23): p95 <= 35 ms on the real-timing emulator, idle CPU <= 5 %
-of a core.  Issue 32: a piece not in the tag map read in <= 8 chip commands,
+Targets: p95 <= 35 ms on the real-timing emulator, idle CPU <= 5 %
+of a core; a piece not in the tag map read in <= 8 chip commands,
 p95 <= 50 ms on the real-timing emulator; two pieces together both heard,
 0 phantom lifts.
 """
@@ -49,6 +49,8 @@ import tempfile
 import time
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))  # the test harness (tests/support)
+
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 SEATS = 3
@@ -61,8 +63,6 @@ QUIET_GAP = 4.5  # s between placements on one hand reader in the quiet phase (i
 
 def _emulator(path: str, conn, real: bool) -> None:
     """One reader, in its own process: place/remove on command, answer with the monotonic time."""
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))  # the test harness (tests/support)
-
     from support.chip_timing import REAL
     from support.ntag import Ntag213
     from support.pn532_emulator import PN532Emulator
@@ -173,7 +173,7 @@ class Lifts:
     A piece is put back on a reader only once its lift was heard: on a host starved by
     load a reader can be blind for a moment, and a piece lifted and put back within it
     is, rightly, a piece that never moved; the next placement would then never be heard
-    and the bench would report a stall that is its own (issue 32, docs/readers.md)."""
+    and the bench would report a stall that is its own (docs/readers.md)."""
 
     def __init__(self, path: Path) -> None:
         self.path, self.pos, self.count = path, 0, {}

@@ -37,7 +37,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))  # the te
 
 from support.virtual_sound import AlsaFileDevices  # noqa: E402
 
-#: main just before issue 24's first-start work: today's way.
+#: main just before the first-start work of docs/speed.md: today's way.
 ANCHOR = "ac07dd1"
 SPEAKER = "kkfsspk"
 

@@ -1,4 +1,4 @@
-"""Kill-after-timer at scale (issue 28): a real `kikimimi serve` SIGKILLed right
+"""Kill-after-timer at scale: a real `kikimimi serve` SIGKILLed right
 after each timer in the real-time games, restarted, and held to "nothing
 announced is taken back" (support.killtimer: every event told before
 any kill is the event of that `seq` after the last resume).

@@ -1,4 +1,4 @@
-"""Plumbing lines per game (issue 26): the code a game writes for hooks, loops and parsing,
+"""Plumbing lines per game: the code a game writes for hooks, loops and parsing,
 now beside a revision from before the plugin boundary (the anchor, read from git in the same run).
 
 Counted, per game package, with `ast` (whole definitions, decorators included):
@@ -15,7 +15,7 @@ Counted, per game package, with `ast` (whole definitions, decorators included):
   `diagram`, `commands`, `options`, `option_names`: the lines they span, each line once) and
   the commands table a game keeps beside it (`COMMANDS`).
 
-Interaction (issue 33) counts what a game wrote for the runtime's own tags: its HINT answer
+Interaction counts what a game wrote for the runtime's own tags: its HINT answer
 (`_hint` methods, and each `if` branch whose test names "cmd:hint" or "hint", test and body), which the
 runtime now answers itself (`Declaration.hint`, `kikimimi.contract.choices`).
 
@@ -33,7 +33,7 @@ import subprocess
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
-#: main when issue 26's boundary work began.
+#: main when the boundary work of docs/authoring.md began.
 BEFORE = "4232005"
 GAMES = ("trident", "onisagashi", "witch", "mafia42", "intrigue")
 FUNCTIONS = {"simulation", "tune", "diagram", "referee_commands", "check_options", "_console", "on_console",

@@ -16,7 +16,7 @@ With `--lifts N` (default 5; 0 skips it) it also prints how soon an RDM6300's
 lift is heard (its last repeat to the removal reaching the table, repeats
 300-500 ms apart), beside the rule's own figure in the same run (the learnt
 hold plus the debounce: within a second); tests/readers/test_rdm6300_repeats.py
-checks the rule itself without wall time (issue 32).
+checks the rule itself without wall time.
 """
 from __future__ import annotations
 

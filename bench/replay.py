@@ -8,7 +8,7 @@ once with this tree's bots; every side replays the same files.
 
 The anchor ("today's" figure) is the same measuring code run under another
 revision's code, default `anchor_revision.BEFORE` (main before the engine
-work of issue 18), unpacked by `anchor_revision.Revision`: the sides
+work of docs/speed.md), unpacked by `anchor_revision.Revision`: the sides
 alternate in fresh subprocesses `--rounds` times, each round timing
 `PASSES` passes.  The figure is each side's fastest pass (on a shared,
 loaded machine the noise only ever adds time), with the median of the

@@ -4,7 +4,7 @@
 
 Each figure is the median (and p95) wall time of fresh processes; the anchor
 `python -c pass` is measured interleaved with them, so a busy machine moves
-both.  Target (issue 18): `kikimimi --help` <= 100 ms.
+both.  Target: `kikimimi --help` <= 100 ms.
 """
 from __future__ import annotations
 

@@ -11,7 +11,7 @@ Bots are not timed in the first three: their scripts are recorded once (with
 this tree's code) and every side replays the same scripts.
 
 The anchor is the same measuring code run under another revision's code
-(default `anchor_revision.BEFORE`: main before the engine work of issue 18),
+(default `anchor_revision.BEFORE`: main before the engine work of docs/speed.md),
 unpacked by `anchor_revision.Revision`; the sides alternate in fresh subprocesses, `--rounds` times, each round keeping the best of
 `PASSES` passes; a figure is each side's best round (on a shared, loaded
 machine the noise only ever adds time), with the median of the rounds beside it.

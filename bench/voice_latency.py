@@ -27,6 +27,8 @@ import tempfile
 import time
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))  # the test harness (tests/support)
+
 def phases(lang: str) -> dict[str, list[tuple[str, str]]]:
     """(phrase key, text) to play, per kind of phrase."""
     from kikimimi.contract.phrases import Phrasebook
@@ -88,8 +90,6 @@ def main() -> None:
     if args.child:
         child(args)
         return
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))  # the test harness (tests/support)
-
     from support.virtual_sound import PulseNullSinks, missing_tools
 
     gone = missing_tools("pulseaudio", "espeak-ng")

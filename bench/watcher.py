@@ -1,4 +1,4 @@
-"""The watcher's bench (issue 34): what a watching table learns from the motions.
+"""The watcher's bench: what a watching table learns from the motions.
 
 Plays `--games` ear-bot games per game (闇に笑う魔女, マフィア42, イントリーゲ with hidden
 bribes, 鬼探し), each at the official count and, like a served table, with a random
@@ -77,7 +77,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=1, help="the first game's seed")
     ap.add_argument("--game", choices=GAMES, action="append", help="only these games (repeatable)")
     ap.add_argument("--witch-day-acts", choices=("together", "acts", "free"),
-                    help="闇に笑う魔女's day_acts (default: the game's; acts or free: the rules before issue 34)")
+                    help="闇に笑う魔女's day_acts (default: the game's; acts or free: the older rules, docs/witch.md)")
     args = ap.parse_args(argv)
     held, leaked = True, False
     for game in args.game or GAMES:

@@ -187,3 +187,18 @@ def test_the_check_sees_a_layer_broken() -> None:
 
 def test_examples_are_covered() -> None:
     assert "kikimimi_highcard" in modules() and "kikimimi_highcard.ear" in modules()
+
+
+def test_the_built_in_games_have_one_name() -> None:
+    """games/ installs as `kikimimi_games`; importing it as `games` too would load each file a
+    second time, with classes distinct from the installed ones (an isinstance that fails)."""
+    found = []
+    for top in ("kikimimi", "games", "examples", "tests", "bench"):
+        for path in sorted((ROOT / top).rglob("*.py")):
+            if "build" in path.parts or ".venv" in path.parts:
+                continue
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                names = ([a.name for a in node.names] if isinstance(node, ast.Import)
+                         else [node.module or ""] if isinstance(node, ast.ImportFrom) and not node.level else [])
+                found += [f"{path.relative_to(ROOT)}:{node.lineno}: {n}" for n in names if n.split(".")[0] == "games"]
+    assert found == [], "\n".join(found)

@@ -1,4 +1,4 @@
-"""イントリーゲ (Intrige, issue 14): bribes, conflicts and private cash, played by ear.
+"""イントリーゲ (Intrige): bribes, conflicts and private cash, played by ear.
 
 `GAME` is the entry point of the `kikimimi.games` group: what the game is,
 declared once.  One play is an `IntrigueGame`; the editions are data in

@@ -113,7 +113,7 @@ class Mafia42Simulation:
     def _drop_votes(self) -> None:
         """A seat told it is threatened still scans the ballot it was about to (refused in its
         own earphone): left unscanned, it showed the gangster's target to anyone watching
-        who scanned (issue 34: the same motions whatever the role or a night act's result)."""
+        who scanned (the same motions whatever the role or a night act's result)."""
         for bot in self.bots.values():
             bot.silenced = False
 

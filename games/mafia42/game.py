@@ -92,7 +92,7 @@ class Mafia42Game(Board):
 
     def situation_at(self, t: float) -> list[Event]:
         """The situation with the time left counted from now: after an undo the last
-        input the game saw may be long past (issue 34: "8 seconds left" with 0.75 s)."""
+        input the game saw may be long past ("8 seconds left" with 0.75 s)."""
         self.now = max(self.now, t)
         return self.situation()
 
@@ -329,7 +329,7 @@ class Mafia42Game(Board):
     def finish(self, winner: str, reason: str) -> list[Event]:
         readings = [cancel_timer(day.READING)] if self.phase == "vote" else []  # `stop` in the vote
         # Mafia alive yet the citizens win: their votes are 0 under the gangster's threat.
-        # Said, or the table hears a win it cannot explain (issue 34).
+        # Said, or the table hears a win it cannot explain.
         silenced = [p.seat for p in self.members() if p.alive and p.threatened
                     and side_of(p, self.catalogue) == "mafia"] if winner == "citizens" else []
         out = super().finish(winner, reason)

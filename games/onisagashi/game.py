@@ -199,7 +199,7 @@ class OnisagashiGame(Play):
         d = self.turn_seat
         if self.rules == "beginner" and card in self.hands[d]:
             # Everyone sees the token: a speaker's answer only this token gets ("that token
-            # does not count") told the table the declarer holds that card (issue 34).  It is
+            # does not count") told the table the declarer holds that card.  It is
             # named like any other; only the declarer hears, in its earphone, that it does
             # not count, and takes it back as one changes one's mind.
             out = [*refusal(d, f"seat {d} may not declare a card it holds", "own-card"),
@@ -214,7 +214,7 @@ class OnisagashiGame(Play):
         # The third token is named like the others and the declaration said a moment later
         # (`settle`), not on its scan: an own card, answered in the declarer's earphone alone,
         # is then taken back in that moment as a change of mind is, and no missing
-        # declaration after a third token shows which token it was (issue 34).
+        # declaration after a third token shows which token it was.
         out = [say(TABLE, "token", card=card_tag(card))]
         if self.settling:  # an own card still lies there: this settle's end will find three tokens
             out.append(cancel_timer(SETTLE))

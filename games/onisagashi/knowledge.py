@@ -39,10 +39,6 @@ class Knowledge:
         if not self.counts:
             object.__setattr__(self, "counts", hand_counts(self.rules, self.players))
 
-    def with_declaration(self, decl: Declaration) -> "Knowledge":
-        return Knowledge(self.rules, self.players, self.me, self.hand,
-                         self.history + (decl,), self.counts)
-
     def others(self) -> list[int]:
         return [s for s in range(1, self.players + 1) if s != self.me]
 

@@ -1,4 +1,4 @@
-"""The Trident (issue 3): the flagship kikimimi game, as a plugin.
+"""The Trident: the flagship kikimimi game, as a plugin.
 
 `GAME` is the entry point of the `kikimimi.games` group: what the game is,
 declared once.  One play is a `TridentGame`; the pieces are in `pieces`, the

@@ -69,7 +69,7 @@ OPTIONS = Options(
     choice("day_acts", ("together", "acts", "free"), "together: every motion of the day is one every living seat "
            "makes, in calls all answer (silence calls: SILENCE or PASS; the vote call: a day act, ADVISE, EXORCISE or "
            "PASS, then a seat token, and a ballot; the last word: one more seat token); acts: only the day act so, "
-           "silence and ballots whenever a seat likes (the rule before issue 34's second step); free: powers, "
+           "silence and ballots whenever a seat likes (the older rule, docs/witch.md); free: powers, "
            "silence and ballots as their holder likes"),
     seat_table("preferences", ROLES, "seats' role wishes, e.g. {\"1\": \"mirror\"}"),
     whole("seed", 0, "mixed into the lot (the table's secret: drawn when first served if unset)", low=0, high=2**62),

@@ -28,7 +28,6 @@ from kikimimi.game import Ask, each_kind, Log, Report, Row, Script, Trial
 
 from .rules import ROLES, TEAMS
 
-WINNERS = ("islanders", "witches", "imp", "void")
 #: The comparison's player counts (with `--players` added) and kinds, when `--bot` is not given.
 COMPARE_COUNTS = (6, 8, 10)
 COMPARE_KINDS = ("plain", "reason")

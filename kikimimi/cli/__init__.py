@@ -7,7 +7,7 @@ never a traceback.
 
 Only the module of the command being run is imported: a table's start-up and
 `kikimimi --help` should not pay for every game plugin, numpy and the records
-layer (issue 18 measured 220-280 ms for `--help` when everything loaded).
+layer (docs/speed.md measured 220-280 ms for `--help` when everything loaded).
 """
 from __future__ import annotations
 

@@ -57,10 +57,6 @@ def help_text(game: str | None) -> str:
     return "\n".join(lines)
 
 
-#: Kept for callers that do not know the game; the console itself uses `help_text(game)`.
-HELP = help_text("trident")
-
-
 class CommandError(ValueError):
     """A command line the console cannot send (one line)."""
 

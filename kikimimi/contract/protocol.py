@@ -244,12 +244,6 @@ def each_audience(ev: Mapping[str, Any]) -> list[Any]:
     return [{**fields, "type": "say", "to": a} for a in audiences_of(ev.get("private"))]
 
 
-def say_params(to: str, key: str, params: dict[str, Any]) -> Event:
-    """`say` for a caller that already holds the parameters as a dict (a game's
-    own `_announce(key, **params)`): the dict is taken as it is, not copied."""
-    return new_event("say", {"to": to, "key": key, "params": params})
-
-
 def event(type_: str, **fields: Any) -> Event:
     """Any other event of docs/contract.md, e.g. `event("play", seat=2, tag=...)`."""
     return new_event(type_, fields)

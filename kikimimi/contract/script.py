@@ -256,11 +256,6 @@ def parse_bytes(data: bytes, name: str = "script") -> ParsedScript:
     return ParsedScript(header, lines, warnings)
 
 
-def parse_text(text: str, name: str = "script") -> ParsedScript:
-    """Parse a whole script given as text."""
-    return parse_bytes(text.encode("utf-8", "surrogatepass"), name)
-
-
 def describe_bytes(raw: bytes) -> str:
     """A short printable quote of dropped bytes, for a warning."""
     text = raw.decode("utf-8", "replace")

@@ -378,7 +378,7 @@ class HiddenRoleGame(Play):
         if self.phase == self.DEAL:
             return [error("next: the deal ends when every seat has scanned its role card", private=REFEREE)]
         since = t - self.moved_at
-        if 0 <= since < self.next_settle:  # typed for the step a scan has just ended (issue 34)
+        if 0 <= since < self.next_settle:  # typed for the step a scan has just ended
             return [error(f"next: a scan moved the game on {since:.1f} s ago; listen to where it stands, "
                           "then type next again", private=REFEREE)]
         return self.on_next(t)

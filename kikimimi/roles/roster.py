@@ -103,7 +103,7 @@ def ranking(roster: Roster, winners: Iterable[str]) -> list[dict[str, Any]]:
     for s, p in roster.seats.items():
         ok = p.team in won
         # nobody won (a stopped or void game): all share place 1, not a list of seconds
-        # with no first ("2. seat 1, 2. seat 2, ..." was heard, issue 34)
+        # with no first ("2. seat 1, 2. seat 2, ..." was heard)
         rows.append({"seat": s, "place": 1 if ok or not won else 2, "won": ok, "team": p.team, "role": p.role,
                      "alive": p.alive})
     return sorted(rows, key=lambda r: (r["place"], r["seat"]))

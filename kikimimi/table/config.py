@@ -105,7 +105,6 @@ SCHEMA: dict[str, dict[str, Check]] = {
 }
 #: Sections checked by their own part (`[audio]`: the voice part's parser).
 DELEGATED = ("audio",)
-READER_KEYS = set(SCHEMA["readers.*"])
 
 
 class ConfigError(ValueError):

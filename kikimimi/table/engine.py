@@ -414,7 +414,7 @@ class Table:
             return self._release(REFEREE_HOLD, t, line)
         if not self.paused_by:
             return [self._error(line, t, "the clock is not paused")]
-        # Only lost readers hold it: the referee decides to play on without them (issue 34:
+        # Only lost readers hold it: the referee decides to play on without them (docs/secrets.md:
         # a reader that never came back left no way out but `next`).
         last = sorted(self.paused_by)[-1]
         self.paused_by = {last}
@@ -665,7 +665,7 @@ class Table:
 
     def _error(self, line: int | None, t: float, message: str) -> LogEvent:
         """A refused line is the referee's: its message names script lines, which count
-        the inputs the public view's numbering hides (issue 34)."""
+        the inputs the public view's numbering hides."""
         return self._log(Event("error", {"message": message, "private": REFEREE}), t, line)
 
     def _say(self, to: str, key: str, params: dict[str, Any], t: float, line: int | None) -> LogEvent:
@@ -806,7 +806,7 @@ class ScriptRun:
             if table.firings != fired:  # timers fired before it: their results were heard
                 # kept as a time of their own: a script without timer lines (an older
                 # journal, `sim --record`) fired them only through this input, and a
-                # rebuild without it fired them again, heard twice (issue 34)
+                # rebuild without it fired them again, heard twice
                 self._kept.append(float(table.t))
                 self._heard = len(self._kept)
             self._kept.append((number, dict(item)))

@@ -226,7 +226,7 @@ class SaidMark:
     then, and a hash of its first and last `EDGE` bytes up to that size.  So a
     mark left by an earlier journal at the same name (a `new` game, `--fresh`) is
     known for what it is, and a journal copied or restored with its mark (another
-    inode, the same bytes) is still known as told (issue 34: keyed on the inode,
+    inode, the same bytes) is still known as told (keyed on the inode,
     a restored journal re-told its whole game on start).  Written in place,
     without fsync: a killed process leaves it in the page cache, and a power cut
     can only lose its last updates, so a line is then said twice, never lost."""

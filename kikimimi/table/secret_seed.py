@@ -1,4 +1,4 @@
-"""The table's secret seed, drawn when a table is first served (issue 34).
+"""The table's secret seed, drawn when a table is first served.
 
 A game's lots (闇に笑う魔女's tie-breaking lot and silence hour, イントリーゲ's
 hidden-bribe dial) hang on its `seed` option and on public facts (the time, the

@@ -54,7 +54,7 @@ class _Table(Protocol):
 
 def table_help(table: _Table) -> str:
     """The keyboard help for the game now at `table`.  Its seats are the game's own: a
-    resumed evening plays the journal's count, which the table file need not say (issue 34:
+    resumed evening plays the journal's count, which the table file need not say (docs/evening.md:
     a resumed 4-player イントリーゲ was helped with "seats 1-3")."""
     return vocabulary_help(table.known_tags, table.header.players)
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from games.intrigue.tuning import IntrigueReport
-from games.trident.tuning import TridentReport
+from kikimimi_games.intrigue.tuning import IntrigueReport
+from kikimimi_games.trident.tuning import TridentReport
 from kikimimi.design.tuning import CONTENDER, Ask, Log, Report, Row, Script, Trial, each_kind
 
 

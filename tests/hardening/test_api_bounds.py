@@ -1,4 +1,4 @@
-"""Finding 7 of issue 11: the spectator socket is bounded and the referee is always served."""
+"""The spectator socket is bounded and the referee is always served."""
 from __future__ import annotations
 
 import asyncio

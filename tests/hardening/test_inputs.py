@@ -1,4 +1,4 @@
-"""Findings 8-10 and 12 of issue 11: configs, hostile scripts, typed bytes, discarded games."""
+"""Configs, hostile scripts, typed bytes, discarded games."""
 from __future__ import annotations
 
 import io

@@ -1,4 +1,4 @@
-"""Findings 1-4 and 6 of issue 11: the journal loses nothing, holds nothing refused, leaks to no one."""
+"""The journal loses nothing, holds nothing refused, leaks to no one."""
 from __future__ import annotations
 
 import errno

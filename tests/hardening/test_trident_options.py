@@ -1,4 +1,4 @@
-"""A typo in a Trident option is refused in one line (issue 11, finding 8),
+"""A typo in a Trident option is refused in one line,
 in a table config as in a script header, instead of playing the default rules."""
 from __future__ import annotations
 

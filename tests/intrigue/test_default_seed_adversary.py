@@ -1,4 +1,4 @@
-"""Issue 34: the watcher who recomputes the hidden-bribe dial's start assuming the default
+"""The watcher who recomputes the hidden-bribe dial's start assuming the default
 seed (the adversary the issue first found; bench/watcher.py runs it on 1,000 games).  On a
 table that kept the default it reads most first offers exactly; on a served table, whose
 seed is drawn at random (kikimimi/table/secret_seed.py), it is at its blind twin's rate."""

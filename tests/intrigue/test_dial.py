@@ -1,4 +1,4 @@
-"""Issue 34: the hidden-bribe dial tells a watcher nothing by its taps.
+"""The hidden-bribe dial tells a watcher nothing by its taps.
 
 The dial once wrapped at the bidder's own cash, so the number of BRIBE taps (which every
 watcher sees) spread as wide as the cash, and a rich bidder's larger bribes showed as

@@ -1,4 +1,4 @@
-"""Issue 34 item 7: after resuming an evening's イントリーゲ the keyboard help said "seats 1-3".
+"""After resuming an evening's イントリーゲ the keyboard help said "seats 1-3".
 The help printed by `kikimimi serve` with typed readers came from the table file's player
 count (the evening's first game); it now comes from the game at the table (a resumed
 evening plays the journal's)."""

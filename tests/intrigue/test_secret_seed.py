@@ -1,4 +1,4 @@
-"""Issue 34: no secret hangs on a default.  With the default seed, the hidden-bribe dial's
+"""No secret hangs on a default.  With the default seed, the hidden-bribe dial's
 start was recomputable from public facts; a table with no `seed` now draws a random secret
 one when first served, kept in the journal's header and never in a spectator's."""
 from __future__ import annotations

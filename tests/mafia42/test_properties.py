@@ -120,7 +120,7 @@ def test_every_phrase_parameter_has_its_values_for_the_voice():
 @given(st.lists(st.tuples(st.integers(1, 5), st.integers(1, 5), st.sampled_from([0.2, 0.9, 2.5, 4.0])),
                 min_size=1, max_size=14))
 def test_a_tally_reading_holds_every_voters_ballot_and_comes_once(scans):
-    """Issue 34: a reading is the sum of every voter's ballot, read once a vote at a moment
+    """A reading is the sum of every voter's ballot, read once a vote at a moment
     no scan chose; a reading of some ballots is tied to the seats seen scanning before it."""
     from .table import Table
 

@@ -1,4 +1,4 @@
-"""The reasoning bots of マフィア42 (issue 27): they know only what their seat may know,
+"""The reasoning bots of マフィア42: they know only what their seat may know,
 their games replay from the seed, and their talk is a bounded, public board."""
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue 34: a bot sits a vote out by the same rule whatever its role (before: plain bots
+"""A bot sits a vote out by the same rule whatever its role (before: plain bots
 abstained 15 % of the time as citizens and never as mafia, so a non-voter was "not mafia"),
 and a threatened seat still scans its ballot (refused in its own earphone), so a seat left
 unscanned no longer shows the gangster's target."""

@@ -1,4 +1,4 @@
-"""マフィア42's secret acts at a physical table (issue 25): what the speaker and
+"""マフィア42's secret acts at a physical table: what the speaker and
 the public view may not give away, and what a seat must hear in its own earphone.
 
 Each test plays table scripts through the real engine.  The attacker's tests

@@ -1,4 +1,4 @@
-"""The bot games that ended void (issue 27), as the designer's report dealt them, seeded.
+"""The bot games that ended void, as the designer's report dealt them, seeded.
 
 Four were stalls between bots, now fixed in the bots; the last kind is a stalemate the rules
 give no end to, which the simulated referee now stops after `STALEMATE_DAYS` quiet days."""

@@ -1,4 +1,4 @@
-"""Issue 34: the declarer's own card as the third token looks like any other.
+"""The declarer's own card as the third token looks like any other.
 
 Before, a valid third token was declared on its scan, and an own card there was only named:
 no declaration followed it, so the table knew the declarer held it.  Now every third token

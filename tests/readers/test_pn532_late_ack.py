@@ -1,4 +1,4 @@
-"""A PN532 whose ACK comes later than nfcpy waits for it (issue 32's bench stalls).
+"""A PN532 whose ACK comes later than nfcpy waits for it (bench/reader_latency.py's stalls).
 
 On a busy machine an emulated chip (a process like any other) sometimes answered
 more than nfcpy's 100 ms after a command.  The driver took the missing ACK for an

@@ -7,7 +7,7 @@ frames lifted a resting card ~1.8 s after it was placed.
 The tests wait on events (the reader connected, the emulator's frames sent, the
 table's inputs) and check the lift against the removal's own time `t` and the
 emulator's last frame, never a wall-clock figure: how soon a lift is heard on a
-real machine is bench/reader_latency.py's (issue 32)."""
+real machine is bench/reader_latency.py's."""
 from __future__ import annotations
 
 import contextlib

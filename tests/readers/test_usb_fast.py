@@ -1,4 +1,4 @@
-"""USB readers read as fast as their chip allows (issue 32), through nfcpy's own USB
+"""USB readers read as fast as their chip allows, through nfcpy's own USB
 drivers against the emulated readers: chip commands per placement, counted from the
 instant the piece goes down to the placement the driver emits, and several pieces on
 one reader.
@@ -103,7 +103,7 @@ def test_a_piece_not_enrolled_is_read_in_two_direct_reads(model, devices):
         watch.wait_for(2, "placed")
         event = watch.events[1][0]
         assert (event.kind, event.uid, event.tag) == ("placed", NAMED, "trident:heart-3")
-        assert watch.cost(1) == {"InListPassiveTarget": 1, "InDataExchange": 2}  # ≤ 8 (issue 32)
+        assert watch.cost(1) == {"InListPassiveTarget": 1, "InDataExchange": 2}  # ≤ 8
 
 
 @pytest.mark.parametrize("model", ["acr122u", "pn533"])

@@ -1,5 +1,5 @@
 """A contest across tables, through the commands a referee types; and the
-records commands' refusals of issue 15 (missing database, empty results,
+records commands' refusals of docs/records.md (missing database, empty results,
 kana only at Japanese tables, a log recorded twice)."""
 import json
 from pathlib import Path

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from games.trident.tuning import TridentReport, report
+from kikimimi_games.trident.tuning import TridentReport, report
 from kikimimi.cli import main
 from kikimimi.design.tuning import Ask, Trial
 

@@ -1,4 +1,4 @@
-"""A bot in an empty seat at a live table (issue 27): plays, replays, resumes, keeps its secrets."""
+"""A bot in an empty seat at a live table: plays, replays, resumes, keeps its secrets."""
 from __future__ import annotations
 
 import asyncio
@@ -26,7 +26,7 @@ MAFIA = ("mafia42", 6, {})
 WITCH = ("witch", 6, {})
 GAMES = {"witch": WITCH, "mafia42": MAFIA}
 #: Seeds whose games last a few nights (six acts of the bot or more).
-SEEDS = {"witch": 5, "mafia42": 8}  # seeds where the bot's seat lives long enough to act more than twice (マフィア42: 7 until the vote pace of issue 34, which has seat 3 executed on day 1)
+SEEDS = {"witch": 5, "mafia42": 8}  # seeds where the bot's seat lives long enough to act more than twice (マフィア42: 7 until the vote pace of docs/mafia42.md, which has seat 3 executed on day 1)
 
 
 @pytest.fixture

@@ -1,4 +1,4 @@
-"""Issue 25: the kit of look-alike pieces per game and player count, enrolled as
+"""The kit of look-alike pieces per game and player count, enrolled as
 several tagged copies of one piece, checked, and read out by `kikimimi doctor`."""
 from __future__ import annotations
 

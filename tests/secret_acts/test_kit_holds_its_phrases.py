@@ -1,4 +1,4 @@
-"""Issue 34 (2): every piece a game's own lines ask a player to scan is in each player's
+"""Every piece a game's own lines ask a player to scan is in each player's
 own set.  The evening's "everyone scans AGREE" is said at the end of every game, so AGREE
 is every game's; a kit without it left the table waiting on the console's `new`."""
 from __future__ import annotations

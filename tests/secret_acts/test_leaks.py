@@ -1,4 +1,4 @@
-"""Issue 25's leaks, each found playing a live table, and one general test over
+"""Leaks, each found playing a live table, and one general test over
 every game: no refusal, error or console echo names a private piece in public."""
 from __future__ import annotations
 
@@ -27,7 +27,7 @@ def public_of(log, line):
 
 
 def test_oni_beginner_answers_the_declarers_own_card_as_any_other_token():
-    """Issue 34: everyone sees the token, so an answer only an own card got told the card."""
+    """Everyone sees the token, so an answer only an own card got told the card."""
     own = oni_dealt() + [{"t": 100, "reader": "field", "tag": "oni:token-mion"}]  # seat 1 holds 魅音
     other = oni_dealt() + [{"t": 100, "reader": "field", "tag": "oni:token-rena"}]
     mine, theirs = run_script(own), run_script(other)

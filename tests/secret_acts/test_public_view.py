@@ -1,4 +1,4 @@
-"""Issue 25: the public view has no side channel.  Each test plays the attacker:
+"""The public view has no side channel.  Each test plays the attacker:
 it tries to recover a secret from what a spectator or `replay --public` gets."""
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue 25: the referee stands in for any reader's scan, in every game, written once
+"""The referee stands in for any reader's scan, in every game, written once
 in the runtime (`kikimimi.table.stand_in`): a dead hand reader never stalls a game."""
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue 25's smaller findings at the table (witch, イントリーゲ, the phrases), each a test."""
+"""Smaller findings at the table (witch, イントリーゲ, the phrases), each a test."""
 from __future__ import annotations
 
 import re
@@ -155,7 +155,7 @@ def oni_declared() -> list[dict]:
     for seat, cards in ONI.items():
         lines += [{"t": len(lines), "reader": "hand", "seat": seat, "tag": f"oni:card-{c}"} for c in cards]
     lines += [{"t": 50 + n, "reader": "field", "tag": f"oni:token-{c}"} for n, c in enumerate(("rena", "bat", "dam"))]
-    return lines + [{"t": 53, "console": "next"}]  # the referee calls the settled declaration (issue 34)
+    return lines + [{"t": 53, "console": "next"}]  # the referee calls the settled declaration
 
 
 def test_oni_the_raise_is_invited_after_a_declaration():

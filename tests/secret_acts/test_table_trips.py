@@ -1,4 +1,4 @@
-"""Issue 34: what live tables tripped on, one test per defect (each fails without its fix)."""
+"""What live tables tripped on, one test per defect (each fails without its fix)."""
 from __future__ import annotations
 
 from kikimimi.table.engine import run_script

@@ -1,4 +1,4 @@
-"""Issue 34: the watcher's adversaries (bench/watcher.py runs them on 1,000 games per game).
+"""The watcher's adversaries (bench/watcher.py runs them on 1,000 games per game).
 
 A few dozen ear-bot games here: each adversary runs, the same-motions rule keeps the
 priest's day scans at the base rate, and the old rule (a power used whenever its holder
@@ -67,7 +67,7 @@ def test_the_declarers_card_adversary_reads_a_lifted_own_token():
     for tag, removed in (("mion", False), ("mion", True), ("rena", False), ("nata", False), ("dam", False)):
         t += 1
         lines.append({"t": t, "reader": "field", "tag": f"oni:token-{tag}", **({"removed": True} if removed else {})})
-    lines.append({"t": t + 1, "console": "next"})  # the referee calls the settled declaration (issue 34)
+    lines.append({"t": t + 1, "console": "next"})  # the referee calls the settled declaration
     log = run_script(lines)
     trials = oni_declarer_card(Watched.of(lines, log), log, random.Random(1))
     assert trials and trials[0].hit and trials[0].base < 0.5

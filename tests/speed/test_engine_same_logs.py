@@ -1,4 +1,4 @@
-"""Speed is bought by doing less, never by saying something else (issue 18).
+"""Speed is bought by doing less, never by saying something else.
 
 Seeded bot games of every game with a simulator, replayed through the
 engine as it is and through a reference table: the engine's code from before
@@ -65,7 +65,7 @@ class ReferenceTable(Table):
                 break
             del self.timers[name]
             self.t = max(self.t, at)
-            # Issue 28, on purpose: logged at the table's time, not `at`, so `t` never goes
+            # On purpose (docs/durability.md): logged at the table's time, not `at`, so `t` never goes
             # backwards in a log (a timer set in the past, or at NaN, by a game's bug).
             out += self._run(lambda: self.game.handle(Input(t=at, timer=name)), self.t, None)
         self.t = max(self.t, t)

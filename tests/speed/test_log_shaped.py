@@ -1,5 +1,5 @@
 """An event handed to the table as one dict is the log entry itself
-(`protocol.log_shaped`, issue 35): written, it must be byte for byte its
+(`protocol.log_shaped`): written, it must be byte for byte its
 `Event`'s line (`protocol.in_log_order` in every writer), and a dict handed
 over twice must never renumber what the log already holds."""
 from __future__ import annotations

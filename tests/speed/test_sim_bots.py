@@ -1,4 +1,4 @@
-"""Cheap bot games (issue 18) must be the same games: the Trident's bots are
+"""Cheap bot games must be the same games: the Trident's bots are
 told each event once per event (`TridentSimulation.ears`) instead of asking
 `visible_to` once per bot, skip the events they never act on, and the driver
 copies each proposed line once.  These tests hold the fast paths to the slow
@@ -21,7 +21,7 @@ from kikimimi_games.trident.simulation import Bot, TridentSimulation, shuffled
 
 
 class EveryBotAsksVisibleTo(TridentSimulation):
-    """The routing before issue 18: every event, every bot, `visible_to` each time."""
+    """The old routing: every event, every bot, `visible_to` each time."""
 
     def observe(self, events: Sequence[Mapping[str, Any]]) -> None:
         refused = False

@@ -1,4 +1,4 @@
-"""`Table.feed_placed`, the bot driver's way in for a plain placement (issue 35),
+"""`Table.feed_placed`, the bot driver's way in for a plain placement,
 must answer every line exactly as `feed` answers the same line: twin tables are
 fed the same lines, one through each, and their logs and states compared, for
 the lines it takes itself and for every kind it hands back to `feed`."""

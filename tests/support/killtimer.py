@@ -1,5 +1,5 @@
 """Kill a real `kikimimi serve` right after its timers fire, and check that
-nothing announced is ever taken back (issue 28).
+nothing announced is ever taken back.
 
 One run plays one real-time game on a table of simulated readers (the
 keyboard is a pipe this harness types into), with `--events` as the record

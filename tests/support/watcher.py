@@ -1,4 +1,4 @@
-"""What a watching table learns (issue 34): the record a watcher keeps, and adversaries
+"""What a watching table learns: the record a watcher keeps, and adversaries
 that guess a secret from it.
 
 A watcher sits at the table and sees every scan: whose hand reader (or the field), when,
@@ -423,7 +423,7 @@ def _step(log: Sequence[Mapping[str, Any]]) -> int:
     return min(nonzero) if nonzero else 1
 
 
-#: The seed every table shared before issue 34 (`options.get("seed", 0)`).
+#: The seed every table shared before the secret seed (docs/secrets.md) (`options.get("seed", 0)`).
 DEFAULT_SEED = 0
 
 
@@ -552,7 +552,7 @@ def oni_declarer_card_by_third_token(watched: Watched, log: Sequence[Mapping[str
                                      rng: random.Random) -> list[Trial]:
     """Each declaration: a token that made three kinds on the field, after which the field
     moved again before the declaration was said, was not taken: guess it is the declarer's
-    card (before issue 34's settle a valid third token was declared on its scan, so only an
+    card (before the settle of docs/onisagashi.md a valid third token was declared on its scan, so only an
     own card left the field to move on).  Else any card not declared."""
     out: list[Trial] = []
     cards = _oni_cards(log)

@@ -1,4 +1,4 @@
-"""The box of parts (issue 32): the README's owner commands, read from its owner block and run
+"""The box of parts: the README's owner commands, read from its owner block and run
 as written, against emulated hardware, then the first moves of two games of one evening.
 
 Each README line is run verbatim by bash in a folder laid out like the owner's /opt/kikimimi

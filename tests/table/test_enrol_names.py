@@ -1,6 +1,6 @@
 """Every piece the spoken enrolment names has a name of its own in each language the game
 declares: at a Japanese table, no piece of any of the five games is read out as its English
-id ("role human 1", "token bat", as 闇に笑う魔女, 鬼探し and マフィア42 once were; issue 32)."""
+id ("role human 1", "token bat", as 闇に笑う魔女, 鬼探し and マフィア42 once were)."""
 from __future__ import annotations
 
 import re

@@ -1,6 +1,6 @@
 """A real box mixes reader kinds (three PN532 boards on serial adapters and an RC-S380, say):
 `kikimimi table setup` finds both in one pass (`--driver auto`, the default), and the table file
-names each reader's own driver, so `serve` opens each as what it is (issue 32)."""
+names each reader's own driver, so `serve` opens each as what it is."""
 from __future__ import annotations
 
 import os

@@ -1,6 +1,6 @@
 """The table files shipped in hardware/ are examples an owner copies: each names a tag map that
 exists, loads, and holds its game's whole kit, so the example is on the enrolled fast path (a
-placement costs one chip command) rather than reading every tag (issue 32)."""
+placement costs one chip command) rather than reading every tag."""
 from __future__ import annotations
 
 import tomllib

@@ -1,4 +1,4 @@
-"""Issue 28's finish line: a real `kikimimi serve` (simulated readers) SIGKILLed
+"""A real `kikimimi serve` (simulated readers) SIGKILLed
 right after each kind of timer in every real-time game — マフィア42's six
 phases twice each, 闇に笑う魔女's night and 鬼探し's raise window five times
 each — and nothing announced is contradicted: every event told before any

@@ -1,4 +1,4 @@
-"""Issue 28: a timer that fired is part of what the table did.  It is journaled,
+"""A timer that fired is part of what the table did.  It is journaled,
 so a resume, a replay and the live table reach the same state, and nothing
 announced is taken back."""
 from __future__ import annotations
@@ -88,7 +88,7 @@ def test_an_input_just_after_a_timer_is_journaled_at_its_true_time(tmp_path):
 
 
 def test_old_journals_without_timer_lines_still_replay(tmp_path):
-    """A script from before issue 28: the timers fire on the next input's time, as they did."""
+    """A script from before timers were journaled: the timers fire on the next input's time, as they did."""
     journal = tmp_path / "old.jsonl"
     table = Clocked(tmp_path / "j.jsonl").deal()
     table.hand(1, "seat:2")

@@ -1,4 +1,4 @@
-"""Issue 28: undo at the undo's time, the clock paused and resumed, hostile
+"""Undo at the undo's time, the clock paused and resumed, hostile
 time bounded, unspoken inputs spoken on resume, a settings mismatch said."""
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Everything a sighted player sees is heard (issue 16), and nothing secret is (issue 11, finding 5)."""
+"""Everything a sighted player sees is heard, and nothing secret is."""
 from __future__ import annotations
 
 import gc

@@ -1,7 +1,7 @@
 """A device whose audio callbacks stop for a while is restarted and counted, not lost for good.
 
 At load ~27 the table's mixer once marked two earphones as failed for the rest
-of the game after 2 s without callbacks (issue 32): a loaded Pi would go deaf
+of the game after 2 s without callbacks: a loaded Pi would go deaf
 there.  Here the stall is real: the private PulseAudio server behind the
 virtual sink is stopped (SIGSTOP), so PortAudio's callbacks starve, then it
 goes on (SIGCONT) and a phrase queued meanwhile must reach the sink.

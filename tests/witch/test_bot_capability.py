@@ -41,7 +41,7 @@ def test_no_bot_can_reach_another_role_or_the_deal(bot):
 
 
 def test_the_walk_catches_a_bot_seated_the_old_way_with_the_seed(monkeypatch):
-    """The seating before issue 33: every seat held the table's seed."""
+    """The old seating: every seat held the table's seed."""
     original = WitchSimulation.__init__
 
     def old_seating(self: Any, seed: int, *args: Any, **kwargs: Any) -> None:

@@ -88,7 +88,7 @@ def test_bot_games_end_with_a_winner_keep_secrets_and_replay_identically(players
         assert of(log, "game-over")[0]["winner"] in ("islanders", "witches", "imp")
         check(log)
         assert not of(log, "error")  # the bots play legally: no refusal, no referee needed but to call
-        assert not [line for line in script if line.get("console") == "stop"]  # the vote (next, issue 34)
+        assert not [line for line in script if line.get("console") == "stop"]  # the vote (next)
         calls = [line["t"] for line in script if line.get("console") == "next"]
         assert calls == [e["t"] for e in said(log, "vote-now-all") if e["t"] in calls]
         assert run_script(script) == log

@@ -1,4 +1,4 @@
-"""Issue 34, second step: the same motions for silence and ballots (`day_acts` together, the
+"""The same motions for silence and ballots (`day_acts` together, the
 default).  Silence is chosen only at a silence call every living seat answers (SILENCE or
 PASS); a ballot is one seat token at the vote call, and a change only the last word, one more
 seat token every seat scans; the day acts too wait for the vote call."""

@@ -1,4 +1,4 @@
-"""Issue 34 (1): a referee's `next` typed just after the last ballot set off the count
+"""A referee's `next` typed just after the last ballot set off the count
 was applied to the tied revote and wiped it."""
 from __future__ import annotations
 
