@@ -14,7 +14,7 @@ once, whole, at the first fixed moment (`READ_EVERY` seconds into the vote,
 or the hush) at which every voter has a ballot in it, and not again: a sum of
 every voter's ballot, at the politician's weight, ties no ballot to a voter
 and the weight to no seat beyond "one of the voters".  A threatened seat is
-waited for like a voter (issue 44): it is told to scan a ballot as the others
+waited for like a voter: it is told to scan a ballot as the others
 do (refused in its own earphone), and the reading waits for that scan, so
 whether the tally is read never depends on which seat the gangster chose.
 docs/mafia42.md has the ruling.
@@ -23,10 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from kikimimi import hints
-from kikimimi.commands import refusal
-from kikimimi.hints import Line, line
-from kikimimi.protocol import REFEREE, TABLE, Event, event, say
+from kikimimi.game import REFEREE, TABLE, event, Event, hints, line, Line, refusal, say
 from kikimimi.roles import decide as count_votes
 
 from . import night
@@ -65,7 +62,7 @@ def reading(board: Board) -> list[Event]:
 def shown(board: Board) -> dict[str, int]:
     """Votes per target, the politician's ballot at its real weight (ruling, docs/mafia42.md):
     a tally showing it as 1 could read as a tie that the accusation then broke, which
-    named the politician's choice (issue 34)."""
+    named the politician's choice."""
     return {str(target): int(n) for target, n in board.vote.totals().items()}
 
 
@@ -85,7 +82,7 @@ def close_vote(board: Board) -> list[Event]:
     """The vote ends: the final tally, the madam's and the thief's acts, the accusation
     (`board.accused`, None for no votes or a tie for most)."""
     # The final count is the referee's: read after the hush it named a lone late voter's
-    # choice ("Seat 3: 1"); the table hears the accusation it decides (issue 34).
+    # choice ("Seat 3: 1"); the table hears the accusation it decides.
     out: list[Event] = [event("tally", totals=shown(board), final=True, private=REFEREE)]
     night.day_abilities(board, out)
     decision = count_votes([board.vote])  # no votes or a tie for most: nobody

@@ -21,10 +21,9 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from kikimimi.ear import Call, EarBot, EarTable, Heard, RefereeEar
+from kikimimi.game import Call, EarBot, EarTable, Heard, Phrasebook, RefereeEar
 from kikimimi.roles.ear import DealtCards, Reach
 from kikimimi.roles.phrases import GAME_ENDS
-from kikimimi.phrases import Phrasebook
 
 from .plain import BotSeat
 from .options import parse_options
@@ -71,7 +70,7 @@ class Mafia42Ear(EarBot):
 
     #: A seat told it cannot vote scans nothing (as a player may, whatever the line says):
     #: the watcher's bench plays such seats, so that the tally's wait is tried without the
-    #: cover of a threatened seat that scans anyway (issue 44).
+    #: cover of a threatened seat that scans anyway.
     heeds_threat = False
 
     def __init__(self, seat: int, players: int, teams: Mapping[str, str], jobs: Mapping[str, str],
@@ -151,7 +150,7 @@ class Mafia42Ear(EarBot):
         elif mine and key == "threatened" and "vote" not in self.todo:
             # Told at the vote's start, the seat still scans its ballot when it would have
             # (refused in its own earphone): a threatened seat left unscanned showed the
-            # gangster's target to anyone watching (issue 34).  This is the refusal itself.
+            # gangster's target to anyone watching.  This is the refusal itself.
             self.pace.drop(self.me)
         elif mine and key == "target-dead" and self.retries < 3:
             self.retries += 1

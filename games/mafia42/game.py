@@ -1,4 +1,4 @@
-"""マフィア42 at the table (shared/rules/mafia42.md), on the hidden-role layer.
+"""マフィア42 at the table (docs/rules/mafia42.md), on the hidden-role layer.
 
 The layer (`kikimimi.roles`) deals the job cards by scanning, tells each
 seat its job and the partners the rules give it, routes seat tokens, command
@@ -22,11 +22,8 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from kikimimi.commands import Command, refusal
-from kikimimi.hints import Line, line
-from kikimimi.kit import deck_cards, own_set
-from kikimimi.phases import Phases
-from kikimimi.protocol import REFEREE, TABLE, Event, Input, cancel_timer, error, event, say, set_timer
+from kikimimi.game import (REFEREE, TABLE, cancel_timer, Command, deck_cards, error, event, Event,
+                           Input, line, Line, own_set, Phases, refusal, say, set_timer)
 from kikimimi.roles import Vote, team_event, team_say
 from kikimimi.roles.phases import Clock, Clocks, Warning
 
@@ -64,7 +61,7 @@ CLOCKS = Clocks(
 
 def seconds_left(deadline: float, now: float) -> int:
     """Whole seconds left, rounded up: 422.96 + 105 - 422.96 is 105.00000000000006 in floats,
-    which rounded up said "106 seconds left" for a 105-second phase (issue 44)."""
+    which rounded up said "106 seconds left" for a 105-second phase."""
     return max(0, math.ceil(round(deadline - now, 6)))
 
 
@@ -101,7 +98,7 @@ class Mafia42Game(Board):
 
     def situation_at(self, t: float) -> list[Event]:
         """The situation with the time left counted from now: after an undo the last
-        input the game saw may be long past (issue 34: "8 seconds left" with 0.75 s)."""
+        input the game saw may be long past ("8 seconds left" with 0.75 s)."""
         self.now = max(self.now, t)
         return self.situation()
 
@@ -163,7 +160,7 @@ class Mafia42Game(Board):
             self.vote = Vote.open(voters, living, self_vote=True,
                                   weights={n: self.job(n).ballot for n in voters if self.job(n).ballot != 1})
             # the app greys it out; at a table the seat scans like a voter, or its stillness
-            # (and the tally read without it) showed the gangster's target (issue 44)
+            # (and the tally read without it) showed the gangster's target
             out += [self.tell(n, "threatened-scan") for n in living if n not in voters]
             if t + day.READ_EVERY < self.deadline - HUSH.before:
                 out.append(set_timer(day.READING, t + day.READ_EVERY))
@@ -340,7 +337,7 @@ class Mafia42Game(Board):
     def finish(self, winner: str, reason: str) -> list[Event]:
         readings = [cancel_timer(day.READING)] if self.phase == "vote" else []  # `stop` in the vote
         # Mafia alive yet the citizens win: their votes are 0 under the gangster's threat.
-        # Said, or the table hears a win it cannot explain (issue 34).
+        # Said, or the table hears a win it cannot explain.
         silenced = [p.seat for p in self.members() if p.alive and p.threatened
                     and side_of(p, self.catalogue) == "mafia"] if winner == "citizens" else []
         out = super().finish(winner, reason)
@@ -359,7 +356,7 @@ class Mafia42Game(Board):
 
 
 def kit(players: int, options: Mapping[str, Any]) -> tuple[list[str], list[str]]:
-    """Votes, night targets and YES/NO from each player's own look-alike set (kikimimi.kit)."""
+    """Votes, night targets and YES/NO from each player's own look-alike set (kikimimi.contract.kit)."""
     deck = parse_options(players, options)["jobs"]
     return own_set(players, ("yes", "no", "extend", "shorten", "hint", "agree")), deck_cards("mafia42", "job", deck)
 

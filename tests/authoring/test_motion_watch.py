@@ -1,4 +1,4 @@
-"""Issue 44: `kikimimi check GAME watch`, the watcher for any game.  It passes on the five
+"""`kikimimi check GAME watch`, the watcher for any game.  It passes on the five
 games (tests/test_every_game.py runs the part on each); here it catches a deliberately leaky
 copy of マフィア42 in which a secret act changes who scans: a mafioso's ballot is answered, in
 its own earphone, "Vote for a living player." (whatever it named), so the mafia are the seats
@@ -9,10 +9,10 @@ import dataclasses
 
 import pytest
 
-from kikimimi import registry
-from kikimimi.contract_check import check
-from kikimimi.protocol import Event, Input, say, seat_audience
-from kikimimi.testing.motion_watch import private_facts
+from kikimimi.contract import registry
+from kikimimi.design.contract_check import check
+from kikimimi.contract.protocol import Event, Input, say, seat_audience
+from kikimimi.design.motion_watch import private_facts
 from kikimimi_games.mafia42.game import Mafia42Game
 
 

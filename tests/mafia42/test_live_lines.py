@@ -1,7 +1,7 @@
-"""Issue 44: lines マフィア42 said wrong at a live table."""
+"""lines マフィア42 said wrong at a live table."""
 from __future__ import annotations
 
-from kikimimi.roles.testing import said
+from kikimimi.testkit.roles_script import said
 
 from kikimimi_games.mafia42.game import seconds_left
 

@@ -1,9 +1,9 @@
-"""Issue 44: the live tally waited for every voter but not for a threatened seat, so a
+"""the live tally waited for every voter but not for a threatened seat, so a
 threatened player who scanned nothing let the tally be read, while a seat that only
 abstained held it back: the public view named the gangster's target."""
 from __future__ import annotations
 
-from kikimimi.roles.testing import of, public_view, said
+from kikimimi.testkit.roles_script import of, public_view, said
 
 from .table import Table
 
@@ -51,8 +51,8 @@ def test_the_line_tells_the_threatened_seat_to_scan_in_both_languages():
 def test_the_watchers_threat_adversary_sits_at_its_base_rate_with_human_like_seats():
     """Seats that scan nothing when told they cannot vote: no reading is ever heard while a
     living seat has not scanned, so the adversary's guess is its blind twin's, trial by trial."""
-    from kikimimi.sim import play
-    from kikimimi.testing.watcher import HUMAN_LIKE, Score, Watched
+    from kikimimi.design.sim import play
+    from support.watcher import HUMAN_LIKE, Score, Watched
 
     prepare, [(name, secret, adversary)] = HUMAN_LIKE["mafia42"]
     score = Score(name, secret)

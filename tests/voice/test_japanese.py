@@ -7,7 +7,7 @@ import sys
 import numpy as np
 import pytest
 
-from kikimimi.phrases import Phrasebook
+from kikimimi.contract.phrases import Phrasebook
 from kikimimi.voice.engines import DEBIAN_DICT_DIR, engine
 from kikimimi.voice.readings import Readings, load_readings
 from kikimimi.voice.render import Renderer
@@ -61,8 +61,8 @@ def test_trident_pieces_and_titles_read_as_players_say_them(g2p):
         "トテー", "ソーリョ", "キシ", "ショーグン"]
 
 
-#: Every catalogue a Japanese table speaks from: the runtime's and every game's (issue 44:
-#: 闇に笑う魔女's "ADVISE、EXORCISE、PASS" and イントリーゲ's "BRIBE" were spelled letter by letter).
+#: Every catalogue a Japanese table speaks from: the runtime's and every game's
+#: (闇に笑う魔女's "ADVISE、EXORCISE、PASS" and イントリーゲ's "BRIBE" were spelled letter by letter).
 CATALOGUES = ["core", "setup", "evening", "records", "trident", "onisagashi", "witch", "mafia42", "intrigue"]
 
 
@@ -73,19 +73,19 @@ def test_no_latin_word_reaches_open_jtalk(catalogue):
     readings = Readings(load_readings("ja"))
     texts = list(book.phrases.values()) + list(book.names.values())
     spelled = {t: m for t in texts
-               if (m := re.findall(r"[A-Za-z]+", readings(re.sub(r"\{[a-z_]+\}", "", t))))}
+               if (m:= re.findall(r"[A-Za-z]+", readings(re.sub(r"\{[a-z_]+\}", "", t))))}
     assert not spelled, f"read letter by letter by Open JTalk (give a kana reading or name): {spelled}"
 
 
 def test_every_game_catalogue_is_tried():
-    from kikimimi.registry import game_names
+    from kikimimi.contract.registry import game_names
 
     assert set(game_names()) - {"toy"} <= set(CATALOGUES)
 
 
 def test_each_command_tag_has_one_name_in_japanese():
     """The setup's names of the printed tags (ADVISE -> アドバイスの札) are the ones the games
-    say: no line calls BRIBE 賄賂のタグ or AGREE 合意のタグ (issue 44)."""
+    say: no line calls BRIBE 賄賂のタグ or AGREE 合意のタグ."""
     setup = Phrasebook("ja", ("setup",)).names
     assert {setup[f"cmd:{t}"] for t in ("agree", "bribe", "ok", "raise")} == {
         "アグリーの札", "ブライブの札", "オーケーの札", "レイズの札"}
