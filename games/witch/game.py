@@ -148,6 +148,8 @@ class WitchGame(Talk, HiddenRoleGame):
             if power in ("pretend", "pass"):  # cover: a power this seat lacks takes its target and does nothing
                 self.acted.add(seat)
                 key = "no-power-target" if power == "pretend" else "pass-noted"
+                if not (self.votes and seat in self.votes[-1].ballots):  # no vote yet to stay unchanged
+                    key += "-no-ballot"
                 return [say(seat_audience(seat), key, seat=target)] + self._count_if_done(t)
             if power in ("advise", "exorcise"):
                 out = self._advise(seat, target) if power == "advise" else self._exorcise(seat, target)
@@ -238,8 +240,8 @@ class WitchGame(Talk, HiddenRoleGame):
                 out.append(say(TABLE, "revote", seats=vote.leaders()))
                 if self.at_calls:  # the motion expected of all: one ballot now, the last word after
                     out.append(say(TABLE, "revote-call"))
-                if self.talk_over:  # no time left to talk: straight to the ballots
-                    out.append(say(TABLE, "vote-now"))
+                elif self.talk_over:  # no time left to talk: straight to the ballots (the call
+                    out.append(say(TABLE, "vote-now"))  # above names them already: said once)
                 return out
         else:
             decision = decide(self.votes, ("cumulative", "lot"), self.lot(t, f"vote-{self.day}"))
