@@ -151,10 +151,14 @@ class IntrigueGame(Play):
         return out
 
     def answered(self, answer: choices.Answer) -> list[Event]:
-        """The seat token that answers "send it where?" (the runtime's pending choice)."""
+        """The seat token that answers "send it where?" (the runtime's pending choice), or an
+        advisor of the seat's hand scanned instead: chosen (again), as while placing."""
         out = self._out = []
-        if isinstance(answer.value, int) and not isinstance(answer.value, bool):
-            self._send(answer.seat, answer.value, asked=False)
+        value = answer.value
+        if isinstance(value, str) and value.startswith("seat:"):
+            self._send(answer.seat, int(value[5:]), asked=False)
+        elif isinstance(value, str):
+            self._choose_to_send(answer.seat, value)
         self._out = []
         return out
 
@@ -326,7 +330,8 @@ class IntrigueGame(Play):
             self._call_offer()
         else:
             self.call_placing()
-            self._announce("place-call", owner=self.turn)
+            if self._conflict_call() is None:  # a garden of one conflict: its call alone
+                self._announce("place-call", owner=self.turn)
             self._call_next_conflict()
 
     # -- placing ---------------------------------------------------------------------
@@ -436,7 +441,8 @@ class IntrigueGame(Play):
         """Where to send the chosen advisor: a seat token, taken by the runtime (`kikimimi.contract.choices`).
         Every seat answers it, its own too, so that a wrong mansion is refused with the rule's
         own words (`_send`) and then asked again."""
-        self._out.append(choices.ask_seat(seat, "send", "send-chosen", among=self.seats, **self._who(self.chosen or "")))
+        among = [f"seat:{k}" for k in self.seats] + self.hand(seat)  # a change of mind is no refusal
+        self._out.append(choices.ask_piece(seat, "send", "send-chosen", among=among, **self._who(self.chosen or "")))
 
     def _send(self, seat: int, target: int, asked: bool = True) -> None:
         """`asked`: the runtime may still hold the question (the console's `act`/`send` came
@@ -519,7 +525,24 @@ class IntrigueGame(Play):
     def own(self, seat: int) -> list[Line]:
         """What only the asking seat may hear after the board: its hand and its cash."""
         roles = [advisor_of(t).role for t in self.hand(seat)]
-        return [line("hint-hand", count=len(roles), roles=roles), line("cash", cash=self.cash[seat])]
+        out = [line("hint-hand", count=len(roles), roles=roles), line("cash", cash=self.cash[seat])]
+        if self.state == "offers" and self.ed.bribes == "hidden" and advisor_of(self.bids[0]).owner == seat:
+            out.append(self._dial_line())  # the bidder's own dial: no other way to hear it unmoved
+        return out
+
+    def reminders(self) -> list[Event]:
+        """Where the hidden dial stands, in the bidder's earphone (after an undo, a resume, a
+        reader back: the runtime asks): the offer call alone left the bidder guessing."""
+        if self.over or self.state != "offers" or self.ed.bribes != "hidden":
+            return []
+        key, params = self._dial_line()
+        return [say(seat_audience(advisor_of(self.bids[0]).owner), key, **params)]
+
+    def _dial_line(self) -> Line:
+        """The bidder's dial as it stands: its amount, and whether it is past the bidder's cash."""
+        bidder = advisor_of(self.bids[0]).owner
+        over = self.taps > self._most(bidder)
+        return line("offer-dial-over" if over else "offer-raised", amount=self.taps * self.ed.step)
 
     def situation(self) -> list[Event]:
         """Where the table stands, on the speaker (after an undo, a resume or a reader coming back):
@@ -530,9 +553,8 @@ class IntrigueGame(Play):
         if self.state == "offers":
             lines.append(self._offer_call())
         elif self.state == "placing":
-            lines.append(line("place-call", owner=self.turn))
             conflict = self._conflict_call()
-            lines += [conflict] if conflict else []
+            lines.append(conflict or line("place-call", owner=self.turn))
         elif self.state == "dispatching":
             lines.append(line("dispatch-call", seat=self.turn, count=self.to_send))
         return hints.situation(lines)

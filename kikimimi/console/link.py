@@ -17,6 +17,8 @@ from kikimimi.api.client import ApiClient, ApiClientError, Refused, read_secret
 
 #: Seconds between tries, then the last one again: quick after a restart, gentle after that.
 BACKOFF = (0.5, 1.0, 2.0, 4.0, 8.0)
+#: The status line of a link made again (a console that prints its welcome too says it once).
+RECONNECTED = "connected to the table again"
 
 Welcome = Callable[[dict[str, Any], bool], None]  # (welcome, is a reconnection)
 Push = Callable[[dict[str, Any]], None]
@@ -67,7 +69,7 @@ class Link:
                     continue
                 except (ApiClientError, OSError, ValueError):
                     continue
-                self.on_status("connected to the table again")
+                self.on_status(RECONNECTED)
                 break
 
     async def close(self) -> None:

@@ -16,7 +16,7 @@ from typing import Any, TextIO
 
 from kikimimi.console.commands import CommandError, help_text, parse_command
 from kikimimi.console.follow import Follower, reply_text, send
-from kikimimi.console.link import BACKOFF, Link
+from kikimimi.console.link import BACKOFF, RECONNECTED, Link
 from kikimimi.console.render import event_line, health_text, input_text, session_text
 
 PROMPT = "> "
@@ -44,7 +44,7 @@ class PlainConsole:
 
     def _welcomed(self, welcome: dict[str, Any], again: bool) -> None:
         if again:
-            self.line("* connected to the table again")
+            self.line(f"* {RECONNECTED}")
         events = self.follow.welcome(welcome, again)
         header = self.follow.header
         if not again:
@@ -78,6 +78,8 @@ class PlainConsole:
         self._health_shown = text
 
     def _status(self, text: str) -> None:
+        if text == RECONNECTED:  # the welcome that came with it printed it already
+            return
         self.line(f"* {text}")
 
     # -- input: a prompt ----------------------------------------------------------

@@ -310,10 +310,23 @@ class Table:
         at = getattr(self.game, "situation_at", None)
         if callable(at):  # a game whose lines count time learns the time they are said at
             now = self.game_time(t)
-            return self._run(lambda: at(now), t, line)
+            return self._run(lambda: at(now), t, line) + self.reminders(t, line)
         hook = getattr(self.game, "situation", None)
         out = self._run(hook, t, line) if callable(hook) else []
-        return out + self._log_events(self.pending_prompts(), t, line)
+        return out + self._log_events(self.pending_prompts(), t, line) + self.reminders(t, line)
+
+    def reminders(self, t: float, line: int | None) -> list[LogEvent]:
+        """The game's optional `reminders()`: what a seat was last told of a question the game
+        holds itself (a hidden bribe's dial), again in that seat's earphone, as a pending
+        question is.  Only lines to one seat are kept: the situation is the public part."""
+        hook = getattr(self.game, "reminders", None)
+        if self.game.over or not callable(hook):
+            return []
+
+        def mine() -> list[GameEvent]:
+            said = [as_event(ev) for ev in hook()]
+            return [ev for ev in said if ev.type == "say" and str(ev.fields.get("to", "")).startswith("seat:")]
+        return self._run(mine, t, line)
 
     def pending_prompts(self) -> list[Event]:
         """Each pending question again, in its seat's earphone (after an undo, a resume, a

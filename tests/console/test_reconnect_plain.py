@@ -134,6 +134,7 @@ async def test_plain_mode_prints_each_event_once_and_never_redraws(served):
     await _until(lambda: any("connected to the table again" in l for l in io.lines), "the reconnection")
     io.type("state")
     await _until(lambda: any(l.startswith("seat 2: 5 pieces") and "owes 2" in l for l in io.lines), "the state")
+    assert sum("connected to the table again" in l for l in io.lines) == 1  # the welcome's and the link's: once
     io.type("quit")
     assert await asyncio.wait_for(running, 10) == 0
 
