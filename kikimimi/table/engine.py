@@ -134,6 +134,7 @@ class Table:
         self.firings = 0
         #: Who holds the game's clock still: "referee", "hand 2"...  Empty: it runs.
         self.paused_by: set[str] = set()
+        self.lost_readers: set[str] = set()  # readers said lost and not back (a `back` needs one)
         self._paused_at: float | None = None  # the table's time the clock stopped
         #: Seconds the game's clock has stood still in all: game time = table time - lag.
         self._lag = 0.0
@@ -404,6 +405,9 @@ class Table:
                       state: str, detail: str, item_unopened: bool = False) -> list[LogEvent]:
         """A reader lost or back is the runtime's business, not the game's."""
         name = reader if seat is None else f"{reader} {seat}"
+        if state == "back" and name not in self.lost_readers:  # nothing to say back: never lost
+            return [self._error(line, t, f"line {line}: the {name} reader was not lost")]
+        (self.lost_readers.add if state == "lost" else self.lost_readers.discard)(name)
         ev: LogEvent = self._log(Event("reader", {"reader": reader, "seat": seat, "state": state}), t, line)
         if detail:
             ev["detail"] = detail

@@ -147,3 +147,15 @@ def test_sim_play_returns_the_script_it_played(toy):
     script, log = play("toy", seed=5, players=3)
     assert script[0]["game"] == "toy" and script[0]["players"] == 3
     assert run_script(script) == log
+
+
+def test_a_back_for_a_reader_never_lost_is_not_spoken(toy):
+    """A referee's `back` typed for a reader that was never lost said "reader back" aloud."""
+    log = run_script([HEADER, {"t": 1, "reader": "hand", "seat": 2, "back": True},
+                      {"t": 2, "reader": "hand", "seat": 2, "lost": True},
+                      {"t": 3, "reader": "hand", "seat": 2, "back": True},
+                      {"t": 4, "reader": "hand", "seat": 2, "back": True}])
+    assert [ev["key"] for ev in log if ev["type"] == "say" and ev["key"].startswith("reader-")] == [
+        "reader-lost", "reader-back"]
+    errors = [ev for ev in log if ev["type"] == "error"]
+    assert [ev["in"] for ev in errors] == [2, 5] and all(ev.get("private") == "referee" for ev in errors)
