@@ -43,7 +43,7 @@ from pathlib import Path
 from typing import Any
 
 from kikimimi.game_files import sim_table_file
-from kikimimi.registry import UnknownGame, declaration
+from kikimimi.registry import UnknownGame, declaration, game_names
 from kikimimi.tagmap import TagMapError, load_tagmap
 
 DRIVERS = ("pn532", "usb", "rdm6300", "sim")
@@ -210,6 +210,9 @@ def load_table_config(path: str | Path) -> TableConfig:
         packaged = sim_table_file(path)
         if packaged is not None:
             p, base = Path(str(packaged)), Path.cwd()
+        elif path not in game_names():  # `serve tridnet`: a game's name mistyped, not a file
+            raise ConfigError(f"{path}: unknown game and no such table file (games: {', '.join(game_names())}; "
+                              "or name a table file, kikimimi table setup writes one)")
     where = str(p)
     data = _read_toml(p)
     base = base or p.parent
