@@ -33,12 +33,13 @@ def socket_from_args(args: argparse.Namespace) -> Path:
         return Path(args.socket)
     if args.journal:
         journal = Path(args.journal)
-    elif args.config:
-        from kikimimi.table_config import ConfigError, load_table_config
+    elif args.config:  # the table as this user reads the file, or as the boot service does (kikimimi.api.served)
+        from kikimimi.api.served import NotReachable, served_socket
+        from kikimimi.table_config import ConfigError
 
         try:
-            journal = load_table_config(args.config).journal
-        except ConfigError as exc:
+            return served_socket(args.config, spectator=args.spectator)
+        except (ConfigError, NotReachable) as exc:
             raise CliError(str(exc)) from None
     else:
         raise CliError("which table? give its config (kikimimi console TABLE.toml) or --socket PATH")
@@ -51,7 +52,12 @@ def cmd_console(args: argparse.Namespace) -> int:
 
     socket = socket_from_args(args)
     spectator = args.spectator or paths.is_public_socket(socket)
-    if not socket.exists():  # said before the screen switches to the console
+    from kikimimi.api.served import closed_line, present
+
+    closed: list[Path] = []
+    if not present(socket, closed):  # said before the screen switches to the console
+        if closed:
+            raise CliError(closed_line(socket))
         raise CliError(f"{socket}: no table is being served here (is `kikimimi serve` running?)")
     secret_file = Path(args.secret_file) if args.secret_file else paths.secret_for_socket(socket)
     if not spectator:
