@@ -142,7 +142,7 @@ def service_user():
 
 
 @pytest.fixture
-def people(service_user):
+def box_users(service_user):
     """The owner (who ran `sudo service install`) and another user of the box, both unprivileged."""
     made = []
     for _ in range(2):
@@ -433,7 +433,7 @@ def stop_readers(emus: dict[str, Reader], server: UsbSocketServer | None) -> Non
 
 
 def test_the_owner_path_runs_as_written_and_two_games_are_played_on_enrolled_pieces(box, service_user, python,
-                                                                                   people):
+                                                                                   box_users):
     """The quick box: the set-up's table file written by the test (the spoken set-up is the next test's)."""
     at = owner_path_until_setup(box)
     emus: dict[str, Reader] = {name: PN532Emulator(str(box.dir / name)).start()
@@ -444,7 +444,7 @@ def test_the_owner_path_runs_as_written_and_two_games_are_played_on_enrolled_pie
     try:
         table, by_piece = enrolled_evening(box.opt / "hardware", emus)
         assert table.relative_to(box.opt).as_posix() in at["table setup"]
-        install_serve_and_play(box, at, by_piece, emus, service_user, python.python, people)
+        install_serve_and_play(box, at, by_piece, emus, service_user, python.python, box_users)
     finally:
         stop_readers(emus, server)
 
@@ -492,7 +492,8 @@ def spoken_clips(cache: Path, names: dict[str, str], kept: int, total: int) -> d
 
 
 @pytest.mark.flaky(reruns=1)  # the test players listen in real time, as in test_setup_by_ear.py
-def test_the_spoken_setup_as_written_enrols_the_kits_and_the_evening_is_played(box, service_user, python, people):
+def test_the_spoken_setup_as_written_enrols_the_kits_and_the_evening_is_played(box, service_user, python,
+                                                                                box_users):
     from kikimimi.tablesetup.enrol import EveningKit, piece_names
     from kikimimi.testing.usbtree import FakeUsbTree
     from kikimimi.voice.virtual import PulseNullSinks
@@ -580,6 +581,6 @@ def test_the_spoken_setup_as_written_enrols_the_kits_and_the_evening_is_played(b
         listeners.stop()
         pulse.stop()
     try:
-        install_serve_and_play(box, at, by_piece, emus, service_user, python.python, people)
+        install_serve_and_play(box, at, by_piece, emus, service_user, python.python, box_users)
     finally:
         stop_readers(emus, server)

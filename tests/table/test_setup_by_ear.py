@@ -229,5 +229,6 @@ def test_too_few_readers_is_said_on_every_card_and_printed_not_a_silent_stop(tmp
     spoken = [line for line in proc.stdout.splitlines() if line.endswith(said)]
     assert proc.returncode != 0 and len(spoken) == 1, proc.stdout + proc.stderr
     assert spoken[0].count("card ") == 3  # said on the speaker and both earphones: whoever hears it
-    assert "Traceback" not in proc.stderr and proc.stderr.startswith("kikimimi: 2 readers found")
+    assert "Traceback" not in proc.stderr  # (ALSA may note an underrun above the one line, under load)
+    assert proc.stderr.strip().splitlines()[-1].startswith("kikimimi: 2 readers found")
     assert not (tmp_path / "few.toml").exists()
