@@ -9,7 +9,6 @@ from __future__ import annotations
 import asyncio
 import itertools
 import json
-import os
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
@@ -151,9 +150,7 @@ def read_secret(path: Path) -> str:
     except FileNotFoundError:
         raise ApiClientError(f"{path}: no secret here (is `kikimimi serve` running for this table?)") from None
     except PermissionError:
-        from kikimimi.api.served import closed_line
-
-        raise ApiClientError(closed_line(path).replace(": closed to", ": the table's secret is closed to", 1)
-                             if os.access(path.parent, os.X_OK) else closed_line(path)) from None
+        raise ApiClientError(f"{path}: not allowed to read the table's secret (run as the table's user, "
+                             "or one of its group)") from None
     except OSError as exc:
         raise ApiClientError(f"{path}: cannot read the table's secret ({exc.strerror or exc})") from None

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from kikimimi.cli import main
-from kikimimi.doctor import config_checks
+from kikimimi.box.doctor import config_checks
 
 GAMES = Path(__file__).parents[2] / "games"
 
@@ -76,7 +76,7 @@ def test_a_copied_trees_venv_whose_scripts_run_the_old_interpreter_is_found(tmp_
     import subprocess
     import sys
 
-    from kikimimi.doctor import venv_check
+    from kikimimi.box.doctor import venv_check
 
     made = tmp_path / "old" / ".venv"
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(made)], check=True, timeout=120)

@@ -1,4 +1,4 @@
-"""Findings 8-10 and 12 of issue 11: configs, hostile scripts, typed bytes, discarded games."""
+"""Configs, hostile scripts, typed bytes, discarded games."""
 from __future__ import annotations
 
 import io
@@ -13,13 +13,13 @@ from typing import Any
 
 import pytest
 
-from kikimimi.daemon import Daemon
-from kikimimi.engine import ScriptRun, run_script
-from kikimimi.registry import register
-from kikimimi.script import MAX_LINE_BYTES, Garbled, Header, ScriptError, parse_line, read_script
-from kikimimi.sim_readers import typed_lines
-from kikimimi.table_config import ConfigError, load_table_config
-from kikimimi.testing.tables import sim_table_toml
+from kikimimi.table.daemon import Daemon
+from kikimimi.table.engine import ScriptRun, run_script
+from kikimimi.contract.registry import register
+from kikimimi.contract.script import MAX_LINE_BYTES, Garbled, Header, ScriptError, parse_line, read_script
+from kikimimi.table.sim_readers import typed_lines
+from kikimimi.table.config import ConfigError, load_table_config
+from kikimimi.testkit.tables import sim_table_toml
 
 from hardening_helpers import TOY_CLI, strict_json
 
@@ -61,7 +61,7 @@ def test_a_bad_config_is_one_line_and_creates_nothing(tmp_path, toy, change, key
 
 def test_a_tag_map_with_one_uid_written_twice_in_two_cases_is_refused_in_one_line(tmp_path):
     """Issue 40: "04A1…" and "04a1…" are one tag; the map took both and the last silently won."""
-    from kikimimi.tagmap import TagMapError, load_tagmap
+    from kikimimi.contract.tagmap import TagMapError, load_tagmap
 
     path = tmp_path / "map.toml"
     path.write_text('[tags]\n04A1B2C3D4E5F6 = "trident:heart-3"\n"04:a1:b2:c3:d4:e5:f6" = "trident:clover-8"\n')
@@ -78,7 +78,7 @@ def test_a_toml_syntax_error_names_line_and_column(tmp_path, toy):
 
 
 def test_a_tag_map_syntax_error_names_line_and_column_too(tmp_path):
-    from kikimimi.tagmap import TagMapError, load_tagmap
+    from kikimimi.contract.tagmap import TagMapError, load_tagmap
 
     path = tmp_path / "tags.toml"
     path.write_text('[tags]\n04a1b2c3d4e5f6 = "trident:heart-3"\n04a1b2c3d4e5f7 = trident:heart-4\n')
@@ -89,7 +89,7 @@ def test_a_tag_map_syntax_error_names_line_and_column_too(tmp_path):
 
 @pytest.mark.parametrize("hostile", ["x = " + "[" * 100000, "x = " + "9" * 5000])
 def test_a_hostile_config_or_tag_map_is_one_line(tmp_path, toy, hostile):
-    from kikimimi.tagmap import TagMapError, load_tagmap
+    from kikimimi.contract.tagmap import TagMapError, load_tagmap
 
     path = _config(tmp_path, hostile)
     with pytest.raises(ConfigError) as info:
@@ -288,7 +288,7 @@ def test_a_replay_run_releases_its_games(toy):
 
 
 def test_a_bot_game_releases_its_game(toy):
-    from kikimimi.sim import play
+    from kikimimi.design.sim import play
 
     _leaky(toy)
     _ALIVE.clear()

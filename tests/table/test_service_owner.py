@@ -90,12 +90,12 @@ def as_user(name: str, argv: list[str], home=None, **kw) -> subprocess.Popen:
 
 
 def test_the_owner_referees_the_served_table_from_the_file_alone_and_others_are_refused(place, users, monkeypatch):
-    from kikimimi import service
-    from kikimimi.testing.table_script import wait_until
+    from kikimimi.box import service
+    from kikimimi.testkit.script import wait_until
 
     home = place.dir / "service-home"  # stands in for /var/lib/kikimimi, the unit's HOME=
     monkeypatch.setattr(service, "SERVICE_HOME", home)
-    import kikimimi.api.served as served
+    import kikimimi.console.served as served
     monkeypatch.setattr(served, "SERVICE_HOME", home)
     table = place.table()
     table.write_text(table.read_text().replace('journal = "var/trident-sim.jsonl"',
