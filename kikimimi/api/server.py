@@ -7,8 +7,8 @@ table.  Two sockets sit next to the journal (`kikimimi.api.paths`):
 
 - `<journal>.sock`, mode 0600: referees.  The client must also send the
   table's secret (a fresh random token in `<journal>.secret`, mode 0600);
-  0660 and 0640 when the journal's folder lets its group in (`shared_with_group`:
-  the boot service's folder, whose group is the owner's);
+  0660 and 0640 when the journal's folder is set-group-ID and lets its group in
+  (`shared_with_group`: the boot service's folder, whose group the owner is in);
   without it the connection gets one refusal line and is closed, and it
   never learns anything about the game.
 - `<journal>.public.sock`, mode 0666: spectators from any local account (a
@@ -510,15 +510,18 @@ def _remove_leftover(path: Path) -> None:
 
 
 def shared_with_group(folder: Path) -> bool:
-    """Whether the journal's folder lets its group in (g+x: `service install` makes the boot
-    service's folder so, for the owner in the service's group): then the referee's socket and
-    the secret are the group's too (0660, 0640), so the owner's console reaches the table.
-    A folder of the table user's own (0700, the default) keeps them the user's alone."""
+    """Whether the journal's folder is one made to share the table with its group: set-group-ID
+    and open to the group (`service install` makes the boot service's so, 2751, for the owner in
+    the service's group).  Then the referee's socket and the secret are the group's too (0660,
+    0640), so the owner's console reaches the table.  A plain folder that merely lets its group
+    in (a user's own `mkdir`, whose group may be everyone's "users") keeps them the user's alone."""
+    import stat
+
     try:
         st = os.stat(folder)
     except OSError:
         return False
-    return bool(st.st_mode & 0o010) and st.st_gid == os.getegid()
+    return bool(st.st_mode & stat.S_ISGID) and bool(st.st_mode & 0o010) and st.st_gid == os.getegid()
 
 
 def _write_private(path: Path, text: str, mode: int = 0o600) -> None:

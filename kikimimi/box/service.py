@@ -44,10 +44,11 @@ SERIAL_CLASSES = ("char-ttyUSB", "char-ttyACM")
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 #: What PrivateTmp=yes replaces with the service's own (systemd.exec(5)).
 PRIVATE_TMP = (Path("/tmp"), Path("/var/tmp"))
-#: The journal's folders an install makes: the service's own, its group (the owner) passes, and
-#: anyone may reach a socket by its name (the spectators' is 0666; the referee's 0660 and the
-#: secret 0640 are the group's: kikimimi/api/server.py).
-SHARED_DIR_MODE = 0o751
+#: The journal's folders an install makes: the service's own, set-group-ID (what tells the table
+#: to share its referee's socket, 0660, and secret, 0640, with the group: kikimimi/api/server.py
+#: `shared_with_group`), its group (the owner) passes, and anyone may reach a socket by its name
+#: (the spectators' is 0666).
+SHARED_DIR_MODE = 0o2751
 
 
 class ServiceError(ValueError):

@@ -105,7 +105,7 @@ def test_the_owner_referees_the_served_table_from_the_file_alone_and_others_are_
     unit = service.install(str(table), user, place.dir, python=place.python, say=said.append, owner=owner)
     folder = home / ".local" / "share" / "kikimimi"
     st = folder.stat()
-    assert stat.S_IMODE(st.st_mode) == 0o751 and st.st_uid == pwd.getpwnam(user).pw_uid
+    assert stat.S_IMODE(st.st_mode) == 0o2751 and st.st_uid == pwd.getpwnam(user).pw_uid
     assert pwd.getpwnam(user).pw_gid in os.getgrouplist(owner, pwd.getpwnam(owner).pw_gid)
     assert any(f"added {owner} to the group {user}" in line for line in said), said
     # the unit's command as its user, HOME= as the unit says (its keyboard: the test's pipe)
@@ -138,3 +138,16 @@ def test_the_owner_referees_the_served_table_from_the_file_alone_and_others_are_
         serve.stdin.close()  # type: ignore[union-attr]
         serve.terminate()
         serve.wait(timeout=20)
+
+
+def test_only_a_set_group_id_folder_shares_the_referees_socket_and_secret(tmp_path):
+    """A folder a user made that lets its group in (umask 022, and a group that may be everyone's
+    "users") must not hand the table's secret to that group: only the install's 2751 does."""
+    from kikimimi.api.server import shared_with_group
+
+    for mode, shared in ((0o700, False), (0o755, False), (0o751, False), (0o2751, True), (0o2700, False)):
+        folder = tmp_path / f"m{mode:o}"
+        folder.mkdir()
+        os.chown(folder, -1, os.getegid())
+        folder.chmod(mode)
+        assert shared_with_group(folder) is shared, oct(mode)
