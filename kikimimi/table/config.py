@@ -308,6 +308,10 @@ def load_table_config(path: str | Path, *, home: Path | None = None, served: boo
     if audio is not None:
         if not isinstance(audio, dict):
             raise fail("[audio]", "must be a table")
+        pack = audio.get("pack")
+        if isinstance(pack, str) and pack and not Path(pack).expanduser().is_absolute():
+            # beside the table file, as its tag maps are: not wherever `serve` (or the install) was run from
+            audio = {**audio, "pack": str(base / pack)}
         _check_audio(audio, top, fail)
     records = data.get("records", {})
     return TableConfig(p, decl.name, players, lang, dict(options), tagmap, journal,

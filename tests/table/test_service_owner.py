@@ -74,7 +74,8 @@ def test_a_tag_map_or_voice_pack_the_service_cannot_read_is_refused(place):
     tagmap.chmod(0o644)
     pack = table.parent / "pack"
     pack.mkdir(mode=0o700)
-    table.write_text(table.read_text() + f'\n[audio]\npack = "{pack}"\n[audio.outputs.speaker]\ndevice = "x"\n')
+    # relative to the table file (the install runs from "/"), as the service's WorkingDirectory= finds it
+    table.write_text(table.read_text() + '\n[audio]\npack = "pack"\n[audio.outputs.speaker]\ndevice = "x"\n')
     refused(install(str(table), *args), "the voice pack cannot be read", "chmod -R a+rX")
     assert not list(place.dir.glob("*.service"))
 
