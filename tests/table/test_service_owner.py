@@ -152,3 +152,18 @@ def test_only_a_set_group_id_folder_shares_the_referees_socket_and_secret(tmp_pa
         os.chown(folder, -1, os.getegid())
         folder.chmod(mode)
         assert shared_with_group(folder) is shared, oct(mode)
+
+
+def test_the_shipped_hardware_tables_journal_is_found_where_the_service_keeps_it(monkeypatch):
+    """Issue 40: with the shipped `journal = "~/…"` even root's console looked under /root and said
+    "no table is being served here" while the service served it under its own home."""
+    from pathlib import Path
+
+    from kikimimi.box.access import SERVICE_HOME
+    from kikimimi.console.served import journals
+
+    shipped = Path(__file__).resolve().parents[2] / "hardware" / "trident-pn532.toml"
+    monkeypatch.setenv("HOME", "/root")
+    found = journals(shipped)
+    assert found == [Path("/root/.local/share/kikimimi/trident-table.jsonl"),
+                     SERVICE_HOME / ".local" / "share" / "kikimimi" / "trident-table.jsonl"]
