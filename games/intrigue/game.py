@@ -33,7 +33,8 @@ from kikimimi.kit import own_set
 from kikimimi.protocol import TABLE, Event, Input, Play, error, event, say, seat_audience
 
 from . import machine
-from .editions import COPIES, OPTIONS, Edition, edition_from_options
+from .editions import COPIES, Edition
+from .options import OPTIONS, edition_from_options
 from .pieces import advisor_of, advisor_tag, parse_advisor, parse_section, section_tag
 
 HAND, GARDEN, SECTION, OUT = "hand", "garden", "section", "out"
@@ -636,12 +637,16 @@ class IntrigueGame(Play):
 
 
 
+#: What each player holds beside its seat tokens (the declaration's `command_tags`).
+COMMAND_TAGS = ("bribe", "ok", "hint", "agree")
+
+
 def kit(players: int, options: Mapping[str, Any]) -> tuple[list[str], list[str]]:
     """Each player's seat tokens and offer tags; the advisors (each player's own, laid
     out in the open) and the section tokens are the table's."""
     ed = edition_from_options(options)
     advisors = [advisor_tag(s, r, c) for s in range(1, players + 1) for r in ed.roles for c in range(1, COPIES + 1)]
-    return own_set(players, ("bribe", "ok", "hint", "agree")), advisors + [section_tag(k) for k in range(1, ed.sections + 1)]
+    return own_set(players, COMMAND_TAGS), advisors + [section_tag(k) for k in range(1, ed.sections + 1)]
 
 
 def phrase_values(players: int, options: Mapping[str, Any]) -> Mapping[str, Sequence[Any]]:

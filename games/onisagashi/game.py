@@ -396,12 +396,16 @@ class OnisagashiGame(Play):
         return self._game_over("stopped")
 
 
+#: What each player holds beside its tokens (the declaration's `command_tags`).
+COMMAND_TAGS = ("raise", "hint", "agree")
+
+
 def kit(players: int, options: Mapping[str, Any]) -> tuple[list[str], list[str]]:
     """Each player answers and asks the assistant with an own set of the 18 declaration
     tokens (taking them from the field's set would show which); the cards and the
     field's tokens are the table's."""
     tokens = [token_tag(c) for c in CARDS]
-    return own_set(0, ("raise", "hint", "agree")) + tokens, [card_tag(c) for c in CARDS] + tokens
+    return own_set(0, COMMAND_TAGS) + tokens, [card_tag(c) for c in CARDS] + tokens
 
 
 def phrase_values(players: int, options: Mapping[str, Any]) -> Mapping[str, Sequence[Any]]:

@@ -31,17 +31,16 @@ from kikimimi import hints
 from kikimimi.commands import Command, dispatch, hint_command, refusal, stop_command
 from kikimimi.hints import Line, line
 from kikimimi.kit import own_set
-from kikimimi.options import Options, choice, seat
 from kikimimi.protocol import TABLE, Event, GameEvent, Input, Play, error, say, seat_audience
 
 from . import machine
 from .machine import PhaseModel
+from .options import TridentOptions
 from .pieces import BY_TAG, HAND_SIZE, TAGS, Kind, Piece, Suit, hand_points
 
 
 BASKET = 0
 FIELD = -1
-SCORINGS = ("normal", "competition")
 DECLARATIONS = ("trident", "pass", "agree")
 
 
@@ -55,16 +54,14 @@ COMMANDS = (
     Command("suit heart|diamond|spade|clover", "choose the suit for the seat that is choosing", "console_suit"),
     Command("penalty SEAT", "give a seat the wrong-piece penalty (draw two)", "console_penalty"),
     hint_command(), stop_command("console_stop"))
-OPTIONS = Options(
-    seat("first", 1, "the seat that plays first"),
-    choice("scoring", SCORINGS, "normal, or the seed's competition rules (official practice sessions)"),
-)
 PLAYERS = range(2, 5)
+#: What each player holds beside the pieces (the declaration's `command_tags`).
+COMMAND_TAGS = ("trident", "pass", "agree", "hint")
 
 
 def kit(players: int, options: Mapping[str, Any]) -> tuple[list[str], list[str]]:
     """Each player's declarations and HINT; the pieces are the table's, drawn into hands."""
-    return own_set(0, ("trident", "pass", "agree", "hint")), sorted(TAGS)
+    return own_set(0, COMMAND_TAGS), sorted(TAGS)
 
 
 class TridentGame(PhaseModel, Play):
@@ -75,12 +72,12 @@ class TridentGame(PhaseModel, Play):
         if players not in PLAYERS:
             raise OptionError(f"The Trident is played by 2 to 4 players, not {players}")
         try:
-            opts = OPTIONS.parse(players, self.options)  # a typo must not play the default rules
+            opts = TridentOptions.parse(players, self.options)  # a typo must not play the default rules
         except ValueError as exc:
             raise OptionError(str(exc)) from None
-        self.scoring: str = opts["scoring"]
-        first: int = opts["first"]
-        self.first = first
+        self.opts = opts
+        self.scoring: str = opts.scoring
+        first = self.first = opts.first
         self.seats = tuple(range(1, players + 1))
         self._ears = {s: seat_audience(s) for s in self.seats}  # each earphone's audience name, made once
         self.hands: dict[int, list[str]] = {s: [] for s in self.seats}
