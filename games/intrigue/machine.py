@@ -1,4 +1,4 @@
-"""The steps of an Intrige turn as `transitions` data, on the runtime's `kikimimi.phases.Phases`.
+"""The steps of an Intrige turn as `transitions` data, on the runtime's `kikimimi.contract.phases.Phases`.
 
 A turn is income (instant), then the offers for the garden's advisors, then
 the owner's placements, then the dispatch of two advisors; a step with
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from kikimimi.phases import Phases
+from kikimimi.game import Phases
 
 STATES = ["turn", "offers", "placing", "dispatching", "over"]
 

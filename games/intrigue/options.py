@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from kikimimi.options import Options, anything, choice, whole
+from kikimimi.game import Options, anything, choice, whole
 
 from .editions import BRIBE_MODES, EDITIONS, Edition
 

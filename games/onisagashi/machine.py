@@ -1,4 +1,4 @@
-"""The phases of a 鬼探し table as `transitions` data, on the runtime's `kikimimi.phases.Phases`.
+"""The phases of a 鬼探し table as `transitions` data, on the runtime's `kikimimi.contract.phases.Phases`.
 
 The phases are what the table waits for: the cards to be scanned into the
 hands, three declaration tokens on the field, the raise-hand window after
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from kikimimi.phases import Phases
+from kikimimi.game import Phases
 
 STATES = ["dealing", "declaring", "window", "answering", "between", "over"]
 

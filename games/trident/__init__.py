@@ -1,11 +1,11 @@
-"""The Trident (issue 3): the flagship kikimimi game, as a plugin.
+"""The Trident: the flagship kikimimi game, as a plugin.
 
 `GAME` is the entry point of the `kikimimi.games` group: what the game is,
 declared once.  One play is a `TridentGame`; its options are parsed once in
 `options`, the pieces are in `pieces`, the phases in `machine`, the bots in
 `simulation` and `search`, the console's view in `view`.
 """
-from kikimimi.declaration import Declaration, OfficialSession
+from kikimimi.game import Declaration, OfficialSession
 
 from .game import COMMAND_TAGS, COMMANDS, PLAYERS, OptionError, TridentGame, kit, phrase_values
 from .options import OPTIONS, TridentOptions

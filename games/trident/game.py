@@ -1,4 +1,4 @@
-"""The Trident as the controller enforces it (shared/rules/trident.md).
+"""The Trident as the controller enforces it (docs/rules/trident.md).
 
 The controller never sees a hand: it learns each piece when it is scanned and
 attributes every scan from where that piece is (in a hand, on the field, in
@@ -27,11 +27,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from kikimimi import hints
-from kikimimi.commands import Command, dispatch, hint_command, refusal, stop_command
-from kikimimi.hints import Line, line
-from kikimimi.kit import own_set
-from kikimimi.protocol import TABLE, Event, GameEvent, Input, Play, error, say, seat_audience
+from kikimimi.game import (TABLE, Command, dispatch, error, Event, GameEvent, hint_command, hints, Input, line,
+                           Line, own_set, Play, refusal, say, seat_audience, stop_command)
 
 from .machine import PHASES
 from .options import TridentOptions

@@ -1,4 +1,4 @@
-"""The Trident's phases as `transitions` data, on the runtime's `kikimimi.phases.Phases`.
+"""The Trident's phases as `transitions` data, on the runtime's `kikimimi.contract.phases.Phases`.
 
 The phases are what the table is waiting for: the deal, the opening piece,
 a turn (play or draw), a turn after a draw (play or pass), a suit choice
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from kikimimi.phases import Phases
+from kikimimi.game import Phases
 
 STATES = ["dealing", "opening", "turn", "drawn", "choosing", "resetting", "over"]
 

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from kikimimi.options import Options, choice, seat
+from kikimimi.game import Options, choice, seat
 
 SCORINGS = ("normal", "competition")
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from kikimimi.console.render import TableView, by_seat, pieces, short
+from kikimimi.game import TableView, by_seat, pieces, short
 
 
 class TridentView(TableView):

@@ -3,7 +3,7 @@
 `GAME` is the entry point of the `kikimimi.games` group: what the game is,
 declared once.  One play is a `WitchGame`.
 """
-from kikimimi.declaration import Declaration
+from kikimimi.game import Declaration
 
 from .game import COMMAND_TAGS, WitchGame, kit, phrase_values
 from .options import OPTIONS

@@ -1,10 +1,10 @@
 """闇に笑う魔女's roles, teams, phases and the default deck per player count (its options: `options`).
 
-Everything here is a line of `shared/rules/witch.md` turned into data.
+Everything here is a line of `docs/rules/witch.md` turned into data.
 """
 from __future__ import annotations
 
-from kikimimi.phases import Phases
+from kikimimi.game import Phases
 
 ROLES = ("human", "witch", "mirror", "priest", "familiar", "knight", "twin", "imp")
 TEAMS = {"human": "islanders", "witch": "witches", "mirror": "islanders", "priest": "islanders",

@@ -11,40 +11,13 @@ braille line can follow it.
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from typing import Any
+
+from kikimimi.contract.view import GENERIC, TableView, by_seat, pieces, short
 
 #: Snapshot keys every game's view shows the same way; the rest is the game's view's, or `key: value`.
 KNOWN = ("phase", "turn", "hands")
-
-
-class TableView:
-    """A game's console view: the words its snapshot keys and public events mean.
-
-    The console shows what every game shares (the phase, each seat's hand and
-    turn, who plays as a bot) and lists every other key as `key: value`, so a
-    new game is readable on day one; a game that wants more names a subclass
-    in its declaration (`Declaration.view`), as boardgame.io's `playerView` is
-    the game's own.  A view only reads: it gets plain JSON data."""
-
-    #: Snapshot keys the view shows itself (kept out of the `key: value` list).
-    shown: frozenset[str] = frozenset()
-
-    def seat_marks(self, game: Mapping[str, Any], seat: int) -> list[str]:
-        """Words after a seat's hand and turn (`declared trident`, `owes 2`)."""
-        return []
-
-    def lines(self, game: Mapping[str, Any], noun: str) -> list[str]:
-        """Lines after the seats (the field, the basket)."""
-        return []
-
-    def public(self, events: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
-        """What a spectator sees of this game beside the turn and the field, followed from
-        the public events of the game so far."""
-        return {}
-
-
-GENERIC = TableView()
 
 
 def view_of(game: Any) -> TableView:
@@ -54,8 +27,8 @@ def view_of(game: Any) -> TableView:
 
 @functools.lru_cache(maxsize=16)
 def _view(game: str) -> TableView:
-    from kikimimi.declared import part
-    from kikimimi.registry import declaration
+    from kikimimi.contract.parts import part
+    from kikimimi.contract.registry import declaration
 
     try:
         decl = declaration(game)
@@ -65,23 +38,13 @@ def _view(game: str) -> TableView:
     return found if isinstance(found, TableView) else GENERIC
 
 
-def short(tag: Any) -> str:
-    """`trident:heart-3` -> `heart-3`: the set is the same for every piece of a game."""
-    text = str(tag)
-    return text.split(":", 1)[1] if ":" in text and not text.startswith(("seat:", "cmd:")) else text
-
-
-def pieces(n: int, noun: str = "piece") -> str:
-    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
-
-
 def noun_for(game: str | None) -> str:
     """"card" for a card game, else "piece": what the players hold, in the referee's words.
 
     Read from the game's own tags (a game whose tags are `SET:card-...` is
     played with cards), so a new card game is named right without the
     console knowing it."""
-    from kikimimi.registry import UnknownGame, declaration
+    from kikimimi.contract.registry import UnknownGame, declaration
 
     try:
         decl = declaration(str(game))
@@ -104,19 +67,6 @@ def readable(value: Any, nested: bool = False) -> str:
         text = (", " if nested else "; ").join(parts) if parts else "none"
         return f"({text})" if nested and len(parts) > 1 else text
     return short(value)
-
-
-def by_seat(value: Any) -> dict[int, Any]:
-    """Snapshot dicts keyed by seat arrive with string keys after JSON."""
-    if not isinstance(value, Mapping):
-        return {}
-    out = {}
-    for key, item in value.items():
-        try:
-            out[int(key)] = item
-        except (TypeError, ValueError):
-            continue
-    return out
 
 
 def table_text(header: Mapping[str, Any], snapshot: Mapping[str, Any] | None,
@@ -233,7 +183,7 @@ def event_line(ev: Mapping[str, Any]) -> str | None:
     if kind == "game-over":
         places = ", ".join(f"{r.get('place')}. seat {r.get('seat')}" for r in ev.get("ranking", []))
         return f"= game over ({ev.get('reason', '')}){': ' + places if places else ''}"
-    if kind == "seat-bot":  # the referee's only (kikimimi.seat_bots)
+    if kind == "seat-bot":  # the referee's only (kikimimi.bots.referee_bots)
         kind_of = ev.get("kind")
         return (f"* seat {ev.get('seat')} is played by a bot ({kind_of}): its earphone comes to you only"
                 if kind_of else f"* seat {ev.get('seat')}: the bot has stopped, a player sits there")

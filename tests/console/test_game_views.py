@@ -5,11 +5,11 @@ import pytest
 
 from kikimimi.cli.tags import pieces_of
 from kikimimi.console.render import GENERIC, PublicTable, table_text, view_of
-from kikimimi.declaration import Declaration
-from kikimimi.evening import SessionRefused, check_session_table
-from kikimimi.kit import kit_for, table_tags
-from kikimimi.protocol import COMMAND_TAGS
-from kikimimi.registry import declaration, game_names
+from kikimimi.contract.declaration import Declaration
+from kikimimi.table.evening import SessionRefused, check_session_table
+from kikimimi.contract.kit import kit_for, table_tags
+from kikimimi.contract.protocol import COMMAND_TAGS
+from kikimimi.contract.registry import declaration, game_names
 
 GAMES = [name for name in game_names() if name != "toy"]
 
@@ -54,7 +54,7 @@ def test_the_cmd_set_is_the_contracts_and_every_games_own():
 
 
 def test_a_game_without_a_kit_takes_its_declared_command_tags():
-    from kikimimi.protocol import Play
+    from kikimimi.contract.protocol import Play
 
     class Plain(Play):
         def handle(self, inp):

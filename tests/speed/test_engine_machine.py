@@ -1,4 +1,4 @@
-"""The runtime's phase helper (`kikimimi.phases.Phases`): its fast `fire` takes
+"""The runtime's phase helper (`kikimimi.contract.phases.Phases`): its fast `fire` takes
 exactly the transitions `transitions` itself takes, from every phase, for every trigger
 and condition value; anything with a callback still goes through the machine; and a play
 holds nothing but its phase.  Tested once, here, for every game on it (the Trident's rows,
@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from transitions import Machine, MachineError
 
-from kikimimi.phases import Phases, plain_steps
+from kikimimi.contract.phases import Phases, plain_steps
 from kikimimi_games.intrigue import machine as intrigue
 from kikimimi_games.onisagashi import machine as onisagashi
 from kikimimi_games.trident import TridentGame
