@@ -24,7 +24,7 @@ from kikimimi.game import (REFEREE, TABLE, cancel_timer, Command, dispatch, erro
 from .machine import PHASES
 from .cards import CARDS, CATEGORIES, CATEGORY_OF, card_tag, hand_counts, parse_tag, sort_cards, token_tag
 from .knowledge import Declaration, Knowledge
-from .options import DEFAULTS, OPTIONS
+from .options import OPTIONS
 from .solver import ANSWER, Analysis
 
 
@@ -403,8 +403,8 @@ def phrase_values(players: int, options: Mapping[str, Any]) -> Mapping[str, Sequ
     from .cards import BY_CATEGORY
 
     seats = list(range(1, players + 1))
-    rounds = options.get("rounds", DEFAULTS["rounds"])
-    target = options.get("target", DEFAULTS["target"])
+    opts = OPTIONS.parse(players, options)
+    rounds, target = opts["rounds"], opts["target"]
     most = max(int(rounds or 1), int(target or 1))
     triples = [[card_tag(c) for c in trio] for trio in itertools.product(*(BY_CATEGORY[g] for g in CATEGORIES))]
     # the field's tokens so far: one to three, at most one of each category, in category order
