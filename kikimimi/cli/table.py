@@ -18,7 +18,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     s.add_argument("--players", type=int, default=3, help="seats at the table (default: 3)")
     s.add_argument("--lang", choices=("ja", "en"), default="ja", help="the language spoken (default: ja)")
     from kikimimi.readers import registry
-    from kikimimi.tablesetup.found import discoverable
+    from kikimimi.box.setup.found import discoverable
 
     kinds = [registry.kind(name) for name in discoverable()[1:]]
     auto = " and ".join(k.summary for k in kinds if k and k.auto)
@@ -42,7 +42,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def _checked(args: argparse.Namespace) -> Path:
-    from kikimimi.registry import UnknownGame, declaration
+    from kikimimi.contract.registry import UnknownGame, declaration
 
     names = []
     with one_line(UnknownGame, ValueError):
@@ -72,11 +72,11 @@ def _checked(args: argparse.Namespace) -> Path:
 
 def cmd_setup(args: argparse.Namespace) -> int:
     out = _checked(args)
-    from kikimimi.tablesetup.dialogue import SetupFailed, run_dialogue
-    from kikimimi.tablesetup.found import find_readers, usb_cards
-    from kikimimi.tablesetup.live import LiveIO
-    from kikimimi.tablesetup.tablefile import table_toml, tagmap_names, udev_rules, write_new
-    from kikimimi.table_config import ConfigError, load_table_config
+    from kikimimi.box.setup.dialogue import SetupFailed, run_dialogue
+    from kikimimi.box.setup.found import find_readers, usb_cards
+    from kikimimi.box.setup.live import LiveIO
+    from kikimimi.box.setup.tablefile import table_toml, tagmap_names, udev_rules, write_new
+    from kikimimi.table.config import ConfigError, load_table_config
     from kikimimi.readers.probe import probe
     from kikimimi.voice.devices import output_devices
 
@@ -168,9 +168,9 @@ def _keep_tagmaps(folder: Path, names: Iterable[str]) -> None:
 
 def _enrol(io: Any, binding: Any, args: argparse.Namespace, maps: dict[str, Path], out: Path) -> int:
     """Each player's own pieces on their own reader, then the table's: one tag map a game."""
-    from kikimimi.kit import kit_for
-    from kikimimi.tablesetup.enrol import EveningKit, enrol, piece_names, texts_to_prepare
-    from kikimimi.tagmap import TagMapError
+    from kikimimi.contract.kit import kit_for
+    from kikimimi.box.setup.enrol import EveningKit, enrol, piece_names, texts_to_prepare
+    from kikimimi.contract.tagmap import TagMapError
 
     try:
         kit = EveningKit([kit_for(g, args.players) for g in args.game], maps)

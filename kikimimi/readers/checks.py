@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from kikimimi.checks import Check
+from kikimimi.contract.finding import Check
 from kikimimi.readers import registry
 from kikimimi.readers.device_nodes import ADD_GROUP, INSTALL_RULES, RULES, named_by_rules
 from kikimimi.readers.kind import Where

@@ -11,7 +11,7 @@ import os
 import re
 from pathlib import Path
 
-from kikimimi.checks import Check
+from kikimimi.contract.finding import Check
 from kikimimi.readers.kind import Discovered, Renumbered
 
 RULES = "99-kikimimi.rules"

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from kikimimi.checks import Check
+from kikimimi.contract.finding import Check
 from kikimimi.readers.base import Driver
 
 #: Where udev names each serial adapter by the USB port it is plugged into.

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from kikimimi.checks import Check
+from kikimimi.contract.finding import Check
 from kikimimi.readers import registry
 from kikimimi.readers.device_nodes import holders, process_named
 from kikimimi.readers.kind import Where

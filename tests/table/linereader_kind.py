@@ -5,8 +5,8 @@ It is what docs/readers.md ("A new reader kind") tells an author to write: one `
 with its name, keys, driver, discovery, probe, doctor checks and device classes, made known
 by one entry point (`linereader = "linereader_kind:KIND"` in the `kikimimi.readers` group).
 `test_a_new_reader_kind.py` installs it that way and runs `table setup`, `doctor`, `serve`
-and `service install` with it, none of them edited for it.  `LineReaderEmulator` is its
-device, on a pseudo-terminal.
+and `service install` with it, none of them edited for it (its device, on a pseudo-terminal,
+is the test's own).
 """
 from __future__ import annotations
 
@@ -17,11 +17,10 @@ import time
 from collections.abc import Collection, Mapping
 from typing import Any
 
-from kikimimi.checks import Check
+from kikimimi.contract.finding import Check
 from kikimimi.readers import device_nodes
 from kikimimi.readers.base import Emit, RawEvent
 from kikimimi.readers.kind import MILLISECONDS, ReaderKind, Where, device_path, retry_ms, whole
-from kikimimi.testing.pty_device import PtyDevice
 
 MAX_LINE = 64  # a longer line is noise: dropped
 
@@ -104,28 +103,3 @@ KIND = ReaderKind(
         str(section.get("path", "")))] if c and c != "char-ttyACM"]],
 )
 
-
-class LineReaderEmulator(PtyDevice):
-    """A line reader on a pseudo-terminal: `place(tag)` prints +UID, `remove()` prints -UID."""
-
-    kind = "linereader"
-
-    def __init__(self, link: str) -> None:
-        super().__init__(link)
-        self._lock = threading.Lock()
-        self.resting: Any = None
-
-    def place(self, tag: Any) -> None:
-        with self._lock:
-            self.resting = tag
-            self.link.write(b"+" + tag.uid.hex().upper().encode() + b"\n")
-
-    def remove(self, tag: Any = None) -> None:
-        with self._lock:
-            if self.resting is not None:
-                self.link.write(b"-" + self.resting.uid.hex().upper().encode() + b"\n")
-            self.resting = None
-
-    def _serve(self) -> None:
-        while not self._stop.is_set():
-            self.link.read(0.05)  # the host writes nothing to a line reader; drained all the same

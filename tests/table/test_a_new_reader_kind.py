@@ -14,17 +14,19 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 import tomllib
 from pathlib import Path
 
 import pytest
 
-from kikimimi.testing.ntag import Ntag213
-from kikimimi.testing.table_script import journal_inputs
-from kikimimi.testing.usbtree import FakeUsbTree
-from kikimimi.voice.virtual import PulseNullSinks
-from linereader_kind import KIND, LineReaderEmulator
+from kikimimi.testkit.script import journal_inputs
+from linereader_kind import KIND
+from support.ntag import Ntag213
+from support.pty_device import PtyDevice
+from support.usbtree import FakeUsbTree
+from support.virtual_sound import PulseNullSinks
 from listener import Person, Table
 from test_service import Place, install, unprivileged_user, verify
 from test_setup_by_ear import (EAR_ANN, EAR_BOB, FIELD_READER, IDS, RATE, READER_ANN, READER_BOB, SEATS,
@@ -32,6 +34,32 @@ from test_setup_by_ear import (EAR_ANN, EAR_BOB, FIELD_READER, IDS, RATE, READER
 from voice_needs import need
 
 HERE = Path(__file__).resolve().parent
+
+
+class LineReaderEmulator(PtyDevice):
+    """A line reader on a pseudo-terminal: `place(tag)` prints +UID, `remove()` prints -UID."""
+
+    kind = "linereader"
+
+    def __init__(self, link: str) -> None:
+        super().__init__(link)
+        self._lock = threading.Lock()
+        self.resting: Ntag213 | None = None
+
+    def place(self, tag: Ntag213) -> None:
+        with self._lock:
+            self.resting = tag
+            self.link.write(b"+" + tag.uid.hex().upper().encode() + b"\n")
+
+    def remove(self, tag: Ntag213 | None = None) -> None:
+        with self._lock:
+            if self.resting is not None:
+                self.link.write(b"-" + self.resting.uid.hex().upper().encode() + b"\n")
+            self.resting = None
+
+    def _serve(self) -> None:
+        while not self._stop.is_set():
+            self.link.read(0.05)  # the host writes nothing to a line reader; drained all the same
 
 
 def installed(site: Path) -> dict[str, str]:
@@ -57,7 +85,7 @@ def test_the_kind_is_found_by_its_entry_point_and_only_then(tmp_path):
         f'[readers.hand-{s}]\nrole = "hand"\nseat = {s}\ndriver = "linereader"\npath = "/dev/ttyACM{s}"\n'
         for s in (1, 2, 3)) + '[readers.field]\nrole = "field"\ndriver = "linereader"\npath = "/dev/ttyACM0"\n'
         'settle_ms = 0\n')
-    load = f"from kikimimi.table_config import load_table_config as l; l({str(table)!r})"
+    load = f"from kikimimi.table.config import load_table_config as l; l({str(table)!r})"
     refused = subprocess.run([sys.executable, "-c", load], capture_output=True, text=True, timeout=60, env=env)
     assert "reader field: settle_ms must be a whole number from 5 to 1000, not 0" in refused.stderr
     bare = subprocess.run([sys.executable, "-c", load], capture_output=True, text=True, timeout=60)

@@ -6,7 +6,7 @@ import functools
 from collections.abc import Callable, Collection, Mapping
 from typing import Any
 
-from kikimimi.checks import Check
+from kikimimi.contract.finding import Check
 from kikimimi.readers import device_nodes
 from kikimimi.readers.base import Driver
 from kikimimi.readers.kind import MILLISECONDS, WHOLE, Key, ReaderKind, Where, device_path, retry_ms, whole

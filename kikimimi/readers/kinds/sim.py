@@ -1,9 +1,9 @@
 """`driver = "sim"`: no device; the keyboard or a table script stands in for the readers
-(`kikimimi.sim_readers`), and everything else `serve` runs is the real thing.  A table is all
+(`kikimimi.table.sim_readers`), and everything else `serve` runs is the real thing.  A table is all
 simulated or all hardware (the table file says so when it mixes them)."""
 from __future__ import annotations
 
-from kikimimi.checks import Check
+from kikimimi.contract.finding import Check
 from kikimimi.readers.kind import ReaderKind
 
 KIND = ReaderKind(

@@ -10,7 +10,7 @@ from collections.abc import Callable, Collection, Mapping
 from pathlib import Path
 from typing import Any
 
-from kikimimi.checks import Check
+from kikimimi.contract.finding import Check
 from kikimimi.readers import device_nodes
 from kikimimi.readers.base import Driver
 from kikimimi.readers.kind import Discovered, ReaderKind, Renumbered, Where
