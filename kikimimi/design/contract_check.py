@@ -54,7 +54,7 @@ class Checker:
     def __init__(self, decl: Declaration, fair_bots: Sequence[str] = (), fair_games: int | None = None):
         self.decl = decl
         #: The bot kinds and games of the null experiment (`fairness`): by default the first
-        #: kind that seats identical bots, at the check's budget (kikimimi/fairness.py).
+        #: kind that seats identical bots, at the check's budget (kikimimi/design/fairness.py).
         self.fair_bots = tuple(fair_bots)
         self.fair_games = fair_games
         self.part = ""
@@ -380,9 +380,9 @@ def check_console(c: Checker) -> None:
 
 
 def check_fairness(c: Checker) -> None:
-    """The null experiment (kikimimi/fairness.py): identical bots in every chair, who begins
+    """The null experiment (kikimimi/design/fairness.py): identical bots in every chair, who begins
     rotated, and no chair's edge beyond noise; a turn-order edge is the rules' and not failed."""
-    from kikimimi.fairness import ALL, CHECK_GAMES, experiment, identical_kinds
+    from kikimimi.design.fairness import ALL, CHECK_GAMES, experiment, identical_kinds
 
     kinds = identical_kinds(c.decl)
     asked = list(kinds) if ALL in c.fair_bots else list(c.fair_bots) or kinds[:1]
@@ -397,7 +397,7 @@ def check_fairness(c: Checker) -> None:
         verdict = experiment(c.decl.name, kind, c.fair_games or CHECK_GAMES)
         if verdict.biased:
             c.fail(verdict.line(), "break ties by a seeded draw, never toward the lowest seat; ask seats in a "
-                                   "seeded fresh order (kikimimi.ear.EarTable does); docs/report.md, The null experiment")
+                                   "seeded fresh order (kikimimi.bots.ear.EarTable does); docs/report.md, The null experiment")
 
 
 #: The failure's part when the game cannot even be loaded: no part was checked.

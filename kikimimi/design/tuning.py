@@ -131,7 +131,7 @@ class Report(ABC):
     #: with `--bot CONTENDER`, every seed is played twice, so a game names the pair, not the loop.
     duels: Mapping[str, str] = {}
     #: Bot kinds that seat different bots by chair (イントリーゲ's `mixed`: greedy and random in
-    #: turn), so the null experiment (kikimimi/fairness.py) leaves them out: a chair's edge is theirs.
+    #: turn), so the null experiment (kikimimi/design/fairness.py) leaves them out: a chair's edge is theirs.
     by_chair: frozenset[str] = frozenset()
 
     def trials(self, ask: Ask) -> Iterable[Trial]:

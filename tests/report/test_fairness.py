@@ -1,12 +1,12 @@
-"""The null experiment (kikimimi/fairness.py) catches a biased bot and a fixed asking order,
+"""The null experiment (kikimimi/design/fairness.py) catches a biased bot and a fixed asking order,
 and passes fair bots and the stock ear table (Snap: tests/report/snapgame)."""
 from __future__ import annotations
 
 import pytest
 
-from kikimimi.contract_check import check
-from kikimimi.fairness import experiment, identical_kinds
-from kikimimi.registry import declaration, register
+from kikimimi.design.contract_check import check
+from kikimimi.design.fairness import experiment, identical_kinds
+from kikimimi.contract.registry import declaration, register
 
 
 @pytest.fixture(scope="module")
@@ -43,7 +43,7 @@ def test_the_witchs_default_bots_spread_the_first_exit():
     """Ties in the odds went to the lowest seat: chair 1 was voted out first in every game."""
     from collections import Counter
 
-    from kikimimi.sim import play
+    from kikimimi.design.sim import play
 
     first = Counter()
     for seed in range(1, 25):
@@ -55,7 +55,7 @@ def test_the_witchs_default_bots_spread_the_first_exit():
 
 def test_a_measure_one_arm_never_had_is_no_nan_difference():
     """An arm without a team printed "+nan pts [-100.0, +100.0]" (issue 43, item 5)."""
-    from kikimimi import versus
+    from kikimimi.design import versus
 
     arms = {"a": {s: {"town win": float(s % 2), "cult win": 0.0} for s in range(20)},
             "b": {s: {"town win": float(s % 3 == 0)} for s in range(20)}}

@@ -110,8 +110,8 @@ def make(decl: Declaration, plan: analysis.Plan, jobs: Sequence[Job], workers: i
         for job, f in zip(jobs, facts):
             results[job.arm][job.players].append((job.seed, f))
         sections = analysis.sections(plan, results)
-        if fairness:  # on request: the null experiment of each arm's bot kind (kikimimi/fairness.py)
-            from kikimimi.fairness import section
+        if fairness:  # on request: the null experiment of each arm's bot kind (kikimimi/design/fairness.py)
+            from kikimimi.design.fairness import section
 
             sections.append(section(decl.name, [(plan.bots[a], plan.options[a]) for a in plan.arms], plan.counts, plan.games,
                                     plan.seed, 1 if cluster else workers))

@@ -13,8 +13,8 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from kikimimi.ear import EarBot, EarTable, Heard
-from kikimimi.protocol import Game, Input, event, say
+from kikimimi.bots.ear import EarBot, EarTable, Heard
+from kikimimi.contract.protocol import Game, Input, event, say
 
 BELL = "snap:bell"
 

@@ -27,9 +27,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from kikimimi.confidence import Estimate, holm, mean, p_value
-from kikimimi.declaration import Declaration
-from kikimimi.registry import declaration
+from kikimimi.design.confidence import Estimate, holm, mean, p_value
+from kikimimi.contract.declaration import Declaration
+from kikimimi.contract.registry import declaration
 
 #: The family-wise false alarm rate of one verdict (every chair and place of one bot kind).
 ALPHA = 0.001
@@ -123,10 +123,10 @@ def first_of(seed: int, players: int) -> int:
 
 def identical_kinds(decl: Declaration) -> list[str]:
     """The bot kinds that seat the same bot in every chair: not a duel's contender (one chair
-    rotated with the seed, `kikimimi/duel.py`) nor a kind a game seats by chair (`Report.by_chair`)."""
+    rotated with the seed, `kikimimi/design/duel.py`) nor a kind a game seats by chair (`Report.by_chair`)."""
     skip: set[str] = set()
     if decl.report is not None:
-        from kikimimi.declared import part
+        from kikimimi.contract.parts import part
 
         report = part(decl, decl.report)
         skip |= set(getattr(report, "duels", {}) or {}) | set(getattr(report, "by_chair", ()) or ())
@@ -140,7 +140,7 @@ def identical_kinds(decl: Declaration) -> list[str]:
 def _one(game: str, players: int, options: Mapping[str, Any], bot: str, rotate: bool,
          seed: int) -> tuple[list[int], int]:
     """One game's chairs' wins and who began (a worker process runs it as well as this one)."""
-    from kikimimi.sim import play
+    from kikimimi.design.sim import play
 
     opts = dict(options)
     first = int(opts.get(FIRST, 1))
@@ -155,7 +155,7 @@ def experiment(game: str, bot: str, games: int = CHECK_GAMES, seed: int = 1, pla
                options: Mapping[str, Any] | None = None, workers: int = 1, progress: bool = False) -> Verdict:
     """Play `games` seeded games of `game` with `bot` in every chair; the verdict on every chair
     and place.  Who begins is rotated when the game declares it and `options` do not fix it."""
-    from kikimimi.report.run import run_all
+    from kikimimi.design.report.run import run_all
 
     decl = declaration(game)
     players = players or decl.default_players
@@ -197,7 +197,7 @@ def section(game: str, arms: Sequence[tuple[str | None, Mapping[str, Any]]], cou
             seed: int, workers: int = 1) -> Any:
     """The report's page section (`kikimimi report GAME --fairness`): the null experiment of each
     arm's bot kind at each player count, a chair's and a turn-order place's edge apart."""
-    from kikimimi.report.page import Section, Table
+    from kikimimi.design.report.page import Section, Table
 
     decl = declaration(game)
     kinds = identical_kinds(decl)
