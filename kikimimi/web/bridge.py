@@ -1,0 +1,216 @@
+"""The web console's two lines to the table, and the pages that follow each.
+
+One referee connection (the table's secret, read from its file like the
+terminal console) feeds every paired referee page; one spectator connection
+(the public socket) feeds every audience page.  So the audience's stream is
+the API's spectator stream as it came, `kikimimi.public`'s view: this
+module never sees a private event on the audience's side, and never
+decides what is private.  What each page is shown (the table in words, a
+line per event) is the terminal console's own `Follower` and `event_line`,
+so a phone and the console say the same thing.
+
+A page's stream is a bounded queue: a page too slow to read is dropped (its
+EventSource comes back with a fresh welcome), never waited for.
+"""
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import time
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from kikimimi.api.client import ApiClientError, Refused
+from kikimimi.api.views import jsonable
+from kikimimi.console.follow import Follower, send
+from kikimimi.console.link import Link
+from kikimimi.console.render import event_line, health_text, session_text
+
+#: Events a page is welcomed with (the latest); the referee's history goes further back on the journal.
+WELCOME_EVENTS = 2000
+#: Messages queued for one page before it is dropped.
+PAGE_QUEUE = 512
+#: Seconds between tries while the table is not being served.
+RETRY = (0.5, 1.0, 2.0, 4.0)
+
+
+def shown(ev: Mapping[str, Any]) -> dict[str, Any] | None:
+    """An event as a page gets it: its line in words, and the few fields a page draws."""
+    text = event_line(ev)
+    if text is None:
+        return None
+    out: dict[str, Any] = {"text": text, "type": ev.get("type")}
+    for key in ("seq", "t", "to"):
+        if key in ev:
+            out[key] = ev[key]
+    return out
+
+
+class Side:
+    """One connection to the table (referee or spectator) and the pages that follow it."""
+
+    def __init__(self, socket: Path, *, spectator: bool, secret_file: Path | None = None):
+        self.spectator = spectator
+        self.follow = Follower(spectator)
+        self.events: list[dict[str, Any]] = []
+        self.pages: set[asyncio.Queue[bytes | None]] = set()
+        self.status = "connecting to the table"
+        self.connected = False
+        self.over = False
+        self.link = Link(socket, spectator=spectator, secret_file=secret_file, on_welcome=self._welcomed,
+                         on_push=self._pushed, on_status=self._status)
+        self._task: asyncio.Task[None] | None = None
+        #: When the latest push from the table arrived (monotonic), for the latency bench.
+        self.pushed_at = 0.0
+
+    # -- the connection ----------------------------------------------------------
+    def start(self) -> None:
+        self._task = asyncio.get_running_loop().create_task(self._run())
+
+    async def _run(self) -> None:
+        tries = 0
+        while True:
+            try:
+                await self.link.first()
+                break
+            except Refused as exc:
+                self._status(f"the table refused the web console: {exc}")
+            except (ApiClientError, OSError, ValueError) as exc:
+                self._status(str(exc).split("\n")[0])
+            await asyncio.sleep(RETRY[min(tries, len(RETRY) - 1)])
+            tries += 1
+        await self.link.keep()
+
+    async def close(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._task
+        await self.link.close()
+        for page in list(self.pages):
+            self._drop(page)
+
+    async def submit(self, line: Mapping[str, Any], expect_last: int | None = None) -> dict[str, Any]:
+        client = self.link.client
+        if client is None or self.spectator:
+            return {"ok": False, "error": "the web console is not connected to the table"}
+        return await send(client.submit(line, expect_last))
+
+    # -- what the table says ---------------------------------------------------------
+    def _status(self, text: str) -> None:
+        self.status = text
+        self.connected = self.link.client is not None
+        self._broadcast({"status": text, "connected": self.connected})
+
+    def _welcomed(self, welcome: dict[str, Any], again: bool) -> None:
+        self.follow.welcome(welcome, False)
+        self.events = [e for e in map(shown, welcome.get("log", [])) if e][-WELCOME_EVENTS:]
+        self.over = bool(welcome.get("over"))
+        self.connected, self.status = True, "connected to the table"
+        self.pushed_at = time.monotonic()
+        self._broadcast(self.welcome())
+
+    def _pushed(self, push: dict[str, Any]) -> None:
+        self.pushed_at = time.monotonic()
+        self.follow.push(push)
+        if "log" in push:  # the game was rebuilt (undo) or is the next one: pages start over
+            self.events = [e for e in map(shown, push["log"]) if e]
+            if any(ev.get("type") == "game-over" for ev in push["log"]):
+                self.over = True
+            else:
+                self.over = False
+            self._broadcast(self.welcome())
+            return
+        events = [e for e in map(shown, push.get("events", [])) if e]
+        if any(ev.get("type") == "game-over" for ev in push.get("events", [])):
+            self.over = True
+        if not self.spectator and isinstance(self.follow.snapshot, Mapping) and "over" in self.follow.snapshot:
+            self.over = bool(self.follow.snapshot["over"])
+        self.events += events
+        del self.events[:-WELCOME_EVENTS]
+        self._broadcast({"events": events, **self.view()})
+
+    def view(self) -> dict[str, Any]:
+        """The page's panes: the table in words and whatever else this side may see."""
+        out: dict[str, Any] = {"table": self.follow.table_view.split("\n"), "over": self.over,
+                               "header": _header(self.follow.header), "connected": self.connected}
+        if not self.spectator:
+            out["health"] = health_text(self.follow.health).split("\n")
+            out["session"] = session_text(self.follow.snapshot).split("\n")
+            last = self.follow.last_input
+            out["last_input"] = last
+            snapshot = self.follow.snapshot if isinstance(self.follow.snapshot, Mapping) else {}
+            game = snapshot.get("game") if isinstance(snapshot.get("game"), Mapping) else {}
+            out["phase"] = game.get("phase") if isinstance(game, Mapping) else None
+            out["clock"] = snapshot.get("t")
+            out["seat_bots"] = snapshot.get("seat_bots", {})
+            out["seats"] = self.follow.players
+        return out
+
+    def welcome(self) -> dict[str, Any]:
+        return {"welcome": True, "events": list(self.events), "status": self.status, **self.view()}
+
+    # -- pages ---------------------------------------------------------------------
+    def join(self) -> asyncio.Queue[bytes | None]:
+        page: asyncio.Queue[bytes | None] = asyncio.Queue(PAGE_QUEUE)
+        page.put_nowait(encode(self.welcome()))
+        self.pages.add(page)
+        return page
+
+    def leave(self, page: asyncio.Queue[bytes | None]) -> None:
+        self.pages.discard(page)
+
+    def _drop(self, page: asyncio.Queue[bytes | None]) -> None:
+        self.pages.discard(page)
+        while True:  # room for the end mark, whatever was queued
+            try:
+                page.get_nowait()
+            except asyncio.QueueEmpty:
+                break
+        page.put_nowait(None)
+
+    def _broadcast(self, message: Mapping[str, Any]) -> None:
+        if not self.pages:
+            return
+        data = encode(message)
+        for page in list(self.pages):
+            try:
+                page.put_nowait(data)
+            except asyncio.QueueFull:
+                self._drop(page)
+
+
+def _header(header: Mapping[str, Any]) -> dict[str, Any]:
+    return {k: header.get(k) for k in ("game", "players", "lang", "table", "options") if k in header}
+
+
+def encode(message: Mapping[str, Any]) -> bytes:
+    """One server-sent event: a single `data:` line of JSON (JSON never holds a raw newline)."""
+    return b"data: " + json.dumps(message, ensure_ascii=False, default=jsonable).encode() + b"\n\n"
+
+
+class Bridge:
+    """The referee's side and the audience's side of one table."""
+
+    def __init__(self, journal: Path):
+        from kikimimi.api import paths
+
+        self.journal = journal
+        self.referee = Side(paths.referee_socket(journal), spectator=False, secret_file=paths.secret_file(journal))
+        self.audience = Side(paths.public_socket(journal), spectator=True)
+
+    def start(self) -> None:
+        self.referee.start()
+        self.audience.start()
+
+    def end_pages(self) -> None:
+        """Every page's stream ends now (the console is stopping)."""
+        for side in (self.referee, self.audience):
+            for page in list(side.pages):
+                side._drop(page)
+
+    async def close(self) -> None:
+        await self.referee.close()
+        await self.audience.close()
