@@ -26,7 +26,7 @@ from kikimimi.api.client import ApiClientError, Refused
 from kikimimi.api.views import jsonable
 from kikimimi.console.follow import Follower, send
 from kikimimi.console.link import Link
-from kikimimi.console.render import event_line, health_text, session_text
+from kikimimi.console.render import event_line, health_text, input_text, session_text
 
 #: Events a page is welcomed with (the latest); the referee's history goes further back on the journal.
 WELCOME_EVENTS = 2000
@@ -141,6 +141,8 @@ class Side:
             out["session"] = session_text(self.follow.snapshot).split("\n")
             last = self.follow.last_input
             out["last_input"] = last
+            out["last_text"] = (input_text(last[1]) if isinstance(last, list) and len(last) == 2
+                                and isinstance(last[1], Mapping) else None)
             snapshot = self.follow.snapshot if isinstance(self.follow.snapshot, Mapping) else {}
             game = snapshot.get("game") if isinstance(snapshot.get("game"), Mapping) else {}
             out["phase"] = game.get("phase") if isinstance(game, Mapping) else None

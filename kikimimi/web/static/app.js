@@ -31,7 +31,7 @@
     if (fresh) log.replaceChildren();
     const shown = fresh ? events.slice(-MAX_LINES) : events;
     for (const ev of shown) {
-      const li = document.createElement("li");
+      const li = document.createElement("p");
       li.textContent = ev.text;
       log.appendChild(li);
     }
@@ -106,7 +106,7 @@
     const asking = (on) => { $("undo-yes").hidden = !on; $("undo-no").hidden = !on; $("undo").hidden = on; };
     $("undo").addEventListener("click", () => {
       if (!lastInput) { say("reply", t("nothing")); return; }
-      say("reply", t("undo.ask") + " " + lastInput[0] + ": " + JSON.stringify(lastInput[1]) + "?");
+      say("reply", t("undo.ask") + " " + lastInput[0] + ": " + lastInput[1] + "?");
       asking(true);
       $("undo-yes").focus();
     });
@@ -138,8 +138,8 @@
         lines("view", data.table);
         lines("session", data.session);
         lines("health", data.health);
-        lastInput = data.last_input || null;
-        say("last", lastInput ? lastInput[0] + ": " + JSON.stringify(lastInput[1]) : "-");
+        lastInput = data.last_input ? [data.last_input[0], data.last_text || JSON.stringify(data.last_input[1])] : null;
+        say("last", lastInput ? lastInput[0] + ": " + lastInput[1] : "-");
         say("phase", data.phase == null ? "-" : String(data.phase));
         say("clock", data.clock == null ? "-" : Number(data.clock).toFixed(1));
         if (data.over) say("status", t("over"));
