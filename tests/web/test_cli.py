@@ -1,0 +1,55 @@
+"""`kikimimi web pair | devices | revoke` and the table file's `[web]` section, each answered in one line."""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from kikimimi.cli import main
+from kikimimi.table_config import ConfigError, load_table_config
+from kikimimi.web.store import Store, folder_for
+
+TABLE = Path(__file__).resolve().parents[2] / "games" / "trident" / "sim.toml"
+
+
+def _table(tmp_path: Path, web: str) -> Path:
+    text = TABLE.read_text().replace('journal = "var/trident-sim.jsonl"', f'journal = "{tmp_path}/t.jsonl"')
+    path = tmp_path / "table.toml"
+    path.write_text(text + "\n[web]\n" + web)
+    return path
+
+
+def test_pair_devices_and_revoke_from_the_box(tmp_path, capsys):
+    table = _table(tmp_path, 'bind = ["127.0.0.1:8443"]\naudience = ["127.0.0.1:8080"]\n')
+    assert load_table_config(table).web["bind"] == ["127.0.0.1:8443"]
+    assert main(["web", "pair", str(table), "--role", "owner"]) == 0
+    out = capsys.readouterr().out
+    code = re.search(r"code for a owner: (\d{3}) (\d{3})", out)
+    assert code and "https://127.0.0.1:8443/pair" in out and re.search(r"fingerprint is ([0-9A-F]{2}:){31}[0-9A-F]{2}", out)
+    store = Store(folder_for(tmp_path / "t.jsonl"))
+    device, _ = store.redeem(code.group(1) + code.group(2), "phone") or (None, None)
+    assert device is not None and device.role == "owner"
+    assert main(["web", "devices", str(table)]) == 0
+    assert device.id in capsys.readouterr().out
+    assert main(["web", "revoke", str(table), device.id]) == 0
+    assert store.devices() == []
+    assert main(["web", "revoke", str(table), device.id]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.count("\n") == 0 and "no paired device" in err
+
+
+@pytest.mark.parametrize("web,problem", [
+    ('bind = "127.0.0.1:8443"\n', "web.bind: must be a list"),
+    ('listen = ["127.0.0.1:8443"]\n', "web.listen: unknown key"),
+])
+def test_a_bad_web_section_is_one_line(tmp_path, web, problem):
+    with pytest.raises(ConfigError, match=re.escape(problem)):
+        load_table_config(_table(tmp_path, web))
+
+
+def test_an_address_that_is_no_address_is_refused_in_one_line(tmp_path, capsys):
+    table = _table(tmp_path, 'bind = ["the-box:8443"]\n')
+    assert main(["web", "pair", str(table)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.count("\n") == 0 and "not an IP address" in err
