@@ -16,7 +16,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
+import re
 import time
 from collections.abc import Mapping
 from pathlib import Path
@@ -34,6 +36,30 @@ WELCOME_EVENTS = 2000
 PAGE_QUEUE = 512
 #: Seconds between tries while the table is not being served.
 RETRY = (0.5, 1.0, 2.0, 4.0)
+
+
+#: One move of a game's diagram: `  night --> day: all scanned / time limit`.
+MOVE = re.compile(r"^\s*([^\s\[\]]+)\s+-->\s+([^\s\[\]:]+)\s*(?::\s*(.*))?$")
+
+
+@functools.lru_cache(maxsize=16)
+def phase_order(game: str) -> tuple[str, ...]:
+    """The game's phases and what moves each on, from the diagram `kikimimi diagram` draws
+    (the phases that run): the referee's night/phase order.  Empty if the game draws none."""
+    from kikimimi.declared import diagram
+    from kikimimi.registry import UnknownGame, declaration
+
+    try:
+        text = diagram(declaration(game))
+    except (UnknownGame, NotImplementedError, ValueError, ImportError, AttributeError):
+        return ()
+    rows = []
+    for line in text.splitlines():
+        found = MOVE.match(line)
+        if found:
+            source, dest, why = found.groups()
+            rows.append(f"{source} -> {dest}" + (f": {why}" if why else ""))
+    return tuple(rows)
 
 
 def shown(ev: Mapping[str, Any]) -> dict[str, Any] | None:
@@ -148,6 +174,9 @@ class Side:
             out["phase"] = game.get("phase") if isinstance(game, Mapping) else None
             out["clock"] = snapshot.get("t")
             out["seat_bots"] = snapshot.get("seat_bots", {})
+            phase = out["phase"]
+            out["order"] = [("> " if phase is not None and row.startswith(f"{phase} ->") else "  ") + row
+                            for row in phase_order(str(self.follow.header.get("game", "")))]
             out["seats"] = self.follow.players
         return out
 

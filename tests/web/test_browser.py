@@ -103,6 +103,7 @@ def test_a_phone_pairs_and_referees_and_the_owner_reads_the_doctor(serve_table, 
             reply("done")
             assert daemon.lines[-1][1] == {"console": f"scan {proposed['seat']} {proposed['tag']}", "t": daemon.lines[-1][1]["t"]}
             page.wait_for_function("() => document.getElementById('log').textContent.length > 0")
+            assert "dealing -> opening" in (page.text_content("#order") or "")  # the game's phase order
             page.screenshot(path=str(shots / "referee.png"), full_page=True)
 
             page.click("#stop")

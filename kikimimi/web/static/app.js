@@ -138,6 +138,7 @@
         lines("view", data.table);
         lines("session", data.session);
         lines("health", data.health);
+        lines("order", data.order);
         lastInput = data.last_input ? [data.last_input[0], data.last_text || JSON.stringify(data.last_input[1])] : null;
         say("last", lastInput ? lastInput[0] + ": " + lastInput[1] : "-");
         say("phase", data.phase == null ? "-" : String(data.phase));
