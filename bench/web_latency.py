@@ -36,7 +36,7 @@ sys.path.insert(0, str(ROOT))
 from kikimimi.api import paths  # noqa: E402
 from kikimimi.api.client import ApiClient  # noqa: E402
 from kikimimi.api.sim_host import SimHost  # noqa: E402
-from kikimimi.registry import declaration  # noqa: E402
+from kikimimi.contract.registry import declaration  # noqa: E402
 from kikimimi.web.serve import WebServer, web_config  # noqa: E402
 from kikimimi.web.store import Store, folder_for  # noqa: E402
 
@@ -171,7 +171,7 @@ def latency(game: str, seed: int, pace: float, tmp: Path) -> None:
     page_lat = [referee.arrived[key] - logged[seq] for seq, key in texts.items()
                 if key in referee.arrived and key[1] is not None]
     term_lat = [terminal.arrived[seq] - logged[seq] for seq in logged if seq in terminal.arrived]
-    aud = audience.arrived  # numbered on its own (kikimimi.public): counted, not matched
+    aud = audience.arrived  # numbered on its own (kikimimi.table.public): counted, not matched
     print(f"{game}, {players} players, seed {seed}: {len(host.daemon.lines)} inputs, {len(logged)} events "
           f"in {took:.1f} s (pace {pace * 1e3:.0f} ms)")
     print(f"  terminal console (API client) : {summary(term_lat)}")

@@ -35,7 +35,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def _table(path: str, journal: str | None) -> tuple[Path, dict[str, object], Path | None]:
-    from kikimimi.table_config import ConfigError, load_table_config
+    from kikimimi.table.config import ConfigError, load_table_config
 
     if journal and not Path(path).exists():
         return Path(journal), {}, None

@@ -198,7 +198,7 @@ class Console:
         """`kikimimi doctor` for the table file, kept a few seconds (it probes devices)."""
         now = time.monotonic()
         if self._doctor is None or now - self._doctor[0] > 10:
-            from kikimimi.doctor import run
+            from kikimimi.box.doctor import run
 
             checks = run(str(self.config_path) if self.config_path else None)
             self._doctor = (now, [{"name": c.name, "ok": c.ok, "detail": c.detail, "fix": c.fix} for c in checks])
@@ -433,7 +433,7 @@ def _records(config_path: Path | None) -> list[dict[str, Any]]:
     from kikimimi.records.club import Club
     from kikimimi.records.errors import RecordsError
     from kikimimi.records.ladder import Rank, peerage_key, rank_key
-    from kikimimi.table_config import ConfigError, load_table_config
+    from kikimimi.table.config import ConfigError, load_table_config
 
     target = None
     if config_path is not None:

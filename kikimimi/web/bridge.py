@@ -3,7 +3,7 @@
 One referee connection (the table's secret, read from its file like the
 terminal console) feeds every paired referee page; one spectator connection
 (the public socket) feeds every audience page.  So the audience's stream is
-the API's spectator stream as it came, `kikimimi.public`'s view: this
+the API's spectator stream as it came, `kikimimi.table.public`'s view: this
 module never sees a private event on the audience's side, and never
 decides what is private.  What each page is shown (the table in words, a
 line per event) is the terminal console's own `Follower` and `event_line`,
@@ -46,8 +46,8 @@ MOVE = re.compile(r"^\s*([^\s\[\]]+)\s+-->\s+([^\s\[\]:]+)\s*(?::\s*(.*))?$")
 def phase_order(game: str) -> tuple[str, ...]:
     """The game's phases and what moves each on, from the diagram `kikimimi diagram` draws
     (the phases that run): the referee's night/phase order.  Empty if the game draws none."""
-    from kikimimi.declared import diagram
-    from kikimimi.registry import UnknownGame, declaration
+    from kikimimi.contract.parts import diagram
+    from kikimimi.contract.registry import UnknownGame, declaration
 
     try:
         text = diagram(declaration(game))

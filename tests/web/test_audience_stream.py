@@ -3,7 +3,7 @@
 Each game is played to its end by bots behind the real API, with the web
 console on; an audience stream (plain HTTP, as a phone on the club's Wi-Fi
 would read it) records every byte.  What it says must be exactly the public
-view of the game (`kikimimi.public`, line by line), and no text that was
+view of the game (`kikimimi.table.public`, line by line), and no text that was
 said only privately (an earphone's line, a reveal) may appear in its bytes.
 """
 from __future__ import annotations
@@ -11,9 +11,9 @@ from __future__ import annotations
 import pytest
 
 from kikimimi.console.render import event_line
-from kikimimi.protocol import visible_to
-from kikimimi.public import public_view
-from kikimimi.registry import declaration
+from kikimimi.contract.protocol import visible_to
+from kikimimi.table.public import public_view
+from kikimimi.contract.registry import declaration
 
 GAMES = ["trident", "onisagashi", "witch", "mafia42", "intrigue"]
 

@@ -13,8 +13,8 @@ import socket
 import threading
 
 from kikimimi.api.client import ApiClient
-from kikimimi.protocol import visible_to
-from kikimimi.script import read_script
+from kikimimi.contract.protocol import visible_to
+from kikimimi.contract.script import read_script
 
 
 class Tap:

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from kikimimi.cli import main
-from kikimimi.table_config import ConfigError, load_table_config
+from kikimimi.table.config import ConfigError, load_table_config
 from kikimimi.web.store import Store, folder_for
 
 TABLE = Path(__file__).resolve().parents[2] / "games" / "trident" / "sim.toml"
