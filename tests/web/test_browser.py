@@ -109,7 +109,10 @@ def test_a_phone_pairs_and_referees_and_the_owner_reads_the_doctor(serve_table, 
             page.click("#stop")
             reply("stop: done")
             assert daemon.table.game.over
-            page.wait_for_function("() => document.getElementById('status').textContent.length > 0")
+            page.wait_for_function("() => document.getElementById('status').textContent.includes('over')")
+            page.click("#new")  # the next game at this table
+            reply("new: done")
+            assert not daemon.table.game.over and daemon.log[0]["seq"] == 1  # a fresh game began
 
             owner_phone = browser.new_context(viewport=PHONE, ignore_https_errors=True, is_mobile=True,
                                               has_touch=True)
@@ -127,3 +130,35 @@ def test_a_phone_pairs_and_referees_and_the_owner_reads_the_doctor(serve_table, 
             browser.close()
     for name in ("audience", "pair", "referee", "owner"):
         assert (shots / f"{name}.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_the_audience_page_during_a_hidden_role_game_shows_only_what_was_said_aloud(serve_table, tmp_path):
+    chromium = shutil.which("chromium")
+    _need(Path(chromium) if chromium else None, "chromium is not installed (scripts/setup --test installs it)")
+    _need(AXE, "axe-core is not installed (scripts/setup --test installs it)")
+    served = serve_table("witch", 5, 6)
+    plain = served.web.urls[1]  # the audience's plain HTTP server, as on the club's Wi-Fi
+    with playwright.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=chromium, args=FLAGS)
+        try:
+            page = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True).new_page()
+            page.set_default_timeout(20000)
+            page.goto(plain + "/")
+            page.wait_for_function("() => document.getElementById('status').textContent.includes('onnected')")
+            while served.host.step():
+                pass
+            page.wait_for_function("() => document.getElementById('status').textContent.includes('over')")
+            shown = page.text_content("#log") or ""
+            _axe_clean(page, AXE.read_text(encoding="utf-8"))
+            page.screenshot(path=str(tmp_path / "audience-witch.png"), full_page=True)
+        finally:
+            browser.close()
+    from kikimimi.table.public import public_view
+
+    log = served.host.daemon.log
+    said = [ev["text"] for ev in public_view(log) if ev.get("type") == "say"]
+    assert said and said[-1] in shown
+    whispered = [ev["text"] for ev in log if str(ev.get("to", "")).startswith("seat:")
+                 and not any(ev["text"] in line for line in said)]
+    assert whispered and not [w for w in whispered if w in shown]
+    assert "ear]" not in shown and "(private)" not in shown
