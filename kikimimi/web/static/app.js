@@ -122,6 +122,8 @@
     });
     $("bot-on").addEventListener("click", () => command("bot " + $("bot-seat").value.trim()));
     $("bot-off").addEventListener("click", () => command("unbot " + $("bot-seat").value.trim()));
+    $("reader-lost").addEventListener("click", () => command("lost " + $("bot-seat").value.trim()));
+    $("reader-back").addEventListener("click", () => command("back " + $("bot-seat").value.trim()));
     $("game-form").addEventListener("submit", (e) => {
       e.preventDefault();
       const name = $("game-name").value.trim();

@@ -1,7 +1,7 @@
 // The page's own words, in both languages the table speaks (the table's lines come in its language).
 "use strict";
 window.KIKIMIMI_STRINGS = {
-  en: {
+  "en": {
     "connecting": "Connecting to the table…", "connected": "Connected to the table.",
     "lost": "Not connected to the table: trying again.",
     "audience.title": "The table", "table": "Field and scores", "said": "What the table said",
@@ -15,6 +15,7 @@ window.KIKIMIMI_STRINGS = {
     "undo.ask": "Take back input", "nothing": "nothing to take back",
     "scan.title": "Stand in for a reader", "seat": "Seat", "tag": "Tag", "scan": "Scan",
     "bot.on": "Bot plays it", "bot.off": "Player is back",
+    "reader.lost": "Its reader is lost", "reader.back": "Its reader is back",
     "game.next": "Next game (name; blank: the same)", "game.go": "Play it next",
     "command": "Any console command", "send": "Send",
     "state": "State, with secrets", "order": "Phase order (> marks the moves from the phase now)", "log": "Log (referee only)", "over": "The game is over.",
@@ -26,7 +27,7 @@ window.KIKIMIMI_STRINGS = {
     "role": "Role", "action": "Action", "revoke": "Revoke", "ok": "ok", "norecords": "No club records at this table.",
     "loading": "Loading…"
   },
-  ja: {
+  "ja": {
     "connecting": "卓に接続しています…", "connected": "卓に接続しました。",
     "lost": "卓との接続が切れました。再接続しています。",
     "audience.title": "卓", "table": "場と得点", "said": "卓が話したこと",
@@ -40,6 +41,7 @@ window.KIKIMIMI_STRINGS = {
     "undo.ask": "この入力を取り消しますか", "nothing": "取り消せる入力はありません",
     "scan.title": "読み取り機の代わり", "seat": "席", "tag": "タグ", "scan": "読み取る",
     "bot.on": "ボットが担当", "bot.off": "プレイヤーが戻った",
+    "reader.lost": "読み取り機が見つからない", "reader.back": "読み取り機が戻った",
     "game.next": "次のゲーム(名前。空欄なら同じゲーム)", "game.go": "次に遊ぶ",
     "command": "コンソールのコマンド", "send": "送る",
     "state": "状態(秘密を含む)", "order": "段階の順序(> は今の段階からの移り方)", "log": "記録(審判のみ)", "over": "ゲームは終わりました。",
