@@ -249,9 +249,12 @@ async def asset(request: Request) -> Response:
     return Response((STATIC / name).read_bytes(), media_type=ASSETS[name])
 
 
-def stream(side: Side, still_allowed: Callable[[], bool] = lambda: True) -> StreamingResponse:
+def stream(side: Side, request: Request, device: str = "",
+           still_allowed: Callable[[], bool] = lambda: True) -> Response:
     """Server-sent events: the side's welcome, then every push, until the page goes."""
-    queue = side.join()
+    queue = side.join(client_of(request), device)
+    if queue is None:
+        return error(503, "this table already has enough pages open from here: close one and try again")
 
     async def events() -> Any:
         try:
@@ -291,7 +294,7 @@ def audience_app(console: Console, hosts: Iterable[str], *, tls: bool = False) -
 
 def _public_routes(console: Console, *, tls: bool) -> list[Route]:
     async def audience_events(request: Request) -> Response:
-        return stream(console.bridge.audience)
+        return stream(console.bridge.audience, request)
 
     routes = [Route("/", page(PAGES["/"])), Route("/static/{name}", asset),
               Route("/api/audience/events", audience_events)]
@@ -344,6 +347,7 @@ def paired_app(console: Console, hosts: Iterable[str]) -> ASGIApp:
         device, _ = console.device(request)
         await console.changing(request, device.role)
         store.revoke(device.id)
+        bridge.referee.end_device(device.id)
         response = JSONResponse({"ok": True})
         response.delete_cookie(COOKIE, path="/", secure=True, httponly=True, samesite="strict")
         return response
@@ -359,8 +363,8 @@ def paired_app(console: Console, hosts: Iterable[str]) -> ASGIApp:
 
     @guarded
     async def referee_events(request: Request) -> Response:
-        _, token = console.device(request, "referee")
-        return stream(bridge.referee, lambda: store.device_for(token) is not None)
+        device, token = console.device(request, "referee")
+        return stream(bridge.referee, request, device.id, lambda: store.device_for(token) is not None)
 
     @guarded
     async def command(request: Request) -> Response:
@@ -406,6 +410,7 @@ def paired_app(console: Console, hosts: Iterable[str]) -> ASGIApp:
         ident = data.get("id")
         if not isinstance(ident, str) or not store.revoke(ident):
             raise Refusal(404, "no such paired device")
+        bridge.referee.end_device(ident)  # its open pages end now (one revoked elsewhere: at the next keep-alive)
         return JSONResponse({"ok": True})
 
     routes = [

@@ -34,6 +34,10 @@ from kikimimi.console.render import event_line, health_text, input_text, session
 WELCOME_EVENTS = 2000
 #: Messages queued for one page before it is dropped.
 PAGE_QUEUE = 512
+#: Pages one client (an address) may follow at once, and pages in all on one side: a
+#: flood of audience streams cannot take the connections a referee needs.
+PAGES_PER_CLIENT = 8
+MAX_PAGES = 64
 #: Seconds between tries while the table is not being served.
 RETRY = (0.5, 1.0, 2.0, 4.0)
 
@@ -81,7 +85,8 @@ class Side:
         self.spectator = spectator
         self.follow = Follower(spectator)
         self.events: list[dict[str, Any]] = []
-        self.pages: set[asyncio.Queue[bytes | None]] = set()
+        #: Each page's queue, and who follows it: (client address, paired device id or "").
+        self.pages: dict[asyncio.Queue[bytes | None], tuple[str, str]] = {}
         self.status = "connecting to the table"
         self.connected = False
         self.over = False
@@ -184,17 +189,26 @@ class Side:
         return {"welcome": True, "events": list(self.events), "status": self.status, **self.view()}
 
     # -- pages ---------------------------------------------------------------------
-    def join(self) -> asyncio.Queue[bytes | None]:
+    def join(self, client: str = "", device: str = "") -> asyncio.Queue[bytes | None] | None:
+        """A new page's queue (its welcome first), or None if this client or side follows enough."""
+        if len(self.pages) >= MAX_PAGES or sum(c == client for c, _ in self.pages.values()) >= PAGES_PER_CLIENT:
+            return None
         page: asyncio.Queue[bytes | None] = asyncio.Queue(PAGE_QUEUE)
         page.put_nowait(encode(self.welcome()))
-        self.pages.add(page)
+        self.pages[page] = (client, device)
         return page
 
     def leave(self, page: asyncio.Queue[bytes | None]) -> None:
-        self.pages.discard(page)
+        self.pages.pop(page, None)
+
+    def end_device(self, device: str) -> None:
+        """A revoked device's pages end now."""
+        for page, (_, who) in list(self.pages.items()):
+            if who == device:
+                self._drop(page)
 
     def _drop(self, page: asyncio.Queue[bytes | None]) -> None:
-        self.pages.discard(page)
+        self.pages.pop(page, None)
         while True:  # room for the end mark, whatever was queued
             try:
                 page.get_nowait()

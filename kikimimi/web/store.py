@@ -156,7 +156,8 @@ class Store:
             while len(devices) >= MAX_DEVICES:
                 devices.pop(min(devices, key=lambda k: devices[k].get("paired", 0)))
             token = secrets.token_urlsafe(32)
-            device = Device(secrets.token_hex(4), str(found["role"]), device_name[:60], now)
+            name = "".join(ch for ch in device_name if ch.isprintable())[:60]  # printed by `web devices`
+            device = Device(secrets.token_hex(4), str(found["role"]), name, now)
             devices[self.digest("session", token)] = {"id": device.id, "role": device.role,
                                                       "name": device.name, "paired": device.paired}
             self._save("devices.json", devices)

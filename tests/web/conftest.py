@@ -164,7 +164,7 @@ class Stream:
                 self.raw += line
                 if line.startswith(b"data: "):
                     self.messages.put(json.loads(line[6:]))
-        except (OSError, ValueError):
+        except (OSError, ValueError, AttributeError):  # AttributeError: a refusal's body, read and closed
             pass
         self.messages.put(None)
 

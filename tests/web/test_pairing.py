@@ -130,9 +130,32 @@ def test_a_revoked_device_is_refused_at_once(served):
     devices = owner.get("/api/owner/devices").json()["devices"]
     assert sorted(d["role"] for d in devices) == ["owner", "referee"]
     victim = next(d["id"] for d in devices if d["role"] == "referee")
+    following = referee.events("/api/referee/events")
+    assert following.next().get("welcome")
     assert owner.post("/api/owner/revoke", {"id": victim}).status == 200
+    assert following.next() is None  # its open page ends at once, secrets stop flowing
+    following.close()
     assert referee.get("/api/session").status == 401
     assert referee.command("pause").status == 401
+    refused = referee.events("/api/referee/events")
+    assert refused.status == 401
+    refused.close()
+
+
+def test_one_client_cannot_hold_every_page(served):
+    from kikimimi.web.bridge import PAGES_PER_CLIENT
+
+    audience = served.client(served.audience_port)
+    audience.tls = False
+    streams = [audience.events("/api/audience/events") for _ in range(PAGES_PER_CLIENT)]
+    try:
+        assert all(s.status == 200 for s in streams)
+        one_more = audience.events("/api/audience/events")
+        assert one_more.status == 503
+        one_more.close()
+    finally:
+        for s in streams:
+            s.close()
 
 
 def test_a_flood_of_pairing_tries_is_slowed_and_logged(served, caplog):
