@@ -158,8 +158,8 @@ class Stream:
     def _read(self) -> None:
         try:
             while True:
-                line = self.response.fp.readline()
-                if not line:
+                line = self.response.fp.readline()  # raw: chunk sizes, then the stream's lines
+                if not line or line == b"0\r\n":  # the last chunk: the server ended the stream
                     break
                 self.raw += line
                 if line.startswith(b"data: "):
@@ -191,10 +191,10 @@ class Stream:
 
 
 def serve(tmp_path: Path, game: str = "trident", seed: int = 1, players: int = 3,
-          options: dict[str, Any] | None = None) -> Served:
+          options: dict[str, Any] | None = None, lang: str = "en") -> Served:
     tmp_path.mkdir(parents=True, exist_ok=True)
     journal = tmp_path / f"{game}.jsonl"
-    host = SimHost(game, seed, players, options, journal=journal)
+    host = SimHost(game, seed, players, options, journal=journal, lang=lang)
     host.start()
     web = WebServer(web_config(journal, None, bind=["127.0.0.1:0"], audience=["127.0.0.1:0"])).start()
     served = Served(host, web, journal)
@@ -226,8 +226,8 @@ def serve_table(tmp_path: Path) -> Iterator[Any]:
     """`serve_table(game, seed, players)`: a served bot game, closed at the end of the test."""
     opened: list[Served] = []
 
-    def open_one(game: str = "trident", seed: int = 1, players: int = 3) -> Served:
-        s = serve(tmp_path / f"{game}-{seed}", game, seed, players)
+    def open_one(game: str = "trident", seed: int = 1, players: int = 3, lang: str = "en") -> Served:
+        s = serve(tmp_path / f"{game}-{seed}", game, seed, players, lang=lang)
         opened.append(s)
         return s
 

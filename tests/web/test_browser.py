@@ -133,10 +133,11 @@ def test_a_phone_pairs_and_referees_and_the_owner_reads_the_doctor(serve_table, 
 
 
 def test_the_audience_page_during_a_hidden_role_game_shows_only_what_was_said_aloud(serve_table, tmp_path):
+    """A Japanese table: the page speaks the table's language too."""
     chromium = shutil.which("chromium")
     _need(Path(chromium) if chromium else None, "chromium is not installed (scripts/setup --test installs it)")
     _need(AXE, "axe-core is not installed (scripts/setup --test installs it)")
-    served = serve_table("witch", 5, 6)
+    served = serve_table("witch", 5, 6, lang="ja")
     plain = served.web.urls[1]  # the audience's plain HTTP server, as on the club's Wi-Fi
     with playwright.sync_playwright() as p:
         browser = p.chromium.launch(executable_path=chromium, args=FLAGS)
@@ -144,10 +145,11 @@ def test_the_audience_page_during_a_hidden_role_game_shows_only_what_was_said_al
             page = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True).new_page()
             page.set_default_timeout(20000)
             page.goto(plain + "/")
-            page.wait_for_function("() => document.getElementById('status').textContent.includes('onnected')")
+            page.wait_for_function("() => document.documentElement.lang === 'ja'")
+            assert page.text_content("h1") == "卓"
             while served.host.step():
                 pass
-            page.wait_for_function("() => document.getElementById('status').textContent.includes('over')")
+            page.wait_for_function("() => document.getElementById('status').textContent.includes('終わりました')")
             shown = page.text_content("#log") or ""
             _axe_clean(page, AXE.read_text(encoding="utf-8"))
             page.screenshot(path=str(tmp_path / "audience-witch.png"), full_page=True)
