@@ -23,8 +23,9 @@ ACTIONS = ("pair", "devices", "revoke")
 def add_parser(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("web", help="the web console for phones: serve it, pair a device, list or revoke devices",
                        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("words", nargs="+", metavar="[ACTION] TABLE.toml [DEVICE]",
-                   help="TABLE.toml to serve; or pair/devices/revoke and the table file")
+    p.add_argument("words", nargs="*", metavar="[ACTION] TABLE.toml [DEVICE]",
+                   help="TABLE.toml to serve; or pair/devices/revoke and the table file "
+                        "(with --journal, the table file may be left out)")
     p.add_argument("--role", choices=("referee", "owner"), default="referee", help="pair: what the device may do")
     p.add_argument("--bind", action="append", default=[], metavar="ADDRESS:PORT",
                    help="serve over TLS here instead of [web] bind (repeatable)")
@@ -34,10 +35,12 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=cmd_web)
 
 
-def _table(path: str, journal: str | None) -> tuple[Path, dict[str, object], Path | None]:
+def _table(path: str | None, journal: str | None) -> tuple[Path, dict[str, object], Path | None]:
     from kikimimi.table.config import ConfigError, load_table_config
 
-    if journal and not Path(path).exists():
+    if path is None:
+        if not journal:
+            raise CliError("which table? give its file (kikimimi web TABLE.toml) or --journal JOURNAL")
         return Path(journal), {}, None
     try:
         config = load_table_config(path)
@@ -48,8 +51,10 @@ def _table(path: str, journal: str | None) -> tuple[Path, dict[str, object], Pat
 
 def cmd_web(args: argparse.Namespace) -> int:
     words = list(args.words)
-    action = words.pop(0) if words[0] in ACTIONS else "serve"
+    action = words.pop(0) if words and words[0] in ACTIONS else "serve"
     want = {"serve": 1, "pair": 1, "devices": 1, "revoke": 2}[action]
+    if args.journal and len(words) == want - 1:  # the table named by its journal alone
+        words.insert(0, None)
     if len(words) != want:
         usage = {"serve": "kikimimi web TABLE.toml", "pair": "kikimimi web pair TABLE.toml --role referee",
                  "devices": "kikimimi web devices TABLE.toml", "revoke": "kikimimi web revoke TABLE.toml DEVICE"}
@@ -116,12 +121,14 @@ def _serve(journal: Path, section: dict[str, object], config_path: Path | None, 
     except (WebError, StoreError) as exc:
         raise CliError(str(exc)) from None
     print(f"kikimimi web: certificate SHA-256 fingerprint {server.fingerprint}", file=sys.stderr)
-    for host, port in server.config.bind:
-        print(f"kikimimi web: referee, owner and audience at https://{host}:{port}/", file=sys.stderr)
-    for host, port in server.config.audience:
-        print(f"kikimimi web: audience (plain HTTP) at http://{host}:{port}/", file=sys.stderr)
+
+    def listening(urls: list[str]) -> None:
+        for url in urls:
+            what = "referee, owner and audience" if url.startswith("https:") else "audience (plain HTTP)"
+            print(f"kikimimi web: {what} at {url}/", file=sys.stderr, flush=True)
+
     try:
-        asyncio.run(server.serve())
+        asyncio.run(server.serve(listening=listening))
     except WebError as exc:
         raise CliError(str(exc)) from None
     except KeyboardInterrupt:

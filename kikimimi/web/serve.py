@@ -19,7 +19,7 @@ import ipaddress
 import logging
 import signal
 import threading
-from collections.abc import Generator, Sequence
+from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -110,7 +110,9 @@ class WebServer:
                               **options)  # type: ignore[arg-type]
         return _Server(conf)
 
-    async def serve(self, ready: concurrent.futures.Future[None] | None = None) -> None:
+    async def serve(self, ready: concurrent.futures.Future[None] | None = None,
+                    listening: Callable[[list[str]], None] | None = None) -> None:
+        """Every server until `exit()`; `ready` (a thread's start) or `listening(urls)` once they listen."""
         self.bridge.start()
         tls_url = _url("https", *self.config.bind[0]) if self.config.bind else ""
         console = self.console = Console(self.bridge, self.store, config_path=self.config.config_path,
@@ -136,6 +138,8 @@ class WebServer:
                 loop = asyncio.get_running_loop()
                 for sig in (signal.SIGINT, signal.SIGTERM):
                     loop.add_signal_handler(sig, self.exit)
+            if listening is not None:
+                listening(self.urls)
             await asyncio.gather(*tasks)
         except BaseException as exc:
             for s in self.servers:

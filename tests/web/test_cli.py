@@ -53,3 +53,39 @@ def test_an_address_that_is_no_address_is_refused_in_one_line(tmp_path, capsys):
     assert main(["web", "pair", str(table)]) == 2
     err = capsys.readouterr().err.strip()
     assert err.count("\n") == 0 and "not an IP address" in err
+
+
+def test_kikimimi_web_serves_a_running_table_and_stops_on_sigterm(serve_table, tmp_path):
+    """The command as a service runs it: its own process, the table's journal, SIGTERM ends it."""
+    import http.client
+    import os
+    import signal
+    import ssl
+    import subprocess
+    import sys
+
+    served = serve_table("trident", 1, 3)
+    served.web.stop()  # the fixture's own web console: this test runs the command instead
+    proc = subprocess.Popen([sys.executable, "-m", "kikimimi.cli", "web", "--journal", str(served.journal),
+                             "--bind", "127.0.0.1:0", "--audience", "127.0.0.1:0"],
+                            stderr=subprocess.PIPE, text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    try:
+        lines = []
+        while len([line for line in lines if " at http" in line]) < 2:
+            line = proc.stderr.readline()  # type: ignore[union-attr]
+            assert line, f"kikimimi web ended: {lines}"
+            lines.append(line)
+        assert any("fingerprint" in line for line in lines)
+        url = next(line for line in lines if "at https://" in line).split(" at ")[1].strip().rstrip("/")
+        port = int(url.rsplit(":", 1)[1])
+        ctx = ssl.create_default_context(cafile=str(served.store.folder / "cert.pem"))
+        conn = http.client.HTTPSConnection("127.0.0.1", port, context=ctx, timeout=20)
+        conn.request("GET", "/", headers={"Host": f"127.0.0.1:{port}"})
+        assert conn.getresponse().status == 200
+        conn.close()
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=20) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
