@@ -69,9 +69,12 @@ def address(text: str, where: str = "web") -> tuple[str, int]:
     if not sep or not port.isdecimal() or not 0 <= int(port) <= 65535:
         raise WebError(f"{where}: an address is HOST:PORT, not {text!r}")
     try:
-        ipaddress.ip_address(host)
+        ip = ipaddress.ip_address(host)
     except ValueError:
         raise WebError(f"{where}: {host!r} is not an IP address (bind the box's own address)") from None
+    if ip.is_unspecified:
+        raise WebError(f"{where}: {host} would serve every network the box is on: bind the box's own address "
+                       "on the club's network (and 127.0.0.1 for the box itself)")
     return host, int(port)
 
 

@@ -48,11 +48,17 @@ def test_a_bad_web_section_is_one_line(tmp_path, web, problem):
         load_table_config(_table(tmp_path, web))
 
 
-def test_an_address_that_is_no_address_is_refused_in_one_line(tmp_path, capsys):
-    table = _table(tmp_path, 'bind = ["the-box:8443"]\n')
+@pytest.mark.parametrize("bind,problem", [
+    ("the-box:8443", "not an IP address"),
+    ("0.0.0.0:8443", "every network the box is on"),
+    ("[::]:8443", "every network the box is on"),
+    ("127.0.0.1:99999", "an address is HOST:PORT"),
+])
+def test_an_address_that_is_no_address_of_the_box_is_refused_in_one_line(tmp_path, capsys, bind, problem):
+    table = _table(tmp_path, f'bind = ["{bind}"]\n')
     assert main(["web", "pair", str(table)]) == 2
     err = capsys.readouterr().err.strip()
-    assert err.count("\n") == 0 and "not an IP address" in err
+    assert err.count("\n") == 0 and problem in err
 
 
 def test_kikimimi_web_serves_a_running_table_and_stops_on_sigterm(serve_table, tmp_path):
