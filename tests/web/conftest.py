@@ -234,3 +234,9 @@ def serve_table(tmp_path: Path) -> Iterator[Any]:
     yield open_one
     for s in opened:
         close(s)
+
+
+@pytest.fixture
+def web_client() -> type[Client]:
+    """The client class, for a test that starts its own web console."""
+    return Client
