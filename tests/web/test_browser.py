@@ -35,6 +35,8 @@ def _axe_clean(page, axe: str) -> None:
     violations = page.evaluate("""async () => (await axe.run(document, {resultTypes: ["violations"]}))
         .violations.map(v => ({id: v.id, impact: v.impact, nodes: v.nodes.map(n => n.target.join(" "))}))""")
     assert violations == [], violations
+    # phone first: nothing wider than the phone's screen (no sideways scrolling)
+    assert page.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth"), page.url
 
 
 def test_a_phone_pairs_and_referees_and_the_owner_reads_the_doctor(serve_table, tmp_path):

@@ -159,7 +159,8 @@
       const answer = await (await fetch("/api/owner/doctor", {credentials: "same-origin"})).json();
       const body = document.querySelector("#doctor tbody");
       body.replaceChildren();
-      for (const c of answer.checks || []) {
+      const checks = (answer.checks || []).slice().sort((a, b) => Number(a.ok) - Number(b.ok));  // what to mend first
+      for (const c of checks) {
         const row = document.createElement("tr");
         const name = cell(row, (c.ok ? "✓ " + t("ok") + ": " : "✗ ") + c.name);
         if (!c.ok) name.className = "bad";
