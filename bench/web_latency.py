@@ -11,6 +11,9 @@ the moment each reader has parsed it (the page's is its EventSource
 
     .venv/bin/python bench/web_latency.py [--game witch] [--seed 2] [--pace 0.01]
 
+The audience's events are numbered on their own (`kikimimi.table.public`), so
+each is timed from when the same numbering, fed the same events, reached it.
+
 Then the idle cost: the same table, no move, with the web console and both
 pages open, against the table alone (the anchor), as the process's CPU time
 over `--idle` seconds (percent of one core).  The goal (issue 42): p95 <= 50 ms
@@ -139,9 +142,13 @@ class Terminal(threading.Thread):
 def latency(game: str, seed: int, pace: float, tmp: Path) -> None:
     from kikimimi.console.render import event_line
 
+    from kikimimi.table.public import PublicView
+
     players = declaration(game).default_players
     logged: dict[int, float] = {}
     texts: dict[int, tuple[Any, str | None]] = {}
+    public = PublicView()  # the audience's own numbering, as the API's spectator socket numbers
+    public_logged: dict[int, float] = {}
 
     def watch(line: dict[str, Any], events: Any) -> None:
         now = time.perf_counter()
@@ -149,11 +156,16 @@ def latency(game: str, seed: int, pace: float, tmp: Path) -> None:
             if isinstance(ev.get("seq"), int):
                 logged.setdefault(ev["seq"], now)
                 texts[ev["seq"]] = (ev["seq"], event_line(ev))
+        for shown in public(events):
+            if isinstance(shown.get("seq"), int):
+                public_logged.setdefault(shown["seq"], now)
 
     journal = tmp / f"{game}.jsonl"
     host = SimHost(game, seed, players, journal=journal)
     host.start()
-    host.daemon.subscribe(watch)
+    with host.daemon.lock:  # the opening is numbered too (it reaches the pages in their welcome)
+        public(host.daemon.log)
+        host.daemon.subscribe(watch)
     web = WebServer(web_config(journal, None, bind=["127.0.0.1:0"], audience=["127.0.0.1:0"])).start()
     port, plain = (int(u.rsplit(":", 1)[1]) for u in web.urls)
     while not (web.bridge.referee.connected and web.bridge.audience.connected):
@@ -171,12 +183,13 @@ def latency(game: str, seed: int, pace: float, tmp: Path) -> None:
     page_lat = [referee.arrived[key] - logged[seq] for seq, key in texts.items()
                 if key in referee.arrived and key[1] is not None]
     term_lat = [terminal.arrived[seq] - logged[seq] for seq in logged if seq in terminal.arrived]
-    aud = audience.arrived  # numbered on its own (kikimimi.table.public): counted, not matched
+    aud_lat = [when - public_logged[seq] for (seq, _), when in audience.arrived.items()
+               if isinstance(seq, int) and seq in public_logged]
     print(f"{game}, {players} players, seed {seed}: {len(host.daemon.lines)} inputs, {len(logged)} events "
           f"in {took:.1f} s (pace {pace * 1e3:.0f} ms)")
     print(f"  terminal console (API client) : {summary(term_lat)}")
     print(f"  web referee page (SSE, TLS)   : {summary(page_lat)}")
-    print(f"  web audience page (SSE, HTTP) : {len(aud)} public events received")
+    print(f"  web audience page (SSE, HTTP) : {summary(aud_lat)}")
     terminal.stop.set()
     referee.close()
     audience.close()
