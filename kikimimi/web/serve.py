@@ -104,13 +104,11 @@ class WebServer:
         self._thread: threading.Thread | None = None
 
     def _uvicorn(self, app: ASGIApp, host: str, port: int, secure: bool) -> _Server:
-        options: dict[str, object] = {}
-        if secure:
-            options = {"ssl_certfile": str(self.cert), "ssl_keyfile": str(self.key)}
         conf = uvicorn.Config(app, host=host, port=port, lifespan="off", log_level="warning", access_log=False,
                               server_header=False, date_header=False, http="h11", ws="none",
                               limit_concurrency=128, timeout_keep_alive=5, timeout_graceful_shutdown=1,
-                              **options)  # type: ignore[arg-type]
+                              ssl_certfile=str(self.cert) if secure else None,
+                              ssl_keyfile=str(self.key) if secure else None)
         return _Server(conf)
 
     async def serve(self, ready: concurrent.futures.Future[None] | None = None,
