@@ -59,7 +59,8 @@ def cmd_web(args: argparse.Namespace) -> int:
         usage = {"serve": "kikimimi web TABLE.toml", "pair": "kikimimi web pair TABLE.toml --role referee",
                  "devices": "kikimimi web devices TABLE.toml", "revoke": "kikimimi web revoke TABLE.toml DEVICE"}
         raise CliError(f"usage: {usage[action]}")
-    try:
+    try:  # every part, so a missing library is one line here and never a traceback later
+        from kikimimi.web import serve as _serve_mod  # noqa: F401  (uvicorn, starlette, cryptography)
         from kikimimi.web import store as store_mod
     except ModuleNotFoundError as exc:
         raise CliError(f"the web console is not installed ({exc.name} missing): pip install 'kikimimi[web]'") from None
