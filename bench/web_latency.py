@@ -16,7 +16,7 @@ each is timed from when the same numbering, fed the same events, reached it.
 
 Then the idle cost: the same table, no move, with the web console and both
 pages open, against the table alone (the anchor), as the process's CPU time
-over `--idle` seconds (percent of one core).  The goal (issue 42): p95 <= 50 ms
+over `--idle` seconds (percent of one core).  The goal: p95 <= 50 ms
 and the idle table with the web console under 5 % of a core.
 """
 from __future__ import annotations

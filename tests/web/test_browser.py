@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-playwright = pytest.importorskip("playwright.sync_api", reason="Playwright is part of the web extra")
+playwright = pytest.importorskip("playwright.sync_api", reason="Playwright is part of the test extra")
 
 ROOT = Path(__file__).resolve().parents[2]
 AXE = ROOT / ".cache" / "axe" / "node_modules" / "axe-core" / "axe.min.js"
