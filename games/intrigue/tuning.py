@@ -98,6 +98,7 @@ class IntrigueReport(Report):
     with a greedy bot there (kikimimi/design/duel.py)."""
 
     duels = {EV: "greedy"}
+    by_chair = frozenset({"mixed"})  # greedy and random bots in turn: not identical bots
 
     def trials(self, ask: Ask) -> list[Trial]:
         if "first" in ask.options or ask.bot in self.duels:
