@@ -20,7 +20,7 @@ from kikimimi.declaration import Declaration
 from kikimimi.ear import EAR, EarTable, Heard, game_figures
 from kikimimi.engine import LogEvent, ScriptRun, log_line, public_view, run_script, tagmap_for
 from kikimimi.phrases import LANGUAGES, Phrasebook
-from kikimimi.protocol import REFEREE, TABLE, Game, Play, audiences_of, seat_audience, visible_to
+from kikimimi.protocol import REFEREE, RESERVED_EVENTS, TABLE, Game, Play, audiences_of, seat_audience, visible_to
 from kikimimi.registry import declaration
 from kikimimi.script import Header, dumps
 
@@ -182,7 +182,11 @@ def check_replay(c: Checker) -> None:
     if not any(ev["type"] == "game-over" for ev in log):
         c.fail("a bot game (seed 4) never ends", "the bots must finish the game: return a game-over event")
     internal = [ev for ev in log if ev["type"] == "error" and str(ev.get("message", "")).startswith("internal error")]
-    if internal:
+    reserved = [ev for ev in internal if "is the runtime's" in str(ev.get("message", ""))]
+    if reserved:
+        c.fail(str(reserved[0]["message"]).removeprefix("internal error: "),
+               f"rename the game's own event, or make it with its helper; reserved: {', '.join(RESERVED_EVENTS)}")
+    elif internal:
         c.fail(f"the game raised: {internal[0]['message']}", "a refusal is an error() event, never an exception")
 
 
