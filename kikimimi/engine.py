@@ -256,7 +256,8 @@ class Table:
             fired += 1
             del self.timers[name]
             self._timers_changed()
-            self.firings += 1
+            if not name.startswith(heard.PREFIX):  # a prompt heard announces nothing: an undo may pass it
+                self.firings += 1
             self._fired_now.append(name)
             self.t = max(self.t, when)
             if name.startswith(heard.PREFIX) or name.startswith(choices.WINDOW_TIMER_PREFIX):
@@ -318,7 +319,6 @@ class Table:
                 and self._heard_reported and self._paused_at is None:
             # the outputs said when the prompt had played: the moment the journal holds
             self._fired_now.append(name)
-            self.firings += 1
             return self._runtime_timer(name, self.game_time(t), t)
         if name not in self._fired_now:
             why = "the clock is paused" if self.paused else f"no timer {name!r} was due at t={t}"
@@ -1017,7 +1017,8 @@ class ScriptRun:
                 self._heard = len(self._kept)
             self._kept.append((number, dict(item)))
             if is_clock_line(item):
-                self._heard = len(self._kept)
+                if not str(item.get("timer")).startswith(heard.PREFIX):  # a prompt heard: an undo may pass it
+                    self._heard = len(self._kept)
             elif not (is_clock_command(item) or is_reader_state(item) or seat_bots.is_command_line(item)):
                 self.standing.append((number, dict(item)))
                 self._kept_at.append(len(self._kept) - 1)
