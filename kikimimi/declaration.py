@@ -115,6 +115,13 @@ class Declaration:
     #: The referee may seat a bot in an empty chair at a live table (its acts journaled like
     #: any console line, its secrets to the referee only): games that can be played so.
     seat_bots: bool = False
+    #: Pieces whose scan on a hand reader is a public act the rules make public (a claim, a
+    #: guess, a declaration): the table may name them on the speaker (`kikimimi check
+    #: secrets` holds every other hand piece to its seat).
+    public_scans: frozenset[str] = frozenset()
+    #: Pieces laid face down on the field (a bid, a secret card put away): their field scans
+    #: are secret, and `kikimimi check secrets` fails a public naming of one.
+    face_down: frozenset[str] = frozenset()
 
     def __post_init__(self) -> None:
         if not self.name or not isinstance(self.name, str):
@@ -204,7 +211,9 @@ class Declaration:
             pause_when_reader_lost=bool(getattr(game, "pause_when_reader_lost", False)),
             pause_when_field_lost=bool(getattr(game, "pause_when_field_lost", False)),
             seat_bots=bool(getattr(game, "seat_bots", False)),
-            hint=str(getattr(game, "hint_answered_by", "runtime")))
+            hint=str(getattr(game, "hint_answered_by", "runtime")),
+            public_scans=frozenset(getattr(game, "public_scans", ())),
+            face_down=frozenset(getattr(game, "face_down", ())))
 
 
 def _package_of(play: type) -> str:
