@@ -21,8 +21,8 @@ from typing import Any
 
 import numpy as np
 
-from kikimimi.heard import modelled_seconds
-from kikimimi.protocol import REVEAL, each_audience
+from kikimimi.contract.heard import modelled_seconds
+from kikimimi.contract.protocol import REVEAL, each_audience
 
 from .clips import ClipError, as_float, resample
 from .config import SPEAKER, AudioSpec, OutputSpec, output_name, parse_audio
@@ -301,7 +301,7 @@ class AudioOutput:
 
     def clip_seconds(self, audience: str, ev: Mapping[str, Any]) -> float:
         """How long a phrase plays on the output of `audience` (its clip's own length, rendered
-        if need be): when a question has been heard there (kikimimi.heard).  An output that
+        if need be): when a question has been heard there (kikimimi.contract.heard).  An output that
         plays nothing (muted, missing) takes the model's length: the player still needs it."""
         name, text = output_name(audience), str(ev.get("text", ""))
         mixer = self.lane_device.get(name)

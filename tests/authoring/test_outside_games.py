@@ -1,4 +1,4 @@
-"""Two outside games of the kinds an author wrote against kikimimi (issue 44), kept as
+"""Two outside games of the kinds an author wrote against kikimimi, kept as
 fixtures in tests/authoring/outside: a Coup-like claim and challenge round (the current
 style: a Declaration and a Play, a window for several seats, its claims declared public)
 and a Love-Letter-like guessing round in the older style (one `protocol.Game` class, a
@@ -14,10 +14,10 @@ from pathlib import Path
 
 import pytest
 
-from kikimimi import registry
-from kikimimi.contract_check import PARTS, check
-from kikimimi.declaration import Declaration
-from kikimimi.protocol import say
+from kikimimi.contract import registry
+from kikimimi.design.contract_check import PARTS, check
+from kikimimi.contract.declaration import Declaration
+from kikimimi.contract.protocol import say
 
 OUTSIDE = Path(__file__).with_name("outside")
 ROOT = Path(__file__).resolve().parents[2]

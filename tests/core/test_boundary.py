@@ -1,4 +1,4 @@
-"""The author's boundary's small things (issue 44, item 4): a game event named like one the
+"""The author's boundary's small things: a game event named like one the
 runtime reads is refused in one line (it was a raw `KeyError: 'private'`); AGREE is in every
 kit; `answered` is declared on `Play`; the typing help shows the game's own command tags, the
 seat-token syntax and only pieces of its deck."""
@@ -8,14 +8,14 @@ from typing import Any
 
 import pytest
 
-from kikimimi import choices, registry
-from kikimimi.declaration import Declaration
-from kikimimi.engine import ScriptRun, Table
-from kikimimi.kit import kit_for, own_set
-from kikimimi.protocol import RESERVED_EVENTS, TABLE, Event, Input, Play, event, say
-from kikimimi.registry import register
-from kikimimi.script import Header
-from kikimimi.sim_readers import table_help
+from kikimimi.contract import choices, registry
+from kikimimi.contract.declaration import Declaration
+from kikimimi.table.engine import ScriptRun, Table
+from kikimimi.contract.kit import kit_for, own_set
+from kikimimi.contract.protocol import RESERVED_EVENTS, TABLE, Event, Input, Play, event, say
+from kikimimi.contract.registry import register
+from kikimimi.contract.script import Header
+from kikimimi.table.sim_readers import table_help
 
 
 class Named(Play):

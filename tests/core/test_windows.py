@@ -1,24 +1,23 @@
 """A window for several seats (choices.ask_window) and time that starts when a question is
-heard (kikimimi.heard), through the real engine: first accepted answer wins, the others are
+heard (kikimimi.contract.heard), through the real engine: first accepted answer wins, the others are
 taken back, silence is the declared default with one line on the speaker, and a 10 s window
 closes 10 s after its prompt has played, in the model and in the replay."""
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
 
-from kikimimi import choices, heard, registry
-from kikimimi.declaration import Declaration
-import json
-
-from kikimimi.daemon import Daemon
-from kikimimi.testing.table_script import replay_journal
-from kikimimi.engine import ScriptRun, log_line, public_view, run_script
-from kikimimi.kit import own_set
-from kikimimi.protocol import TABLE, Event, Input, Play, say
-from kikimimi.registry import register
-from kikimimi.script import Header, dumps
+from kikimimi.contract import choices, heard, registry
+from kikimimi.contract.declaration import Declaration
+from kikimimi.table.daemon import Daemon
+from kikimimi.table.engine import ScriptRun, log_line, public_view, run_script
+from kikimimi.testkit.script import replay_journal
+from kikimimi.contract.kit import own_set
+from kikimimi.contract.protocol import TABLE, Event, Input, Play, say
+from kikimimi.contract.registry import register
+from kikimimi.contract.script import Header, dumps
 
 
 class Claim(Play):

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from kikimimi.cli import main
-from kikimimi.doctor import config_checks
+from kikimimi.box.doctor import config_checks
 
 GAMES = Path(__file__).parents[2] / "games"
 

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from kikimimi.cli import main
-from kikimimi.report.run import run_all, workers_wanted
+from kikimimi.design.report.run import run_all, workers_wanted
 
 
 def test_two_workers_write_the_bytes_one_writes(tmp_path: Path) -> None:

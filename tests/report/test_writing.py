@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from kikimimi.cli import main
-from kikimimi.report.build import write_page
+from kikimimi.design.report.build import write_page
 
 # No bytecode written under the limit: a cut .pyc would break the next import.
 FULL_DISK = """

@@ -9,9 +9,9 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 from heard_game import CLAIM  # noqa: E402
 
-from kikimimi import registry  # noqa: E402
-from kikimimi.daemon import Daemon  # noqa: E402
-from kikimimi.script import Header  # noqa: E402
+from kikimimi.contract import registry  # noqa: E402
+from kikimimi.table.daemon import Daemon  # noqa: E402
+from kikimimi.contract.script import Header  # noqa: E402
 from kikimimi.voice import AudioOutput  # noqa: E402
 
 

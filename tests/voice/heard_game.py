@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from kikimimi import choices
-from kikimimi.declaration import Declaration
-from kikimimi.kit import own_set
-from kikimimi.protocol import TABLE, Event, GameEvent, Input, Play, event, say
+from kikimimi.contract import choices
+from kikimimi.contract.declaration import Declaration
+from kikimimi.contract.kit import own_set
+from kikimimi.contract.protocol import TABLE, Event, GameEvent, Input, Play, event, say
 
 
 class Claim(Play):

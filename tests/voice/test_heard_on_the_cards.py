@@ -1,4 +1,4 @@
-"""A 10 s window gives every asked seat 10 s after its prompt has been heard (issue 44), in a
+"""A 10 s window gives every asked seat 10 s after its prompt has been heard, in a
 served game whose sound is read back from virtual sound cards: the clips on the cards are
 the lengths the table counted, the journal holds the moment, and the replay is exact."""
 import json
@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 
 from heard_game import CLAIM
-from kikimimi import registry
-from kikimimi.engine import log_line
-from kikimimi.testing.table_script import replay_journal
-from kikimimi.voice.virtual import AlsaFileDevices
+from kikimimi.contract import registry
+from kikimimi.table.engine import log_line
+from kikimimi.testkit.script import replay_journal
+from support.virtual_sound import AlsaFileDevices
 from voice_needs import need
 from voice_play import expected_clip, locate_clip
 

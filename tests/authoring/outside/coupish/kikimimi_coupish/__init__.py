@@ -14,15 +14,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from kikimimi import choices, deck
-from kikimimi.commands import dispatch, hint_command, refusal, stop_command
-from kikimimi.declaration import Declaration
-from kikimimi.deck import Deck
-from kikimimi.hints import Line, line, situation
-from kikimimi.kit import own_set
-from kikimimi.options import Options
-from kikimimi.phases import Phases
-from kikimimi.protocol import TABLE, Event, GameEvent, Input, Play, event, say, seat_audience
+from kikimimi.game import (TABLE, Declaration, Deck, Event, GameEvent, Input, Line, Options, Phases, Play, choices, deck,
+                           dispatch, event, hint_command, line, own_set, refusal, say, seat_audience, situation,
+                           stop_command)
 
 CHARACTERS = ("duke", "captain", "contessa")
 CARDS = tuple(f"cp:{c}-{n}" for c in CHARACTERS for n in (1, 2))

@@ -6,7 +6,7 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from kikimimi.ear import EarTable, Handles, Heard, SeatEar
+from kikimimi.game import EarTable, Handles, Heard, SeatEar
 
 from . import CARDS, CLAIMS
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from kikimimi.tuning import Ask, Log, Report, Row, Script, Trial
+from kikimimi.game import Ask, Log, Report, Row, Script, Trial
 
 
 class CoupishReport(Report):

@@ -1,6 +1,6 @@
 """Lovers: a Love-Letter-like guessing round, written in the older style (one `protocol.Game`
 class whose attributes declare it), before `Declaration(public_scans=...)` existed.  It is
-kept here unchanged: `kikimimi check` must keep passing it (issue 44).
+kept here unchanged: `kikimimi check` must keep passing it.
 
 Each seat draws one card from the face-down pile on its own hand reader and hears it in its
 earphone alone.  In turn, a seat guesses like a Love Letter guard: it scans the seat token of
@@ -10,12 +10,12 @@ and ends the game; after every seat has guessed once, the game ends without a lo
 """
 import random
 
-from kikimimi.commands import Command, dispatch, hint_command
-from kikimimi.ear import EarBot, EarTable, Handles
-from kikimimi.hints import line, situation
-from kikimimi.options import Options
-from kikimimi.protocol import Game, error, event, say
-from kikimimi.tuning import Report
+from kikimimi.contract.commands import Command, dispatch, hint_command
+from kikimimi.bots.ear import EarBot, EarTable, Handles
+from kikimimi.contract.hints import line, situation
+from kikimimi.contract.options import Options
+from kikimimi.contract.protocol import Game, error, event, say
+from kikimimi.design.tuning import Report
 
 KINDS = ("guard", "priest", "baron", "princess")
 CARDS = tuple(f"lv:{k}-{n}" for k, count in zip(KINDS, (3, 2, 2, 1)) for n in range(1, count + 1))
