@@ -15,7 +15,7 @@ from kikimimi.table.daemon import Daemon
 from kikimimi.table.engine import ScriptRun, log_line, public_view, run_script
 from kikimimi.testkit.script import replay_journal
 from kikimimi.contract.kit import own_set
-from kikimimi.contract.protocol import TABLE, Event, Input, Play, say
+from kikimimi.contract.protocol import TABLE, Event, Input, Play, event, say, set_timer_after_heard
 from kikimimi.contract.registry import register
 from kikimimi.contract.script import Header, dumps
 
@@ -159,3 +159,81 @@ def test_a_game_event_named_choice_window_without_its_fields_is_one_line():
                          min_players=3, max_players=5, tags=frozenset({"claimwin:x"})))
     log = run_script([dumps({"game": "brokenwin", "players": 3, "options": {}, "lang": "en"})])
     assert [e["message"] for e in log if e["type"] == "error"] == ["internal error: a window for no seats of this table: [9]"]
+
+
+class Phase(Play):
+    """A discussion of 5 s that starts when its announcement has been heard on every output."""
+
+    def __init__(self, players: int, options: dict | None = None):
+        super().__init__(players, options)
+        self.ended_at: float | None = None
+
+    @property
+    def over(self) -> bool:
+        return self.ended_at is not None
+
+    def start(self, t: float) -> list[Event]:
+        return [say(TABLE, "pick-done", seat=1), say("seat:2", "pick-agree"),
+                set_timer_after_heard("talk", 5)]
+
+    def handle(self, inp: Input) -> list[Event]:
+        if inp.timer == "talk":
+            self.ended_at = inp.t
+            return [event("game-over", reason="end", ranking=[])]
+        return []
+
+
+def test_a_timed_phase_after_heard_starts_when_every_output_is_quiet():
+    register(Declaration(name="phasewin", play=Phase, min_players=2, max_players=2, tags=frozenset({"claimwin:x"})))
+    log = run_script([dumps({"game": "phasewin", "players": 2, "options": {}, "lang": "en"}), dumps({"t": 30.0, "console": "pause"})])
+    said = [e for e in log if e["type"] == "say" and e["t"] == 0.0]
+    quiet = max(heard.modelled_seconds(e["text"]) for e in said)
+    over = next(e for e in log if e["type"] == "game-over")
+    assert over["t"] == pytest.approx(quiet + 5) and quiet > 0.5
+
+
+def test_a_resumed_table_counts_from_the_reminder_it_says(tmp_path):
+    """Killed after the window was asked but before its prompt was heard: the resume asks again,
+    and the window's 10 s start when that reminder has played."""
+    now = [0.0]
+    head = Header.parse({**header(), heard.HEADER_KEY: heard.OUTPUTS})
+    first = Daemon(head, tmp_path / "t.jsonl", clock=lambda: now[0])
+    first.open()
+    first.announce(list(first.log))
+    assert "window:challenge" in first.heard_due and "window:challenge" in first.table.heard_wait
+    first.close()  # before any tick: nothing heard yet
+    now[0] = 50.0  # served again later: the table's clock goes on from the journal's last time
+    again = Daemon(head, tmp_path / "t.jsonl", clock=lambda: now[0])
+    again.open()
+    due = again.heard_due["window:challenge"]
+    assert due == pytest.approx(again.now() + max(heard.modelled_seconds(e["text"]) for e in again.resume_report()))
+    now[0] = 50.0 + due - 0.1
+    again.tick()
+    assert "window:challenge" in again.table.heard_wait  # not yet heard
+    now[0] = 50.0 + due + 0.1
+    again.tick()
+    assert "window:challenge" in again.table.timers and not again.table.heard_wait
+    again.close()
+
+
+def test_kikimimi_check_names_a_reserved_event_type_with_its_fix():
+    from kikimimi.design.contract_check import check
+
+    class Reveals(Claim):
+        def answered(self, answer: choices.Answer) -> list[Event]:
+            self.answers.append((answer.seat, answer.value, answer.silent))
+            return [Event("reveal", {"seat": answer.seat})]
+
+    register(Declaration(name="reveals", play=Reveals, kit=lambda p, o: (own_set(p, ("yes", "no")), []),
+                         min_players=3, max_players=3, tags=frozenset({"claimwin:x"})))
+    from kikimimi.design import contract_check
+
+    run = ScriptRun(Header.parse({"game": "reveals", "players": 3, "options": {}, "lang": "en"}))
+    got = run.feed(2, hand(1.0, 2, "cmd:yes"))
+    assert [e["message"] for e in got if e["type"] == "error"][0].startswith(
+        "internal error: a game event named 'reveal' is the runtime's")
+    checker = contract_check.Checker(contract_check.declaration("reveals"))
+    checker._games[(4, None)] = ([header(), hand(1.0, 2, "cmd:yes")], run.log)  # the seeded game, played above
+    checker.part = "replay"
+    contract_check.check_replay(checker)
+    assert any("reserved" in f.fix and "is the runtime's" in f.problem for f in checker.failures)
