@@ -319,8 +319,9 @@ class Table:
             return [self._error(line, t, f'line {line}: "timer" must be a timer\'s name')]
         started = heard.started_by(name)
         if started is not None and started in self.heard_wait and name not in self._fired_now \
-                and self._heard_reported and self._paused_at is None:
-            # the outputs said when the prompt had played: the moment the journal holds
+                and self._heard_reported:
+            # the outputs said when the prompt had played: the moment the journal holds (while the
+            # clock is paused, the limit starts at the paused time and runs when the clock does)
             self._fired_now.append(name)
             return self._runtime_timer(name, self.game_time(t), t)
         if name not in self._fired_now:

@@ -147,6 +147,11 @@ def test_a_table_whose_outputs_report_the_moment_waits_for_its_line():
     lines = [dumps(reported), dumps({"t": 7.25, "timer": "heard:window:challenge"}), dumps({"t": 30.0, "console": "pause"})]
     got = run_script(lines)
     assert next(e for e in got if e.get("key") == "choice-window-closed")["t"] == 17.25
+    held = run_script([dumps(reported), dumps({"t": 2.0, "console": "pause"}),
+                       dumps({"t": 7.25, "timer": "heard:window:challenge"}), dumps({"t": 20.0, "console": "resume"}),
+                       dumps({"t": 40.0, "console": "pause"})])
+    assert not [e for e in held if e["type"] == "error"]  # heard while paused: its 10 s run once the clock does
+    assert next(e for e in held if e.get("key") == "choice-window-closed")["t"] == 30.0
     bad = run_script([dumps(reported), dumps({"t": 1.0, "timer": "heard:window:nothing"})])
     assert [e["message"] for e in bad if e["type"] == "error"] == ["line 2: no timer 'heard:window:nothing' was due at t=1.0"]
 
