@@ -48,6 +48,8 @@ _KEPT_BY_THE_TABLE = frozenset({"say", "timer-set", "timer-cancel", choices.ASK,
 #: Of those, the ones a log-shaped event (`protocol.log_shaped`) is not logged in place for.
 _KEPT_BUT_SAYS = _KEPT_BY_THE_TABLE - {"say"}
 _HINT = hints.HINT_TAG
+#: The runtime's own timers: a prompt heard (`heard:`), a window's time limit (`window:`).
+_RUNTIME_TIMERS = (heard.PREFIX, choices.WINDOW_TIMER_PREFIX)
 _isfinite = math.isfinite
 READER_STATES = ("lost", "back")
 #: The referee's clock commands, handled by the runtime for every game.
@@ -85,6 +87,22 @@ def _phrasebook(lang: str, game: str) -> Phrasebook:
     """Catalogues are read once per process: an undo or a resume rebuilds the
     Table, and parsing the TOML again each time was most of an undo's cost."""
     return Phrasebook(lang, ("core", game))
+
+
+class _Hearing:
+    """A table's state for time after heard (kikimimi.contract.heard)."""
+
+    __slots__ = ("new", "on", "reported", "wpm", "speech")
+
+    def __init__(self, header: Header) -> None:
+        self.new = False  # this batch asked for a timer after heard
+        self.on = False  # some batch did: every batch's phrases are queued from then on
+        #: The outputs report when a prompt has been heard (a `heard:` timer line); else modelled.
+        self.reported = header.extra.get(heard.HEADER_KEY) == heard.OUTPUTS
+        wpm = header.extra.get("wpm")
+        self.wpm = wpm if type(wpm) is int and 60 <= wpm <= 600 else heard.WORDS_PER_MINUTE
+        #: The modelled outputs' queues, kept from the first timer asked after heard on.
+        self.speech: heard.SpeechClock | None = None
 
 
 class Table:
@@ -126,13 +144,9 @@ class Table:
         self.windows: dict[str, choices.Window] = {}
         #: Timers waiting for their prompt to be heard (kikimimi.contract.heard): name -> seconds after.
         self.heard_wait: dict[str, float] = {}
-        self._heard_new = False  # this batch asked for a timer after heard
-        #: The outputs report when a prompt has been heard (a `heard:` timer line); else modelled.
-        self._heard_reported = header.extra.get(heard.HEADER_KEY) == heard.OUTPUTS
-        wpm = header.extra.get("wpm")
-        self._wpm = wpm if type(wpm) is int and 60 <= wpm <= 600 else heard.WORDS_PER_MINUTE
-        #: The modelled outputs' queues, kept from the first timer asked after heard on.
-        self.speech: heard.SpeechClock | None = None
+        #: When prompts are heard (one attribute: a Table past 30 of them loses CPython's
+        #: fast attribute loads on every input, 2 % of a bot game).
+        self._hearing = _Hearing(header)
         self.tagmap = {normalise_uid(k): v for k, v in (tagmap or {}).items()}
         self.hand_seats = set(hand_seats) if hand_seats is not None else set(seats)
         self.has_field = has_field
@@ -259,13 +273,14 @@ class Table:
             fired += 1
             del self.timers[name]
             self._timers_changed()
-            if not name.startswith(heard.PREFIX):  # a prompt heard announces nothing: an undo may pass it
-                self.firings += 1
             self._fired_now.append(name)
             self.t = max(self.t, when)
-            if name.startswith(heard.PREFIX) or name.startswith(choices.WINDOW_TIMER_PREFIX):
+            if name.startswith(_RUNTIME_TIMERS):  # a prompt heard (it announces nothing: no firing
+                if not name.startswith(heard.PREFIX):  # an undo must not pass), a window's time up
+                    self.firings += 1
                 out += self._runtime_timer(name, at, self.t)
                 continue
+            self.firings += 1
             asked = choices.seat_of_timer(name)
             if asked is not None and asked in self.choices:  # a choice's time limit: the runtime's timer
                 if self.game.over:  # nothing is asked of a game that ended
@@ -319,7 +334,7 @@ class Table:
             return [self._error(line, t, f'line {line}: "timer" must be a timer\'s name')]
         started = heard.started_by(name)
         if started is not None and started in self.heard_wait and name not in self._fired_now \
-                and self._heard_reported:
+                and self._hearing.reported:
             # the outputs said when the prompt had played: the moment the journal holds (while the
             # clock is paused, the limit starts at the paused time and runs when the clock does)
             self._fired_now.append(name)
@@ -572,7 +587,7 @@ class Table:
         if got.timeout is not None and got.heard:  # counted from when the prompt has been heard
             self.timers.pop(name, None)
             self.heard_wait[name] = got.timeout
-            self._heard_new = True
+            self._hearing.new = self._hearing.on = True
         elif got.timeout is not None:
             self.timers[name] = self.game_time(t) + got.timeout
         else:
@@ -619,7 +634,7 @@ class Table:
         self._forget_heard(name)
         if window.timeout is not None and window.heard:
             self.heard_wait[name] = window.timeout
-            self._heard_new = True
+            self._hearing.new = self._hearing.on = True
         elif window.timeout is not None:
             self.timers[name] = self.game_time(t) + window.timeout
         self._timers_changed()
@@ -708,17 +723,19 @@ class Table:
     def _heard_batch(self, logged: list[LogEvent], t: float) -> None:
         """Keep the modelled outputs' queues, and arm each timer this batch asked to start
         when heard: on the model's moment, or (the outputs report it) on the journal's line."""
-        new, self._heard_new = self._heard_new, False
-        if self._heard_reported:
+        hearing = self._hearing
+        new, hearing.new = hearing.new, False
+        if hearing.reported:
             return
-        if self.speech is None:
-            self.speech = heard.SpeechClock(wpm=self._wpm)
-        self.speech.feed(logged)
+        if hearing.speech is None:
+            hearing.speech = heard.SpeechClock(wpm=hearing.wpm)
+        speech = hearing.speech
+        speech.feed(logged)
         if not new:
             return
         for name, outputs in heard.waiting_in(logged).items():
             if name in self.heard_wait:
-                self.timers[heard.timer_of(name)] = self.game_time(self.speech.heard_at(outputs, t))
+                self.timers[heard.timer_of(name)] = self.game_time(speech.heard_at(outputs, t))
         self._timers_changed()
 
     # -- events ------------------------------------------------------------
@@ -797,7 +814,9 @@ class Table:
                     seq += 1
                     append({"seq": seq, "t": t, "type": type_, "in": line, **fields})
                     continue
-                if not well_formed(type_, fields):  # the game's own event under a reserved name
+                # the game's own event under a reserved name: most break below (caught: one line);
+                # one that would not (a choice-cancel of its own) is told here
+                if (type_ == choices.CANCEL or type_ == choices.WINDOW) and not well_formed(type_, fields):
                     seq += 1
                     append({"seq": seq, "t": t, "type": "error", "in": line, "message": reserved_refusal(type_),
                             "private": REFEREE})
@@ -807,7 +826,7 @@ class Table:
                     self.timers.pop(name, None)
                     self.timers.pop(heard.timer_of(name), None)
                     self.heard_wait[name] = float(fields["after_heard"])
-                    self._heard_new = True
+                    self._hearing.new = self._hearing.on = True
                     self._timers_changed()
                 elif type_ == "timer-set":
                     at = float(fields["at"])
@@ -869,7 +888,7 @@ class Table:
             append({"seq": seq, "t": t, "type": "error", "in": line, "message": why, "private": REFEREE})
         finally:  # a game's broken event stops the loop: the numbers given so far stay given
             self.seq = seq
-        if self.speech is not None or self._heard_new:
+        if self._hearing.on:  # a game that asked for a limit after heard: its outputs' queues
             self._heard_batch(logged, t)
         return logged
 
