@@ -23,6 +23,7 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
+from kikimimi.readers import registry as reader_kinds
 from kikimimi.box.access import (
     SERVICE_HOME, USER_NAME, Account, AccessError, account, blocked, create_system_user, in_a_home, run_as)
 from kikimimi.table.config import TableConfig, load_table_config
@@ -37,8 +38,6 @@ _PACKAGE = f"'{_SOURCE}[ja]'" if (_SOURCE / "pyproject.toml").is_file() else "ki
 HOW_TO_INSTALL = ("install kikimimi where every user can run it (sudo python3 -m venv /opt/kikimimi && "
                   f"sudo /opt/kikimimi/bin/pip install {_PACKAGE}), then run sudo /opt/kikimimi/bin/kikimimi "
                   "service install, or name such an interpreter with --python")
-#: Device classes (/proc/devices) a serial reader may be behind: USB adapters and USB CDC-ACM.
-SERIAL_CLASSES = ("char-ttyUSB", "char-ttyACM")
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 
 
@@ -49,6 +48,16 @@ class ServiceError(ValueError):
 def unit_name(config: Path) -> str:
     stem = re.sub(r"[^A-Za-z0-9_.-]", "-", config.stem) or "table"
     return f"kikimimi-{stem}.service"
+
+
+def web_unit_name(config: Path) -> str:
+    """The web console's unit beside the table's (written when the table file has `[web]`)."""
+    return unit_name(config).removesuffix(".service") + "-web.service"
+
+
+#: Who the web console may talk to: loopback, link-local and the private ranges of a
+#: club's network (RFC 1918, unique local IPv6), never the internet.
+WEB_PEERS = "localhost link-local 10.0.0.0/8 172.16.0.0/12 192.168.0.0/16 fc00::/7"
 
 
 def checked(path: Path | str, what: str) -> str:
@@ -90,47 +99,24 @@ def devices(config: TableConfig) -> list[str]:
     """DeviceAllow= lines: the device classes of this table's readers and sound cards, and no others.
 
     Classes, not nodes: a replugged adapter comes back as another ttyUSB number and
-    a sound card as another card number, and the table must go on hearing them."""
+    a sound card as another card number, and the table must go on hearing them.  Which
+    classes a reader needs is its kind's to say (`ReaderKind.device_classes`)."""
     allowed: list[str] = []
-    drivers = {str(r.get("driver")) for r in config.readers.values()}
-    if drivers & {"pn532", "rdm6300"}:
-        allowed += SERIAL_CLASSES
-        for section in config.readers.values():  # a UART reader (/dev/ttyAMA0, /dev/ttyS0) is its own class
-            if section.get("driver") in ("pn532", "rdm6300"):
-                allowed += [c for c in [_device_class(str(section.get("path", "")))] if c and c not in allowed]
-    if "usb" in drivers:
-        allowed.append("char-usb_device")  # /dev/bus/usb/BBB/DDD, libusb's way to a USB reader
+    for kind, sections in reader_kinds.by_kind(config.readers):
+        for section in sections.values():
+            allowed += [c for c in kind.device_classes(section) if c not in allowed]
     if config.audio:
         allowed.append("char-alsa")  # /dev/snd/*
     return [f"DeviceAllow={name} rw" for name in allowed]
 
 
-def _device_class(path: str) -> str | None:
-    """The /proc/devices class of the character device a path names now, if any."""
-    try:
-        st = os.stat(path)
-        text = Path("/proc/devices").read_text()
-    except OSError:
-        return None
-    if not (st.st_mode & 0o170000 == 0o020000):
-        return None
-    major = os.major(st.st_rdev)
-    block = text.split("Block devices:")[0]
-    for line in block.splitlines():
-        parts = line.split()
-        if len(parts) == 2 and parts[0] == str(major):
-            return f"char-{parts[1]}"
-    return None
-
-
 def _network(config: TableConfig) -> list[str]:
     """The API is two unix sockets beside the journal: no network at all, unless the
-    club records are a PostgreSQL server reached over TCP.  A USB reader needs netlink:
-    libusb starts its hotplug monitor (a netlink socket) when it starts, and fails
-    without one; each reopen scans sysfs anew, so the events themselves need not arrive."""
+    club records are a PostgreSQL server reached over TCP.  A reader kind may need a socket
+    family of its own (a USB reader: libusb's hotplug monitor, netlink)."""
     families = ["AF_UNIX"]
-    if any(r.get("driver") == "usb" for r in config.readers.values()):
-        families.append("AF_NETLINK")
+    for kind, _ in reader_kinds.by_kind(config.readers):
+        families += [f for f in kind.address_families if f not in families]
     db = str(config.records.get("db") or "")
     if db.startswith(("postgresql:", "postgres:")):
         return ["RestrictAddressFamilies=" + " ".join(families + ["AF_INET", "AF_INET6"])]
@@ -145,24 +131,32 @@ def _writable(config: TableConfig) -> list[Path]:
     return list(dict.fromkeys(folders))
 
 
-def unit_text(config: TableConfig, user: str, groups: list[str], python: str = sys.executable) -> str:
-    """The unit; every path in it is checked and escaped (see `checked`, `exec_word`)."""
+def unit_text(config: TableConfig, user: str, groups: list[str], python: str = sys.executable,
+              *, web: bool = False) -> str:
+    """The unit (`web`: the web console's, kikimimi/web); every path in it is checked and
+    escaped (see `checked`, `exec_word`).  The web console's unit has the same lockdown
+    but no device, no sound, and the network only to the club's own addresses."""
     table = Path(checked(os.path.abspath(config.path), "the table file"))
-    argv = [checked(python, "the interpreter"), "-m", "kikimimi.cli", "serve", str(table)]
+    argv = [checked(python, "the interpreter"), "-m", "kikimimi.cli", "web" if web else "serve", str(table)]
     rw = " ".join(path_word(checked(p, "the folder")) for p in _writable(config))
+    head = ([f"Description=kikimimi web console ({plain_value(table.name)})",
+             f"After=network.target {unit_name(table)}", f"PartOf={unit_name(table)}"] if web else
+            [f"Description=kikimimi table ({plain_value(table.name)})",
+             # after the sound system: ALSA's cards, and a system-wide sound server where one runs
+             "After=sound.target pulseaudio.service pipewire.service",
+             "Wants=sound.target"])
+    network = (["RestrictAddressFamilies=AF_UNIX AF_INET AF_INET6", "IPAddressDeny=any",
+                f"IPAddressAllow={WEB_PEERS}"] if web else _network(config))
     lines = [
         "[Unit]",
-        f"Description=kikimimi table ({plain_value(table.name)})",
-        # after the sound system: ALSA's cards, and a system-wide sound server where one runs
-        "After=sound.target pulseaudio.service pipewire.service",
-        "Wants=sound.target",
+        *head,
         "StartLimitIntervalSec=120",
         "StartLimitBurst=10",
         "",
         "[Service]",
         "Type=simple",
         f"User={user}",
-        f"SupplementaryGroups={' '.join(groups)}" if groups else None,
+        f"SupplementaryGroups={' '.join(groups)}" if groups and not web else None,
         f"WorkingDirectory={plain_value(str(table.parent))}",
         "ExecStart=" + " ".join(exec_word(w, executable=i == 0) for i, w in enumerate(argv)),
         "Restart=on-failure",
@@ -179,7 +173,7 @@ def unit_text(config: TableConfig, user: str, groups: list[str], python: str = s
         "UMask=0077",
         # devices: these readers and sound cards, and the harmless pseudo devices
         "DevicePolicy=closed",
-        *devices(config),
+        *([] if web else devices(config)),
         # the kernel: nothing to tune, load, log or change
         "ProtectKernelTunables=yes",
         "ProtectKernelModules=yes",
@@ -197,7 +191,7 @@ def unit_text(config: TableConfig, user: str, groups: list[str], python: str = s
         "RemoveIPC=yes",
         "KeyringMode=private",
         # the network
-        *_network(config),
+        *network,
         # system calls
         "SystemCallArchitectures=native",
         "SystemCallFilter=@system-service",
@@ -208,7 +202,7 @@ def unit_text(config: TableConfig, user: str, groups: list[str], python: str = s
         "LockPersonality=yes",
         # sounddevice's stream callback is a cffi closure, which needs write+execute memory:
         # refused, no card plays (tests/table/test_service_hardening.py shows it)
-        None if config.audio else "MemoryDenyWriteExecute=yes",
+        None if config.audio and not web else "MemoryDenyWriteExecute=yes",
         "",
         "[Install]",
         "WantedBy=multi-user.target",
@@ -256,6 +250,10 @@ def install(config_path: str, user: str, unit_dir: Path = UNIT_DIR, python: str 
     text = unit_text(config, user, groups, python)
     try:
         unit.write_text(text, encoding="utf-8")
+        if config.web:  # the web console beside the table, as the same user (docs/web.md)
+            web = unit_dir / web_unit_name(config_file)
+            web.write_text(unit_text(config, user, groups, python, web=True), encoding="utf-8")
+            say(f"wrote {web}: the web console (start it with the table: systemctl enable --now {web.name})")
     except OSError as exc:
         raise ServiceError(f"cannot write {unit}: {exc.strerror or exc} (run with sudo, or --unit-dir)") from None
     return unit

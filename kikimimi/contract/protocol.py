@@ -63,13 +63,10 @@ def reserved_refusal(type_: object) -> str:
             "question or a timer with its helper (kikimimi.contract.protocol, kikimimi.contract.choices), or give "
             "the game's own event another name")
 
-#: Command tags every game may use (docs/contract.md).
-COMMAND_TAGS = frozenset(
-    f"cmd:{name}"
-    for name in (
-        "trident pass agree raise hint yes no ok bribe extend shorten".split()
-    )
-)
+#: The command tags of the contract, every game's to use (docs/contract.md): HINT, the
+#: evening's AGREE, and a phase's yes, no and confirm.  A game's own (the Trident's
+#: TRIDENT, 鬼探し's RAISE) are its declaration's `command_tags`.
+COMMAND_TAGS = frozenset(f"cmd:{name}" for name in ("hint", "agree", "yes", "no", "ok"))
 
 
 #: What docs/contract.md gives every game's referee when a game lists no commands of its own.

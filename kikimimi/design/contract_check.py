@@ -51,8 +51,12 @@ Check = Callable[["Checker"], None]
 class Checker:
     """One game's check: its declaration, the seeded games the parts share, the failures found."""
 
-    def __init__(self, decl: Declaration):
+    def __init__(self, decl: Declaration, fair_bots: Sequence[str] = (), fair_games: int | None = None):
         self.decl = decl
+        #: The bot kinds and games of the null experiment (`fairness`): by default the first
+        #: kind that seats identical bots, at the check's budget (kikimimi/design/fairness.py).
+        self.fair_bots = tuple(fair_bots)
+        self.fair_games = fair_games
         self.part = ""
         self.failures: list[Failure] = []
         self._games: dict[tuple[int, str | None], tuple[list[dict[str, Any]], list[LogEvent]]] = {}
@@ -433,17 +437,39 @@ def check_console(c: Checker) -> None:
         c.fail("'stop' does not end the game", "stop_command(run) returns a game-over with reason 'stopped'")
 
 
+def check_fairness(c: Checker) -> None:
+    """The null experiment (kikimimi/design/fairness.py): identical bots in every chair, who begins
+    rotated, and no chair's edge beyond noise; a turn-order edge is the rules' and not failed."""
+    from kikimimi.design.fairness import ALL, CHECK_GAMES, experiment, identical_kinds
+
+    kinds = identical_kinds(c.decl)
+    asked = list(kinds) if ALL in c.fair_bots else list(c.fair_bots) or kinds[:1]
+    unknown = [k for k in asked if k not in kinds]
+    if unknown:
+        c.fail(f"bot {unknown[0]!r} does not seat identical bots (have: {', '.join(kinds) or 'none'})",
+               "name a kind the game declares that is not a duel's contender nor seated by chair")
+        return
+    if not asked:
+        c.fail("no bot kind seats identical bots in every chair", "declare bots and a bot_table (docs/authoring.md)")
+    for kind in asked:
+        verdict = experiment(c.decl.name, kind, c.fair_games or CHECK_GAMES)
+        if verdict.biased:
+            c.fail(verdict.line(), "break ties by a seeded draw, never toward the lowest seat; ask seats in a "
+                                   "seeded fresh order (kikimimi.bots.ear.EarTable does); docs/report.md, The null experiment")
+
+
 #: The failure's part when the game cannot even be loaded: no part was checked.
 LOAD = "load"
 #: Every part, in the order `kikimimi check` runs them.
 PARTS: dict[str, Check] = {
     "declaration": check_declaration, "phrases": check_phrases, "secrets": check_secrets, "replay": check_replay,
     "undo": check_undo, "resume": check_resume, "ear": check_ear, "options": check_options,
-    "diagram": check_diagram, "report": check_report, "console": check_console,
+    "diagram": check_diagram, "report": check_report, "console": check_console, "fairness": check_fairness,
 }
 
 
-def check(game: str | Declaration, parts: Sequence[str] | None = None) -> list[Failure]:
+def check(game: str | Declaration, parts: Sequence[str] | None = None, fair_bots: Sequence[str] = (),
+          fair_games: int | None = None) -> list[Failure]:
     """Every failure of `game` (a name found by entry point, or a declaration) against the
     contract, or the named parts of it; empty when it keeps it all."""
     name = game.name if isinstance(game, Declaration) else game
@@ -452,7 +478,7 @@ def check(game: str | Declaration, parts: Sequence[str] | None = None) -> list[F
     except Exception as exc:
         return [Failure(name, LOAD, _one_line(str(exc) or type(exc).__name__),
                         "install the game's package; its entry point names a Declaration")]
-    checker = Checker(decl)
+    checker = Checker(decl, fair_bots, fair_games)
     for part in parts or PARTS:
         if part not in PARTS:
             raise ValueError(f"no part {part!r} (have: {', '.join(PARTS)})")

@@ -20,6 +20,7 @@ from collections.abc import Callable, Collection, Iterator
 from pathlib import Path
 from typing import Any, BinaryIO, Protocol, TextIO
 
+from kikimimi.contract.protocol import COMMAND_TAGS
 from kikimimi.contract.script import Garbled, is_clock_line, read_script
 
 Submit = Callable[[dict[str, Any]], Any]
@@ -37,7 +38,8 @@ def vocabulary_help(tags: Collection[str], players: int, deck: Collection[str] |
     sets = sorted({t.split(":", 1)[0] for t in pool if ":" in t and not t.startswith(("cmd:", "seat:"))})
     names = sorted(t.split(":", 1)[1] for t in pool if t.split(":", 1)[0] in sets)
     sample = ", ".join(names[:12]) + (", ..." if len(names) > 12 else "")
-    commands = ", ".join(sorted(c.split(":", 1)[1] for c in tags if c.startswith("cmd:"))) or "none"
+    own = [t for t in tags if t.startswith("cmd:")]  # the table's: the game's kit, or the contract's
+    commands = ", ".join(sorted(c.split(":", 1)[1] for c in (own or COMMAND_TAGS)))
     seats = sorted(int(t[5:]) for t in tags if t.startswith("seat:") and t[5:].isdigit())
     tokens = (f"\nSeat tokens: seat:N (N 1-{seats[-1]}), e.g. '2 seat:3' is seat 2 scanning seat 3's token"
               if seats else "")

@@ -82,7 +82,8 @@ class PebbleGame(Game):
         self.placed.append(inp.tag)
         out = [event("play", seat=len(self.placed), tag=inp.tag), say("table", "placed", seat=len(self.placed))]
         if self.over:
-            ranking = [{"seat": s, "place": s} for s in range(1, self.players + 1)]
+            first = self.options.get("first", 1)  # by turn order: never by chair (kikimimi check, fairness)
+            ranking = [{"seat": s, "place": 1 + (s - first) % self.players} for s in range(1, self.players + 1)]
             out.append(event("game-over", reason="end", ranking=ranking))
         return out
 
@@ -248,4 +249,4 @@ def test_an_old_style_game_passes_kikimimi_check(site):
     before the split is checked like any other, without a change."""
     run = _run(site, "-m", "kikimimi.cli", "check", "pebbles")
     assert run.returncode == 0, run.stdout + run.stderr
-    assert run.stdout.strip() == "pebbles: 11 of 11 parts kept"
+    assert run.stdout.strip() == "pebbles: 12 of 12 parts kept"
