@@ -15,13 +15,13 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from kikimimi.game import (TABLE, Declaration, Deck, Event, GameEvent, Input, Line, Options, Phases, Play, choices, deck,
-                           dispatch, event, hint_command, line, own_set, refusal, say, seat_audience, situation,
+                           dispatch, event, hint_command, line, own_set, refusal, say, seat, seat_audience, situation,
                            stop_command)
 
 CHARACTERS = ("duke", "captain", "contessa")
 CARDS = tuple(f"cp:{c}-{n}" for c in CHARACTERS for n in (1, 2))
 CLAIMS = tuple(f"cp:claim-{c}" for c in CHARACTERS)
-OPTIONS = Options()
+OPTIONS = Options(seat("first", 1, "the seat that claims first"))
 COMMANDS = (hint_command(), stop_command("console_stop"))
 PHASES = Phases("deal", (("deal", "claim", "every seat holds its influence"),
                          ("claim", "window", "a seat claimed"),
@@ -50,6 +50,7 @@ def character(card: str) -> str:
 class CoupishPlay(Play):
     def __init__(self, players: int, options: Mapping[str, Any] | None = None):
         super().__init__(players, options)
+        self.first: int = OPTIONS.parse(players, self.options)["first"]
         self.phase = "deal"
         self.pile = Deck(CARDS)
         self.influence: dict[int, str] = {}  # seat -> its card (secret until challenged)
@@ -114,7 +115,7 @@ class CoupishPlay(Play):
                 say(TABLE, "loses", seat=loser)] + self._game_over("end", loser=loser)
 
     def _turn(self) -> int:
-        return len(self.claimed) % self.players + 1
+        return (self.first - 1 + len(self.claimed)) % self.players + 1
 
     def _game_over(self, reason: str, loser: int | None) -> list[GameEvent]:
         self.phase = "over"
