@@ -79,7 +79,7 @@ def test_serve_and_doctor_report_a_broken_config_without_a_traceback(tmp_path, t
 
 
 def test_a_mistyped_game_name_is_an_unknown_game_with_the_known_names(tmp_path, monkeypatch, capsys):
-    """Issue 40: `kikimimi serve tridnet` said "cannot read (No such file or directory)"."""
+    """`kikimimi serve tridnet` said "cannot read (No such file or directory)"."""
     monkeypatch.chdir(tmp_path)
     with pytest.raises(ConfigError) as err:
         load_table_config("tridnet")

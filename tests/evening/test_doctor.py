@@ -70,7 +70,7 @@ def test_a_toml_syntax_error_is_shown_with_its_line_and_column(tmp_path, capsys)
 
 
 def test_a_copied_trees_venv_whose_scripts_run_the_old_interpreter_is_found(tmp_path):
-    """Issue 40: a set-up tree copied elsewhere kept its venv's shebangs silently (the scripts ran
+    """A set-up tree copied elsewhere kept its venv's shebangs silently (the scripts ran
     the old tree's interpreter, or nothing once it was gone)."""
     import shutil
     import subprocess

@@ -41,7 +41,7 @@ def _config(tmp_path, text):
      "a table is all simulated or all hardware"),
     (("players = 2", "players = 2\n[records]\ndb = 5"), "records.db", "file name"),
     (('journal = "journal.jsonl"', 'journal = "afile/j.jsonl"'), "table.journal", "not a folder"),
-    # issue 40: a negative debounce was taken (a simulated reader's section is checked too)
+    # a negative debounce was taken (a simulated reader's section is checked too)
     (('driver = "sim"', 'driver = "sim"\ndebounce_ms = -1'), "readers.", "0-10000, not -1"),
 ])
 def test_a_bad_config_is_one_line_and_creates_nothing(tmp_path, toy, change, key, problem):
@@ -60,7 +60,7 @@ def test_a_bad_config_is_one_line_and_creates_nothing(tmp_path, toy, change, key
 
 
 def test_a_tag_map_with_one_uid_written_twice_in_two_cases_is_refused_in_one_line(tmp_path):
-    """Issue 40: "04A1…" and "04a1…" are one tag; the map took both and the last silently won."""
+    """The uids "04A1…" and "04a1…" are one tag; the map took both and the last silently won."""
     from kikimimi.contract.tagmap import TagMapError, load_tagmap
 
     path = tmp_path / "map.toml"

@@ -116,7 +116,7 @@ def test_a_game_whose_tag_set_is_not_its_name_lists_its_pieces():
 
 
 def test_enroll_with_a_missing_device_says_so_at_once_and_speaks_no_prompt(tmp_path, capsys):
-    """Issue 40: a reader that is not there waited the whole --timeout and spoke the first
+    """A reader that is not there waited the whole --timeout and spoke the first
     prompt (in kana, the default language) to nobody; now one line at once, nothing spoken."""
     said: list[str] = []
     started = time.monotonic()

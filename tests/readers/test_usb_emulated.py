@@ -254,7 +254,7 @@ BAD = {"short": b"\x01", "garbled": b"\x01\xff\x00\x07"}
 @pytest.mark.parametrize("bad", BAD)
 @pytest.mark.parametrize("model", MODELS)
 def test_a_short_or_garbled_frame_while_a_piece_rests_is_lost_then_back_never_a_dead_driver(model, bad, devices):
-    """Issue 40: one short frame from an RC-S380 with a piece resting on it left the driver dead
+    """One short frame from an RC-S380 with a piece resting on it left the driver dead
     until `serve` restarted ("driver hand-1 crashed"); every USB reader survives one: the frame
     is taken for noise, or the reader is lost and back, and the driver goes on hearing pieces."""
     emu = MODELS[model](devices, "1-1")

@@ -1,4 +1,4 @@
-"""Issue 40: after `service install` the owner keeps the referee's console on the served table
+"""After `service install` the owner keeps the referee's console on the served table
 (the service's group lets it in, the console finds the service's journal from the table file
 alone), anyone else is refused in one line; and the install refuses, in one line with the fix,
 what the unit could never use: a path under /tmp (PrivateTmp=yes), a folder systemd reads as
@@ -155,7 +155,7 @@ def test_only_a_set_group_id_folder_shares_the_referees_socket_and_secret(tmp_pa
 
 
 def test_the_shipped_hardware_tables_journal_is_found_where_the_service_keeps_it(monkeypatch):
-    """Issue 40: with the shipped `journal = "~/…"` even root's console looked under /root and said
+    """With the shipped `journal = "~/…"` even root's console looked under /root and said
     "no table is being served here" while the service served it under its own home."""
     from pathlib import Path
 

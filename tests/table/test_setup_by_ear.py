@@ -212,7 +212,7 @@ def test_each_player_enrols_their_own_kit_by_ear_and_an_interrupted_enrolment_go
 
 
 def test_too_few_readers_is_said_on_every_card_and_printed_not_a_silent_stop(tmp_path, clips):
-    """Issue 40: with a reader missing the set-up stopped before a word was spoken; a table with
+    """With a reader missing the set-up stopped before a word was spoken; a table with
     no screen never said why."""
     cache, _ = clips
     tree, pulse, readers, sink_of, _ = boot(tmp_path, "few", [SPEAKER_CARD, EAR_ANN, EAR_BOB], [FIELD_READER, READER_ANN])
