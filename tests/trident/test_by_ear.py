@@ -187,5 +187,6 @@ def test_an_undo_and_a_reader_back_say_whose_turn_it_is(lang, words):
     undo = run.feed(len(s.lines) + 1, {"t": s.t + 1, "console": UNDO})
     said = [e for e in undo if e["type"] == "say"]
     assert [e["key"] for e in said] == ["undone", "now-turn"] and said[-1]["text"] == words
-    back = run.feed(len(s.lines) + 2, {"t": s.t + 2, "reader": "hand", "seat": 1, "back": True})
+    run.feed(len(s.lines) + 2, {"t": s.t + 2, "reader": "hand", "seat": 1, "lost": True})
+    back = run.feed(len(s.lines) + 3, {"t": s.t + 3, "reader": "hand", "seat": 1, "back": True})
     assert [e["text"] for e in back if e["type"] == "say"][-1] == words

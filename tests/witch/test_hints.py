@@ -37,7 +37,7 @@ def test_a_game_without_own_gets_its_sight_only():
 def test_hidden_role_games_say_the_seats_own_only_in_its_hint():
     s = day1(DECK8)
     priest = DECK8.index("priest") + 1
-    log = s.hand(priest, "cmd:hint").add({"reader": "field", "back": True}).run()
+    log = s.hand(priest, "cmd:hint").add({"reader": "field", "lost": True}).add({"reader": "field", "back": True}).run()
     me = f"seat:{priest}"
     assert said(log, "your-role", me) and said(log, "hint-exorcism-left", me) and said(log, "hint-no-vote", me)
     assert said(log, "hint-phase", "table"), "a reader coming back says where the table stands"
