@@ -31,6 +31,7 @@ def system_checks() -> list[Check]:
     out.append(Check("audio library", portaudio is not None, portaudio or "PortAudio not found",
                      "apt-get install libportaudio2"))
     out.append(_libusb_check())
+    out += _part_checks("kikimimi.pi_power")  # a Raspberry Pi's under-voltage and throttling; nothing elsewhere
     return out
 
 

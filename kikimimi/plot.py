@@ -1,7 +1,7 @@
 """Histograms for the designer's reports (`kikimimi sim GAME --games N --plot FILE`).
 
-matplotlib is a dependency (pyproject.toml): a plot asked for is drawn, never
-skipped.  The full designer's report is `kikimimi report GAME` (kikimimi/report/)."""
+matplotlib is the `report` extra (kikimimi/extras.py): a plot asked for is drawn,
+or refused in one line naming the extra, never skipped.  The full designer's report is `kikimimi report GAME` (kikimimi/report/)."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
@@ -11,7 +11,9 @@ from kikimimi.confidence import Estimate
 
 
 def _pyplot() -> Any:
-    import matplotlib
+    from kikimimi.extras import need
+
+    matplotlib = need("report", "a plot (--plot)")
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt

@@ -9,7 +9,7 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
-from kikimimi.cli import CliError
+from kikimimi.cli import CliError, one_line
 from kikimimi.declaration import Declaration
 from kikimimi.engine import LogEvent, ScriptRun, log_line, tagmap_for
 from kikimimi.public import PublicView
@@ -237,6 +237,11 @@ def cmd_sim(args: argparse.Namespace) -> int:
 
         if args.games < 1:
             raise CliError("--games: give a whole number of at least 1")
+        if args.plot:
+            from kikimimi.extras import MissingExtra, need
+
+            with one_line(MissingExtra):  # before the games, not after them
+                need("report", "--plot")
         versus_bots = [b.strip() for b in args.versus.split(",")] if args.versus else None
         if versus_bots is not None and (len(versus_bots) < 2 or not all(versus_bots)):
             raise CliError(f"--versus {args.versus!r}: give two bot kinds or more, e.g. --versus human,search")
@@ -321,6 +326,7 @@ def parse_counts(text: str | None, decl: Declaration) -> list[int]:
 
 def cmd_report(args: argparse.Namespace) -> int:
     """`kikimimi report GAME`: play the arms' games and write the HTML page."""
+    from kikimimi.extras import need
     from kikimimi.report.build import check_writable, command_line, make, plan_of, write_page
     from kikimimi.report.run import workers_wanted
 
@@ -333,6 +339,9 @@ def cmd_report(args: argparse.Namespace) -> int:
         raise CliError("give either --bot or --versus, not both")
     output = args.output or f"{decl.name}-report.html"
     try:
+        need("report", "kikimimi report")  # its pictures: said before the games, not after them
+        if args.cluster:
+            need("cluster", "--cluster")
         check_writable(output)  # said before the games, not after them
         workers = workers_wanted(args.workers)
         command = command_line(decl.name, args.games, args.seed, counts, args.option, args.versus, args.bot,
