@@ -25,7 +25,7 @@ from pathlib import Path
 PACKAGES = {"kikimimi": "kikimimi", "kikimimi_games": "games", "kikimimi_voices": "voices",
             "kikimimi_hardware": "hardware"}
 REPO = Path(__file__).resolve().parent.parent
-#: main just before issue 18's engine work: the "before" of the engine benches.  Not `main`
+#: main just before the engine work of docs/speed.md: the "before" of the engine benches.  Not `main`
 #: itself, which holds the work once it is merged.
 BEFORE = "ddf53dc"
 

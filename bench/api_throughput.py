@@ -1,4 +1,4 @@
-"""Inputs per second through a live table, with and without consoles watching (issue 11, finding 11).
+"""Inputs per second through a live table, with and without consoles watching.
 
 A real Daemon (Trident, three seats) resumed from a long journal (`--preload`
 inputs: a bot game stopped before its end, then a seat scanning its hand over
@@ -31,10 +31,10 @@ from pathlib import Path
 
 from kikimimi.api.client import ApiClient
 from kikimimi.api.server import start_api
-from kikimimi.daemon import Daemon
-from kikimimi.engine import Table
-from kikimimi.script import Header
-from kikimimi.sim import play
+from kikimimi.table.daemon import Daemon
+from kikimimi.table.engine import Table
+from kikimimi.contract.script import Header
+from kikimimi.design.sim import play
 
 HEADER = Header("trident", 3, {}, "en")
 

@@ -21,8 +21,8 @@ from pathlib import Path
 
 from kikimimi.api.client import ApiClient
 from kikimimi.api.server import start_api
-from kikimimi.daemon import Daemon
-from kikimimi.script import Header
+from kikimimi.table.daemon import Daemon
+from kikimimi.contract.script import Header
 
 LINES = [{"reader": "hand", "seat": 1 + i % 2, "tag": f"trident:{'heart' if i % 2 == 0 else 'spade'}-{1 + i // 2}"}
          for i in range(10)]

@@ -5,7 +5,7 @@ pseudo-terminals, each emulator in its own process (three hand readers and
 the field reader), a `kikimimi serve` subprocess reading them through nfcpy,
 the Trident engine and the journal, and four audio outputs (the speaker and
 three earphones) on PulseAudio null sinks (real-time clocks, see
-kikimimi/voice/virtual.py).  The serve process writes one trace line per
+tests/support/virtual_sound.py).  The serve process writes one trace line per
 clip's first frame in its audio callback (KIKIMIMI_TRACE); the emulator
 process stamps the placement; both use CLOCK_MONOTONIC, shared by every
 process.
@@ -14,7 +14,7 @@ process.
                                          [--ndef-placements 30] [--several-trials 20]
 
 Runs the chain twice, on the real-timing PN532 emulator (a real chip's time
-per command, kikimimi/testing/chip_timing.py) and on the instant one, with
+per command, tests/support/chip_timing.py) and on the instant one, with
 every piece enrolled in the tag map (one chip command a placement), then a
 few placements of pieces read for their NDEF name.  Prints, for each, in one run: placement -> first frame (median, p95) on the hand
 readers (earphones) and the field reader (speaker), and on hand readers whose
@@ -29,8 +29,8 @@ several pieces on one reader (bench/reader_latency.py's `several_pieces`,
 real-timing): two put down together both heard?  a piece put beside a
 resting one: phantom lifts of the resting one, and its real lift heard;
 beside nfcpy alone polling two resting pieces.
-Targets (issue 23): p95 <= 35 ms on the real-timing emulator, idle CPU <= 5 %
-of a core.  Issue 32: a piece not in the tag map read in <= 8 chip commands,
+Targets: p95 <= 35 ms on the real-timing emulator, idle CPU <= 5 %
+of a core; a piece not in the tag map read in <= 8 chip commands,
 p95 <= 50 ms on the real-timing emulator; two pieces together both heard,
 0 phantom lifts.
 """
@@ -49,6 +49,8 @@ import tempfile
 import time
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))  # the test harness (tests/support)
+
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 SEATS = 3
@@ -61,9 +63,9 @@ QUIET_GAP = 4.5  # s between placements on one hand reader in the quiet phase (i
 
 def _emulator(path: str, conn, real: bool) -> None:
     """One reader, in its own process: place/remove on command, answer with the monotonic time."""
-    from kikimimi.testing.chip_timing import REAL
-    from kikimimi.testing.ntag import Ntag213
-    from kikimimi.testing.pn532_emulator import PN532Emulator
+    from support.chip_timing import REAL
+    from support.ntag import Ntag213
+    from support.pn532_emulator import PN532Emulator
 
     emu = PN532Emulator(path, timing=REAL if real else None).start()
     conn.send("ready")
@@ -171,7 +173,7 @@ class Lifts:
     A piece is put back on a reader only once its lift was heard: on a host starved by
     load a reader can be blind for a moment, and a piece lifted and put back within it
     is, rightly, a piece that never moved; the next placement would then never be heard
-    and the bench would report a stall that is its own (issue 32, docs/readers.md)."""
+    and the bench would report a stall that is its own (docs/readers.md)."""
 
     def __init__(self, path: Path) -> None:
         self.path, self.pos, self.count = path, 0, {}
@@ -361,13 +363,13 @@ def main() -> int:
     ap.add_argument("--keep", default=None, metavar="DIR",
                     help="work in DIR (made if missing) and leave it: each chain's journal, trace and serve.err")
     a = ap.parse_args()
-    from kikimimi.voice.virtual import PulseNullSinks, missing_tools
+    from support.virtual_sound import PulseNullSinks, missing_tools
 
     gone = missing_tools("pulseaudio", "espeak-ng")
     if gone:
         sys.exit(f"needs {', '.join(gone)}: apt-get install pulseaudio espeak-ng libasound2-plugins")
     import reader_latency
-    from kikimimi.testing.chip_timing import REAL
+    from support.chip_timing import REAL
 
     load0 = f"{os.getloadavg()[0]:.1f}"
     base_env = dict(os.environ)

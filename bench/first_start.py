@@ -6,7 +6,7 @@ first word), measured in the same run.
     .venv/bin/python bench/first_start.py [--game trident] [--lang ja] [--players 3] [--anchor REV]
 
 Each side is a real `kikimimi serve` of a table whose speaker and earphones are
-ALSA file devices (kikimimi/voice/virtual.py), with a fresh clip cache
+ALSA file devices (tests/support/virtual_sound.py), with a fresh clip cache
 (XDG_CACHE_HOME in a new temporary folder).  The first spoken word is the first
 non-silent sample the speaker's device receives; the game can begin when the
 serve says "the first phrases are ready" (every phrase the game's start and its
@@ -33,9 +33,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from anchor_revision import Revision  # noqa: E402
 
-from kikimimi.voice.virtual import AlsaFileDevices  # noqa: E402
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))  # the test harness (tests/support)
 
-#: main just before issue 24's first-start work: today's way.
+from support.virtual_sound import AlsaFileDevices  # noqa: E402
+
+#: main just before the first-start work of docs/speed.md: today's way.
 ANCHOR = "ac07dd1"
 SPEAKER = "kkfsspk"
 

@@ -1,6 +1,6 @@
-"""Kill-after-timer at scale (issue 28): a real `kikimimi serve` SIGKILLed right
+"""Kill-after-timer at scale: a real `kikimimi serve` SIGKILLed right
 after each timer in the real-time games, restarted, and held to "nothing
-announced is taken back" (kikimimi.testing.killtimer: every event told before
+announced is taken back" (support.killtimer: every event told before
 any kill is the event of that `seq` after the last resume).
 
 Prints, per game: the kills by kind of timer, the events told, how many were
@@ -23,8 +23,10 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from kikimimi.testing.killtimer import PLANS, run
-from kikimimi.testing.tables import sim_table_toml
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))  # the test harness (tests/support)
+
+from support.killtimer import PLANS, run
+from kikimimi.testkit.tables import sim_table_toml
 
 
 def cold_start(folder: Path, game: str, players: int, times: int = 5) -> float:

@@ -12,7 +12,7 @@ import argparse
 import statistics
 import time
 
-from kikimimi.sim import play
+from kikimimi.design.sim import play
 from kikimimi_games.onisagashi.cards import CARD_PREFIX, hand_counts
 from kikimimi_games.onisagashi.knowledge import Declaration, Knowledge
 from kikimimi_games.onisagashi.solver import Analysis

@@ -1,4 +1,4 @@
-"""Plumbing lines per game (issue 26): the code a game writes for hooks, loops and parsing,
+"""Plumbing lines per game: the code a game writes for hooks, loops and parsing,
 now beside a revision from before the plugin boundary (the anchor, read from git in the same run).
 
 Counted, per game package, with `ast` (whole definitions, decorators included):
@@ -10,14 +10,14 @@ Counted, per game package, with `ast` (whole definitions, decorators included):
 - the tuning loop: `tune` functions, `Report` classes (trials, figures, text, plot);
 - declarations of these: `bots`, `bot_table`, `ear_table`, `report`, `diagram_of`,
   `console_commands`, `options_schema`, `option_names`, `OPTIONS`, `OPTION_NAMES`, `DEFAULTS`;
-  since the declaration is its own object (`kikimimi.declaration.Declaration`), the same
+  since the declaration is its own object (`kikimimi.contract.declaration.Declaration`), the same
   fields as keywords of a `Declaration(...)` call (`bots`, `bot_table`, `ear_table`, `report`,
   `diagram`, `commands`, `options`, `option_names`: the lines they span, each line once) and
   the commands table a game keeps beside it (`COMMANDS`).
 
-Interaction (issue 33) counts what a game wrote for the runtime's own tags: its HINT answer
+Interaction counts what a game wrote for the runtime's own tags: its HINT answer
 (`_hint` methods, and each `if` branch whose test names "cmd:hint" or "hint", test and body), which the
-runtime now answers itself (`Declaration.hint`, `kikimimi.choices`).
+runtime now answers itself (`Declaration.hint`, `kikimimi.contract.choices`).
 
 Strict counts only hooks, loops and parsing code (a report class counts its `trials`); broad
 adds the declarations themselves, the console handlers' bodies (what a command does) and whole
@@ -33,7 +33,7 @@ import subprocess
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
-#: main when issue 26's boundary work began.
+#: main when the boundary work of docs/authoring.md began.
 BEFORE = "4232005"
 GAMES = ("trident", "onisagashi", "witch", "mafia42", "intrigue")
 FUNCTIONS = {"simulation", "tune", "diagram", "referee_commands", "check_options", "_console", "on_console",

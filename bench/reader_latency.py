@@ -16,7 +16,7 @@ With `--lifts N` (default 5; 0 skips it) it also prints how soon an RDM6300's
 lift is heard (its last repeat to the removal reaching the table, repeats
 300-500 ms apart), beside the rule's own figure in the same run (the learnt
 hold plus the debounce: within a second); tests/readers/test_rdm6300_repeats.py
-checks the rule itself without wall time (issue 32).
+checks the rule itself without wall time.
 """
 from __future__ import annotations
 
@@ -29,18 +29,21 @@ import tempfile
 import threading
 import time
 
+from pathlib import Path
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))  # the test harness (tests/support)
+
 import nfc.clf
 import nfc.tag
 
 from kikimimi.readers.factory import make_driver
 from kikimimi.readers.runner import ReaderInput, ReaderRunner, ReaderSettings
 from kikimimi.readers.serial_rfid import SerialRfidDriver
-from kikimimi.testing.chip_timing import ChipTiming
-from kikimimi.testing.collect import Table
-from kikimimi.testing.ntag import Ntag213
-from kikimimi.testing.pn532_emulator import PN532Emulator
-from kikimimi.testing.rdm6300_emulator import Rdm6300Emulator
-from kikimimi.testing.table_script import wait_until
+from support.chip_timing import ChipTiming
+from support.collect import Table
+from support.ntag import Ntag213
+from support.pn532_emulator import PN532Emulator
+from support.rdm6300_emulator import Rdm6300Emulator
+from kikimimi.testkit.script import wait_until
 
 
 class _CountingTable(Table):

@@ -8,7 +8,7 @@ once with this tree's bots; every side replays the same files.
 
 The anchor ("today's" figure) is the same measuring code run under another
 revision's code, default `anchor_revision.BEFORE` (main before the engine
-work of issue 18), unpacked by `anchor_revision.Revision`: the sides
+work of docs/speed.md), unpacked by `anchor_revision.Revision`: the sides
 alternate in fresh subprocesses `--rounds` times, each round timing
 `PASSES` passes.  The figure is each side's fastest pass (on a shared,
 loaded machine the noise only ever adds time), with the median of the
@@ -78,8 +78,8 @@ def main() -> None:
         print(json.dumps(measure(args.measure, args.public)))
         return
 
-    from kikimimi.script import dumps
-    from kikimimi.sim import play
+    from kikimimi.contract.script import dumps
+    from kikimimi.design.sim import play
 
     with tempfile.TemporaryDirectory() as tmp, Revision(args.anchor) as anchor:
         for seed in range(args.games):

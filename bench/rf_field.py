@@ -23,12 +23,15 @@ import sys
 import tempfile
 import time
 
+from pathlib import Path
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))  # the test harness (tests/support)
+
 from kikimimi.readers.factory import make_driver
 from kikimimi.readers.runner import ReaderSettings
-from kikimimi.testing.chip_timing import REAL
-from kikimimi.testing.collect import Table
-from kikimimi.testing.ntag import Ntag213
-from kikimimi.testing.pn532_emulator import PN532Emulator
+from support.chip_timing import REAL
+from support.collect import Table
+from support.ntag import Ntag213
+from support.pn532_emulator import PN532Emulator
 from reader_latency import nfcpy_latency  # the same nfcpy anchor (bench/ is the script's folder)
 
 UID = "04c0ffee000001"

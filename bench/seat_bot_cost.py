@@ -18,11 +18,11 @@ import tempfile
 import time
 from pathlib import Path
 
-from kikimimi.daemon import Daemon
-from kikimimi.ear import EAR
-from kikimimi.registry import declaration
-from kikimimi.script import Header, dumps
-from kikimimi.sim import play
+from kikimimi.table.daemon import Daemon
+from kikimimi.bots.ear import EAR
+from kikimimi.contract.registry import declaration
+from kikimimi.contract.script import Header, dumps
+from kikimimi.design.sim import play
 
 
 def record(game: str, seed: int, players: int, folder: Path, seat: int | None) -> Path:

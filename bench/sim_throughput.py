@@ -1,7 +1,7 @@
 """Bot games per second: The Trident through the real driver, beside RLCard's UNO in the same run.
 
 The figure players of the designer's table feel is how many whole bot games
-a second `kikimimi.sim.play` (and `kikimimi sim trident --games N`) gets
+a second `kikimimi.design.sim.play` (and `kikimimi sim trident --games N`) gets
 through; RLCard's UNO with random agents (`env.run`) is the anchor, timed in
 the same rounds so a loaded machine slows both.  Then the same games split
 in two, to say who costs what: the engine alone (`Table.feed` of the
@@ -25,7 +25,7 @@ CPU time over total CPU time (the same number of games each side), printed
 with the median and the spread of the blocks' own ratios.
 
 `--before REV` adds rows for the driver and the bots as they were at git
-revision REV (kikimimi/sim.py and games/trident/simulation.py read from git,
+revision REV (kikimimi/design/sim.py and games/trident/simulation.py read from git,
 the engine shared), timed in the same rounds: a before/after ratio on a
 noisy machine.  RLCard is optional: `pip install '.[bench]'`.
 """
@@ -45,12 +45,12 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from kikimimi.declared import simulation
+from kikimimi.contract.parts import simulation
 from kikimimi.cli import main as kikimimi_main
-from kikimimi.engine import Table, default_tagmap
-from kikimimi.registry import declaration, register
-from kikimimi.script import Header
-from kikimimi.sim import play
+from kikimimi.table.engine import Table, default_tagmap
+from kikimimi.contract.registry import declaration, register
+from kikimimi.contract.script import Header
+from kikimimi.design.sim import play
 
 
 Recorded = list[tuple[list[dict[str, Any]], list[list[dict[str, Any]]]]]
@@ -156,7 +156,7 @@ def bots_of(simulation: ModuleType) -> Iterator[None]:
 
 
 def before_rows(rev: str, games: int, players: int, recorded: Recorded, inputs: int) -> dict[str, tuple[Callable[[], None], int]]:
-    old_sim = module_at(rev, "kikimimi/sim.py", "_bench_before_sim", "kikimimi")
+    old_sim = module_at(rev, "kikimimi/design/sim.py", "_bench_before_sim", "kikimimi")
     if hasattr(old_sim, "game_class"):  # a driver from before the declaration: it read the same fields off the class
         old_sim.game_class = declaration
     old_bots = module_at(rev, "games/trident/simulation.py", "kikimimi_games.trident._bench_before", "kikimimi_games.trident")

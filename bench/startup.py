@@ -4,7 +4,7 @@
 
 Each figure is the median (and p95) wall time of fresh processes; the anchor
 `python -c pass` is measured interleaved with them, so a busy machine moves
-both.  Target (issue 18): `kikimimi --help` <= 100 ms.
+both.  Target: `kikimimi --help` <= 100 ms.
 """
 from __future__ import annotations
 
@@ -33,8 +33,8 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--runs", type=int, default=20)
     a = ap.parse_args()
-    from kikimimi.script import dumps
-    from kikimimi.sim import play
+    from kikimimi.contract.script import dumps
+    from kikimimi.design.sim import play
 
     with tempfile.TemporaryDirectory() as tmp:
         script = Path(tmp) / "game.jsonl"

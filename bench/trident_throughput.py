@@ -3,15 +3,15 @@
 Four figures, because they answer different questions:
 - game: `TridentGame.handle` alone, fed the recorded inputs of bot games
   (what the rules cost; RLCard's UNO step measured ~10 us on this machine);
-- engine: the same scripts through `kikimimi.engine.Table.feed` (validation,
+- engine: the same scripts through `kikimimi.table.engine.Table.feed` (validation,
   numbering, phrase rendering, timers): the path of `serve` and `replay`;
-- log line: `kikimimi.script.dumps` of the events those scripts make;
-- sim: bot games played end to end (`kikimimi.sim.play`).
+- log line: `kikimimi.contract.script.dumps` of the events those scripts make;
+- sim: bot games played end to end (`kikimimi.design.sim.play`).
 Bots are not timed in the first three: their scripts are recorded once (with
 this tree's code) and every side replays the same scripts.
 
 The anchor is the same measuring code run under another revision's code
-(default `anchor_revision.BEFORE`: main before the engine work of issue 18),
+(default `anchor_revision.BEFORE`: main before the engine work of docs/speed.md),
 unpacked by `anchor_revision.Revision`; the sides alternate in fresh subprocesses, `--rounds` times, each round keeping the best of
 `PASSES` passes; a figure is each side's best round (on a shared, loaded
 machine the noise only ever adds time), with the median of the rounds beside it.
@@ -35,10 +35,10 @@ PASSES = 5
 
 def measure(scripts_file: str, sim_games: int) -> dict[str, float]:
     """One round under whatever code is importable: the figures, as JSON-able numbers."""
-    from kikimimi.engine import Table
-    from kikimimi.protocol import Input
-    from kikimimi.script import Header, dumps
-    from kikimimi.sim import play
+    from kikimimi.table.engine import Table
+    from kikimimi.contract.protocol import Input
+    from kikimimi.contract.script import Header, dumps
+    from kikimimi.design.sim import play
     from kikimimi_games.trident import TridentGame
 
     scripts = json.loads(Path(scripts_file).read_text(encoding="utf-8"))
@@ -114,7 +114,7 @@ def main() -> None:
         print(json.dumps(measure(args.measure, args.sim_games)))
         return
 
-    from kikimimi.sim import play
+    from kikimimi.design.sim import play
 
     scripts = [play("trident", seed, args.players)[0] for seed in range(args.games)]
     inputs = sum(len(s) - 1 for s in scripts)
@@ -123,7 +123,7 @@ def main() -> None:
         path.write_text(json.dumps(scripts), encoding="utf-8")
         sides: dict[str, Revision | None] = {"this tree": None, f"{args.anchor} ({anchor.commit})": anchor}
         for name, rev in sides.items():
-            print(f"{name:>24}: {code_of('kikimimi.engine', rev)}")
+            print(f"{name:>24}: {code_of('kikimimi.table.engine', rev)}")
         runs: dict[str, list[dict[str, float]]] = {name: [] for name in sides}
         for _ in range(args.rounds):
             for name, rev in sides.items():

@@ -19,7 +19,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from kikimimi.registry import declaration
+from kikimimi.contract.registry import declaration
 from kikimimi.voice.domains import table_texts
 from kikimimi.voice.render import Renderer
 

@@ -27,9 +27,11 @@ import tempfile
 import time
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))  # the test harness (tests/support)
+
 def phases(lang: str) -> dict[str, list[tuple[str, str]]]:
     """(phrase key, text) to play, per kind of phrase."""
-    from kikimimi.phrases import Phrasebook
+    from kikimimi.contract.phrases import Phrasebook
     from kikimimi.voice.domains import placeholders, table_texts
 
     book = Phrasebook(lang, ("core", "trident"))
@@ -88,7 +90,7 @@ def main() -> None:
     if args.child:
         child(args)
         return
-    from kikimimi.voice.virtual import PulseNullSinks, missing_tools
+    from support.virtual_sound import PulseNullSinks, missing_tools
 
     gone = missing_tools("pulseaudio", "espeak-ng")
     if gone:

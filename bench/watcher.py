@@ -1,8 +1,8 @@
-"""The watcher's bench (issue 34): what a watching table learns from the motions.
+"""The watcher's bench: what a watching table learns from the motions.
 
 Plays `--games` ear-bot games per game (闇に笑う魔女, マフィア42, イントリーゲ with hidden
 bribes, 鬼探し), each at the official count and, like a served table, with a random
-secret seed; keeps only what a watcher gets (`kikimimi.testing.watcher.Watched`: seat,
+secret seed; keeps only what a watcher gets (`support.watcher.Watched`: seat,
 reader, time and count of every scan, never a hand's piece, and the public view with the
 speaker's lines), and runs adversaries that guess a secret from it.  Prints each
 adversary's accuracy with its 95 % interval beside the base rate (a blind guess among the
@@ -22,11 +22,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from kikimimi.registry import declaration  # noqa: E402
-from kikimimi.script import Header  # noqa: E402
-from kikimimi.secret_seed import with_secret_seed  # noqa: E402
-from kikimimi.sim import play  # noqa: E402
-from kikimimi.testing.watcher import (ADVERSARIES, Score, TrainedGuess, Watched,  # noqa: E402
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))  # the test harness (tests/support)
+
+from kikimimi.contract.registry import declaration  # noqa: E402
+from kikimimi.contract.script import Header  # noqa: E402
+from kikimimi.table.secret_seed import with_secret_seed  # noqa: E402
+from kikimimi.design.sim import play  # noqa: E402
+from support.watcher import (ADVERSARIES, Score, TrainedGuess, Watched,  # noqa: E402
                                       intrigue_bribe_by_default_seed, intrigue_bribe_trials)
 
 GAMES = ("witch", "mafia42", "intrigue", "onisagashi")
@@ -75,7 +77,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=1, help="the first game's seed")
     ap.add_argument("--game", choices=GAMES, action="append", help="only these games (repeatable)")
     ap.add_argument("--witch-day-acts", choices=("together", "acts", "free"),
-                    help="闇に笑う魔女's day_acts (default: the game's; acts or free: the rules before issue 34)")
+                    help="闇に笑う魔女's day_acts (default: the game's; acts or free: the older rules, docs/witch.md)")
     args = ap.parse_args(argv)
     held, leaked = True, False
     for game in args.game or GAMES:

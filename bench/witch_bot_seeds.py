@@ -1,4 +1,4 @@
-"""闇に笑う魔女's reasoning bots before and after issue 33 (seats no longer hold the seed), same run.
+"""闇に笑う魔女's reasoning bots before and after seats stopped holding the seed (seats no longer hold the seed), same run.
 
 Before, every `BotSeat` held the table's seed, and its sampled worlds were
 keyed by it (the seed deals the roles: any bot could rebuild the deal).  Now
@@ -18,13 +18,13 @@ import argparse
 import time
 from typing import Any
 
-from kikimimi.confidence import paired, rate
-from kikimimi.sim import play
+from kikimimi.design.confidence import paired, rate
+from kikimimi.design.sim import play
 from kikimimi_games.witch import bots, reasoning
 
 
 def _before(monkeypatch: list[tuple[Any, str, Any]], key: bool = True, target: bool = True) -> None:
-    """Seat the bots as before issue 33: the sampled worlds keyed by (table seed, seat)
+    """Seat the bots as they were before: the sampled worlds keyed by (table seed, seat)
     (`key`), the witches blind to a partner's accusations (`target`)."""
     init = bots.WitchSimulation.__init__
 

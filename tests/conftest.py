@@ -10,7 +10,7 @@ sys.path.insert(0, str(Path(__file__).parent / "core"))
 @pytest.fixture
 def toy():
     """The toy game, registered for this process."""
-    from kikimimi.registry import register
+    from kikimimi.contract.registry import register
     from toygame import ToyGame
 
     register(ToyGame)
@@ -18,7 +18,7 @@ def toy():
 
 
 def pytest_configure(config):
-    config.addinivalue_line("markers", "extra(name): the test needs that optional extra (kikimimi/extras.py); "
+    config.addinivalue_line("markers", "extra(name): the test needs that optional extra (kikimimi/contract/extras.py); "
                             "it skips without it, with the reason, and fails under CI=true (CI installs every extra)")
 
 
@@ -26,7 +26,7 @@ def need_extra(name: str) -> None:
     """Skip (locally) or fail (CI=true) when the extra `name` is not installed."""
     import importlib.util
 
-    from kikimimi.extras import EXTRAS
+    from kikimimi.contract.extras import EXTRAS
 
     try:
         found = importlib.util.find_spec(EXTRAS[name]) is not None

@@ -1,8 +1,8 @@
 """The contract of every registered game, checked the same way for each.
 
-The contract itself lives in the package (`kikimimi.contract_check`, `kikimimi check GAME`), so
+The contract itself lives in the package (`kikimimi.design.contract_check`, `kikimimi check GAME`), so
 an author outside this repository holds a new game to exactly this test; here it runs for every
-registered game, one test per game and part.  The command line's own promises (CONTRACT.md:
+registered game, one test per game and part.  The command line's own promises (docs/contract.md:
 `sim --record` then `replay` prints the identical log, `replay --public`, `sim --options`) are
 checked through the real CLI.  A new game is added by registering it."""
 from __future__ import annotations
@@ -13,8 +13,8 @@ import sys
 
 import pytest
 
-from kikimimi.contract_check import PARTS, check
-from kikimimi.registry import declaration, game_names
+from kikimimi.design.contract_check import PARTS, check
+from kikimimi.contract.registry import declaration, game_names
 
 GAMES = [name for name in game_names() if name != "toy"]
 

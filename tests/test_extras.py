@@ -1,4 +1,4 @@
-"""Optional is optional: psycopg, matplotlib, Ray and RLCard are extras (kikimimi/extras.py).
+"""Optional is optional: psycopg, matplotlib, Ray and RLCard are extras (kikimimi/contract/extras.py).
 
 A missing extra asked for is one line naming it, said before any work; the table and the
 simulator never import them; CI installs every extra (.ci/run's KIKIMIMI_EXTRAS), so the
@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from kikimimi.extras import EXTRAS
+from kikimimi.contract.extras import EXTRAS
 
 ROOT = Path(__file__).resolve().parents[1]
 PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text())
@@ -42,7 +42,7 @@ def _without_extras(tmp_path: Path) -> dict[str, str]:
 
 def test_every_optional_part_is_an_extra_that_ci_installs():
     optional = set(PYPROJECT["project"]["optional-dependencies"]) - NOT_PARTS
-    assert optional == set(EXTRAS), "kikimimi/extras.py's EXTRAS and pyproject's extras differ"
+    assert optional == set(EXTRAS), "kikimimi/contract/extras.py's EXTRAS and pyproject's extras differ"
     ci = re.search(r"^export KIKIMIMI_EXTRAS=(\S+)", (ROOT / ".ci/run").read_text(), re.M)
     assert ci is not None and set(ci.group(1).split(",")) == optional, ".ci/run must install every extra"
     hard = " ".join(PYPROJECT["project"]["dependencies"])
@@ -68,7 +68,7 @@ def test_a_missing_extra_is_one_line_naming_it(tmp_path, argv, extra):
 def test_the_table_and_the_simulator_play_without_any_extra(tmp_path):
     probe = ("import sys, runpy; sys.argv = ['kikimimi', 'sim', 'trident', '--seed', '3'];"
              "from kikimimi.cli import main; code = main(sys.argv[1:]);"
-             "import kikimimi.daemon, kikimimi.records.backend, kikimimi.cli.serve;"
+             "import kikimimi.table.daemon, kikimimi.records.backend, kikimimi.cli.serve;"
              f"loaded = sorted(m for m in sys.modules if m.split('.')[0] in {set(EXTRAS.values())!r});"
              "print('loaded', loaded, file=sys.stderr); sys.exit(code)")
     proc = subprocess.run([sys.executable, "-c", probe], env=_without_extras(tmp_path),

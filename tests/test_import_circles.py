@@ -18,7 +18,48 @@ PACKAGES = {"kikimimi": ROOT / "kikimimi", "kikimimi_games": ROOT / "games",
             **{p.name: p for p in sorted((ROOT / "examples").glob("*/kikimimi_*")) if p.is_dir()}}
 
 #: docs/layers.md, bottom up: each of these modules imports only the modules listed before it.
-BOTTOM = ("kikimimi.options", "kikimimi.protocol", "kikimimi.hints", "kikimimi.commands", "kikimimi.declaration")
+BOTTOM = ("kikimimi.contract.options", "kikimimi.contract.protocol", "kikimimi.contract.hints", "kikimimi.contract.commands", "kikimimi.contract.declaration")
+
+
+#: docs/layers.md: the runtime's folders, bottom up.  A module of a folder imports only its own
+#: folder and the folders of lower layers (never one beside it on its layer, never one above).
+LAYERS = (
+    ("kikimimi.contract",),
+    ("kikimimi.bots", "kikimimi.readers", "kikimimi.voice", "kikimimi.records"),
+    ("kikimimi.table", "kikimimi.roles"),
+    ("kikimimi.design",),
+    ("kikimimi.api", "kikimimi.box", "kikimimi.testkit", "kikimimi.game"),
+    ("kikimimi.console",),
+    ("kikimimi.cli",),
+)
+
+
+def folder_of(name: str) -> str | None:
+    """The runtime folder (or the face module) a kikimimi module belongs to."""
+    parts = name.split(".")
+    return ".".join(parts[:2]) if parts[0] == "kikimimi" and len(parts) > 1 else None
+
+
+def folder_breaches(graph: dict[str, set[str]], layers: tuple[tuple[str, ...], ...] = LAYERS) -> list[str]:
+    """Each import of a kikimimi module that goes sideways or up between the folders of LAYERS,
+    and each kikimimi module that sits in no folder of LAYERS, as one line."""
+    rank = {folder: i for i, row in enumerate(layers) for folder in row}
+    out = []
+    for name, targets in sorted(graph.items()):
+        here = folder_of(name)
+        if here is None:
+            continue
+        if here not in rank:
+            out.append(f"{name} sits in no folder of docs/layers.md")
+            continue
+        for target in sorted(targets):
+            there = folder_of(target)
+            if there is None or there == here or there not in rank:
+                continue
+            if rank[there] >= rank[here]:
+                way = "beside it" if rank[there] == rank[here] else "above it"
+                out.append(f"{name} imports {target}: {there} is {way} in docs/layers.md")
+    return out
 
 
 def modules(packages: dict[str, Path] = PACKAGES) -> dict[str, Path]:
@@ -98,6 +139,26 @@ def test_the_layers_hold() -> None:
     assert not breaches, "\n".join(breaches)
 
 
+def test_the_folders_are_the_layers() -> None:
+    breaches = folder_breaches(graph_of(modules()))
+    assert not breaches, "\n".join(breaches)
+
+
+def test_the_runtime_keeps_to_a_dozen_top_level_modules() -> None:
+    top = sorted(p.name for p in (ROOT / "kikimimi").glob("*.py"))
+    assert len(top) <= 12, top
+
+
+def test_the_folder_check_sees_a_breach() -> None:
+    graph = {"kikimimi.contract.kit": {"kikimimi.table.config"}, "kikimimi.bots.ear": {"kikimimi.voice.render"},
+             "kikimimi.table.engine": {"kikimimi.contract.protocol", "kikimimi.table.journal"},
+             "kikimimi.stray": set()}
+    breaches = folder_breaches(graph)
+    assert breaches == ["kikimimi.bots.ear imports kikimimi.voice.render: kikimimi.voice is beside it in docs/layers.md",
+                        "kikimimi.contract.kit imports kikimimi.table.config: kikimimi.table is above it in docs/layers.md",
+                        "kikimimi.stray sits in no folder of docs/layers.md"], breaches
+
+
 def test_the_check_sees_a_circle(tmp_path: Path) -> None:
     """The check itself: two modules importing each other, one from inside a function, are a
     circle; so are two that know each other only for their types."""
@@ -115,14 +176,29 @@ def test_the_check_sees_a_circle(tmp_path: Path) -> None:
 
 
 def test_the_check_sees_a_layer_broken() -> None:
-    graph = {"kikimimi.protocol": {"kikimimi.options", "kikimimi.declaration"}, "kikimimi.declaration": set(),
-             "kikimimi.engine": {"kikimimi_games.witch"}, "kikimimi_games.witch.bots": {"kikimimi_games.trident"},
-             "kikimimi_highcard": {"kikimimi_games.trident", "kikimimi.protocol"},
-             "kikimimi.sim": {"kikimimi.cli.play"}}
+    graph = {"kikimimi.contract.protocol": {"kikimimi.contract.options", "kikimimi.contract.declaration"}, "kikimimi.contract.declaration": set(),
+             "kikimimi.table.engine": {"kikimimi_games.witch"}, "kikimimi_games.witch.bots": {"kikimimi_games.trident"},
+             "kikimimi_highcard": {"kikimimi_games.trident", "kikimimi.contract.protocol"},
+             "kikimimi.design.sim": {"kikimimi.cli.play"}}
     breaches = layer_breaches(graph)
     assert len(breaches) == 5, breaches
-    assert breaches[0].startswith("kikimimi.protocol imports kikimimi.declaration: it may import only kikimimi.options")
+    assert breaches[0].startswith("kikimimi.contract.protocol imports kikimimi.contract.declaration: it may import only kikimimi.contract.options")
 
 
 def test_examples_are_covered() -> None:
     assert "kikimimi_highcard" in modules() and "kikimimi_highcard.ear" in modules()
+
+
+def test_the_built_in_games_have_one_name() -> None:
+    """games/ installs as `kikimimi_games`; importing it as `games` too would load each file a
+    second time, with classes distinct from the installed ones (an isinstance that fails)."""
+    found = []
+    for top in ("kikimimi", "games", "examples", "tests", "bench"):
+        for path in sorted((ROOT / top).rglob("*.py")):
+            if "build" in path.parts or ".venv" in path.parts:
+                continue
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                names = ([a.name for a in node.names] if isinstance(node, ast.Import)
+                         else [node.module or ""] if isinstance(node, ast.ImportFrom) and not node.level else [])
+                found += [f"{path.relative_to(ROOT)}:{node.lineno}: {n}" for n in names if n.split(".")[0] == "games"]
+    assert found == [], "\n".join(found)

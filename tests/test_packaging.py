@@ -50,17 +50,29 @@ def test_the_wheel_carries_games_voices_and_hardware(wheel):
     assert any(n.startswith("kikimimi_hardware/") and n.endswith(".toml") for n in names)
 
 
+def test_the_wheel_ships_the_product_not_the_test_harness(wheel):
+    """The emulated readers, pty links, kill timers, the watcher and the virtual sound cards are
+    tests/support's: none is in the wheel.  The author's kit (kikimimi.testkit) is."""
+    names = set(zipfile.ZipFile(wheel).namelist())
+    harness = sorted(p.stem for p in (ROOT / "tests" / "support").glob("*.py") if p.stem != "__init__")
+    assert len(harness) >= 15
+    shipped = {Path(n).stem for n in names if n.endswith(".py")}
+    assert shipped & set(harness) == set(), sorted(shipped & set(harness))
+    assert not [n for n in names if "emulator" in n or n.startswith(("support/", "tests/"))]
+    assert {"kikimimi/testkit/script.py", "kikimimi/testkit/knowledge.py", "kikimimi/game.py"} <= names
+
+
 def test_an_installed_wheel_finds_every_game(wheel, tmp_path):
     target = tmp_path / "site"
     subprocess.run([sys.executable, "-m", "pip", "install", "--no-deps", "-q", "--target", str(target),
                     str(wheel)], check=True, capture_output=True)
     probe = (
         "import sys; sys.path.insert(0, sys.argv[1]);"
-        "from kikimimi.registry import game_names, game_class;"
+        "from kikimimi.contract.registry import game_names, game_class;"
         "import kikimimi_games;"
         "print(kikimimi_games.__file__);"
-        "from kikimimi.phrases import Phrasebook;"
-        "from kikimimi.table_config import load_table_config;"
+        "from kikimimi.contract.phrases import Phrasebook;"
+        "from kikimimi.table.config import load_table_config;"
         "[print(n, game_class(n).__module__, len(Phrasebook('ja', (n,)).phrases),"
         " load_table_config(n).game) for n in game_names()]"
     )
@@ -82,7 +94,7 @@ def test_the_wheel_says_it_is_typed(wheel):
 #: An outside author's own code, type-checked against the installed kikimimi: the call is wrong
 #: on purpose, and mypy must say so (with kikimimi untyped, `say` would be Any and pass).
 MISTYPED = '''
-from kikimimi.protocol import say
+from kikimimi.contract.protocol import say
 
 count: int = say("table", "draw")
 '''

@@ -1,11 +1,11 @@
-"""イントリーゲ (Intrige, issue 14): bribes, conflicts and private cash, played by ear.
+"""イントリーゲ (Intrige): bribes, conflicts and private cash, played by ear.
 
 `GAME` is the entry point of the `kikimimi.games` group: what the game is,
 declared once.  One play is an `IntrigueGame`; the editions are data in
 `editions`, the pieces in `pieces`, the turn's steps in `machine`, the bots
 in `bots` and the designer's report in `tuning`.
 """
-from kikimimi.declaration import Declaration
+from kikimimi.game import Declaration
 
 from .editions import EDITIONS, OPTIONS, Edition
 from .game import COMMANDS, PLAYERS, IntrigueGame, kit, phrase_values

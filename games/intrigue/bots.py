@@ -17,8 +17,8 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from kikimimi.duel import focal_seat
-from kikimimi.protocol import visible_to
+from kikimimi.design.duel import focal_seat
+from kikimimi.game import visible_to
 
 from .editions import COPIES, edition_from_options
 from .pieces import advisor_of, advisor_tag, section_tag

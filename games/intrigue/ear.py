@@ -19,7 +19,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from kikimimi.ear import EarBot, EarTable, Handles, Heard
+from kikimimi.game import EarBot, EarTable, Handles, Heard
 
 from .bots import prospect
 from .editions import COPIES, edition_from_options

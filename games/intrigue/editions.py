@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from kikimimi.options import Options, anything, choice, whole
+from kikimimi.game import anything, choice, Options, whole
 
 ALL_ROLES = ("finance", "law", "military", "science", "church")
 COPIES = 2  # two advisors of each role per player (the seed)

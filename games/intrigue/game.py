@@ -1,4 +1,4 @@
-"""イントリーゲ as the controller enforces it (shared/rules/intrigue.md).
+"""イントリーゲ as the controller enforces it (docs/rules/intrigue.md).
 
 A turn of seat S, clockwise from seat 1:
 
@@ -26,11 +26,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from kikimimi import choices, hints
-from kikimimi.commands import Command, dispatch, refusal, stop_command
-from kikimimi.hints import Line, line
-from kikimimi.kit import own_set
-from kikimimi.protocol import TABLE, Event, Input, Play, error, event, say, seat_audience
+from kikimimi.game import (TABLE, choices, Command, dispatch, error, event, Event, hints, Input,
+                           line, Line, own_set, Play, refusal, say, seat_audience, stop_command)
 
 from . import machine
 from .editions import COPIES, OPTIONS, Edition, edition_from_options
@@ -436,7 +433,7 @@ class IntrigueGame(Play):
             self._ask_target(seat)
 
     def _ask_target(self, seat: int) -> None:
-        """Where to send the chosen advisor: a seat token, taken by the runtime (`kikimimi.choices`).
+        """Where to send the chosen advisor: a seat token, taken by the runtime (`kikimimi.contract.choices`).
         Every seat answers it, its own too, so that a wrong mansion is refused with the rule's
         own words (`_send`) and then asked again."""
         self._out.append(choices.ask_seat(seat, "send", "send-chosen", among=self.seats, **self._who(self.chosen or "")))

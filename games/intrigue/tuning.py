@@ -1,6 +1,6 @@
 """The designer's table: what many bot games of Intrige say about its balance.
 
-It plays through the real engine (`kikimimi.sim.play`), so the figures are
+It plays through the real engine (`kikimimi.design.sim.play`), so the figures are
 those of the code that runs at the table.  Bribes are read from the
 referee's log (hidden offers included).
 """
@@ -11,10 +11,10 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from kikimimi import confidence
-from kikimimi import duel as duels
-from kikimimi.plot import bars, histogram
-from kikimimi.tuning import Ask, Log, Report, Row, Script, Trial, outcome_measures
+from kikimimi.design import confidence
+from kikimimi.design import duel as duels
+from kikimimi.design.plot import bars, histogram
+from kikimimi.game import Ask, Log, outcome_measures, Report, Row, Script, Trial
 
 from .bots import EV
 
@@ -88,7 +88,7 @@ class IntrigueReport(Report):
     (unless `--option first=N` fixes it), so the first player's edge is measured
     apart from seat 1's; mixed bots are labelled by seat; final cash as the plot.
     `--bot ev` plays each seed twice, with the expected-value bot in one seat and
-    with a greedy bot there (kikimimi/duel.py)."""
+    with a greedy bot there (kikimimi/design/duel.py)."""
 
     duels = {EV: "greedy"}
 

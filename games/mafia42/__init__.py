@@ -5,7 +5,7 @@ declared once.  The jobs are data (`jobs.toml`, read by `jobs`), the win
 arithmetic is pure (`power`), one play is `game.Mafia42Game`, the bots and
 the batch report are `bots` and `tuning`.
 """
-from kikimimi.declaration import Declaration
+from kikimimi.game import Declaration
 
 from .game import Mafia42Game, kit, phrase_values
 from .jobs import Catalogue, default_catalogue

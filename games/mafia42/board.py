@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from kikimimi.protocol import Event, say, seat_audience
+from kikimimi.game import Event, say, seat_audience
 from kikimimi.roles import HiddenRoleGame, Roster, Vote
 
 from .jobs import Catalogue, Job, default_catalogue

@@ -23,7 +23,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from kikimimi.bot_seats import deliver
+from kikimimi.game import deliver
 
 from .jobs import default_catalogue
 from .options import parse_options
@@ -113,7 +113,7 @@ class Mafia42Simulation:
     def _drop_votes(self) -> None:
         """A seat told it is threatened still scans the ballot it was about to (refused in its
         own earphone): left unscanned, it showed the gangster's target to anyone watching
-        who scanned (issue 34: the same motions whatever the role or a night act's result)."""
+        who scanned (the same motions whatever the role or a night act's result)."""
         for bot in self.bots.values():
             bot.silenced = False
 
@@ -149,7 +149,7 @@ class Mafia42Simulation:
                     self._scan(s, "cmd:yes" if self.bots[s].approve(self.accused) else "cmd:no")
 
     def transcript(self) -> list[dict[str, Any]]:
-        """The table talk as said (time, day, seat, claim line): `kikimimi.sim.play` keeps it in
+        """The table talk as said (time, day, seat, claim line): `kikimimi.design.sim.play` keeps it in
         the recorded script's header, so a bot game can be re-read beside its log."""
         return [dict(line) for line in self.talk.lines]
 

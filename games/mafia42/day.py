@@ -20,10 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from kikimimi import hints
-from kikimimi.commands import refusal
-from kikimimi.hints import Line, line
-from kikimimi.protocol import REFEREE, TABLE, Event, event, say
+from kikimimi.game import REFEREE, TABLE, event, Event, hints, line, Line, refusal, say
 from kikimimi.roles import decide as count_votes
 
 from . import night
@@ -59,7 +56,7 @@ def reading(board: Board) -> list[Event]:
 def shown(board: Board) -> dict[str, int]:
     """Votes per target, the politician's ballot at its real weight (ruling, docs/mafia42.md):
     a tally showing it as 1 could read as a tie that the accusation then broke, which
-    named the politician's choice (issue 34)."""
+    named the politician's choice."""
     return {str(target): int(n) for target, n in board.vote.totals().items()}
 
 
@@ -79,7 +76,7 @@ def close_vote(board: Board) -> list[Event]:
     """The vote ends: the final tally, the madam's and the thief's acts, the accusation
     (`board.accused`, None for no votes or a tie for most)."""
     # The final count is the referee's: read after the hush it named a lone late voter's
-    # choice ("Seat 3: 1"); the table hears the accusation it decides (issue 34).
+    # choice ("Seat 3: 1"); the table hears the accusation it decides.
     out: list[Event] = [event("tally", totals=shown(board), final=True, private=REFEREE)]
     night.day_abilities(board, out)
     decision = count_votes([board.vote])  # no votes or a tie for most: nobody

@@ -21,10 +21,9 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from kikimimi.ear import Call, EarBot, EarTable, Heard, RefereeEar
+from kikimimi.game import Call, EarBot, EarTable, Heard, Phrasebook, RefereeEar
 from kikimimi.roles.ear import DealtCards, Reach
 from kikimimi.roles.phrases import GAME_ENDS
-from kikimimi.phrases import Phrasebook
 
 from .plain import BotSeat
 from .options import parse_options
@@ -143,7 +142,7 @@ class Mafia42Ear(EarBot):
         elif mine and key == "threatened" and "vote" not in self.todo:
             # Told at the vote's start, the seat still scans its ballot when it would have
             # (refused in its own earphone): a threatened seat left unscanned showed the
-            # gangster's target to anyone watching (issue 34).  This is the refusal itself.
+            # gangster's target to anyone watching.  This is the refusal itself.
             self.pace.drop(self.me)
         elif mine and key == "target-dead" and self.retries < 3:
             self.retries += 1

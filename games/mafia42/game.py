@@ -1,4 +1,4 @@
-"""マフィア42 at the table (shared/rules/mafia42.md), on the hidden-role layer.
+"""マフィア42 at the table (docs/rules/mafia42.md), on the hidden-role layer.
 
 The layer (`kikimimi.roles`) deals the job cards by scanning, tells each
 seat its job and the partners the rules give it, routes seat tokens, command
@@ -22,11 +22,8 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from kikimimi.commands import Command, refusal
-from kikimimi.hints import Line, line
-from kikimimi.kit import deck_cards, own_set
-from kikimimi.phases import Phases
-from kikimimi.protocol import REFEREE, TABLE, Event, Input, cancel_timer, error, event, say, set_timer
+from kikimimi.game import (REFEREE, TABLE, cancel_timer, Command, deck_cards, error, event, Event,
+                           Input, line, Line, own_set, Phases, refusal, say, set_timer)
 from kikimimi.roles import Vote, team_event, team_say
 from kikimimi.roles.phases import Clock, Clocks, Warning
 
@@ -95,7 +92,7 @@ class Mafia42Game(Board):
 
     def situation_at(self, t: float) -> list[Event]:
         """The situation with the time left counted from now: after an undo the last
-        input the game saw may be long past (issue 34: "8 seconds left" with 0.75 s)."""
+        input the game saw may be long past ("8 seconds left" with 0.75 s)."""
         self.now = max(self.now, t)
         return self.situation()
 
@@ -332,7 +329,7 @@ class Mafia42Game(Board):
     def finish(self, winner: str, reason: str) -> list[Event]:
         readings = [cancel_timer(day.READING)] if self.phase == "vote" else []  # `stop` in the vote
         # Mafia alive yet the citizens win: their votes are 0 under the gangster's threat.
-        # Said, or the table hears a win it cannot explain (issue 34).
+        # Said, or the table hears a win it cannot explain.
         silenced = [p.seat for p in self.members() if p.alive and p.threatened
                     and side_of(p, self.catalogue) == "mafia"] if winner == "citizens" else []
         out = super().finish(winner, reason)
@@ -351,7 +348,7 @@ class Mafia42Game(Board):
 
 
 def kit(players: int, options: Mapping[str, Any]) -> tuple[list[str], list[str]]:
-    """Votes, night targets and YES/NO from each player's own look-alike set (kikimimi.kit)."""
+    """Votes, night targets and YES/NO from each player's own look-alike set (kikimimi.contract.kit)."""
     deck = parse_options(players, options)["jobs"]
     return own_set(players, ("yes", "no", "extend", "shorten", "hint", "agree")), deck_cards("mafia42", "job", deck)
 

@@ -69,13 +69,6 @@ class Job:
     on_morning: int = 0
     unconvertible: bool = False
 
-    def power_in(self, state: str) -> tuple[float, float] | None:
-        """(heads, votes) this job has while `state` holds, if the catalogue says."""
-        for name, heads, votes in self.power:
-            if name == state:
-                return heads, votes
-        return None
-
 
 @dataclass(frozen=True)
 class Catalogue:

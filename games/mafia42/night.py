@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from kikimimi.protocol import TABLE, Event, event, say, seat_audience
+from kikimimi.game import TABLE, event, Event, say, seat_audience
 from kikimimi.roles import Settlement, settle
 
 from .board import Board

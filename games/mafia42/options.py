@@ -1,4 +1,4 @@
-"""The header options of a マフィア42 table (CONTRACT.md), on the shared schema.
+"""The header options of a マフィア42 table (docs/contract.md), on the shared schema.
 
 Every value comes from a script header, a config file or the console: the
 schema (`OPTIONS`) refuses a bad name, mode, clock or skill in one line naming
@@ -12,7 +12,7 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
-from kikimimi.options import Options, anything, choice, number, seat_table
+from kikimimi.game import anything, choice, number, Options, seat_table
 
 from .jobs import Catalogue, CatalogueError, default_catalogue
 from .power import MODES, SKILLS

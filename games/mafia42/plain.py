@@ -92,7 +92,7 @@ class BotSeat:
 
     def abstains(self) -> bool:
         """Whether this seat sits the vote out: one draw, first, by the same rule for every
-        seat whatever its team or what it knows (issue 34: a rule that spared the mafia made
+        seat whatever its team or what it knows (a rule that spared the mafia made
         a non-voter "not mafia" to anyone watching who scanned)."""
         return self.rng.random() < ABSTAIN
 

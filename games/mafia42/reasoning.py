@@ -320,7 +320,7 @@ class ReasonSeat(BotSeat):
     def vote(self) -> int | None:
         if self.side == "plain":
             # A reasoning bot never sits a vote out by chance, whatever side it plays (the
-            # plain bot's 15 % here, for the helpers and the cult only, was a tell; issue 34).
+            # plain bot's 15 % here, for the helpers and the cult only, was a tell; docs/mafia42.md).
             others = self.living()
             return self.choose_vote(others) if others else None
         if self.intent is not None and self.intent not in self.dead:

@@ -11,7 +11,7 @@ Without `--bot`, every deal is played twice in the same run, by the
 reasoning bots (`reason`) and by today's (`plain`), same seed, same deck,
 same seats: the citizens' win rates side by side with their 95 % intervals,
 and the difference paired by deal, called significant only when its
-interval excludes zero (`kikimimi.confidence`).  `--bot KIND` plays one kind.
+interval excludes zero (`kikimimi.design.confidence`).  `--bot KIND` plays one kind.
 """
 from __future__ import annotations
 
@@ -20,8 +20,8 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from kikimimi.confidence import paired, rate, verdict
-from kikimimi.tuning import Ask, Log, Report, Row, Script, Trial
+from kikimimi.design.confidence import paired, rate, verdict
+from kikimimi.game import Ask, Log, Report, Row, Script, Trial
 
 from .bots import BOTS
 

@@ -3,7 +3,7 @@
 `GAME` is the entry point of the `kikimimi.games` group: what the game is,
 declared once.  One play is an `OnisagashiGame`.
 """
-from kikimimi.declaration import Declaration
+from kikimimi.game import Declaration
 
 from .cards import all_tags
 from .game import COMMANDS, OnisagashiGame, kit, phrase_values

@@ -13,7 +13,7 @@ from collections import deque
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from kikimimi.bot_seats import deliver
+from kikimimi.game import deliver
 
 from .cards import BY_CATEGORY, CARDS, CATEGORIES, CARD_PREFIX, hand_counts, token_tag
 from .options import OPTIONS

@@ -1,6 +1,6 @@
 """The 18 cards of 鬼探し, their categories and their tags.
 
-Card ids are the CONTRACT.md ids; the order below is the seed's table order
+Card ids are the docs/contract.md ids; the order below is the seed's table order
 and is the one deterministic tie-break everywhere (best declaration, output).
 """
 from __future__ import annotations

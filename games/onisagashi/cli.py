@@ -14,7 +14,7 @@ def add_cli(subparsers: Any) -> None:
     parser = subparsers.add_parser("onisagashi", help="鬼探し tools")
     sub = parser.add_subparsers(dest="onisagashi_command", required=True)
     solve = sub.add_parser("solve", help="matrix, settled answer and best declaration for one seat's observations")
-    solve.add_argument("observations", help="observations JSON (CONTRACT.md), or - for stdin")
+    solve.add_argument("observations", help="observations JSON (docs/contract.md), or - for stdin")
     solve.set_defaults(func=solve_command)
 
 

@@ -15,8 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from kikimimi.ear import Call, EarBot, EarTable, Handles, Heard, RefereeEar
-from kikimimi.phrases import Phrasebook
+from kikimimi.game import Call, EarBot, EarTable, Handles, Heard, Phrasebook, RefereeEar
 
 from .bots import deal
 from .cards import CARDS, card_tag, hand_counts, token_tag

@@ -17,12 +17,9 @@ import itertools
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from kikimimi import hints
-from kikimimi.commands import Command, dispatch, hint_command, refusal, stop_command
-from kikimimi.hints import Line, line
-from kikimimi.kit import own_set
-from kikimimi.protocol import (REFEREE, TABLE, Event, Input, Play, cancel_timer, error, event, say, seat_audience,
-                               set_timer)
+from kikimimi.game import (REFEREE, TABLE, cancel_timer, Command, dispatch, error, event, Event,
+                           hint_command, hints, Input, line, Line, own_set, Play, refusal, say,
+                           seat_audience, set_timer, stop_command)
 
 from . import machine
 from .cards import CARDS, CATEGORIES, CATEGORY_OF, card_tag, hand_counts, parse_tag, sort_cards, token_tag
@@ -202,7 +199,7 @@ class OnisagashiGame(Play):
         d = self.turn_seat
         if self.rules == "beginner" and card in self.hands[d]:
             # Everyone sees the token: a speaker's answer only this token gets ("that token
-            # does not count") told the table the declarer holds that card (issue 34).  It is
+            # does not count") told the table the declarer holds that card.  It is
             # named like any other; only the declarer hears, in its earphone, that it does
             # not count, and takes it back as one changes one's mind.
             out = [*refusal(d, f"seat {d} may not declare a card it holds", "own-card"),
@@ -217,7 +214,7 @@ class OnisagashiGame(Play):
         # The third token is named like the others and the declaration said a moment later
         # (`settle`), not on its scan: an own card, answered in the declarer's earphone alone,
         # is then taken back in that moment as a change of mind is, and no missing
-        # declaration after a third token shows which token it was (issue 34).
+        # declaration after a third token shows which token it was.
         out = [say(TABLE, "token", card=card_tag(card))]
         if self.settling:  # an own card still lies there: this settle's end will find three tokens
             out.append(cancel_timer(SETTLE))

@@ -1,7 +1,7 @@
 """One player's knowledge: own hand, public counts and every declaration.
 
 This is all a seat may reason from (the assistant and the bots are built on
-it), and it is exactly the `onisagashi solve` input of CONTRACT.md, so the
+it), and it is exactly the `onisagashi solve` input of docs/contract.md, so the
 same validation guards the CLI, the game and the bots.
 """
 from __future__ import annotations
@@ -39,10 +39,6 @@ class Knowledge:
         if not self.counts:
             object.__setattr__(self, "counts", hand_counts(self.rules, self.players))
 
-    def with_declaration(self, decl: Declaration) -> "Knowledge":
-        return Knowledge(self.rules, self.players, self.me, self.hand,
-                         self.history + (decl,), self.counts)
-
     def others(self) -> list[int]:
         return [s for s in range(1, self.players + 1) if s != self.me]
 
@@ -62,7 +58,7 @@ def check_declaration(rules: str, players: int, declarer: int, cards: Iterable[s
 
 
 def knowledge_from_json(data: Any) -> Knowledge:
-    """Parse CONTRACT.md observations; every problem is one KnowledgeError line."""
+    """Parse docs/contract.md observations; every problem is one KnowledgeError line."""
     if not isinstance(data, dict):
         raise KnowledgeError("observations must be a JSON object")
     rules = data.get("rules", "beginner")

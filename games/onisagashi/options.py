@@ -2,7 +2,7 @@
 and the ear bots can read them without importing the game that loads them."""
 from __future__ import annotations
 
-from kikimimi.options import Options, choice, each_seat, number, seat, whole
+from kikimimi.game import choice, each_seat, number, Options, seat, whole
 
 MODES = ("off", "matrix", "full")
 OPTIONS = Options(

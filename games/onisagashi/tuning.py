@@ -9,7 +9,7 @@ from __future__ import annotations
 import statistics
 from collections.abc import Iterable, Sequence
 
-from kikimimi.tuning import Ask, Log, Report, Row, Script, Trial, each_kind
+from kikimimi.game import Ask, each_kind, Log, Report, Row, Script, Trial
 
 
 def turns_per_round(log: Log) -> list[int]:

@@ -1,10 +1,10 @@
-"""The Trident (issue 3): the flagship kikimimi game, as a plugin.
+"""The Trident: the flagship kikimimi game, as a plugin.
 
 `GAME` is the entry point of the `kikimimi.games` group: what the game is,
 declared once.  One play is a `TridentGame`; the pieces are in `pieces`, the
 phases in `machine`, the bots in `simulation` and `search`.
 """
-from kikimimi.declaration import Declaration
+from kikimimi.game import Declaration
 
 from .game import COMMANDS, OPTIONS, PLAYERS, OptionError, TridentGame, kit, phrase_values
 from .pieces import BY_TAG, PIECES, TAGS, Kind, Piece, Suit

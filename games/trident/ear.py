@@ -1,6 +1,6 @@
 """Ear-only bots for The Trident (`kikimimi sim trident --bot ear`).
 
-Each bot decides from the speaker and its own earphone only (`kikimimi.ear`):
+Each bot decides from the speaker and its own earphone only (`kikimimi.bots.ear`):
 what it heard its pieces to be when it scanned them, the suit it heard set,
 whose turn was called, the attack announced as waiting, what it still owes.
 Its hand is a row of look-alike pieces it can count and touch, never read.
@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from kikimimi.ear import EarBot, EarTable, Handles, Heard
+from kikimimi.game import EarBot, EarTable, Handles, Heard
 
 from .pieces import HAND_SIZE, TAGS
 from .simulation import Follows, World

@@ -1,4 +1,4 @@
-"""The Trident as the controller enforces it (shared/rules/trident.md).
+"""The Trident as the controller enforces it (docs/rules/trident.md).
 
 The controller never sees a hand: it learns each piece when it is scanned and
 attributes every scan from where that piece is (in a hand, on the field, in
@@ -27,12 +27,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from kikimimi import hints
-from kikimimi.commands import Command, dispatch, hint_command, refusal, stop_command
-from kikimimi.hints import Line, line
-from kikimimi.kit import own_set
-from kikimimi.options import Options, choice, seat
-from kikimimi.protocol import TABLE, Event, GameEvent, Input, Play, error, say, seat_audience
+from kikimimi.game import (TABLE, choice, Command, dispatch, error, Event, GameEvent, hint_command,
+                           hints, Input, line, Line, Options, own_set, Play, refusal, say, seat,
+                           seat_audience, stop_command)
 
 from . import machine
 from .machine import PhaseModel

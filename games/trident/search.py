@@ -24,7 +24,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from kikimimi.duel import focal_seat
+from kikimimi.design.duel import focal_seat
 
 from .pieces import HAND_SIZE, PIECES, Kind
 from .simulation import BASIC, HEARD, SEARCH, SUITS, Bot, Temper, TridentSimulation

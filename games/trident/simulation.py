@@ -24,7 +24,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from kikimimi.protocol import TABLE, audiences_of, seat_audience
+from kikimimi.game import TABLE, audiences_of, seat_audience
 
 from .pieces import BY_TAG, HAND_SIZE, TAGS, Kind, Suit
 

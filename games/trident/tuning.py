@@ -1,6 +1,6 @@
 """The designer's table: what many bot games say about the rules' balance.
 
-It plays through the real engine (`kikimimi.sim.play`), so the figures are
+It plays through the real engine (`kikimimi.design.sim.play`), so the figures are
 those of the code that runs at the table, not of a model of it.
 """
 from __future__ import annotations
@@ -10,10 +10,10 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from kikimimi import confidence
-from kikimimi import duel as duels
-from kikimimi.plot import bars, histogram
-from kikimimi.tuning import Ask, Log, Report, Row, Script, Trial
+from kikimimi.design import confidence
+from kikimimi.design import duel as duels
+from kikimimi.design.plot import bars, histogram
+from kikimimi.game import Ask, Log, Report, Row, Script, Trial
 
 from .pieces import BY_TAG, KIND_LABELS
 from .simulation import SEARCH
@@ -40,7 +40,7 @@ def game_stats(script: Script, log: Log) -> dict[str, Any]:
 
 def report(rows: Sequence[Row], players: int) -> str:
     """The text of `kikimimi sim trident --games N`: every rate of a seat with
-    Wilson's 95 % interval (kikimimi/confidence.py, as the designer's page)."""
+    Wilson's 95 % interval (kikimimi/design/confidence.py, as the designer's page)."""
     stats = [s for _, s in rows]
     n = len(stats)
     if not n:
@@ -94,7 +94,7 @@ class TridentReport(Report):
     """Every game at the asked count; a histogram of turns per game as the plot.
     With a search bot (`--bot search`, `--bot search-random`), every seed is
     played twice, by the search bot and by the bot it replaces, and the report
-    is the difference, with its interval (kikimimi/duel.py)."""
+    is the difference, with its interval (kikimimi/design/duel.py)."""
 
     duels = SEARCH
 

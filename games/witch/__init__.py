@@ -3,7 +3,7 @@
 `GAME` is the entry point of the `kikimimi.games` group: what the game is,
 declared once.  One play is a `WitchGame`.
 """
-from kikimimi.declaration import Declaration
+from kikimimi.game import Declaration
 
 from .game import WitchGame, kit, phrase_values
 from .rules import MAX_PLAYERS, MIN_PLAYERS, OPTIONS

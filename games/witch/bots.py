@@ -15,7 +15,7 @@ The kinds (`--bot`):
 - `reason-witches`: the witches' team reasons, islanders (and the imp) play `plain` (with
   `reason-town`, each side's skill: its reasoning bots against its plain ones, the other
   side reasoning in both);
-- `plain` (the default until issue 27): the mirror-user publishes its
+- `plain` (the older default, docs/bots.md): the mirror-user publishes its
   findings, one witch claims to be the mirror with consistent fake findings,
   islanders vote on the findings of the claimant they trust (a claimant who
   accuses them falsely is a liar), the knight guards the trusted claimant,
@@ -30,8 +30,7 @@ from collections import deque
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from kikimimi.phrases import load_catalogue
-from kikimimi.protocol import visible_to
+from kikimimi.game import load_catalogue, visible_to
 from kikimimi.roles import assign_with_preferences, claims
 from kikimimi.roles.claims import Claim, ClaimBoard, ClaimError
 

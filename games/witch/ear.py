@@ -16,7 +16,7 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from kikimimi.ear import Call, EarBot, EarTable, Heard, RefereeEar
+from kikimimi.game import Call, EarBot, EarTable, Heard, RefereeEar
 from kikimimi.roles.ear import DealtCards, Reach
 
 from .bots import BotSeat

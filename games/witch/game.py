@@ -1,4 +1,4 @@
-"""闇に笑う魔女 (Witch laughing in the dark), as `shared/rules/witch.md` rules it.
+"""闇に笑う魔女 (Witch laughing in the dark), as `docs/rules/witch.md` rules it.
 
 The controller is the game master of the seed's chat game: roles dealt by
 scanning, the day before, days whose talk costs virtual time, votes with one
@@ -14,10 +14,8 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from kikimimi.commands import Command, refusal
-from kikimimi.hints import Line, line
-from kikimimi.kit import deck_cards, own_set
-from kikimimi.protocol import REFEREE, TABLE, Event, Input, error, event, say, seat_audience
+from kikimimi.game import (REFEREE, TABLE, Command, deck_cards, error, event, Event, Input, line,
+                           Line, own_set, refusal, say, seat_audience)
 from kikimimi.roles import (HiddenRoleGame, Night, VirtualClock, Vote, assign_with_preferences, decide, settle,
                             team_event, team_say)
 

@@ -55,7 +55,7 @@ READING = {role: finding(role) for role in ROLES}
 #: are about the voted-out alone, so they are easy to catch).
 LIE = {"witches": 0.3, "imp": 0.1, "islanders": 0.02}
 #: A false priest claim is rare: no bot of the witches' team ever makes one.  At 0.2 (it was, until
-#: issue 35) a priest with three findings at 15 players read as a liar at odds of 0.6: the worlds
+#: docs/bots.md) a priest with three findings at 15 players read as a liar at odds of 0.6: the worlds
 #: in which it lies leave the real priest, the familiar and the witches free to sit anywhere, and
 #: their number outweighed the lie, so the town voted out its priest (docs/bots.md, "The islanders
 #: at 15").

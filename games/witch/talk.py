@@ -10,8 +10,8 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Any
 
-from kikimimi.commands import refusal
-from kikimimi.protocol import REFEREE, TABLE, Event, Input, error, event, say, seat_audience, set_timer
+from kikimimi.game import (REFEREE, TABLE, error, event, Event, Input, refusal, say, seat_audience,
+                           set_timer)
 from kikimimi.roles import Roster, VirtualClock, Vote, chars_to_minutes, team_event, team_say
 from kikimimi.roles import claims as claim_channel
 
@@ -61,7 +61,7 @@ class Talk:
         self.silence_due = True
         lot = self.lot(t, f"silence-{self.day}-{sorted(self.silenced)}")
         # A drawn fraction too: a whole number of seconds after the scan kept the scan's
-        # fraction in the announcement's time, which named the scan (issue 34).
+        # fraction in the announcement's time, which named the scan.
         return out + [set_timer(SILENCE_TIMER, t + round(lot.uniform(15.0, 45.0), 2))]
 
     def on_timer(self, name: str, t: float) -> list[Event]:
@@ -83,7 +83,7 @@ class Talk:
             return []
         self.talk_over = True
         # How many have not voted is the referee's: a ballot and a power's target are the
-        # same motion (a seat token), so the count would tell powers from votes (issue 34).
+        # same motion (a seat token), so the count would tell powers from votes.
         missing = len(self.votes[-1].missing)
         call = "vote-now-acts" if self.opts["day_acts"] == "together" else "vote-now"
         return [event("vote-call", missing=missing, private=REFEREE), say(TABLE, call)]
@@ -143,7 +143,7 @@ class Talk:
         """The field reader is the microphone: a seat token resting on it is that seat speaking."""
         tag = inp.tag or ""
         if not tag.startswith("seat:"):
-            if inp.removed:  # lifting the refused piece off again says nothing (issue 34)
+            if inp.removed:  # lifting the refused piece off again says nothing
                 return []
             # a role card looks like any other: naming it in public would deal it to everyone
             return [error(f"{tag} has no use on the field", private=REFEREE), say(TABLE, self.field_refusal())]
@@ -198,7 +198,7 @@ CLAIMS = claim_channel.Vocabulary.of(ROLES, ("witch", "human"), MAX_PLAYERS)
 def speech_lines(seat: int, text: str) -> list[Event]:
     """A speech on the speaker.  `text` stays as typed (the bots read claims from it);
     what is said is `said`: the text, or for a claim line ("CO mirror; FOUND mirror 6
-    human") each claim in the table's language after it (issue 34: the claim channel's
+    human") each claim in the table's language after it (the claim channel's
     words were heard at Japanese tables)."""
     found: tuple[claim_channel.Claim, ...] = ()
     if claim_channel.looks_like_claims(text):

@@ -1,6 +1,6 @@
 """The designer's table for 闇に笑う魔女: what many bot games say about a role deck.
 
-Games run through the real engine (`kikimimi.sim.play`).
+Games run through the real engine (`kikimimi.design.sim.play`).
 
 `kikimimi sim witch --games N` (no `--bot`) sets today's town beside the
 reasoning town in the same run: N deals at each player count (6, 8, 10 and
@@ -23,12 +23,11 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from kikimimi import confidence
-from kikimimi.tuning import Ask, Log, Report, Row, Script, Trial, each_kind
+from kikimimi.design import confidence
+from kikimimi.game import Ask, each_kind, Log, Report, Row, Script, Trial
 
 from .rules import ROLES, TEAMS
 
-WINNERS = ("islanders", "witches", "imp", "void")
 #: The comparison's player counts (with `--players` added) and kinds, when `--bot` is not given.
 COMPARE_COUNTS = (6, 8, 10)
 COMPARE_KINDS = ("plain", "reason")

@@ -55,13 +55,13 @@ from typing import TYPE_CHECKING, Any
 
 from kikimimi.api import paths
 from kikimimi.api.views import Health, jsonable, plain_input, public_events
-from kikimimi.protocol import in_log_order
-from kikimimi.public import PublicView, public_header, secret_options_of
-from kikimimi.script import NEW_GAME
+from kikimimi.contract.protocol import in_log_order
+from kikimimi.table.public import PublicView, public_header, secret_options_of
+from kikimimi.contract.script import NEW_GAME
 
 if TYPE_CHECKING:
-    from kikimimi.daemon import Daemon
-    from kikimimi.table_config import TableConfig
+    from kikimimi.table.daemon import Daemon
+    from kikimimi.table.config import TableConfig
 
 #: Longest request line accepted from a client (the connection's read buffer).
 MAX_LINE = 1 << 16
@@ -124,7 +124,7 @@ class ApiServer:
         self.public_path = paths.public_socket(journal)
         self.secret_path = paths.secret_file(journal)
         self.health = Health(config.readers if config else None, config.audio if config else None)
-        #: Spectators' numbering (`kikimimi.public`): fed every event, under the daemon's lock.
+        #: Spectators' numbering (`kikimimi.table.public`): fed every event, under the daemon's lock.
         self._public = PublicView()
         self.clients: list[_Client] = []  # admitted (changed under _clients_lock)
         self._open = {True: 0, False: 0}  # connections per socket (public?), loop thread only

@@ -19,13 +19,14 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from kikimimi import declared, seat_bots
+from kikimimi.bots import referee_bots as seat_bots
+from kikimimi.contract import parts as declared
 from kikimimi.api.server import ApiServer, start_api
-from kikimimi.daemon import Daemon, InputRefused
-from kikimimi.engine import LogEvent, default_tagmap
-from kikimimi.registry import declaration
-from kikimimi.script import Header
-from kikimimi.sim import MAX_INPUTS
+from kikimimi.table.daemon import Daemon, InputRefused
+from kikimimi.table.engine import LogEvent, default_tagmap
+from kikimimi.contract.registry import declaration
+from kikimimi.contract.script import Header
+from kikimimi.design.sim import MAX_INPUTS
 
 Watcher = Callable[[dict[str, Any], Sequence[LogEvent]], None]
 

@@ -1,6 +1,6 @@
 """What each kind of API client may see.
 
-Spectators get `kikimimi.public`'s view, as `replay --public` does: public
+Spectators get `kikimimi.table.public`'s view, as `replay --public` does: public
 events only, numbered on their own so no gap counts a secret, and an `undo`
 stripped of the input it took back.
 """
@@ -10,8 +10,8 @@ import enum
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from kikimimi.public import public_view
-from kikimimi.script import Garbled
+from kikimimi.table.public import public_view
+from kikimimi.contract.script import Garbled
 
 
 def public_events(events: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:

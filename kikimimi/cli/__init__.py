@@ -1,13 +1,13 @@
-"""`kikimimi`: the one command line for tables, tools and tests (CONTRACT.md).
+"""`kikimimi`: the one command line for tables, tools and tests (docs/contract.md).
 
 Each subcommand lives in its own module with an `add_parser(subparsers)`;
-games add theirs through the `kikimimi.commands` entry-point group.  Every
+games add theirs through the `kikimimi.contract.commands` entry-point group.  Every
 handler returns an exit code; expected failures print one line to stderr,
 never a traceback.
 
 Only the module of the command being run is imported: a table's start-up and
 `kikimimi --help` should not pay for every game plugin, numpy and the records
-layer (issue 18 measured 220-280 ms for `--help` when everything loaded).
+layer (docs/speed.md measured 220-280 ms for `--help` when everything loaded).
 """
 from __future__ import annotations
 
@@ -37,7 +37,7 @@ COMMANDS: tuple[tuple[str, str, str], ...] = (
     ("voices", "kikimimi.cli.voices", "check a recorded voice pack; render a game's phrases ahead of a table"),
 )
 #: Games (and other plugins) add commands here: name = "package.module:add_parser".
-PLUGIN_GROUP = "kikimimi.commands"
+PLUGIN_GROUP = "kikimimi.contract.commands"
 
 
 class CliError(Exception):

@@ -1,4 +1,4 @@
-"""`kikimimi check GAME...`: an installed game held to the whole contract (kikimimi/contract_check.py).
+"""`kikimimi check GAME...`: an installed game held to the whole contract (kikimimi/design/contract_check.py).
 
 One line per failure, each with its fix; exit 0 when every game keeps every part, 1 when one
 does not (2, as for any command, when the command line itself is wrong)."""
@@ -11,7 +11,7 @@ from kikimimi.cli import CliError
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
-    from kikimimi.contract_check import PARTS
+    from kikimimi.design.contract_check import PARTS
 
     p = sub.add_parser("check", help="hold an installed game to the contract every game keeps",
                        description="Play short seeded games of each GAME through the real engine and check "
@@ -24,7 +24,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def cmd_check(args: argparse.Namespace) -> int:
-    from kikimimi.contract_check import LOAD, PARTS, as_json, check
+    from kikimimi.design.contract_check import LOAD, PARTS, as_json, check
 
     failures = []
     for game in args.games:

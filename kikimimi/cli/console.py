@@ -34,7 +34,7 @@ def socket_from_args(args: argparse.Namespace) -> Path:
     if args.journal:
         journal = Path(args.journal)
     elif args.config:
-        from kikimimi.table_config import ConfigError, load_table_config
+        from kikimimi.table.config import ConfigError, load_table_config
 
         try:
             journal = load_table_config(args.config).journal

@@ -21,7 +21,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def cmd_doctor(args: argparse.Namespace) -> int:
-    from kikimimi.doctor import listen, run
+    from kikimimi.box.doctor import listen, run
 
     if args.listen:
         if not args.config:

@@ -10,13 +10,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 from kikimimi.cli import CliError, one_line
-from kikimimi.declaration import Declaration
-from kikimimi.engine import LogEvent, ScriptRun, log_line, tagmap_for
-from kikimimi.public import PublicView
-from kikimimi.registry import UnknownGame, declaration, game_names
-from kikimimi.script import Garbled, ScriptError, dumps, read_script
-from kikimimi.outputs import Output
-from kikimimi.tagmap import TagMapError
+from kikimimi.contract.declaration import Declaration
+from kikimimi.table.engine import LogEvent, ScriptRun, log_line, tagmap_for
+from kikimimi.table.public import PublicView
+from kikimimi.contract.registry import UnknownGame, declaration, game_names
+from kikimimi.contract.script import Garbled, ScriptError, dumps, read_script
+from kikimimi.table.outputs import Output
+from kikimimi.contract.tagmap import TagMapError
 
 if TYPE_CHECKING:  # the sound devices load only when audio is asked for
     from kikimimi.voice.output import AudioOutput
@@ -24,7 +24,7 @@ if TYPE_CHECKING:  # the sound devices load only when audio is asked for
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("replay", help="run a table script, print its event log")
-    p.add_argument("script", help="table script (JSON lines, CONTRACT.md)")
+    p.add_argument("script", help="table script (JSON lines, docs/contract.md)")
     p.add_argument("--public", action="store_true", help="only what a spectator may see")
     p.add_argument("--tagmap", help="tag map TOML for uid lines (default: the header's or the game's)")
     p.set_defaults(func=cmd_replay)
@@ -205,7 +205,7 @@ def audio_or_text(mode: str, make_audio: Callable[[type[AudioOutput]], Output]) 
 
 def open_outputs(mode: str, players: int, lang: str, listen: list[str]) -> list[Output]:
     """The demo's outputs: text always; the sound device too when there is one."""
-    from kikimimi.narrate import TextOutput
+    from kikimimi.table.narrate import TextOutput
 
     audio = audio_or_text(mode, lambda cls: cls.default_device(players, lang, listen=listen))
     if audio is not None:
@@ -214,7 +214,7 @@ def open_outputs(mode: str, players: int, lang: str, listen: list[str]) -> list[
 
 
 def cmd_sim(args: argparse.Namespace) -> int:
-    from kikimimi.sim import play
+    from kikimimi.design.sim import play
 
     decl = _load_game(args.game)
     if args.options:
@@ -223,7 +223,7 @@ def cmd_sim(args: argparse.Namespace) -> int:
     players = args.players or decl.default_players
     options = parse_options(args.option)
     if args.games is not None and args.bot == "ear":
-        from kikimimi.sim import compare  # the ear bots' report beside the event bots'
+        from kikimimi.design.sim import compare  # the ear bots' report beside the event bots'
 
         try:
             print(compare(decl.name, args.games, args.seed, players, options, progress=sys.stderr.isatty()))
@@ -233,19 +233,19 @@ def cmd_sim(args: argparse.Namespace) -> int:
     if (args.versus or args.variant or args.baseline) and args.games is None:
         raise CliError("--versus, --variant and --baseline compare many games: give --games N")
     if args.games is not None:
-        from kikimimi.tuning import tune
+        from kikimimi.design.tuning import tune
 
         if args.games < 1:
             raise CliError("--games: give a whole number of at least 1")
         if args.plot:
-            from kikimimi.extras import MissingExtra, need
+            from kikimimi.contract.extras import MissingExtra, need
 
             with one_line(MissingExtra):  # before the games, not after them
                 need("report", "--plot")
         versus_bots = [b.strip() for b in args.versus.split(",")] if args.versus else None
         if versus_bots is not None and (len(versus_bots) < 2 or not all(versus_bots)):
             raise CliError(f"--versus {args.versus!r}: give two bot kinds or more, e.g. --versus human,search")
-        from kikimimi.report.run import workers_wanted
+        from kikimimi.design.report.run import workers_wanted
 
         try:
             report = tune(decl, args.games, args.seed, players, options, bot=args.bot,
@@ -262,7 +262,7 @@ def cmd_sim(args: argparse.Namespace) -> int:
     if args.voice:
         outputs = open_outputs(args.voice, players, args.lang, args.listen.split(","))
     elif args.narrate:
-        from kikimimi.narrate import TextOutput
+        from kikimimi.table.narrate import TextOutput
 
         outputs = [TextOutput()]
 
@@ -296,7 +296,7 @@ def cmd_sim(args: argparse.Namespace) -> int:
 def _serve_sim(decl: Declaration, args: argparse.Namespace, players: int, options: dict[str, Any]) -> int:
     """A bot game a referee can watch and steer from `kikimimi console`."""
     from kikimimi.api.sim_host import serve_sim
-    from kikimimi.narrate import TextOutput
+    from kikimimi.table.narrate import TextOutput
 
     text = TextOutput()
 
@@ -326,9 +326,9 @@ def parse_counts(text: str | None, decl: Declaration) -> list[int]:
 
 def cmd_report(args: argparse.Namespace) -> int:
     """`kikimimi report GAME`: play the arms' games and write the HTML page."""
-    from kikimimi.extras import need
-    from kikimimi.report.build import check_writable, command_line, make, plan_of, write_page
-    from kikimimi.report.run import workers_wanted
+    from kikimimi.contract.extras import need
+    from kikimimi.design.report.build import check_writable, command_line, make, plan_of, write_page
+    from kikimimi.design.report.run import workers_wanted
 
     decl = _load_game(args.game)
     counts = parse_counts(args.players, decl)
@@ -368,7 +368,7 @@ def game_help(decl: Declaration) -> str:
 
 
 def cmd_diagram(args: argparse.Namespace) -> int:
-    from kikimimi.declared import diagram
+    from kikimimi.contract.parts import diagram
 
     decl = _load_game(args.game)
     try:

@@ -171,7 +171,7 @@ def _table_lang(args: argparse.Namespace) -> str:
         return args.lang
     if args.table is None:
         return "ja"
-    from kikimimi.table_config import ConfigError, load_table_config
+    from kikimimi.table.config import ConfigError, load_table_config
 
     try:
         return load_table_config(args.table).lang

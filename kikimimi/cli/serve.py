@@ -18,19 +18,19 @@ from typing import TYPE_CHECKING, Any
 
 from kikimimi.cli import CliError, one_line
 from kikimimi.cli.play import audio_or_text
-from kikimimi.daemon import Daemon
-from kikimimi.engine import LogEvent
-from kikimimi.evening import ClubPlays, ClubSession, Evening, SessionRefused, SessionState
-from kikimimi.narrate import TextOutput
-from kikimimi.outputs import Output
-from kikimimi.readiness import HeldInputs, ready_lines
-from kikimimi.script import Header, ScriptError, dumps
-from kikimimi.seat_bot_driver import DELAY
-from kikimimi.table_config import ConfigError, TableConfig, load_table_config
+from kikimimi.table.daemon import Daemon
+from kikimimi.table.engine import LogEvent
+from kikimimi.table.evening import ClubPlays, ClubSession, Evening, SessionRefused, SessionState
+from kikimimi.table.narrate import TextOutput
+from kikimimi.table.outputs import Output
+from kikimimi.table.readiness import HeldInputs, ready_lines
+from kikimimi.contract.script import Header, ScriptError, dumps
+from kikimimi.bots.empty_seats import DELAY
+from kikimimi.table.config import ConfigError, TableConfig, load_table_config
 
 if TYPE_CHECKING:  # each loads only when its part runs
     from kikimimi.api.server import ApiServer
-    from kikimimi.journal import EventsFile
+    from kikimimi.table.journal import EventsFile
     from kikimimi.readers.runner import ReaderInput, ReaderRunner
     from kikimimi.records import Target
     from kikimimi.voice.output import AudioOutput
@@ -108,7 +108,7 @@ def _open_daemon(header: Header, journal: Path, config: TableConfig, fresh: bool
     games the journal holds (its own header, seats and tag set)."""
     game = config.games.get(header.game)
     if not fresh and journal.is_file():
-        from kikimimi.script import read_script
+        from kikimimi.contract.script import read_script
 
         try:
             on_disk = read_script(journal).header
@@ -189,14 +189,14 @@ def _serve(args: argparse.Namespace, config: TableConfig, daemon: Daemon, warnin
     held.release()
     threads = [threading.Thread(target=_ticker, args=(daemon, stop), daemon=True, name="timers")]
     if source == "interactive":
-        from kikimimi.sim_readers import table_help, typed_lines
+        from kikimimi.table.sim_readers import table_help, typed_lines
 
         print(table_help(daemon.table), file=sys.stderr)
         threads.append(threading.Thread(
             target=_then_stop, args=(stop, failed, typed_lines, _keyboard(), _LiveTags(daemon),
                                      daemon.try_submit, _complain, stop), daemon=True, name="keyboard"))
     elif source:
-        from kikimimi.sim_readers import scripted_lines
+        from kikimimi.table.sim_readers import scripted_lines
 
         threads.append(threading.Thread(
             target=_then_stop, args=(stop, failed, scripted_lines, source, daemon.try_submit, stop, args.speed),
@@ -253,7 +253,7 @@ def _keyboard() -> Any:
 
 def _open_events(name: str) -> EventsFile:
     """The `--events` file: it holds every hand, so it is the table's own (0600, no symlink)."""
-    from kikimimi.journal import EventsFile, JournalError
+    from kikimimi.table.journal import EventsFile, JournalError
 
     try:
         return EventsFile(Path(name))
@@ -264,7 +264,7 @@ def _open_events(name: str) -> EventsFile:
 def _club_session(session_id: int, db: Target, config: TableConfig) -> ClubSession:
     """The official session to play, checked before anything starts: the table
     must be set for the seed's competition rules and the session open."""
-    from kikimimi.evening import ClubSession, check_session_table
+    from kikimimi.table.evening import ClubSession, check_session_table
 
     with one_line(SessionRefused):
         check_session_table(config.game, config.players, config.options, str(config.path))
@@ -351,7 +351,7 @@ def _texts_in_order(config: TableConfig) -> tuple[list[str], list[str]]:
 
 def _first_start_lines(lang: str) -> Callable[[str, int | None], str]:
     """The speaker's lines while a first start renders the voice (the evening's catalogue)."""
-    from kikimimi.phrases import Phrasebook
+    from kikimimi.contract.phrases import Phrasebook
 
     book = Phrasebook(lang, ("evening",))
 

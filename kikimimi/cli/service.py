@@ -19,7 +19,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def cmd_install(args: argparse.Namespace) -> int:
-    from kikimimi.service import install
+    from kikimimi.box.service import install
 
     with one_line(ValueError):  # ServiceError, or the table file refused (ConfigError)
         unit = install(args.config, args.user, Path(args.unit_dir), python=args.python,

@@ -37,7 +37,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def _checked(args: argparse.Namespace) -> Path:
-    from kikimimi.registry import UnknownGame, declaration
+    from kikimimi.contract.registry import UnknownGame, declaration
 
     names = []
     with one_line(UnknownGame, ValueError):
@@ -67,11 +67,11 @@ def _checked(args: argparse.Namespace) -> Path:
 
 def cmd_setup(args: argparse.Namespace) -> int:
     out = _checked(args)
-    from kikimimi.tablesetup.dialogue import SetupFailed, run_dialogue
-    from kikimimi.tablesetup.found import find_readers, usb_cards
-    from kikimimi.tablesetup.live import LiveIO
-    from kikimimi.tablesetup.tablefile import table_toml, tagmap_names, udev_rules, write_new
-    from kikimimi.table_config import ConfigError, load_table_config
+    from kikimimi.box.setup.dialogue import SetupFailed, run_dialogue
+    from kikimimi.box.setup.found import find_readers, usb_cards
+    from kikimimi.box.setup.live import LiveIO
+    from kikimimi.box.setup.tablefile import table_toml, tagmap_names, udev_rules, write_new
+    from kikimimi.table.config import ConfigError, load_table_config
     from kikimimi.readers.probe import probe
     from kikimimi.voice.devices import output_devices
 
@@ -160,9 +160,9 @@ def _keep_tagmaps(folder: Path, names: Iterable[str]) -> None:
 
 def _enrol(io: Any, binding: Any, args: argparse.Namespace, maps: dict[str, Path], out: Path) -> int:
     """Each player's own pieces on their own reader, then the table's: one tag map a game."""
-    from kikimimi.kit import kit_for
-    from kikimimi.tablesetup.enrol import EveningKit, enrol, piece_names, texts_to_prepare
-    from kikimimi.tagmap import TagMapError
+    from kikimimi.contract.kit import kit_for
+    from kikimimi.box.setup.enrol import EveningKit, enrol, piece_names, texts_to_prepare
+    from kikimimi.contract.tagmap import TagMapError
 
     try:
         kit = EveningKit([kit_for(g, args.players) for g in args.game], maps)

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from kikimimi.readers.base import RawEvent
-from kikimimi.tagmap import NextScan, Scan, enrol_piece, say_name, write_tagmap
+from kikimimi.contract.tagmap import NextScan, Scan, enrol_piece, say_name, write_tagmap
 
 Speak = Callable[[str], None]
 
@@ -77,7 +77,7 @@ def pieces_of(set_name: str, players: int) -> list[str]:
         return [f"seat:{k}" for k in range(1, players + 1)]
     if set_name == "cmd":
         return [f"cmd:{c}" for c in COMMAND_TAGS]
-    from kikimimi.registry import UnknownGame, declaration
+    from kikimimi.contract.registry import UnknownGame, declaration
 
     try:
         decl = declaration(set_name)
@@ -96,7 +96,7 @@ def pieces_of(set_name: str, players: int) -> list[str]:
 
 def spoken_names(set_name: str, lang: str) -> dict[str, str]:
     """How each piece is said, from the game's phrase catalogue when it has one."""
-    from kikimimi.phrases import load_catalogue
+    from kikimimi.contract.phrases import load_catalogue
 
     names: dict[str, str] = {}
     for catalogue in ("core", set_name):
@@ -109,7 +109,7 @@ def spoken_names(set_name: str, lang: str) -> dict[str, str]:
 
 # -- the tag map file --------------------------------------------------------------
 def read_tagmap(path: Path) -> dict[str, str]:
-    from kikimimi.tagmap import TagMapError, load_tagmap
+    from kikimimi.contract.tagmap import TagMapError, load_tagmap
 
     if not path.exists():
         return {}
@@ -133,8 +133,8 @@ def plan_of(set_name: str, players: int, copies: int = 1) -> list[tuple[str, int
     """What to enrol, in order: (piece, which copy).  A set `--copies N` times over,
     or `kit:GAME`: the table's pieces once, then each player's own set in turn."""
     if set_name.startswith("kit:"):
-        from kikimimi.kit import kit_for
-        from kikimimi.registry import UnknownGame
+        from kikimimi.contract.kit import kit_for
+        from kikimimi.contract.registry import UnknownGame
 
         try:
             kit = kit_for(set_name[4:], players)

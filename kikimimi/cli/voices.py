@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from kikimimi.cli import CliError
 
 if TYPE_CHECKING:
-    from kikimimi.declaration import Declaration
+    from kikimimi.contract.declaration import Declaration
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -38,7 +38,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def _game(name: str) -> Declaration:
-    from kikimimi.registry import UnknownGame, declaration
+    from kikimimi.contract.registry import UnknownGame, declaration
 
     try:
         return declaration(name)
@@ -47,7 +47,7 @@ def _game(name: str) -> Declaration:
 
 
 def cmd_check(args: argparse.Namespace) -> int:
-    from kikimimi.phrases import Phrasebook
+    from kikimimi.contract.phrases import Phrasebook
     from kikimimi.voice.domains import placeholders
     from kikimimi.voice.pack import VoicePack
 

@@ -18,8 +18,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from kikimimi.seat_bots import SYNTAX as SEAT_BOTS
-from kikimimi.stand_in import SYNTAX as STAND_IN
+from kikimimi.bots.referee_bots import SYNTAX as SEAT_BOTS
+from kikimimi.table.stand_in import SYNTAX as STAND_IN
 
 #: The table's own commands, whatever the game (the daemon and the console handle them).
 TABLE_COMMANDS: list[tuple[str, str]] = [
@@ -39,8 +39,8 @@ TABLE_COMMANDS: list[tuple[str, str]] = [
 
 def game_commands(game: str | None) -> list[tuple[str, str]]:
     """The referee commands of the game being served (the game describes them itself)."""
-    from kikimimi.declaration import CONTRACT_COMMANDS
-    from kikimimi.registry import UnknownGame, declaration
+    from kikimimi.contract.declaration import CONTRACT_COMMANDS
+    from kikimimi.contract.registry import UnknownGame, declaration
 
     try:
         return declaration(str(game)).referee_commands()
@@ -55,10 +55,6 @@ def help_text(game: str | None) -> str:
     lines = [f"Commands for {game or 'this table'} (sent to the table as script lines, logged and replayable):"]
     lines += [f"  {syntax:<{width}}{what}" for syntax, what in rows]
     return "\n".join(lines)
-
-
-#: Kept for callers that do not know the game; the console itself uses `help_text(game)`.
-HELP = help_text("trident")
 
 
 class CommandError(ValueError):

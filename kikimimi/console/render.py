@@ -33,7 +33,7 @@ def noun_for(game: str | None) -> str:
     Read from the game's own tags (a game whose tags are `SET:card-...` is
     played with cards), so a new card game is named right without the
     console knowing it."""
-    from kikimimi.registry import UnknownGame, declaration
+    from kikimimi.contract.registry import UnknownGame, declaration
 
     try:
         decl = declaration(str(game))
@@ -202,7 +202,7 @@ def event_line(ev: Mapping[str, Any]) -> str | None:
     if kind == "game-over":
         places = ", ".join(f"{r.get('place')}. seat {r.get('seat')}" for r in ev.get("ranking", []))
         return f"= game over ({ev.get('reason', '')}){': ' + places if places else ''}"
-    if kind == "seat-bot":  # the referee's only (kikimimi.seat_bots)
+    if kind == "seat-bot":  # the referee's only (kikimimi.bots.referee_bots)
         kind_of = ev.get("kind")
         return (f"* seat {ev.get('seat')} is played by a bot ({kind_of}): its earphone comes to you only"
                 if kind_of else f"* seat {ev.get('seat')}: the bot has stopped, a player sits there")

@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from kikimimi.checks import Check
+from kikimimi.contract.finding import Check
 
 BLACKLISTED = ("pn533", "pn533_usb", "port100", "nfc")
 RULES = "99-kikimimi.rules"

@@ -62,7 +62,7 @@ import nfc.clf.transport
 import nfc.tag
 
 from kikimimi.readers.base import Emit, RawEvent
-from kikimimi.tagmap import NAME as TAG_NAME  # the runtime's own rule for piece names
+from kikimimi.contract.tagmap import NAME as TAG_NAME  # the runtime's own rule for piece names
 
 log = logging.getLogger(__name__)
 
@@ -94,7 +94,7 @@ POWER_DOWN, IN_LIST, IN_DATA_EXCHANGE = 0x16, 0x4A, 0x40
 # chip is doing and asks for its firmware version (an answer no other command gives) until
 # it comes, at most this many times, each with nfcpy's own wait for an ACK: ~1 s, what the
 # reopen it spares costs (retry_ms 500 + nfcpy's open).  A host starved by load held
-# every pseudo-terminal's bytes up to 0.63 s at once (issue 32's bench, docs/readers.md).
+# every pseudo-terminal's bytes up to 0.63 s at once (bench/reader_latency.py, docs/readers.md).
 GET_FIRMWARE_VERSION, RESYNC_TRIES = 0x02, 10
 FIRMWARE_PROBE = b"\x00\x00\xff\x02\xfe\xd4\x02\x2a\x00"
 LINE_HICCUPS = (errno.EIO, errno.ETIMEDOUT)

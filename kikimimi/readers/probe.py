@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from kikimimi.checks import Check
+from kikimimi.contract.finding import Check
 
 STOP_PCSCD = ("sudo systemctl stop pcscd.socket pcscd && sudo systemctl disable pcscd.socket pcscd "
               "(kikimimi talks to the ACR122U itself)")

@@ -135,7 +135,7 @@ class ReaderRunner:
     def wait_first_connect(self, timeout: float) -> list[ReaderSettings]:
         """Wait up to `timeout` s for every reader's first connect; the readers still never
         connected, in configured order.  A table says "ready" only once its readers are there
-        (kikimimi.readiness), and a boot never waits forever for one left in the box.
+        (kikimimi.table.readiness), and a boot never waits forever for one left in the box.
 
         A reader still absent when the wait ends is reported lost (once, as a reader that failed
         to open is): its seat's clock is held where the game says so, and when its driver does

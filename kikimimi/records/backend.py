@@ -162,7 +162,7 @@ def connect_sqlite(path: Path, *, create: bool) -> SqliteDatabase:
 
 def _psycopg() -> Any:
     """psycopg is the `postgres` extra: a club on SQLite never needs it."""
-    from kikimimi.extras import MissingExtra, need
+    from kikimimi.contract.extras import MissingExtra, need
 
     try:
         return need("postgres", "PostgreSQL records (postgresql://)")

@@ -120,7 +120,7 @@ _V1 = (
 )
 
 
-# Contests across tables (issue 19) and a game's identity (issue 15).
+# Contests across tables and a game's identity.
 _V2 = (
     """CREATE TABLE club_contests (
         id {id},
@@ -139,7 +139,7 @@ _V2 = (
     "CREATE UNIQUE INDEX games_key ON games(game_key)",
 )
 
-# Every game a table finishes, of any game: each player's game history (issue 24).
+# Every game a table finishes, of any game: each player's game history.
 _V3 = (
     """CREATE TABLE plays (
         id {id},

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from kikimimi.phrases import Phrasebook
+from kikimimi.contract.phrases import Phrasebook
 from kikimimi.records.ladder import Rank, peerage_key, rank_key
 
 if TYPE_CHECKING:

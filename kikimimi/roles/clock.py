@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from kikimimi.protocol import Event, cancel_timer, set_timer
+from kikimimi.contract.protocol import Event, cancel_timer, set_timer
 
 
 @dataclass

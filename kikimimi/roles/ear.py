@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from kikimimi.ear import Handles
+from kikimimi.bots.ear import Handles
 
 
 @dataclass(frozen=True)

@@ -16,11 +16,11 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from kikimimi import hints
-from kikimimi.commands import Command, dispatch, refusal
-from kikimimi.hints import Line, line
-from kikimimi.phases import Phases
-from kikimimi.protocol import REFEREE, TABLE, Event, Input, Play, error, event, say, seat_audience
+from kikimimi.contract import hints
+from kikimimi.contract.commands import Command, dispatch, refusal
+from kikimimi.contract.hints import Line, line
+from kikimimi.contract.phases import Phases
+from kikimimi.contract.protocol import REFEREE, TABLE, Event, Input, Play, error, event, say, seat_audience
 
 from .clock import PhaseTimer
 from .deal import Deal, all_card_tags, check_deck, parse_card
@@ -57,7 +57,7 @@ class HiddenRoleGame(Play):
         Command("hint SEAT", "tell that seat, in its earphone, everything it may know", "console_hint"),
         Command("next", "end the current phase now", "console_next"),
         Command("stop", "stop the game (nobody wins)", "console_stop"))
-    #: The game's phases as data (kikimimi.phases); when given, every move is checked against it.
+    #: The game's phases as data (kikimimi.contract.phases); when given, every move is checked against it.
     PHASES: ClassVar[Phases | None] = None
     #: Each phase's limit (kikimimi.roles.phases), if the game times its phases: drawn beside them.
     CLOCKS: ClassVar[Clocks | None] = None
@@ -242,7 +242,7 @@ class HiddenRoleGame(Play):
         return {}
 
     def finish(self, winner: str, reason: str) -> list[Event]:
-        """The end: ranking by team (CONTRACT.md), every role told on the speaker."""
+        """The end: ranking by team (docs/contract.md), every role told on the speaker."""
         self.finished, self.winner = True, winner
         self.phase = self._moved("over")
         out = self.phase_timer.stop()
@@ -281,7 +281,7 @@ class HiddenRoleGame(Play):
         return out + self.seen_more()
 
     def sight(self, seat: int) -> list[Line]:
-        """HINT (`kikimimi.hints`): the public lines; the seat's own come from `own`."""
+        """HINT (`kikimimi.contract.hints`): the public lines; the seat's own come from `own`."""
         return self.seen()
 
     def own(self, seat: int) -> list[Line]:
@@ -378,7 +378,7 @@ class HiddenRoleGame(Play):
         if self.phase == self.DEAL:
             return [error("next: the deal ends when every seat has scanned its role card", private=REFEREE)]
         since = t - self.moved_at
-        if 0 <= since < self.next_settle:  # typed for the step a scan has just ended (issue 34)
+        if 0 <= since < self.next_settle:  # typed for the step a scan has just ended
             return [error(f"next: a scan moved the game on {since:.1f} s ago; listen to where it stands, "
                           "then type next again", private=REFEREE)]
         return self.on_next(t)

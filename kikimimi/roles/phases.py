@@ -1,6 +1,6 @@
 """Each phase's real-time limit and the warnings before it, as data.
 
-Which phase may follow which is `kikimimi.phases.Phases` (a game's `PHASES`:
+Which phase may follow which is `kikimimi.contract.phases.Phases` (a game's `PHASES`:
 the layer checks every move, and `kikimimi diagram` draws it).  A game on
 real timers (マフィア42: night 25 s, vote 15 s, …) also declares, per phase,
 the option that holds its limit and the warnings before it ("ten seconds
@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from kikimimi.protocol import Event, cancel_timer, set_timer
+from kikimimi.contract.protocol import Event, cancel_timer, set_timer
 
 #: Warnings closer than this to the limit are not set (float noise: 123.99 + 10 - 10 > 123.99).
 EPSILON = 1e-6

@@ -6,7 +6,7 @@ test calls `missing_layer_phrases` to keep its catalogues complete.
 """
 from __future__ import annotations
 
-from kikimimi.phrases import load_catalogue
+from kikimimi.contract.phrases import load_catalogue
 
 LAYER_PHRASES = (
     "scan-role", "your-role", "role-scanned", "partners", "dealt", "role-card-taken", "role-not-in-deck",

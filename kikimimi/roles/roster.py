@@ -11,7 +11,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
-from kikimimi.protocol import Event, event, say, seat_audience
+from kikimimi.contract.protocol import Event, event, say, seat_audience
 
 
 @dataclass
@@ -97,13 +97,13 @@ def team_event(type_: str, members: Iterable[int], **fields: Any) -> Event:
 
 
 def ranking(roster: Roster, winners: Iterable[str]) -> list[dict[str, Any]]:
-    """Hidden-role ranking (CONTRACT.md): the winning team's seats share place 1, dead or alive."""
+    """Hidden-role ranking (docs/contract.md): the winning team's seats share place 1, dead or alive."""
     won = set(winners)
     rows = []
     for s, p in roster.seats.items():
         ok = p.team in won
         # nobody won (a stopped or void game): all share place 1, not a list of seconds
-        # with no first ("2. seat 1, 2. seat 2, ..." was heard, issue 34)
+        # with no first ("2. seat 1, 2. seat 2, ..." was heard)
         rows.append({"seat": s, "place": 1 if ok or not won else 2, "won": ok, "team": p.team, "role": p.role,
                      "alive": p.alive})
     return sorted(rows, key=lambda r: (r["place"], r["seat"]))

@@ -5,7 +5,7 @@ from collections.abc import Mapping
 import re
 from typing import Any
 
-from kikimimi.checks import Check
+from kikimimi.contract.finding import Check
 
 from .config import SPEAKER, parse_audio
 from .devices import PORTAUDIO_FIX, output_devices

@@ -21,10 +21,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from kikimimi.phrases import Phrasebook
+from kikimimi.contract.phrases import Phrasebook
 
 if TYPE_CHECKING:
-    from kikimimi.declaration import Declaration
+    from kikimimi.contract.declaration import Declaration
 
 #: Most texts one phrase may expand to (a Open JTalk clip takes ~0.1 s on a first start).
 MAX_VARIANTS = 1500
@@ -136,7 +136,7 @@ def expand(book: Phrasebook, domains: Mapping[str, Sequence[Any]],
 def table_texts(game: str, players: int, options: Mapping[str, Any], lang: str,
                 extra_names: Iterable[str] = ()) -> Expansion:
     """Everything a table of `game` in `lang` may say (players' names appended, spoken alone)."""
-    from kikimimi.registry import declaration
+    from kikimimi.contract.registry import declaration
 
     decl = declaration(game)
     book = Phrasebook(lang, ("core", decl.name))
@@ -158,7 +158,7 @@ def first_and_rest(game: str, players: int, options: Mapping[str, Any], lang: st
     lines, every fixed phrase, phrases over a few values such as seats, and every
     piece's name) and the rest, each in catalogue order.  Together they are
     `table_texts(...).texts`."""
-    from kikimimi.registry import declaration
+    from kikimimi.contract.registry import declaration
 
     decl = declaration(game)
     book = Phrasebook(lang, ("core", decl.name))

@@ -58,7 +58,7 @@ BLOCK_MS = 10.0
 PAUSE_AFTER_S = 2.0
 #: Seconds a restart (after a pause or a stall) may take before the device is given up:
 #: PortAudio's start on a device that went away blocks for good; on a starved machine a
-#: good start took over 2 s (issue 32), so this is a hang guard, not a speed target.
+#: good start took over 2 s, so this is a hang guard, not a speed target.
 STUCK_AFTER_S = 15.0
 
 

@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from kikimimi.protocol import REVEAL, each_audience
+from kikimimi.contract.protocol import REVEAL, each_audience
 
 from .clips import ClipError, as_float, resample
 from .config import SPEAKER, AudioSpec, OutputSpec, output_name, parse_audio

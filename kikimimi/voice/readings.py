@@ -15,7 +15,7 @@ import tomllib
 from collections.abc import Mapping
 from importlib import resources
 
-from kikimimi.game_files import all_phrase_files
+from kikimimi.contract.game_files import all_phrase_files
 
 
 def load_readings(lang: str) -> dict[str, str]:

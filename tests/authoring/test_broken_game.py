@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from kikimimi import registry
-from kikimimi.contract_check import PARTS, check
+from kikimimi.contract import registry
+from kikimimi.design.contract_check import PARTS, check
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "examples" / "highcard" / "kikimimi_highcard"
@@ -108,7 +108,7 @@ def test_every_part_has_a_broken_game():
 def test_the_cli_exits_1_with_a_line_per_failure(tmp_path):
     """A broken declaration seen through the command line, as an author runs it."""
     probe = ("import sys, dataclasses; sys.path.insert(0, sys.argv[1]);"
-             "from kikimimi.registry import register; from kikimimi.cli import main;"
+             "from kikimimi.contract.registry import register; from kikimimi.cli import main;"
              "import kikimimi_highcard as h;"
              "register(dataclasses.replace(h.GAME, diagram=None, commands=()));"
              "sys.exit(main(['check', 'highcard']))")
@@ -123,7 +123,7 @@ def test_the_cli_exits_1_with_a_line_per_failure(tmp_path):
 
 def test_the_cli_gives_the_failures_as_json_for_tools(tmp_path):
     probe = ("import sys, dataclasses; sys.path.insert(0, sys.argv[1]);"
-             "from kikimimi.registry import register; from kikimimi.cli import main;"
+             "from kikimimi.contract.registry import register; from kikimimi.cli import main;"
              "import kikimimi_highcard as h;"
              "register(dataclasses.replace(h.GAME, report=None));"
              "sys.exit(main(['check', 'highcard', '--json', '--part', 'report', '--part', 'diagram']))")

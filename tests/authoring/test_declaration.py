@@ -5,13 +5,13 @@ import dataclasses
 
 import pytest
 
-from kikimimi.declaration import CONTRACT_COMMANDS, Declaration
-from kikimimi.engine import Table
-from kikimimi.options import Options, seat
-from kikimimi.protocol import Event, Input, Play, event
-from kikimimi import registry
-from kikimimi.registry import declaration, register
-from kikimimi.script import Header, ScriptError
+from kikimimi.contract.declaration import CONTRACT_COMMANDS, Declaration
+from kikimimi.table.engine import Table
+from kikimimi.contract.options import Options, seat
+from kikimimi.contract.protocol import Event, Input, Play, event
+from kikimimi.contract import registry
+from kikimimi.contract.registry import declaration, register
+from kikimimi.contract.script import Header, ScriptError
 
 
 class Coin(Play):
@@ -95,7 +95,7 @@ def test_each_play_is_new_and_the_engine_reads_the_declaration_once(own_registry
 def test_a_game_naming_its_options_without_a_schema_refuses_the_unknown_in_one_line():
     """`option_names` alone (no schema) still refuses an unknown option, through the one check
     that `Declaration.check_options` and the old `Game.check_options` share."""
-    from kikimimi.protocol import Game
+    from kikimimi.contract.protocol import Game
 
     class Named(Game):
         name = "named"

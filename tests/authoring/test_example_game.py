@@ -40,7 +40,7 @@ def test_its_own_files_are_found_through_it(site, tmp_path):
     """Phrases in both languages, its simulated table (served by name), its report."""
     ja = _with(site, "-m", "kikimimi.cli", "sim", "highcard", "--lang", "ja", "--narrate", "--seed", "2")
     assert ja.returncode == 0 and "山札から一枚引いて" in ja.stdout and "勝ちです" in ja.stdout, ja.stderr
-    probe = "from kikimimi.table_config import load_table_config as l; c = l('highcard'); print(c.game, c.players)"
+    probe = "from kikimimi.table.config import load_table_config as l; c = l('highcard'); print(c.game, c.players)"
     table = _with(site, "-c", probe, cwd=tmp_path)
     assert table.stdout.split() == ["highcard", "3"], table.stderr
     report = _with(site, "-m", "kikimimi.cli", "sim", "highcard", "--games", "12")
@@ -65,7 +65,7 @@ def test_kikimimi_check_passes_the_installed_example(site):
 def test_hint_and_a_seat_token_on_a_hand_reader_are_no_card(site):
     """HINT on a hand reader is answered in that earphone; a seat token is refused to that seat;
     neither is taken as the seat's card (it once answered "Your card: cmd:hint." and showed it)."""
-    probe = ("import json; from kikimimi.engine import run_script;"
+    probe = ("import json; from kikimimi.table.engine import run_script;"
              "h = {'game': 'highcard', 'players': 2};"
              "hand = lambda t, s, tag: {'t': t, 'reader': 'hand', 'seat': s, 'tag': tag};"
              "print(json.dumps(run_script([h, hand(1, 1, 'cmd:hint'), hand(2, 2, 'seat:2'),"

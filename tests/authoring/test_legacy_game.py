@@ -22,12 +22,12 @@ ROOT = Path(__file__).resolve().parents[2]
 LEGACY = '''
 import random
 
-from kikimimi.commands import Command, dispatch, hint_command
-from kikimimi.ear import EarBot, EarTable, Handles
-from kikimimi.hints import line
-from kikimimi.options import Options, seat
-from kikimimi.protocol import Game, error, event, say
-from kikimimi.tuning import Report
+from kikimimi.contract.commands import Command, dispatch, hint_command
+from kikimimi.bots.ear import EarBot, EarTable, Handles
+from kikimimi.contract.hints import line
+from kikimimi.contract.options import Options, seat
+from kikimimi.contract.protocol import Game, error, event, say
+from kikimimi.design.tuning import Report
 
 PEBBLES = frozenset(f"peb:pebble-{n}" for n in range(1, 5))
 
@@ -171,11 +171,11 @@ PHRASES = {
 PROBE = '''
 import json
 from kikimimi.console.commands import game_commands
-from kikimimi.engine import Table
-from kikimimi.kit import kit_for
-from kikimimi.public import secret_options_of
-from kikimimi.registry import UnknownGame, declaration
-from kikimimi.script import Header
+from kikimimi.table.engine import Table
+from kikimimi.contract.kit import kit_for
+from kikimimi.table.public import secret_options_of
+from kikimimi.contract.registry import UnknownGame, declaration
+from kikimimi.contract.script import Header
 
 d = declaration("pebbles")
 out = {"play": d.play.__name__, "players": [d.min_players, d.max_players, d.default_players],

@@ -105,11 +105,19 @@ def deps() -> None:
         run(["update-binfmts", "--enable", "qemu-aarch64"], "update-binfmts --enable qemu-aarch64")
 
 
+#: The arm64 roots: these packages and everything they depend on, unpacked (mmdebstrap's
+#: `extract`, /usr merged as Debian 12 and 13 install it) but not configured: no maintainer
+#: script runs under qemu (compiling the standard library there took minutes), and nothing
+#: is fetched inside (pip --no-index), so no apt and no CA bundle
+ARM64_PACKAGES = "python3,python3-venv,bash,coreutils,grep,dash,libc-bin"
+MERGED_USR_HOOK = "/usr/share/mmdebstrap/hooks/merged-usr/setup00.sh"
+
+
 def make_root(suite: str, target: Path, arch: str | None = None, include: str = "python3,git,ca-certificates",
-              variant: str = "minbase") -> float:
+              variant: str = "minbase", hooks: tuple[str, ...] = ()) -> float:
     """A root of `suite` in `target` (minbase: what a fresh Debian box has); returns the seconds it took."""
     start = time.monotonic()
-    cmd = ["mmdebstrap", "--quiet", f"--variant={variant}", f"--include={include}"]
+    cmd = ["mmdebstrap", "--quiet", f"--variant={variant}", f"--include={include}", *hooks]
     cmd += [f"--aptopt={p}" for p in apt_options()]
     if arch:
         cmd.append(f"--architectures={arch}")
@@ -150,7 +158,7 @@ def in_root(root: Path, script: str, step: str, timeout: float = 2400,
     r = sh_quote(str(root))
     outer = (f"mount --make-rprivate / && mount -t proc proc {r}/proc && mount --rbind /dev {r}/dev "
              f"&& mount -t sysfs sysfs {r}/sys && mount -t tmpfs tmpfs {r}/tmp "
-             f"&& exec chroot {r} /usr/bin/env -i {envs} /bin/bash -c {sh_quote(script)}")
+             f"&& exec chroot {r} /usr/bin/env -i {envs} bash -c {sh_quote(script)}")
     return run(["unshare", "--mount", "--fork", "/bin/sh", "-c", outer], step, timeout=timeout)
 
 
@@ -243,9 +251,8 @@ def arm64(suite: str, work: Path) -> dict[str, float]:
     wheels = aarch64_wheels(PYTHONS[suite], work, build_wheel(work))
     took["wheels"] = time.monotonic() - start
     root = work / f"{suite}-arm64"
-    # essential, not minbase: nothing is fetched inside (pip --no-index), so no apt and no CA
-    # bundle, and every maintainer script left out saves seconds under qemu
-    took["root"] = make_root(suite, root, "arm64", "python3,python3-venv", variant="essential")
+    took["root"] = make_root(suite, root, "arm64", ARM64_PACKAGES, variant="extract",
+                             hooks=(f"--setup-hook={MERGED_USR_HOOK}",))
     shutil.copytree(wheels, root / "opt/wheels")
     start = time.monotonic()
     in_root(root, "uname -m | grep -qx aarch64 && python3 -m venv /opt/kikimimi && "

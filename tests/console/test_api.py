@@ -11,9 +11,9 @@ import pytest
 from kikimimi.api import paths
 from kikimimi.api.client import ApiClient, Refused
 from kikimimi.api.server import ApiError, start_api
-from kikimimi.daemon import Daemon
-from kikimimi.engine import Table
-from kikimimi.script import Header, read_script, without_undone
+from kikimimi.table.daemon import Daemon
+from kikimimi.table.engine import Table
+from kikimimi.contract.script import Header, read_script, without_undone
 
 
 @pytest.fixture

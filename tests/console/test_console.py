@@ -17,9 +17,9 @@ import pytest
 
 from kikimimi.api import paths
 from kikimimi.console.app import ConfirmUndo, ConsoleApp
-from kikimimi.engine import Table
-from kikimimi.script import read_script, without_undone
-from kikimimi.testing.tables import sim_table_toml
+from kikimimi.table.engine import Table
+from kikimimi.contract.script import read_script, without_undone
+from kikimimi.testkit.tables import sim_table_toml
 
 CONFIG = sim_table_toml("trident", 2, journal="j.jsonl")
 DEAL = [f"1 heart-{i}" for i in range(1, 6)] + [f"2 spade-{i}" for i in range(1, 6)]

@@ -15,7 +15,7 @@ import pytest
 from kikimimi.api import paths
 from kikimimi.console.app import ConsoleApp
 from kikimimi.console.plain import PlainConsole
-from kikimimi.testing.tables import sim_table_toml
+from kikimimi.testkit.tables import sim_table_toml
 
 FAST = (0.1, 0.2, 0.4)
 

@@ -9,9 +9,9 @@ import pytest
 
 from kikimimi.api.sim_host import SimHost
 from kikimimi.console.app import ConsoleApp
-from kikimimi.daemon import InputRefused
-from kikimimi.engine import Table
-from kikimimi.script import read_script, without_undone
+from kikimimi.table.daemon import InputRefused
+from kikimimi.table.engine import Table
+from kikimimi.contract.script import read_script, without_undone
 
 
 async def _until(pilot, predicate, what, timeout=10.0):
@@ -60,7 +60,7 @@ async def test_a_bot_game_can_be_refereed_and_watched(tmp_path, toy):
 
 @pytest.mark.parametrize("game,seed,players", [("toy", 5, 2), ("trident", 2, 3)])
 def test_unrefereed_it_plays_exactly_like_kikimimi_sim(tmp_path, toy, game, seed, players):
-    from kikimimi.sim import play
+    from kikimimi.design.sim import play
 
     script, log = play(game, seed, players)
     host = SimHost(game, seed, players, journal=tmp_path / "h.jsonl")

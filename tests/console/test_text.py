@@ -85,11 +85,11 @@ def test_the_session_pane_says_game_k_of_n_the_scores_and_who_is_ready():
 def test_every_listed_command_is_one_the_served_game_accepts():
     """No game offers a command it then refuses as unknown (the old `session start`)."""
     from kikimimi.console.commands import game_commands
-    from kikimimi.engine import Table
+    from kikimimi.table.engine import Table
     from importlib.metadata import entry_points
 
-    from kikimimi.registry import declaration
-    from kikimimi.script import Header
+    from kikimimi.contract.registry import declaration
+    from kikimimi.contract.script import Header
 
     for name in sorted(ep.name for ep in entry_points(group="kikimimi.games")):  # the shipped games
         decl = declaration(name)

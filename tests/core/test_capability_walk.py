@@ -1,4 +1,4 @@
-"""The capability walk (`kikimimi/testing/capability.py`) follows every way a bot can hold
+"""The capability walk (`kikimimi/testkit/capability.py`) follows every way a bot can hold
 an object: slots, bound methods, partials, closures, suspended generators, containers;
 and it stops at modules, classes, functions' globals and the test's own probes."""
 from __future__ import annotations
@@ -8,7 +8,7 @@ import sys
 from collections import deque
 from typing import Any
 
-from kikimimi.testing.capability import Probe, leaks, same_objects
+from kikimimi.testkit.capability import Probe, leaks, same_objects
 
 #: Reachable only through a module's globals: never reported.
 GLOBAL_SECRET = ["in", "the", "module"]

@@ -1,5 +1,5 @@
 """The runtime's interaction primitives, through the real engine: a pending choice
-(kikimimi.choices), HINT answered by the runtime, kit pieces as the table's tags, and
+(kikimimi.contract.choices), HINT answered by the runtime, kit pieces as the table's tags, and
 the contract tags a game does not use refused before they reach it."""
 from __future__ import annotations
 
@@ -8,14 +8,14 @@ from typing import Any
 
 import pytest
 
-from kikimimi import choices, registry
-from kikimimi.declaration import Declaration
-from kikimimi.engine import ScriptRun, log_line, public_view, run_script
-from kikimimi.hints import Line, line
-from kikimimi.kit import own_set
-from kikimimi.protocol import TABLE, Event, Input, Play, say
-from kikimimi.registry import register
-from kikimimi.script import Header
+from kikimimi.contract import choices, registry
+from kikimimi.contract.declaration import Declaration
+from kikimimi.table.engine import ScriptRun, log_line, public_view, run_script
+from kikimimi.contract.hints import Line, line
+from kikimimi.contract.kit import own_set
+from kikimimi.contract.protocol import TABLE, Event, Input, Play, say
+from kikimimi.contract.registry import register
+from kikimimi.contract.script import Header
 
 
 class Pick(Play):
@@ -197,7 +197,7 @@ def test_a_bad_question_is_one_error_line_not_a_traceback():
 
 
 def test_moves_from_any_phase_are_written_once_and_drawn():
-    from kikimimi.phases import PhaseError, Phases
+    from kikimimi.contract.phases import PhaseError, Phases
 
     phases = Phases("deal", (("deal", "bid", "dealt"), ("bid", "play", "bids in"), ("play", "over", "hands out")),
                     "over", from_any=(("over", "stop"),))
@@ -213,7 +213,7 @@ class Partners(Pick):
     """Seats 1 and 3 are told, in one phrase, that they are partners."""
 
     def start(self, t: float) -> list[Event]:
-        from kikimimi.protocol import reveal
+        from kikimimi.contract.protocol import reveal
 
         return [reveal([3, 1], "pick-partners", seats=[1, 3])]
 
@@ -221,11 +221,11 @@ class Partners(Pick):
 def test_a_reveal_is_one_event_and_one_phrase_heard_by_each_listed_seat_only():
     import io
 
-    from kikimimi.ear import heard_by
-    from kikimimi.narrate import TextOutput
-    from kikimimi.phrases import Phrasebook
-    from kikimimi.protocol import visible_to
-    from kikimimi.script import dumps
+    from kikimimi.bots.ear import heard_by
+    from kikimimi.table.narrate import TextOutput
+    from kikimimi.contract.phrases import Phrasebook
+    from kikimimi.contract.protocol import visible_to
+    from kikimimi.contract.script import dumps
 
     register(Declaration(name="pick", play=Partners, kit=pick_kit, min_players=3, max_players=3))
     r, _ = run()
@@ -246,7 +246,7 @@ def test_a_reveal_is_one_event_and_one_phrase_heard_by_each_listed_seat_only():
 
 
 def test_a_killed_table_resumes_with_the_question_pending_and_asks_it_again(tmp_path):
-    from kikimimi.daemon import Daemon
+    from kikimimi.table.daemon import Daemon
 
     now = [0.0]
     journal = tmp_path / "pick.jsonl"

@@ -5,7 +5,7 @@ import math
 
 import pytest
 
-from kikimimi import confidence
+from kikimimi.design import confidence
 
 
 def test_wilson_interval_matches_the_textbook():

@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from kikimimi.cli import main
-from kikimimi.table_config import ConfigError, load_table_config
+from kikimimi.table.config import ConfigError, load_table_config
 
 GOOD = """
 [table]

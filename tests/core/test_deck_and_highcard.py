@@ -1,4 +1,4 @@
-"""A deck of known unseen pieces (kikimimi.deck), and examples/highcard on the runtime's
+"""A deck of known unseen pieces (kikimimi.contract.deck), and examples/highcard on the runtime's
 primitives: HINT answered by the runtime, seat tokens and unused command tags refused
 before they reach the game (they were taken as a card: "Your card: cmd:hint."), and a
 card drawn once never drawn again."""
@@ -10,11 +10,11 @@ from typing import Any
 
 import pytest
 
-from kikimimi import deck, registry
-from kikimimi.deck import Deck
-from kikimimi.engine import ScriptRun
-from kikimimi.registry import register
-from kikimimi.script import Header
+from kikimimi.contract import deck, registry
+from kikimimi.contract.deck import Deck
+from kikimimi.table.engine import ScriptRun
+from kikimimi.contract.registry import register
+from kikimimi.contract.script import Header
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "highcard"
 

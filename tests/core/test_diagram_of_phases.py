@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from kikimimi.declared import diagram, part
-from kikimimi.registry import declaration
+from kikimimi.contract.parts import diagram, part
+from kikimimi.contract.registry import declaration
 from kikimimi.roles.game import HiddenRoleGame
 
 

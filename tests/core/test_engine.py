@@ -8,9 +8,9 @@ from contextlib import redirect_stderr, redirect_stdout
 import pytest
 
 from kikimimi.cli import main
-from kikimimi.engine import public_view, run_script
-from kikimimi.script import ScriptError
-from kikimimi.sim import play
+from kikimimi.table.engine import public_view, run_script
+from kikimimi.contract.script import ScriptError
+from kikimimi.design.sim import play
 
 HEADER = {"game": "toy", "players": 2}
 

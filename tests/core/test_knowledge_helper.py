@@ -1,4 +1,4 @@
-"""kikimimi/testing/knowledge.py on hand-made games: what a seat may know, what it owns,
+"""kikimimi/testkit/knowledge.py on hand-made games: what a seat may know, what it owns,
 and when two games part for it."""
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from kikimimi.testing.knowledge import SeatLeak, compare_seat, default_owner, lived, reseed_others
+from kikimimi.testkit.knowledge import SeatLeak, compare_seat, default_owner, lived, reseed_others
 
 HEADER = {"game": "toy", "players": 3}
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from games.onisagashi.options import OPTIONS as ONI
-from kikimimi.options import Options, each_seat
+from kikimimi_games.onisagashi.options import OPTIONS as ONI
+from kikimimi.contract.options import Options, each_seat
 
 SCHEMA = Options(each_seat("assistant", ("off", "matrix", "full"), "full", "the assistant's mode"))
 
@@ -36,7 +36,7 @@ def test_the_help_says_the_shapes():
 
 
 def test_a_deck_by_player_count_and_a_shortest_below_a_longest_are_the_schemas():
-    from games.witch.rules import OPTIONS as WITCH, default_deck
+    from kikimimi_games.witch.rules import OPTIONS as WITCH, default_deck
 
     assert WITCH.parse(8, {})["roles"] == default_deck(8)
     assert WITCH.parse(5, {"roles": None})["roles"] == default_deck(5)  # None is "not set" too

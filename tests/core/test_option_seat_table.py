@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from games.mafia42.options import parse_options as mafia_options
-from games.witch.rules import OPTIONS as WITCH
-from kikimimi.options import Options, seat_table
+from kikimimi_games.mafia42.options import parse_options as mafia_options
+from kikimimi_games.witch.rules import OPTIONS as WITCH
+from kikimimi.contract.options import Options, seat_table
 
 SCHEMA = Options(seat_table("skills", ("escape", "time-limited"), "seats' skills"))
 

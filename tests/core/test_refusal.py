@@ -1,8 +1,8 @@
-"""One refusal rule for every game (kikimimi.commands.refusal): a seat's refusal is heard
+"""One refusal rule for every game (kikimimi.contract.commands.refusal): a seat's refusal is heard
 and seen by that seat (and the referee) only; the field's is said on the speaker."""
 from __future__ import annotations
 
-from kikimimi.commands import refusal
+from kikimimi.contract.commands import refusal
 
 
 def test_a_seats_refusal_is_its_own_and_the_fields_is_the_tables():

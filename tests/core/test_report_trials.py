@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from games.intrigue.tuning import IntrigueReport
-from games.trident.tuning import TridentReport
-from kikimimi.tuning import CONTENDER, Ask, Log, Report, Row, Script, Trial, each_kind
+from kikimimi_games.intrigue.tuning import IntrigueReport
+from kikimimi_games.trident.tuning import TridentReport
+from kikimimi.design.tuning import CONTENDER, Ask, Log, Report, Row, Script, Trial, each_kind
 
 
 def test_a_declared_duel_plays_each_seed_with_the_contender_then_the_baseline():

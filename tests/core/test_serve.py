@@ -11,12 +11,12 @@ from pathlib import Path
 
 import pytest
 
-from kikimimi.daemon import Daemon
-from kikimimi.engine import public_view
-from kikimimi.engine import ScriptRun
-from kikimimi.script import Header, read_script
-from kikimimi.testing.tables import sim_table_toml
-from kikimimi.testing.table_script import wait_until
+from kikimimi.table.daemon import Daemon
+from kikimimi.table.engine import public_view
+from kikimimi.table.engine import ScriptRun
+from kikimimi.contract.script import Header, read_script
+from kikimimi.testkit.tables import sim_table_toml
+from kikimimi.testkit.script import wait_until
 
 TOY = [sys.executable, str(Path(__file__).parent / "toy_kikimimi.py")]
 CONFIG = sim_table_toml("toy", 2, journal="journal.jsonl")

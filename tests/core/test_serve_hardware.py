@@ -8,9 +8,9 @@ import subprocess
 import sys
 import time
 
-from kikimimi.testing.ntag import Ntag213
-from kikimimi.testing.pn532_emulator import PN532Emulator
-from kikimimi.testing.table_script import journal_inputs, pn532_trident_table, wait_until
+from support.ntag import Ntag213
+from support.pn532_emulator import PN532Emulator
+from kikimimi.testkit.script import journal_inputs, pn532_trident_table, wait_until
 
 
 def _config(tmp_path) -> str:

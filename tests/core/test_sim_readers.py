@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from kikimimi.sim_readers import TypedLineError, parse_typed, vocabulary_help
+from kikimimi.table.sim_readers import TypedLineError, parse_typed, vocabulary_help
 
 TAGS = {"trident:heart-3", "trident:change-heart-1", "cmd:pass", "cmd:trident", "seat:2"}
 

@@ -6,12 +6,12 @@ import math
 
 import pytest
 
-from kikimimi import confidence, versus
+from kikimimi.design import confidence, versus
 from kikimimi.cli import main
 from kikimimi.cli.play import parse_variants
 from kikimimi.cli import CliError
-from kikimimi.registry import declaration
-from kikimimi.tuning import Trial, arms, outcome_measures, tune
+from kikimimi.contract.registry import declaration
+from kikimimi.design.tuning import Trial, arms, outcome_measures, tune
 
 
 def test_a_p_value_and_holm_on_known_numbers():
@@ -65,7 +65,7 @@ def test_outcomes_read_the_ranking_of_seats_teams_and_duels():
 
 
 def test_a_reports_cells_of_one_seed_stay_apart_and_a_duels_two_plays_merge():
-    from kikimimi.tuning import _units
+    from kikimimi.design.tuning import _units
 
     cells = _units([(Trial(1, 8, label="a"), {"x wins": 1.0}), (Trial(1, 8, label="b"), {"x wins": 0.0})])
     assert sorted(f["x wins"] for f in cells.values()) == [0.0, 1.0]

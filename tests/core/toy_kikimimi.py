@@ -6,7 +6,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).parent))
 
 from kikimimi.cli import main  # noqa: E402
-from kikimimi.registry import register  # noqa: E402
+from kikimimi.contract.registry import register  # noqa: E402
 from toygame import ToyGame  # noqa: E402
 
 register(ToyGame)

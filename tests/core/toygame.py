@@ -10,7 +10,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from kikimimi.protocol import Game, Input, error, event, say, set_timer, cancel_timer
+from kikimimi.contract.protocol import Game, Input, error, event, say, set_timer, cancel_timer
 
 STONES = [f"toy:stone-{i}" for i in range(1, 7)]
 

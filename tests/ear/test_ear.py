@@ -6,10 +6,10 @@ import random
 import pytest
 
 from kikimimi.cli import main
-from kikimimi.ear import EarBot, EarTable, Handles, game_figures
-from kikimimi.protocol import TABLE, seat_audience
-from kikimimi.sim import compare, play
-from kikimimi.testing.ear_spy import heard_on_own_ears, spy_on_ear_bots, touched
+from kikimimi.bots.ear import EarBot, EarTable, Handles, game_figures
+from kikimimi.contract.protocol import TABLE, seat_audience
+from kikimimi.design.sim import compare, play
+from kikimimi.testkit.ear_spy import heard_on_own_ears, spy_on_ear_bots, touched
 
 GAMES = [("trident", 3, {}), ("trident", 2, {}), ("trident", 4, {"scoring": "competition"}),
          ("onisagashi", 5, {}), ("onisagashi", 4, {"rules": "advanced"}),
@@ -109,7 +109,7 @@ def test_sim_command_plays_ear_bots(capsys):
 
 
 def test_seat_numbers_are_ascii_digits_in_range():
-    from kikimimi.hints import seat_number
+    from kikimimi.contract.hints import seat_number
 
     assert [seat_number(w, 4) for w in ("1", "4", "5", "0", "²", "３", "-1", "1" * 5000, "")] == \
         [1, 4, None, None, None, None, None, None, None]

@@ -6,7 +6,7 @@ import json
 import pytest
 
 from kikimimi.cli import main
-from kikimimi.registry import declaration, game_names
+from kikimimi.contract.registry import declaration, game_names
 
 
 @pytest.mark.parametrize("game", ["trident", "onisagashi"])

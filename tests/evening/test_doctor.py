@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from kikimimi.cli import main
-from kikimimi.doctor import RULES_DIRS_ENV, config_checks
+from kikimimi.box.doctor import RULES_DIRS_ENV, config_checks
 from kikimimi.readers.checks import RULES
 
 GAMES = Path(__file__).parents[2] / "games"

@@ -1,8 +1,8 @@
 """`kikimimi doctor` on an evening: every game's kit, each checked against its own tag map."""
 from __future__ import annotations
 
-from kikimimi.doctor import config_checks
-from kikimimi.kit import kit_for
+from kikimimi.box.doctor import config_checks
+from kikimimi.contract.kit import kit_for
 
 
 def test_doctor_lists_every_game_of_the_evening_and_what_each_map_lacks(tmp_path):

@@ -1,5 +1,5 @@
 """`kikimimi doctor` on a Raspberry Pi reports the firmware's under-voltage and throttling
-flags (kikimimi/pi_power.py), read from a sysfs folder of the test's own and from a
+flags (kikimimi/box/pi_power.py), read from a sysfs folder of the test's own and from a
 vcgencmd of its own on PATH; anywhere else it says nothing about them."""
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from kikimimi.cli import main
-from kikimimi.pi_power import doctor_checks
+from kikimimi.box.pi_power import doctor_checks
 
 FIRMWARE = "devices/platform/soc/soc:firmware/get_throttled"
 

@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from kikimimi.daemon import Daemon
-from kikimimi.evening import ClubSession, Evening, SessionRefused, SessionState, check_session_table
+from kikimimi.table.daemon import Daemon
+from kikimimi.table.evening import ClubSession, Evening, SessionRefused, SessionState, check_session_table
 from kikimimi.records import Club
-from kikimimi.script import Header, read_script
-from kikimimi.sim import play
+from kikimimi.contract.script import Header, read_script
+from kikimimi.design.sim import play
 
 COMPETITION = {"scoring": "competition"}
 
@@ -224,7 +224,7 @@ def test_a_journal_of_another_unfinished_game_is_refused_for_a_session(tmp_path)
 
 def test_a_plain_restart_of_a_session_journal_resumes_the_session(tmp_path, capsys):
     from kikimimi.cli.serve import _evening
-    from kikimimi.table_config import load_table_config
+    from kikimimi.table.config import load_table_config
 
     db = _club(tmp_path)
     table = Path(__file__).parents[2] / "games" / "trident" / "sim.toml"

@@ -23,10 +23,10 @@ import pytest
 from kikimimi.api import paths
 from kikimimi.records import Club
 from kikimimi.records.plays import history, plays
-from kikimimi.script import ScriptError, read_script
-from kikimimi.sim import play
-from kikimimi.testing.table_script import mtime_ns, wait_until
-from kikimimi.testing.tables import sim_table_toml
+from kikimimi.contract.script import ScriptError, read_script
+from kikimimi.design.sim import play
+from kikimimi.testkit.script import mtime_ns, wait_until
+from kikimimi.testkit.tables import sim_table_toml
 
 NAMES = ("Ann", "Bob", "Cy", "Dee")
 ONI_CARD = "04c0ffee"

@@ -18,7 +18,7 @@ from voice_play import expected_clip, locate_clip  # noqa: E402
 
 from kikimimi.voice.domains import first_and_rest, table_texts  # noqa: E402
 from kikimimi.voice.render import Renderer  # noqa: E402
-from kikimimi.voice.virtual import AlsaFileDevices  # noqa: E402
+from support.virtual_sound import AlsaFileDevices  # noqa: E402
 
 RATE = 48000
 PREPARING = "Preparing the voice for this table. One moment, please."

@@ -15,10 +15,10 @@ from pathlib import Path
 from kikimimi.api import paths
 from kikimimi.api.client import ApiClient
 from kikimimi.records import Club
-from kikimimi.script import ScriptError, read_script
-from kikimimi.sim import play
-from kikimimi.testing.table_script import mtime_ns, wait_until
-from kikimimi.testing.tables import sim_table_toml
+from kikimimi.contract.script import ScriptError, read_script
+from kikimimi.design.sim import play
+from kikimimi.testkit.script import mtime_ns, wait_until
+from kikimimi.testkit.tables import sim_table_toml
 
 SEEDS = (1, 2, 3, 4, 5)
 NAMES = ("Ann", "Bob", "Cy")

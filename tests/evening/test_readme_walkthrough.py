@@ -10,8 +10,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from kikimimi.sim import play
-from kikimimi.testing.table_script import wait_until
+from kikimimi.design.sim import play
+from kikimimi.testkit.script import wait_until
 
 ROOT = Path(__file__).parents[2]
 KIKIMIMI = str(Path(sys.executable).with_name("kikimimi"))

@@ -7,15 +7,15 @@ from pathlib import Path
 
 import pytest
 
-from kikimimi.daemon import Daemon
-from kikimimi.engine import run_script
-from kikimimi.evening import ClubPlays, Evening
+from kikimimi.table.daemon import Daemon
+from kikimimi.table.engine import run_script
+from kikimimi.table.evening import ClubPlays, Evening
 from kikimimi.records import Club
 from kikimimi.records.plays import history, plays
-from kikimimi.script import Header, read_script
-from kikimimi.sim import play
-from kikimimi.table_config import ConfigError, load_table_config
-from kikimimi.testing.tables import sim_table_toml
+from kikimimi.contract.script import Header, read_script
+from kikimimi.design.sim import play
+from kikimimi.table.config import ConfigError, load_table_config
+from kikimimi.testkit.tables import sim_table_toml
 
 TABLE = sim_table_toml("trident", 3, "var/table.jsonl", hands=4) + """
 [games.intrigue]

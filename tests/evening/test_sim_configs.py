@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from kikimimi.registry import declaration
-from kikimimi.script import dumps
-from kikimimi.sim import play
-from kikimimi.game_files import sim_table_file
-from kikimimi.table_config import ConfigError, load_table_config
+from kikimimi.contract.registry import declaration
+from kikimimi.contract.script import dumps
+from kikimimi.design.sim import play
+from kikimimi.contract.game_files import sim_table_file
+from kikimimi.table.config import ConfigError, load_table_config
 
 SHIPPED = sorted(ep.name for ep in entry_points(group="kikimimi.games"))  # not the tests' toy game
 SIM_CONFIGS = [Path(str(ref)) for ref in map(sim_table_file, SHIPPED) if ref is not None]

@@ -13,12 +13,12 @@ import subprocess
 import sys
 from collections import Counter
 
-from kikimimi.script import read_script
-from kikimimi.sim import play
-from kikimimi.testing.ntag import Ntag213
-from kikimimi.testing.pn532_emulator import PN532Emulator
-from kikimimi.testing.placement import placement_cost
-from kikimimi.testing.table_script import journal_inputs, pn532_trident_table, wait_until
+from kikimimi.contract.script import read_script
+from kikimimi.design.sim import play
+from support.ntag import Ntag213
+from support.pn532_emulator import PN532Emulator
+from support.placement import placement_cost
+from kikimimi.testkit.script import journal_inputs, pn532_trident_table, wait_until
 
 ONI_CARD = "04aaaa00000001"
 AGREE = {seat: f"04a9000000000{seat}" for seat in (1, 2, 3)}

@@ -16,10 +16,10 @@ from pathlib import Path
 
 import pytest
 
-from kikimimi.engine import run_script
-from kikimimi.registry import declaration, game_names
-from kikimimi.script import dumps, iter_dicts
-from kikimimi.sim import play
+from kikimimi.table.engine import run_script
+from kikimimi.contract.registry import declaration, game_names
+from kikimimi.contract.script import dumps, iter_dicts
+from kikimimi.design.sim import play
 
 HERE = Path(__file__).parent
 GAMES = [name for name in game_names() if name != "toy"]

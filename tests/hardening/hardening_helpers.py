@@ -6,7 +6,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from kikimimi.testing.table_script import replay_journal as replay
+from kikimimi.testkit.script import replay_journal as replay
 
 TOY_CLI = [sys.executable, str(Path(__file__).parents[1] / "core" / "toy_kikimimi.py")]
 

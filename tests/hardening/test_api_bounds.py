@@ -1,4 +1,4 @@
-"""Finding 7 of issue 11: the spectator socket is bounded and the referee is always served."""
+"""The spectator socket is bounded and the referee is always served."""
 from __future__ import annotations
 
 import asyncio
@@ -10,8 +10,8 @@ import pytest
 from kikimimi.api import server as api_server
 from kikimimi.api.client import ApiClient
 from kikimimi.api.server import MAX_LINE, start_api
-from kikimimi.daemon import Daemon
-from kikimimi.script import Header
+from kikimimi.table.daemon import Daemon
+from kikimimi.contract.script import Header
 
 
 @pytest.fixture

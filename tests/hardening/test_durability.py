@@ -23,10 +23,10 @@ from pathlib import Path
 
 import pytest
 
-from kikimimi.daemon import Daemon, JournalUnwritable
-from kikimimi.script import Header, read_script
-from kikimimi.sim_readers import parse_typed
-from kikimimi.testing.tables import sim_table_toml
+from kikimimi.table.daemon import Daemon, JournalUnwritable
+from kikimimi.contract.script import Header, read_script
+from kikimimi.table.sim_readers import parse_typed
+from kikimimi.testkit.tables import sim_table_toml
 
 from hardening_helpers import TOY_CLI, replay
 
@@ -110,7 +110,7 @@ def _check(tmp: Path, journal: Path, killed_lines: set[int]) -> None:
     by_seq = {ev["seq"]: ev for ev in log}
     for ev in _events(tmp):  # live log == replay, seq for seq
         if ev["seq"] is None:
-            continue  # a line the table says of its own between games (kikimimi.evening): no log event
+            continue  # a line the table says of its own between games (kikimimi.table.evening): no log event
         if ev["seq"] in by_seq:
             assert ev == by_seq[ev["seq"]]
         else:  # only a timer that fired after the last input is beyond the replay

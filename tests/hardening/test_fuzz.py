@@ -25,11 +25,11 @@ from typing import Any
 import pytest
 
 from kikimimi.api.views import public_events
-from kikimimi.daemon import Daemon
-from kikimimi.engine import ScriptRun
-from kikimimi.protocol import visible_to
-from kikimimi.registry import declaration, game_names
-from kikimimi.script import Header, dumps, iter_dicts, parse_line, read_script
+from kikimimi.table.daemon import Daemon
+from kikimimi.table.engine import ScriptRun
+from kikimimi.contract.protocol import visible_to
+from kikimimi.contract.registry import declaration, game_names
+from kikimimi.contract.script import Header, dumps, iter_dicts, parse_line, read_script
 
 #: Seconds of fuzzing for all games together, shared evenly (the test stays under ~30 s).
 TOTAL_BUDGET = 24.0

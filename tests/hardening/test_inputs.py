@@ -1,4 +1,4 @@
-"""Findings 8-10 and 12 of issue 11: configs, hostile scripts, typed bytes, discarded games."""
+"""Configs, hostile scripts, typed bytes, discarded games."""
 from __future__ import annotations
 
 import io
@@ -13,13 +13,13 @@ from typing import Any
 
 import pytest
 
-from kikimimi.daemon import Daemon
-from kikimimi.engine import ScriptRun, run_script
-from kikimimi.registry import register
-from kikimimi.script import MAX_LINE_BYTES, Garbled, Header, ScriptError, parse_line, read_script
-from kikimimi.sim_readers import typed_lines
-from kikimimi.table_config import ConfigError, load_table_config
-from kikimimi.testing.tables import sim_table_toml
+from kikimimi.table.daemon import Daemon
+from kikimimi.table.engine import ScriptRun, run_script
+from kikimimi.contract.registry import register
+from kikimimi.contract.script import MAX_LINE_BYTES, Garbled, Header, ScriptError, parse_line, read_script
+from kikimimi.table.sim_readers import typed_lines
+from kikimimi.table.config import ConfigError, load_table_config
+from kikimimi.testkit.tables import sim_table_toml
 
 from hardening_helpers import TOY_CLI, strict_json
 
@@ -64,7 +64,7 @@ def test_a_toml_syntax_error_names_line_and_column(tmp_path, toy):
 
 
 def test_a_tag_map_syntax_error_names_line_and_column_too(tmp_path):
-    from kikimimi.tagmap import TagMapError, load_tagmap
+    from kikimimi.contract.tagmap import TagMapError, load_tagmap
 
     path = tmp_path / "tags.toml"
     path.write_text('[tags]\n04a1b2c3d4e5f6 = "trident:heart-3"\n04a1b2c3d4e5f7 = trident:heart-4\n')
@@ -75,7 +75,7 @@ def test_a_tag_map_syntax_error_names_line_and_column_too(tmp_path):
 
 @pytest.mark.parametrize("hostile", ["x = " + "[" * 100000, "x = " + "9" * 5000])
 def test_a_hostile_config_or_tag_map_is_one_line(tmp_path, toy, hostile):
-    from kikimimi.tagmap import TagMapError, load_tagmap
+    from kikimimi.contract.tagmap import TagMapError, load_tagmap
 
     path = _config(tmp_path, hostile)
     with pytest.raises(ConfigError) as info:
@@ -274,7 +274,7 @@ def test_a_replay_run_releases_its_games(toy):
 
 
 def test_a_bot_game_releases_its_game(toy):
-    from kikimimi.sim import play
+    from kikimimi.design.sim import play
 
     _leaky(toy)
     _ALIVE.clear()

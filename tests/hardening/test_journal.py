@@ -1,4 +1,4 @@
-"""Findings 1-4 and 6 of issue 11: the journal loses nothing, holds nothing refused, leaks to no one."""
+"""The journal loses nothing, holds nothing refused, leaks to no one."""
 from __future__ import annotations
 
 import errno
@@ -10,9 +10,9 @@ import threading
 
 import pytest
 
-from kikimimi.daemon import Daemon, JournalUnwritable
-from kikimimi.journal import Journal, JournalBusy, JournalError
-from kikimimi.script import Header, read_script
+from kikimimi.table.daemon import Daemon, JournalUnwritable
+from kikimimi.table.journal import Journal, JournalBusy, JournalError
+from kikimimi.contract.script import Header, read_script
 
 from hardening_helpers import TOY_CLI, replay
 
@@ -155,7 +155,7 @@ def test_two_fresh_starts_in_one_second_keep_both_games(tmp_path, toy):
 
 
 def test_fresh_with_a_bad_session_moves_nothing(tmp_path, toy):
-    from kikimimi.testing.tables import sim_table_toml
+    from kikimimi.testkit.tables import sim_table_toml
 
     (tmp_path / "table.toml").write_text(sim_table_toml("toy", 2))
     _played(tmp_path, "toy:stone-1").rename(tmp_path / "journal.jsonl")
@@ -295,7 +295,7 @@ def test_the_secret_never_follows_a_planted_link(tmp_path, toy):
 
 
 def test_serve_makes_the_events_file_private(tmp_path, toy):
-    from kikimimi.testing.tables import sim_table_toml
+    from kikimimi.testkit.tables import sim_table_toml
 
     (tmp_path / "table.toml").write_text(sim_table_toml("toy", 2, journal="var/j.jsonl"))
     proc = subprocess.run(TOY_CLI + ["serve", "table.toml", "--voice", "text", "--quiet",
@@ -357,8 +357,8 @@ def test_a_timer_fired_by_the_clock_before_an_undo_is_in_the_replay_too(tmp_path
 
 
 def test_the_game_says_where_the_table_stands_after_undo_reader_back_and_resume(tmp_path, toy):
-    from kikimimi.protocol import say
-    from kikimimi.registry import register
+    from kikimimi.contract.protocol import say
+    from kikimimi.contract.registry import register
 
     class Situated(toy):
         name = "situated"
@@ -386,7 +386,7 @@ def test_the_game_says_where_the_table_stands_after_undo_reader_back_and_resume(
 
 
 def test_the_events_file_is_written_whole_lines_or_nothing(tmp_path, monkeypatch):
-    from kikimimi.journal import EventsFile
+    from kikimimi.table.journal import EventsFile
 
     events = EventsFile(tmp_path / "out" / "events.jsonl")
     events.write_lines(['{"seq": 1}'])

@@ -1,12 +1,12 @@
-"""A typo in a Trident option is refused in one line (issue 11, finding 8),
+"""A typo in a Trident option is refused in one line,
 in a table config as in a script header, instead of playing the default rules."""
 from __future__ import annotations
 
 import pytest
 
-from kikimimi.engine import run_script
-from kikimimi.script import ScriptError
-from kikimimi.table_config import ConfigError, load_table_config
+from kikimimi.table.engine import run_script
+from kikimimi.contract.script import ScriptError
+from kikimimi.table.config import ConfigError, load_table_config
 
 
 def test_an_unknown_trident_option_in_a_header_is_one_line():

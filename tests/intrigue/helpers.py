@@ -1,10 +1,10 @@
-"""Table scripts for Intrige tests, run through the real engine (`kikimimi.engine`)."""
+"""Table scripts for Intrige tests, run through the real engine (`kikimimi.table.engine`)."""
 from __future__ import annotations
 
 from typing import Any
 
-from kikimimi.testing.table_script import Run as BaseRun
-from kikimimi.testing.table_script import Script as BaseScript
+from kikimimi.testkit.script import Run as BaseRun
+from kikimimi.testkit.script import Script as BaseScript
 
 
 def A(short: str) -> str:

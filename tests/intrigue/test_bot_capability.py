@@ -1,6 +1,6 @@
 """Every イントリーゲ bot holds only its seat's view: walked, nothing in reach is the table,
 another seat's private line (a hidden offer, its cash), another seat's generator (which
-foretells its hidden offers), or the game's seed (`kikimimi/testing/capability.py`)."""
+foretells its hidden offers), or the game's seed (`kikimimi/testkit/capability.py`)."""
 from __future__ import annotations
 
 import random
@@ -8,10 +8,10 @@ from typing import Any
 
 import pytest
 
-from kikimimi.ear import EarTable
-from kikimimi.engine import Table
-from kikimimi.protocol import Play
-from kikimimi.testing.capability import (
+from kikimimi.bots.ear import EarTable
+from kikimimi.table.engine import Table
+from kikimimi.contract.protocol import Play
+from kikimimi.testkit.capability import (
     Forbidden, audit, bots_of, deal_seed, instances, same_objects, secret_events)
 from kikimimi_games.intrigue import bots
 from kikimimi_games.intrigue.bots import IntrigueSimulation

@@ -1,14 +1,14 @@
-"""Issue 34: the watcher who recomputes the hidden-bribe dial's start assuming the default
+"""The watcher who recomputes the hidden-bribe dial's start assuming the default
 seed (the adversary the issue first found; bench/watcher.py runs it on 1,000 games).  On a
 table that kept the default it reads most first offers exactly; on a served table, whose
-seed is drawn at random (kikimimi/secret_seed.py), it is at its blind twin's rate."""
+seed is drawn at random (kikimimi/table/secret_seed.py), it is at its blind twin's rate."""
 from __future__ import annotations
 
 import random
 
-from kikimimi.secret_seed import SEED_BOUND
-from kikimimi.sim import play
-from kikimimi.testing.watcher import Score, Watched, intrigue_bribe_by_default_seed
+from kikimimi.table.secret_seed import SEED_BOUND
+from kikimimi.design.sim import play
+from support.watcher import Score, Watched, intrigue_bribe_by_default_seed
 
 GAMES = 6
 HIDDEN = {"bribes": "hidden"}

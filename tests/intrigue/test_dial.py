@@ -1,4 +1,4 @@
-"""Issue 34: the hidden-bribe dial tells a watcher nothing by its taps.
+"""The hidden-bribe dial tells a watcher nothing by its taps.
 
 The dial once wrapped at the bidder's own cash, so the number of BRIBE taps (which every
 watcher sees) spread as wide as the cash, and a rich bidder's larger bribes showed as
@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from collections import Counter
 
-from kikimimi.sim import play
-from kikimimi.testing.watcher import Watched, intrigue_bribe_trials
+from kikimimi.design.sim import play
+from support.watcher import Watched, intrigue_bribe_trials
 
 from .helpers import Script
 

@@ -3,9 +3,9 @@ from __future__ import annotations
 
 import pytest
 
-from kikimimi.engine import run_script
-from kikimimi.sim import play
-from kikimimi.testing.ear_spy import heard_on_own_ears, spy_on_ear_bots, touched
+from kikimimi.table.engine import run_script
+from kikimimi.design.sim import play
+from kikimimi.testkit.ear_spy import heard_on_own_ears, spy_on_ear_bots, touched
 from kikimimi_games.intrigue.ear import Reach
 
 

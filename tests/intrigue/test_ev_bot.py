@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import random
 
-from kikimimi.sim import play
-from kikimimi.tuning import Ask
+from kikimimi.design.sim import play
+from kikimimi.design.tuning import Ask
 from kikimimi_games.intrigue.bots import EVBot, IntrigueSimulation
 from kikimimi_games.intrigue.pieces import advisor_tag
 from kikimimi_games.intrigue.tuning import IntrigueReport

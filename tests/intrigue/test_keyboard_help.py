@@ -1,4 +1,4 @@
-"""Issue 34 item 7: after resuming an evening's イントリーゲ the keyboard help said "seats 1-3".
+"""After resuming an evening's イントリーゲ the keyboard help said "seats 1-3".
 The help printed by `kikimimi serve` with typed readers came from the table file's player
 count (the evening's first game); it now comes from the game at the table (a resumed
 evening plays the journal's)."""
@@ -9,10 +9,10 @@ import subprocess
 import sys
 from pathlib import Path
 
-from kikimimi.engine import Table
-from kikimimi.script import Header
-from kikimimi.sim_readers import table_help
-from kikimimi.testing.tables import sim_table_toml
+from kikimimi.table.engine import Table
+from kikimimi.contract.script import Header
+from kikimimi.table.sim_readers import table_help
+from kikimimi.testkit.tables import sim_table_toml
 
 
 def test_the_help_names_the_seats_of_the_game_at_the_table():

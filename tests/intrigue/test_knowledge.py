@@ -1,5 +1,5 @@
 """イントリーゲ's bots play only from what their seat may know, and replay from their seeds
-(kikimimi/testing/knowledge.py).  With hidden bribes an offer is told only to the two seats
+(kikimimi/testkit/knowledge.py).  With hidden bribes an offer is told only to the two seats
 it concerns: the same seed is played again with every other seat offering other hidden
 amounts (or, the second way, every other bot's generator reseeded), and the seat's taps,
 placements and dispatches must not change before anything it may know does."""
@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
-from kikimimi.testing.knowledge import SeatLeak, reseed_others, replays, seat_blind
-from kikimimi.tuning import focal_seat
+from kikimimi.testkit.knowledge import SeatLeak, reseed_others, replays, seat_blind
+from kikimimi.design.tuning import focal_seat
 from kikimimi_games.intrigue import bots as intrigue
 
 PLAYERS = 4

@@ -1,6 +1,6 @@
 """Properties of every bot game: it ends, money is conserved, advisors are conserved, cash stays private.
 
-Games are played by the ear-only bots through the real engine (`kikimimi.sim.play`)
+Games are played by the ear-only bots through the real engine (`kikimimi.design.sim.play`)
 and then replayed line by line through a fresh `Table`, checking the state after
 every input.  Hypothesis is seeded (derandomized) and bounded.
 """
@@ -11,10 +11,10 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from kikimimi.engine import Table
-from kikimimi.protocol import visible_to
-from kikimimi.script import Header
-from kikimimi.sim import play
+from kikimimi.table.engine import Table
+from kikimimi.contract.protocol import visible_to
+from kikimimi.contract.script import Header
+from kikimimi.design.sim import play
 from kikimimi_games.intrigue.game import GARDEN, HAND, OUT, SECTION
 
 GAMES = st.fixed_dictionaries({

@@ -1,4 +1,4 @@
-"""Every rule and ruling of shared/rules/intrigue.md, through table scripts.
+"""Every rule and ruling of docs/rules/intrigue.md, through table scripts.
 
 Cash figures are worked out by hand in the comments beside each assertion
 (classic edition: sections pay 10,000 / 20,000 / 30,000 / 50,000 / 100,000,
@@ -6,7 +6,7 @@ start 320,000, step 10,000).
 """
 from __future__ import annotations
 
-from kikimimi.engine import public_view
+from kikimimi.table.engine import public_view
 
 from .helpers import A, Script
 
@@ -96,7 +96,7 @@ def test_dispatch_goes_to_two_different_other_mansions():
     s.scan(1, "seat:4")
     r = s.run()
     assert r.keys(before_advisor) == ["choose-advisor-first"]
-    assert r.keys(own) == ["not-own-garden", "send-chosen"]  # refused, then asked again (kikimimi.choices)
+    assert r.keys(own) == ["not-own-garden", "send-chosen"]  # refused, then asked again (kikimimi.contract.choices)
     assert [(e["seat"], e["advisor"], e["target"]) for e in r.of("dispatch", first)] == [(1, A("1-law-1"), 2)]
     assert r.keys(again) == ["not-in-hand"]
     assert r.keys(twice) == ["different-mansion", "send-chosen"]

@@ -1,14 +1,14 @@
-"""Issue 34: no secret hangs on a default.  With the default seed, the hidden-bribe dial's
+"""No secret hangs on a default.  With the default seed, the hidden-bribe dial's
 start was recomputable from public facts; a table with no `seed` now draws a random secret
 one when first served, kept in the journal's header and never in a spectator's."""
 from __future__ import annotations
 
 import json
 
-from kikimimi.daemon import Daemon
-from kikimimi.public import public_header
-from kikimimi.script import Header
-from kikimimi.secret_seed import doctor_line, takes_seed
+from kikimimi.table.daemon import Daemon
+from kikimimi.table.public import public_header
+from kikimimi.contract.script import Header
+from kikimimi.table.secret_seed import doctor_line, takes_seed
 
 HIDDEN = {"bribes": "hidden"}
 
@@ -54,7 +54,7 @@ def test_a_resumed_table_keeps_its_drawn_seed_and_warns_of_nothing(tmp_path):
 
 def test_a_configured_seed_is_kept_and_doctor_says_which():
     journal_header = Header("intrigue", 4, {**HIDDEN, "seed": 7})
-    from kikimimi.secret_seed import with_secret_seed
+    from kikimimi.table.secret_seed import with_secret_seed
 
     assert with_secret_seed(journal_header).options["seed"] == 7
     assert takes_seed("intrigue") and takes_seed("witch") and not takes_seed("trident")
@@ -66,7 +66,7 @@ def test_a_configured_seed_is_kept_and_doctor_says_which():
 def test_doctor_on_the_games_own_sim_table_says_the_seed_is_drawn():
     from pathlib import Path
 
-    from kikimimi.doctor import config_checks
+    from kikimimi.box.doctor import config_checks
 
     sim = Path(__file__).resolve().parents[2] / "games" / "intrigue" / "sim.toml"
     _, checks = config_checks(sim)

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from kikimimi.engine import Table
-from kikimimi.protocol import visible_to
-from kikimimi.script import Header
+from kikimimi.table.engine import Table
+from kikimimi.contract.protocol import visible_to
+from kikimimi.contract.script import Header
 from kikimimi_games.intrigue.bots import IntrigueSimulation
 from kikimimi_games.intrigue.tuning import game_stats, report
 

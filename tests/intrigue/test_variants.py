@@ -11,12 +11,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kikimimi.declared import diagram
-from kikimimi.engine import public_view, run_script
-from kikimimi.phrases import Phrasebook
-from kikimimi.protocol import visible_to
-from kikimimi.script import ScriptError
-from kikimimi.registry import declaration
+from kikimimi.contract.parts import diagram
+from kikimimi.table.engine import public_view, run_script
+from kikimimi.contract.phrases import Phrasebook
+from kikimimi.contract.protocol import visible_to
+from kikimimi.contract.script import ScriptError
+from kikimimi.contract.registry import declaration
 from kikimimi_games.intrigue import EDITIONS, IntrigueGame
 
 from .helpers import A, Script
@@ -100,7 +100,7 @@ def test_house_rules_override_each_number():
 def hidden_game() -> Script:
     s = Script(bribes="hidden")
     s.send(1, "1-law-1", 2).send(1, "1-finance-1", 3)
-    # hidden bribes are a dial whose start only the bidder hears (issue 25): turn it to two steps
+    # hidden bribes are a dial whose start only the bidder hears: turn it to two steps
     dial = [e for e in s.run().log if e.get("key") == "offer-dial"][-1]
     assert dial["to"] == "seat:1"
     start, top = dial["params"]["amount"] // 10_000, 320_000 // 10_000  # seat 1's cash: the start

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from kikimimi.roles.testing import Script, internal_errors, of, public_view, said
+from kikimimi.testkit.roles_script import Script, internal_errors, of, public_view, said
 
 STEP = 0.5
 

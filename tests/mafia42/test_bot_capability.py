@@ -1,6 +1,6 @@
 """Every マフィア42 bot holds only its seat's view: walked, nothing in reach is the table,
 another seat's job card or private line, or the seed that deals the jobs
-(`kikimimi/testing/capability.py`).  The reasoning bots share one weighing of the
+(`kikimimi/testkit/capability.py`).  The reasoning bots share one weighing of the
 public facts (`Reasoning`): the walk reaches it from every seat, so it must hold
 nothing private either."""
 from __future__ import annotations
@@ -10,11 +10,11 @@ from typing import Any
 
 import pytest
 
-from kikimimi.ear import EarTable
-from kikimimi.engine import Table
-from kikimimi.protocol import Play
+from kikimimi.bots.ear import EarTable
+from kikimimi.table.engine import Table
+from kikimimi.contract.protocol import Play
 from kikimimi.roles.ear import DealtCards
-from kikimimi.testing.capability import (
+from kikimimi.testkit.capability import (
     Forbidden, audit, cards_of_others, deal_seed, instances, same_objects, secret_events)
 from kikimimi_games.mafia42 import bots
 from kikimimi_games.mafia42.bots import Mafia42Simulation
@@ -48,7 +48,7 @@ def forbidden(table: Any, seat: int, log: list[Any]) -> list[Forbidden]:
 
 
 def test_the_dealt_cards_are_the_tables():
-    from kikimimi.sim import play
+    from kikimimi.design.sim import play
 
     script, _ = play("mafia42", SEED, PLAYERS, {}, "plain", max_inputs=PLAYERS)
     scanned = {line["seat"]: line["tag"] for line in script[1:] if line.get("reader") == "hand"}

@@ -3,10 +3,10 @@ from __future__ import annotations
 
 import pytest
 
-from kikimimi.ear import game_figures
-from kikimimi.engine import run_script
-from kikimimi.sim import play
-from kikimimi.testing.ear_spy import heard_on_own_ears, spy_on_ear_bots, touched
+from kikimimi.bots.ear import game_figures
+from kikimimi.table.engine import run_script
+from kikimimi.design.sim import play
+from kikimimi.testkit.ear_spy import heard_on_own_ears, spy_on_ear_bots, touched
 from kikimimi_games.mafia42.ear import Reach, ear_simulation
 
 MODES = [(8, {"mode": "classic"}), (6, {"mode": "general"}), (12, {"mode": "cult"}), (10, {"mode": "cult"})]

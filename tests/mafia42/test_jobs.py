@@ -5,7 +5,7 @@ import sys
 
 import pytest
 
-from kikimimi.protocol import visible_to
+from kikimimi.contract.protocol import visible_to
 from kikimimi_games.mafia42.jobs import CatalogueError, default_catalogue
 
 from .table import Table, of, over, power, said
@@ -96,7 +96,7 @@ def job_politician():
     t = Table(["mafia", "politician", C, C, C]).night()
     t.day({2: 1, 3: 4, 4: 4})
     log = t.run()
-    # read at its real weight (issue 34): the table's count and the accusation agree
+    # read at its real weight: the table's count and the accusation agree
     assert of(log, "tally")[-1]["totals"] == {"1": 2, "4": 2}
     assert of(log, "accused")[-1]["seat"] is None  # a tie
     log = Table(["mafia", "politician", C, C]).night().day({s: 2 for s in (1, 2, 3, 4)}, yes=(1, 3, 4)).run()

@@ -9,10 +9,10 @@ import json
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kikimimi.engine import public_view, run_script
-from kikimimi.phrases import Phrasebook
+from kikimimi.table.engine import public_view, run_script
+from kikimimi.contract.phrases import Phrasebook
 from kikimimi.roles import missing_layer_phrases
-from kikimimi.sim import play
+from kikimimi.design.sim import play
 
 from .table import internal_errors, over
 
@@ -96,7 +96,7 @@ def test_catalogues_cover_every_phrase_and_name_the_game_says():
         for job in Phrasebook("en", ("mafia42",)).names:
             assert job in book.names, (lang, job)
     import tomllib
-    from kikimimi.game_files import phrases_file
+    from kikimimi.contract.game_files import phrases_file
 
     en, ja = (tomllib.loads(phrases_file("mafia42", lang).read_text(encoding="utf-8")) for lang in ("en", "ja"))
     assert set(en["phrases"]) == set(ja["phrases"]) and set(en["names"]) == set(ja["names"])
@@ -120,7 +120,7 @@ def test_every_phrase_parameter_has_its_values_for_the_voice():
 @given(st.lists(st.tuples(st.integers(1, 5), st.integers(1, 5), st.sampled_from([0.2, 0.9, 2.5, 4.0])),
                 min_size=1, max_size=14))
 def test_a_tally_reading_holds_every_voters_ballot_and_comes_once(scans):
-    """Issue 34: a reading is the sum of every voter's ballot, read once a vote at a moment
+    """A reading is the sum of every voter's ballot, read once a vote at a moment
     no scan chose; a reading of some ballots is tied to the seats seen scanning before it."""
     from .table import Table
 

@@ -1,4 +1,4 @@
-"""The reasoning bots of マフィア42 (issue 27): they know only what their seat may know,
+"""The reasoning bots of マフィア42: they know only what their seat may know,
 their games replay from the seed, and their talk is a bounded, public board."""
 from __future__ import annotations
 
@@ -7,11 +7,11 @@ from typing import Any
 
 import pytest
 
-from kikimimi import declared
-from kikimimi.engine import run_script
-from kikimimi.protocol import visible_to
+from kikimimi.contract import parts as declared
+from kikimimi.table.engine import run_script
+from kikimimi.contract.protocol import visible_to
 from kikimimi.roles.claims import ClaimError, co, found, parse, vote
-from kikimimi.sim import play
+from kikimimi.design.sim import play
 from kikimimi_games.mafia42 import bots as bots_module
 from kikimimi_games.mafia42.bots import Mafia42Simulation
 from kikimimi_games.mafia42.suspicion import Facts, Posterior, weigh, Odds

@@ -1,4 +1,4 @@
-"""Issue 34: a bot sits a vote out by the same rule whatever its role (before: plain bots
+"""A bot sits a vote out by the same rule whatever its role (before: plain bots
 abstained 15 % of the time as citizens and never as mafia, so a non-voter was "not mafia"),
 and a threatened seat still scans its ballot (refused in its own earphone), so a seat left
 unscanned no longer shows the gangster's target."""
@@ -9,8 +9,8 @@ from collections import Counter
 
 import pytest
 
-from kikimimi.sim import play
-from kikimimi.testing.watcher import Score, Watched, mafia_not_mafia_by_abstention
+from kikimimi.design.sim import play
+from support.watcher import Score, Watched, mafia_not_mafia_by_abstention
 from kikimimi_games.mafia42.plain import ABSTAIN, BotSeat
 
 

@@ -1,4 +1,4 @@
-"""マフィア42's secret acts at a physical table (issue 25): what the speaker and
+"""マフィア42's secret acts at a physical table: what the speaker and
 the public view may not give away, and what a seat must hear in its own earphone.
 
 Each test plays table scripts through the real engine.  The attacker's tests
@@ -7,9 +7,9 @@ at the same moments (as a sighted spectator sees them), and require the
 public views to be equal, event for event."""
 from __future__ import annotations
 
-from kikimimi.engine import public_view
-from kikimimi.phrases import Phrasebook
-from kikimimi.protocol import visible_to
+from kikimimi.table.engine import public_view
+from kikimimi.contract.phrases import Phrasebook
+from kikimimi.contract.protocol import visible_to
 
 from .table import Table, of, over, said
 
@@ -155,7 +155,7 @@ def test_the_live_tally_cannot_tell_who_voted_for_whom():
 
 def test_a_spectator_cannot_tell_that_the_spy_found_a_mafioso():
     """The look and the contact are private events, some more of them when the spy
-    finds a mafioso; the public view is numbered on its own (kikimimi.public), so
+    finds a mafioso; the public view is numbered on its own (kikimimi.table.public), so
     no gap in `seq` counts them."""
     def table(target):
         return Table(["mafia", "mafia", "spy", "police", "doctor", C, C, C]).night(

@@ -1,5 +1,5 @@
 """What the cult and the helpers choose, one decision at a time, from a table's public facts
-and their own seat's news (issue 27): each choice is the one the rules make worth having."""
+and their own seat's news: each choice is the one the rules make worth having."""
 from __future__ import annotations
 
 import random

@@ -3,13 +3,13 @@ from __future__ import annotations
 
 import pytest
 
-from kikimimi.declared import diagram
-from kikimimi.engine import Table as Engine
-from kikimimi.engine import public_view, run_script
-from kikimimi.protocol import Input
-from kikimimi.script import Header, ScriptError
-from kikimimi.sim import play
-from kikimimi.registry import declaration
+from kikimimi.contract.parts import diagram
+from kikimimi.table.engine import Table as Engine
+from kikimimi.table.engine import public_view, run_script
+from kikimimi.contract.protocol import Input
+from kikimimi.contract.script import Header, ScriptError
+from kikimimi.design.sim import play
+from kikimimi.contract.registry import declaration
 from kikimimi_games.mafia42 import Mafia42Game
 
 from .table import Table, of, said
@@ -54,7 +54,7 @@ def test_live_tally_is_totals_only_read_once_every_voter_has_a_ballot_at_a_fixed
     t = Table(["mafia", C, C, C]).night().next().next()  # vote opens at 3.5, read at 8.5, hushed at 13.5
     t.hand(1, "seat:2").hand(3, "seat:2", dt=1).hand(2, "seat:1", dt=1)
     t.hand(4, "seat:2", dt=1)  # at 7.5: the last voter
-    t.hand(4, "seat:1", dt=2)  # at 9.5: a change after the reading is not read (issue 34)
+    t.hand(4, "seat:1", dt=2)  # at 9.5: a change after the reading is not read
     log = t.run()
     tallies = of(log, "tally")
     assert [(x["totals"], x["t"], x["in"]) for x in tallies] == [({"2": 3, "1": 1}, 8.5, None)]  # once, no scan's
@@ -131,7 +131,7 @@ def test_bad_options_are_one_line_errors(options, why):
 
 
 def test_no_reading_while_a_voter_has_no_ballot_and_the_final_tally_is_the_referees():
-    """Issue 34: a reading of some of the ballots is tied to the seats seen scanning before it
+    """A reading of some of the ballots is tied to the seats seen scanning before it
     (a rise for one seat named each new voter's choice; a total above the scanners put the
     politician among them).  Two of four voters, then a third at 10.5: never read."""
     t = Table(["mafia", C, C, C]).night().next().next()  # the vote opens at 3.5
@@ -173,7 +173,7 @@ def test_the_situation_on_the_speaker_holds_public_facts_only():
 
 
 def test_every_phase_change_is_one_the_diagram_draws():
-    from kikimimi.phases import PhaseError
+    from kikimimi.contract.phases import PhaseError
     from kikimimi_games.mafia42.game import PHASES
 
     edges = {(m.source, m.dest) for m in PHASES.moves}

@@ -1,4 +1,4 @@
-"""The bot games that ended void (issue 27), as the designer's report dealt them, seeded.
+"""The bot games that ended void, as the designer's report dealt them, seeded.
 
 Four were stalls between bots, now fixed in the bots; the last kind is a stalemate the rules
 give no end to, which the simulated referee now stops after `STALEMATE_DAYS` quiet days."""
@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from kikimimi.sim import play
+from kikimimi.design.sim import play
 from kikimimi_games.mafia42.bots import STALEMATE_DAYS
 
 #: (seed, players, deck) from `kikimimi sim mafia42 --games 1000 --seed 1 --option mode=cult`.

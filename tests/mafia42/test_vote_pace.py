@@ -1,12 +1,12 @@
-"""Issue 34: the ear bots' ballots come in over the vote, as a table's do, at moments drawn
+"""The ear bots' ballots come in over the vote, as a table's do, at moments drawn
 alike whatever the job (before, every ballot was cast in the vote's first second, so no
 live tally reading ever had a ballot to tell and the watcher's vote adversary no trial)."""
 from __future__ import annotations
 
 import random
 
-from kikimimi.ear import Heard
-from kikimimi.sim import play
+from kikimimi.bots.ear import Heard
+from kikimimi.design.sim import play
 from kikimimi_games.mafia42.ear import Mafia42Ear, VotePace
 
 TEAMS = {"mafia": "mafia", "police": "citizens"}

@@ -1,7 +1,7 @@
-"""Issue 34: what マフィア42 tables tripped on and what a watcher read."""
+"""What マフィア42 tables tripped on and what a watcher read."""
 from __future__ import annotations
 
-from kikimimi.roles.testing import of, public_view, said
+from kikimimi.testkit.roles_script import of, public_view, said
 
 from .table import Table
 

@@ -10,7 +10,7 @@ import sys
 import numpy as np
 import pytest
 
-from kikimimi.voice.virtual import SYSTEM_ALSA_CONF, AlsaFileDevices, missing_tools
+from support.virtual_sound import SYSTEM_ALSA_CONF, AlsaFileDevices, missing_tools
 
 
 def test_the_demo_speaks_through_the_default_sound_device(tmp_path):

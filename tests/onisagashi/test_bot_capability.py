@@ -1,6 +1,6 @@
 """Every 鬼探し bot holds only its seat's view: walked, nothing in reach is the table,
 another seat's hand, its private lines, or the seed that deals
-(`kikimimi/testing/capability.py`)."""
+(`kikimimi/testkit/capability.py`)."""
 from __future__ import annotations
 
 import random
@@ -8,10 +8,10 @@ from typing import Any
 
 import pytest
 
-from kikimimi.ear import EarTable
-from kikimimi.engine import Table
-from kikimimi.protocol import Play
-from kikimimi.testing.capability import (
+from kikimimi.bots.ear import EarTable
+from kikimimi.table.engine import Table
+from kikimimi.contract.protocol import Play
+from kikimimi.testkit.capability import (
     Forbidden, audit, containers_equal, deal_seed, instances, public_collections, same_objects, secret_events)
 from kikimimi_games.onisagashi import bots
 from kikimimi_games.onisagashi.bots import OnisagashiSimulation

@@ -1,4 +1,4 @@
-"""鬼探し by ear (issue 16) and its private refusals (issue 11, findings 5, 10, 12)."""
+"""鬼探し by ear and its private refusals."""
 from __future__ import annotations
 
 import gc
@@ -6,9 +6,9 @@ import weakref
 
 import pytest
 
-from kikimimi.engine import Table, public_view
-from kikimimi.phrases import Phrasebook
-from kikimimi.script import Header
+from kikimimi.table.engine import Table, public_view
+from kikimimi.contract.phrases import Phrasebook
+from kikimimi.contract.script import Header
 from kikimimi_games.onisagashi import OnisagashiGame
 from kikimimi_games.onisagashi.machine import MACHINE
 
@@ -29,7 +29,7 @@ def name(lang, card):
 def test_every_declaration_token_on_the_field_is_named(lang, stop):
     log = scripted(lang).deal().declare("keiichi", "bat", "forest").run()
     tokens = said(log, "table", "token")
-    # the third too, then the declaration (issue 34: an own third token is named, then taken back)
+    # the third too, then the declaration (an own third token is named, then taken back)
     assert [e["text"] for e in tokens] == [name(lang, c) + stop for c in ("keiichi", "bat", "forest")]
     assert name("en", "keiichi") == "Keiichi Maebara"
     assert said(log, "table", "declare")

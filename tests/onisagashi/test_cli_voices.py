@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from kikimimi.tuning import tune
-from kikimimi.sim import play
-from kikimimi.registry import declaration
+from kikimimi.design.tuning import tune
+from kikimimi.design.sim import play
+from kikimimi.contract.registry import declaration
 from kikimimi_games.onisagashi import OnisagashiGame
 from kikimimi_games.onisagashi.cards import CARDS
 

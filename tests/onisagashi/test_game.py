@@ -3,11 +3,11 @@ from __future__ import annotations
 
 import pytest
 
-from kikimimi.declared import diagram
-from kikimimi.engine import run_script
-from kikimimi.script import ScriptError
-from kikimimi.testing.table_script import Script as TableScript
-from kikimimi.registry import declaration
+from kikimimi.contract.parts import diagram
+from kikimimi.table.engine import run_script
+from kikimimi.contract.script import ScriptError
+from kikimimi.testkit.script import Script as TableScript
+from kikimimi.contract.registry import declaration
 from kikimimi_games.onisagashi import OnisagashiGame
 
 # The seed's example seen from seat 1: 魅音, 豆腐の角, 沼; answer shion, kuwa, riverbank.
@@ -29,7 +29,7 @@ class Script(TableScript):
 
     def declare(self, *cards):
         """The tokens on the field; three or more, then the referee calls the declaration
-        (`next`) rather than wait for the settle (issue 34)."""
+        (`next`) rather than wait for the settle."""
         for c in cards:
             self.field(f"oni:token-{c}")
         return self.console("next") if len(cards) >= 3 else self
@@ -95,7 +95,7 @@ def test_beginner_refuses_own_card_privately_and_keeps_state():
     assert said(log, "seat:1", "own-card")
     assert of(log, "declare")[0]["cards"] == ["keiichi", "bat", "forest"]
     tokens = [e["params"]["card"] for e in said(log, "table", "token")]
-    # named like any token: a public answer of its own told the table a card of seat 1 (issue 34)
+    # named like any token: a public answer of its own told the table a card of seat 1
     assert "oni:card-mion" in tokens and not said(log, "table", "token-refused")
 
 

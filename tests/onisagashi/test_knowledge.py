@@ -1,5 +1,5 @@
 """鬼探し's bots play only from what their seat may know, and replay from their seeds
-(kikimimi/testing/knowledge.py): the same seed is dealt again with other cards in the
+(kikimimi/testkit/knowledge.py): the same seed is dealt again with other cards in the
 other hands (and another answer), the seat's own hand kept; its declarations and raises
 must not change before anything it may know does."""
 from __future__ import annotations
@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from kikimimi.testing.knowledge import SeatLeak, replays, seat_blind
+from kikimimi.testkit.knowledge import SeatLeak, replays, seat_blind
 from kikimimi_games.onisagashi import bots as oni
 from kikimimi_games.onisagashi.cards import BY_CATEGORY, CATEGORIES
 

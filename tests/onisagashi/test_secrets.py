@@ -3,9 +3,9 @@ from __future__ import annotations
 
 import pytest
 
-from kikimimi.engine import run_script
-from kikimimi.protocol import visible_to
-from kikimimi.sim import play
+from kikimimi.table.engine import run_script
+from kikimimi.contract.protocol import visible_to
+from kikimimi.design.sim import play
 from kikimimi_games.onisagashi.cards import CARD_PREFIX, CARDS, TOKEN_PREFIX, hand_counts
 from kikimimi_games.onisagashi.knowledge import Declaration, Knowledge
 from kikimimi_games.onisagashi.solver import ANSWER, Analysis

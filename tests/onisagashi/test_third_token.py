@@ -1,4 +1,4 @@
-"""Issue 34: the declarer's own card as the third token looks like any other.
+"""The declarer's own card as the third token looks like any other.
 
 Before, a valid third token was declared on its scan, and an own card there was only named:
 no declaration followed it, so the table knew the declarer held it.  Now every third token
@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import random
 
-from kikimimi.engine import run_script
-from kikimimi.public import public_view
-from kikimimi.testing.watcher import Watched, oni_declarer_card_by_third_token
+from kikimimi.table.engine import run_script
+from kikimimi.table.public import public_view
+from support.watcher import Watched, oni_declarer_card_by_third_token
 
 from .test_game import Script, of, said
 

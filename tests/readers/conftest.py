@@ -5,8 +5,8 @@ from collections.abc import Callable, Iterator
 
 import pytest
 
-from kikimimi.testing.pn532_emulator import PN532Emulator
-from kikimimi.testing.rdm6300_emulator import Rdm6300Emulator
+from support.pn532_emulator import PN532Emulator
+from support.rdm6300_emulator import Rdm6300Emulator
 
 
 @pytest.fixture

@@ -12,8 +12,8 @@ from kikimimi.readers.factory import make_driver
 from kikimimi.readers.nfc_driver import (
     MAX_RETRIES, ONE_TRY, WAIT_FOR_CARD, close_quietly, open_pn532)
 from kikimimi.readers.runner import ReaderSettings
-from kikimimi.testing.collect import Table
-from kikimimi.testing.ntag import Ntag213
+from support.collect import Table
+from support.ntag import Ntag213
 
 HEART3 = Ntag213("04a1b2c3d4e5f6", "trident:heart-3")
 

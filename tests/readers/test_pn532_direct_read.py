@@ -11,8 +11,8 @@ import pytest
 from kikimimi.readers.nfc_driver import (
     MAX_READS, CardWait, ReadFailed, TagGone, close_quietly, open_pn532, parse_targets, read_type2_name,
     sense, write_name)
-from kikimimi.testing.chip_timing import REAL
-from kikimimi.testing.ntag import Ntag213, ndef_tlv
+from support.chip_timing import REAL
+from support.ntag import Ntag213, ndef_tlv
 
 UID = "04a1b2c3d4e5f6"
 

@@ -13,7 +13,7 @@ import pytest
 
 from kikimimi.readers import nfc_driver
 from kikimimi.readers.nfc_driver import PI_FIRST_ACK_MS, close_quietly, device_names, first_ack_ms, open_pn532
-from kikimimi.testing.chip_timing import REAL
+from support.chip_timing import REAL
 
 PI = "Raspberry Pi 4 Model B Rev 1.4"
 BY_PATH = "platform-fd500000.pcie-pci-0000:01:00.0-usb-0:1.2:1.0-port0"

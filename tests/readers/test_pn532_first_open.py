@@ -1,4 +1,4 @@
-"""A reader's first open that the chip does not answer in time (issue 32).
+"""A reader's first open that the chip does not answer in time.
 
 A table boots with its host at its busiest; nfcpy gives the chip's ACK only
 100 ms, so a first open can fail on a host that read late while the chip was

@@ -1,4 +1,4 @@
-"""A PN532 whose ACK comes later than nfcpy waits for it (issue 32's bench stalls).
+"""A PN532 whose ACK comes later than nfcpy waits for it (bench/reader_latency.py's stalls).
 
 On a busy machine an emulated chip (a process like any other) sometimes answered
 more than nfcpy's 100 ms after a command.  The driver took the missing ACK for an
@@ -12,10 +12,10 @@ from __future__ import annotations
 from kikimimi.readers.factory import make_driver
 from kikimimi.readers.nfc_driver import RESYNC_TRIES
 from kikimimi.readers.runner import ReaderSettings
-from kikimimi.testing.chip_timing import REAL
-from kikimimi.testing.collect import Table
-from kikimimi.testing.ntag import Ntag213
-from kikimimi.testing.table_script import wait_until
+from support.chip_timing import REAL
+from support.collect import Table
+from support.ntag import Ntag213
+from kikimimi.testkit.script import wait_until
 
 HEART3 = "04a1b2c3d4e5f6"
 ACK_WAIT_S = 0.1  # nfcpy's wait for an ACK (nfc/clf/pn53x.py, Chipset.command)

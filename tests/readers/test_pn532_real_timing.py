@@ -17,9 +17,9 @@ from kikimimi.readers.factory import make_driver
 from kikimimi.readers.nfc_driver import (
     WAKE_PREAMBLE, close_quietly, identify, open_pn532, sense, write_name)
 from kikimimi.readers.runner import ReaderSettings
-from kikimimi.testing.chip_timing import FTDI_DEFAULT, REAL, DelayLine
-from kikimimi.testing.collect import Table
-from kikimimi.testing.ntag import FACTORY_DATA, Ntag213
+from support.chip_timing import FTDI_DEFAULT, REAL, DelayLine
+from support.collect import Table
+from support.ntag import FACTORY_DATA, Ntag213
 
 HEART3 = "04a1b2c3d4e5f6"
 
@@ -244,7 +244,7 @@ def test_rf_mode_is_checked_in_one_line():
 
 
 def test_a_table_file_may_choose_the_rf_field_and_an_rdm6300_that_stops(tmp_path):
-    from kikimimi.table_config import ConfigError, load_table_config
+    from kikimimi.table.config import ConfigError, load_table_config
 
     base = '[table]\ngame = "trident"\nplayers = 3\nlang = "en"\njournal = "j.jsonl"\n'
     good = base + ('[readers.field]\nrole = "field"\ndriver = "pn532"\npath = "/dev/x"\nrf = "poll"\n'

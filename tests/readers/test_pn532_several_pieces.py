@@ -14,10 +14,10 @@ import pytest
 from kikimimi.readers.factory import make_driver
 from kikimimi.readers.nfc_driver import close_quietly, open_pn532
 from kikimimi.readers.runner import ReaderSettings
-from kikimimi.testing.chip_timing import REAL
-from kikimimi.testing.collect import Table
-from kikimimi.testing.ntag import Ntag213
-from kikimimi.testing.pn532_emulator import anticollision_order
+from support.chip_timing import REAL
+from support.collect import Table
+from support.ntag import Ntag213
+from support.pn532_emulator import anticollision_order
 
 # The last uid byte decides, first bit sent (the least significant) first, a 1 winning:
 # ...03 beats ...01 beats ...02.

@@ -7,7 +7,7 @@ frames lifted a resting card ~1.8 s after it was placed.
 The tests wait on events (the reader connected, the emulator's frames sent, the
 table's inputs) and check the lift against the removal's own time `t` and the
 emulator's last frame, never a wall-clock figure: how soon a lift is heard on a
-real machine is bench/reader_latency.py's (issue 32)."""
+real machine is bench/reader_latency.py's."""
 from __future__ import annotations
 
 import contextlib
@@ -19,9 +19,9 @@ import pytest
 from kikimimi.readers.factory import make_driver
 from kikimimi.readers.runner import ReaderSettings
 from kikimimi.readers.serial_rfid import HOLD_CAP_S, SerialRfidDriver
-from kikimimi.testing.collect import Table
-from kikimimi.testing.rdm6300_emulator import Rdm6300Emulator
-from kikimimi.testing.table_script import wait_until
+from support.collect import Table
+from support.rdm6300_emulator import Rdm6300Emulator
+from kikimimi.testkit.script import wait_until
 
 CARD = "0a1b2c3d4e"
 DEBOUNCE_S = 0.15

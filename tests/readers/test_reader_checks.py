@@ -60,7 +60,7 @@ def test_shipped_udev_files_cover_every_seat_and_module():
 
 def test_doctor_proves_each_reader_answers_through_the_real_driver(pn532s, rdm6300s, tmp_path):
     from kikimimi.readers.probe import holders, probe
-    from kikimimi.testing.chip_timing import REAL
+    from support.chip_timing import REAL
 
     sleepy = pn532s("sleepy", timing=REAL, asleep=True)  # closed by the last serve: asleep
     silent = rdm6300s("silent")  # a serial line, but no PN532 behind it

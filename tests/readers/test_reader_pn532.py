@@ -8,10 +8,10 @@ import nfc.clf
 from kikimimi.readers.factory import make_driver
 from kikimimi.readers.nfc_driver import identify, open_pn532, close_quietly, sense, write_name
 from kikimimi.readers.runner import ReaderSettings
-from kikimimi.testing.ntag import Ntag213, crc_a
+from support.ntag import Ntag213, crc_a
 
-from kikimimi.testing.collect import Table
-from kikimimi.testing.table_script import wait_until
+from support.collect import Table
+from kikimimi.testkit.script import wait_until
 
 HEART3 = Ntag213("04a1b2c3d4e5f6", "trident:heart-3")
 

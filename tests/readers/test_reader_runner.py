@@ -8,7 +8,7 @@ import pytest
 
 from kikimimi.readers.base import RawEvent
 from kikimimi.readers.runner import ReaderInput, ReaderRunner, ReaderSettings
-from kikimimi.testing.replay import ReplayDriver, Step
+from support.replay import ReplayDriver, Step
 
 
 def make(ignore_at_connect: bool = True, debounce_ms: int = 150):

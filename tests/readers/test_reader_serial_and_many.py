@@ -10,8 +10,8 @@ from kikimimi.readers.factory import make_driver, make_settings
 from kikimimi.readers.nfc_driver import NfcDriver
 from kikimimi.readers.runner import ReaderSettings
 from kikimimi.readers.serial_rfid import FrameParser, SerialRfidDriver, encode_frame
-from kikimimi.testing.collect import Table
-from kikimimi.testing.ntag import Ntag213
+from support.collect import Table
+from support.ntag import Ntag213
 
 
 def test_frame_parser_checks_checksums_and_framing():

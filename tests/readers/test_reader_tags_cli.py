@@ -7,7 +7,7 @@ import tomllib
 
 from kikimimi.cli import tags
 from kikimimi.readers.nfc_driver import close_quietly, identify, open_pn532, sense
-from kikimimi.testing.ntag import Ntag213
+from support.ntag import Ntag213
 
 
 def parser() -> argparse.ArgumentParser:

@@ -9,10 +9,10 @@ import subprocess
 import sys
 import time
 
-from kikimimi.testing.chip_timing import REAL
-from kikimimi.testing.ntag import Ntag213
-from kikimimi.testing.pn532_emulator import PN532Emulator
-from kikimimi.testing.table_script import journal_inputs, pn532_trident_table
+from support.chip_timing import REAL
+from support.ntag import Ntag213
+from support.pn532_emulator import PN532Emulator
+from kikimimi.testkit.script import journal_inputs, pn532_trident_table
 
 READERS = ("hand-1", "hand-2", "hand-3", "field")
 PIECE = Ntag213("04c0ffee000001")  # enrolled in the tag map: read by uid

@@ -10,11 +10,11 @@ import pytest
 from kikimimi.readers.nfc_driver import NfcDriver, close_quietly, identify, sense, write_name
 from kikimimi.readers.runner import ReaderSettings
 from kikimimi.readers.usb_readers import LibusbMissing, open_usb_reader, usb_readers
-from kikimimi.testing.collect import Table
-from kikimimi.testing.ntag import Ntag213
-from kikimimi.testing.usb_device import UsbReaderEmulator
-from kikimimi.testing.usb_pn53x import Acr122uEmulator, Pn533Emulator, RcS330Emulator
-from kikimimi.testing.usb_rcs380 import RcS380Emulator
+from support.collect import Table
+from support.ntag import Ntag213
+from support.usb_device import UsbReaderEmulator
+from support.usb_pn53x import Acr122uEmulator, Pn533Emulator, RcS330Emulator
+from support.usb_rcs380 import RcS380Emulator
 
 MODELS = {"rcs380": RcS380Emulator, "acr122u": Acr122uEmulator, "pn533": Pn533Emulator, "rcs330": RcS330Emulator}
 

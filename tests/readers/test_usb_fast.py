@@ -1,4 +1,4 @@
-"""USB readers read as fast as their chip allows (issue 32), through nfcpy's own USB
+"""USB readers read as fast as their chip allows, through nfcpy's own USB
 drivers against the emulated readers: chip commands per placement, counted from the
 instant the piece goes down to the placement the driver emits, and several pieces on
 one reader.
@@ -18,12 +18,12 @@ from kikimimi.readers.base import RawEvent
 from kikimimi.readers.nfc_driver import NfcDriver
 from kikimimi.readers.runner import ReaderSettings
 from kikimimi.readers.usb_readers import open_usb_reader
-from kikimimi.testing.collect import Table
-from kikimimi.testing.ntag import Ntag213
-from kikimimi.testing.table_script import wait_until
-from kikimimi.testing.usb_device import UsbReaderEmulator
-from kikimimi.testing.usb_pn53x import Acr122uEmulator, Pn533Emulator, RcS330Emulator
-from kikimimi.testing.usb_rcs380 import RcS380Emulator
+from support.collect import Table
+from support.ntag import Ntag213
+from kikimimi.testkit.script import wait_until
+from support.usb_device import UsbReaderEmulator
+from support.usb_pn53x import Acr122uEmulator, Pn533Emulator, RcS330Emulator
+from support.usb_rcs380 import RcS380Emulator
 
 PN53X = {"acr122u": Acr122uEmulator, "pn533": Pn533Emulator, "rcs330": RcS330Emulator}
 # The last uid byte decides the anticollision (first bit sent, the least significant, first;
@@ -103,7 +103,7 @@ def test_a_piece_not_enrolled_is_read_in_two_direct_reads(model, devices):
         watch.wait_for(2, "placed")
         event = watch.events[1][0]
         assert (event.kind, event.uid, event.tag) == ("placed", NAMED, "trident:heart-3")
-        assert watch.cost(1) == {"InListPassiveTarget": 1, "InDataExchange": 2}  # ≤ 8 (issue 32)
+        assert watch.cost(1) == {"InListPassiveTarget": 1, "InDataExchange": 2}  # ≤ 8
 
 
 @pytest.mark.parametrize("model", ["acr122u", "pn533"])

@@ -13,9 +13,9 @@ import pytest
 from kikimimi.readers.checks import doctor_checks
 from kikimimi.readers.factory import make_driver
 from kikimimi.readers.usb_readers import MODELS, libusb_problem
-from kikimimi.tablesetup.found import find_readers, usb_nfc_readers
-from kikimimi.testing.usb_pn53x import Acr122uEmulator, Pn533Emulator
-from kikimimi.testing.usb_rcs380 import RcS380Emulator
+from kikimimi.box.setup.found import find_readers, usb_nfc_readers
+from support.usb_pn53x import Acr122uEmulator, Pn533Emulator
+from support.usb_rcs380 import RcS380Emulator
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -155,7 +155,7 @@ def test_doctor_says_pcscd_holds_an_acr122u_named_by_its_port(tmp_path, monkeypa
 
 
 def test_doctor_flags_a_usb_reader_named_by_its_device_number():
-    from kikimimi.doctor import _reader_identity
+    from kikimimi.box.doctor import _reader_identity
 
     flagged = _reader_identity({"hand-1": {"driver": "usb", "path": "usb:001:004"},
                                 "hand-2": {"driver": "usb", "path": "usb:1-1.2"}})

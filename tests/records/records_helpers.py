@@ -1,4 +1,4 @@
-"""Trident game-over events as the game emits them (CONTRACT.md), for feeding
+"""Trident game-over events as the game emits them (docs/contract.md), for feeding
 the public recording API in tests."""
 from __future__ import annotations
 

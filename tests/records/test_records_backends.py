@@ -86,7 +86,7 @@ def test_migration_upgrades_and_a_failing_one_changes_nothing(db_url, monkeypatc
 
 
 def test_a_version_1_sqlite_file_gains_contests_and_game_identity(tmp_path):
-    """A club file written before issue 19 (schema 1) opens, migrates and plays on."""
+    """A club file of schema 1 (before contests across tables) opens, migrates and plays on."""
     path = tmp_path / "old.sqlite"
     conn = sqlite3.connect(path)
     for statement in schema.MIGRATIONS[0]:

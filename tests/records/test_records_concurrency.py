@@ -1,5 +1,5 @@
 """Several tables recording into one club at the same moment end with exactly
-the records of the same games recorded one by one (issue 19)."""
+the records of the same games recorded one by one."""
 import itertools
 import multiprocessing
 

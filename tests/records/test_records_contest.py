@@ -1,5 +1,5 @@
 """A contest across tables, through the commands a referee types; and the
-records commands' refusals of issue 15 (missing database, empty results,
+records commands' refusals of docs/records.md (missing database, empty results,
 kana only at Japanese tables, a log recorded twice)."""
 import json
 from pathlib import Path
@@ -171,7 +171,7 @@ def test_standings_are_spoken_on_the_sound_device(tmp_path):
 
     import numpy as np
 
-    from kikimimi.voice.virtual import AlsaFileDevices, missing_tools
+    from support.virtual_sound import AlsaFileDevices, missing_tools
 
     missing = missing_tools("espeak-ng")
     if missing:

@@ -6,7 +6,7 @@ import pytest
 from kikimimi import records
 from kikimimi.records import AlreadyRecorded, Club, RecordsError
 from kikimimi.records.plays import history, plays
-from kikimimi.sim import play
+from kikimimi.design.sim import play
 
 GAMES = (("trident", 3, {}), ("onisagashi", 4, {}), ("witch", 5, {}), ("mafia42", 4, {}), ("intrigue", 4, {}))
 

@@ -7,10 +7,10 @@ from typing import Any
 
 import pytest
 
-from kikimimi.engine import Table, default_tagmap
-from kikimimi.report.facts import game_facts
-from kikimimi.script import Header
-from kikimimi.sim import play
+from kikimimi.table.engine import Table, default_tagmap
+from kikimimi.design.report.facts import game_facts
+from kikimimi.contract.script import Header
+from kikimimi.design.sim import play
 
 
 def _witch_log(outs_day1: list[int], outs_night1: list[int], winner: str) -> tuple[list[dict[str, Any]],

@@ -6,9 +6,9 @@ from typing import Any
 
 import pytest
 
-from games.trident.tuning import TridentReport, report
+from kikimimi_games.trident.tuning import TridentReport, report
 from kikimimi.cli import main
-from kikimimi.tuning import Ask, Trial
+from kikimimi.design.tuning import Ask, Trial
 
 
 def test_the_first_player_rotates_with_the_seed_as_the_page_deals_it() -> None:

@@ -5,9 +5,9 @@ import math
 
 import pytest
 
-from kikimimi import confidence, versus
-from kikimimi.report.facts import game_facts
-from kikimimi.report.minutes import ACT_SECONDS, REPEAT_SECONDS, SPEECH_WPM, table_seconds
+from kikimimi.design import confidence, versus
+from kikimimi.design.report.facts import game_facts
+from kikimimi.design.report.minutes import ACT_SECONDS, REPEAT_SECONDS, SPEECH_WPM, table_seconds
 
 
 def test_games_needed_for_a_five_point_change_from_even():

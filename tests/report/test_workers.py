@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from kikimimi.cli import main
-from kikimimi.report.run import run_all, workers_wanted
+from kikimimi.design.report.run import run_all, workers_wanted
 
 pytestmark = pytest.mark.extra("report")  # the page's pictures are drawn with matplotlib
 

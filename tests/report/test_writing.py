@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from kikimimi.cli import main
-from kikimimi.report.build import write_page
+from kikimimi.design.report.build import write_page
 
 pytestmark = pytest.mark.extra("report")  # the page's pictures are drawn with matplotlib
 

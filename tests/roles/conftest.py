@@ -9,7 +9,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 @pytest.fixture(autouse=True)
 def toyroles():
     """The toy hidden-role game, registered for this process."""
-    from kikimimi.registry import register
+    from kikimimi.contract.registry import register
     from toyroles import GAME
 
     register(GAME)

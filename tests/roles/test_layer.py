@@ -5,7 +5,7 @@ import random
 
 import pytest
 
-from kikimimi.roles.testing import Script, internal_errors, of, public_view, said, seen_by
+from kikimimi.testkit.roles_script import Script, internal_errors, of, public_view, said, seen_by
 from kikimimi.roles import Night, Vote, VirtualClock, assign_with_preferences, chars_to_minutes, decide, settle
 
 ROLES = ["wolf", "seer", "villager", "villager", "wolf", "villager"]  # wolves 1 and 5, seer 2
@@ -52,7 +52,7 @@ def test_a_seat_rescanning_its_own_card_hears_its_role_again_even_after_the_deal
 
 
 def test_a_bad_deck_is_one_line():
-    from kikimimi.script import ScriptError
+    from kikimimi.contract.script import ScriptError
 
     with pytest.raises(ScriptError, match="one role per seat"):
         Script("toyroles", 5, roles=["wolf"]).run()

@@ -11,9 +11,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from kikimimi.commands import refusal
-from kikimimi.declaration import Declaration
-from kikimimi.protocol import TABLE, Event, say, seat_audience
+from kikimimi.contract.commands import refusal
+from kikimimi.contract.declaration import Declaration
+from kikimimi.contract.protocol import TABLE, Event, say, seat_audience
 from kikimimi.roles import HiddenRoleGame, Night, Settlement, Vote, decide, settle, team_event, team_say
 
 
@@ -65,7 +65,7 @@ class ToyRolesGame(HiddenRoleGame):
         return super().on_choose(seat, target, t)
 
     def _count(self, t: float) -> list[Event]:
-        from kikimimi.protocol import event
+        from kikimimi.contract.protocol import event
 
         vote = self.votes[-1]
         out = [event("tally", round=vote.round, ballots={str(k): v for k, v in vote.ballots.items()},

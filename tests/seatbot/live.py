@@ -18,16 +18,16 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from kikimimi import declared
+from kikimimi.contract import parts as declared
 from kikimimi.api.client import ApiClient
 from kikimimi.api.server import ApiServer, start_api
 from kikimimi.api.sim_host import VirtualClock
-from kikimimi.daemon import Daemon
-from kikimimi.ear import EarTable
-from kikimimi.engine import LogEvent, default_tagmap
-from kikimimi.registry import declaration
-from kikimimi.script import Header
-from kikimimi.seat_bot_driver import NOTE
+from kikimimi.table.daemon import Daemon
+from kikimimi.bots.ear import EarTable
+from kikimimi.table.engine import LogEvent, default_tagmap
+from kikimimi.contract.registry import declaration
+from kikimimi.contract.script import Header
+from kikimimi.bots.empty_seats import NOTE
 
 #: Inputs (players' and referee's) after which a test game is a failure.
 STEP_CAP = 3000

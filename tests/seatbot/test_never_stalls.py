@@ -5,13 +5,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from kikimimi import declared
+from kikimimi.contract import parts as declared
 from kikimimi.api.sim_host import VirtualClock
-from kikimimi.daemon import Daemon
-from kikimimi.ear import EarBot, EarTable, Heard
+from kikimimi.table.daemon import Daemon
+from kikimimi.bots.ear import EarBot, EarTable, Heard
 from kikimimi.roles.ear import DealtCards
-from kikimimi.script import Header
-from kikimimi.seat_bot_driver import GIVE_UP, NOTE
+from kikimimi.contract.script import Header
+from kikimimi.bots.empty_seats import GIVE_UP, NOTE
 
 
 class Stubborn(EarBot):

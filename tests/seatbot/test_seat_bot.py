@@ -1,4 +1,4 @@
-"""A bot in an empty seat at a live table (issue 27): plays, replays, resumes, keeps its secrets."""
+"""A bot in an empty seat at a live table: plays, replays, resumes, keeps its secrets."""
 from __future__ import annotations
 
 import asyncio
@@ -9,16 +9,16 @@ from typing import Any
 
 import pytest
 
-from kikimimi import seat_bot_driver, seat_bots
+from kikimimi.bots import empty_seats as seat_bot_driver, referee_bots as seat_bots
 from kikimimi.api.client import ApiClient
 from kikimimi.api.server import start_api
-from kikimimi.daemon import Daemon
-from kikimimi.ear import Heard
-from kikimimi.engine import ScriptRun, log_line
-from kikimimi.public import public_view
-from kikimimi.script import Header, read_script
-from kikimimi.seat_bot_driver import DELAY, NOTE
-from kikimimi.testing.table_script import replay_journal
+from kikimimi.table.daemon import Daemon
+from kikimimi.bots.ear import Heard
+from kikimimi.table.engine import ScriptRun, log_line
+from kikimimi.table.public import public_view
+from kikimimi.contract.script import Header, read_script
+from kikimimi.bots.empty_seats import DELAY, NOTE
+from kikimimi.testkit.script import replay_journal
 
 from .live import LiveTable
 
@@ -26,13 +26,13 @@ MAFIA = ("mafia42", 6, {})
 WITCH = ("witch", 6, {})
 GAMES = {"witch": WITCH, "mafia42": MAFIA}
 #: Seeds whose games last a few nights (six acts of the bot or more).
-SEEDS = {"witch": 5, "mafia42": 8}  # seeds where the bot's seat lives long enough to act more than twice (マフィア42: 7 until the vote pace of issue 34, which has seat 3 executed on day 1)
+SEEDS = {"witch": 5, "mafia42": 8}  # seeds where the bot's seat lives long enough to act more than twice (マフィア42: 7 until the vote pace of docs/mafia42.md, which has seat 3 executed on day 1)
 
 
 @pytest.fixture
 def fixed_seed(monkeypatch):
     """The bot line's seed, the same each run (the daemon draws a fresh one at a table)."""
-    monkeypatch.setattr("kikimimi.daemon.secrets.randbelow", lambda n: 424242)
+    monkeypatch.setattr("kikimimi.table.daemon.secrets.randbelow", lambda n: 424242)
 
 
 async def _played(folder: Path, game: str, **kw: Any) -> LiveTable:

@@ -17,9 +17,9 @@ from pathlib import Path
 from typing import Any
 
 from kikimimi.api.client import ApiClient
-from kikimimi.testing.killtimer import check
-from kikimimi.testing.table_script import journal_inputs, replay_journal, wait_until
-from kikimimi.testing.tables import sim_table_toml
+from support.killtimer import check
+from kikimimi.testkit.script import journal_inputs, replay_journal, wait_until
+from kikimimi.testkit.tables import sim_table_toml
 
 OPTIONS = ('{ jobs = ["mafia", "citizen", "citizen", "police"], night = 3, morning = 1, '
            'discussion_per_player = 1, vote = 3, defence = 1, approval = 2 }')

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import pytest
 
-from kikimimi.table_config import ConfigError, load_table_config
-from kikimimi.testing.tables import sim_table_toml
+from kikimimi.table.config import ConfigError, load_table_config
+from kikimimi.testkit.tables import sim_table_toml
 
 
 def test_the_delay_is_read_and_a_wrong_one_is_refused_in_one_line(tmp_path):

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from kikimimi.kit import kit_for
+from kikimimi.contract.kit import kit_for
 
 
 class KitTable:

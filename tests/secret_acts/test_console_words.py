@@ -1,4 +1,4 @@
-"""Issue 34 (7): the console's words."""
+"""The console's words."""
 from __future__ import annotations
 
 from kikimimi.console.follow import reply_text

@@ -1,4 +1,4 @@
-"""Issue 25: the kit of look-alike pieces per game and player count, enrolled as
+"""The kit of look-alike pieces per game and player count, enrolled as
 several tagged copies of one piece, checked, and read out by `kikimimi doctor`."""
 from __future__ import annotations
 
@@ -8,11 +8,11 @@ import tomllib
 import pytest
 
 from kikimimi.cli import tags
-from kikimimi.engine import run_script
-from kikimimi.kit import kit_for, missing_copies
-from kikimimi.registry import declaration, game_names
-from kikimimi.testing.ntag import Ntag213
-from kikimimi.testing.pn532_emulator import PN532Emulator
+from kikimimi.table.engine import run_script
+from kikimimi.contract.kit import kit_for, missing_copies
+from kikimimi.contract.registry import declaration, game_names
+from support.ntag import Ntag213
+from support.pn532_emulator import PN532Emulator
 
 GAMES = [name for name in game_names() if name != "toy"]
 
@@ -113,7 +113,7 @@ def test_a_kit_is_checked_with_the_copies_each_piece_needs(tmp_path):
 def test_doctor_reads_out_the_kit_of_a_table_file():
     from pathlib import Path
 
-    from kikimimi.doctor import config_checks
+    from kikimimi.box.doctor import config_checks
 
     for toml in sorted(Path("games").glob("*/sim.toml")):
         config, checks = config_checks(toml)

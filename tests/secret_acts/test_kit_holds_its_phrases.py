@@ -1,4 +1,4 @@
-"""Issue 34 (2): every piece a game's own lines ask a player to scan is in each player's
+"""Every piece a game's own lines ask a player to scan is in each player's
 own set.  The evening's "everyone scans AGREE" is said at the end of every game, so AGREE
 is every game's; a kit without it left the table waiting on the console's `new`."""
 from __future__ import annotations
@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from kikimimi.kit import kit_for
-from kikimimi.protocol import COMMAND_TAGS
-from kikimimi.registry import declaration, game_names
+from kikimimi.contract.kit import kit_for
+from kikimimi.contract.protocol import COMMAND_TAGS
+from kikimimi.contract.registry import declaration, game_names
 
 ROOT = Path(__file__).resolve().parents[2]
 GAMES = [name for name in game_names() if name != "toy"]

@@ -1,14 +1,14 @@
-"""Issue 25's leaks, each found playing a live table, and one general test over
+"""Leaks, each found playing a live table, and one general test over
 every game: no refusal, error or console echo names a private piece in public."""
 from __future__ import annotations
 
 import pytest
 
-from kikimimi.engine import public_view, run_script
-from kikimimi.protocol import visible_to
-from kikimimi.registry import declaration, game_names
-from kikimimi.script import dumps
-from kikimimi.sim import play
+from kikimimi.table.engine import public_view, run_script
+from kikimimi.contract.protocol import visible_to
+from kikimimi.contract.registry import declaration, game_names
+from kikimimi.contract.script import dumps
+from kikimimi.design.sim import play
 
 GAMES = [name for name in game_names() if name != "toy"]
 ONI_HANDS = {1: ["mion", "tofu", "swamp"], 2: ["rena", "nata", "dam"], 3: ["keiichi", "kugi", "phonebox"],
@@ -27,7 +27,7 @@ def public_of(log, line):
 
 
 def test_oni_beginner_answers_the_declarers_own_card_as_any_other_token():
-    """Issue 34: everyone sees the token, so an answer only an own card got told the card."""
+    """Everyone sees the token, so an answer only an own card got told the card."""
     own = oni_dealt() + [{"t": 100, "reader": "field", "tag": "oni:token-mion"}]  # seat 1 holds 魅音
     other = oni_dealt() + [{"t": 100, "reader": "field", "tag": "oni:token-rena"}]
     mine, theirs = run_script(own), run_script(other)

@@ -1,4 +1,4 @@
-"""Issue 25, done when: for each game, a whole game played at a physical table's
+"""For each game, a whole game played at a physical table's
 kit (every scan is a uid of the copy the player holds), and two tables that differ
 only in a secret act look the same to the speaker and in the public view: which
 seat scanned what, and when, cannot be told."""
@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 
-from kikimimi.engine import public_view, run_script
-from kikimimi.protocol import visible_to
-from kikimimi.sim import play
+from kikimimi.table.engine import public_view, run_script
+from kikimimi.contract.protocol import visible_to
+from kikimimi.design.sim import play
 
 from .kit_table import KitTable
 
@@ -42,7 +42,7 @@ WITCH_ROLES = {"A": ["witch", "priest", "human", "human", "mirror"],
 def witch_game(deal: list[str]) -> list[dict[str, Any]]:
     lines: list[dict[str, Any]] = [{"game": "witch", "players": 5, "lang": "ja",
                                     "options": {"roles": ["witch", "priest", "human", "human", "mirror"],
-                                                "day_acts": "free"}}]  # issue 25's cover; 34's: test_day_acts
+                                                "day_acts": "free"}}]  # the kit's cover (docs/secrets.md); the day calls: test_day_acts
     t = 0.0
 
     def hand(seat: int, tag: str, dt: float = 1.0) -> None:

@@ -1,4 +1,4 @@
-"""Issue 25: the public view has no side channel.  Each test plays the attacker:
+"""The public view has no side channel.  Each test plays the attacker:
 it tries to recover a secret from what a spectator or `replay --public` gets."""
 from __future__ import annotations
 
@@ -7,10 +7,10 @@ from collections import Counter
 
 import pytest
 
-from kikimimi.engine import public_view
-from kikimimi.protocol import visible_to
-from kikimimi.public import PublicView, public_header
-from kikimimi.sim import play
+from kikimimi.table.engine import public_view
+from kikimimi.contract.protocol import visible_to
+from kikimimi.table.public import PublicView, public_header
+from kikimimi.design.sim import play
 
 CALLS = ("offer-call", "offer-call-employed")
 
@@ -120,9 +120,9 @@ def test_the_public_header_keeps_no_secret_option():
 def test_a_spectators_welcome_carries_no_role_preference_or_skill(tmp_path, game, options, secret):
     from kikimimi.api.client import ApiClient
     from kikimimi.api.server import start_api
-    from kikimimi.daemon import Daemon
-    from kikimimi.registry import declaration
-    from kikimimi.script import Header
+    from kikimimi.table.daemon import Daemon
+    from kikimimi.contract.registry import declaration
+    from kikimimi.contract.script import Header
 
     decl = declaration(game)
     try:

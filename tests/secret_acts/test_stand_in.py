@@ -1,12 +1,12 @@
-"""Issue 25: the referee stands in for any reader's scan, in every game, written once
-in the runtime (`kikimimi.stand_in`): a dead hand reader never stalls a game."""
+"""The referee stands in for any reader's scan, in every game, written once
+in the runtime (`kikimimi.table.stand_in`): a dead hand reader never stalls a game."""
 from __future__ import annotations
 
 import pytest
 
-from kikimimi.engine import run_script
-from kikimimi.registry import declaration, game_names
-from kikimimi.sim import play
+from kikimimi.table.engine import run_script
+from kikimimi.contract.registry import declaration, game_names
+from kikimimi.design.sim import play
 
 GAMES = [name for name in game_names() if name != "toy"]
 
@@ -52,8 +52,8 @@ def test_a_stand_in_the_table_cannot_apply_is_refused_to_the_referee_alone(line)
 
 
 def test_a_stand_in_is_journaled_and_replayed_by_a_live_table(tmp_path):
-    from kikimimi.daemon import Daemon
-    from kikimimi.script import Header
+    from kikimimi.table.daemon import Daemon
+    from kikimimi.contract.script import Header
 
     journal = tmp_path / "j.jsonl"
     daemon = Daemon(Header("witch", 5), journal)

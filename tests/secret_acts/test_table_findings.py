@@ -1,4 +1,4 @@
-"""Issue 25's smaller findings at the table (witch, イントリーゲ, the phrases), each a test."""
+"""Smaller findings at the table (witch, イントリーゲ, the phrases), each a test."""
 from __future__ import annotations
 
 import re
@@ -6,11 +6,11 @@ import string
 
 import pytest
 
-from kikimimi.engine import Table, public_view, run_script
-from kikimimi.phrases import Phrasebook, load_catalogue
-from kikimimi.registry import game_names
-from kikimimi.roles.testing import Script, of, said
-from kikimimi.script import Header, ScriptError
+from kikimimi.table.engine import Table, public_view, run_script
+from kikimimi.contract.phrases import Phrasebook, load_catalogue
+from kikimimi.contract.registry import game_names
+from kikimimi.testkit.roles_script import Script, of, said
+from kikimimi.contract.script import Header, ScriptError
 from kikimimi.voice.readings import Readings, load_readings
 
 GAMES = [name for name in game_names() if name != "toy"]
@@ -136,7 +136,7 @@ def test_a_reader_lost_is_said_in_the_one_word():
 
 
 def test_intrigue_every_round_begins_with_the_first_player():
-    from kikimimi.sim import play
+    from kikimimi.design.sim import play
 
     _, log = play("intrigue", 2, 4, {"first": 3})
     marks = [(e["type"], e.get("seat") or e.get("round")) for e in log if e["type"] in ("round", "turn")]
@@ -155,7 +155,7 @@ def oni_declared() -> list[dict]:
     for seat, cards in ONI.items():
         lines += [{"t": len(lines), "reader": "hand", "seat": seat, "tag": f"oni:card-{c}"} for c in cards]
     lines += [{"t": 50 + n, "reader": "field", "tag": f"oni:token-{c}"} for n, c in enumerate(("rena", "bat", "dam"))]
-    return lines + [{"t": 53, "console": "next"}]  # the referee calls the settled declaration (issue 34)
+    return lines + [{"t": 53, "console": "next"}]  # the referee calls the settled declaration
 
 
 def test_oni_the_raise_is_invited_after_a_declaration():
@@ -233,7 +233,7 @@ def test_witch_no_public_event_follows_from_a_private_choice():
         private.append(len(s.lines))
     log = s.wait(60).console("hint 1").run()
     assert of(log, "silence")  # the majority was reached: the hour went, on its timer
-    from kikimimi.public import BOOKKEEPING
+    from kikimimi.table.public import BOOKKEEPING
 
     raw = [e for e in log if e["in"] in private and e["type"] not in BOOKKEEPING
            and (e.get("to") == "table" or "private" not in e and e["type"] != "say")]

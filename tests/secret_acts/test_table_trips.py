@@ -1,9 +1,9 @@
-"""Issue 34: what live tables tripped on, one test per defect (each fails without its fix)."""
+"""What live tables tripped on, one test per defect (each fails without its fix)."""
 from __future__ import annotations
 
-from kikimimi.engine import run_script
-from kikimimi.phrases import Phrasebook
-from kikimimi.testing.table_script import Script
+from kikimimi.table.engine import run_script
+from kikimimi.contract.phrases import Phrasebook
+from kikimimi.testkit.script import Script
 
 # -- 7: wording ------------------------------------------------------------------
 
@@ -50,7 +50,7 @@ def test_after_an_undo_the_time_left_counts_from_the_undo_not_the_last_kept_inpu
 
 
 def test_refused_lines_and_failed_pause_resume_are_the_referees_not_public():
-    from kikimimi.engine import public_view
+    from kikimimi.table.engine import public_view
 
     s = Script("witch", 6)
     s.hand(7, "cmd:ok").console("resume").console("pause").console("pause").add({"tag": "x"})
@@ -72,8 +72,8 @@ def re_line(text: str) -> bool:
 
 
 def test_the_console_says_a_heard_timer_is_why_there_is_nothing_to_undo(toy):
-    from kikimimi.engine import ScriptRun
-    from kikimimi.script import Header
+    from kikimimi.table.engine import ScriptRun
+    from kikimimi.contract.script import Header
 
     run = ScriptRun(Header.parse({"game": "toy", "players": 2}))
     assert run.why_no_undo() == "nothing to undo"
@@ -110,8 +110,8 @@ def test_resume_plays_on_without_a_reader_that_does_not_come_back():
 def test_a_copied_journal_with_its_mark_is_not_told_again(tmp_path):
     import shutil
 
-    from kikimimi.daemon import Daemon
-    from kikimimi.script import Header
+    from kikimimi.table.daemon import Daemon
+    from kikimimi.contract.script import Header
 
     now = [0.0]
     first = tmp_path / "a" / "j.jsonl"

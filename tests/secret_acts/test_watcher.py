@@ -1,4 +1,4 @@
-"""Issue 34: the watcher's adversaries (bench/watcher.py runs them on 1,000 games per game).
+"""The watcher's adversaries (bench/watcher.py runs them on 1,000 games per game).
 
 A few dozen ear-bot games here: each adversary runs, the same-motions rule keeps the
 priest's day scans at the base rate, and the old rule (a power used whenever its holder
@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import random
 
-from kikimimi.sim import play
-from kikimimi.testing.watcher import (ADVERSARIES, Score, TrainedGuess, Watched, intrigue_bribe_trials,
+from kikimimi.design.sim import play
+from support.watcher import (ADVERSARIES, Score, TrainedGuess, Watched, intrigue_bribe_trials,
                                       witch_priest_by_day_scans)
 
 GAMES = 15
@@ -57,8 +57,8 @@ def test_every_adversary_runs_on_a_few_games():
 def test_the_declarers_card_adversary_reads_a_lifted_own_token():
     """The leaky motion left by the ruling: a declarer that puts its own card down and takes
     it back shows it.  (Ear bots never do: they ask their assistant first.)"""
-    from kikimimi.engine import run_script
-    from kikimimi.testing.watcher import oni_declarer_card
+    from kikimimi.table.engine import run_script
+    from support.watcher import oni_declarer_card
 
     from .test_leaks import oni_dealt
 
@@ -67,14 +67,14 @@ def test_the_declarers_card_adversary_reads_a_lifted_own_token():
     for tag, removed in (("mion", False), ("mion", True), ("rena", False), ("nata", False), ("dam", False)):
         t += 1
         lines.append({"t": t, "reader": "field", "tag": f"oni:token-{tag}", **({"removed": True} if removed else {})})
-    lines.append({"t": t + 1, "console": "next"})  # the referee calls the settled declaration (issue 34)
+    lines.append({"t": t + 1, "console": "next"})  # the referee calls the settled declaration
     log = run_script(lines)
     trials = oni_declarer_card(Watched.of(lines, log), log, random.Random(1))
     assert trials and trials[0].hit and trials[0].base < 0.5
 
 
 def test_only_an_interval_above_the_base_rate_is_a_leak():
-    from kikimimi.testing.watcher import Trial
+    from support.watcher import Trial
 
     def score(hits: int, of: int, base: float) -> Score:
         s = Score("a", "a secret")

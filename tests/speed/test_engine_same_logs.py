@@ -1,4 +1,4 @@
-"""Speed is bought by doing less, never by saying something else (issue 18).
+"""Speed is bought by doing less, never by saying something else.
 
 Seeded bot games of every game with a simulator, replayed through the
 engine as it is and through a reference table: the engine's code from before
@@ -17,14 +17,14 @@ from typing import Any
 
 import pytest
 
-from kikimimi import engine
-from kikimimi.engine import LogEvent, ScriptRun, Table, tagmap_for
-from kikimimi.phrases import Phrasebook
-from kikimimi.protocol import INPUT_FIELDS, Event, Input, as_event, in_log_order, new_event, reader_input
-from kikimimi.registry import declaration
-from kikimimi.script import Garbled, Header, dumps
-from kikimimi.sim import play
-from kikimimi.tagmap import normalise_uid
+from kikimimi.table import engine
+from kikimimi.table.engine import LogEvent, ScriptRun, Table, tagmap_for
+from kikimimi.contract.phrases import Phrasebook
+from kikimimi.contract.protocol import INPUT_FIELDS, Event, Input, as_event, in_log_order, new_event, reader_input
+from kikimimi.contract.registry import declaration
+from kikimimi.contract.script import Garbled, Header, dumps
+from kikimimi.design.sim import play
+from kikimimi.contract.tagmap import normalise_uid
 from kikimimi_games.trident import machine
 
 READER_STATES = ("lost", "back")
@@ -65,7 +65,7 @@ class ReferenceTable(Table):
                 break
             del self.timers[name]
             self.t = max(self.t, at)
-            # Issue 28, on purpose: logged at the table's time, not `at`, so `t` never goes
+            # On purpose (docs/durability.md): logged at the table's time, not `at`, so `t` never goes
             # backwards in a log (a timer set in the past, or at NaN, by a game's bug).
             out += self._run(lambda: self.game.handle(Input(t=at, timer=name)), self.t, None)
         self.t = max(self.t, t)
@@ -109,7 +109,7 @@ class ReferenceTable(Table):
             traceback.print_exc(file=sys.stderr)
             return [self._error(line, t, f"internal error: {type(exc).__name__}: {exc}")]
         out: list[LogEvent] = []
-        for ev in map(as_event, events):  # a question or a reveal is the runtime's (kikimimi.choices), no speed work
+        for ev in map(as_event, events):  # a question or a reveal is the runtime's (kikimimi.contract.choices), no speed work
             out += Table._log_events(self, (ev,), t, line) if ev.type in RUNTIME_EVENTS else [self._log(ev, t, line)]
         return out
 
@@ -255,7 +255,7 @@ def test_new_event_is_the_event_a_class_call_makes():
 
 def test_a_timer_set_cancelled_and_due_fires_as_before():
     """The engine's memo of the next timer follows every set, cancel and firing."""
-    from kikimimi.protocol import cancel_timer, set_timer
+    from kikimimi.contract.protocol import cancel_timer, set_timer
 
     table = Table(Header("trident", 3, {}, "en", {}))
     ref = ReferenceTable(Header("trident", 3, {}, "en", {}))
@@ -277,7 +277,7 @@ def test_a_timer_set_cancelled_and_due_fires_as_before():
 
 def _visible_to_before(log_event: Mapping[str, Any], seat: int | None) -> bool:
     """`visible_to` before its fast path."""
-    from kikimimi.protocol import TABLE, audiences_of, seat_audience
+    from kikimimi.contract.protocol import TABLE, audiences_of, seat_audience
 
     if log_event.get("type") == "say":
         audiences: tuple[str, ...] = (str(log_event.get("to")),)
@@ -289,7 +289,7 @@ def _visible_to_before(log_event: Mapping[str, Any], seat: int | None) -> bool:
 
 
 def test_visible_to_answers_as_before_for_every_logged_event_and_odd_ones(scripts):
-    from kikimimi.protocol import visible_to
+    from kikimimi.contract.protocol import visible_to
 
     class Named(str):
         pass

@@ -15,13 +15,13 @@ import threading
 import pytest
 
 from kikimimi.cli import play as play_cli
-from kikimimi import engine
-from kikimimi.engine import ScriptRun, log_line, public_view, run_script
-from kikimimi.registry import declaration, game_names
-from kikimimi.script import (
+from kikimimi.table import engine
+from kikimimi.table.engine import ScriptRun, log_line, public_view, run_script
+from kikimimi.contract.registry import declaration, game_names
+from kikimimi.contract.script import (
     _LINE_ENCODER, Garbled, Header, _bounded_int, _finite_float, _no_constant, clean_line, dumps, parse_line,
 )
-from kikimimi.sim import play
+from kikimimi.design.sim import play
 
 
 class Colour(str, enum.Enum):

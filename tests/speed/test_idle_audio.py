@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from kikimimi.voice.virtual import PulseNullSinks
+from support.virtual_sound import PulseNullSinks
 from tests.voice.voice_needs import need
 
 CHILD = Path(__file__).with_name("idle_mixer_child.py")

@@ -1,5 +1,5 @@
 """An event handed to the table as one dict is the log entry itself
-(`protocol.log_shaped`, issue 35): written, it must be byte for byte its
+(`protocol.log_shaped`): written, it must be byte for byte its
 `Event`'s line (`protocol.in_log_order` in every writer), and a dict handed
 over twice must never renumber what the log already holds."""
 from __future__ import annotations
@@ -11,12 +11,12 @@ import pytest
 
 from kikimimi.api.client import ApiClient
 from kikimimi.api.server import start_api
-from kikimimi.daemon import Daemon
-from kikimimi.engine import Table, default_tagmap, log_line
-from kikimimi.protocol import TABLE, Event, as_event, in_log_order, log_shaped, new_event
-from kikimimi.public import public_view
-from kikimimi.script import Header, dumps
-from kikimimi.sim import play
+from kikimimi.table.daemon import Daemon
+from kikimimi.table.engine import Table, default_tagmap, log_line
+from kikimimi.contract.protocol import TABLE, Event, as_event, in_log_order, log_shaped, new_event
+from kikimimi.table.public import public_view
+from kikimimi.contract.script import Header, dumps
+from kikimimi.design.sim import play
 from kikimimi_games.trident import PIECES, TridentGame
 from kikimimi_games.trident.pieces import HAND_SIZE
 

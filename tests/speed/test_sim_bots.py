@@ -1,4 +1,4 @@
-"""Cheap bot games (issue 18) must be the same games: the Trident's bots are
+"""Cheap bot games must be the same games: the Trident's bots are
 told each event once per event (`TridentSimulation.ears`) instead of asking
 `visible_to` once per bot, skip the events they never act on, and the driver
 copies each proposed line once.  These tests hold the fast paths to the slow
@@ -11,17 +11,17 @@ from typing import Any
 
 import pytest
 
-from kikimimi import declared
-from kikimimi.engine import run_script
-from kikimimi.protocol import visible_to
-from kikimimi.script import dumps
-from kikimimi.sim import play
+from kikimimi.contract import parts as declared
+from kikimimi.table.engine import run_script
+from kikimimi.contract.protocol import visible_to
+from kikimimi.contract.script import dumps
+from kikimimi.design.sim import play
 from kikimimi_games.trident.pieces import TAGS
 from kikimimi_games.trident.simulation import Bot, TridentSimulation, shuffled
 
 
 class EveryBotAsksVisibleTo(TridentSimulation):
-    """The routing before issue 18: every event, every bot, `visible_to` each time."""
+    """The old routing: every event, every bot, `visible_to` each time."""
 
     def observe(self, events: Sequence[Mapping[str, Any]]) -> None:
         refused = False

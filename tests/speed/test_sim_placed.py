@@ -1,4 +1,4 @@
-"""`Table.feed_placed`, the bot driver's way in for a plain placement (issue 35),
+"""`Table.feed_placed`, the bot driver's way in for a plain placement,
 must answer every line exactly as `feed` answers the same line: twin tables are
 fed the same lines, one through each, and their logs and states compared, for
 the lines it takes itself and for every kind it hands back to `feed`."""
@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from kikimimi.engine import LogEvent, Table, default_tagmap
-from kikimimi.hints import HINT_TAG
-from kikimimi.script import Header
-from kikimimi.sim import play
+from kikimimi.table.engine import LogEvent, Table, default_tagmap
+from kikimimi.contract.hints import HINT_TAG
+from kikimimi.contract.script import Header
+from kikimimi.design.sim import play
 
 
 def _twins(game: str, players: int, **table_args: Any) -> tuple[Table, Table]:
@@ -66,7 +66,7 @@ def test_a_whole_bot_game_and_odd_lines_log_as_feed_logs_them():
 
 
 def test_a_bot_game_with_questions_pending_logs_as_feed_logs_it():
-    """イントリーグ asks seats questions (`kikimimi.choices`): a scan then is an answer, the runtime's."""
+    """イントリーグ asks seats questions (`kikimimi.contract.choices`): a scan then is an answer, the runtime's."""
     script, _ = play("intrigue", 2, 4)
     a, b = _twins("intrigue", 4)
     asked = 0

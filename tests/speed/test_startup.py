@@ -1,4 +1,4 @@
-"""Start-up loads only what the command needs (issue 18): `kikimimi --help`
+"""Start-up loads only what the command needs: `kikimimi --help`
 must not import game plugins, numpy or the records layer, and a command
 still finds its module and a plugin's command still works."""
 from __future__ import annotations
@@ -15,7 +15,7 @@ except SystemExit:
     pass
 heavy = sorted(m for m in sys.modules
                if m == "numpy" or m.startswith("kikimimi_games") or m.startswith("kikimimi.records")
-               or m == "kikimimi.engine" or m == "transitions")
+               or m == "kikimimi.table.engine" or m == "transitions")
 print("HEAVY", " ".join(heavy))
 """
 

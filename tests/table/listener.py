@@ -15,7 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
-from kikimimi.testing.ntag import Ntag213
+from support.ntag import Ntag213
 
 SILENCE = 1e-4
 LEAD = 4800  # samples of silence put back before a sound (0.1 s at 48 kHz)
@@ -23,7 +23,7 @@ THRESHOLD = 0.45  # a sound correlating less with every phrase is no phrase
 CLOSE = 0.15  # phrases scoring this near the best are told apart word by word (`piecewise`)
 WINDOW = 7200  # samples a part (0.15 s at 48 kHz: shorter than a word)
 #: A quiet this long in a recording ends a phrase: the set-up leaves 0.6 s between its
-#: phrases (kikimimi/tablesetup/live.py GAP_S), a phrase's own pauses are shorter.
+#: phrases (kikimimi/box/setup/live.py GAP_S), a phrase's own pauses are shorter.
 PAUSE_S = 0.35
 
 
@@ -69,7 +69,7 @@ def piecewise(sound: np.ndarray, clip: np.ndarray, win: int = WINDOW) -> float:
     One alignment for the whole sound is not enough to tell phrases that differ in a
     word: under load the recording has dropouts (the sink played silence while the
     player was starved), everything after one is shifted, and the word that differs
-    then correlates with neither clip (issue 32: "You are seat 1." heard as seat 2)."""
+    then correlates with neither clip ("You are seat 1." heard as seat 2)."""
     if clip.size < win:
         return 0.0
     energy = np.concatenate([[0.0], np.cumsum(clip.astype(np.float64) ** 2)])
@@ -133,7 +133,7 @@ class Table:
     def _read(self, sink: str) -> None:
         """Cut what the sink played since the last read into phrases at every pause longer than
         PAUSE_S, wherever it falls in the new audio: under load this thread can be starved for
-        seconds and then read two phrases and the pause between them at once (issue 32: they
+        seconds and then read two phrases and the pause between them at once (they
         were heard as one unknown sound when only a pause at the very end of a read counted)."""
         path = self.raw[sink]
         if not path.exists():
@@ -186,7 +186,7 @@ class Table:
     def scan(self, person: Person, uid: str | None = None) -> None:
         """Put a piece on the person's reader and leave it there until they hear the table's next
         phrase, as a player does: a piece lifted after a fixed 0.4 s could be gone before a reader
-        starved on a loaded machine polled it (issue 32)."""
+        starved on a loaded machine polled it."""
         reader = person.reader
         tag = Ntag213(uid) if uid else Ntag213(f"04{next(self._uids):012x}", "cmd:ok")
         if self._placed.pop(person.name, None) is not None:  # still on it (asked again with no word between)

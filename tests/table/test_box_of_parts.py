@@ -1,4 +1,4 @@
-"""The box of parts (issue 32): the README's owner commands, read from its owner block and run
+"""The box of parts: the README's owner commands, read from its owner block and run
 as written, against emulated hardware, then the first moves of two games of one evening.
 
 Each README line is run verbatim by bash in a folder laid out like the owner's /opt/kikimimi
@@ -11,7 +11,7 @@ The box mixes reader kinds, as a real one does: three PN532 chips emulated on ps
 README's commands run as child processes, so the USB reader reaches them through a test-only seam:
 tests/table/usb_seam on PYTHONPATH (its sitecustomize.py) replaces nfcpy's libusb transport with
 one whose chip is the emulator in this process, served over a unix socket
-(kikimimi/testing/usb_socket.py); the one chip keeps its state from `table setup` to `doctor` to
+(tests/support/usb_socket.py); the one chip keeps its state from `table setup` to `doctor` to
 `serve`.  Every placement of both games (Trident, then 鬼探し chosen by the referee's console) is
 an enrolled tag, and costs the reader one chip command (the emulators count them).
 """
@@ -34,16 +34,16 @@ from pathlib import Path
 
 import pytest
 
-from kikimimi.kit import kit_for, missing_copies
-from kikimimi.sim import play
-from kikimimi.tagmap import load_tagmap, write_tagmap
-from kikimimi.testing.ntag import Ntag213
-from kikimimi.testing.pn532_emulator import PN532Emulator
-from kikimimi.testing.placement import lines, placement_cost
-from kikimimi.testing.usb_device import UsbReaderEmulator
-from kikimimi.testing.usb_pn53x import Pn533Emulator
-from kikimimi.testing.usb_socket import UsbSocketServer
-from kikimimi.testing.table_script import journal_inputs, wait_until
+from kikimimi.contract.kit import kit_for, missing_copies
+from kikimimi.design.sim import play
+from kikimimi.contract.tagmap import load_tagmap, write_tagmap
+from support.ntag import Ntag213
+from support.pn532_emulator import PN532Emulator
+from support.placement import lines, placement_cost
+from support.usb_device import UsbReaderEmulator
+from support.usb_pn53x import Pn533Emulator
+from support.usb_socket import UsbSocketServer
+from kikimimi.testkit.script import journal_inputs, wait_until
 from test_readme_owner_path import owner_lines
 from test_service import Place, exec_argv, verify
 
@@ -392,7 +392,7 @@ def test_the_owner_path_runs_as_written_and_two_games_are_played_on_enrolled_pie
 
 
 def _game(journal: Path) -> str | None:
-    from kikimimi.script import read_script
+    from kikimimi.contract.script import read_script
 
     try:
         return read_script(journal).header.game
@@ -410,7 +410,7 @@ LEFT = ("cmd:agree",)  # what the players enrol by ear here; the rest of the kit
 
 
 def spoken_clips(cache: Path, names: dict[str, str], kept: int, total: int) -> dict:
-    from kikimimi.phrases import Phrasebook
+    from kikimimi.contract.phrases import Phrasebook
     from voice_play import expected_clip
 
     book = Phrasebook("en", ("core", "setup"))
@@ -435,9 +435,9 @@ def spoken_clips(cache: Path, names: dict[str, str], kept: int, total: int) -> d
 
 @pytest.mark.flaky(reruns=1)  # the test players listen in real time, as in test_setup_by_ear.py
 def test_the_spoken_setup_as_written_enrols_the_kits_and_the_evening_is_played(box, service_user, python):
-    from kikimimi.tablesetup.enrol import EveningKit, piece_names
-    from kikimimi.testing.usbtree import FakeUsbTree
-    from kikimimi.voice.virtual import PulseNullSinks
+    from kikimimi.box.setup.enrol import EveningKit, piece_names
+    from support.usbtree import FakeUsbTree
+    from support.virtual_sound import PulseNullSinks
     from listener import Person, Table
     from voice_needs import need
 

@@ -1,7 +1,7 @@
 """The set-up's mistakes, each said where it happened and asked again (a scripted table)."""
 import pytest
 
-from kikimimi.tablesetup.dialogue import SetupFailed, run_dialogue
+from kikimimi.box.setup.dialogue import SetupFailed, run_dialogue
 
 
 class ScriptedTable:
@@ -62,9 +62,9 @@ def test_a_card_nobody_answers_is_left_out_and_too_few_seats_stop_the_setup_alou
 def test_the_table_file_names_cards_by_serial_only_where_the_serial_tells_them_apart():
     import tomllib
 
-    from kikimimi.tablesetup.dialogue import Binding
-    from kikimimi.tablesetup.found import FoundCard, FoundReader
-    from kikimimi.tablesetup.tablefile import table_toml
+    from kikimimi.box.setup.dialogue import Binding
+    from kikimimi.box.setup.found import FoundCard, FoundReader
+    from kikimimi.box.setup.tablefile import table_toml
     from kikimimi.voice.devices import Device
     from kikimimi.voice.identity import SoundCard
 

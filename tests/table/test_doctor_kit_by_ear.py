@@ -4,8 +4,8 @@ no screen checks the box by ear.  Read back from real PortAudio devices (ALSA fi
 import subprocess
 import sys
 
-from kikimimi.kit import kit_for
-from kikimimi.voice.virtual import AlsaFileDevices
+from kikimimi.contract.kit import kit_for
+from support.virtual_sound import AlsaFileDevices
 from voice_needs import need
 from voice_play import expected_clip, locate_clip
 

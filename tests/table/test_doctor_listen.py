@@ -5,8 +5,8 @@ import sys
 
 import numpy as np
 
-from kikimimi.testing.usbtree import FakeUsbTree
-from kikimimi.voice.virtual import AlsaFileDevices
+from support.usbtree import FakeUsbTree
+from support.virtual_sound import AlsaFileDevices
 from voice_needs import need
 from voice_play import expected_clip, find_clip
 

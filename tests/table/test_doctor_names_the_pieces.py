@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from kikimimi.doctor import _kit_by_ear
-from kikimimi.phrases import Phrasebook
+from kikimimi.box.doctor import _kit_by_ear
+from kikimimi.contract.phrases import Phrasebook
 from kikimimi.readers.checks import doctor_checks
-from kikimimi.table_config import load_table_config
+from kikimimi.table.config import load_table_config
 
 
 ROOT = Path(__file__).resolve().parents[2]

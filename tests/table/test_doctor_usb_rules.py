@@ -1,6 +1,6 @@
 """A USB-only table needs the udev rules: libusb opens /dev/bus/usb/BUS/DEV, which is root's
 (0664) until 99-kikimimi.rules gives the reader to plugdev, so the service user could not
-open it.  Doctor once said "udev rules: not needed" for such a table (issue 32)."""
+open it.  Doctor once said "udev rules: not needed" for such a table."""
 from __future__ import annotations
 
 from kikimimi.readers.checks import RULES, doctor_checks

@@ -5,7 +5,7 @@ import subprocess
 import sys
 
 from kikimimi.cli.doctor import NO_TABLE
-from kikimimi.voice.virtual import AlsaFileDevices
+from support.virtual_sound import AlsaFileDevices
 from voice_needs import need
 
 

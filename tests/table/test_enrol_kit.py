@@ -1,4 +1,4 @@
-"""Kit enrolment at the end of the spoken set-up (kikimimi/tablesetup/enrol.py), with scripted
+"""Kit enrolment at the end of the spoken set-up (kikimimi/box/setup/enrol.py), with scripted
 players: each scans the piece their own earphone names on their own reader.  Mistakes (a tag
 scanned twice, a tag naming another piece) are refused aloud; an interrupted enrolment goes on
 from the tag maps on disk; an evening gets one map a game, each holding its own kit."""
@@ -8,9 +8,9 @@ import itertools
 from collections import Counter
 from pathlib import Path
 
-from kikimimi.kit import kit_for, missing_copies
-from kikimimi.tablesetup.enrol import EveningKit, enrol, piece_names
-from kikimimi.tagmap import load_tagmap
+from kikimimi.contract.kit import kit_for, missing_copies
+from kikimimi.box.setup.enrol import EveningKit, enrol, piece_names
+from kikimimi.contract.tagmap import load_tagmap
 
 SEATS = {1: ("c1", "r1"), 2: ("c2", "r2"), 3: ("c3", "r3"), 4: ("c4", "r4")}
 SPEAKER, FIELD = "c0", "r0"
@@ -134,7 +134,7 @@ def test_an_interrupted_enrolment_goes_on_where_it_stopped(tmp_path):
 def test_every_enrolment_line_is_in_both_languages_and_the_japanese_spells_no_latin_letter():
     import re
 
-    from kikimimi.phrases import Phrasebook
+    from kikimimi.contract.phrases import Phrasebook
     from kikimimi.voice.readings import Readings, load_readings
 
     en, ja = (Phrasebook(lang, ("core", "setup")) for lang in ("en", "ja"))

@@ -1,16 +1,16 @@
 """Every piece the spoken enrolment names has a name of its own in each language the game
 declares: at a Japanese table, no piece of any of the five games is read out as its English
-id ("role human 1", "token bat", as 闇に笑う魔女, 鬼探し and マフィア42 once were; issue 32)."""
+id ("role human 1", "token bat", as 闇に笑う魔女, 鬼探し and マフィア42 once were)."""
 from __future__ import annotations
 
 import re
 
 import pytest
 
-from kikimimi.kit import kit_for
-from kikimimi.registry import declaration
-from kikimimi.tablesetup.enrol import piece_names
-from kikimimi.tagmap import say_name
+from kikimimi.contract.kit import kit_for
+from kikimimi.contract.registry import declaration
+from kikimimi.box.setup.enrol import piece_names
+from kikimimi.contract.tagmap import say_name
 
 GAMES = ("trident", "onisagashi", "witch", "mafia42", "intrigue")
 JAPANESE = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
@@ -54,10 +54,10 @@ def test_a_decks_copies_and_a_cards_token_are_named_from_the_card():
 
 def test_only_the_pieces_still_to_enrol_are_rendered_before_enrolment(tmp_path):
     """A set-up run again asks for what is missing; it renders those lines, not the whole kit's."""
-    from kikimimi.kit import missing_copies
-    from kikimimi.phrases import Phrasebook
-    from kikimimi.tablesetup.enrol import EveningKit, texts_to_prepare
-    from kikimimi.tagmap import write_tagmap
+    from kikimimi.contract.kit import missing_copies
+    from kikimimi.contract.phrases import Phrasebook
+    from kikimimi.box.setup.enrol import EveningKit, texts_to_prepare
+    from kikimimi.contract.tagmap import write_tagmap
 
     kit = kit_for("trident", 3)
     uids = (f"04c0{n:010x}" for n in range(1, 1000))

@@ -1,7 +1,7 @@
 """A reboot renumbers identical sound cards; a table named by USB port still routes each secret home.
 
 No USB sound card exists here, so sysfs is a tree shaped like the kernel's
-(kikimimi/testing/usbtree.py); every clip still plays through real PortAudio
+(tests/support/usbtree.py); every clip still plays through real PortAudio
 into ALSA file devices, read back sample for sample.
 """
 import subprocess
@@ -10,11 +10,11 @@ import sys
 import numpy as np
 import pytest
 
-from kikimimi.testing.usbtree import FakeUsbTree
+from support.usbtree import FakeUsbTree
 from kikimimi.voice.devices import Device
 from kikimimi.voice.config import parse_audio
 from kikimimi.voice.identity import IdentityError, SoundCard, check_outputs, resolve
-from kikimimi.voice.virtual import AlsaFileDevices
+from support.virtual_sound import AlsaFileDevices
 from voice_needs import need
 from voice_play import expected_clip, find_clip, play, say
 
@@ -127,8 +127,8 @@ def test_an_identity_key_is_checked_when_the_file_is_read():
 
 
 def test_two_readers_on_one_device_are_refused_when_the_file_is_read(tmp_path):
-    from kikimimi.table_config import ConfigError, load_table_config
-    from kikimimi.testing.usbtree import FakeUsbTree as Tree
+    from kikimimi.table.config import ConfigError, load_table_config
+    from support.usbtree import FakeUsbTree as Tree
 
     tty = tmp_path / "ttyUSB0"
     tty.write_text("")
@@ -142,7 +142,7 @@ def test_two_readers_on_one_device_are_refused_when_the_file_is_read(tmp_path):
 
 
 def test_doctor_names_readers_numbered_in_plug_order_and_passes_ports(tmp_path):
-    from kikimimi.doctor import config_checks
+    from kikimimi.box.doctor import config_checks
 
     def table(paths):
         cfg = tmp_path / "t.toml"

@@ -39,7 +39,7 @@ class Reader:
 
 def test_two_phrases_and_the_pause_between_read_at_once_are_two_phrases(tmp_path):
     # a starved listener thread reads seconds of recording at once: the set-up's 0.6 s between two
-    # phrases falls inside one read (issue 32: heard as one unknown sound, and nobody scanned)
+    # phrases falls inside one read (heard as one unknown sound, and nobody scanned)
     clips = {"prompt": clip(1, 1.2), "bound": clip(2, 0.8)}
     raw = tmp_path / "ear.raw"
     raw.write_bytes(recording(gap(0.2), clips["bound"], gap(0.6), clips["prompt"], gap(0.5)))
@@ -63,7 +63,7 @@ def test_a_read_that_ends_inside_a_pause_goes_on_counting_it(tmp_path):
 
 
 def test_a_piece_stays_on_the_reader_until_the_table_answers(tmp_path):
-    # lifted after a fixed 0.4 s, a piece could be gone before a starved reader polled it (issue 32);
+    # lifted after a fixed 0.4 s, a piece could be gone before a starved reader polled it;
     # a player leaves it until the table says something back
     clips = {"prompt": clip(1, 1.2), "bound": clip(2, 0.8)}
     raw = tmp_path / "ear.raw"
@@ -79,8 +79,8 @@ def test_a_piece_stays_on_the_reader_until_the_table_answers(tmp_path):
 
 def test_phrases_that_differ_in_one_word_are_told_apart_across_a_dropout(tmp_path):
     # under load the recording has dropouts (the sink played silence while the player was starved);
-    # one alignment for the whole sound then heard "You are seat 1." as seat 2 (issue 32)
-    from kikimimi.phrases import Phrasebook
+    # one alignment for the whole sound then heard "You are seat 1." as seat 2
+    from kikimimi.contract.phrases import Phrasebook
     from voice_needs import need
     from voice_play import expected_clip
 

@@ -1,16 +1,16 @@
 """A real box mixes reader kinds (three PN532 boards on serial adapters and an RC-S380, say):
 `kikimimi table setup` finds both in one pass (`--driver auto`, the default), and the table file
-names each reader's own driver, so `serve` opens each as what it is (issue 32)."""
+names each reader's own driver, so `serve` opens each as what it is."""
 from __future__ import annotations
 
 import os
 import tomllib
 
 from kikimimi.readers.factory import make_driver
-from kikimimi.tablesetup.dialogue import Binding
-from kikimimi.tablesetup.found import find_readers
-from kikimimi.tablesetup.tablefile import table_toml, udev_rules
-from kikimimi.testing.usb_rcs380 import RcS380Emulator
+from kikimimi.box.setup.dialogue import Binding
+from kikimimi.box.setup.found import find_readers
+from kikimimi.box.setup.tablefile import table_toml, udev_rules
+from support.usb_rcs380 import RcS380Emulator
 from kikimimi.voice.devices import Device
 from kikimimi.voice.identity import SoundCard
 
@@ -63,7 +63,7 @@ def test_the_table_file_names_each_readers_own_driver_and_serve_opens_it_so(tmp_
 
 
 def FoundCard(k: int):
-    from kikimimi.tablesetup.found import FoundCard as Found
+    from kikimimi.box.setup.found import FoundCard as Found
 
     return Found(f"c{k}", SoundCard(k, f"D{k}", f"1-2.{k}", None), Device(k, f"D{k}", 2, 48000))
 

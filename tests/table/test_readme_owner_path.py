@@ -60,7 +60,7 @@ def test_every_kikimimi_line_is_accepted_by_the_command_line_as_written(line):
     except SystemExit as exc:  # argparse's own refusal
         pytest.fail(f"{line!r}: refused by the command line ({exc})")
     if argv[:2] == ["table", "setup"]:
-        from kikimimi.registry import declaration
+        from kikimimi.contract.registry import declaration
 
         assert len(args.game) >= 2, "the README's set-up is an evening of games"
         for game in args.game:

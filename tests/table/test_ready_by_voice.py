@@ -3,7 +3,7 @@
 import subprocess
 import sys
 
-from kikimimi.voice.virtual import AlsaFileDevices
+from support.virtual_sound import AlsaFileDevices
 from voice_needs import need
 from voice_play import expected_clip, locate_clip
 

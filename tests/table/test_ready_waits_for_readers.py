@@ -9,9 +9,9 @@ import time
 
 import numpy as np
 
-from kikimimi.testing.pn532_emulator import PN532Emulator
-from kikimimi.testing.table_script import pn532_trident_table
-from kikimimi.voice.virtual import AlsaFileDevices
+from support.pn532_emulator import PN532Emulator
+from kikimimi.testkit.script import pn532_trident_table
+from support.virtual_sound import AlsaFileDevices
 from voice_needs import need
 from voice_play import expected_clip, locate_clip
 

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from kikimimi.game_files import game_file
-from kikimimi.service_access import in_a_home
+from kikimimi.contract.game_files import game_file
+from kikimimi.box.access import in_a_home
 
 SIM_TABLE = Path(str(game_file("trident", "sim.toml")))
 HARDWARE_TABLE = Path(__file__).resolve().parents[2] / "hardware" / "trident-pn532.toml"
@@ -214,7 +214,7 @@ def test_the_user_is_created_and_really_runs_the_table(place, new_user):
 
 @pytest.mark.skipif(not ROOT, reason="the install makes the journal's folder for the user as root")
 def test_a_tilde_in_the_table_file_is_the_services_home_not_the_installers(place, monkeypatch):
-    from kikimimi import service
+    from kikimimi.box import service
 
     home = place.dir / "service-home"  # stands in for /var/lib/kikimimi, the unit's HOME=
     monkeypatch.setattr(service, "SERVICE_HOME", home)

@@ -11,9 +11,9 @@ import sys
 import numpy as np
 import pytest
 
-from kikimimi.service import unit_text
-from kikimimi.table_config import load_table_config
-from kikimimi.voice.virtual import AlsaFileDevices
+from kikimimi.box.service import unit_text
+from kikimimi.table.config import load_table_config
+from support.virtual_sound import AlsaFileDevices
 
 
 PLAYER = """

@@ -2,7 +2,7 @@
 driver against emulated readers, and test players who only act on what their own sink plays.
 
 No USB exists here: sysfs and /dev/serial/by-path are trees shaped like the
-kernel's and udev's (kikimimi/testing/usbtree.py), in a new enumeration
+kernel's and udev's (tests/support/usbtree.py), in a new enumeration
 order each time, as after a reboot.
 """
 import subprocess
@@ -12,10 +12,10 @@ import tomllib
 
 import pytest
 
-from kikimimi.phrases import Phrasebook
-from kikimimi.testing.pn532_emulator import PN532Emulator
-from kikimimi.testing.usbtree import FakeUsbTree
-from kikimimi.voice.virtual import PulseNullSinks
+from kikimimi.contract.phrases import Phrasebook
+from support.pn532_emulator import PN532Emulator
+from support.usbtree import FakeUsbTree
+from support.virtual_sound import PulseNullSinks
 from listener import Person, Table
 from voice_needs import need
 from voice_play import expected_clip
@@ -171,9 +171,9 @@ OWN = ("cmd:agree", "cmd:hint", "cmd:pass", "cmd:trident")  # each player's own 
 @pytest.mark.flaky(reruns=1)  # real-time listeners, as above
 def test_each_player_enrols_their_own_kit_by_ear_and_an_interrupted_enrolment_goes_on(tmp_path, clips):
     from kikimimi.cli.tags import write_tagmap
-    from kikimimi.kit import kit_for, missing_copies
-    from kikimimi.tablesetup.enrol import piece_names
-    from kikimimi.tagmap import load_tagmap
+    from kikimimi.contract.kit import kit_for, missing_copies
+    from kikimimi.box.setup.enrol import piece_names
+    from kikimimi.contract.tagmap import load_tagmap
 
     cache, templates = clips
     kit = kit_for("trident", 2)

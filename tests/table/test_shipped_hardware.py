@@ -1,6 +1,6 @@
 """The table files shipped in hardware/ are examples an owner copies: each names a tag map that
 exists, loads, and holds its game's whole kit, so the example is on the enrolled fast path (a
-placement costs one chip command) rather than reading every tag (issue 32)."""
+placement costs one chip command) rather than reading every tag."""
 from __future__ import annotations
 
 import tomllib
@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from kikimimi.kit import kit_for, missing_copies
-from kikimimi.table_config import load_table_config
-from kikimimi.tagmap import load_tagmap
+from kikimimi.contract.kit import kit_for, missing_copies
+from kikimimi.table.config import load_table_config
+from kikimimi.contract.tagmap import load_tagmap
 
 HARDWARE = Path(__file__).resolve().parents[2] / "hardware"
 SHIPPED = sorted(HARDWARE.glob("*.toml"))

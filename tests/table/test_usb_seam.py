@@ -9,9 +9,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-from kikimimi.testing.ntag import Ntag213
-from kikimimi.testing.usb_pn53x import Pn533Emulator
-from kikimimi.testing.usb_socket import UsbSocketServer
+from support.ntag import Ntag213
+from support.usb_pn53x import Pn533Emulator
+from support.usb_socket import UsbSocketServer
 
 SEAM = Path(__file__).with_name("usb_seam")
 CHILD = """

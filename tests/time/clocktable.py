@@ -6,9 +6,9 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from kikimimi.daemon import Daemon
-from kikimimi.script import Header
-from kikimimi.testing.table_script import replay_journal as replay
+from kikimimi.table.daemon import Daemon
+from kikimimi.contract.script import Header
+from kikimimi.testkit.script import replay_journal as replay
 
 JOBS = ["mafia", "citizen", "citizen", "police"]
 #: Night 3 s, morning 1 s, discussion 1 s a head, vote 2 s, defence 1 s, approval 2 s.

@@ -1,9 +1,9 @@
-"""Issue 28's finish line: a real `kikimimi serve` (simulated readers) SIGKILLed
+"""A real `kikimimi serve` (simulated readers) SIGKILLed
 right after each kind of timer in every real-time game — マフィア42's six
 phases twice each, 闇に笑う魔女's night and 鬼探し's raise window five times
 each — and nothing announced is contradicted: every event told before any
 kill is the event of that `seq` after every resume
-(kikimimi.testing.killtimer.check).
+(support.killtimer.check).
 
 A kill costs a restart of `serve` (about a second), so the suite kills few:
 the bug this guards (a timer not journaled) shows at the first kill after a
@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from kikimimi.testing.killtimer import PLANS, check, run
+from support.killtimer import PLANS, check, run
 
 #: Kills per game: every kind of timer at least twice in マフィア42 (its phases come round in turn).
 KILLS = {"mafia42": 12, "witch": 5, "onisagashi": 5}

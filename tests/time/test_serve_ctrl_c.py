@@ -3,7 +3,7 @@ game is kept, that nothing announced is lost and the exact command that resumes 
 exits 130 with no traceback; and that command does resume the game.
 
 Each waits on the line or file that shows serve is where the test means it to be,
-then on its exit with a generous hang guard: a busy machine (issue 32: load 25)
+then on its exit with a generous hang guard: a busy machine (load 25)
 outran a fixed 60 s.  A serve still running at the guard is made to dump its
 threads (faulthandler, on SIGABRT) into the failure, so a real hang says where."""
 import shlex
@@ -13,9 +13,9 @@ import sys
 from pathlib import Path
 
 from kikimimi.api import paths
-from kikimimi.script import ScriptError, read_script
-from kikimimi.testing.table_script import wait_until
-from kikimimi.testing.tables import sim_table_toml
+from kikimimi.contract.script import ScriptError, read_script
+from kikimimi.testkit.script import wait_until
+from kikimimi.testkit.tables import sim_table_toml
 
 
 HANG_GUARD_S = 240  # under pytest's own 300 s: only a hung serve reaches it
@@ -24,7 +24,7 @@ HANG_GUARD_S = 240  # under pytest's own 300 s: only a hung serve reaches it
 def _as_from_a_terminal() -> None:
     """Ctrl-C as a terminal delivers it.  A suite started in the background (`... &`, as CI
     and bench/suite_under_load.py runs are) ignores SIGINT, every child inherits that, and
-    Python then installs no handler: the SIGINT was lost and serve waited on (issue 32)."""
+    Python then installs no handler: the SIGINT was lost and serve waited on."""
     signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 

@@ -1,11 +1,11 @@
-"""Issue 28: a timer that fired is part of what the table did.  It is journaled,
+"""A timer that fired is part of what the table did.  It is journaled,
 so a resume, a replay and the live table reach the same state, and nothing
 announced is taken back."""
 from __future__ import annotations
 
 from clocktable import Clocked, header, keys, of, replay
 
-from kikimimi.script import read_script
+from kikimimi.contract.script import read_script
 
 
 def test_a_fired_timer_is_a_journal_line_and_replays_to_the_live_log(tmp_path):
@@ -88,7 +88,7 @@ def test_an_input_just_after_a_timer_is_journaled_at_its_true_time(tmp_path):
 
 
 def test_old_journals_without_timer_lines_still_replay(tmp_path):
-    """A script from before issue 28: the timers fire on the next input's time, as they did."""
+    """A script from before timers were journaled: the timers fire on the next input's time, as they did."""
     journal = tmp_path / "old.jsonl"
     table = Clocked(tmp_path / "j.jsonl").deal()
     table.hand(1, "seat:2")
@@ -103,7 +103,7 @@ def test_old_journals_without_timer_lines_still_replay(tmp_path):
 
 
 def test_a_hand_edited_timer_line_is_one_error_and_the_clock_still_moves(tmp_path):
-    from kikimimi.engine import run_script
+    from kikimimi.table.engine import run_script
 
     log = run_script([header().to_json(), {"t": 1.0, "timer": "phase-9"}, {"t": 2.0, "timer": ["x"]}])
     errors = [ev["message"] for ev in of(log, "error")]
@@ -116,8 +116,8 @@ def test_a_served_table_restarted_on_a_game_ended_by_a_timer_says_it_is_over(tmp
     import subprocess
     import sys
 
-    from kikimimi.testing.killtimer import _toml_inline
-    from kikimimi.testing.tables import sim_table_toml
+    from support.killtimer import _toml_inline
+    from kikimimi.testkit.tables import sim_table_toml
 
     from clocktable import SHORT
 

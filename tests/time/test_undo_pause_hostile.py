@@ -1,4 +1,4 @@
-"""Issue 28: undo at the undo's time, the clock paused and resumed, hostile
+"""Undo at the undo's time, the clock paused and resumed, hostile
 time bounded, unspoken inputs spoken on resume, a settings mismatch said."""
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ import time
 
 from clocktable import Clocked, header, keys, of, replay
 
-from kikimimi.engine import MAX_FIRINGS, run_script
-from kikimimi.script import Header, dumps
+from kikimimi.table.engine import MAX_FIRINGS, run_script
+from kikimimi.contract.script import Header, dumps
 
 
 def _monotonic(log):
@@ -188,8 +188,8 @@ def test_a_timer_line_from_outside_the_table_is_refused_and_a_recorded_one_not_r
 
     import pytest
 
-    from kikimimi.daemon import InputRefused
-    from kikimimi.sim_readers import scripted_lines
+    from kikimimi.table.daemon import InputRefused
+    from kikimimi.table.sim_readers import scripted_lines
 
     table = Clocked(tmp_path / "j.jsonl").deal()
     with pytest.raises(InputRefused, match="clock's own"):

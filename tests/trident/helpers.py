@@ -1,10 +1,10 @@
-"""Table scripts for Trident tests, run through the real engine (kikimimi.engine.Table)."""
+"""Table scripts for Trident tests, run through the real engine (kikimimi.table.engine.Table)."""
 from __future__ import annotations
 
 from typing import Any
 
-from kikimimi.testing.table_script import Run as BaseRun
-from kikimimi.testing.table_script import Script as BaseScript
+from kikimimi.testkit.script import Run as BaseRun
+from kikimimi.testkit.script import Script as BaseScript
 
 #: A standard deal: seat -> five pieces (short names), and the opening piece.
 DEAL = {

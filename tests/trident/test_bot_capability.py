@@ -1,5 +1,5 @@
 """Every Trident bot holds only its seat's view: walked, nothing in reach is the table,
-another hand, the basket, or the deal's seed or generator (`kikimimi/testing/capability.py`).
+another hand, the basket, or the deal's seed or generator (`kikimimi/testkit/capability.py`).
 
 The behaviour test (`test_knowledge.py`) shows the bots do not read the other
 hands; this one shows they cannot: a deliberately leaky bot is caught."""
@@ -10,9 +10,9 @@ from typing import Any
 
 import pytest
 
-from kikimimi.engine import Table
-from kikimimi.protocol import Play
-from kikimimi.testing.capability import (
+from kikimimi.table.engine import Table
+from kikimimi.contract.protocol import Play
+from kikimimi.testkit.capability import (
     Forbidden, audit, containers_equal, deal_seed, instances, leaks, same_objects)
 from kikimimi_games.trident import simulation
 from kikimimi_games.trident.ear import TridentWorld

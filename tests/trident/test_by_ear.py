@@ -1,4 +1,4 @@
-"""Everything a sighted player sees is heard (issue 16), and nothing secret is (issue 11, finding 5)."""
+"""Everything a sighted player sees is heard, and nothing secret is."""
 from __future__ import annotations
 
 import gc
@@ -6,8 +6,8 @@ import weakref
 
 import pytest
 
-from kikimimi.engine import Table, public_view
-from kikimimi.script import Header
+from kikimimi.table.engine import Table, public_view
+from kikimimi.contract.script import Header
 from kikimimi_games.trident import TridentGame
 from kikimimi_games.trident.machine import MACHINE
 
@@ -177,8 +177,8 @@ def test_two_hundred_rebuilds_leave_one_game_alive():
 
 @pytest.mark.parametrize("lang,words", [("en", "It is seat 2's turn."), ("ja", "2番の番です。")])
 def test_an_undo_and_a_reader_back_say_whose_turn_it_is(lang, words):
-    from kikimimi.engine import ScriptRun
-    from kikimimi.script import UNDO
+    from kikimimi.table.engine import ScriptRun
+    from kikimimi.contract.script import UNDO
 
     s = Script(lang=lang).start().field("heart-1").field("diamond-1")  # seat 2 errs: the turn moves to 3
     run = ScriptRun(Header.parse(s.lines[0]))

@@ -4,12 +4,12 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from kikimimi.declared import diagram, simulation
-from kikimimi.tuning import tune
-from kikimimi.phrases import Phrasebook
-from kikimimi.protocol import visible_to
-from kikimimi.sim import play
-from kikimimi.registry import declaration
+from kikimimi.contract.parts import diagram, simulation
+from kikimimi.design.tuning import tune
+from kikimimi.contract.phrases import Phrasebook
+from kikimimi.contract.protocol import visible_to
+from kikimimi.design.sim import play
+from kikimimi.contract.registry import declaration
 from kikimimi_games import trident
 from kikimimi_games.trident import PIECES, TridentGame
 from kikimimi_games.trident.machine import TRIGGERS, PhaseModel
@@ -93,8 +93,8 @@ def test_bots_hear_only_what_their_seat_may_know():
     for seat, bot in sim.bots.items():
         original = bot.hear
         bot.hear = lambda ev, hand, _s=seat, _o=original: (heard.append((_s, ev)), _o(ev, hand))[1]
-    from kikimimi.engine import Table
-    from kikimimi.script import Header
+    from kikimimi.table.engine import Table
+    from kikimimi.contract.script import Header
     table = Table(Header("trident", 3, {}, "en", {}))
     sim.observe(table.start())
     t = 0

@@ -1,5 +1,5 @@
 """Every Trident bot kind plays only from what its seat may know, and replays from its seed
-(kikimimi/testing/knowledge.py): the same seed is played again with other pieces in the
+(kikimimi/testkit/knowledge.py): the same seed is played again with other pieces in the
 other hands, or the hidden basket in another order, and the seat's own inputs must not
 change before it could tell the two games apart."""
 from __future__ import annotations
@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from kikimimi.testing.knowledge import SeatLeak, replays, seat_blind
-from kikimimi.tuning import focal_seat
+from kikimimi.testkit.knowledge import SeatLeak, replays, seat_blind
+from kikimimi.design.tuning import focal_seat
 from kikimimi_games.trident.pieces import HAND_SIZE, TAGS
 from kikimimi_games.trident.simulation import Bot, World
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from kikimimi.engine import Table
-from kikimimi.script import Header
-from kikimimi.sim import play
+from kikimimi.table.engine import Table
+from kikimimi.contract.script import Header
+from kikimimi.design.sim import play
 from kikimimi_games.trident.pieces import TAGS
 
 ALL = sorted(TAGS)

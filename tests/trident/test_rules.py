@@ -1,10 +1,10 @@
-"""One test per rule and ruling of shared/rules/trident.md, driven by table scripts through the engine."""
+"""One test per rule and ruling of docs/rules/trident.md, driven by table scripts through the engine."""
 from __future__ import annotations
 
 import pytest
 
-from kikimimi.engine import public_view
-from kikimimi.script import ScriptError
+from kikimimi.table.engine import public_view
+from kikimimi.contract.script import ScriptError
 from kikimimi_games.trident import PIECES
 from kikimimi_games.trident.pieces import BY_TAG, Kind
 

@@ -1,4 +1,4 @@
-"""Effects, attacks, the end, penalties, the reset and declarations (shared/rules/trident.md)."""
+"""Effects, attacks, the end, penalties, the reset and declarations (docs/rules/trident.md)."""
 from __future__ import annotations
 
 from .helpers import DEAL, Script, T

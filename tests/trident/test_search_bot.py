@@ -7,10 +7,10 @@ import random
 from collections import Counter
 from typing import Any
 
-from kikimimi.engine import Table, default_tagmap
-from kikimimi.script import Header
-from kikimimi.sim import play
-from kikimimi.tuning import Ask
+from kikimimi.table.engine import Table, default_tagmap
+from kikimimi.contract.script import Header
+from kikimimi.design.sim import play
+from kikimimi.design.tuning import Ask
 from kikimimi_games.trident.search import (
     DECK, UNKNOWN, SearchBot, View, bot_table, determinize, focal_seat, root_moves, search)
 from kikimimi_games.trident.simulation import BASKET_TOP

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from kikimimi.voice.clips import write_wav
-from kikimimi.voice.virtual import AlsaFileDevices
+from support.virtual_sound import AlsaFileDevices
 from voice_needs import need
 from voice_play import expected_clip, find_clip, play, say
 

@@ -3,7 +3,7 @@ import json
 import subprocess
 import sys
 
-from kikimimi.voice.virtual import AlsaFileDevices
+from support.virtual_sound import AlsaFileDevices
 from voice_needs import need
 
 CODE = """

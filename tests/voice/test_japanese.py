@@ -7,7 +7,7 @@ import sys
 import numpy as np
 import pytest
 
-from kikimimi.phrases import Phrasebook
+from kikimimi.contract.phrases import Phrasebook
 from kikimimi.voice.engines import DEBIAN_DICT_DIR, engine
 from kikimimi.voice.readings import Readings, load_readings
 from kikimimi.voice.render import Renderer

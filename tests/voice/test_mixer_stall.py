@@ -1,7 +1,7 @@
 """A device whose audio callbacks stop for a while is restarted and counted, not lost for good.
 
 At load ~27 the table's mixer once marked two earphones as failed for the rest
-of the game after 2 s without callbacks (issue 32): a loaded Pi would go deaf
+of the game after 2 s without callbacks: a loaded Pi would go deaf
 there.  Here the stall is real: the private PulseAudio server behind the
 virtual sink is stopped (SIGSTOP), so PortAudio's callbacks starve, then it
 goes on (SIGCONT) and a phrase queued meanwhile must reach the sink.
@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from kikimimi.voice.virtual import PulseNullSinks
+from support.virtual_sound import PulseNullSinks
 from voice_needs import need
 
 CHILD = Path(__file__).with_name("stall_mixer_child.py")

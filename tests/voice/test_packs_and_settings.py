@@ -7,8 +7,8 @@ import sys
 import numpy as np
 import pytest
 
-from kikimimi.engine import public_view, run_script
-from kikimimi.phrases import Phrasebook
+from kikimimi.table.engine import public_view, run_script
+from kikimimi.contract.phrases import Phrasebook
 from kikimimi.voice.clips import resample, write_wav
 from kikimimi.voice.config import AudioSpec, parse_audio
 from kikimimi.voice.domains import expand, placeholders, table_texts

@@ -7,7 +7,7 @@ rather than sample for sample (the ALSA file tests do that).
 import numpy as np
 import pytest
 
-from kikimimi.voice.virtual import PulseNullSinks
+from support.virtual_sound import PulseNullSinks
 from voice_needs import need
 from voice_play import expected_clip, play, say
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from kikimimi.sim import play
+from kikimimi.design.sim import play
 from kikimimi.voice.domains import table_texts
 
 #: game -> (players, the phrases it may leave to render when said)

@@ -1,10 +1,10 @@
-"""A reveal to several seats (`kikimimi.protocol.reveal`: one `reveal` event, private to
+"""A reveal to several seats (`kikimimi.contract.protocol.reveal`: one `reveal` event, private to
 those seats) through real PortAudio into ALSA file devices: each listed earphone plays it, the
 speaker and the unlisted earphones never do."""
 import numpy as np
 import pytest
 
-from kikimimi.voice.virtual import AlsaFileDevices
+from support.virtual_sound import AlsaFileDevices
 from voice_needs import need
 from voice_play import expected_clip, find_clip, play
 

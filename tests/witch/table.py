@@ -4,7 +4,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from kikimimi.roles.testing import Script
+from kikimimi.testkit.roles_script import Script
 
 # seat:          1        2         3         4         5           6        7        8
 DECK8 = ["witch", "mirror", "knight", "priest", "familiar", "witch", "human", "human"]

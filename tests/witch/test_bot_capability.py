@@ -1,6 +1,6 @@
 """Every 闇に笑う魔女 bot holds only its seat's view: walked, nothing in reach is the table,
 another seat's card or private line, or the seed that deals the roles
-(`kikimimi/testing/capability.py`).  Before this, every `BotSeat` held that seed
+(`kikimimi/testkit/capability.py`).  Before this, every `BotSeat` held that seed
 (the whole deal rebuilt from it); a bot seated the old way is caught here."""
 from __future__ import annotations
 
@@ -9,11 +9,11 @@ from typing import Any
 
 import pytest
 
-from kikimimi.ear import EarTable
-from kikimimi.engine import Table
-from kikimimi.protocol import Play
+from kikimimi.bots.ear import EarTable
+from kikimimi.table.engine import Table
+from kikimimi.contract.protocol import Play
 from kikimimi.roles.ear import DealtCards
-from kikimimi.testing.capability import (
+from kikimimi.testkit.capability import (
     Forbidden, audit, cards_of_others, deal_seed, instances, same_objects, secret_events)
 from kikimimi_games.witch import bots
 from kikimimi_games.witch.bots import WitchSimulation
@@ -41,7 +41,7 @@ def test_no_bot_can_reach_another_role_or_the_deal(bot):
 
 
 def test_the_walk_catches_a_bot_seated_the_old_way_with_the_seed(monkeypatch):
-    """The seating before issue 33: every seat held the table's seed."""
+    """The old seating: every seat held the table's seed."""
     original = WitchSimulation.__init__
 
     def old_seating(self: Any, seed: int, *args: Any, **kwargs: Any) -> None:

@@ -5,10 +5,10 @@ import random
 
 import pytest
 
-from kikimimi import ear
+from kikimimi.bots import ear
 from kikimimi.roles.ear import DealtCards
-from kikimimi.sim import play
-from kikimimi.testing.ear_spy import heard_on_own_ears, spy_on_ear_bots, touched
+from kikimimi.design.sim import play
+from kikimimi.testkit.ear_spy import heard_on_own_ears, spy_on_ear_bots, touched
 from kikimimi_games.witch import ear as witch_ear
 
 

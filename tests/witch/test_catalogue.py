@@ -6,11 +6,11 @@ import string
 
 import pytest
 
-from kikimimi.declared import diagram
-from kikimimi.phrases import Phrasebook, load_catalogue
+from kikimimi.contract.parts import diagram
+from kikimimi.contract.phrases import Phrasebook, load_catalogue
 from kikimimi.roles import missing_layer_phrases
-from kikimimi.sim import play
-from kikimimi.registry import declaration
+from kikimimi.design.sim import play
+from kikimimi.contract.registry import declaration
 from kikimimi_games.witch.rules import ROLES, TEAMS
 
 from .table import DECK10, day1
@@ -66,7 +66,7 @@ def test_every_phrase_said_in_play_is_in_the_catalogue():
 def test_the_simulated_table_config_loads_and_its_options_are_the_games():
     from pathlib import Path
 
-    from kikimimi.table_config import load_table_config
+    from kikimimi.table.config import load_table_config
     from kikimimi_games.witch import WitchGame
 
     config = load_table_config(Path(__file__).parents[2] / "games" / "witch" / "sim.toml")
@@ -85,8 +85,8 @@ def test_the_phases_are_drawn():
 def test_the_diagram_is_the_phases_the_game_steps_through():
     """Every `phase` event of many bot games is a move the drawing shows, and the drawing
     shows no phase that never runs (it once drew a `revote` phase that did not exist)."""
-    from kikimimi.phases import PhaseError
-    from kikimimi.sim import play
+    from kikimimi.contract.phases import PhaseError
+    from kikimimi.design.sim import play
     from kikimimi_games.witch import WitchGame
     from kikimimi_games.witch.rules import PHASES
 

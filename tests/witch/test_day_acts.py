@@ -1,4 +1,4 @@
-"""Issue 34: the same motions for the day powers (`day_acts` acts; together, the default,
+"""The same motions for the day powers (`day_acts` acts; together, the default,
 adds silence and ballots: test_same_motions.py).
 
 Every living seat makes one day act a day, a power or PASS, each a command tag and a
@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from collections import Counter
 
-from kikimimi.roles.testing import of, said
-from kikimimi.sim import play
+from kikimimi.testkit.roles_script import of, said
+from kikimimi.design.sim import play
 
 from .table import table
 

@@ -4,8 +4,8 @@ opens the call for everyone, within the referee's limits (one at a time, only wh
 is on), and the speaker says nothing but that a call is open."""
 from __future__ import annotations
 
-from kikimimi.public import public_view
-from kikimimi.roles.testing import of, said
+from kikimimi.table.public import public_view
+from kikimimi.testkit.roles_script import of, said
 
 from .test_same_motions import ALL, day1
 
@@ -72,7 +72,7 @@ def test_every_ask_line_is_in_both_languages():
 
 
 def test_ear_bots_at_a_table_with_no_screen_ask_on_the_field():
-    from kikimimi.sim import play
+    from kikimimi.design.sim import play
     script, log = play("witch", 3, 8, {"day_acts": "together"}, "ear")
     asks = [line for line in script[1:] if line.get("reader") == "field" and line.get("tag") == "cmd:silence"]
     assert asks and "seat" not in asks[0]  # the table asks: no seat, so no role, behind it

@@ -1,11 +1,11 @@
-"""The one HINT mechanism (`kikimimi.hints`): public sight first, then the seat's own,
+"""The one HINT mechanism (`kikimimi.contract.hints`): public sight first, then the seat's own,
 all in the asking seat's earphone; the speaker's situation never carries the seat's own."""
 from __future__ import annotations
 
-from kikimimi import hints
-from kikimimi.hints import line
-from kikimimi.roles.testing import said
-from kikimimi.protocol import visible_to
+from kikimimi.contract import hints
+from kikimimi.contract.hints import line
+from kikimimi.testkit.roles_script import said
+from kikimimi.contract.protocol import visible_to
 
 from .table import DECK8, day1
 

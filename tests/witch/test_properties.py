@@ -8,10 +8,10 @@ import string
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from kikimimi.protocol import visible_to
-from kikimimi.roles.testing import Script, internal_errors, of, public_view, said, secrets_in_public
-from kikimimi.sim import play
-from kikimimi.engine import run_script
+from kikimimi.contract.protocol import visible_to
+from kikimimi.testkit.roles_script import Script, internal_errors, of, public_view, said, secrets_in_public
+from kikimimi.design.sim import play
+from kikimimi.table.engine import run_script
 from kikimimi_games.witch import bots as witch_bots
 from kikimimi_games.witch.rules import ROLES
 
@@ -88,7 +88,7 @@ def test_bot_games_end_with_a_winner_keep_secrets_and_replay_identically(players
         assert of(log, "game-over")[0]["winner"] in ("islanders", "witches", "imp")
         check(log)
         assert not of(log, "error")  # the bots play legally: no refusal, no referee needed but to call
-        assert not [line for line in script if line.get("console") == "stop"]  # the vote (next, issue 34)
+        assert not [line for line in script if line.get("console") == "stop"]  # the vote (next)
         calls = [line["t"] for line in script if line.get("console") == "next"]
         assert calls == [e["t"] for e in said(log, "vote-now-all") if e["t"] in calls]
         assert run_script(script) == log

@@ -8,11 +8,11 @@ import re
 import pytest
 
 from kikimimi.roles import claims
-from kikimimi.roles.testing import of
+from kikimimi.testkit.roles_script import of
 from kikimimi.roles.claims import Claim
 from kikimimi.roles.worlds import Knowledge
-from kikimimi.sim import play
-from kikimimi.testing.knowledge import SeatLeak, compare_seat, replays
+from kikimimi.design.sim import play
+from kikimimi.testkit.knowledge import SeatLeak, compare_seat, replays
 from kikimimi_games.witch import bots as witch_bots
 from kikimimi_games.witch import reasoning
 from kikimimi_games.witch.reasoning import VOCAB
@@ -217,8 +217,8 @@ def test_the_reasoning_town_beats_the_plain_town_on_a_small_seeded_sample(player
 
 
 def test_the_report_sets_the_reasoning_town_beside_todays_in_one_run():
-    from kikimimi.registry import declaration
-    from kikimimi.tuning import tune
+    from kikimimi.contract.registry import declaration
+    from kikimimi.design.tuning import tune
 
     decl = declaration("witch")
     text = tune(decl, 3, 1, 6, {"counts": [6, 8]}, progress=False)

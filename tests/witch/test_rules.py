@@ -3,10 +3,10 @@ from __future__ import annotations
 
 import pytest
 
-from kikimimi.protocol import visible_to
-from kikimimi.roles.testing import Script, of, public_view, said, secrets_in_public
-from kikimimi.script import ScriptError
-from kikimimi.registry import declaration
+from kikimimi.contract.protocol import visible_to
+from kikimimi.testkit.roles_script import Script, of, public_view, said, secrets_in_public
+from kikimimi.contract.script import ScriptError
+from kikimimi.contract.registry import declaration
 from kikimimi_games.witch.rules import default_deck
 
 from .table import DECK8, DECK10, WITCH_SECRETS, day1, everyone_votes, night, table, vote
@@ -135,13 +135,13 @@ def test_the_last_speech_may_overrun_the_day_then_the_talk_is_over():
     log = s.run()
     assert [e["day_left"] for e in of(log, "speech")] == [5, -5]  # the second overran
     assert of(log, "vote-call")[0]["missing"] == 8 and of(log, "vote-call")[0]["private"] == "referee"
-    assert said(log, "vote-now") and "params" not in said(log, "vote-now")[0]  # no count of ballots (issue 34)
+    assert said(log, "vote-now") and "params" not in said(log, "vote-now")[0]  # no count of ballots
     log = s.console("speak 5 hello").field("seat:6").run()
     assert said(log, "day-over", "seat:5") and said(log, "mic-refused")
 
 
 def test_the_allowance_overrun_is_ten_minutes_and_it_resets_each_day():
-    s = day1(allowance=20).console("speak 3 " + "a" * 200)  # 25 min: 5 over; it was the last (issue 25)
+    s = day1(allowance=20).console("speak 3 " + "a" * 200)  # 25 min: 5 over; it was the last
     s.console("speak 3 " + "a" * 40)  # refused: only the last speech of the day may overrun
     s.console("speak 3 hello")
     log = s.run()
@@ -198,7 +198,7 @@ def test_silence_of_more_than_half_takes_an_hour_clears_and_can_happen_again():
     assert not of(log, "silence")  # exactly half is not more than half
     s.hand(5, "cmd:silence")
     log = s.run()
-    assert not of(log, "silence")  # not at seat 5's scan: that would tell who chose it (issue 25)
+    assert not of(log, "silence")  # not at seat 5's scan: that would tell who chose it
     log = s.wait(45).console("hint 1").run()
     (silence,) = of(log, "silence")
     chosen = said(log, "silence-noted", "seat:5")[0]["t"]
@@ -514,8 +514,8 @@ def test_a_token_left_on_the_field_when_the_day_ends_costs_nothing_and_blocks_no
 
 
 def test_the_situation_is_public_facts_only_and_odd_digits_are_not_seats():
-    from kikimimi.engine import Table
-    from kikimimi.script import Header
+    from kikimimi.table.engine import Table
+    from kikimimi.contract.script import Header
 
     s = everyone_votes(day1(), ALL8, 7, 8)
     table = Table(Header("witch", 8, {"roles": DECK8, "day_acts": "free"}))

@@ -1,4 +1,4 @@
-"""Issue 34, second step: the same motions for silence and ballots (`day_acts` together, the
+"""The same motions for silence and ballots (`day_acts` together, the
 default).  Silence is chosen only at a silence call every living seat answers (SILENCE or
 PASS); a ballot is one seat token at the vote call, and a change only the last word, one more
 seat token every seat scans; the day acts too wait for the vote call."""
@@ -7,10 +7,10 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-from kikimimi.public import public_view
-from kikimimi.roles.testing import of, said
-from kikimimi.sim import play
-from kikimimi.testing.watcher import Score, Watched, witch_silencer_by_scans
+from kikimimi.table.public import public_view
+from kikimimi.testkit.roles_script import of, said
+from kikimimi.design.sim import play
+from support.watcher import Score, Watched, witch_silencer_by_scans
 
 from .table import table
 

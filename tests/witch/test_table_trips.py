@@ -1,9 +1,9 @@
-"""Issue 34 (1): a referee's `next` typed just after the last ballot set off the count
+"""A referee's `next` typed just after the last ballot set off the count
 was applied to the tied revote and wiped it."""
 from __future__ import annotations
 
-from kikimimi.roles.testing import of, said
-from kikimimi.sim import play
+from kikimimi.testkit.roles_script import of, said
+from kikimimi.design.sim import play
 
 from .table import day1, vote
 
@@ -52,7 +52,7 @@ def test_lifting_a_refused_role_card_off_the_field_says_nothing_more():
 
 def test_the_bots_chatter_is_said_in_the_tables_language():
     """"8番。I trust seat 5" was heard at a Japanese table."""
-    from kikimimi.phrases import Phrasebook
+    from kikimimi.contract.phrases import Phrasebook
 
     book = Phrasebook("ja", ("core", "witch"))
     assert book.render("speech", {"seat": 8, "text": "I trust seat 5", "said": "I trust seat 5"}) == "8番。5番を信じます。"

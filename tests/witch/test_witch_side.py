@@ -7,7 +7,7 @@ from __future__ import annotations
 import random
 
 from kikimimi.roles import claims
-from kikimimi.sim import play
+from kikimimi.design.sim import play
 from kikimimi_games.witch import bots as witch_bots
 from kikimimi_games.witch import reasoning
 

@@ -9,15 +9,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from kikimimi import deck
-from kikimimi.commands import dispatch, hint_command, refusal, stop_command
-from kikimimi.declaration import Declaration
-from kikimimi.deck import Deck
-from kikimimi.hints import Line, line, situation
-from kikimimi.kit import own_set
-from kikimimi.options import Options, seat
-from kikimimi.phases import Phases
-from kikimimi.protocol import TABLE, Event, Input, Play, error, event, say, seat_audience
+from kikimimi.game import (TABLE, Deck, deck, Declaration, dispatch, error, event, Event,
+                           hint_command, Input, line, Line, Options, own_set, Phases, Play,
+                           refusal, say, seat, seat_audience, situation, stop_command)
 
 CARDS = tuple(f"hc:card-{n}" for n in range(1, 10))
 OPTIONS = Options(seat("first", 1, "the seat that shows its card first"))
@@ -103,7 +97,7 @@ class HighCardPlay(Play):
     def console_stop(self, t: float) -> list[Event]:
         return self._game_over("stopped")
 
-    # -- what a sighted player sees, said by ear (kikimimi.hints) -------------------------------
+    # -- what a sighted player sees, said by ear (kikimimi.contract.hints) -------------------------------
     def sight(self, seat: int) -> list[Line]:
         if self.phase == "draw":
             return [line("to-draw", seats=[s for s in range(1, self.players + 1) if s not in self.cards])]

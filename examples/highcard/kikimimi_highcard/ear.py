@@ -10,7 +10,7 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from kikimimi.ear import EarBot, EarTable, Handles, Heard
+from kikimimi.game import EarBot, EarTable, Handles, Heard
 
 from . import CARDS
 

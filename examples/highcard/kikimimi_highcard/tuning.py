@@ -5,7 +5,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
-from kikimimi.tuning import Ask, Log, Report, Row, Script, Trial
+from kikimimi.game import Ask, Log, Report, Row, Script, Trial
 
 
 class HighCardReport(Report):

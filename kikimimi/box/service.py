@@ -1,0 +1,337 @@
+"""A table as a boot service: switch the box on and the table speaks.
+
+`kikimimi service install TABLE.toml` writes a systemd unit that runs
+`kikimimi serve TABLE.toml` as an unprivileged system user (created when the
+install runs as root) in the groups that open sound cards and readers, after
+the sound system, restarted when it fails (a pulled cable that kills the
+process is a restart, not a dead table).  When the table is up it says so on
+the speaker, and a missing earphone or reader is said too
+(`kikimimi.table.readiness`), so no screen is needed to know.
+
+The unit is locked down (docs/table.md says why each line is there): the
+table needs its own device nodes, its journal's folder and nothing else, so a
+flaw in a reader driver or a parser gives an attacker no more than that.
+Every path goes into the unit quoted and escaped as systemd reads it back,
+and a path systemd cannot carry (a newline would start a setting of its own)
+is refused.
+"""
+from __future__ import annotations
+
+import os
+import re
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+from kikimimi.box.access import (
+    SERVICE_HOME, USER_NAME, Account, AccessError, account, blocked, create_system_user, in_a_home, run_as)
+from kikimimi.table.config import TableConfig, load_table_config
+
+UNIT_DIR = Path("/etc/systemd/system")
+#: audio: /dev/snd; plugdev: readers named by udev/99-kikimimi.rules; dialout: /dev/ttyUSB* otherwise
+GROUPS = ("audio", "plugdev", "dialout")
+#: Where a program the service can run is installed (none of it in a home folder).
+#: The checkout this program was installed from (an editable install), which pip can install again.
+_SOURCE = Path(__file__).resolve().parents[1]
+_PACKAGE = f"'{_SOURCE}[ja]'" if (_SOURCE / "pyproject.toml").is_file() else "kikimimi"
+HOW_TO_INSTALL = ("install kikimimi where every user can run it (sudo python3 -m venv /opt/kikimimi && "
+                  f"sudo /opt/kikimimi/bin/pip install {_PACKAGE}), then run sudo /opt/kikimimi/bin/kikimimi "
+                  "service install, or name such an interpreter with --python")
+#: Device classes (/proc/devices) a serial reader may be behind: USB adapters and USB CDC-ACM.
+SERIAL_CLASSES = ("char-ttyUSB", "char-ttyACM")
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+
+
+class ServiceError(ValueError):
+    """One line: what cannot be installed, and the fix."""
+
+
+def unit_name(config: Path) -> str:
+    stem = re.sub(r"[^A-Za-z0-9_.-]", "-", config.stem) or "table"
+    return f"kikimimi-{stem}.service"
+
+
+def checked(path: Path | str, what: str) -> str:
+    """The path as text, or one line why a unit cannot carry it: a newline would end
+    the setting and start another (`User=root`), any control character is refused."""
+    text = str(path)
+    if _CONTROL.search(text):
+        raise ServiceError(f"{what} {text!r} has a control character (a newline, a tab) in its name, "
+                           "which a systemd unit cannot carry: rename the folder or the file")
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise ServiceError(f"{what} {text!r} is not UTF-8, which a systemd unit cannot carry: rename it") from None
+    return text
+
+
+def exec_word(word: str, executable: bool = False) -> str:
+    """One word of ExecStart= exactly as systemd.service(5) reads it back: quoted, C escapes
+    for `\\` and `"`, `%%` for a specifier's `%`, `$$` for a variable's `$` (an argument's
+    only: the executable's name is not expanded, and may hold no quote or backslash)."""
+    if executable and any(c in word for c in "\\\"'"):
+        raise ServiceError(f"the interpreter {word!r} has a quote or a backslash in its path, which systemd "
+                           "refuses in a command's name: install it in another folder, or name another with --python")
+    word = word.replace("\\", "\\\\").replace('"', '\\"').replace("%", "%%")
+    return f'"{word}"' if executable else '"' + word.replace("$", "$$") + '"'
+
+
+def path_word(path: str) -> str:
+    """A path in a list setting (ReadWritePaths=): quoted and C-escaped, `%%`; no `$` expansion there."""
+    return '"' + path.replace("\\", "\\\\").replace('"', '\\"').replace("%", "%%") + '"'
+
+
+def plain_value(text: str) -> str:
+    """A whole-line value (Description=, WorkingDirectory=): only specifiers are expanded there."""
+    return text.replace("%", "%%")
+
+
+def devices(config: TableConfig) -> list[str]:
+    """DeviceAllow= lines: the device classes of this table's readers and sound cards, and no others.
+
+    Classes, not nodes: a replugged adapter comes back as another ttyUSB number and
+    a sound card as another card number, and the table must go on hearing them."""
+    allowed: list[str] = []
+    drivers = {str(r.get("driver")) for r in config.readers.values()}
+    if drivers & {"pn532", "rdm6300"}:
+        allowed += SERIAL_CLASSES
+        for section in config.readers.values():  # a UART reader (/dev/ttyAMA0, /dev/ttyS0) is its own class
+            if section.get("driver") in ("pn532", "rdm6300"):
+                allowed += [c for c in [_device_class(str(section.get("path", "")))] if c and c not in allowed]
+    if "usb" in drivers:
+        allowed.append("char-usb_device")  # /dev/bus/usb/BBB/DDD, libusb's way to a USB reader
+    if config.audio:
+        allowed.append("char-alsa")  # /dev/snd/*
+    return [f"DeviceAllow={name} rw" for name in allowed]
+
+
+def _device_class(path: str) -> str | None:
+    """The /proc/devices class of the character device a path names now, if any."""
+    try:
+        st = os.stat(path)
+        text = Path("/proc/devices").read_text()
+    except OSError:
+        return None
+    if not (st.st_mode & 0o170000 == 0o020000):
+        return None
+    major = os.major(st.st_rdev)
+    block = text.split("Block devices:")[0]
+    for line in block.splitlines():
+        parts = line.split()
+        if len(parts) == 2 and parts[0] == str(major):
+            return f"char-{parts[1]}"
+    return None
+
+
+def _network(config: TableConfig) -> list[str]:
+    """The API is two unix sockets beside the journal: no network at all, unless the
+    club records are a PostgreSQL server reached over TCP.  A USB reader needs netlink:
+    libusb starts its hotplug monitor (a netlink socket) when it starts, and fails
+    without one; each reopen scans sysfs anew, so the events themselves need not arrive."""
+    families = ["AF_UNIX"]
+    if any(r.get("driver") == "usb" for r in config.readers.values()):
+        families.append("AF_NETLINK")
+    db = str(config.records.get("db") or "")
+    if db.startswith(("postgresql:", "postgres:")):
+        return ["RestrictAddressFamilies=" + " ".join(families + ["AF_INET", "AF_INET6"])]
+    return ["RestrictAddressFamilies=" + " ".join(families), "PrivateNetwork=yes", "IPAddressDeny=any"]
+
+
+def _writable(config: TableConfig) -> list[Path]:
+    folders = [config.journal.parent]
+    db = config.records.get("db")
+    if isinstance(db, str) and db and ":" not in db.split("/")[0]:
+        folders.append((config.path.parent / db).parent)
+    return list(dict.fromkeys(folders))
+
+
+def unit_text(config: TableConfig, user: str, groups: list[str], python: str = sys.executable) -> str:
+    """The unit; every path in it is checked and escaped (see `checked`, `exec_word`)."""
+    table = Path(checked(os.path.abspath(config.path), "the table file"))
+    argv = [checked(python, "the interpreter"), "-m", "kikimimi.cli", "serve", str(table)]
+    rw = " ".join(path_word(checked(p, "the folder")) for p in _writable(config))
+    lines = [
+        "[Unit]",
+        f"Description=kikimimi table ({plain_value(table.name)})",
+        # after the sound system: ALSA's cards, and a system-wide sound server where one runs
+        "After=sound.target pulseaudio.service pipewire.service",
+        "Wants=sound.target",
+        "StartLimitIntervalSec=120",
+        "StartLimitBurst=10",
+        "",
+        "[Service]",
+        "Type=simple",
+        f"User={user}",
+        f"SupplementaryGroups={' '.join(groups)}" if groups else None,
+        f"WorkingDirectory={plain_value(str(table.parent))}",
+        "ExecStart=" + " ".join(exec_word(w, executable=i == 0) for i, w in enumerate(argv)),
+        "Restart=on-failure",
+        "RestartSec=3",
+        # the service's own folders: its home (the club file), the rendered voice clips
+        "StateDirectory=kikimimi",
+        "CacheDirectory=kikimimi",
+        f'Environment="PYTHONUNBUFFERED=1" "HOME={SERVICE_HOME}" "XDG_CACHE_HOME=%C"',
+        # the file system: read-only but the journal's folder (and a club file's)
+        "ProtectSystem=strict",
+        f"ReadWritePaths={rw}",
+        "ProtectHome=yes",
+        "PrivateTmp=yes",
+        "UMask=0077",
+        # devices: these readers and sound cards, and the harmless pseudo devices
+        "DevicePolicy=closed",
+        *devices(config),
+        # the kernel: nothing to tune, load, log or change
+        "ProtectKernelTunables=yes",
+        "ProtectKernelModules=yes",
+        "ProtectKernelLogs=yes",
+        "ProtectControlGroups=yes",
+        "ProtectClock=yes",
+        "ProtectHostname=yes",
+        "ProtectProc=invisible",
+        "PrivateMounts=yes",
+        # privileges: none to have, none to gain
+        "NoNewPrivileges=yes",
+        "CapabilityBoundingSet=",
+        "AmbientCapabilities=",
+        "RestrictSUIDSGID=yes",
+        "RemoveIPC=yes",
+        "KeyringMode=private",
+        # the network
+        *_network(config),
+        # system calls
+        "SystemCallArchitectures=native",
+        "SystemCallFilter=@system-service",
+        "SystemCallFilter=~@privileged @resources",
+        "SystemCallErrorNumber=EPERM",
+        "RestrictNamespaces=yes",
+        "RestrictRealtime=yes",
+        "LockPersonality=yes",
+        # sounddevice's stream callback is a cffi closure, which needs write+execute memory:
+        # refused, no card plays (tests/table/test_service_hardening.py shows it)
+        None if config.audio else "MemoryDenyWriteExecute=yes",
+        "",
+        "[Install]",
+        "WantedBy=multi-user.target",
+        "",
+    ]
+    return "\n".join(line for line in lines if line is not None)
+
+
+def install(config_path: str, user: str, unit_dir: Path = UNIT_DIR, python: str | None = None,
+            say: Callable[[str], None] = lambda _: None) -> Path:
+    """Check the table, the user and what it can reach, then write the unit.
+
+    `say` hears each thing done on the way (a user created, a folder made), when it
+    is done; ServiceError says in one line what is wrong and the fix."""
+    if not USER_NAME.fullmatch(user):
+        raise ServiceError(f"--user {user!r}: not a user name (lower-case letters, digits, '-' and '_')")
+    config_file = Path(config_path)
+    if not config_file.is_file():
+        raise ServiceError(f"{config_path}: no such table file (kikimimi table setup writes one)")
+    config_file = Path(os.path.abspath(config_file))
+    checked(config_file, "the table file")
+    config = _as_the_service_reads_it(config_file)  # a table that cannot start must not become a service
+    python = os.path.abspath(python or sys.executable)
+    exec_word(checked(python, "the interpreter"), executable=True)
+    for folder in _writable(config):
+        checked(folder, "the folder")
+    _outside_homes(config, python)
+    groups = [g for g in GROUPS if _group_exists(g)]
+    root = os.geteuid() == 0
+    if account(user) is None:
+        if not root:
+            raise ServiceError(f"no user {user!r}: run this as root (sudo) to create it as a system user in the "
+                               f"groups {', '.join(GROUPS)}, or name another with --user")
+        try:
+            create_system_user(user, tuple(groups))
+        except AccessError as exc:
+            raise ServiceError(str(exc)) from None
+        say(f"created the system user {user} (groups: {', '.join(groups) or 'none'})")
+    who = account(user, tuple(groups))
+    assert who is not None
+    if who.uid == 0:
+        raise ServiceError("a table runs as an unprivileged user, not root: --user kikimimi")
+    _reachable(config, python, who, root, say)
+    unit = unit_dir / unit_name(config_file)
+    text = unit_text(config, user, groups, python)
+    try:
+        unit.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise ServiceError(f"cannot write {unit}: {exc.strerror or exc} (run with sudo, or --unit-dir)") from None
+    return unit
+
+
+def _as_the_service_reads_it(config_file: Path) -> TableConfig:
+    """The table file read as the service will read it: `~` in it is the service's home
+    (HOME= in the unit), not the home of whoever runs the install."""
+    before = os.environ.get("HOME")
+    os.environ["HOME"] = str(SERVICE_HOME)
+    try:
+        return load_table_config(config_file)
+    finally:
+        if before is None:
+            del os.environ["HOME"]
+        else:
+            os.environ["HOME"] = before
+
+
+def _outside_homes(config: TableConfig, python: str) -> None:
+    """ProtectHome=yes hides /home, /root and /run/user from the service: nothing it needs may be there."""
+    import kikimimi
+
+    needed = [("the interpreter", Path(python)), ("the interpreter", Path(os.path.realpath(python))),
+              ("the program", Path(kikimimi.__file__).resolve().parent), ("the table file", config.path),
+              ("the table file", Path(os.path.realpath(config.path))),
+              *(("the folder", p) for p in _writable(config))]
+    for what, path in needed:
+        home = in_a_home(Path(os.path.abspath(path)))
+        if home is None:
+            continue
+        if what == "the interpreter" or what == "the program":
+            raise ServiceError(f"{what} {path} is in {home}, which the service's user can never reach: {HOW_TO_INSTALL}")
+        if what == "the table file":
+            raise ServiceError(f"{what} {path} is in {home}, which the service cannot see (ProtectHome=yes): "
+                               "move it to /etc/kikimimi (and its tag maps beside it)")
+        raise ServiceError(f"{what} {path} (the journal's, or the club file's) is in {home}, which the service "
+                           f"cannot see (ProtectHome=yes): name one under {SERVICE_HOME} in the table file")
+
+
+def _reachable(config: TableConfig, python: str, who: Account, root: bool, say: Callable[[str], None]) -> None:
+    """The user can run the interpreter and the program, read the table and write its journal."""
+    import kikimimi
+
+    program = Path(kikimimi.__file__).resolve().parent
+    for path, want, what in ((Path(python), os.X_OK, "the interpreter"),
+                             (Path(os.path.realpath(python)), os.X_OK, "the interpreter"),
+                             (program, os.R_OK | os.X_OK, "the program"),
+                             (config.path, os.R_OK, "the table file")):
+        why = blocked(path, who, want)
+        if why:
+            fix = HOW_TO_INSTALL if what != "the table file" else f"sudo chown {who.name} {config.path}"
+            raise ServiceError(f"{what} cannot be used by the service's user: {why}: {fix}")
+    if root:  # the definitive answer: the user runs the interpreter and imports the program
+        proc = run_as(who, [python, "-c", "import kikimimi.cli"])
+        if proc.returncode != 0:
+            said = (proc.stderr.strip().splitlines() or [f"exit {proc.returncode}"])[-1]
+            raise ServiceError(f"{who.name} cannot run {python} -m kikimimi.cli ({said}): {HOW_TO_INSTALL}")
+    for folder in _writable(config):
+        if not folder.exists():
+            if not root:
+                raise ServiceError(f"{folder} (the journal's folder) is missing: "
+                                   f"sudo install -d -o {who.name} -m 0700 {folder}")
+            folder.mkdir(mode=0o700, parents=True)
+            os.chown(folder, who.uid, who.gid)
+            say(f"made {folder} for {who.name}")
+        why = blocked(folder, who, os.W_OK | os.X_OK)
+        if why:
+            raise ServiceError(f"the service's user cannot write the journal: {why}: sudo chown {who.name} {folder}")
+
+
+def _group_exists(name: str) -> bool:
+    import grp
+
+    try:
+        grp.getgrnam(name)
+        return True
+    except KeyError:
+        return False
