@@ -108,8 +108,9 @@ def deps() -> None:
 #: The arm64 roots: these packages and everything they depend on, unpacked (mmdebstrap's
 #: `extract`, /usr merged as Debian 12 and 13 install it) but not configured: no maintainer
 #: script runs under qemu (compiling the standard library there took minutes), and nothing
-#: is fetched inside (pip --no-index), so no apt and no CA bundle
-ARM64_PACKAGES = "python3,python3-venv,bash,coreutils,grep,dash,libc-bin"
+#: is fetched inside (pip --no-index), so no apt and no CA bundle; libstdc++6 (numpy's C++), which
+#: minbase has through apt, is named
+ARM64_PACKAGES = "python3,python3-venv,bash,coreutils,grep,dash,libc-bin,libstdc++6,libgcc-s1,zlib1g"
 MERGED_USR_HOOK = "/usr/share/mmdebstrap/hooks/merged-usr/setup00.sh"
 
 
@@ -255,8 +256,12 @@ def arm64(suite: str, work: Path) -> dict[str, float]:
                              hooks=(f"--setup-hook={MERGED_USR_HOOK}",))
     shutil.copytree(wheels, root / "opt/wheels")
     start = time.monotonic()
-    in_root(root, "uname -m | grep -qx aarch64 && python3 -m venv /opt/kikimimi && "
-            "/opt/kikimimi/bin/pip install -q --no-index --find-links /opt/wheels kikimimi",
+    # Under qemu, byte-compiling is most of an install's time: so the venv gets no pip of its
+    # own (ensurepip would install and compile one) and Debian's pip wheel, run as it is,
+    # installs with --no-compile; the modules compile as they are first imported
+    in_root(root, "uname -m | grep -qx aarch64 && python3 -m venv --without-pip /opt/kikimimi && "
+            "/opt/kikimimi/bin/python $(ls /usr/share/python-wheels/pip-*.whl | head -n 1)/pip install -q "
+            "--no-compile --no-index --find-links /opt/wheels kikimimi",
             f"{suite} arm64: pip install of the wheel and its aarch64 wheels")
     took["install"] = time.monotonic() - start
     start = time.monotonic()
