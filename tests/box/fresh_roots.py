@@ -222,15 +222,19 @@ def aarch64_wheels(python: str, work: Path, wheel: Path) -> Path:
         for w in host.glob("*-none-any.whl"):
             shutil.copy(w, pure)
     out = work / f"aarch64-cp{python.replace('.', '')}"
-    plats = [a for m in range(17, 42) for a in ("--platform", f"manylinux_2_{m}_aarch64")]
-    abi = f"cp{python.replace('.', '')}"
-    run([sys.executable, "-m", "pip", "download", "-q", "--only-binary=:all:", *plats,
-         "--platform", "manylinux2014_aarch64", "--platform", "linux_aarch64",
-         "--python-version", python, "--implementation", "cp", "--abi", abi, "--abi", "abi3", "--abi", "none",
+    run([sys.executable, "-m", "pip", "download", "-q", *aarch64_tags(python),
          "--find-links", str(pure), "-d", str(out), str(wheel)],
         f"aarch64 wheels for Python {python} (a hard dependency without an aarch64 wheel fails here)")
     shutil.copy(wheel, out)
     return out
+
+
+def aarch64_tags(python: str) -> list[str]:
+    """pip's options for wheels a Debian arm64 CPython `python` runs (glibc 2.17 and later)."""
+    plats = [a for m in range(17, 42) for a in ("--platform", f"manylinux_2_{m}_aarch64")]
+    abi = f"cp{python.replace('.', '')}"
+    return ["--only-binary=:all:", *plats, "--platform", "manylinux2014_aarch64", "--platform", "linux_aarch64",
+            "--python-version", python, "--implementation", "cp", "--abi", abi, "--abi", "abi3", "--abi", "none"]
 
 
 def build_wheel(work: Path) -> Path:
@@ -241,8 +245,9 @@ def build_wheel(work: Path) -> Path:
     return next(out.glob("kikimimi-*.whl"))
 
 
-def sim_command() -> str:
-    return f"kikimimi sim trident --seed {SEED} && kikimimi sim onisagashi --seed {SEED} --lang ja --narrate"
+def sim_command(python: str) -> str:
+    cli = f"{python} -m kikimimi.cli"
+    return f"{cli} sim trident --seed {SEED} && {cli} sim onisagashi --seed {SEED} --lang ja --narrate"
 
 
 def arm64(suite: str, work: Path) -> dict[str, float]:
@@ -254,21 +259,21 @@ def arm64(suite: str, work: Path) -> dict[str, float]:
     root = work / f"{suite}-arm64"
     took["root"] = make_root(suite, root, "arm64", ARM64_PACKAGES, variant="extract",
                              hooks=(f"--setup-hook={MERGED_USR_HOOK}",))
-    shutil.copytree(wheels, root / "opt/wheels")
     start = time.monotonic()
-    # Under qemu, byte-compiling is most of an install's time: so the venv gets no pip of its
-    # own (ensurepip would install and compile one) and Debian's pip wheel, run as it is,
-    # installs with --no-compile; the modules compile as they are first imported
-    in_root(root, "uname -m | grep -qx aarch64 && python3 -m venv --without-pip /opt/kikimimi && "
-            "/opt/kikimimi/bin/python $(ls /usr/share/python-wheels/pip-*.whl | head -n 1)/pip install -q "
-            "--no-compile --no-index --find-links /opt/wheels kikimimi",
-            f"{suite} arm64: pip install of the wheel and its aarch64 wheels")
+    in_root(root, "uname -m | grep -qx aarch64 && python3 -m venv --without-pip /opt/kikimimi",
+            f"{suite} arm64: python3 -m venv")
+    # The files go in with this machine's pip (the same install, only not emulated: pip under
+    # qemu took over seven minutes for these wheels); what runs there is what runs on a Pi
+    site = root / f"opt/kikimimi/lib/python{PYTHONS[suite]}/site-packages"
+    run([sys.executable, "-m", "pip", "install", "-q", "--no-compile", "--no-index", "--find-links", str(wheels),
+         *aarch64_tags(PYTHONS[suite]), "--target", str(site), "kikimimi"],
+        f"{suite} arm64: pip install of the wheel and its aarch64 wheels into the root's venv")
     took["install"] = time.monotonic() - start
     start = time.monotonic()
-    there = in_root(root, f"export PATH=/opt/kikimimi/bin:$PATH; {sim_command()}", f"{suite} arm64: kikimimi sim")
+    there = in_root(root, sim_command("/opt/kikimimi/bin/python"), f"{suite} arm64: kikimimi sim")
     took["sim"] = time.monotonic() - start
-    here = subprocess.run(["bash", "-c", f"export PATH={sh_quote(str(Path(sys.executable).parent))}:$PATH; "
-                           f"{sim_command()}"], capture_output=True, text=True, check=True, cwd="/")
+    here = subprocess.run(["bash", "-c", sim_command(sh_quote(sys.executable))],
+                          capture_output=True, text=True, check=True, cwd="/")
     if there.stdout != here.stdout or not here.stdout:
         raise RootFailed(f"{suite} arm64: the simulated games differ from this machine's "
                          f"({len(there.stdout)} bytes there, {len(here.stdout)} here)")

@@ -42,6 +42,7 @@ def started():
     pool.shutdown(wait=True)
 
 
+@pytest.mark.timeout(5400)  # minutes of apt, pip and Open JTalk's build per root, not the suite's 300 s
 @pytest.mark.parametrize("check, suites", CHECKS, ids=[f"{c}-{s.replace(' ', '-')}" for c, s in CHECKS])
 def test_fresh_root(started, check, suites):
     proc = started[(check, suites)].result()
