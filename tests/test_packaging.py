@@ -60,6 +60,9 @@ def test_the_wheel_ships_the_product_not_the_test_harness(wheel):
     assert shipped & set(harness) == set(), sorted(shipped & set(harness))
     assert not [n for n in names if "emulator" in n or n.startswith(("support/", "tests/"))]
     assert {"kikimimi/testkit/script.py", "kikimimi/testkit/knowledge.py", "kikimimi/game.py"} <= names
+    # the web console's pages (kikimimi/web/static: no build step, shipped as they are)
+    assert {f"kikimimi/web/static/{f}" for f in ("referee.html", "owner.html", "audience.html", "pair.html",
+                                                 "app.js", "strings.js", "style.css")} <= names
 
 
 def test_an_installed_wheel_finds_every_game(wheel, tmp_path):
@@ -136,7 +139,7 @@ def test_an_outside_package_checks_its_game_with_kikimimi_check(outside_venv):
     assert all(line.startswith(str(outside_venv)) for line in where.stdout.splitlines()), where.stdout
     run = _outside(outside_venv, "-m", "kikimimi.cli", "check", "highcard", cwd=outside_venv.parent)
     assert run.returncode == 0, run.stdout + run.stderr
-    assert run.stdout.strip() == "highcard: 11 of 11 parts kept"
+    assert run.stdout.strip() == "highcard: 12 of 12 parts kept"
 
 
 def test_mypy_in_an_outside_package_sees_kikimimis_types(outside_venv):

@@ -272,7 +272,8 @@ class Reasoner:
                 weight[target] = weight.get(target, 0.0) + 1.0 - p.get(by, 0.0)
         if not weight:
             return None
-        best = max(weight, key=lambda x: (weight[x], -x))
+        top = max(weight.values())
+        best = self.draw([x for x in sorted(weight) if weight[x] >= top - TIE])
         return best if weight[best] >= 1.0 - TIE else None
 
     def _familiar_claim(self) -> str | None:
@@ -304,8 +305,10 @@ class Reasoner:
             return None
         witch = w.roles("witch")
         if not any(t in s.alive and f == "witch" for t, f in self.story.items()):
-            return min(pool, key=lambda x: (witch.get(x, 0.0), x)), "witch"
-        return max(pool, key=lambda x: (witch.get(x, 0.0), -x)), "human"
+            least = min(witch.get(x, 0.0) for x in pool)
+            return self.draw([x for x in pool if witch.get(x, 0.0) <= least + TIE]), "witch"
+        most = max(witch.get(x, 0.0) for x in pool)
+        return self.draw([x for x in pool if witch.get(x, 0.0) >= most - TIE]), "human"
 
     def bluffing(self, seat: int) -> bool:
         """Whether a claimant's findings are false by what this witch knows (a partner
@@ -355,7 +358,13 @@ class Reasoner:
             lead = self.rallied(near)
             if lead is not None:
                 return lead
-        return next(x for x in others if p[x] >= best - TIE)
+        return self.draw([x for x in others if p[x] >= best - TIE])
+
+    def draw(self, tied: list[int]) -> int:
+        """One of seats tied on the odds, by the seat's own seeded draw: a tie broken toward the
+        lowest seat voted chair 1 out first in every game (docs/report.md; `kikimimi check witch
+        --part fairness`), and every balance figure of the game carried it."""
+        return tied[0] if len(tied) == 1 else self.s.rng.choice(tied)
 
     def undecided_mirrors(self) -> list[int]:
         """The living mirror claimants (not this seat) when two or more live and the worlds
@@ -400,7 +409,8 @@ class Reasoner:
         tied = [x for x in s.tied if x in s.alive and x != s.seat and x not in s.partners]
         if not tied or not p:
             return target
-        best = max(tied, key=lambda x: (p[x], -x))
+        top = max(p[x] for x in tied)
+        best = self.draw([x for x in tied if p[x] >= top - TIE])
         return best if target is None or p[best] >= p[target] - FOLLOW else target
 
     def _familiar_vote(self, others: list[int]) -> int:
@@ -482,5 +492,6 @@ class Reasoner:
         if w.empty or not others:
             return None
         odds = {x: w.p_role(x, "familiar") + w.p_role(x, "imp") for x in others}
-        best = max(others, key=lambda x: (odds[x], -x))
+        top = max(odds.values())
+        best = self.draw([x for x in others if odds[x] >= top - TIE])
         return best if odds[best] >= EXORCISE_AT else None

@@ -20,6 +20,10 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--part", action="append", choices=list(PARTS), metavar="PART",
                    help=f"check only this part (repeatable): {', '.join(PARTS)}")
     p.add_argument("--json", action="store_true", help="print the failures as one JSON list")
+    p.add_argument("--bot", action="append", metavar="KIND", dest="fair_bots", default=[],
+                   help="the fairness part's bot kind (repeatable; 'all': every kind that seats identical bots)")
+    p.add_argument("--games", type=int, metavar="N", dest="fair_games",
+                   help="the fairness part's games per bot kind (default 120)")
     p.set_defaults(func=cmd_check)
 
 
@@ -28,7 +32,9 @@ def cmd_check(args: argparse.Namespace) -> int:
 
     failures = []
     for game in args.games:
-        found = check(game, args.part)
+        if args.fair_games is not None and not 20 <= args.fair_games <= 100_000:
+            raise CliError("--games must be 20 to 100000")
+        found = check(game, args.part, args.fair_bots, args.fair_games)
         failures += found
         if not args.json:
             for failure in found:

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import sys
 import time
@@ -83,6 +84,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--workers", default="1", metavar="N|auto", help="processes playing games (same report)")
     p.add_argument("--cluster", default=None, metavar="ADDRESS",
                    help="play the games on a Ray cluster (host:port, or auto; needs kikimimi[cluster])")
+    p.add_argument("--fairness", action="store_true",
+                   help="add the null experiment: identical bots in every chair, each chair's and place's edge")
     p.add_argument("-o", "--output", default=None, metavar="FILE", help="the HTML file (default: GAME-report.html)")
     p.set_defaults(func=cmd_report)
 
@@ -349,7 +352,10 @@ def cmd_report(args: argparse.Namespace) -> int:
         plan, jobs = plan_of(decl, args.games, args.seed, counts, parse_options(args.option),
                              versus_bots or [args.bot], parse_variants(args.variant), args.baseline, args.detect,
                              command)
-        html = make(decl, plan, jobs, workers, cluster=args.cluster)
+        if args.fairness:
+            command += " --fairness"
+            plan = dataclasses.replace(plan, command=command)
+        html = make(decl, plan, jobs, workers, cluster=args.cluster, fairness=args.fairness)
         write_page(output, html)
     except (NotImplementedError, ValueError) as exc:
         raise CliError(str(exc)) from None

@@ -24,8 +24,6 @@ from kikimimi.contract.tagmap import NextScan, Scan, enrol_piece, say_name, writ
 
 Speak = Callable[[str], None]
 
-COMMAND_TAGS = ("trident", "pass", "agree", "raise", "hint", "yes", "no", "ok", "bribe", "extend", "shorten")
-
 MESSAGES: dict[str, dict[str, str]] = {
     "en": {
         "scan": "Scan {name}.",
@@ -70,13 +68,14 @@ def _natural(name: str) -> list[Any]:
 def pieces_of(set_name: str, players: int) -> list[str]:
     """Every piece of a set, in the order a person would lay them out.
 
-    `seat` and `cmd` are the runtime's own sets; any other set is a game
-    plugin, asked through its `known_tags(players)`.
+    `seat` and `cmd` are the runtime's own sets (`cmd`: the contract's command tags
+    and every installed game's own); any other set is a game plugin, asked through
+    its `known_tags(players)`.
     """
     if set_name == "seat":
         return [f"seat:{k}" for k in range(1, players + 1)]
     if set_name == "cmd":
-        return [f"cmd:{c}" for c in COMMAND_TAGS]
+        return command_pieces()
     from kikimimi.contract.registry import UnknownGame, declaration
 
     try:
@@ -92,6 +91,20 @@ def pieces_of(set_name: str, players: int) -> list[str]:
     if not pieces:
         raise TagsError(f"game {set_name!r} lists no pieces named {' or '.join(p + '…' for p in prefixes)}")
     return pieces
+
+
+def command_pieces() -> list[str]:
+    """The `cmd` set: the contract's command tags, then each installed game's own, once."""
+    from kikimimi.contract.protocol import COMMAND_TAGS
+    from kikimimi.contract.registry import declaration, game_names
+
+    names = sorted(tag.partition(":")[2] for tag in COMMAND_TAGS)
+    for game in game_names():
+        try:
+            names += [c for c in declaration(game).command_tags if c not in names]
+        except Exception:  # a plugin that does not load names no command tags
+            continue
+    return [f"cmd:{c}" for c in names]
 
 
 def spoken_names(set_name: str, lang: str) -> dict[str, str]:
@@ -121,11 +134,14 @@ def read_tagmap(path: Path) -> dict[str, str]:
 
 # -- enrol -----------------------------------------------------------------------------
 def reader_section(spec: str, poll_ms: int = 30) -> dict[str, Any]:
-    """`pn532:/dev/ttyUSB0`, `rdm6300:/dev/ttyS1` or `usb:054c:06c3` -> a reader section."""
+    """`pn532:/dev/ttyUSB0`, `rdm6300:/dev/ttyS1` or `usb:054c:06c3` -> a reader section (a kind
+    whose paths start with its own name keeps the whole spec as the path)."""
+    from kikimimi.readers.registry import kind
+
     driver, _, rest = spec.partition(":")
     if not rest:
         raise TagsError(f"--reader {spec!r}: write DRIVER:PATH, e.g. pn532:/dev/kikimimi-hand-1")
-    path = spec if driver == "usb" else rest
+    path = spec if getattr(kind(driver), "path_names_kind", False) else rest
     return {"driver": driver, "path": path, "poll_ms": poll_ms, "retry_ms": 300}
 
 
@@ -207,6 +223,7 @@ def enroll(
     stop = threading.Event()
     thread = threading.Thread(target=driver.run, args=(events.put, stop), name="enrol-reader", daemon=True)
     thread.start()
+    pending = _first_word(driver, events, stop, thread, reader)
     done = len(plan) - len(todo)
 
     def tell(key: str, **params: Any) -> None:
@@ -217,7 +234,7 @@ def enroll(
             expected[0] = piece
             name = say_name(piece, names)
             speak(msg["scan-copy"].format(copy=n, name=name) if several else msg["scan"].format(name=name))
-            if not enrol_piece(piece, _raw_scans(events, tagmap, speak, msg), tagmap,
+            if not enrol_piece(piece, _raw_scans(events, tagmap, speak, msg, pending), tagmap,
                                lambda m: write_tagmap(path, m), tell, names, timeout_s):
                 speak(msg["timeout"].format(seconds=int(timeout_s), done=done, count=len(plan)))
                 return 1
@@ -229,16 +246,40 @@ def enroll(
     return 0
 
 
+#: Seconds the reader has to open (or be found missing) before the first prompt: a PN532's
+#: first open is tried a few times (nfc_driver.FIRST_OPEN_TRIES), a missing device is said at once.
+FIRST_WORD_S = 10.0
+
+
+def _first_word(driver: Any, events: "queue.Queue[RawEvent]", stop: threading.Event, thread: threading.Thread,
+                reader: str) -> list[RawEvent]:
+    """The reader's first event, before a piece is asked for: a device that cannot open is said at
+    once in one line (not a prompt spoken to nobody and a wait of --timeout seconds)."""
+    try:
+        first = events.get(timeout=FIRST_WORD_S)
+    except queue.Empty:
+        return []  # still opening: the walk goes on, and a lost reader is spoken there
+    if first.kind == "lost":
+        stop.set()
+        thread.join(timeout=5)
+        raise TagsError(f"the reader {reader} cannot be used: {first.detail or 'it does not answer'}")
+    return [first]
+
+
 def _raw_scans(events: "queue.Queue[RawEvent]", tagmap: Mapping[str, str], speak: Speak,
-               msg: Mapping[str, str]) -> NextScan:
-    """A driver's raw events as scans: a lost reader said, a tag resting at connect counted."""
+               msg: Mapping[str, str], pending: list[RawEvent] | None = None) -> NextScan:
+    """A driver's raw events as scans: a lost reader said, a tag resting at connect counted;
+    `pending` (the first event, already taken from the queue) comes first."""
     def next_scan(left: float) -> Scan | None:
         deadline = time.monotonic() + left
         while (left := deadline - time.monotonic()) > 0:
-            try:
-                ev = events.get(timeout=left)
-            except queue.Empty:
-                return None
+            if pending:
+                ev = pending.pop(0)
+            else:
+                try:
+                    ev = events.get(timeout=left)
+                except queue.Empty:
+                    return None
             if ev.kind == "lost":
                 speak(msg["lost"])
                 continue

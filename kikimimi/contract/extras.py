@@ -10,7 +10,7 @@ import importlib
 from types import ModuleType
 
 #: Each extra and the module it brings (the one whose absence is asked about)
-EXTRAS = {"postgres": "psycopg", "report": "matplotlib", "cluster": "ray", "bench": "rlcard"}
+EXTRAS = {"postgres": "psycopg", "report": "matplotlib", "cluster": "ray", "bench": "rlcard", "web": "starlette"}
 
 
 class MissingExtra(ValueError):

@@ -50,6 +50,9 @@ def simulation(decl: Declaration, seed: int, players: int, options: Mapping[str,
         raise NotImplementedError(f"{decl.name} has no simulator")
     check_bot(decl, bot)
     table: Simulation = part(decl, ref)(seed, players, options, bot)
+    reseed = getattr(table, "reseed", None)  # an EarTable (kikimimi.bots.ear, above this module): seats
+    if callable(reseed):  # asked in a seeded fresh order each input, so a game's races are fair for free
+        reseed(seed)
     return table
 
 

@@ -14,6 +14,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 Z95 = 1.959963984540054
+#: How a figure that does not exist is written (a side that never had the measure).
+NONE = "– (not measured on both sides)"
 
 
 @dataclass(frozen=True)
@@ -29,14 +31,25 @@ class Estimate:
         """For a difference: its interval excludes zero."""
         return self.low > 0 or self.high < 0
 
+    @property
+    def missing(self) -> bool:
+        """No figure at all (nothing measured, or a measure one side never had)."""
+        return math.isnan(self.value)
+
     def percent(self) -> str:
+        if self.missing:
+            return NONE
         return f"{self.value:.1%} [{self.low:.1%}, {self.high:.1%}]"
 
     def points(self) -> str:
         """A difference of two rates, in percentage points."""
+        if self.missing:
+            return NONE
         return f"{100 * self.value:+.1f} pts [{100 * self.low:+.1f}, {100 * self.high:+.1f}]"
 
     def plain(self, digits: int = 2) -> str:
+        if self.missing:
+            return NONE
         return f"{self.value:+.{digits}f} [{self.low:+.{digits}f}, {self.high:+.{digits}f}]"
 
     def mean(self, digits: int = 2) -> str:

@@ -130,6 +130,9 @@ class Report(ABC):
     #: Contender bot kinds and the baseline kind each duels (`kikimimi/design/duel.py`): asked for
     #: with `--bot CONTENDER`, every seed is played twice, so a game names the pair, not the loop.
     duels: Mapping[str, str] = {}
+    #: Bot kinds that seat different bots by chair (イントリーゲ's `mixed`: greedy and random in
+    #: turn), so the null experiment (kikimimi/design/fairness.py) leaves them out: a chair's edge is theirs.
+    by_chair: frozenset[str] = frozenset()
 
     def trials(self, ask: Ask) -> Iterable[Trial]:
         if ask.bot is not None and ask.bot in self.duels:

@@ -19,6 +19,7 @@ does the statistics, on plain numbers, so every game's report shares it:
 """
 from __future__ import annotations
 
+import math
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -88,7 +89,10 @@ def difference(measure: str, arm: str, reference: str, a: Units, b: Units) -> Di
     """Arm a minus the reference b: paired by unit when every unit of either is in both."""
     keys_a = {k for k, f in a.items() if measure in f}
     keys_b = {k for k, f in b.items() if measure in f}
-    if keys_a and keys_a == keys_b:
+    if not keys_a or not keys_b:  # one arm never had it (a team it does not seat): no difference,
+        nothing = Estimate(math.nan, math.nan, math.nan)  # never "+nan pts [-100.0, +100.0]"
+        return Difference(measure, arm, reference, nothing, 0, 1.0)
+    if keys_a == keys_b:
         keys = [k for k in a if k in keys_b]
         diff = confidence.paired([float(a[k][measure]) for k in keys], [float(b[k][measure]) for k in keys])
         pairs = len(keys)

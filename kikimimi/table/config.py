@@ -11,7 +11,7 @@
     [readers.hand-1]
     role = "hand"
     seat = 1
-    driver = "pn532"                      # pn532 | usb | rdm6300 | sim
+    driver = "pn532"                      # a reader kind: pn532 | usb | rdm6300 | sim (kikimimi.readers.registry)
     path = "/dev/kikimimi-hand-1"
 
     [readers.field]
@@ -32,8 +32,9 @@
 A config that cannot run a table is refused before anything opens, with
 one line naming the file, the key and the problem: the whole file is checked
 against `SCHEMA` (an unknown section or key is a typo, never ignored), the
-game checks its own options (`Declaration.check_options`), the readers' drivers
-check their sections, and the audio part checks `[audio]`.
+game checks its own options (`Declaration.check_options`), each reader's kind
+checks its section (its keys are in the schema, `kikimimi.readers.registry`), and
+the audio part checks `[audio]`.
 """
 from __future__ import annotations
 
@@ -43,10 +44,10 @@ from pathlib import Path
 from typing import Any
 
 from kikimimi.contract.game_files import sim_table_file
-from kikimimi.contract.registry import UnknownGame, declaration
+from kikimimi.readers import registry as reader_kinds
+from kikimimi.contract.registry import UnknownGame, declaration, game_names
 from kikimimi.contract.tagmap import TagMapError, load_tagmap
 
-DRIVERS = ("pn532", "usb", "rdm6300", "sim")
 #: Largest table config read.
 MAX_CONFIG_BYTES = 1024 * 1024
 
@@ -72,22 +73,7 @@ SCHEMA: dict[str, dict[str, Check]] = {
         "ready_wait": (lambda v: isinstance(v, (int, float)) and not isinstance(v, bool) and 0 <= v <= 120,
                        "seconds serve waits for the readers before it speaks, 0-120"),
     },
-    "readers.*": {
-        "role": (lambda v: v in ("hand", "field"), '"hand" or "field"'),
-        "seat": (_is_int, "a seat number"),
-        "driver": (lambda v: v in DRIVERS, "one of " + ", ".join(DRIVERS)),
-        "path": (_nonempty_str, "a device path"),
-        "poll_ms": (_is_int, "a whole number of milliseconds"),
-        "debounce_ms": (_is_int, "a whole number of milliseconds"),
-        "hold_ms": (_is_int, "a whole number of milliseconds"),
-        "stops_after": (_is_int, "a whole number of frames"),
-        "rf": (lambda v: v in ("wait", "duty", "poll"), '"wait", "duty" or "poll"'),
-        "rf_on_ms": (_is_int, "a whole number of milliseconds"),
-        "rf_off_ms": (_is_int, "a whole number of milliseconds"),
-        "retry_ms": (_is_int, "a whole number of milliseconds"),
-        "baud": (_is_int, "a whole number"),
-        "ignore_at_connect": (lambda v: isinstance(v, bool), "true or false"),
-    },
+    "readers.*": {},  # every reader kind's keys, from the registry (`_reader_schema`)
     "records": {
         "db": (_nonempty_str, "a file name"),
     },
@@ -95,6 +81,14 @@ SCHEMA: dict[str, dict[str, Check]] = {
         "delay": (lambda v: isinstance(v, list) and len(v) == 2
                   and all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in v)
                   and 0 <= v[0] <= v[1] <= 60, "[least, most] seconds a bot waits before it acts, 0-60"),
+    },
+    "web": {  # the web console (kikimimi web; docs/web.md)
+        "bind": (lambda v: isinstance(v, list) and 0 < len(v) <= 8 and all(_nonempty_str(x) for x in v),
+                 'a list of "ADDRESS:PORT" served over TLS'),
+        "audience": (lambda v: isinstance(v, list) and len(v) <= 8 and all(_nonempty_str(x) for x in v),
+                     'a list of "ADDRESS:PORT" serving the audience view as plain HTTP'),
+        "names": (lambda v: isinstance(v, list) and len(v) <= 8 and all(_nonempty_str(x) and len(x) <= 253 for x in v),
+                  "a list of host names a phone may use for the box"),
     },
     "games.*": {
         "players": (_is_int, "a whole number"),
@@ -105,6 +99,14 @@ SCHEMA: dict[str, dict[str, Check]] = {
 }
 #: Sections checked by their own part (`[audio]`: the voice part's parser).
 DELEGATED = ("audio",)
+
+
+def _reader_schema() -> dict[str, Check]:
+    """What a `[readers.ID]` section may hold: the keys of every reader kind known."""
+    names = reader_kinds.names()
+    keys: dict[str, Check] = {name: (key.check, key.what) for name, key in reader_kinds.section_keys().items()}
+    keys["driver"] = (lambda v: v in names, "one of " + ", ".join(names))
+    return keys
 
 
 class ConfigError(ValueError):
@@ -143,6 +145,8 @@ class TableConfig:
     seat_bots: dict[str, Any] = field(default_factory=dict)
     #: `[table] ready_wait`: seconds serve waits for every reader's first connect (kikimimi.table.readiness).
     ready_wait: float = READY_WAIT
+    #: `[web]`: the web console's addresses (kikimimi.web.serve).
+    web: dict[str, Any] = field(default_factory=dict)
 
     @property
     def seats(self) -> int:
@@ -159,7 +163,7 @@ class TableConfig:
 
     @property
     def simulated(self) -> bool:
-        return all(r["driver"] == "sim" for r in self.readers.values())
+        return all(reader_kinds.simulated(r) for r in self.readers.values())
 
 
 def _read_toml(p: Path) -> dict[str, Any]:
@@ -184,7 +188,8 @@ def _check_schema(data: Mapping[str, Any], fail: Callable[[str, str], ConfigErro
             for rid, reader in body.items():
                 if not isinstance(reader, dict):
                     raise fail(f"{section}.{rid}", "must be a table")
-                _check_keys(f"{section}.{rid}", reader, SCHEMA[f"{section}.*"], fail)
+                schema = _reader_schema() if section == "readers" else SCHEMA["games.*"]
+                _check_keys(f"{section}.{rid}", reader, schema, fail)
         else:
             _check_keys(section, body, SCHEMA[section], fail)
 
@@ -199,16 +204,24 @@ def _check_keys(where: str, body: Mapping[str, Any], schema: Mapping[str, Check]
             raise fail(f"{where}.{key}", f"must be {what}, not {value!r}")
 
 
-def load_table_config(path: str | Path) -> TableConfig:
+def load_table_config(path: str | Path, *, home: Path | None = None, served: bool = False) -> TableConfig:
     """The table a file describes; a game's name instead of a file (`kikimimi serve
     trident`) is that game's own simulated table (`sim.toml` in its package), whose
-    relative paths (journal, tag map) are then taken from the current folder."""
+    relative paths (journal, tag map) are then taken from the current folder.
+
+    `home`: what `~` in the journal's path is (the service's home, HOME= in its unit, for an
+    install or a console finding the table the service runs); default the caller's own.
+    `served`: the file is read to reach a table someone else serves (the console), so the
+    journal's folder need not be the reader's to write."""
     p = Path(path)
     base: Path | None = None
     if not p.exists() and isinstance(path, str) and path.isidentifier():
         packaged = sim_table_file(path)
         if packaged is not None:
             p, base = Path(str(packaged)), Path.cwd()
+        elif path not in game_names():  # `serve tridnet`: a game's name mistyped, not a file
+            raise ConfigError(f"{path}: unknown game and no such table file (games: {', '.join(game_names())}; "
+                              "or name a table file, kikimimi table setup writes one)")
     where = str(p)
     data = _read_toml(p)
     base = base or p.parent
@@ -249,10 +262,11 @@ def load_table_config(path: str | Path) -> TableConfig:
     games = {decl.name: GameChoice(decl.name, players, dict(options), tagmap)}
     games.update(_evening_games(p, data.get("games", {}), players, games[decl.name], fail))
     top = max(g.players for g in games.values())
-    journal = Path(str(table.get("journal", f"var/{p.stem}.jsonl"))).expanduser()
+    journal = _expand_home(str(table.get("journal", f"var/{p.stem}.jsonl")), home)
     if not journal.is_absolute():
         journal = base / journal
-    _check_journal_place(journal, fail)
+    if not served:
+        _check_journal_place(journal, fail)
 
     readers = data.get("readers")
     if not isinstance(readers, dict) or not readers:
@@ -266,8 +280,10 @@ def load_table_config(path: str | Path) -> TableConfig:
             raise fail(f"{key}.role", 'missing ("hand" or "field")')
         driver = section.get("driver")
         if driver is None:
-            raise fail(f"{key}.driver", f"missing (one of {', '.join(DRIVERS)})")
-        if driver != "sim" and not isinstance(section.get("path"), str):
+            raise fail(f"{key}.driver", f"missing (one of {', '.join(reader_kinds.names())})")
+        kind = reader_kinds.kind(driver)
+        assert kind is not None  # the schema knows only the registry's names
+        if kind.needs_path and not isinstance(section.get("path"), str):
             raise fail(f"{key}.path", f"a {driver} reader needs the device path")
         if role == "hand":
             seat = section.get("seat")
@@ -280,7 +296,7 @@ def load_table_config(path: str | Path) -> TableConfig:
             if "seat" in section:
                 raise fail(f"{key}.seat", "a field reader belongs to no seat")
             fields.append(rid)
-        if driver != "sim":
+        if kind.open is not None:
             _check_driver(rid, section, fail)
     if len(fields) > 1:
         raise fail(f"readers.{fields[1]}", f"a second field reader (already {fields[0]})")
@@ -288,7 +304,7 @@ def load_table_config(path: str | Path) -> TableConfig:
     missing = sorted(set(range(1, top + 1)) - set(seats_seen))
     if missing:
         raise fail("[readers]", f"no hand reader for seat {missing[0]}")
-    kinds = {("sim" if r["driver"] == "sim" else "hardware"): rid for rid, r in readers.items()}
+    kinds = {("sim" if reader_kinds.simulated(r) else "hardware"): rid for rid, r in readers.items()}
     if len(kinds) > 1:
         raise fail(f"readers.{kinds['sim']}.driver",
                    f"a simulated reader beside hardware readers (readers.{kinds['hardware']}): "
@@ -298,11 +314,33 @@ def load_table_config(path: str | Path) -> TableConfig:
     if audio is not None:
         if not isinstance(audio, dict):
             raise fail("[audio]", "must be a table")
+        pack = audio.get("pack")
+        if isinstance(pack, str) and pack and not Path(pack).expanduser().is_absolute():
+            # beside the table file, as its tag maps are: not wherever `serve` (or the install) was run from
+            audio = {**audio, "pack": str(base / pack)}
         _check_audio(audio, top, fail)
     records = data.get("records", {})
     return TableConfig(p, decl.name, players, lang, dict(options), tagmap, journal,
                        {rid: dict(s) for rid, s in readers.items()}, audio, dict(records), games,
-                       dict(data.get("seat_bots", {})), float(table.get("ready_wait", READY_WAIT)))
+                       dict(data.get("seat_bots", {})), float(table.get("ready_wait", READY_WAIT)),
+                       dict(data.get("web", {})))
+
+
+def _expand_home(text: str, home: Path | None) -> Path:
+    """`~` and `~/…` as `home` when given (`~user/…` is always that user's own)."""
+    if home is not None and (text == "~" or text.startswith("~/")):
+        return home / text[2:] if text != "~" else home
+    return Path(text).expanduser()
+
+
+def tagmap_paths(config: TableConfig) -> list[Path]:
+    """Every tag map file the table reads ([table] and each [games.NAME]), as named in the file."""
+    data = _read_toml(config.path)
+    found = []
+    for section in [data.get("table", {}), *data.get("games", {}).values()]:
+        if isinstance(section, dict) and isinstance(section.get("tagmap"), str):
+            found.append(config.path.parent / section["tagmap"])
+    return list(dict.fromkeys(found))
 
 
 def _evening_games(p: Path, sections: Mapping[str, Any], players: int, first: GameChoice,
@@ -355,7 +393,7 @@ def _check_one_device_each(readers: Mapping[str, Mapping[str, Any]],
     seen: dict[str, str] = {}
     for rid, section in readers.items():
         path = section.get("path")
-        if section.get("driver") == "sim" or not isinstance(path, str) or not path.startswith("/"):
+        if reader_kinds.simulated(section) or not isinstance(path, str) or not path.startswith("/"):
             continue
         real = os.path.realpath(path)
         if real in seen:

@@ -31,6 +31,8 @@ IN_CODE = {
     "undo": ("__init__.py", "self.cards[seat] = card\n",  # a count kept in the module, not the play
              "self.cards[seat] = card\n        SHARED[len(SHARED)] = card\n        self.drawn = len(SHARED)\n"),
     "resume": ("__init__.py", "return situation(self.sight(0))", "return [say(seat_audience(1), 'draw')]"),
+    "fairness": ("__init__.py", "key=lambda s: -CARDS.index(self.cards[s])",  # chairs 3 and 6 rank last: a chair bias
+                 "key=lambda s: (s != 1 and s % 3 == 0, -CARDS.index(self.cards[s]))"),
 }
 #: variant -> the declaration's fields left out or wrong.
 IN_DECLARATION = {

@@ -82,7 +82,8 @@ class PebbleGame(Game):
         self.placed.append(inp.tag)
         out = [event("play", seat=len(self.placed), tag=inp.tag), say("table", "placed", seat=len(self.placed))]
         if self.over:
-            ranking = [{"seat": s, "place": s} for s in range(1, self.players + 1)]
+            first = self.options.get("first", 1)  # by turn order: never by chair (kikimimi check, fairness)
+            ranking = [{"seat": s, "place": 1 + (s - first) % self.players} for s in range(1, self.players + 1)]
             out.append(event("game-over", reason="end", ranking=ranking))
         return out
 
@@ -227,7 +228,7 @@ def test_an_old_style_game_is_read_through_its_declaration(site):
     assert got["play"] == "PebbleGame" and got["players"] == [2, 3, 2]
     assert got["tags"] == [f"peb:pebble-{n}" for n in range(1, 5)] and got["bots"] == ["plain", "ear"]
     assert got["help"] == ["hint SEAT", "stop"]  # its own command table, not the contract's default
-    assert got["kit"] == ["seat:1", "seat:2"] and got["secret"] == ["first"] and got["pause"] is True
+    assert got["kit"] == ["seat:1", "seat:2", "cmd:agree"] and got["secret"] == ["first"] and got["pause"] is True
     assert got["misnamed"] == "plugin 'misnamed' (legacy_pebbles:PebbleGame) declares the game 'pebbles'"
     assert got["refused"] == ["pebbles is for 2-3 players, not 4",
                               "unknown option 'colour' (have: first)", "first must be a seat from 1 to 2, not 9"]
@@ -248,4 +249,4 @@ def test_an_old_style_game_passes_kikimimi_check(site):
     before the split is checked like any other, without a change."""
     run = _run(site, "-m", "kikimimi.cli", "check", "pebbles")
     assert run.returncode == 0, run.stdout + run.stderr
-    assert run.stdout.strip() == "pebbles: 11 of 11 parts kept"
+    assert run.stdout.strip() == "pebbles: 12 of 12 parts kept"

@@ -61,6 +61,15 @@ def install(*args, user=None):
     return subprocess.run(argv, capture_output=True, text=True, timeout=120, cwd="/")
 
 
+def outside_tmp() -> str:
+    """Where a test's table lives: not under /tmp, which the unit's PrivateTmp=yes hides (the
+    install refuses it), nor in a home (ProtectHome=yes)."""
+    for base in ("/srv", "/var/local", "/opt"):
+        if os.path.isdir(base) and os.access(base, os.W_OK | os.X_OK):
+            return base
+    pytest.skip("no folder outside /tmp and the homes to put a service's table in (/srv, /var/local, /opt)")
+
+
 class Place:
     """A folder every user can read, outside the home folders, with a Python the service
     user can run: a venv of the system's interpreter that sees this checkout's packages."""
@@ -73,7 +82,7 @@ class Place:
         system = shutil.which(f"python{sys.version_info[0]}.{sys.version_info[1]}", path="/usr/bin:/usr/local/bin")
         if system is None or in_a_home(Path(os.path.realpath(system))):
             pytest.skip("no system Python of this version outside home folders to build the service's venv from")
-        self.dir = Path(tempfile.mkdtemp(prefix=name, dir="/tmp"))
+        self.dir = Path(tempfile.mkdtemp(prefix=name, dir=outside_tmp()))
         self.dir.chmod(0o755)
         venv = self.dir / "venv"
         subprocess.run([system, "-m", "venv", "--without-pip", str(venv)], check=True, timeout=120)
@@ -145,6 +154,26 @@ def test_the_unit_passes_systemds_verifier_and_is_rated_locked_down(place):
     unit.write_text("[Service]\nUser=x\nExecStart=/bin/true\nNoNewPrivileges=yes\nPrivateTmp=yes\n"
                     "ProtectSystem=full\n")
     assert exposure(unit) > 5
+
+
+def test_a_table_with_a_web_console_gets_its_unit_locked_down_too(place):
+    """`[web]` in the table file: a second unit runs `kikimimi web` as the same user, with no
+    device, no sound, and the network only to the club's own addresses (docs/web.md)."""
+    table = place.table()
+    table.write_text(table.read_text() + '\n[web]\nbind = ["192.168.1.20:8443"]\n')
+    proc = install(str(table), "--user", unprivileged_user(), "--unit-dir", str(place.dir), "--python", place.python)
+    assert proc.returncode == 0, proc.stderr
+    unit, web = place.dir / "kikimimi-table.service", place.dir / "kikimimi-table-web.service"
+    assert f"systemctl enable --now {web.name}" in proc.stdout
+    text = web.read_text()
+    assert exec_argv(text) == [place.python, "-m", "kikimimi.cli", "web", str(table)]
+    assert f"PartOf={unit.name}\n" in text and f"After=network.target {unit.name}\n" in text
+    assert "DeviceAllow" not in text and "SupplementaryGroups" not in text and "MemoryDenyWriteExecute=yes" in text
+    assert "IPAddressDeny=any\n" in text and "IPAddressAllow=localhost link-local 10.0.0.0/8" in text
+    assert "PrivateNetwork=yes" in unit.read_text()  # the table itself keeps no network
+    assert verify(web) == []
+    assert exposure(web) <= 2.5
+    assert exposure(unit) <= 2.5
 
 
 def test_a_real_tables_unit_opens_its_readers_and_cards_only(place):

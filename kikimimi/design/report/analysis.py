@@ -41,10 +41,14 @@ class Plan:
 
 
 def pct(e: Estimate) -> str:
+    if e.missing:
+        return confidence.NONE
     return f"{100 * e.value:.1f} % [{100 * e.low:.1f}, {100 * e.high:.1f}]"
 
 
 def pts(e: Estimate) -> str:
+    if e.missing:
+        return confidence.NONE
     return f"{100 * e.value:+.1f} pts [{100 * e.low:+.1f}, {100 * e.high:+.1f}]"
 
 

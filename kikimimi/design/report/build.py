@@ -88,7 +88,7 @@ def command_line(game: str, games: int, seed: int, counts: Sequence[int], option
 
 
 def make(decl: Declaration, plan: analysis.Plan, jobs: Sequence[Job], workers: int = 1,
-         progress: bool = True, cluster: str | None = None) -> str:
+         progress: bool = True, cluster: str | None = None, fairness: bool = False) -> str:
     """Play every job (here, in worker processes, or on a Ray cluster) and return the page's HTML."""
     play = functools.partial(play_job, decl.name)
     label = f"report {decl.name}"
@@ -110,6 +110,11 @@ def make(decl: Declaration, plan: analysis.Plan, jobs: Sequence[Job], workers: i
         for job, f in zip(jobs, facts):
             results[job.arm][job.players].append((job.seed, f))
         sections = analysis.sections(plan, results)
+        if fairness:  # on request: the null experiment of each arm's bot kind (kikimimi/design/fairness.py)
+            from kikimimi.design.fairness import section
+
+            sections.append(section(decl.name, [(plan.bots[a], plan.options[a]) for a in plan.arms], plan.counts, plan.games,
+                                    plan.seed, 1 if cluster else workers))
         draw_pictures(pool, sections, progress, label)
     title = f"{decl.name}: the designer's report"
     last = plan.seed + plan.games - 1
