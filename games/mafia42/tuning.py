@@ -3,7 +3,9 @@ count, the reasoning town beside today's town, and how often each job's
 ability decided a game.
 
 Each game deals a deck drawn at random from the catalogue (the default
-decks hold only some jobs), so every job's ability gets its turn.  "Decided"
+decks hold only some jobs), so every job's ability gets its turn, over a grid
+of counts and modes; given `jobs` or `mode` (`--option`, `--variant`), every
+game is played at the asked count with exactly the asked options instead.  "Decided"
 means the ability changed the board in the night, vote or morning that
 ended the game (`decided_by` of the `game-over` event).
 
@@ -54,13 +56,24 @@ def random_deck(rng: random.Random, players: int, mode: str, catalogue: Catalogu
     return deck + ["citizen"] * (players - len(deck))
 
 
+#: The options that shape the deck: given one, the report plays the deck asked for, not the grid's.
+DECK_OPTIONS = ("jobs", "mode")
+
+
+def as_asked(ask: Ask) -> bool:
+    """Whether the designer chose the deck (`jobs`) or the mode: then every game is played at the
+    asked count with exactly the asked options (the game's own deal when no `jobs`), so `sim
+    --variant jobs=…` (or `mode=…`) compares what it says and agrees with `kikimimi report`."""
+    return any(k in ask.options for k in DECK_OPTIONS)
+
+
 def _cells(ask: Ask) -> list[tuple[int, str]]:
-    """The (player count, mode) cells of the grid the report fills."""
+    """The (player count, mode) cells of the grid the report fills (one cell when played as asked)."""
+    if as_asked(ask):
+        return [(ask.players, str(ask.options.get("mode", "classic")))]
     cells = [(n, m) for n, modes in GRID for m in modes]
     if ask.players not in {n for n, _ in cells}:
         cells.append((ask.players, "classic"))
-    if "mode" in ask.options:
-        cells = [(n, m) for n, m in cells if m == ask.options["mode"] and (m != "cult" or n in CULT_PLAYERS)]
     return cells
 
 
@@ -70,8 +83,13 @@ class Mafia42Report(Report):
     def trials(self, ask: Ask) -> Iterable[Trial]:
         cells = _cells(ask)
         rng = random.Random(ask.seed)
-        rest = {k: v for k, v in ask.options.items() if k not in ("jobs", "mode")}
         kinds = _kinds(ask)
+        if as_asked(ask):
+            for g in range(ask.games):
+                for kind in kinds:
+                    yield Trial(ask.seed + g, ask.players, dict(ask.options), kind, label=cells[0])
+            return
+        rest = dict(ask.options)
         for n, mode in cells:
             for g in range(ask.games):
                 deck = random_deck(rng, n, mode)
@@ -101,12 +119,14 @@ class Mafia42Report(Report):
                 continue
             wins[trial.label][over["winner"]] += 1
             days[trial.label].append(int(over.get("day", 0)))
-            for job in set(trial.options["jobs"]):
+            for job in set(over.get("ranking") and [str(r.get("job")) for r in over["ranking"]] or ()):
                 dealt[job] += 1
             for job in over.get("decided_by", []):
                 decided[job] += 1
         bots = f"{kind} bots, " if kind else ""
-        lines = [f"mafia42: {ask.games} bot games per cell, {bots}random decks from catalogue "
+        deck = (f"the deck {','.join(ask.options['jobs'])}" if "jobs" in ask.options
+                else "the catalogue's deal" if as_asked(ask) else "random decks")
+        lines = [f"mafia42: {ask.games} bot games per cell, {bots}{deck} from catalogue "
                  f"{default_catalogue().version}", "players mode     mafia citizens cult  void  mean days"]
         for (n, mode) in cells:
             w, total = wins[(n, mode)], max(1, sum(wins[(n, mode)].values()))
@@ -116,6 +136,8 @@ class Mafia42Report(Report):
             lines.append(f"{n:7d} {mode:8s} {rates}  {sum(d) / max(1, len(d)):5.2f}{unfinished}")
         total_games = sum(sum(w.values()) for w in wins.values())
         lines.append(f"abilities that changed the board in the deciding phase ({total_games} games):")
+        if not decided:
+            lines.append("  none")
         for job, count in decided.most_common():
             base = dealt.get(job, 0)
             share = f"{100 * count / base:.1f}% of the {base} games dealing it" if base else "a shared skill"

@@ -133,6 +133,14 @@ class Report(ABC):
     #: Bot kinds that seat different bots by chair (イントリーゲ's `mixed`: greedy and random in
     #: turn), so the null experiment (kikimimi/design/fairness.py) leaves them out: a chair's edge is theirs.
     by_chair: frozenset[str] = frozenset()
+    #: Options the report reads itself (not the game's: 闇に笑う魔女's `counts` and `kinds`).
+    own_options: frozenset[str] = frozenset()
+    #: Every rule firing the page lists, at 0 when it never fired (kikimimi/design/report/facts.py
+    #: counts what was sent: a rule no game sent would be left out without this).
+    rules: tuple[str, ...] = ()
+    #: The say keys that tell a job's ability at work (マフィア42's saves, checks, threats are
+    #: only spoken): `{key: the firing's name}`, counted once per input (kikimimi/design/report/facts.py).
+    abilities: Mapping[str, str] = {}
 
     def trials(self, ask: Ask) -> Iterable[Trial]:
         if ask.bot is not None and ask.bot in self.duels:
@@ -206,6 +214,35 @@ def _units(rows: Sequence[tuple[Trial, Mapping[str, float]]]) -> dict[Any, dict[
     return units
 
 
+def honoured(game: str, report: Report, ask: Ask, trials: Sequence[Trial], compared: bool) -> None:
+    """Every asked option reaches every game as asked, or the run is refused in one line:
+    a report that spreads its games over counts, decks or bot kinds must not drop, or
+    quietly replace, what the designer gave (`--option`, `--variant`).  Its own options
+    (`Report.own_options`: witch's `counts`, `kinds`) are its to read.  When ways of playing
+    are compared, each arm plays its own bot kind (a duel's pair apart)."""
+    for key, value in ask.options.items():
+        if key in report.own_options:
+            continue
+        wrong = next((t for t in trials if key not in t.options or t.options[key] != value), None)
+        if wrong is not None:
+            got = "without it" if key not in wrong.options else f"with {key}={_short(wrong.options[key])}"
+            raise ValueError(f"sim {game}: this report cannot play {key}={_short(value)} as asked (its game at "
+                             f"seed {wrong.seed}, {wrong.players} players, would play {got}); "
+                             f"kikimimi report {game} plays every option as given")
+    if compared and ask.bot is not None:
+        partner = report.duels.get(ask.bot)
+        other = next((t for t in trials if t.bot not in (ask.bot, partner)), None)
+        if other is not None:
+            raise ValueError(f"sim {game} --versus: this report plays its own bot kinds ({other.bot} beside "
+                             f"{ask.bot}) in every way of playing, so bot kinds cannot be compared here; "
+                             f"kikimimi report {game} --versus compares them")
+
+
+def _short(value: Any) -> str:
+    text = str(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
 @functools.lru_cache(maxsize=8)
 def _report_of(game: str) -> Report:
     decl = declaration(game)
@@ -251,6 +288,8 @@ def tune(decl: Declaration, games: int, seed: int, players: int, options: Mappin
             versus.pairs_of([w.name for w in ways], baseline)  # names the ways when it is none of them
     asks = [Ask(games, seed, players, dict(arm.options), arm.bot) for arm in ways]
     planned = [(i, trial) for i, ask in enumerate(asks) for trial in report.trials(ask)]
+    for i, ask in enumerate(asks):
+        honoured(decl.name, report, ask, [t for j, t in planned if j == i], len(ways) > 1)
     rows: list[list[Row]] = [[] for _ in ways]
     numbers: list[list[tuple[Trial, Mapping[str, float]]]] = [[] for _ in ways]
     compare = len(ways) > 1
@@ -267,13 +306,14 @@ def tune(decl: Declaration, games: int, seed: int, players: int, options: Mappin
         return text
     parts = [f"== {arm.name} ==\n{report.text(r, ask)}" for arm, r, ask in zip(ways, rows, asks)]
     units = {arm.name: _units(n) for arm, n in zip(ways, numbers)}
-    parts.append(versus.text(f"{decl.name}: {games} seeds from {seed}, {players} players", units, baseline))
+    counts = ",".join(map(str, sorted({t.players for _, t in planned})))
+    parts.append(versus.text(f"{decl.name}: {games} seeds from {seed}, {counts} players", units, baseline))
     text = "\n\n".join(parts)
     if plot:
         from kikimimi.design.plot import intervals
 
         measures, estimates = versus.rates_plotted(units)
         text += "\n" + intervals(estimates, measures, plot, "rate (95 % interval)",
-                                 f"{decl.name}: {games} seeds from {seed}, {players} players, each way of playing "
+                                 f"{decl.name}: {games} seeds from {seed}, {counts} players, each way of playing "
                                  "(the full report: kikimimi report)")
     return text
