@@ -77,8 +77,26 @@ def _cells(ask: Ask) -> list[tuple[int, str]]:
     return cells
 
 
+#: The lines that tell a job's ability at work (its results are spoken, to the table or to the
+#: job's seat, not sent as events): the designer's page counts each, and lists it at 0 when no game
+#: used it (`Report.abilities`; a revival is its own event, `revived`, so it is not counted twice).
+ABILITIES = {
+    "saved": "doctor: save", "police-mafia": "police: check, mafia found", "police-not-mafia": "police: check, not mafia",
+    "threatened-done": "gangster: threat", "scoop": "reporter: scoop", "revelation": "prophet: revelation",
+    "envoy": "society: envoy", "found-moon": "society: the moon found", "judge-revealed": "judge: decides",
+    "politician-survives": "politician: not executed", "escaped": "skill: escape", "cursed": "witch: curse",
+    "marked": "beastman: mark", "seduced": "madam: seduce", "robbed": "thief: rob",
+    "magic-set": "magician: trick set", "magic-fired": "magician: trick worked",
+    "lover-died-for-you": "lover: took the bullet", "client-killed": "mercenary: client killed",
+    "job-of": "a job learned (spy, medium)", "helper-joined": "helper: contact with the mafia",
+    "converted-job": "cult leader: conversion", "convert-failed": "cult leader: conversion failed",
+}
+
+
 class Mafia42Report(Report):
     """`games` games in every cell of the grid (count x mode), each with a random deck."""
+
+    abilities = ABILITIES
 
     def trials(self, ask: Ask) -> Iterable[Trial]:
         cells = _cells(ask)

@@ -6,9 +6,11 @@ each round's first turn), so the difference is the algorithm's worth.
 """
 from __future__ import annotations
 
+import dataclasses
 import statistics
 from collections.abc import Iterable, Sequence
 
+from kikimimi.design.fairness import first_of
 from kikimimi.game import Ask, each_kind, Log, Report, Row, Script, Trial
 
 
@@ -28,7 +30,13 @@ class OnisagashiReport(Report):
     """Each seed twice: the best-declaration bots, then the asked (or random) ones."""
 
     def trials(self, ask: Ask) -> Iterable[Trial]:
-        return each_kind(ask, styles(ask.bot))
+        """Who declares first rotates with the seed (unless `--option first=N`), as in `kikimimi
+        report`: a seat's edge and the turn order's are told apart."""
+        for trial in each_kind(ask, styles(ask.bot)):
+            if "first" in ask.options:
+                yield trial
+            else:
+                yield dataclasses.replace(trial, options={**trial.options, "first": first_of(trial.seed, trial.players)})
 
     def figures(self, trial: Trial, script: Script, log: Log) -> list[int]:
         return turns_per_round(log)

@@ -115,6 +115,11 @@ class TridentReport(Report):
         `kikimimi report` then reads each seat's edge by its place in the turn order."""
         return {"first": seed % players + 1, **options}
 
+    def margin_field(self, options: Mapping[str, Any]) -> str | None:
+        """The rules rank by pieces left in hand, or by their points under competition scoring
+        (docs/rules/trident.md): the margin is read in the same unit."""
+        return "points" if options.get("scoring") == "competition" else "pieces"
+
     def text(self, rows: Sequence[Row], ask: Ask) -> str:
         if ask.bot in SEARCH:
             return duel(rows, ask)[0]

@@ -120,6 +120,10 @@ def outcome_measures(trial: Trial, script: Script, log: Log) -> dict[str, float]
         out.update((f"{team} win", float(over["winner"] == team)) for team in teams)
     else:
         out.update((f"seat {e['seat']} wins", float(e["place"] == 1)) for e in sorted(ranking, key=lambda e: e["seat"]))
+        first = trial.options.get("first")
+        if isinstance(first, int) and not isinstance(first, bool) and ranking:  # the turn order, apart from the chairs
+            won = {(int(e["seat"]) - first) % trial.players + 1 for e in ranking if e["place"] == 1}
+            out.update((f"place {k} wins", float(k in won)) for k in range(1, trial.players + 1))
     out["game length (table minutes)"] = round(table_seconds(script, log) / 60.0, 4)  # not script lines (taps)
     return out
 
@@ -163,6 +167,11 @@ class Report(ABC):
         differ by rule, not chance (the Trident's first player), rotates that
         seat with the seed, so a seat's edge is the rules' and not the seating's."""
         return dict(options)
+
+    def margin_field(self, options: Mapping[str, Any]) -> str | None:
+        """The ranking field the game ranks by under these options (the report's margin and its
+        unit); None: the first score the ranking holds (kikimimi/design/report/facts.py)."""
+        return None
 
     def measures(self, trial: Trial, script: Script, log: Log, figures: Any) -> Mapping[str, float]:
         """One game's numbers for comparing ways of playing (a win is 1 or 0)."""

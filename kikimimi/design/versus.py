@@ -125,7 +125,10 @@ def pairs_of(names: Sequence[str], baseline: str | None = None) -> list[tuple[st
 
 
 def _family(measure: str) -> str:
-    return measure.rsplit(" ", 1)[-1]
+    """Measures that answer one question: the same last word ("win", "wins"), and a seat's win
+    apart from a turn-order place's ("seat 2 wins", "place 2 wins": each adds up to one game)."""
+    words = measure.split(" ")
+    return (words[0] + " " if words[0] in ("seat", "place") and len(words) > 2 else "") + words[-1]
 
 
 def independent(arms: Mapping[str, Units], measures: Sequence[str]) -> list[str]:

@@ -108,10 +108,53 @@ def test_facts_read_the_ranking_and_the_log():
                {"seat": 2, "place": 1, "cash": 30}, {"seat": 3, "place": 2, "cash": 24},
                {"seat": 1, "place": 3, "cash": 2}]}]
     f = game_facts(script, log)
-    assert f["wins"] == [1, 0, 0] and f["order"] == "turn"  # seat 2 played first: the first player won
-    assert f["margin"] == 6.0 and f["comeback"] == 1 and f["lot"] == 1
+    assert f["wins"] == [0, 1, 0] and f["places"] == [1, 0, 0]  # seat 2 played first: the first player won
+    assert f["margin"] == 6.0 and f["unit"] == "cash" and f["comeback"] == 1 and f["lot"] == 1
     assert f["fired"] == {"night: guard-saved": 1}
     # the Trident's points count against: the winner's 0 against the nearest 4
     over = {"type": "game-over", "reason": "out", "ranking": [
         {"seat": 1, "place": 1, "points": 0}, {"seat": 2, "place": 2, "points": 4}]}
     assert game_facts([{"game": "t", "players": 2}], [over])["margin"] == 4.0
+
+
+def test_the_tridents_margin_is_in_pieces_under_normal_scoring_and_points_under_competition():
+    from kikimimi_games.trident.tuning import TridentReport
+
+    over = {"type": "game-over", "reason": "out", "ranking": [
+        {"seat": 1, "place": 1, "pieces": 0, "points": 0}, {"seat": 2, "place": 2, "pieces": 2, "points": 90},
+        {"seat": 3, "place": 3, "pieces": 5, "points": 40}]}
+    script = [{"game": "trident", "players": 3}]
+    normal = game_facts(script, [over], margin=TridentReport().margin_field({"scoring": "normal"}))
+    assert (normal["margin"], normal["unit"]) == (2.0, "pieces")  # the ranking's order: pieces left
+    competition = game_facts(script, [over], margin=TridentReport().margin_field({"scoring": "competition"}))
+    assert (competition["margin"], competition["unit"]) == (40.0, "points")
+
+
+def test_mafia42s_deaths_and_spoken_abilities_are_firings_and_an_unused_one_is_zero():
+    from kikimimi_games.mafia42.tuning import ABILITIES
+    from kikimimi.design.report import analysis
+
+    log = [{"type": "death-cause", "seat": 3, "cause": "mafia", "t": 1.0, "in": 1},
+           {"type": "say", "to": "table", "key": "saved", "params": {"seat": 2}, "t": 1.0, "in": 1},
+           {"type": "say", "to": "seat:4", "key": "police-not-mafia", "params": {"seat": 5}, "t": 1.0, "in": 1},
+           {"type": "say", "to": "seat:1", "key": "mafia-aim", "params": {"seat": 7}, "t": 1.0, "in": 1},
+           {"type": "game-over", "reason": "mafia", "winner": "mafia", "t": 2.0, "ranking": [
+               {"seat": 1, "place": 1, "won": True, "team": "mafia"},
+               {"seat": 2, "place": 2, "won": False, "team": "citizens"}]}]
+    f = game_facts([{"game": "mafia42", "players": 2}], log, ABILITIES)
+    assert f["fired"] == {"ability: doctor: save": 1, "ability: police: check, not mafia": 1, "death: mafia": 1}
+    plan = analysis.Plan("mafia42", ["a"], {"a": None}, {"a": {}}, [2], 1, 1,
+                         rules=[f"ability: {a}" for a in ABILITIES.values()])
+    text = str(analysis.firings(plan, {"a": {2: [(1, f)]}}).parts[0].table.rows)
+    assert "'ability: gangster: threat', '0.00'" in text and "'ability: doctor: save', '1.00'" in text
+
+
+def test_a_shared_first_place_raises_the_fair_share_and_the_tie_rate_is_shown():
+    from kikimimi.design.report import analysis
+
+    two = {"wins": [1, 1, 0, 0, 0], "places": None, "teams": {}, "finished": 1}
+    one = {"wins": [0, 0, 1, 0, 0], "places": None, "teams": {}, "finished": 1}
+    assert analysis.fair_share([two, one], 5) == pytest.approx(0.3)  # 3 wins in 2 games over 5 seats
+    plan = analysis.Plan("onisagashi", ["a"], {"a": None}, {"a": {}}, [5], 2, 1)
+    row = analysis.balance(plan, {"a": {5: [(1, two), (2, one)]}}).parts[0].table.rows[0]
+    assert row[2] == "30.0 %" and row[5].startswith("50.0 %")  # not 20 %; one game of two shared

@@ -38,6 +38,8 @@ class Plan:
     baseline: str | None = None
     detect: float | None = None  # percentage points
     command: str = ""
+    rules: Sequence[str] = ()  # every rule firing listed, at 0 when none fired (Report.rules, .abilities)
+    dealt: str = ""  # how who begins was dealt (build.plan_of)
 
 
 def pct(e: Estimate) -> str:
@@ -128,21 +130,28 @@ def balance(plan: Plan, results: Results) -> Section:
         fair, fair_label = 1.0 / len(teams), f"even ({100 / len(teams):.0f} %)"
     else:
         s.paragraphs.append("Each seat's win rate is in the next section; here the spread between the best and "
-                            "the worst seat, beside a fair share (one winner among the players).")
+                            "the worst seat (chair), beside a fair share: the seats' wins per game over the "
+                            "players, so a game where two seats share the first place gives each seat a larger "
+                            "share (the tie rate is the share of games with more than one winner).")
+        shared: dict[str, float] = {}
         for arm, k, facts in _cells(plan, results):
             per_seat = [_rate([f["wins"][i] for f in facts]) for i in range(k)]
             best = max(range(k), key=lambda i: per_seat[i].value)
             worst = min(range(k), key=lambda i: per_seat[i].value)
             done = _rate([f["finished"] for f in facts])
-            rows.append([_label(plan, arm, k), str(len(facts)), f"{100 / k:.1f} %",
+            share = fair_share(facts, k)
+            ties = _rate([int(sum(f["wins"]) > 1) for f in facts])
+            rows.append([_label(plan, arm, k), str(len(facts)), f"{100 * share:.1f} %",
                          f"seat {best + 1}: {pct(per_seat[best])}", f"seat {worst + 1}: {pct(per_seat[worst])}",
-                         pct(done)])
+                         pct(ties), pct(done)])
             data.setdefault(f"{k}p best", {})[arm] = per_seat[best]
             data.setdefault(f"{k}p worst", {})[arm] = per_seat[worst]
-        header = ["arm and player count", "games", "fair share", "best seat", "worst seat", "finished"]
+            shared[f"{k}p best"] = shared[f"{k}p worst"] = share
+        header = ["arm and player count", "games", "fair share", "best seat", "worst seat",
+                  "tie rate (shared first place)", "finished"]
         fair, fair_label = None, "fair share"
     table = Table("Balance table: every arm at every player count", header, rows)
-    shares = {g: 1.0 / int(g.split("p ")[0]) for g in data} if fair is None else None
+    shares = shared if fair is None else None
     png = figures.later(figures.points, data,
                         f"{plan.game}: win rates (95 % intervals), {plan.games} games per cell",
                         "win rate (%)", fair, fair_label, shares=shares)
@@ -152,26 +161,35 @@ def balance(plan: Plan, results: Results) -> Section:
     return s
 
 
+def fair_share(facts: Sequence[Mapping[str, Any]], k: int) -> float:
+    """The mean seat's win rate: the seats' wins per game over the players (1/k when one seat
+    wins a game; more where first places are shared, as 鬼探し's often are)."""
+    return statistics.fmean(sum(f["wins"]) for f in facts) / k if facts and k else 0.0
+
+
 def seat_edge(plan: Plan, results: Results) -> Section:
-    s = Section("Each seat's edge")
-    s.paragraphs.append("A seat's edge is its win rate minus the mean win rate over the seats at that count "
-                        "(the fair share; in a team game the share of seats on the winning side), with the seat's "
-                        "Wilson 95 % interval moved by the same amount. Seats are numbered clockwise.")
+    s = Section("Each seat's and each turn-order place's edge")
+    s.paragraphs.append("A seat is a chair at the table, numbered clockwise; a place is the turn order (place 1 "
+                        "begins). An edge is the win rate minus the mean win rate over the seats at that count "
+                        "(the fair share; in a team game the share of seats on the winning side), with the "
+                        "Wilson 95 % interval moved by the same amount.")
+    if plan.dealt:
+        s.paragraphs.append(f"How it was dealt: {plan.dealt}.")
     rows: list[list[str]] = []
     data: dict[str, dict[str, Estimate]] = {}
     for arm, k, facts in _cells(plan, results):
-        per_seat = [_rate([f["wins"][i] for f in facts]) for i in range(k)]
-        fair = statistics.fmean(e.value for e in per_seat) if per_seat else 0.0
-        by_turn = bool(facts) and facts[0].get("order") == "turn"
-        for i, e in enumerate(per_seat):
-            edge = Estimate(e.value - fair, e.low - fair, e.high - fair)
-            who = f"player {i + 1} in turn order" if by_turn else f"seat {i + 1}"
-            rows.append([f"{_label(plan, arm, k)}, {who}", pct(e), f"{100 * fair:.1f} %", pts(edge)])
-            data.setdefault(f"{k}p {'#' if by_turn else 'seat '}{i + 1}", {})[arm] = edge
-        if by_turn and not any("rotates" in p for p in s.paragraphs):
-            s.paragraphs.append("The first player rotates with the seed, so each edge here is a place in the turn "
-                                "order (1 plays first), not a chair.")
-    table = Table("Each seat's win rate and edge over the fair share", ["seat", "win rate", "fair share", "edge"], rows)
+        by_place = bool(facts) and all(f.get("places") is not None for f in facts)
+        groups = [("seat", "wins")] + ([("place", "places")] if by_place else [])
+        for what, key in groups:
+            per_seat = [_rate([f[key][i] for f in facts]) for i in range(k)]
+            fair = statistics.fmean(e.value for e in per_seat) if per_seat else 0.0
+            for i, e in enumerate(per_seat):
+                edge = Estimate(e.value - fair, e.low - fair, e.high - fair)
+                who = f"place {i + 1} in turn order" if what == "place" else f"seat {i + 1}"
+                rows.append([f"{_label(plan, arm, k)}, {who}", pct(e), f"{100 * fair:.1f} %", pts(edge)])
+                data.setdefault(f"{k}p {what} {i + 1}", {})[arm] = edge
+    table = Table("Each seat's and place's win rate and edge over the fair share",
+                  ["seat or place", "win rate", "fair share", "edge"], rows)
     png = figures.later(figures.points, data,
                         f"{plan.game}: each seat's edge over the fair share (95 % intervals)",
                         "edge (percentage points)", 0.0, "fair share")
@@ -216,10 +234,11 @@ def _units(plan: Plan, results: Results, measure: Any) -> dict[str, dict[Any, di
 def firings(plan: Plan, results: Results) -> Section:
     s = Section("How often each rule fires")
     s.paragraphs.append("Per game, how often each event a rule makes was sent (night rules and the causes of an "
-                        "exit by name), read from the referee's event log; the table's talk, clocks and the deal "
-                        "are left out.")
+                        "exit or a death by name, and each job's ability a game's table only speaks of), read from "
+                        "the referee's event log; the table's talk, clocks and the deal are left out. A rule the "
+                        "game names that never fired is listed at 0.")
     units = _units(plan, results, lambda f: {k: float(v) for k, v in f["fired"].items()})
-    names = sorted({r for arm in units.values() for u in arm.values() for r in u})
+    names = sorted({r for arm in units.values() for u in arm.values() for r in u} | set(plan.rules))
     for arm in units.values():
         for u in arm.values():
             for r in names:
@@ -254,8 +273,9 @@ def firings(plan: Plan, results: Results) -> Section:
 def closeness(plan: Plan, results: Results) -> Section:
     s = Section("How close games are")
     s.paragraphs.append(
-        "The margin is the winner's score over the nearest other seat (points or cash, where the ranking has a "
-        "score). A comeback is a game that turned: in a team game, the winning side was behind at some day's end "
+        "The margin is the winner's score over the nearest other seat, in the unit the game ranks by (the "
+        "Trident's pieces left in hand, or their points under competition scoring; 鬼探し's points; "
+        "イントリーゲ's cash), where the ranking has one. A comeback is a game that turned: in a team game, the winning side was behind at some day's end "
         "(the moment the table goes to night), measured as the share of its own starting strength still in play "
         "against the other sides' together — vote power where the game sends its win arithmetic (マフィア42), "
         "else members still on the table (闇に笑う魔女); in a game with a running score (cash, or the points the "
@@ -274,7 +294,8 @@ def closeness(plan: Plan, results: Results) -> Section:
         for t in teams:  # among each side's wins: which side's wins were turned games
             won = [int(f["comeback"]) for f in facts if f["teams"].get(t) and f["comeback"] is not None]
             by_side.append(f"{t}: {pct(_rate(won))} of {len(won)}" if won else f"{t}: no wins")
-        rows.append([_label(plan, arm, k), f"{q2:g} ({q1:g}–{q3:g})" if margins else "–",
+        unit = next((str(f["unit"]) for f in facts if f.get("unit")), "")
+        rows.append([_label(plan, arm, k), f"{q2:g} {unit} ({q1:g}–{q3:g})" if margins else "–",
                      f"{pct(_rate(backs))} of {len(backs)}" if backs else "–"]
                     + (["; ".join(by_side)] if teams else [])
                     + [pct(_rate([f["lot"] for f in facts])), ", ".join(f"{r} {c}" for r, c in sorted(reasons.items()))])
@@ -299,6 +320,8 @@ def outcome(f: Mapping[str, Any]) -> dict[str, float]:
     """A game's numbers for comparing arms: each team's win (or each seat's), and its minutes."""
     out = {f"{t} win": float(w) for t, w in f["teams"].items()} if f["teams"] else {
         f"seat {i + 1} wins": float(w) for i, w in enumerate(f["wins"])}
+    if not f["teams"] and f.get("places") is not None:  # the turn order, apart from the chairs
+        out.update((f"place {i + 1} wins", float(w)) for i, w in enumerate(f["places"]))
     out["finished"] = float(f["finished"])
     out[MINUTES] = float(f["minutes"])
     return out

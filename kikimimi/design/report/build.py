@@ -15,7 +15,7 @@ from pathlib import Path
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from kikimimi.design import versus
+from kikimimi.design import fairness, versus
 from kikimimi.contract.parts import check_bot, part
 from kikimimi.contract.declaration import Declaration
 from kikimimi.design.report import analysis, figures, page
@@ -42,7 +42,17 @@ def plan_of(decl: Declaration, games: int, seed: int, counts: Sequence[int], opt
     names = [w.name for w in ways]
     if baseline not in (None, versus.ALL_PAIRS):
         versus.pairs_of(names, baseline)  # names the arms when the baseline is none of them
-    deal = part(decl, decl.report)().deal if decl.report else _as_asked
+    report = part(decl, decl.report)() if decl.report else None
+    dealt = report.deal if report is not None else _as_asked
+    rotate = fairness.rotates(decl)
+
+    def deal(s: int, k: int, opts: dict[str, Any]) -> dict[str, Any]:
+        """A game's options: who begins rotates with the seed wherever the rules name a first
+        player and the designer did not fix one, so a chair's edge and a place's are told apart."""
+        out = dealt(s, k, opts)
+        if rotate and fairness.FIRST not in opts:
+            out.setdefault(fairness.FIRST, fairness.first_of(s, k))
+        return out
     if len(ways) * len(counts) * games > MAX_PLAN:
         raise ValueError(f"{len(ways)} arms × {len(counts)} counts × {games} games is more than {MAX_PLAN:,} games")
     for w in ways:  # a wrong option is said before the games, not from the first worker to meet it
@@ -50,9 +60,18 @@ def plan_of(decl: Declaration, games: int, seed: int, counts: Sequence[int], opt
             decl.check_options(k, deal(seed, k, dict(w.options)))
     jobs = [Job(w.name, s, k, deal(s, k, dict(w.options)), w.bot)
             for w in ways for k in counts for s in range(seed, seed + games)]
+    rules = tuple(report.rules) + tuple(f"ability: {a}" for a in dict.fromkeys(report.abilities.values())) \
+        if report is not None else ()
+    if not rotate:
+        how = "the rules name no first player: seats (chairs) only"
+    elif any(fairness.FIRST in w.options for w in ways):
+        how = "who begins is fixed by the options (first=…): a place's edge is that seat's"
+    else:
+        how = ("who begins rotates with the seed (seat s mod n + 1 begins seed s), so each seat (chair) and each "
+               "place in the turn order (place 1 begins) is reported apart")
     plan = analysis.Plan(decl.name, names, {w.name: w.bot for w in ways}, {w.name: dict(w.options) for w in ways},
                          list(counts), games, seed, {k: list(v) for k, v in variants.items()}, baseline, detect,
-                         command)
+                         command, rules, how)
     return plan, jobs
 
 

@@ -41,7 +41,21 @@ def play_job(game: str, job: Job) -> dict[str, Any]:
     from kikimimi.design.sim import play
 
     script, log = play(game, job.seed, job.players, dict(job.options), job.bot)
-    return game_facts(script, log)
+    report = report_of(game)
+    if report is None:
+        return game_facts(script, log)
+    return game_facts(script, log, report.abilities, report.margin_field(job.options))
+
+
+@functools.lru_cache(maxsize=8)
+def report_of(game: str) -> Any:
+    """The game's `Report` (kikimimi/design/tuning.py), for what it says of its own events (the
+    abilities its table only speaks of, the field its ranking is ordered by), or None."""
+    from kikimimi.contract.parts import part
+    from kikimimi.contract.registry import declaration
+
+    decl = declaration(game)
+    return part(decl, decl.report)() if decl.report else None
 
 
 def run_chunk(work: Callable[[Any], Any], items: Sequence[Any]) -> list[Any]:
