@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import pytest
 
@@ -158,3 +159,22 @@ def test_a_shared_first_place_raises_the_fair_share_and_the_tie_rate_is_shown():
     plan = analysis.Plan("onisagashi", ["a"], {"a": None}, {"a": {}}, [5], 2, 1)
     row = analysis.balance(plan, {"a": {5: [(1, two), (2, one)]}}).parts[0].table.rows[0]
     assert row[2] == "30.0 %" and row[5].startswith("50.0 %")  # not 20 %; one game of two shared
+
+
+def test_a_varied_option_no_bot_decision_depends_on_is_warned_of():
+    """The Trident's scoring changes the ranking, never a bot's move (issue 43): the page says so;
+    a first player changes the moves, and is not warned of."""
+    from kikimimi.contract.registry import declaration
+    from kikimimi.design.report import analysis
+    from kikimimi.design.report.build import plan_of
+    from kikimimi.design.report.run import play_job
+
+    for variant, warned in (({"scoring": ["normal", "competition"]}, True), ({"first": [1, 2]}, False)):
+        plan, jobs = plan_of(declaration("trident"), 2, 1, [3], {}, [None], variant, None, None, "")
+        results: dict[str, dict[int, list[tuple[int, Any]]]] = {a: {3: []} for a in plan.arms}
+        for job in jobs:
+            results[job.arm][3].append((job.seed, play_job("trident", job)))
+        same = analysis.unfelt(plan, results)
+        assert bool(same) == warned, variant
+        text = analysis.comparisons(plan, results).paragraphs[0]
+        assert ("no bot decision depends on that option" in text.lower()) == warned

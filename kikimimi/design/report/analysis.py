@@ -343,6 +343,9 @@ def comparisons(plan: Plan, results: Results) -> Section | None:
     asked = versus.questions(found, units)
     left = [m for m in measures if m not in versus.independent(units, measures)]
     s = Section("Arms compared")
+    warning = unfelt_paragraph(plan, results)
+    if warning:
+        s.paragraphs.append(warning)
     against = ("every pair of arms" if plan.baseline == versus.ALL_PAIRS
                else f"each arm against {plan.baseline or plan.arms[0]}")
     s.paragraphs.append(
@@ -371,6 +374,39 @@ def comparisons(plan: Plan, results: Results) -> Section | None:
     else:
         s.parts.append(table)
     return s
+
+
+def unfelt(plan: Plan, results: Results) -> list[tuple[str, str, str, int]]:
+    """(option, arm, other arm, games) for every pair of arms that differ in one varied option
+    only and whose bots made the same moves in every game (`moves` of the facts): the option
+    changed no bot's decision, so a designer must not read its figures as how players would
+    play it (the Trident's scoring: the bots ignore it; what changes is the ranking alone)."""
+    found = []
+    for key, values in plan.variants.items():
+        if len(values) < 2:
+            continue
+        for i, a in enumerate(plan.arms):
+            for b in plan.arms[i + 1:]:
+                oa, ob = plan.options[a], plan.options[b]
+                if plan.bots[a] != plan.bots[b] or oa.get(key) == ob.get(key) or any(
+                        oa.get(k) != ob.get(k) for k in set(oa) | set(ob) if k != key):
+                    continue
+                pairs = [(fa.get("moves"), fb.get("moves")) for k in plan.counts
+                         for (_, fa), (_, fb) in zip(results[a][k], results[b][k])]
+                if pairs and all(x is not None and x == y for x, y in pairs):
+                    found.append((key, a, b, len(pairs)))
+    return found
+
+
+def unfelt_paragraph(plan: Plan, results: Results) -> str | None:
+    same = unfelt(plan, results)
+    if not same:
+        return None
+    return ("Warning: " + "; ".join(
+        f"{a} and {b} ({key} varied) saw the same bot moves in all {n} games" for key, a, b, n in same)
+        + ". No bot decision depends on that option, so its differences here are the rule's own arithmetic "
+        "(the ranking, the clock), not how players would adapt to it: play it with people, or with bots "
+        "that read it, before changing the rule on these figures.")
 
 
 def interaction(plan: Plan, results: Results) -> Section | None:

@@ -9,6 +9,8 @@ processes send them back, and the report is the same whatever ran them.
 """
 from __future__ import annotations
 
+import hashlib
+import json
 import math
 from collections import Counter
 from collections.abc import Mapping, Sequence
@@ -83,8 +85,18 @@ def game_facts(script: Sequence[Mapping[str, Any]], log: Sequence[Mapping[str, A
         "comeback": _comeback(log, ranking, winner),
         "lot": lot,
         "inputs": len(script) - 1,
+        "moves": moves_digest(script),
         "minutes": round(table_seconds(script, log) / 60.0, 4),
     }
+
+
+def moves_digest(script: Sequence[Mapping[str, Any]]) -> str:
+    """What the bots did, as a short digest of every input without its time: two games with the
+    same digest saw the same moves (the page warns when a varied option changed no bot's move,
+    so that its figures show only the rule's own arithmetic, not players adapting to it)."""
+    lines = [{k: v for k, v in line.items() if k != "t"} for line in script[1:]]
+    text = json.dumps(lines, sort_keys=True, ensure_ascii=False, default=str)
+    return hashlib.blake2b(text.encode("utf-8"), digest_size=8).hexdigest()
 
 
 def _score(row: Mapping[str, Any], field: str | None = None) -> float | None:
