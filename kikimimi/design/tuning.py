@@ -37,6 +37,7 @@ from kikimimi.design import versus
 from kikimimi.contract.parts import check_bot, part
 from kikimimi.contract.declaration import Declaration
 from kikimimi.contract.registry import declaration
+from kikimimi.design.report.facts import moves_digest
 from kikimimi.design.report.minutes import table_seconds
 from kikimimi.design.report.run import run_all
 from kikimimi.design.sim import play
@@ -260,12 +261,35 @@ def _report_of(game: str) -> Report:
     return report
 
 
-def _played(game: str, compare: bool, trial: Trial) -> tuple[Any, Mapping[str, float] | None]:
-    """One trial's figures (and measures, when ways are compared): run here or in a worker process."""
+def _played(game: str, compare: bool, trial: Trial) -> tuple[Any, Mapping[str, float] | None, str | None]:
+    """One trial's figures (and measures and its moves' digest, when ways are compared): run
+    here or in a worker process."""
     report = _report_of(game)
     script, log = play(game, trial.seed, trial.players, dict(trial.options), trial.bot)
     figures = report.figures(trial, script, log)
-    return figures, (dict(report.measures(trial, script, log, figures)) if compare else None)
+    if not compare:
+        return figures, None, None
+    return figures, dict(report.measures(trial, script, log, figures)), moves_digest(script)
+
+
+def unfelt_lines(ways: Sequence[Arm], variants: Mapping[str, Sequence[Any]], moves: Sequence[Sequence[Any]]) -> list[str]:
+    """A warning for each pair of ways that differ in one varied option only and whose bots made
+    the same moves in every game: no bot decision depends on it (the page's `analysis.unfelt`)."""
+    out = []
+    for key, values in variants.items():
+        if len(values) < 2:
+            continue
+        for i, a in enumerate(ways):
+            for j in range(i + 1, len(ways)):
+                b = ways[j]
+                if a.bot != b.bot or a.options.get(key) == b.options.get(key) or any(
+                        a.options.get(k) != b.options.get(k) for k in set(a.options) | set(b.options) if k != key):
+                    continue
+                if moves[i] and len(moves[i]) == len(moves[j]) and list(moves[i]) == list(moves[j]):
+                    out.append(f"warning: {a.name} and {b.name} ({key} varied): the bots made the same moves in all "
+                               f"{len(moves[i])} games; no bot decision depends on {key}, so the differences are "
+                               "the rule's own arithmetic, not how players would adapt to it")
+    return out
 
 
 def tune(decl: Declaration, games: int, seed: int, players: int, options: Mapping[str, Any] | None = None,
@@ -304,10 +328,12 @@ def tune(decl: Declaration, games: int, seed: int, players: int, options: Mappin
     compare = len(ways) > 1
     played = run_all(functools.partial(_played, decl.name, compare), [t for _, t in planned], workers, progress,
                      decl.name)
-    for (i, trial), (figures, measures) in zip(planned, played):
+    moves: list[list[str | None]] = [[] for _ in ways]
+    for (i, trial), (figures, measures, digest) in zip(planned, played):
         rows[i].append((trial, figures))
         if measures is not None:
             numbers[i].append((trial, measures))
+            moves[i].append(digest)
     if not compare:
         text = report.text(rows[0], asks[0])
         if plot:
@@ -317,6 +343,7 @@ def tune(decl: Declaration, games: int, seed: int, players: int, options: Mappin
     units = {arm.name: _units(n) for arm, n in zip(ways, numbers)}
     counts = ",".join(map(str, sorted({t.players for _, t in planned})))
     parts.append(versus.text(f"{decl.name}: {games} seeds from {seed}, {counts} players", units, baseline))
+    parts += unfelt_lines(ways, variants, moves)
     text = "\n\n".join(parts)
     if plot:
         from kikimimi.design.plot import intervals

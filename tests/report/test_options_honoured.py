@@ -97,3 +97,11 @@ def test_bot_kinds_a_report_plays_itself_are_refused_under_versus():
     with pytest.raises(ValueError) as caught:
         tune(declaration("onisagashi"), 1, 1, 5, {}, progress=False, versus_bots=["best", "random"])
     assert "--versus" in str(caught.value) and "\n" not in str(caught.value)
+
+
+def test_sim_warns_when_a_varied_option_changed_no_bot_move():
+    decl = declaration("trident")
+    scoring = tune(decl, 2, 1, 3, {}, progress=False, variants={"scoring": ["normal", "competition"]})
+    assert "no bot decision depends on scoring" in scoring
+    first = tune(decl, 2, 1, 3, {}, progress=False, variants={"first": [1, 2]})
+    assert "no bot decision" not in first
