@@ -324,7 +324,8 @@ def parse_counts(text: str | None, decl: Declaration) -> list[int]:
 
 def cmd_report(args: argparse.Namespace) -> int:
     """`kikimimi report GAME`: play the arms' games and write the HTML page."""
-    from kikimimi.design.report.build import check_writable, command_line, make, plan_of, write_page
+    from kikimimi.design.report.build import beside, check_writable, command_line, make, plan_of, write_page
+    from kikimimi.design.report.page import tables_csv, tables_json
     from kikimimi.design.report.run import workers_wanted
 
     decl = _load_game(args.game)
@@ -346,11 +347,16 @@ def cmd_report(args: argparse.Namespace) -> int:
         if args.fairness:
             command += " --fairness"
             plan = dataclasses.replace(plan, command=command)
-        html = make(decl, plan, jobs, workers, cluster=args.cluster, fairness=args.fairness)
+        tables: list[dict[str, Any]] = []
+        html = make(decl, plan, jobs, workers, cluster=args.cluster, fairness=args.fairness, tables=tables)
         write_page(output, html)
+        as_json, as_csv = beside(output)
+        if as_json != output and as_csv != output:  # every table beside the page, for a spreadsheet
+            write_page(as_json, tables_json(tables, plan.command))
+            write_page(as_csv, tables_csv(tables))
     except (NotImplementedError, ValueError) as exc:
         raise CliError(str(exc)) from None
-    print(f"report written to {output} ({len(jobs)} games)")
+    print(f"report written to {output} ({len(jobs)} games; its tables in {as_json} and {as_csv})")
     return 0
 
 

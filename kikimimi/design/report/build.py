@@ -107,8 +107,10 @@ def command_line(game: str, games: int, seed: int, counts: Sequence[int], option
 
 
 def make(decl: Declaration, plan: analysis.Plan, jobs: Sequence[Job], workers: int = 1,
-         progress: bool = True, cluster: str | None = None, fairness: bool = False) -> str:
-    """Play every job (here, in worker processes, or on a Ray cluster) and return the page's HTML."""
+         progress: bool = True, cluster: str | None = None, fairness: bool = False,
+         tables: list[dict[str, Any]] | None = None) -> str:
+    """Play every job (here, in worker processes, or on a Ray cluster) and return the page's HTML;
+    `tables`, when given, receives every table of the page as plain data (`page.tables_of`)."""
     play = functools.partial(play_job, decl.name)
     label = f"report {decl.name}"
     # The helpers load the drawing library as they start, and this process while it plays:
@@ -135,6 +137,8 @@ def make(decl: Declaration, plan: analysis.Plan, jobs: Sequence[Job], workers: i
             sections.append(section(decl.name, [(plan.bots[a], plan.options[a]) for a in plan.arms], plan.counts, plan.games,
                                     plan.seed, 1 if cluster else workers))
         draw_pictures(pool, sections, progress, label)
+    if tables is not None:
+        tables.extend(page.tables_of(sections))
     title = f"{decl.name}: the designer's report"
     last = plan.seed + plan.games - 1
     intro = [
@@ -157,6 +161,12 @@ def draw_pictures(pool: Workers, sections: Sequence[page.Section], progress: boo
                      unit="picture")
     for (s, i, _), png in zip(waiting, drawn):
         s.parts[i] = dataclasses.replace(s.parts[i], png=png)
+
+
+def beside(output: str) -> tuple[str, str]:
+    """The JSON and CSV files of the page's tables, beside it: r.html -> r.json, r.csv."""
+    path = Path(output)
+    return str(path.with_suffix(".json")), str(path.with_suffix(".csv"))
 
 
 def check_writable(output: str) -> None:
