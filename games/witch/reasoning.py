@@ -362,7 +362,7 @@ class Reasoner:
 
     def draw(self, tied: list[int]) -> int:
         """One of seats tied on the odds, by the seat's own seeded draw: a tie broken toward the
-        lowest seat voted chair 1 out first in every game (issue 43; `kikimimi check witch
+        lowest seat voted chair 1 out first in every game (docs/report.md; `kikimimi check witch
         --part fairness`), and every balance figure of the game carried it."""
         return tied[0] if len(tied) == 1 else self.s.rng.choice(tied)
 

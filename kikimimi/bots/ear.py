@@ -187,7 +187,7 @@ class EarTable:
 
     Why a fresh order: asked in seat order, seat 1 answered first in every "first answer
     wins" window (an outside game's challenge: seat 1 challenged on 24.6 % of questions, seat 6
-    on 9.3 %; issue 43).  The runtime seeds the order from the game's seed (`reseed`, called by
+    on 9.3 %; docs/report.md).  The runtime seeds the order from the game's seed (`reseed`, called by
     `kikimimi.contract.parts.simulation`), so a game gets fair races without knowing."""
 
     def __init__(self, game: str, world: World, bots: Sequence[EarBot], step_cap: int = STEP_CAP):

@@ -30,19 +30,19 @@ def system_checks() -> list[Check]:
     portaudio = ctypes.util.find_library("portaudio")
     out.append(Check("audio library", portaudio is not None, portaudio or "PortAudio not found",
                      "apt-get install libportaudio2"))
-    out.append(_libusb_check())
+    out += _reader_kind_checks()
     return out
 
 
-def _libusb_check() -> Check:
-    """nfcpy reaches USB readers (RC-S380, ACR122U, PN533) through libusb-1.0; serial ones need
-    none, so its absence is a fault only for a table with USB readers (readers.checks says so)."""
-    from kikimimi.readers.usb_readers import INSTALL_LIBUSB, libusb_problem
+def _reader_kind_checks() -> list[Check]:
+    """What each reader kind checks of the machine with or without a table (a USB reader's
+    libusb), and the installed kinds that did not load."""
+    from kikimimi.readers import registry
 
-    problem = libusb_problem()
-    if problem is None:
-        return Check("usb library", True, "libusb-1.0 loads")
-    return Check("usb library", True, f"{problem}: needed only for USB NFC readers ({INSTALL_LIBUSB})")
+    out = [c for kind in registry.kinds() if kind.system_checks for c in kind.system_checks()]
+    out += [Check(f"reader kind {name}", False, why, "reinstall the package that provides it")
+            for name, why in registry.problems().items()]
+    return out
 
 
 def game_checks() -> list[Check]:
@@ -85,12 +85,15 @@ def config_checks(path: str | Path) -> tuple[TableConfig | None, list[Check]]:
     out = [Check("table config", True,
                  f"{config.path}: {config.game} for {config.players}, {len(config.readers)} readers, lang {config.lang}")]
     out.append(_journal_check(config.journal))
-    real = {rid: s for rid, s in config.readers.items() if s["driver"] != "sim"}
+    from kikimimi.readers import registry
+    from kikimimi.readers.kind import Where
+
+    real = {rid: s for rid, s in config.readers.items() if not registry.simulated(s)}
     if real:
         out += _part_checks("kikimimi.readers.checks", real)
         out += _reader_identity(real)
-    else:
-        out.append(Check("readers", True, "simulated (keyboard or script)"))
+    else:  # a simulated table: what its kind says of itself
+        out += [c for kind, own in registry.by_kind(config.readers) if kind.checks for c in kind.checks(own, Where())]
     out += _part_checks("kikimimi.box.kit_checks", config)  # the look-alike sets the table needs, read out
     seed = doctor_line(config.game, dict(config.options))
     if seed is not None:
@@ -101,23 +104,21 @@ def config_checks(path: str | Path) -> tuple[TableConfig | None, list[Check]]:
 
 
 def _reader_identity(readers: dict[str, dict]) -> list[Check]:
-    """/dev/ttyUSB0, /dev/ttyACM1: numbered in the order adapters were found, which a reboot changes."""
-    import re
+    """Paths the kernel numbers anew at a replug or a reboot (/dev/ttyUSB0, nfcpy's usb:BUS:DEVICE),
+    as each reader's kind tells them (`ReaderKind.renumbered`): one line for each way of numbering."""
+    from kikimimi.readers import registry
+    from kikimimi.readers.kind import Renumbered
 
-    numbered = [f"{rid} ({s['path']})" for rid, s in readers.items()
-                if re.fullmatch(r"/dev/tty(USB|ACM)[0-9]+", str(s.get("path", "")))]
-    # nfcpy's usb:BUS:DEVICE: the kernel numbers a device anew at every replug
-    usb_numbered = [f"{rid} ({s['path']})" for rid, s in readers.items()
-                    if s.get("driver") == "usb" and re.fullmatch(r"usb:[0-9]{1,3}:[0-9]{1,3}", str(s.get("path", "")))]
-    out = []
-    if numbered:
-        out.append(Check("reader identity", False, f"{', '.join(numbered)}: numbered in the order the adapters were "
-                         "found, which a reboot or a replug changes (two seats could swap readers)",
-                         "name each by its port: /dev/serial/by-path/... (kikimimi table setup writes them)"))
-    if usb_numbered:
-        out.append(Check("reader identity", False, f"{', '.join(usb_numbered)}: a USB device number, which the "
-                         "kernel gives anew at every replug and reboot",
-                         "name each by its USB port: path = \"usb:1-1.2\" (kikimimi doctor lists the readers' ports)"))
+    numbered: dict[Renumbered, list[str]] = {}
+    for kind in registry.kinds():  # in the registry's order, so the lines come in one order
+        if kind.renumbered is not None:
+            numbered.setdefault(kind.renumbered, [])
+    for rid, s in readers.items():
+        way = getattr(registry.kind_of(s), "renumbered", None)
+        if way is not None and way.pattern.fullmatch(str(s.get("path", ""))):
+            numbered[way].append(f"{rid} ({s['path']})")
+    out = [Check("reader identity", False, f"{', '.join(names)}: {way.why}", way.fix)
+           for way, names in numbered.items() if names]
     return out or [Check("reader identity", True, "every reader is named by something a reboot keeps")]
 
 

@@ -23,6 +23,7 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
+from kikimimi.readers import registry as reader_kinds
 from kikimimi.box.access import (
     SERVICE_HOME, USER_NAME, Account, AccessError, account, blocked, create_system_user, in_a_home, run_as)
 from kikimimi.table.config import TableConfig, load_table_config
@@ -37,8 +38,6 @@ _PACKAGE = f"'{_SOURCE}[ja]'" if (_SOURCE / "pyproject.toml").is_file() else "ki
 HOW_TO_INSTALL = ("install kikimimi where every user can run it (sudo python3 -m venv /opt/kikimimi && "
                   f"sudo /opt/kikimimi/bin/pip install {_PACKAGE}), then run sudo /opt/kikimimi/bin/kikimimi "
                   "service install, or name such an interpreter with --python")
-#: Device classes (/proc/devices) a serial reader may be behind: USB adapters and USB CDC-ACM.
-SERIAL_CLASSES = ("char-ttyUSB", "char-ttyACM")
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 
 
@@ -90,47 +89,24 @@ def devices(config: TableConfig) -> list[str]:
     """DeviceAllow= lines: the device classes of this table's readers and sound cards, and no others.
 
     Classes, not nodes: a replugged adapter comes back as another ttyUSB number and
-    a sound card as another card number, and the table must go on hearing them."""
+    a sound card as another card number, and the table must go on hearing them.  Which
+    classes a reader needs is its kind's to say (`ReaderKind.device_classes`)."""
     allowed: list[str] = []
-    drivers = {str(r.get("driver")) for r in config.readers.values()}
-    if drivers & {"pn532", "rdm6300"}:
-        allowed += SERIAL_CLASSES
-        for section in config.readers.values():  # a UART reader (/dev/ttyAMA0, /dev/ttyS0) is its own class
-            if section.get("driver") in ("pn532", "rdm6300"):
-                allowed += [c for c in [_device_class(str(section.get("path", "")))] if c and c not in allowed]
-    if "usb" in drivers:
-        allowed.append("char-usb_device")  # /dev/bus/usb/BBB/DDD, libusb's way to a USB reader
+    for kind, sections in reader_kinds.by_kind(config.readers):
+        for section in sections.values():
+            allowed += [c for c in kind.device_classes(section) if c not in allowed]
     if config.audio:
         allowed.append("char-alsa")  # /dev/snd/*
     return [f"DeviceAllow={name} rw" for name in allowed]
 
 
-def _device_class(path: str) -> str | None:
-    """The /proc/devices class of the character device a path names now, if any."""
-    try:
-        st = os.stat(path)
-        text = Path("/proc/devices").read_text()
-    except OSError:
-        return None
-    if not (st.st_mode & 0o170000 == 0o020000):
-        return None
-    major = os.major(st.st_rdev)
-    block = text.split("Block devices:")[0]
-    for line in block.splitlines():
-        parts = line.split()
-        if len(parts) == 2 and parts[0] == str(major):
-            return f"char-{parts[1]}"
-    return None
-
-
 def _network(config: TableConfig) -> list[str]:
     """The API is two unix sockets beside the journal: no network at all, unless the
-    club records are a PostgreSQL server reached over TCP.  A USB reader needs netlink:
-    libusb starts its hotplug monitor (a netlink socket) when it starts, and fails
-    without one; each reopen scans sysfs anew, so the events themselves need not arrive."""
+    club records are a PostgreSQL server reached over TCP.  A reader kind may need a socket
+    family of its own (a USB reader: libusb's hotplug monitor, netlink)."""
     families = ["AF_UNIX"]
-    if any(r.get("driver") == "usb" for r in config.readers.values()):
-        families.append("AF_NETLINK")
+    for kind, _ in reader_kinds.by_kind(config.readers):
+        families += [f for f in kind.address_families if f not in families]
     db = str(config.records.get("db") or "")
     if db.startswith(("postgresql:", "postgres:")):
         return ["RestrictAddressFamilies=" + " ".join(families + ["AF_INET", "AF_INET6"])]

@@ -17,10 +17,15 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                    help="the game this table plays, or several for an evening, the first first (default: trident)")
     s.add_argument("--players", type=int, default=3, help="seats at the table (default: 3)")
     s.add_argument("--lang", choices=("ja", "en"), default="ja", help="the language spoken (default: ja)")
-    s.add_argument("--driver", choices=("auto", "pn532", "rdm6300", "usb"), default="auto",
-                   help="the readers' kind (default: auto, PN532 boards on serial adapters and USB readers "
-                        "(RC-S380, RC-S330, ACR122U, PN533) together, each written with its own driver; "
-                        "rdm6300 must be named)")
+    from kikimimi.readers import registry
+    from kikimimi.box.setup.found import discoverable
+
+    kinds = [registry.kind(name) for name in discoverable()[1:]]
+    auto = " and ".join(k.summary for k in kinds if k and k.auto)
+    named = registry.listed([k.name for k in kinds if k and not k.auto], "and")
+    s.add_argument("--driver", choices=discoverable(), default="auto",
+                   help=f"the readers' kind (default: auto, {auto} together, each written with its own driver"
+                        + (f"; {named} must be named)" if named else ")"))
     s.add_argument("--udev", metavar="FILE", help="also write udev rules naming each reader by its USB port")
     s.add_argument("--force", action="store_true", help="replace an existing table file")
     s.add_argument("--answer-seconds", type=float, default=10.0,
@@ -75,8 +80,11 @@ def cmd_setup(args: argparse.Namespace) -> int:
     from kikimimi.readers.probe import probe
     from kikimimi.voice.devices import output_devices
 
+    from kikimimi.readers.registry import kind
+
     readers, looked = find_readers(args.driver, Path(args.serial_dir))
-    if args.udev and (args.driver == "usb" or readers and all(r.driver == "usb" for r in readers)):
+    ttys = [r for r in readers if getattr(kind(r.driver), "tty", False)]
+    if args.udev and (not getattr(kind(args.driver), "tty", True) or readers and not ttys):
         raise CliError("--udev names serial readers: a USB reader is named by its port in the table file "
                        "and needs only udev/99-kikimimi.rules")
     try:

@@ -121,11 +121,14 @@ def read_tagmap(path: Path) -> dict[str, str]:
 
 # -- enrol -----------------------------------------------------------------------------
 def reader_section(spec: str, poll_ms: int = 30) -> dict[str, Any]:
-    """`pn532:/dev/ttyUSB0`, `rdm6300:/dev/ttyS1` or `usb:054c:06c3` -> a reader section."""
+    """`pn532:/dev/ttyUSB0`, `rdm6300:/dev/ttyS1` or `usb:054c:06c3` -> a reader section (a kind
+    whose paths start with its own name keeps the whole spec as the path)."""
+    from kikimimi.readers.registry import kind
+
     driver, _, rest = spec.partition(":")
     if not rest:
         raise TagsError(f"--reader {spec!r}: write DRIVER:PATH, e.g. pn532:/dev/kikimimi-hand-1")
-    path = spec if driver == "usb" else rest
+    path = spec if getattr(kind(driver), "path_names_kind", False) else rest
     return {"driver": driver, "path": path, "poll_ms": poll_ms, "retry_ms": 300}
 
 

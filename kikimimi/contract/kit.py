@@ -128,7 +128,7 @@ def missing_copies(kit: Kit, tagmap: Mapping[str, str]) -> dict[str, tuple[int, 
 
 def tags_checked(config: Any) -> bool:
     """A table of real readers needs its pieces tagged; a simulated one scans by name."""
-    return any(section.get("driver") != "sim" for section in config.readers.values())
+    return not config.simulated  # a table is all simulated or all real (the table file says so)
 
 
 #: At most this many lacking pieces are read out one by one; the rest are counted.

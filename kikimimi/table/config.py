@@ -11,7 +11,7 @@
     [readers.hand-1]
     role = "hand"
     seat = 1
-    driver = "pn532"                      # pn532 | usb | rdm6300 | sim
+    driver = "pn532"                      # a reader kind: pn532 | usb | rdm6300 | sim (kikimimi.readers.registry)
     path = "/dev/kikimimi-hand-1"
 
     [readers.field]
@@ -32,8 +32,9 @@
 A config that cannot run a table is refused before anything opens, with
 one line naming the file, the key and the problem: the whole file is checked
 against `SCHEMA` (an unknown section or key is a typo, never ignored), the
-game checks its own options (`Declaration.check_options`), the readers' drivers
-check their sections, and the audio part checks `[audio]`.
+game checks its own options (`Declaration.check_options`), each reader's kind
+checks its section (its keys are in the schema, `kikimimi.readers.registry`), and
+the audio part checks `[audio]`.
 """
 from __future__ import annotations
 
@@ -43,10 +44,10 @@ from pathlib import Path
 from typing import Any
 
 from kikimimi.contract.game_files import sim_table_file
+from kikimimi.readers import registry as reader_kinds
 from kikimimi.contract.registry import UnknownGame, declaration
 from kikimimi.contract.tagmap import TagMapError, load_tagmap
 
-DRIVERS = ("pn532", "usb", "rdm6300", "sim")
 #: Largest table config read.
 MAX_CONFIG_BYTES = 1024 * 1024
 
@@ -72,22 +73,7 @@ SCHEMA: dict[str, dict[str, Check]] = {
         "ready_wait": (lambda v: isinstance(v, (int, float)) and not isinstance(v, bool) and 0 <= v <= 120,
                        "seconds serve waits for the readers before it speaks, 0-120"),
     },
-    "readers.*": {
-        "role": (lambda v: v in ("hand", "field"), '"hand" or "field"'),
-        "seat": (_is_int, "a seat number"),
-        "driver": (lambda v: v in DRIVERS, "one of " + ", ".join(DRIVERS)),
-        "path": (_nonempty_str, "a device path"),
-        "poll_ms": (_is_int, "a whole number of milliseconds"),
-        "debounce_ms": (_is_int, "a whole number of milliseconds"),
-        "hold_ms": (_is_int, "a whole number of milliseconds"),
-        "stops_after": (_is_int, "a whole number of frames"),
-        "rf": (lambda v: v in ("wait", "duty", "poll"), '"wait", "duty" or "poll"'),
-        "rf_on_ms": (_is_int, "a whole number of milliseconds"),
-        "rf_off_ms": (_is_int, "a whole number of milliseconds"),
-        "retry_ms": (_is_int, "a whole number of milliseconds"),
-        "baud": (_is_int, "a whole number"),
-        "ignore_at_connect": (lambda v: isinstance(v, bool), "true or false"),
-    },
+    "readers.*": {},  # every reader kind's keys, from the registry (`_reader_schema`)
     "records": {
         "db": (_nonempty_str, "a file name"),
     },
@@ -105,6 +91,14 @@ SCHEMA: dict[str, dict[str, Check]] = {
 }
 #: Sections checked by their own part (`[audio]`: the voice part's parser).
 DELEGATED = ("audio",)
+
+
+def _reader_schema() -> dict[str, Check]:
+    """What a `[readers.ID]` section may hold: the keys of every reader kind known."""
+    names = reader_kinds.names()
+    keys: dict[str, Check] = {name: (key.check, key.what) for name, key in reader_kinds.section_keys().items()}
+    keys["driver"] = (lambda v: v in names, "one of " + ", ".join(names))
+    return keys
 
 
 class ConfigError(ValueError):
@@ -159,7 +153,7 @@ class TableConfig:
 
     @property
     def simulated(self) -> bool:
-        return all(r["driver"] == "sim" for r in self.readers.values())
+        return all(reader_kinds.simulated(r) for r in self.readers.values())
 
 
 def _read_toml(p: Path) -> dict[str, Any]:
@@ -184,7 +178,8 @@ def _check_schema(data: Mapping[str, Any], fail: Callable[[str, str], ConfigErro
             for rid, reader in body.items():
                 if not isinstance(reader, dict):
                     raise fail(f"{section}.{rid}", "must be a table")
-                _check_keys(f"{section}.{rid}", reader, SCHEMA[f"{section}.*"], fail)
+                schema = _reader_schema() if section == "readers" else SCHEMA["games.*"]
+                _check_keys(f"{section}.{rid}", reader, schema, fail)
         else:
             _check_keys(section, body, SCHEMA[section], fail)
 
@@ -266,8 +261,10 @@ def load_table_config(path: str | Path) -> TableConfig:
             raise fail(f"{key}.role", 'missing ("hand" or "field")')
         driver = section.get("driver")
         if driver is None:
-            raise fail(f"{key}.driver", f"missing (one of {', '.join(DRIVERS)})")
-        if driver != "sim" and not isinstance(section.get("path"), str):
+            raise fail(f"{key}.driver", f"missing (one of {', '.join(reader_kinds.names())})")
+        kind = reader_kinds.kind(driver)
+        assert kind is not None  # the schema knows only the registry's names
+        if kind.needs_path and not isinstance(section.get("path"), str):
             raise fail(f"{key}.path", f"a {driver} reader needs the device path")
         if role == "hand":
             seat = section.get("seat")
@@ -280,7 +277,7 @@ def load_table_config(path: str | Path) -> TableConfig:
             if "seat" in section:
                 raise fail(f"{key}.seat", "a field reader belongs to no seat")
             fields.append(rid)
-        if driver != "sim":
+        if kind.open is not None:
             _check_driver(rid, section, fail)
     if len(fields) > 1:
         raise fail(f"readers.{fields[1]}", f"a second field reader (already {fields[0]})")
@@ -288,7 +285,7 @@ def load_table_config(path: str | Path) -> TableConfig:
     missing = sorted(set(range(1, top + 1)) - set(seats_seen))
     if missing:
         raise fail("[readers]", f"no hand reader for seat {missing[0]}")
-    kinds = {("sim" if r["driver"] == "sim" else "hardware"): rid for rid, r in readers.items()}
+    kinds = {("sim" if reader_kinds.simulated(r) else "hardware"): rid for rid, r in readers.items()}
     if len(kinds) > 1:
         raise fail(f"readers.{kinds['sim']}.driver",
                    f"a simulated reader beside hardware readers (readers.{kinds['hardware']}): "
@@ -355,7 +352,7 @@ def _check_one_device_each(readers: Mapping[str, Mapping[str, Any]],
     seen: dict[str, str] = {}
     for rid, section in readers.items():
         path = section.get("path")
-        if section.get("driver") == "sim" or not isinstance(path, str) or not path.startswith("/"):
+        if reader_kinds.simulated(section) or not isinstance(path, str) or not path.startswith("/"):
             continue
         real = os.path.realpath(path)
         if real in seen:

@@ -76,7 +76,7 @@ def test_a_score_the_table_speaks_is_a_running_score() -> None:
 
 
 @pytest.mark.parametrize(("game", "players", "seed", "winner", "comeback"), [
-    ("witch", 8, 6, "islanders", 1),  # behind at a day's end (seeds since the bots' ties are drawn: issue 43)
+    ("witch", 8, 6, "islanders", 1),  # behind at a day's end (seeds since the bots' ties are drawn)
     ("witch", 8, 1, "witches", 0),
     ("mafia42", 8, 3, "citizens", 1),  # two citizens out at day 2's end (5 of 7 votes), the mafia whole
     ("mafia42", 8, 1, "mafia", 0),

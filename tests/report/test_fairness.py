@@ -54,7 +54,7 @@ def test_the_witchs_default_bots_spread_the_first_exit():
 
 
 def test_a_measure_one_arm_never_had_is_no_nan_difference():
-    """An arm without a team printed "+nan pts [-100.0, +100.0]" (issue 43, item 5)."""
+    """An arm without a team printed "+nan pts [-100.0, +100.0]"."""
     from kikimimi.design import versus
 
     arms = {"a": {s: {"town win": float(s % 2), "cult win": 0.0} for s in range(20)},

@@ -1,28 +1,23 @@
 """What a table set-up can find by itself: readers by USB port, sound cards by USB port.
 
-Readers are taken from `/dev/serial/by-path`, where udev names each serial
-adapter by the port it is plugged into (`pci-0000:00:14.0-usb-0:1.2:1.0-port0`),
-so the path written in the table file stays right after a reboot or a replug,
-also for adapters with no serial number (the common CH340 boards).
-
-USB NFC readers nfcpy drives itself (RC-S380, ACR122U, PN533…) have no serial
-device: they are found in sysfs and named `usb:1-1.2`, by port too
-(`kikimimi.readers.usb_readers`).  A real box mixes both kinds (three PN532
-boards and an RC-S380, say), so a set-up looks for both in one pass (`auto`)
-and each reader found carries its own driver into the table file.
+Each reader kind finds its own (`ReaderKind.discover`): a serial board is taken
+from `/dev/serial/by-path`, where udev names each adapter by the port it is
+plugged into, a USB NFC reader from sysfs (`usb:1-1.2`), so the path written in
+the table file stays right after a reboot or a replug.  A real box mixes kinds
+(three PN532 boards and an RC-S380, say), so a set-up looks for every kind that
+can be told by itself in one pass (`auto`), and each reader found carries its
+own kind into the table file.
 """
 from __future__ import annotations
 
-import os
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
+from kikimimi.readers import registry
+from kikimimi.readers.kind import BY_PATH, ReaderKind, Where
 from kikimimi.voice.devices import Device
 from kikimimi.voice.identity import SoundCard, card_device, sound_cards
-
-BY_PATH = Path("/dev/serial/by-path")
-_PORT = re.compile(r"-usb-[0-9]+:([0-9.]+):[0-9]+\.[0-9]+")
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,7 +25,9 @@ class FoundReader:
     id: str  # "r1", "r2", … in the order found (only for this set-up)
     path: str  # the by-path name (or usb:1-1.2): stable
     port: str  # "1.2": the USB port chain, as it is said aloud
-    driver: str = "pn532"  # how serve opens it: what the table file writes for this reader
+    #: its kind (how serve opens it): what the table file writes for this reader; by default
+    #: the registry's first kind, for a caller that found a serial reader by itself
+    driver: str = field(default_factory=lambda: registry.names()[0])
 
     @property
     def id_path(self) -> str:
@@ -45,47 +42,43 @@ class FoundCard:
     device: Device
 
 
-def serial_readers(folder: Path = BY_PATH, driver: str = "pn532") -> list[FoundReader]:
-    """Every serial adapter udev named by USB port (sorted by name: the port, not the order found)."""
-    try:
-        names = sorted(p for p in os.listdir(folder) if _PORT.search(p))
-    except OSError:
-        return []
-    out = []
-    for i, name in enumerate(names, 1):
-        m = _PORT.search(name)
-        assert m is not None
-        out.append(FoundReader(f"r{i}", str(folder / name), m.group(1), driver))
-    return out
+def _found(kind: ReaderKind, where: Where) -> list[FoundReader]:
+    assert kind.discover is not None
+    return [FoundReader(f"r{i}", d.path, d.port, kind.name) for i, d in enumerate(kind.discover(where), 1)]
 
 
 def usb_nfc_readers(devices: Path | None = None) -> list[FoundReader]:
-    """Every USB NFC reader nfcpy drives, by port (sorted by port, not by the order found)."""
-    from kikimimi.readers.usb_readers import usb_readers
-
-    return [FoundReader(f"r{i}", r.path, r.port.split("-", 1)[1], "usb")
-            for i, r in enumerate(usb_readers(devices), 1)]
+    """Every USB NFC reader nfcpy drives, by port: `find_readers("usb")`'s readers."""
+    return find_readers("usb", devices=devices)[0]
 
 
-#: `--driver auto`: PN532 boards on serial adapters and USB NFC readers, found in one pass.
+#: `--driver auto`: every kind a set-up can tell by itself, found in one pass.
 AUTO = "auto"
+
+
+def discoverable() -> tuple[str, ...]:
+    """What `table setup --driver` takes: auto, and every kind a set-up can find."""
+    return (AUTO, *(k.name for k in registry.kinds() if k.discover is not None))
 
 
 def find_readers(driver: str, serial_dir: Path = BY_PATH,
                  devices: Path | None = None) -> tuple[list[FoundReader], str]:
     """The readers a set-up for `driver` can use, and where they were looked for (for a message).
 
-    `auto` takes both kinds: every serial adapter by port is taken for a PN532 (an RDM6300
-    says nothing to tell it by: name it with `--driver rdm6300`), every USB reader nfcpy
-    drives for itself; serial first, then USB, each by port."""
-    usb_looked = "USB NFC readers (RC-S380, ACR122U, PN533…) plugged in"
-    if driver == "usb":
-        return usb_nfc_readers(devices), usb_looked
+    `auto` takes every kind marked so (PN532 boards on serial adapters, USB readers nfcpy
+    drives; an RDM6300 says nothing to tell it by: name it with `--driver rdm6300`), each
+    kind's by port, in the registry's order."""
+    where = Where(serial_dir=serial_dir, usb_devices=devices)
     if driver != AUTO:
-        return serial_readers(serial_dir, driver), f"serial readers found in {serial_dir}"
-    both = serial_readers(serial_dir) + usb_nfc_readers(devices)
+        kind = registry.kind(driver)
+        if kind is None or kind.discover is None:
+            raise ValueError(f"--driver {driver}: a set-up finds only {registry.listed(discoverable())}")
+        return _found(kind, where), kind.looked(where)
+    kinds = [k for k in registry.kinds() if k.auto and k.discover is not None]
+    both = [r for k in kinds for r in _found(k, where)]
     found = [FoundReader(f"r{i}", r.path, r.port, r.driver) for i, r in enumerate(both, 1)]
-    return found, f"readers found (PN532 boards in {serial_dir}, {usb_looked})"
+    looked = ", ".join((k.among or k.looked)(where) for k in kinds)
+    return found, f"readers found ({looked})"
 
 
 def usb_cards(devices: list[Device], cards: list[SoundCard] | None = None) -> tuple[list[FoundCard], list[str]]:

@@ -7,6 +7,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from kikimimi.readers.registry import kind
 from kikimimi.box.setup.dialogue import Binding
 from kikimimi.box.setup.found import FoundCard, FoundReader
 
@@ -90,7 +91,7 @@ def udev_rules(binding: Binding, readers: Mapping[str, FoundReader]) -> str:
     if binding.field_reader is not None:
         named.append(("kikimimi-field", binding.field_reader))
     for name, reader in named:
-        if readers[reader].driver == "usb":
+        if not getattr(kind(readers[reader].driver), "tty", False):  # a USB reader, named by its port
             lines.append(f"# {name}: the USB reader {readers[reader].path} (access: udev/99-kikimimi.rules)")
             continue
         lines.append(f'SUBSYSTEM=="tty", ENV{{ID_PATH}}=="{readers[reader].id_path}", '
