@@ -51,8 +51,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--baseline", default=None, metavar="WAY",
                    help="with --versus/--variant: the way the others are compared with (default the first), "
                         "or 'all' for every pair")
-    p.add_argument("--workers", default="1", metavar="N|auto",
-                   help="with --games: play the games in N processes (the same report)")
+    p.add_argument("--workers", default="auto", metavar="N|auto",
+                   help="with --games: play the games in N processes (the same report; default auto: "
+                        "the cores there are, one for a short run)")
     p.add_argument("--narrate", action="store_true",
                    help="print what is spoken, as text, instead of the event log")
     p.add_argument("--voice", choices=("auto", "audio", "text"), default=None,
@@ -81,7 +82,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                    help="the arm the others are compared with (default the first), or 'all' for every pair")
     p.add_argument("--detect", type=float, default=None, metavar="POINTS",
                    help="also say how many games show a change of POINTS percentage points at 80 %% power")
-    p.add_argument("--workers", default="1", metavar="N|auto", help="processes playing games (same report)")
+    p.add_argument("--workers", default="auto", metavar="N|auto",
+                   help="processes playing games (the same page; default auto: the cores there are, one for a short run)")
     p.add_argument("--cluster", default=None, metavar="ADDRESS",
                    help="play the games on a Ray cluster (host:port, or auto; needs kikimimi[cluster])")
     p.add_argument("--fairness", action="store_true",
@@ -243,13 +245,13 @@ def cmd_sim(args: argparse.Namespace) -> int:
         versus_bots = [b.strip() for b in args.versus.split(",")] if args.versus else None
         if versus_bots is not None and (len(versus_bots) < 2 or not all(versus_bots)):
             raise CliError(f"--versus {args.versus!r}: give two bot kinds or more, e.g. --versus human,search")
-        from kikimimi.design.report.run import workers_wanted
+        from kikimimi.design.report.run import workers_for
 
         try:
             report = tune(decl, args.games, args.seed, players, options, bot=args.bot,
                           plot=args.plot, progress=sys.stderr.isatty(),
                           versus_bots=versus_bots, variants=parse_variants(args.variant),
-                          workers=workers_wanted(args.workers), baseline=args.baseline)
+                          workers=workers_for(args.workers, args.games), baseline=args.baseline)
         except (NotImplementedError, ValueError) as exc:
             raise CliError(str(exc)) from None
         print(report)
@@ -326,7 +328,7 @@ def cmd_report(args: argparse.Namespace) -> int:
     """`kikimimi report GAME`: play the arms' games and write the HTML page."""
     from kikimimi.design.report.build import beside, check_writable, command_line, make, plan_of, write_page
     from kikimimi.design.report.page import tables_csv, tables_json
-    from kikimimi.design.report.run import workers_wanted
+    from kikimimi.design.report.run import workers_for, workers_wanted
 
     decl = _load_game(args.game)
     counts = parse_counts(args.players, decl)
@@ -338,7 +340,7 @@ def cmd_report(args: argparse.Namespace) -> int:
     output = args.output or f"{decl.name}-report.html"
     try:
         check_writable(output)  # said before the games, not after them
-        workers = workers_wanted(args.workers)
+        workers_wanted(args.workers)  # a wrong count is said before the games
         command = command_line(decl.name, args.games, args.seed, counts, args.option, args.versus, args.bot,
                                args.variant, args.baseline, args.detect, output)
         plan, jobs = plan_of(decl, args.games, args.seed, counts, parse_options(args.option),
@@ -347,6 +349,7 @@ def cmd_report(args: argparse.Namespace) -> int:
         if args.fairness:
             command += " --fairness"
             plan = dataclasses.replace(plan, command=command)
+        workers = workers_for(args.workers, len(jobs))
         tables: list[dict[str, Any]] = []
         html = make(decl, plan, jobs, workers, cluster=args.cluster, fairness=args.fairness, tables=tables)
         write_page(output, html)

@@ -65,3 +65,15 @@ def _fails(item: int) -> int:
 def test_a_failing_game_is_raised_whoever_played_it(bad: list[int]) -> None:
     with pytest.raises(ValueError, match="went wrong"):
         run_all(_fails, bad, workers=2, progress=False)
+
+
+def test_the_default_is_every_core_and_one_for_a_short_run() -> None:
+    from kikimimi.design.report.run import SHORT_RUN, workers_for
+
+    assert workers_for("auto", SHORT_RUN) == workers_wanted("auto")
+    assert workers_for("auto", SHORT_RUN - 1) == 1
+    assert workers_for("2", 3) == 2  # a count asked for is played as asked
+    from kikimimi.cli import build_parser
+
+    assert build_parser().parse_args(["report", "trident"]).workers == "auto"
+    assert build_parser().parse_args(["sim", "trident"]).workers == "auto"

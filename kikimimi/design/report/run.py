@@ -93,6 +93,18 @@ def workers_wanted(text: str) -> int:
     return n
 
 
+#: Fewer games than this are played by this process alone when the worker count is left to
+#: `auto`: a spawned helper spends its first half second importing, more than a short run saves.
+SHORT_RUN = 64
+
+
+def workers_for(text: str, games: int) -> int:
+    """`--workers` as asked (`workers_wanted`), except that `auto` (the default) plays a run of
+    fewer than SHORT_RUN games here alone; the page is the same either way."""
+    n = workers_wanted(text)
+    return 1 if text == "auto" and games < SHORT_RUN else n
+
+
 class Workers:
     """N processes for a run of independent items: N − 1 spawned helpers and this
     process.  Kept open across several `map`s (the report's games, then its
