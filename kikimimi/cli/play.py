@@ -4,6 +4,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
+import re
 import sys
 import time
 from collections.abc import Callable, Iterable, Sequence
@@ -172,15 +173,27 @@ def split_values(text: str) -> list[str]:
     return out
 
 
+#: `NAME:VALUE` in a `--variant`: the arm's name, then its value (a value with a colon of its
+#: own is given as quoted JSON: "\"a:b\"").
+NAMED = re.compile(r"([A-Za-z][A-Za-z0-9_.-]{0,23}):(.+)", re.DOTALL)
+
+
 def parse_variants(pairs: list[str]) -> dict[str, list[Any]]:
-    """`--variant KEY=V1,V2` (repeatable; a key given twice gathers its values)."""
+    """`--variant KEY=V1,V2` (repeatable; a key given twice gathers its values); a value may be
+    named, `KEY=NAME:VALUE,...`, and its arms are called `KEY=NAME` (tuning.Named)."""
+    from kikimimi.design.tuning import Named
+
     variants: dict[str, list[Any]] = {}
     for pair in pairs:
         key, sep, values = pair.partition("=")
         texts = split_values(values)
         if not sep or not key or not all(texts):
-            raise CliError(f"--variant {pair!r}: expected KEY=VALUE,VALUE")
-        for value in (parse_options([f"{key}={v}"])[key] for v in texts):
+            raise CliError(f"--variant {pair!r}: expected KEY=VALUE,VALUE (or KEY=NAME:VALUE,NAME:VALUE)")
+        for text in texts:
+            named = NAMED.fullmatch(text)
+            value: Any = parse_options([f"{key}={named.group(2) if named else text}"])[key]
+            if named:
+                value = Named(named.group(1), value)
             if value not in variants.setdefault(key, []):
                 variants[key].append(value)
     return variants

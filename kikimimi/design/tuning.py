@@ -188,6 +188,25 @@ class Arm:
     options: Mapping[str, Any]
 
 
+@dataclass(frozen=True)
+class Named:
+    """A varied option's value with the name its arms are called by (`--variant
+    jobs=doctor:[...],plain:[...]` gives the arms `jobs=doctor` and `jobs=plain`, not the
+    deck's hundred characters); the game is given the value."""
+
+    name: str
+    value: Any
+
+
+def plain(value: Any) -> Any:
+    """A varied value as the game is given it (a Named one's value)."""
+    return value.value if isinstance(value, Named) else value
+
+
+def plain_variants(variants: Mapping[str, Sequence[Any]]) -> dict[str, list[Any]]:
+    return {k: [plain(v) for v in vs] for k, vs in variants.items()}
+
+
 def arms(bots: Sequence[str | None], variants: Mapping[str, Sequence[Any]], options: Mapping[str, Any]) -> list[Arm]:
     """Every combination of a bot kind and one value of each varied option, the first
     bot and the first values first (the reference the others are compared with)."""
@@ -195,8 +214,12 @@ def arms(bots: Sequence[str | None], variants: Mapping[str, Sequence[Any]], opti
     out = []
     for bot, values in itertools.product(bots, itertools.product(*(variants[k] for k in keys))):
         parts = [str(bot or "default")] if len(bots) > 1 else []
-        parts += [f"{k}={v}" for k, v in zip(keys, values) if len(variants[k]) > 1]
-        out.append(Arm(" ".join(parts) or str(bot or "default"), bot, {**options, **dict(zip(keys, values))}))
+        parts += [f"{k}={v.name if isinstance(v, Named) else v}" for k, v in zip(keys, values) if len(variants[k]) > 1]
+        out.append(Arm(" ".join(parts) or str(bot or "default"), bot,
+                       {**options, **{k: plain(v) for k, v in zip(keys, values)}}))
+    names = [a.name for a in out]
+    if len(set(names)) < len(names):
+        raise ValueError("two arms have the same name: give each varied value its own name (NAME:VALUE)")
     return out
 
 

@@ -20,7 +20,7 @@ from kikimimi.contract.parts import check_bot, part
 from kikimimi.contract.declaration import Declaration
 from kikimimi.design.report import analysis, figures, page
 from kikimimi.design.report.run import Job, Workers, play_job
-from kikimimi.design.tuning import arms as arms_of
+from kikimimi.design.tuning import arms as arms_of, plain_variants
 
 
 def plan_of(decl: Declaration, games: int, seed: int, counts: Sequence[int], options: Mapping[str, Any],
@@ -70,7 +70,7 @@ def plan_of(decl: Declaration, games: int, seed: int, counts: Sequence[int], opt
         how = ("who begins rotates with the seed (seat s mod n + 1 begins seed s), so each seat (chair) and each "
                "place in the turn order (place 1 begins) is reported apart")
     plan = analysis.Plan(decl.name, names, {w.name: w.bot for w in ways}, {w.name: dict(w.options) for w in ways},
-                         list(counts), games, seed, {k: list(v) for k, v in variants.items()}, baseline, detect,
+                         list(counts), games, seed, plain_variants(variants), baseline, detect,
                          command, rules, how)
     return plan, jobs
 
