@@ -97,6 +97,11 @@ class WitchReport(Report):
     at its own count: the counts default to it, and a count it does not fit is refused."""
 
     own_options = frozenset({"counts", "kinds"})
+    #: Every night rule games/witch/night.py fires (`night-rules`): the page lists each, at 0
+    #: when no game fired it (tests/report/test_statistics.py holds the list to night.py).
+    rules = tuple(f"night: {r}" for r in ("banish", "banish-imp-immune", "banish-none", "exorcism-hit",
+                                          "exorcism-miss", "guard-saved", "mirror-imp", "mirror-imp-both-leave",
+                                          "mirror-untold"))
 
     def trials(self, ask: Ask) -> Iterable[Trial]:
         opts = dict(ask.options)

@@ -178,3 +178,14 @@ def test_a_varied_option_no_bot_decision_depends_on_is_warned_of():
         assert bool(same) == warned, variant
         text = analysis.comparisons(plan, results).paragraphs[0]
         assert ("no bot decision depends on that option" in text.lower()) == warned
+
+
+def test_the_witchs_night_rules_listed_at_zero_are_every_rule_its_night_fires():
+    import re
+    from pathlib import Path
+
+    from kikimimi_games.witch import tuning
+
+    night = (Path(tuning.__file__).parent / "night.py").read_text(encoding="utf-8")
+    fired = {f"night: {r}" for r in re.findall(r'fire\("([a-z-]+)"\)', night)}
+    assert fired and set(tuning.WitchReport.rules) == fired
