@@ -105,3 +105,4 @@ def test_sim_warns_when_a_varied_option_changed_no_bot_move():
     assert "no bot decision depends on scoring" in scoring
     first = tune(decl, 2, 1, 3, {}, progress=False, variants={"first": [1, 2]})
     assert "no bot decision" not in first
+    assert "game length (table minutes):\n  first=1  " in first and ", IQR " in first  # its spread beside the mean
