@@ -62,3 +62,13 @@ def test_a_measure_one_arm_never_had_is_no_nan_difference():
     text = versus.text("t", arms)
     assert "nan" not in text and "+100.0]" not in text
     assert "cult win:" in text and "not measured on both sides" in text
+
+
+def test_the_pages_null_experiment_keeps_a_first_player_the_designer_fixed():
+    """`report --option first=2 --fairness`: the section plays chair 2 first and says so, not a
+    rotation the designer did not ask for (issue 43: no option dropped)."""
+    from kikimimi.design.fairness import section
+
+    s = section("trident", [("random", {"first": 2})], [3], 6, 1)
+    said = " ".join(s.paragraphs)
+    assert "chair 2 always begins" in said and "random, first=2, 3 players" in str(s.parts[0].rows)
