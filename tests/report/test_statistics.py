@@ -189,3 +189,16 @@ def test_the_witchs_night_rules_listed_at_zero_are_every_rule_its_night_fires():
     night = (Path(tuning.__file__).parent / "night.py").read_text(encoding="utf-8")
     fired = {f"night: {r}" for r in re.findall(r'fire\("([a-z-]+)"\)', night)}
     assert fired and set(tuning.WitchReport.rules) == fired
+
+
+def test_each_question_gets_a_one_line_verdict():
+    from kikimimi.design.confidence import Estimate
+    from kikimimi.design.report.analysis import verdict
+
+    kept = versus.Difference("citizens win", "nodoctor", "doctor", Estimate(-0.1, -0.176, -0.024), 100, 0.01, True)
+    assert verdict(kept, versus.RATE) == ("Verdict on citizens win: lower by 10.0 points with nodoctor than with "
+                                          "doctor (-10.0 pts [-17.6, -2.4]), a difference these games tell from "
+                                          "noise after Holm's correction.")
+    noise = versus.Difference("table minutes", "b", "a", Estimate(0.5, -0.2, 1.2), 40, 0.2, False)
+    assert "b against a: no difference these games can tell from noise (+0.50 [-0.20, +1.20] min)" in \
+        verdict(noise, versus.MEAN)

@@ -362,6 +362,7 @@ def comparisons(plan: Plan, results: Results) -> Section | None:
                      f"{d.p:.4f}", holm])
         if how == versus.RATE:
             marks.append((f"{d.measure}: {d.arm} − {d.reference}", d.diff, d.holm))
+    s.paragraphs.extend(verdict(d, versus.kind(units, d.measure)) for d in found if d.measure not in left)
     table = Table("Paired differences between arms (95 % intervals; Holm at 5 %)",
                   ["measure", "arms", "difference", "pairs", "p", "significant after Holm"], rows)
     if marks:
@@ -374,6 +375,22 @@ def comparisons(plan: Plan, results: Results) -> Section | None:
     else:
         s.parts.append(table)
     return s
+
+
+def verdict(d: versus.Difference, how: str) -> str:
+    """One line a designer can act on, per question: which way, by how much, and whether these
+    games can tell it from noise (Holm's call over every question of the page)."""
+    rate = how in (versus.RATE, versus.POINTS)
+    size = f"{abs(100 * d.diff.value):.1f} points" if rate else f"{abs(d.diff.value):.2f} min"
+    shown = pts(d.diff) if rate else f"{d.diff.plain()} min"
+    if d.diff.missing:
+        return f"Verdict on {d.measure}, {d.arm} against {d.reference}: one arm never had it, no comparison."
+    if d.holm:
+        way = "higher" if d.diff.value > 0 else "lower"
+        return (f"Verdict on {d.measure}: {way} by {size} with {d.arm} than with {d.reference} ({shown}), "
+                "a difference these games tell from noise after Holm's correction.")
+    return (f"Verdict on {d.measure}, {d.arm} against {d.reference}: no difference these games can tell from "
+            f"noise ({shown}); more games would tell a smaller one (--detect says how many).")
 
 
 def unfelt(plan: Plan, results: Results) -> list[tuple[str, str, str, int]]:
