@@ -111,8 +111,8 @@ class WitchReport(Report):
                                    or not all(isinstance(c, int) and 5 <= c <= 16 for c in counts)):
             raise ValueError("counts must be a list of player counts 5-16, e.g. [5,8,12]")
         deck = opts.get("roles")
-        if isinstance(deck, list) and counts is None:
-            counts = [len(deck)]  # a deck for 8 is played at 8, not dropped at 6 and 10
+        if isinstance(deck, list) and counts is None and ask.bot is None:
+            counts = [len(deck)]  # the comparison's grid: a deck for 8 is played at 8, not dropped at 6 and 10
         if ask.bot is not None:
             if kinds is not None:
                 raise ValueError("kinds compares bot kinds: give it without --bot")
