@@ -202,3 +202,23 @@ def test_each_question_gets_a_one_line_verdict():
     noise = versus.Difference("table minutes", "b", "a", Estimate(0.5, -0.2, 1.2), 40, 0.2, False)
     assert "b against a: no difference these games can tell from noise (+0.50 [-0.20, +1.20] min)" in \
         verdict(noise, versus.MEAN)
+
+
+def test_an_option_tried_at_three_values_is_swept_in_the_order_given():
+    from kikimimi.design.report import analysis
+
+    def facts(team: str) -> dict[str, Any]:
+        return {"teams": {"a": int(team == "a"), "b": int(team == "b")}, "wins": [0, 0], "places": None,
+                "finished": 1, "minutes": 10.0}
+
+    arms = ["r=3", "r=1", "r=2"]
+    plan = analysis.Plan("toy", arms, {a: None for a in arms}, {a: {"r": int(a[-1])} for a in arms}, [2], 4, 1,
+                         variants={"r": [3, 1, 2]})
+    won = {"r=3": "aaab", "r=1": "abbb", "r=2": "aabb"}
+    results = {a: {2: [(i, facts(t)) for i, t in enumerate(won[a])]} for a in arms}
+    s = analysis.sweep(plan, results)
+    assert s is not None and s.title == "Sweep of r"
+    rows = s.parts[0].table.rows
+    assert [r[0] for r in rows] == arms and rows[0][1].startswith("75.0 %") and rows[1][1].startswith("25.0 %")
+    assert analysis.sweep(analysis.Plan("toy", arms[:2], {a: None for a in arms[:2]}, {}, [2], 4, 1,
+                                        variants={"r": [3, 1]}), results) is None  # two values: a comparison

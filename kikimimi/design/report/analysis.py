@@ -516,9 +516,47 @@ def detect(plan: Plan, results: Results) -> Section | None:
     return s
 
 
+#: The most rates a sweep draws (a seat game has one a seat and one a place).
+SWEPT = 6
+
+
+def sweep(plan: Plan, results: Results) -> Section | None:
+    """One option tried at three values or more, one bot kind: each rate over the option's values,
+    in the order given, with its interval (a table and a plot), and the minutes beside them."""
+    keys = [k for k, v in plan.variants.items() if len(v) > 1]
+    if len(keys) != 1 or len(plan.variants[keys[0]]) < 3 or len(set(plan.bots.values())) > 1:
+        return None
+    key = keys[0]
+    units = _units(plan, results, outcome)
+    rates = [m for m in versus.independent(units, _measures(units)) if versus.kind(units, m) == versus.RATE]
+    rates = sorted(rates, key=lambda m: not m.startswith("place "))[:SWEPT]  # the turn order's first: the rules'
+
+    s = Section(f"Sweep of {key}")
+    s.paragraphs.append(f"Each rate over the values of {key}, in the order given, with Wilson's 95 % interval "
+                        f"({plan.games} seeds per value and count, {', '.join(map(str, plan.counts))} players), and "
+                        "the table minutes' mean beside them. Pairwise differences are under Arms compared.")
+    rows = []
+    data: dict[str, dict[str, Estimate]] = {}
+    for arm in plan.arms:
+        ests = {m: versus.summary(versus.column(units[arm], m), versus.RATE) for m in rates}
+        length = confidence.mean(versus.column(units[arm], MINUTES))
+        rows.append([arm] + [pct(ests[m]) for m in rates] + [f"{num(length.value)} [{num(length.low)}, {num(length.high)}]"])
+        for m in rates:
+            data.setdefault(arm, {})[m] = ests[m]
+    table = Table(f"Rates over the values of {key}", [key] + rates + ["table minutes, mean [95 %]"], rows)
+    if rates:
+        png = figures.later(figures.points, data, f"{plan.game}: rates over {key} (95 % intervals)", "rate (%)")
+        alt = f"Rates over the values of {key}: " + "; ".join(
+            f"{r[0]}: " + ", ".join(f"{m} {c}" for m, c in zip(rates, r[1:])) for r in rows) + "."
+        s.parts.append(Figure(png, alt, f"Each rate over {key}, in the order the values were given.", table))
+    else:
+        s.parts.append(table)
+    return s
+
+
 def sections(plan: Plan, results: Results) -> list[Section]:
     """Every section the asked arms give, in the order a designer asks."""
     found = [table_minutes(plan, results), balance(plan, results), seat_edge(plan, results), roles(plan, results),
-             firings(plan, results), closeness(plan, results), comparisons(plan, results),
+             firings(plan, results), closeness(plan, results), sweep(plan, results), comparisons(plan, results),
              interaction(plan, results), skill(plan, results), detect(plan, results)]
     return [s for s in found if s is not None]
