@@ -28,7 +28,9 @@ def turns_per_round(log: Log) -> list[int]:
 
 
 class OnisagashiReport(Report):
-    """Each seed twice: the best-declaration bots, then the asked (or random) ones."""
+    """Each seed twice: the best-declaration bots, then the asked (or random) ones (its text
+    gives each kind's shared first places: its trials are each kind's own, so none is added to
+    the comparison's measures)."""
 
     def trials(self, ask: Ask) -> Iterable[Trial]:
         """Who declares first rotates with the seed (unless `--option first=N`), as in `kikimimi

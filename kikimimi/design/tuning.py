@@ -174,9 +174,18 @@ class Report(ABC):
         unit); None: the first score the ranking holds (kikimimi/design/report/facts.py)."""
         return None
 
+    #: Whether the rules let seats share the first place (鬼探し's points, イントリーゲ's cash): the
+    #: comparison then has a tie rate, `shared first place` (1 when more than one seat won).
+    shares_first = False
+
     def measures(self, trial: Trial, script: Script, log: Log, figures: Any) -> Mapping[str, float]:
         """One game's numbers for comparing ways of playing (a win is 1 or 0)."""
-        return outcome_measures(trial, script, log)
+        out = outcome_measures(trial, script, log)
+        if self.shares_first and not in_duel(trial):
+            over = next((e for e in reversed(log) if e.get("type") == "game-over"), None)
+            firsts = [e for e in (over.get("ranking", []) if over else []) if e.get("place") == 1]
+            out = {**out, "shared first place": float(len(firsts) > 1)}
+        return out
 
 
 @dataclass(frozen=True)

@@ -106,3 +106,11 @@ def test_sim_warns_when_a_varied_option_changed_no_bot_move():
     first = tune(decl, 2, 1, 3, {}, progress=False, variants={"first": [1, 2]})
     assert "no bot decision" not in first
     assert "game length (table minutes):\n  first=1  " in first and ", IQR " in first  # its spread beside the mean
+
+
+def test_a_game_whose_seats_share_first_place_has_a_tie_rate_in_the_comparison():
+    text = tune(declaration("intrigue"), 2, 1, 4, {}, progress=False, variants={"rounds": [1, 2]})
+    # one round has no dispatch, so nobody earns more: every seat shares the first place
+    assert "shared first place:\n  rounds=1  100.0%" in text
+    assert "shared first place" not in tune(declaration("trident"), 2, 1, 3, {}, progress=False,
+                                            variants={"first": [1, 2]})
