@@ -137,7 +137,8 @@ class Mafia42Report(Report):
                 continue
             wins[trial.label][over["winner"]] += 1
             days[trial.label].append(int(over.get("day", 0)))
-            for job in set(over.get("ranking") and [str(r.get("job")) for r in over["ranking"]] or ()):
+            # the deck dealt: the trial's own, or (the game's deal) each seat's card in the ranking
+            for job in set(trial.options.get("jobs") or [str(r.get("role")) for r in over.get("ranking", [])]):
                 dealt[job] += 1
             for job in over.get("decided_by", []):
                 decided[job] += 1

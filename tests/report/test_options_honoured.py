@@ -114,3 +114,9 @@ def test_a_game_whose_seats_share_first_place_has_a_tie_rate_in_the_comparison()
     assert "shared first place:\n  rounds=1  100.0%" in text
     assert "shared first place" not in tune(declaration("trident"), 2, 1, 3, {}, progress=False,
                                             variants={"first": [1, 2]})
+
+
+def test_mafia42_mode_alone_plays_the_games_deal_at_the_asked_count():
+    text = tune(declaration("mafia42"), 2, 1, 8, {"mode": "general"}, bot="reason", progress=False)
+    assert "the catalogue's deal" in text and "\n      8 general" in text and "\n      4 " not in text
+    assert "of the 2 games dealing it" in text or "  none" in text  # the dealt cards read from the ranking
