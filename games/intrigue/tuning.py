@@ -93,6 +93,7 @@ class IntrigueReport(Report):
     duels = {EV: "greedy"}
     by_chair = frozenset({"mixed"})  # greedy and random bots in turn: not identical bots
     shares_first = True  # equal cash shares the first place
+    ladder = ("random", "greedy", "ev-table")  # weak to strong (--versus ladder)
 
     def trials(self, ask: Ask) -> list[Trial]:
         if "first" in ask.options or ask.bot in self.duels:

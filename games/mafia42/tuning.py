@@ -97,6 +97,7 @@ class Mafia42Report(Report):
     """`games` games in every cell of the grid (count x mode), each with a random deck."""
 
     abilities = ABILITIES
+    ladder = ("plain", "reason")  # weak to strong (--versus ladder)
 
     def trials(self, ask: Ask) -> Iterable[Trial]:
         cells = _cells(ask)

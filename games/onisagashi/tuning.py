@@ -31,6 +31,7 @@ class OnisagashiReport(Report):
     """Each seed twice: the best-declaration bots, then the asked (or random) ones (its text
     gives each kind's shared first places: its trials are each kind's own, so none is added to
     the comparison's measures)."""
+    ladder = ("random", "best")  # weak to strong (--versus ladder)
 
     def trials(self, ask: Ask) -> Iterable[Trial]:
         """Who declares first rotates with the seed (unless `--option first=N`), as in `kikimimi

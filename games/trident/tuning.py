@@ -97,6 +97,7 @@ class TridentReport(Report):
     is the difference, with its interval (kikimimi/design/duel.py)."""
 
     duels = SEARCH
+    ladder = ("random", "human")  # weak to strong (--versus ladder)
 
     def trials(self, ask: Ask) -> Iterable[Trial]:
         """Each seed's game with the first player that seed deals (`deal`, as the

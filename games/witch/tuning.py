@@ -97,6 +97,7 @@ class WitchReport(Report):
     at its own count: the counts default to it, and a count it does not fit is refused."""
 
     own_options = frozenset({"counts", "kinds"})
+    ladder = ("random", "plain", "reason")  # weak to strong (--versus ladder)
     #: Every night rule games/witch/night.py fires (`night-rules`): the page lists each, at 0
     #: when no game fired it (tests/report/test_statistics.py holds the list to night.py).
     rules = tuple(f"night: {r}" for r in ("banish", "banish-imp-immune", "banish-none", "exorcism-hit",

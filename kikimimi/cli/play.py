@@ -76,7 +76,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                    help="player counts, e.g. 6,8,10 (default: the game's official count)")
     p.add_argument("--bot", default=None, help="bot kind (game-specific; sim GAME --options lists them)")
     p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="game option (repeatable)")
-    p.add_argument("--versus", metavar="BOT,BOT", default=None, help="bot kinds to set side by side")
+    p.add_argument("--versus", metavar="BOT,BOT", default=None,
+                   help="bot kinds to set side by side, or 'ladder': the game's kinds from weak to strong")
     p.add_argument("--variant", action="append", default=[], metavar="KEY=V1,V2",
                    help="an option's values to compare (repeatable: every combination)")
     p.add_argument("--baseline", default=None, metavar="ARM",
@@ -255,7 +256,7 @@ def cmd_sim(args: argparse.Namespace) -> int:
 
         if args.games < 1:
             raise CliError("--games: give a whole number of at least 1")
-        versus_bots = [b.strip() for b in args.versus.split(",")] if args.versus else None
+        versus_bots = versus_kinds(decl, args.versus)
         if versus_bots is not None and (len(versus_bots) < 2 or not all(versus_bots)):
             raise CliError(f"--versus {args.versus!r}: give two bot kinds or more, e.g. --versus human,search")
         from kikimimi.design.report.run import workers_for
@@ -324,6 +325,24 @@ def _serve_sim(decl: Declaration, args: argparse.Namespace, players: int, option
     return 0
 
 
+#: `--versus ladder`: the game's bot kinds from the weakest to the strongest (`Report.ladder`).
+LADDER = "ladder"
+
+
+def versus_kinds(decl: Declaration, text: str | None) -> list[str] | None:
+    """`--versus A,B,...`, or `--versus ladder`: the game's skill ladder, weak to strong."""
+    if not text:
+        return None
+    if text.strip() == LADDER:
+        from kikimimi.contract.parts import part
+
+        ladder = list(getattr(part(decl, decl.report), "ladder", ()) if decl.report else ())
+        if len(ladder) < 2:
+            raise CliError(f"--versus ladder: {decl.name} names no skill ladder (give the bot kinds)")
+        return ladder
+    return [b.strip() for b in text.split(",")]
+
+
 def parse_counts(text: str | None, decl: Declaration) -> list[int]:
     """`--players 6,8,10` -> [6, 8, 10]; none: the game's official count."""
     if text is None:
@@ -345,7 +364,7 @@ def cmd_report(args: argparse.Namespace) -> int:
 
     decl = _load_game(args.game)
     counts = parse_counts(args.players, decl)
-    versus_bots = [b.strip() for b in args.versus.split(",")] if args.versus else None
+    versus_bots = versus_kinds(decl, args.versus)
     if versus_bots is not None and (len(versus_bots) < 2 or not all(versus_bots)):
         raise CliError(f"--versus {args.versus!r}: give two bot kinds or more, e.g. --versus plain,reason")
     if versus_bots and args.bot:

@@ -138,6 +138,9 @@ class Report(ABC):
     #: Bot kinds that seat different bots by chair (イントリーゲ's `mixed`: greedy and random in
     #: turn), so the null experiment (kikimimi/design/fairness.py) leaves them out: a chair's edge is theirs.
     by_chair: frozenset[str] = frozenset()
+    #: The game's bot kinds from the weakest to the strongest (`--versus ladder`): the same rules
+    #: under each, so a designer sees which figures hang on skill (the page's skill section).
+    ladder: tuple[str, ...] = ()
     #: Options the report reads itself (not the game's: 闇に笑う魔女's `counts` and `kinds`).
     own_options: frozenset[str] = frozenset()
     #: Every rule firing the page lists, at 0 when it never fired (kikimimi/design/report/facts.py

@@ -120,3 +120,13 @@ def test_mafia42_mode_alone_plays_the_games_deal_at_the_asked_count():
     text = tune(declaration("mafia42"), 2, 1, 8, {"mode": "general"}, bot="reason", progress=False)
     assert "the catalogue's deal" in text and "\n      8 general" in text and "\n      4 " not in text
     assert "of the 2 games dealing it" in text or "  none" in text  # the dealt cards read from the ranking
+
+
+@pytest.mark.parametrize("game", list(TRIED))
+def test_versus_ladder_is_the_games_bot_kinds_weak_to_strong(game):
+    from kikimimi.cli.play import versus_kinds
+
+    decl = declaration(game)
+    ladder = versus_kinds(decl, "ladder")
+    assert ladder is not None and len(ladder) >= 2 and set(ladder) <= set(decl.bots)
+    assert versus_kinds(decl, "a, b") == ["a", "b"] and versus_kinds(decl, None) is None
