@@ -222,3 +222,22 @@ def test_an_option_tried_at_three_values_is_swept_in_the_order_given():
     assert [r[0] for r in rows] == arms and rows[0][1].startswith("75.0 %") and rows[1][1].startswith("25.0 %")
     assert analysis.sweep(analysis.Plan("toy", arms[:2], {a: None for a in arms[:2]}, {}, [2], 4, 1,
                                         variants={"r": [3, 1]}), results) is None  # two values: a comparison
+
+
+def test_lead_changes_count_each_new_sole_leader():
+    from kikimimi.design.report.facts import lead_changes
+
+    def cash(t: float, seat: int, amount: int) -> dict[str, Any]:
+        return {"type": "cash", "seat": seat, "cash": amount, "t": t, "in": int(t)}
+
+    log = [cash(0, 1, 10), cash(0, 2, 10),  # a shared start: no leader yet
+           cash(1, 1, 20),  # seat 1 leads
+           cash(2, 2, 20),  # a shared lead: nothing changes hands yet
+           cash(3, 2, 30),  # seat 2 leads: one change
+           cash(4, 1, 40), cash(4, 2, 50),  # one input: seat 2 still leads once both are in
+           cash(5, 1, 60)]  # seat 1 again: two
+    assert lead_changes(log) == 2
+    assert lead_changes([{"type": "turn", "seat": 1}]) is None  # no running score: a blank
+    over = {"type": "game-over", "reason": "end", "t": 6.0, "ranking": [
+        {"seat": 1, "place": 1, "cash": 60}, {"seat": 2, "place": 2, "cash": 50}]}
+    assert game_facts([{"game": "toy", "players": 2}], [*log, over])["leads"] == 2

@@ -280,10 +280,12 @@ def closeness(plan: Plan, results: Results) -> Section:
         "against the other sides' together — vote power where the game sends its win arithmetic (マフィア42), "
         "else members still on the table (闇に笑う魔女); in a game with a running score (cash, or the points the "
         "table announces), a winner behind at half time; in a game won by emptying one's hand (The Trident), a "
-        "winner holding more pieces than the fewest at half time. A lot is a result the table drew by lot (where "
+        "winner holding more pieces than the fewest at half time. Lead changes (a running score only) count "
+        "each time a seat leads alone that was not the last to lead alone. A lot is a result the table drew by lot (where "
         "the rules have one). A blank says the game has no such thing.")
     teams = _teams(results)
     rows = []
+    lead_cells: list[str] = []
     data: dict[str, dict[str, Estimate]] = {}
     for arm, k, facts in _cells(plan, results):
         margins = [float(f["margin"]) for f in facts if f["margin"] is not None]
@@ -295,6 +297,9 @@ def closeness(plan: Plan, results: Results) -> Section:
             won = [int(f["comeback"]) for f in facts if f["teams"].get(t) and f["comeback"] is not None]
             by_side.append(f"{t}: {pct(_rate(won))} of {len(won)}" if won else f"{t}: no wins")
         unit = next((str(f["unit"]) for f in facts if f.get("unit")), "")
+        leads = [float(f["leads"]) for f in facts if f.get("leads") is not None]
+        l1, l2, l3 = confidence.quartiles(leads)
+        lead_cells.append(f"{l2:g} ({l1:g}–{l3:g}), at most {max(leads):g}" if leads else "–")
         rows.append([_label(plan, arm, k), f"{q2:g} {unit} ({q1:g}–{q3:g})" if margins else "–",
                      f"{pct(_rate(backs))} of {len(backs)}" if backs else "–"]
                     + (["; ".join(by_side)] if teams else [])
@@ -303,6 +308,9 @@ def closeness(plan: Plan, results: Results) -> Section:
             data.setdefault(f"{k} players", {})[arm] = _rate(backs)
     header = (["arm and player count", "margin median (IQR)", "comebacks (games won from behind)"]
               + (["comebacks among each side's wins"] if teams else []) + ["decided by lot", "endings (games)"])
+    if any(c != "–" for c in lead_cells):  # a running score: how often the lead changed hands
+        header.insert(3, "lead changes median (IQR)")
+        rows = [r[:3] + [c] + r[3:] for r, c in zip(rows, lead_cells)]
     table = Table("Closeness: margins, comebacks, lots and endings", header, rows)
     if data:
         png = figures.later(figures.points, data,

@@ -83,6 +83,7 @@ def game_facts(script: Sequence[Mapping[str, Any]], log: Sequence[Mapping[str, A
         "margin": amount,
         "unit": field,
         "comeback": _comeback(log, ranking, winner),
+        "leads": lead_changes(log),
         "lot": lot,
         "inputs": len(script) - 1,
         "moves": moves_digest(script),
@@ -136,18 +137,50 @@ def _comeback(log: Sequence[Mapping[str, Any]], ranking: Sequence[Mapping[str, A
     return scored if scored is not None else _held_comeback(log, ranking)
 
 
-def _score_comeback(log: Sequence[Mapping[str, Any]], ranking: Sequence[Mapping[str, Any]]) -> int | None:
-    """1 when a winner was behind at half time, 0 when it led or shared the lead;
-    None where the game sends no running score.  The score is read from the
-    events a game sends with a seat (`cash`, `points`), or else from the scores
-    the table speaks (a `say` keyed `score` whose params hold a seat and its
-    points: 鬼探し's after each verdict)."""
+def _score_series(log: Sequence[Mapping[str, Any]]) -> list[tuple[Mapping[str, Any], Mapping[str, Any]]]:
+    """(event, row) of each running score a game sends: events with a seat and a score (`cash`,
+    `points`), or else the scores the table speaks (a `say` keyed `score`: 鬼探し's)."""
     series = [(e, e) for e in log if isinstance(e.get("seat"), int) and e.get("type") in SCORES
               and _score(e) is not None]
     if not series:
         series = [(e, e["params"]) for e in log if e.get("type") == "say" and e.get("key") == "score"
                   and isinstance(e.get("params"), Mapping) and isinstance(e["params"].get("seat"), int)
                   and _score(e["params"]) is not None]
+    return series
+
+
+def lead_changes(log: Sequence[Mapping[str, Any]]) -> int | None:
+    """How often the lead changed hands in a game with a running score (the drama a yes/no
+    comeback misses): each time a seat leads alone that is not the last seat to lead alone,
+    read after each input's scores are all in.  None where the game sends no running score."""
+    series = _score_series(log)
+    if not series:
+        return None
+    standing: dict[int, float] = {}
+    last: int | None = None  # the last seat to lead alone (a shared lead changes nothing yet)
+    changes = 0
+    for i, (e, row) in enumerate(series):
+        score = _score(row)
+        if score is not None:
+            standing[int(row["seat"])] = score
+        nxt = series[i + 1][0] if i + 1 < len(series) else None
+        if nxt is not None and (nxt.get("in"), nxt.get("t")) == (e.get("in"), e.get("t")):
+            continue  # the same input's other scores first
+        best = max(standing.values())
+        leaders = [s for s, v in standing.items() if v == best]
+        if len(leaders) == 1:
+            changes += last is not None and leaders[0] != last
+            last = leaders[0]
+    return changes
+
+
+def _score_comeback(log: Sequence[Mapping[str, Any]], ranking: Sequence[Mapping[str, Any]]) -> int | None:
+    """1 when a winner was behind at half time, 0 when it led or shared the lead;
+    None where the game sends no running score.  The score is read from the
+    events a game sends with a seat (`cash`, `points`), or else from the scores
+    the table speaks (a `say` keyed `score` whose params hold a seat and its
+    points: 鬼探し's after each verdict)."""
+    series = _score_series(log)
     winners = {int(r["seat"]) for r in ranking if r.get("place") == 1}
     if not series or not winners:
         return None
