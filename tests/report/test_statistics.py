@@ -241,3 +241,24 @@ def test_lead_changes_count_each_new_sole_leader():
     over = {"type": "game-over", "reason": "end", "t": 6.0, "ranking": [
         {"seat": 1, "place": 1, "cash": 60}, {"seat": 2, "place": 2, "cash": 50}]}
     assert game_facts([{"game": "toy", "players": 2}], [*log, over])["leads"] == 2
+
+
+def test_the_page_plays_a_duel_beside_the_bot_it_replaces_as_sim_does():
+    """`report intrigue --bot ev`: the greedy bot's arm is added, the rules' first player kept
+    (the contender's seat rotates), and the page's duel row is sim's duel figures."""
+    from kikimimi.contract.registry import declaration
+    from kikimimi.design.report import analysis
+    from kikimimi.design.report.build import plan_of
+    from kikimimi.design.report.run import play_job
+    from kikimimi.design.tuning import tune
+
+    plan, jobs = plan_of(declaration("intrigue"), 6, 1, [4], {}, ["ev"], {}, None, None, "")
+    assert list(plan.arms) == ["ev", "greedy"] and plan.duels == {"ev": "greedy"}
+    assert all("first" not in j.options for j in jobs) and "duel keeps the rules' first player" in plan.dealt
+    results: dict[str, dict[int, list[tuple[int, Any]]]] = {a: {4: []} for a in plan.arms}
+    for job in jobs:
+        results[job.arm][4].append((job.seed, play_job("intrigue", job)))
+    row = analysis.duel(plan, results).parts[0].rows[0]
+    text = tune(declaration("intrigue"), 6, 1, 4, {}, bot="ev", progress=False)
+    contender = row[2].split(" ")[0]
+    assert f"ev: win rate {contender}%" in text and row[0] == "ev against greedy, 4 players"

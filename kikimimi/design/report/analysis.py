@@ -17,6 +17,7 @@ from kikimimi.design import confidence, versus
 from kikimimi.design.confidence import Estimate
 from kikimimi.design.report import figures, minutes
 from kikimimi.design.report.page import Figure, Section, Table
+from kikimimi.design.tuning import focal_seat
 
 #: arm -> player count -> [(seed, facts)], in the plan's order.
 Results = Mapping[str, Mapping[int, Sequence[tuple[int, Mapping[str, Any]]]]]
@@ -40,6 +41,7 @@ class Plan:
     command: str = ""
     rules: Sequence[str] = ()  # every rule firing listed, at 0 when none fired (Report.rules, .abilities)
     dealt: str = ""  # how who begins was dealt (build.plan_of)
+    duels: Mapping[str, str] = field(default_factory=dict)  # a contender's arm -> the arm of the bot it replaces
 
 
 def pct(e: Estimate) -> str:
@@ -562,9 +564,35 @@ def sweep(plan: Plan, results: Results) -> Section | None:
     return s
 
 
+def duel(plan: Plan, results: Results) -> Section | None:
+    """A contender bot (`--bot ev`, `--bot search`) in one seat, rotated with the seed, against
+    the bot it replaces in that seat on the same deal: the strong-against-weak result."""
+    if not plan.duels:
+        return None
+    s = Section("The contender against the bot it replaces")
+    s.paragraphs.append("The contender takes one seat (seed mod players + 1, so no seat's edge counts as skill) "
+                        "among the other bots; the same seed is played again with the replaced bot in that seat. "
+                        "Each side's win rate in that seat with Wilson's 95 % interval, and the difference paired "
+                        "by seed with its normal 95 % interval; the fair share is one winner among the players.")
+    rows = []
+    for contender, baseline in plan.duels.items():
+        for k in plan.counts:
+            mine = {seed: f["wins"][focal_seat(seed, k) - 1] for seed, f in results[contender][k]}
+            theirs = {seed: f["wins"][focal_seat(seed, k) - 1] for seed, f in results[baseline][k]}
+            seeds = [x for x in mine if x in theirs]
+            a, b = [float(mine[x]) for x in seeds], [float(theirs[x]) for x in seeds]
+            diff = confidence.paired(a, b) if len(seeds) > 1 else Estimate(float("nan"), float("nan"), float("nan"))
+            rows.append([f"{contender} against {baseline}, {k} players", str(len(seeds)), pct(_rate(a)), pct(_rate(b)),
+                         f"{100 / k:.1f} %", pts(diff), confidence.verdict(diff) if len(seeds) > 1 else "–"])
+    s.parts.append(Table("The contender's seat: its win rate, the replaced bot's, and the paired difference",
+                         ["duel and player count", "deals", "contender wins", "replaced bot wins", "fair share",
+                          "contender − replaced", "verdict"], rows))
+    return s
+
+
 def sections(plan: Plan, results: Results) -> list[Section]:
     """Every section the asked arms give, in the order a designer asks."""
     found = [table_minutes(plan, results), balance(plan, results), seat_edge(plan, results), roles(plan, results),
              firings(plan, results), closeness(plan, results), sweep(plan, results), comparisons(plan, results),
-             interaction(plan, results), skill(plan, results), detect(plan, results)]
+             interaction(plan, results), skill(plan, results), duel(plan, results), detect(plan, results)]
     return [s for s in found if s is not None]

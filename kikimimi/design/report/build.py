@@ -20,7 +20,7 @@ from kikimimi.contract.parts import check_bot, part
 from kikimimi.contract.declaration import Declaration
 from kikimimi.design.report import analysis, figures, page
 from kikimimi.design.report.run import Job, Workers, play_job
-from kikimimi.design.tuning import arms as arms_of, plain_variants
+from kikimimi.design.tuning import Arm, arms as arms_of, plain_variants
 
 
 def plan_of(decl: Declaration, games: int, seed: int, counts: Sequence[int], options: Mapping[str, Any],
@@ -39,6 +39,17 @@ def plan_of(decl: Declaration, games: int, seed: int, counts: Sequence[int], opt
     if detect is not None and not 0 < detect < 100:
         raise ValueError("--detect: a change in percentage points, more than 0 and less than 100")
     ways = arms_of(list(bots), {k: list(v) for k, v in variants.items()}, dict(options))
+    report_class = part(decl, decl.report) if decl.report else None
+    duels: dict[str, str] = {}
+    for w in list(ways):  # a duel's contender is played beside the bot it replaces, seed by seed
+        partner = getattr(report_class, "duels", {}).get(w.bot) if w.bot else None
+        if partner is None:
+            continue
+        same = next((v for v in ways if v.bot == partner and dict(v.options) == dict(w.options)), None)
+        if same is None:
+            same = Arm(f"{w.name} → {partner}" if len(ways) > 1 else partner, partner, dict(w.options))
+            ways.insert(ways.index(w) + 1, same)
+        duels[w.name] = same.name
     names = [w.name for w in ways]
     if baseline not in (None, versus.ALL_PAIRS):
         versus.pairs_of(names, baseline)  # names the arms when the baseline is none of them
@@ -55,15 +66,25 @@ def plan_of(decl: Declaration, games: int, seed: int, counts: Sequence[int], opt
         return out
     if len(ways) * len(counts) * games > MAX_PLAN:
         raise ValueError(f"{len(ways)} arms × {len(counts)} counts × {games} games is more than {MAX_PLAN:,} games")
+    # a duel's two sides keep the rules' first player: its contender's seat rotates with the seed
+    # instead (seed mod n + 1, as the first player would: the contender would always begin)
+    dueling = set(duels) | set(duels.values())
+
+    def dealt_for(w: Arm, s: int, k: int) -> dict[str, Any]:
+        return dict(w.options) if w.name in dueling else deal(s, k, dict(w.options))
+
     for w in ways:  # a wrong option is said before the games, not from the first worker to meet it
         for k in counts:
-            decl.check_options(k, deal(seed, k, dict(w.options)))
-    jobs = [Job(w.name, s, k, deal(s, k, dict(w.options)), w.bot)
+            decl.check_options(k, dealt_for(w, seed, k))
+    jobs = [Job(w.name, s, k, dealt_for(w, s, k), w.bot)
             for w in ways for k in counts for s in range(seed, seed + games)]
     rules = tuple(report.rules) + tuple(f"ability: {a}" for a in dict.fromkeys(report.abilities.values())) \
         if report is not None else ()
     if not rotate:
         how = "the rules name no first player: seats (chairs) only"
+    elif dueling and len(dueling) == len(ways):
+        how = ("a duel keeps the rules' first player (its contender's seat rotates with the seed instead), so a "
+               "place's edge is that seat's")
     elif any(fairness.FIRST in w.options for w in ways):
         how = "who begins is fixed by the options (first=…): a place's edge is that seat's"
     else:
@@ -71,7 +92,7 @@ def plan_of(decl: Declaration, games: int, seed: int, counts: Sequence[int], opt
                "place in the turn order (place 1 begins) is reported apart")
     plan = analysis.Plan(decl.name, names, {w.name: w.bot for w in ways}, {w.name: dict(w.options) for w in ways},
                          list(counts), games, seed, plain_variants(variants), baseline, detect,
-                         command, rules, how)
+                         command, rules, how, duels)
     return plan, jobs
 
 
