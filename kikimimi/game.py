@@ -20,7 +20,7 @@ from kikimimi.bots.ear import Call, EarBot, EarTable, Handles, Heard, RefereeEar
 from kikimimi.bots.observe import deliver
 from kikimimi.contract import choices, deck, hints
 from kikimimi.contract.commands import Command, dispatch, hint_command, refusal, stop_command
-from kikimimi.contract.declaration import Declaration
+from kikimimi.contract.declaration import Declaration, OfficialSession
 from kikimimi.contract.deck import Deck
 from kikimimi.contract.hints import Line, line, situation
 from kikimimi.contract.kit import deck_cards, own_set
@@ -29,12 +29,15 @@ from kikimimi.contract.phases import Phases
 from kikimimi.contract.phrases import Phrasebook, load_catalogue
 from kikimimi.contract.protocol import (REFEREE, TABLE, Event, GameEvent, Input, Play, audiences_of, cancel_timer,
                                         error, event, say, seat_audience, set_timer, visible_to)
+from kikimimi.contract.view import TableView, by_seat, pieces, short
 from kikimimi.design.tuning import Ask, Log, Report, Row, Script, Trial, each_kind, outcome_measures
 from kikimimi.voice.domains import MAX_VARIANTS, seat_sets
 
 __all__ = [
     # what a game is, and one play of it (docs/authoring.md, "The declaration" and "The play")
     "Declaration", "Play", "Input", "Event", "GameEvent",
+    # its official sessions' table, and its console view (docs/authoring.md, "The console's view")
+    "OfficialSession", "TableView", "by_seat", "pieces", "short",
     # events and speech: who hears what
     "TABLE", "REFEREE", "say", "event", "error", "seat_audience", "audiences_of", "visible_to",
     "set_timer", "cancel_timer",

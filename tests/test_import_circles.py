@@ -30,6 +30,7 @@ LAYERS = (
     ("kikimimi.design",),
     ("kikimimi.api", "kikimimi.box", "kikimimi.testkit", "kikimimi.game"),
     ("kikimimi.console",),
+    ("kikimimi.web",),
     ("kikimimi.cli",),
 )
 

@@ -60,6 +60,9 @@ def test_the_wheel_ships_the_product_not_the_test_harness(wheel):
     assert shipped & set(harness) == set(), sorted(shipped & set(harness))
     assert not [n for n in names if "emulator" in n or n.startswith(("support/", "tests/"))]
     assert {"kikimimi/testkit/script.py", "kikimimi/testkit/knowledge.py", "kikimimi/game.py"} <= names
+    # the web console's pages (kikimimi/web/static: no build step, shipped as they are)
+    assert {f"kikimimi/web/static/{f}" for f in ("referee.html", "owner.html", "audience.html", "pair.html",
+                                                 "app.js", "strings.js", "style.css")} <= names
 
 
 def test_an_installed_wheel_finds_every_game(wheel, tmp_path):

@@ -20,7 +20,8 @@ from typing import Any
 from kikimimi.design.duel import focal_seat
 from kikimimi.game import visible_to
 
-from .editions import COPIES, edition_from_options
+from .editions import COPIES
+from .options import edition_from_options
 from .pieces import advisor_of, advisor_tag, section_tag
 
 BOTS = ("greedy", "random", "mixed")

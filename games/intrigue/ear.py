@@ -22,7 +22,8 @@ from typing import Any
 from kikimimi.game import EarBot, EarTable, Handles, Heard
 
 from .bots import prospect
-from .editions import COPIES, edition_from_options
+from .editions import COPIES
+from .options import edition_from_options
 from .pieces import advisor_tag, section_tag
 
 Who = tuple[int, str]  # an advisor as heard: its owner's seat and its role

@@ -22,15 +22,16 @@ from __future__ import annotations
 import math
 import random
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from kikimimi.game import (TABLE, choices, Command, dispatch, error, event, Event, hints, Input,
                            line, Line, own_set, Play, refusal, say, seat_audience, stop_command)
 
-from . import machine
-from .editions import COPIES, OPTIONS, Edition, edition_from_options
+from .machine import PHASES, STATES
+from .editions import COPIES, Edition
+from .options import OPTIONS, edition_from_options
 from .pieces import advisor_of, advisor_tag, parse_advisor, parse_section, section_tag
 
 HAND, GARDEN, SECTION, OUT = "hand", "garden", "section", "out"
@@ -75,13 +76,7 @@ PLAYERS = range(4, 6)
 class IntrigueGame(Play):
     """One play of Intrige: plain state, the turn's steps on a `transitions` machine."""
 
-    # The turn machine's triggers (machine.TRANSITIONS), bound to each game by
-    # machine.attach; declared so a reader and the type checker see them.
-    begin_turn: Callable[[], bool]
-    call_offers: Callable[[], bool]
-    call_placing: Callable[[], bool]
-    call_dispatch: Callable[[], bool]
-    finish: Callable[[], bool]
+    state: str  # the phase, moved by `PHASES.fire`
 
     def __init__(self, players: int, options: Mapping[str, Any] | None = None):
         Play.__init__(self, players, options)
@@ -97,7 +92,7 @@ class IntrigueGame(Play):
         self.gardens: dict[int, list[str]] = {s: [] for s in self.seats}
         self.sections: dict[int, dict[int, str]] = {s: {} for s in self.seats}
         self.round = 1
-        first = int(self.options.get("first", 1))
+        first: int = OPTIONS.parse(players, self.options)["first"]
         if not 1 <= first <= players:
             raise ValueError(f"first must be a seat 1-{players}, not {first}")
         #: The seat that begins every round (the option `first`; default seat 1).
@@ -111,9 +106,8 @@ class IntrigueGame(Play):
         self.sent_to: list[int] = []
         self.to_send = 0
         self.result: dict[str, Any] | None = None
-        self.state: str
         self._out: list[Event] = []
-        machine.attach(self)
+        PHASES.attach(self)
 
     # -- the play protocol ---------------------------------------------------
     @property
@@ -204,7 +198,7 @@ class IntrigueGame(Play):
             self._whisper_cash(seat)
 
     def _begin_turn(self) -> None:
-        self.begin_turn()
+        PHASES.fire(self, "begin_turn")
         self.chosen, self.taps, self.sent_to = None, 0, []
         self._out.append(event("turn", seat=self.turn))
         self._announce("turn", seat=self.turn)
@@ -212,7 +206,7 @@ class IntrigueGame(Play):
         self.groups = self._settlement_order(self.turn)
         if self.groups:
             self.bids = [t for g in self.groups for t in g.advisors]
-            self.call_offers()
+            PHASES.fire(self, "call_offers")
             self._call_offer()
         else:
             self._after_hiring()
@@ -325,7 +319,7 @@ class IntrigueGame(Play):
         if self.bids:
             self._call_offer()
         else:
-            self.call_placing()
+            PHASES.fire(self, "call_placing")
             self._announce("place-call", owner=self.turn)
             self._call_next_conflict()
 
@@ -419,7 +413,7 @@ class IntrigueGame(Play):
     def _after_hiring(self) -> None:
         self.to_send = 0 if self.round >= self.ed.rounds else min(2, len(self.hand(self.turn)))
         if self.to_send:
-            self.call_dispatch()
+            PHASES.fire(self, "call_dispatch")
             self._announce("dispatch-call", seat=self.turn, count=self.to_send)
         else:
             self._end_turn()
@@ -493,7 +487,7 @@ class IntrigueGame(Play):
         for e in ranking:
             e["won"] = e["place"] == 1
         self.result = {"reason": reason, "ranking": ranking}
-        self.finish()
+        PHASES.fire(self, "finish")
         self._out.append(event("game-over", reason=reason, ranking=ranking))
         self._announce(f"game-over-{reason}")
         for e in ranking:
@@ -633,12 +627,16 @@ class IntrigueGame(Play):
 
 
 
+#: What each player holds beside its seat tokens (the declaration's `command_tags`).
+COMMAND_TAGS = ("bribe", "ok", "hint", "agree")
+
+
 def kit(players: int, options: Mapping[str, Any]) -> tuple[list[str], list[str]]:
     """Each player's seat tokens and offer tags; the advisors (each player's own, laid
     out in the open) and the section tokens are the table's."""
     ed = edition_from_options(options)
     advisors = [advisor_tag(s, r, c) for s in range(1, players + 1) for r in ed.roles for c in range(1, COPIES + 1)]
-    return own_set(players, ("bribe", "ok", "hint", "agree")), advisors + [section_tag(k) for k in range(1, ed.sections + 1)]
+    return own_set(players, COMMAND_TAGS), advisors + [section_tag(k) for k in range(1, ed.sections + 1)]
 
 
 def phrase_values(players: int, options: Mapping[str, Any]) -> Mapping[str, Sequence[Any]]:
@@ -663,7 +661,7 @@ def phrase_values(players: int, options: Mapping[str, Any]) -> Mapping[str, Sequ
         "players": [players], "role": list(ed.roles), "section": list(range(1, ed.sections + 1)),
         "section,income": [(k, ed.incomes[k - 1]) for k in range(1, ed.sections + 1)],
         "count": list(range(0, ed.advisors_each + 1)),
-        "round": list(range(1, ed.rounds + 1)), "rounds": [ed.rounds], "step": list(machine.STATES),
+        "round": list(range(1, ed.rounds + 1)), "rounds": [ed.rounds], "step": list(STATES),
         "edition": [ed.name], "bribes": [ed.bribes], "start_cash": [ed.start_cash],
         "cash": money, "offer-raised.amount": range(0, money.stop, ed.step),
         "offer-dial.amount": range(0, money.stop, ed.step) if ed.bribes == "hidden" else [0],

@@ -1,4 +1,4 @@
-"""The steps of an Intrige turn as a `transitions` machine, declared once as data.
+"""The steps of an Intrige turn as `transitions` data, on the runtime's `kikimimi.contract.phases.Phases`.
 
 A turn is income (instant), then the offers for the garden's advisors, then
 the owner's placements, then the dispatch of two advisors; a step with
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from transitions import Machine
+from kikimimi.game import Phases
 
 STATES = ["turn", "offers", "placing", "dispatching", "over"]
 
@@ -22,21 +22,11 @@ TRANSITIONS: list[dict[str, Any]] = [
 ]
 
 
-def _machine_kwargs() -> dict[str, Any]:
-    return dict(states=STATES, transitions=TRANSITIONS, initial="turn", auto_transitions=False)
-
-
-def attach(model: Any) -> Machine:
-    """Give `model` a `state` and one method per trigger."""
-    return Machine(model=model, **_machine_kwargs())
+#: One machine for every play (the runtime's helper): a play holds only its `state`
+#: and moves by `PHASES.fire(play, trigger)`.
+PHASES = Phases("turn", TRANSITIONS, "over", states=STATES, title="Intrige: a turn")
 
 
 def mermaid() -> str:
     """The steps of a turn as Mermaid source, drawn by `transitions` itself."""
-    from transitions.extensions import GraphMachine
-
-    class _Drawing:
-        pass
-
-    graph = GraphMachine(model=_Drawing(), graph_engine="mermaid", title="Intrige: a turn", **_machine_kwargs())
-    return str(graph.get_graph().draw(None))
+    return PHASES.mermaid()

@@ -17,6 +17,7 @@ from kikimimi.design.plot import bars, histogram
 from kikimimi.game import Ask, Log, Report, Row, Script, Trial
 
 from .bots import EV
+from .options import OPTIONS
 
 
 def game_stats(log: Log) -> dict[str, Any]:
@@ -67,12 +68,18 @@ def report(stats: list[dict[str, Any]], players: int, kinds: Mapping[int, str] |
     return "\n".join(lines)
 
 
+def _first(trial: Trial) -> int:
+    """The seat that began every round of a trial's game, as the play parsed it."""
+    first: int = OPTIONS.parse(trial.players, trial.options)["first"]
+    return first
+
+
 def by_position(rows: Sequence[Row], players: int) -> str:
     """Win rate by place in the turn order (1 = the seat that begins every round),
     with 95 % intervals: the first player's edge, apart from any seat's."""
     wins: Counter[int] = Counter()
     for trial, st in rows:
-        first = int(trial.options.get("first", 1))
+        first = _first(trial)
         wins.update((s - first) % players + 1 for s in st["winners"])
     n = len(rows)
     return ("win rate by turn position (ties share; 1 = begins each round): "

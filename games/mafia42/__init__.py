@@ -7,7 +7,7 @@ the batch report are `bots` and `tuning`.
 """
 from kikimimi.game import Declaration
 
-from .game import Mafia42Game, kit, phrase_values
+from .game import COMMAND_TAGS, Mafia42Game, kit, phrase_values
 from .jobs import Catalogue, default_catalogue
 from .options import OPTIONS
 from .power import Decision, Seat, decide, sides
@@ -15,7 +15,7 @@ from .power import Decision, Seat, decide, sides
 GAME = Declaration(
     name="mafia42", title="マフィア42", play=Mafia42Game, tags=Mafia42Game.known_tags, kit=kit,
     phrase_values=phrase_values, min_players=4, max_players=12, official_players=8,
-    options=OPTIONS, commands=Mafia42Game.console_commands,
+    options=OPTIONS, commands=Mafia42Game.console_commands, command_tags=COMMAND_TAGS,
     secret_options=frozenset({"skills"}),  # a seat's skill tells its side: no spectator may read it
     bots=("reason", "plain", "reason-core", "ear"), bot_table=".bots:Mafia42Simulation",
     report=".tuning:Mafia42Report", diagram=".game:Mafia42Game.mermaid",

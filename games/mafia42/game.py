@@ -347,10 +347,14 @@ class Mafia42Game(Board):
         return {"job": self.roster[seat].role} if self.result is not None else {}
 
 
+#: What each player holds beside its seat tokens (the declaration's `command_tags`).
+COMMAND_TAGS = ("yes", "no", "extend", "shorten", "hint", "agree")
+
+
 def kit(players: int, options: Mapping[str, Any]) -> tuple[list[str], list[str]]:
     """Votes, night targets and YES/NO from each player's own look-alike set (kikimimi.contract.kit)."""
     deck = parse_options(players, options)["jobs"]
-    return own_set(players, ("yes", "no", "extend", "shorten", "hint", "agree")), deck_cards("mafia42", "job", deck)
+    return own_set(players, COMMAND_TAGS), deck_cards("mafia42", "job", deck)
 
 
 def phrase_values(players: int, options: Mapping[str, Any]) -> Mapping[str, Sequence[Any]]:

@@ -14,17 +14,17 @@ card the table should not hear.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from kikimimi.game import (REFEREE, TABLE, cancel_timer, Command, dispatch, error, event, Event,
                            hint_command, hints, Input, line, Line, own_set, Play, refusal, say,
                            seat_audience, set_timer, stop_command)
 
-from . import machine
+from .machine import PHASES
 from .cards import CARDS, CATEGORIES, CATEGORY_OF, card_tag, hand_counts, parse_tag, sort_cards, token_tag
 from .knowledge import Declaration, Knowledge
-from .options import DEFAULTS, OPTIONS
+from .options import OPTIONS
 from .solver import ANSWER, Analysis
 
 
@@ -42,15 +42,7 @@ COMMANDS = (
 class OnisagashiGame(Play):
     """One play of 鬼探し: the hands as scanned, the declarations, the raise window, the score."""
 
-    # The phase machine's triggers (machine.TRANSITIONS), bound to each game by
-    # machine.attach; declared so a reader and the type checker see them.
-    dealt: Callable[[], bool]
-    declared: Callable[[], bool]
-    nobody_raised: Callable[[], bool]
-    granted: Callable[[], bool]
-    judged: Callable[[], bool]
-    redeal: Callable[[], bool]
-    finish: Callable[[], bool]
+    state: str  # the phase, moved by `PHASES.fire`
 
     def __init__(self, players: int, options: Mapping[str, Any] | None = None):
         super().__init__(players, options)
@@ -70,8 +62,7 @@ class OnisagashiGame(Play):
         self.answering = 0
         self.guess: dict[int, str] = {}
         self._analyses: dict[tuple[int, int, int], Analysis] = {}
-        self.state: str
-        machine.attach(self)
+        PHASES.attach(self)
 
     # -- the play protocol ------------------------------------------------------
     @property
@@ -175,7 +166,7 @@ class OnisagashiGame(Play):
         if all(len(self.hands[s]) == sum(self.counts[s]) for s in self.hands):
             held = set().union(*self.hands.values())
             self.answer = tuple(c for c in CARDS if c not in held)  # type: ignore[assignment]
-            self.dealt()
+            PHASES.fire(self, "dealt")
             out += [event("dealt", round=self.round), say(TABLE, "dealt")]
             self.turn_seat = (self.first + self.round - 2) % self.players + 1
             out += self._turn()
@@ -228,7 +219,7 @@ class OnisagashiGame(Play):
         cards = tuple(self.tokens[i] for i in range(3))
         have = frozenset(s for s in self.hands if s != d and self.hands[s] & set(cards))
         self.history.append(Declaration(d, cards, have))  # type: ignore[arg-type]
-        self.declared()
+        PHASES.fire(self, "declared")
         tags = [card_tag(c) for c in cards]
         out = [cancel_timer(SETTLE), event("declare", seat=d, cards=list(cards)), say(TABLE, "declare", seat=d, cards=tags),
                event("answers", seat=d, cards=list(cards), have=sorted(have))]
@@ -252,9 +243,9 @@ class OnisagashiGame(Play):
             order = [(self.turn_seat - 1 + i) % self.players + 1 for i in range(self.players)]
             self.answering = next(s for s in order if s in self.raised)
             self.guess = {}
-            self.granted()
+            PHASES.fire(self, "granted")
             return out + [event("grant", seat=self.answering), say(TABLE, "grant", seat=self.answering)]
-        self.nobody_raised()
+        PHASES.fire(self, "nobody_raised")
         self.turn_seat = self.turn_seat % self.players + 1
         return out + self._turn()
 
@@ -270,7 +261,7 @@ class OnisagashiGame(Play):
         guess = tuple(self.guess[i] for i in range(3))
         right = guess == self.answer
         self.points[seat] += 1 if right else -1
-        self.judged()
+        PHASES.fire(self, "judged")
         assert self.answer is not None
         out += [event("verdict", seat=seat, cards=list(guess), correct=right, answer=list(self.answer)),
                 say(TABLE, "right" if right else "wrong", seat=seat, cards=[card_tag(c) for c in self.answer])]
@@ -284,7 +275,7 @@ class OnisagashiGame(Play):
         return out + [say(TABLE, "next-round")]
 
     def _game_over(self, reason: str) -> list[Event]:
-        self.finish()
+        PHASES.fire(self, "finish")
         ranked = sorted(self.points, key=lambda s: (-self.points[s], s))
         ranking = []
         for s in ranked:
@@ -374,7 +365,7 @@ class OnisagashiGame(Play):
         if self.state not in ("dealing", "between"):
             return [error("deal: a round is under way; finish it first")]
         same_round = self.state == "dealing"  # the referee restarts a misdeal
-        self.redeal()
+        PHASES.fire(self, "redeal")
         if same_round:
             self.round -= 1
         return self._begin_round()
@@ -393,12 +384,16 @@ class OnisagashiGame(Play):
         return self._game_over("stopped")
 
 
+#: What each player holds beside its tokens (the declaration's `command_tags`).
+COMMAND_TAGS = ("raise", "hint", "agree")
+
+
 def kit(players: int, options: Mapping[str, Any]) -> tuple[list[str], list[str]]:
     """Each player answers and asks the assistant with an own set of the 18 declaration
     tokens (taking them from the field's set would show which); the cards and the
     field's tokens are the table's."""
     tokens = [token_tag(c) for c in CARDS]
-    return own_set(0, ("raise", "hint", "agree")) + tokens, [card_tag(c) for c in CARDS] + tokens
+    return own_set(0, COMMAND_TAGS) + tokens, [card_tag(c) for c in CARDS] + tokens
 
 
 def phrase_values(players: int, options: Mapping[str, Any]) -> Mapping[str, Sequence[Any]]:
@@ -408,8 +403,8 @@ def phrase_values(players: int, options: Mapping[str, Any]) -> Mapping[str, Sequ
     from .cards import BY_CATEGORY
 
     seats = list(range(1, players + 1))
-    rounds = options.get("rounds", DEFAULTS["rounds"])
-    target = options.get("target", DEFAULTS["target"])
+    opts = OPTIONS.parse(players, options)
+    rounds, target = opts["rounds"], opts["target"]
     most = max(int(rounds or 1), int(target or 1))
     triples = [[card_tag(c) for c in trio] for trio in itertools.product(*(BY_CATEGORY[g] for g in CATEGORIES))]
     # the field's tokens so far: one to three, at most one of each category, in category order

@@ -1,4 +1,4 @@
-"""The phases of a 鬼探し table as a `transitions` machine, declared once as data.
+"""The phases of a 鬼探し table as `transitions` data, on the runtime's `kikimimi.contract.phases.Phases`.
 
 The phases are what the table waits for: the cards to be scanned into the
 hands, three declaration tokens on the field, the raise-hand window after
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from transitions import Machine
+from kikimimi.game import Phases
 
 STATES = ["dealing", "declaring", "window", "answering", "between", "over"]
 
@@ -24,22 +24,11 @@ TRANSITIONS: list[dict[str, Any]] = [
 ]
 
 
-#: One machine for every game: a game takes its triggers from it and is released
-#: at once (`remove_model` keeps them), so no game outlives its last reference.
-MACHINE = Machine(model=None, states=STATES, transitions=TRANSITIONS,
-                  initial="dealing", auto_transitions=False)
-
-
-def attach(model: Any) -> None:
-    """Give `model` a `state` (`dealing`) and one method per trigger."""
-    MACHINE.add_model(model, initial="dealing")
-    MACHINE.remove_model(model)
+#: One machine for every play (the runtime's helper): a play holds only its `state`
+#: and moves by `PHASES.fire(play, trigger)`.
+PHASES = Phases("dealing", TRANSITIONS, "over", states=STATES)
 
 
 def mermaid() -> str:
-    lines = ["stateDiagram-v2", "    [*] --> dealing"]
-    for t in TRANSITIONS:
-        sources = t["source"] if isinstance(t["source"], list) else [t["source"]]
-        lines += [f"    {s} --> {t['dest']}: {t['trigger']}" for s in sources]
-    lines.append("    over --> [*]")
-    return "\n".join(lines)
+    """The phases as Mermaid source: each row, labelled by its trigger."""
+    return PHASES.mermaid()

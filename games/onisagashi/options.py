@@ -15,4 +15,3 @@ OPTIONS = Options(
     number("settle", 3.0, "seconds three declaration tokens lie on the field before the declaration is said",
            low=0.001),
 )
-DEFAULTS = OPTIONS.defaults

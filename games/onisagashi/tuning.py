@@ -14,6 +14,8 @@ from kikimimi.design.confidence import rate
 from kikimimi.design.fairness import first_of, seat_wins
 from kikimimi.game import Ask, each_kind, Log, Report, Row, Script, Trial
 
+from .options import OPTIONS
+
 
 def turns_per_round(log: Log) -> list[int]:
     """Declarations made in each round up to its verdict."""
@@ -48,7 +50,7 @@ class OnisagashiReport(Report):
     def text(self, rows: Sequence[Row], ask: Ask) -> str:
         results = _results(rows)
         kinds = list(results)
-        rules = dict(ask.options).get("rules", "beginner")
+        rules = OPTIONS.parse(ask.players, ask.options)["rules"]
         lines = [f"onisagashi: {ask.games} games x {len(kinds)} bot kinds, {ask.players} players, {rules} rules",
                  "declarations until the round's answer (per round):"]
         for style, turns in results.items():

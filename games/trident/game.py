@@ -27,18 +27,16 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from kikimimi.game import (TABLE, choice, Command, dispatch, error, Event, GameEvent, hint_command,
-                           hints, Input, line, Line, Options, own_set, Play, refusal, say, seat,
-                           seat_audience, stop_command)
+from kikimimi.game import (TABLE, Command, dispatch, error, Event, GameEvent, hint_command, hints, Input, line,
+                           Line, own_set, Play, refusal, say, seat_audience, stop_command)
 
-from . import machine
-from .machine import PhaseModel
+from .machine import PHASES
+from .options import TridentOptions
 from .pieces import BY_TAG, HAND_SIZE, TAGS, Kind, Piece, Suit, hand_points
 
 
 BASKET = 0
 FIELD = -1
-SCORINGS = ("normal", "competition")
 DECLARATIONS = ("trident", "pass", "agree")
 
 
@@ -52,32 +50,32 @@ COMMANDS = (
     Command("suit heart|diamond|spade|clover", "choose the suit for the seat that is choosing", "console_suit"),
     Command("penalty SEAT", "give a seat the wrong-piece penalty (draw two)", "console_penalty"),
     hint_command(), stop_command("console_stop"))
-OPTIONS = Options(
-    seat("first", 1, "the seat that plays first"),
-    choice("scoring", SCORINGS, "normal, or the seed's competition rules (official practice sessions)"),
-)
 PLAYERS = range(2, 5)
+#: What each player holds beside the pieces (the declaration's `command_tags`).
+COMMAND_TAGS = ("trident", "pass", "agree", "hint")
 
 
 def kit(players: int, options: Mapping[str, Any]) -> tuple[list[str], list[str]]:
     """Each player's declarations and HINT; the pieces are the table's, drawn into hands."""
-    return own_set(0, ("trident", "pass", "agree", "hint")), sorted(TAGS)
+    return own_set(0, COMMAND_TAGS), sorted(TAGS)
 
 
-class TridentGame(PhaseModel, Play):
+class TridentGame(Play):
     """One play of The Trident: the state is plain data, the phases are the shared machine's."""
+
+    state: str  # the phase, moved by `PHASES.fire`
 
     def __init__(self, players: int, options: Mapping[str, Any] | None = None):
         Play.__init__(self, players, options)
         if players not in PLAYERS:
             raise OptionError(f"The Trident is played by 2 to 4 players, not {players}")
         try:
-            opts = OPTIONS.parse(players, self.options)  # a typo must not play the default rules
+            opts = TridentOptions.parse(players, self.options)  # a typo must not play the default rules
         except ValueError as exc:
             raise OptionError(str(exc)) from None
-        self.scoring: str = opts["scoring"]
-        first: int = opts["first"]
-        self.first = first
+        self.opts = opts
+        self.scoring: str = opts.scoring
+        first = self.first = opts.first
         self.seats = tuple(range(1, players + 1))
         self._ears = {s: seat_audience(s) for s in self.seats}  # each earphone's audience name, made once
         self.hands: dict[int, list[str]] = {s: [] for s in self.seats}
@@ -94,7 +92,7 @@ class TridentGame(PhaseModel, Play):
         self.chooser: int | None = None
         self.result: dict[str, Any] | None = None
         self._out: list[GameEvent] = []
-        machine.attach(self)
+        PHASES.attach(self)
 
     #: True once the game has ended (the phase "over"): a plain attribute, set beside
     #: `finish()`, because the engine and the sim driver read it on every input and
@@ -213,7 +211,7 @@ class TridentGame(PhaseModel, Play):
                 return
             self._take(seat, tag)
             if len(self.hands[seat]) == HAND_SIZE and all(len(h) == HAND_SIZE for h in self.hands.values()):
-                self.dealt()
+                PHASES.fire(self, "dealt")
                 self._announce("opening-draw", seat=self.first)
             return
         if self.owed[seat] > 0:
@@ -236,7 +234,7 @@ class TridentGame(PhaseModel, Play):
             self._take(seat, tag)
             self._announce("draws", seat=seat)
             self.has_drawn = True
-            self.drew()
+            PHASES.fire(self, "drew")
 
     def _accept_attack(self, seat: int, first_tag: str | None) -> None:
         """The turn player takes the whole pending total; their turn ends at once."""
@@ -282,7 +280,7 @@ class TridentGame(PhaseModel, Play):
             self._take(self.turn, p.tag)
             self._announce("draws", seat=self.turn)
             self.has_drawn = True
-            self.drew()
+            PHASES.fire(self, "drew")
             self._play(self.turn, p)
         else:
             self._out += refusal(None, "a piece from the basket cannot go on the field now", "basket-to-field")
@@ -299,15 +297,15 @@ class TridentGame(PhaseModel, Play):
             self._announce("field-piece", piece=p.tag)
             self._set_suit(p.suit)
             if self.state == "opening":
-                self.opened()
+                PHASES.fire(self, "opened")
                 self._start_turn()
             else:
-                self.reset_done()
+                PHASES.fire(self, "reset_done")
                 self._announce("reset-done", seat=self.turn)
         else:
             self._announce("field-no-effect", piece=p.tag, effect=p.effect)
             if self.available < 1 and self.state == "resetting":
-                self.reset_done()  # nothing left to open with: the suit stays as it was
+                PHASES.fire(self, "reset_done")  # nothing left to open with: the suit stays as it was
                 self._announce("reset-failed")
 
     # -- playing ---------------------------------------------------------------
@@ -355,7 +353,7 @@ class TridentGame(PhaseModel, Play):
                 return
         if p.kind is Kind.SPECIAL1:
             self.chooser = seat
-            self.choose()
+            PHASES.fire(self, "choose")
             self._tell(seat, "choose-suit")
             return
         self._next_turn()
@@ -387,7 +385,7 @@ class TridentGame(PhaseModel, Play):
         self.turn = self.turn % len(self.seats) + 1
         self.has_drawn = False
         if self.state != "turn":  # turn -> turn changes nothing; skip the machine's overhead
-            self.pass_turn()
+            PHASES.fire(self, "pass_turn")
         self._start_turn()
 
     def _start_turn(self) -> None:
@@ -451,7 +449,7 @@ class TridentGame(PhaseModel, Play):
     def _game_over(self, reason: str, winner: int | None = None, crashed: int | None = None) -> None:
         ranking = self._ranking(winner, crashed)
         self.result = {"reason": reason, "ranking": ranking}
-        self.finish()
+        PHASES.fire(self, "finish")
         self.over = True
         self._out.append({"type": "game-over", "reason": reason, "ranking": ranking})
         self._announce(f"game-over-{reason}", seat=winner or crashed or 0)
@@ -510,7 +508,7 @@ class TridentGame(PhaseModel, Play):
             self._announce("agreed", seat=seat, count=len(self.agreed), players=len(self.seats))
             if len(self.agreed) == len(self.seats):
                 self.agreed.clear()
-                self.all_agreed()
+                PHASES.fire(self, "all_agreed")
                 self._announce("reset-draw")
 
     # -- the referee's console (the table: `COMMANDS`) -----------------------

@@ -343,8 +343,8 @@ def bot_table(seed: int, players: int, options: Mapping[str, Any] | None = None,
     table = TridentSimulation(seed, players, options, bot)
     if bot in SEARCH:
         seat = focal_seat(seed, players)
-        table.replace(seat, SearchBot(seat, players, random.Random(table.bots[seat].rng.random()), table.first,
-                                      (options or {}).get("scoring") == "competition"))
+        table.replace(seat, SearchBot(seat, players, random.Random(table.bots[seat].rng.random()), table.opts.first,
+                                      table.opts.competition))
     return table
 
 

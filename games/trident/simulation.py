@@ -26,6 +26,7 @@ from typing import Any
 
 from kikimimi.game import TABLE, audiences_of, seat_audience
 
+from .options import TridentOptions
 from .pieces import BY_TAG, HAND_SIZE, TAGS, Kind, Suit
 
 BOTS = ("human", "random")
@@ -366,7 +367,8 @@ class TridentSimulation:
             raise ValueError(f"no Trident bot {kind!r} (have: {', '.join((*BOTS, *SEARCH))})")
         rng = random.Random(seed)
         self.players = players
-        self.first = int((options or {}).get("first", 1))
+        self.opts = TridentOptions.parse(players, options)
+        self.first = self.opts.first
         self.world = World(players, random.Random(rng.random()))
         others = SEARCH.get(kind, kind)
         temper = HUMAN if others == "human" else Temper()

@@ -15,6 +15,7 @@ from kikimimi.design import duel as duels
 from kikimimi.design.plot import bars, histogram
 from kikimimi.game import Ask, Log, Report, Row, Script, Trial
 
+from .options import TridentOptions
 from .pieces import BY_TAG, KIND_LABELS
 from .simulation import SEARCH
 
@@ -49,9 +50,9 @@ def report(rows: Sequence[Row], players: int) -> str:
     wins = Counter(s["winner"] for s in stats)
     lines.append("win rate by seat (95 % interval): "
                  + ", ".join(f"seat {k} {confidence.rate(wins[k], n).percent()}" for k in range(1, players + 1)))
-    firsts = Counter(int(trial.options.get("first", 1)) for trial, _ in rows)
+    firsts = Counter(_first(trial) for trial, _ in rows)
     if len(firsts) > 1:  # the first player rotated: the edge of a place in the turn order, apart from a chair's
-        places = Counter((s["winner"] - int(trial.options.get("first", 1))) % players + 1
+        places = Counter((s["winner"] - _first(trial)) % players + 1
                          for trial, s in rows if s["winner"] is not None)
         lines.append("win rate by place in turn order (1 plays first; the first player rotates with the seed): "
                      + ", ".join(f"{k}. {confidence.rate(places[k], n).percent()}" for k in range(1, players + 1)))
@@ -72,6 +73,11 @@ def report(rows: Sequence[Row], players: int) -> str:
     lines.append("deciding (last played) piece kind, games ended by out or crash: "
                  + (", ".join(f"{k} {v / len(out):.1%}" for k, v in deciding.most_common()) or "none"))
     return "\n".join(lines)
+
+
+def _first(trial: Trial) -> int:
+    """The seat that played first in a trial's game, as the play parsed it."""
+    return TridentOptions.parse(trial.players, trial.options).first
 
 
 def focal(trial: Trial, stats: dict[str, Any]) -> int:

@@ -5,13 +5,14 @@ declared once.  One play is a `WitchGame`.
 """
 from kikimimi.game import Declaration
 
-from .game import WitchGame, kit, phrase_values
-from .rules import MAX_PLAYERS, MIN_PLAYERS, OPTIONS
+from .game import COMMAND_TAGS, WitchGame, kit, phrase_values
+from .options import OPTIONS
+from .rules import MAX_PLAYERS, MIN_PLAYERS
 
 GAME = Declaration(
     name="witch", title="闇に笑う魔女", play=WitchGame, tags=WitchGame.known_tags, kit=kit,
     phrase_values=phrase_values, min_players=MIN_PLAYERS, max_players=MAX_PLAYERS, official_players=8,
-    options=OPTIONS, commands=WitchGame.console_commands,
+    options=OPTIONS, commands=WitchGame.console_commands, command_tags=COMMAND_TAGS,
     secret_options=frozenset({"preferences"}),  # who asked for which role: no spectator may read it
     bots=("reason", "reason-town", "reason-witches", "plain", "random", "ear"), bot_table=".bots:WitchSimulation",
     report=".tuning:WitchReport", diagram=".game:WitchGame.mermaid",

@@ -35,7 +35,8 @@ from kikimimi.roles import assign_with_preferences, claims
 from kikimimi.roles.claims import Claim, ClaimBoard, ClaimError
 
 from .reasoning import VOCAB, Reasoner, refute
-from .rules import OPTIONS, TEAMS, default_deck
+from .options import OPTIONS
+from .rules import TEAMS, default_deck
 
 BOTS = ("reason", "reason-town", "reason-witches", "plain", "random")
 CLAIM = re.compile(r"\b(mirror|priest)((?:,?\s+\d+\s+(?:witch|human))+)")

@@ -20,7 +20,7 @@ from kikimimi.game import Call, EarBot, EarTable, Heard, RefereeEar
 from kikimimi.roles.ear import DealtCards, Reach
 
 from .bots import BotSeat
-from .rules import OPTIONS
+from .options import OPTIONS
 
 
 class WitchEar(EarBot):

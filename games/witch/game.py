@@ -20,7 +20,8 @@ from kikimimi.roles import (HiddenRoleGame, Night, VirtualClock, Vote, assign_wi
                             team_event, team_say)
 
 from . import night as night_rules
-from .rules import KNOWS, MAX_PLAYERS, MIN_PLAYERS, OPTIONS, PHASES, TEAMS, finding
+from .options import OPTIONS
+from .rules import KNOWS, MAX_PLAYERS, MIN_PLAYERS, PHASES, TEAMS, finding
 from .talk import Talk, width
 
 #: Longest typed speech accepted (characters); a table speech is bounded by the clock.
@@ -584,11 +585,15 @@ class WitchGame(Talk, HiddenRoleGame):
         return snap
 
 
+#: What each player holds beside its seat tokens (the declaration's `command_tags`).
+COMMAND_TAGS = ("ok", "hint", "advise", "exorcise", "silence", "pass", "agree")
+
+
 def kit(players: int, options: Mapping[str, Any]) -> tuple[list[str], list[str]]:
     """Everyone holds every power tag (docs/witch.md, cover): scanning EXORCISE
     must not show the priest, nor ADVISE a human."""
     deck = OPTIONS.parse(players, options)["roles"]
-    return own_set(players, ("ok", "hint", "advise", "exorcise", "silence", "pass", "agree")), deck_cards("witch", "role", deck)
+    return own_set(players, COMMAND_TAGS), deck_cards("witch", "role", deck)
 
 
 def phrase_values(players: int, options: Mapping[str, Any]) -> Mapping[str, Sequence[Any]]:

@@ -50,6 +50,16 @@ def unit_name(config: Path) -> str:
     return f"kikimimi-{stem}.service"
 
 
+def web_unit_name(config: Path) -> str:
+    """The web console's unit beside the table's (written when the table file has `[web]`)."""
+    return unit_name(config).removesuffix(".service") + "-web.service"
+
+
+#: Who the web console may talk to: loopback, link-local and the private ranges of a
+#: club's network (RFC 1918, unique local IPv6), never the internet.
+WEB_PEERS = "localhost link-local 10.0.0.0/8 172.16.0.0/12 192.168.0.0/16 fc00::/7"
+
+
 def checked(path: Path | str, what: str) -> str:
     """The path as text, or one line why a unit cannot carry it: a newline would end
     the setting and start another (`User=root`), any control character is refused."""
@@ -121,24 +131,32 @@ def _writable(config: TableConfig) -> list[Path]:
     return list(dict.fromkeys(folders))
 
 
-def unit_text(config: TableConfig, user: str, groups: list[str], python: str = sys.executable) -> str:
-    """The unit; every path in it is checked and escaped (see `checked`, `exec_word`)."""
+def unit_text(config: TableConfig, user: str, groups: list[str], python: str = sys.executable,
+              *, web: bool = False) -> str:
+    """The unit (`web`: the web console's, kikimimi/web); every path in it is checked and
+    escaped (see `checked`, `exec_word`).  The web console's unit has the same lockdown
+    but no device, no sound, and the network only to the club's own addresses."""
     table = Path(checked(os.path.abspath(config.path), "the table file"))
-    argv = [checked(python, "the interpreter"), "-m", "kikimimi.cli", "serve", str(table)]
+    argv = [checked(python, "the interpreter"), "-m", "kikimimi.cli", "web" if web else "serve", str(table)]
     rw = " ".join(path_word(checked(p, "the folder")) for p in _writable(config))
+    head = ([f"Description=kikimimi web console ({plain_value(table.name)})",
+             f"After=network.target {unit_name(table)}", f"PartOf={unit_name(table)}"] if web else
+            [f"Description=kikimimi table ({plain_value(table.name)})",
+             # after the sound system: ALSA's cards, and a system-wide sound server where one runs
+             "After=sound.target pulseaudio.service pipewire.service",
+             "Wants=sound.target"])
+    network = (["RestrictAddressFamilies=AF_UNIX AF_INET AF_INET6", "IPAddressDeny=any",
+                f"IPAddressAllow={WEB_PEERS}"] if web else _network(config))
     lines = [
         "[Unit]",
-        f"Description=kikimimi table ({plain_value(table.name)})",
-        # after the sound system: ALSA's cards, and a system-wide sound server where one runs
-        "After=sound.target pulseaudio.service pipewire.service",
-        "Wants=sound.target",
+        *head,
         "StartLimitIntervalSec=120",
         "StartLimitBurst=10",
         "",
         "[Service]",
         "Type=simple",
         f"User={user}",
-        f"SupplementaryGroups={' '.join(groups)}" if groups else None,
+        f"SupplementaryGroups={' '.join(groups)}" if groups and not web else None,
         f"WorkingDirectory={plain_value(str(table.parent))}",
         "ExecStart=" + " ".join(exec_word(w, executable=i == 0) for i, w in enumerate(argv)),
         "Restart=on-failure",
@@ -155,7 +173,7 @@ def unit_text(config: TableConfig, user: str, groups: list[str], python: str = s
         "UMask=0077",
         # devices: these readers and sound cards, and the harmless pseudo devices
         "DevicePolicy=closed",
-        *devices(config),
+        *([] if web else devices(config)),
         # the kernel: nothing to tune, load, log or change
         "ProtectKernelTunables=yes",
         "ProtectKernelModules=yes",
@@ -173,7 +191,7 @@ def unit_text(config: TableConfig, user: str, groups: list[str], python: str = s
         "RemoveIPC=yes",
         "KeyringMode=private",
         # the network
-        *_network(config),
+        *network,
         # system calls
         "SystemCallArchitectures=native",
         "SystemCallFilter=@system-service",
@@ -184,7 +202,7 @@ def unit_text(config: TableConfig, user: str, groups: list[str], python: str = s
         "LockPersonality=yes",
         # sounddevice's stream callback is a cffi closure, which needs write+execute memory:
         # refused, no card plays (tests/table/test_service_hardening.py shows it)
-        None if config.audio else "MemoryDenyWriteExecute=yes",
+        None if config.audio and not web else "MemoryDenyWriteExecute=yes",
         "",
         "[Install]",
         "WantedBy=multi-user.target",
@@ -232,6 +250,10 @@ def install(config_path: str, user: str, unit_dir: Path = UNIT_DIR, python: str 
     text = unit_text(config, user, groups, python)
     try:
         unit.write_text(text, encoding="utf-8")
+        if config.web:  # the web console beside the table, as the same user (docs/web.md)
+            web = unit_dir / web_unit_name(config_file)
+            web.write_text(unit_text(config, user, groups, python, web=True), encoding="utf-8")
+            say(f"wrote {web}: the web console (start it with the table: systemctl enable --now {web.name})")
     except OSError as exc:
         raise ServiceError(f"cannot write {unit}: {exc.strerror or exc} (run with sudo, or --unit-dir)") from None
     return unit

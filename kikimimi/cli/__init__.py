@@ -34,6 +34,7 @@ COMMANDS: tuple[tuple[str, str, str], ...] = (
     ("seating", "kikimimi.cli.records", "the order in which players choose seats"),
     ("export", "kikimimi.cli.records", "export records as CSV"),
     ("console", "kikimimi.cli.console", "the referee console (or a spectator's view) of a running table"),
+    ("web", "kikimimi.cli.web", "the web console for phones: serve it, pair a device, list or revoke devices"),
     ("voices", "kikimimi.cli.voices", "check a recorded voice pack; render a game's phrases ahead of a table"),
 )
 #: Games (and other plugins) add commands here: name = "package.module:add_parser".

@@ -267,8 +267,8 @@ def _club_session(session_id: int, db: Target, config: TableConfig) -> ClubSessi
     from kikimimi.table.evening import ClubSession, check_session_table
 
     with one_line(SessionRefused):
-        check_session_table(config.game, config.players, config.options, str(config.path))
-        return ClubSession(session_id, db, config.lang)
+        rules = check_session_table(config.game, config.players, config.options, str(config.path))
+        return ClubSession(session_id, db, config.lang, rules.players)
 
 
 def _evening(daemon: Daemon, club: ClubSession | None, db: Target, config: TableConfig, players: list[str] | None = None) -> Evening:

@@ -24,8 +24,6 @@ from kikimimi.contract.tagmap import NextScan, Scan, enrol_piece, say_name, writ
 
 Speak = Callable[[str], None]
 
-COMMAND_TAGS = ("trident", "pass", "agree", "raise", "hint", "yes", "no", "ok", "bribe", "extend", "shorten")
-
 MESSAGES: dict[str, dict[str, str]] = {
     "en": {
         "scan": "Scan {name}.",
@@ -70,13 +68,14 @@ def _natural(name: str) -> list[Any]:
 def pieces_of(set_name: str, players: int) -> list[str]:
     """Every piece of a set, in the order a person would lay them out.
 
-    `seat` and `cmd` are the runtime's own sets; any other set is a game
-    plugin, asked through its `known_tags(players)`.
+    `seat` and `cmd` are the runtime's own sets (`cmd`: the contract's command tags
+    and every installed game's own); any other set is a game plugin, asked through
+    its `known_tags(players)`.
     """
     if set_name == "seat":
         return [f"seat:{k}" for k in range(1, players + 1)]
     if set_name == "cmd":
-        return [f"cmd:{c}" for c in COMMAND_TAGS]
+        return command_pieces()
     from kikimimi.contract.registry import UnknownGame, declaration
 
     try:
@@ -92,6 +91,20 @@ def pieces_of(set_name: str, players: int) -> list[str]:
     if not pieces:
         raise TagsError(f"game {set_name!r} lists no pieces named {' or '.join(p + '…' for p in prefixes)}")
     return pieces
+
+
+def command_pieces() -> list[str]:
+    """The `cmd` set: the contract's command tags, then each installed game's own, once."""
+    from kikimimi.contract.protocol import COMMAND_TAGS
+    from kikimimi.contract.registry import declaration, game_names
+
+    names = sorted(tag.partition(":")[2] for tag in COMMAND_TAGS)
+    for game in game_names():
+        try:
+            names += [c for c in declaration(game).command_tags if c not in names]
+        except Exception:  # a plugin that does not load names no command tags
+            continue
+    return [f"cmd:{c}" for c in names]
 
 
 def spoken_names(set_name: str, lang: str) -> dict[str, str]:

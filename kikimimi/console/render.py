@@ -1,30 +1,41 @@
 """Plain text for every pane, built from whatever the snapshot and events hold.
 
-The console knows no game: it gives the keys most games share (seats and
-their hands, the field, the basket, the turn, the pending attack, the
-declarations, the phase) a familiar line each, and prints every other key
-as `key: value`, so a new game is readable on day one.  Everything is
+The console knows no game: it gives the keys every game shares (the phase,
+seats and their hands, the turn) a familiar line each, lets the game's own
+view (`TableView`, named by its declaration) say what its other keys mean,
+and prints every key left as `key: value`, so a new game is readable on day
+one.  Everything is
 words and marks like `<- turn`, never colour alone, so a screen reader or a
 braille line can follow it.
 """
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-#: Snapshot keys given their own line; everything else is listed as key: value.
-KNOWN = ("phase", "turn", "suit", "pending", "hands", "field", "basket", "declared",
-         "owed", "agreed", "chooser", "played")
+from kikimimi.contract.view import GENERIC, TableView, by_seat, pieces, short
+
+#: Snapshot keys every game's view shows the same way; the rest is the game's view's, or `key: value`.
+KNOWN = ("phase", "turn", "hands")
 
 
-def short(tag: Any) -> str:
-    """`trident:heart-3` -> `heart-3`: the set is the same for every piece of a game."""
-    text = str(tag)
-    return text.split(":", 1)[1] if ":" in text and not text.startswith(("seat:", "cmd:")) else text
+def view_of(game: Any) -> TableView:
+    """The view a game declares, or the generic one (an unknown or broken game is still shown)."""
+    return _view(str(game))
 
 
-def pieces(n: int, noun: str = "piece") -> str:
-    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+@functools.lru_cache(maxsize=16)
+def _view(game: str) -> TableView:
+    from kikimimi.contract.parts import part
+    from kikimimi.contract.registry import declaration
+
+    try:
+        decl = declaration(game)
+        found = part(decl, decl.view) if decl.view else GENERIC
+    except Exception:  # a game that cannot name its view still gets the generic one
+        return GENERIC
+    return found if isinstance(found, TableView) else GENERIC
 
 
 def noun_for(game: str | None) -> str:
@@ -58,19 +69,6 @@ def readable(value: Any, nested: bool = False) -> str:
     return short(value)
 
 
-def _by_seat(value: Any) -> dict[int, Any]:
-    """Snapshot dicts keyed by seat arrive with string keys after JSON."""
-    if not isinstance(value, Mapping):
-        return {}
-    out = {}
-    for key, item in value.items():
-        try:
-            out[int(key)] = item
-        except (TypeError, ValueError):
-            continue
-    return out
-
-
 def table_text(header: Mapping[str, Any], snapshot: Mapping[str, Any] | None,
                public: "PublicTable | None" = None) -> str:
     """The table at a glance: the referee's from the snapshot, a spectator's from public events."""
@@ -85,8 +83,10 @@ def table_text(header: Mapping[str, Any], snapshot: Mapping[str, Any] | None,
         lines.append("GAME OVER")
     if "phase" in game:
         lines.append(f"phase: {game['phase']}")
-    hands, declared, owed = _by_seat(game.get("hands")), _by_seat(game.get("declared")), _by_seat(game.get("owed"))
-    agreed = set(game.get("agreed") or [])
+    view = view_of(header.get("game"))
+    if public is not None and snapshot is None:
+        game = {**game, **view.public(public.events)}
+    hands = by_seat(game.get("hands"))
     bots = dict((snapshot or {}).get("seat_bots") or {}) if snapshot else {}  # the referee's only
     for seat in range(1, players + 1):
         parts = [f"seat {seat}:"]
@@ -98,32 +98,13 @@ def table_text(header: Mapping[str, Any], snapshot: Mapping[str, Any] | None,
                 parts.append(pieces(int(hand), noun) if isinstance(hand, int) else f"{hand} {noun}s")
         if game.get("turn") == seat:
             parts.append("<- turn")
-        if declared.get(seat):
-            parts.append(f"declared {declared[seat] if isinstance(declared[seat], str) else 'trident'}")
-        if owed.get(seat):
-            parts.append(f"owes {owed[seat]}")
-        if seat in agreed:
-            parts.append("agreed")
-        if game.get("chooser") == seat:
-            parts.append("choosing the suit")
+        parts += view.seat_marks(game, seat)
         if str(seat) in bots:
             parts.append(f"played by a bot ({bots[str(seat)]})")
         lines.append(" ".join(parts))
-    if "suit" in game:
-        lines.append(f"suit: {game['suit'] or 'none'}")
-    if "pending" in game:
-        lines.append(f"pending attack: {game['pending'] or 'none'}")
-    for key, label in (("field", "field"), ("played", "played")):
-        if key in game:
-            items = list(game[key] or [])
-            top = f", top {short(items[-1])}" if items else ""
-            lines.append(f"{label}: {pieces(len(items), noun)}{top}")
-    if "basket" in game:
-        basket = game["basket"]
-        count = len(basket) if isinstance(basket, (list, tuple)) else basket
-        lines.append(f"basket: {pieces(count, noun) if isinstance(count, int) else count}")
+    lines += view.lines(game, noun)
     for key, value in game.items():
-        if key in KNOWN or key == "first" or value is None or value == [] or value == {}:
+        if key in KNOWN or key in view.shown or value is None or value == [] or value == {}:
             continue
         if isinstance(value, (list, tuple)) and value and all(isinstance(v, Mapping) for v in value):
             lines.append(f"{key}:")  # a list of records (a history): one line each
@@ -240,7 +221,8 @@ def last_seq(events: Iterable[Mapping[str, Any]], before: int = 0) -> int:
 
 
 class PublicTable:
-    """What a spectator can know of the table, followed from public events."""
+    """What a spectator can know of the table, followed from public events: the turn, the
+    pieces played to the field and the end; the game's view reads the rest from `events`."""
 
     def __init__(self) -> None:
         self._begin()
@@ -248,10 +230,8 @@ class PublicTable:
     def _begin(self) -> None:
         """Nothing known yet: a table before (or between) games."""
         self.turn: int | None = None
-        self.suit: str | None = None
-        self.pending: int | None = None
         self.field: list[str] = []
-        self.declared: dict[int, str] = {}
+        self.events: list[Mapping[str, Any]] = []  # this game's public events, for its view
         self.over = False
 
     def absorb(self, events: Iterable[Mapping[str, Any]]) -> None:
@@ -259,23 +239,13 @@ class PublicTable:
             kind = ev.get("type")
             if ev.get("seq") == 1:  # a game's first event: the next game at this table began
                 self._begin()
+            self.events.append(ev)
             if kind == "turn":
                 self.turn = ev.get("seat")
-            elif kind == "suit":
-                self.suit = ev.get("suit")
-            elif kind == "pending":
-                self.pending = ev.get("total")
             elif kind == "play":
                 self.field.append(str(ev.get("tag")))
-            elif kind == "declare":
-                self.declared[int(ev.get("seat", 0))] = str(ev.get("what"))
             elif kind == "game-over":
                 self.over = True
 
     def as_snapshot(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"turn": self.turn, "field": self.field, "declared": dict(self.declared)}
-        if self.suit is not None:
-            out["suit"] = self.suit
-        if self.pending is not None:
-            out["pending"] = self.pending
-        return out
+        return {"turn": self.turn, "field": self.field}

@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     from kikimimi.contract.options import Options
     from kikimimi.contract.protocol import Game
 
-__all__ = ["CONTRACT_COMMANDS", "Declaration", "KitHook", "ValuesHook"]
+__all__ = ["CONTRACT_COMMANDS", "Declaration", "KitHook", "OfficialSession", "ValuesHook"]
 
 #: A table's look-alike sets: (what each player holds, what the table holds), `kikimimi.contract.kit`.
 KitHook = Callable[[int, Mapping[str, Any]], tuple[Sequence[str], Sequence[str]]]
@@ -42,6 +42,18 @@ ValuesHook = Callable[[int, Mapping[str, Any]], Mapping[str, Sequence[Any]]]
 HINT_ANSWERERS = ("runtime", "game")
 #: Tags that are the runtime's, not a game's pieces: seat tokens and command tags.
 RUNTIME_PREFIXES = ("seat:", "cmd:")
+
+
+@dataclass(frozen=True)
+class OfficialSession:
+    """The table a game's official practice sessions are played at: a club's rules, so the
+    game's to say (the Trident's: three players, competition scoring) and the evening's
+    to check before anything starts."""
+
+    #: The only player count a session seats.
+    players: int
+    #: Options a session table must set to exactly these values ({"scoring": "competition"}).
+    options: Mapping[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -115,6 +127,17 @@ class Declaration:
     #: The referee may seat a bot in an empty chair at a live table (its acts journaled like
     #: any console line, its secrets to the referee only): games that can be played so.
     seat_bots: bool = False
+    #: The command tags the game's players hold (NAME of `cmd:NAME` on a hand reader): its
+    #: own and those of the contract's (`protocol.COMMAND_TAGS`) it uses.  Its kit gives each
+    #: player these; `kikimimi tags enroll cmd` enrols every game's.
+    command_tags: tuple[str, ...] = ()
+    #: The referee's console view of a play's snapshot and a spectator's of the public
+    #: events ("module:name" of a `kikimimi.contract.view.TableView`, loaded only by a
+    #: console); None: the console's generic view (seats, hands, turn, `key: value`).
+    view: str | None = None
+    #: The table an official practice session is played at (`kikimimi serve --session`);
+    #: None: the game has no sessions.
+    session: OfficialSession | None = None
 
     def __post_init__(self) -> None:
         if not self.name or not isinstance(self.name, str):
@@ -132,6 +155,7 @@ class Declaration:
         if not self.package:
             object.__setattr__(self, "package", _package_of(self.play))
         object.__setattr__(self, "commands", tuple(self.commands))
+        object.__setattr__(self, "command_tags", tuple(self.command_tags))
         if self.hint not in HINT_ANSWERERS:
             raise ValueError(f"{self.name}: hint must be one of {', '.join(HINT_ANSWERERS)}, not {self.hint!r}")
 
@@ -204,6 +228,7 @@ class Declaration:
             pause_when_reader_lost=bool(getattr(game, "pause_when_reader_lost", False)),
             pause_when_field_lost=bool(getattr(game, "pause_when_field_lost", False)),
             seat_bots=bool(getattr(game, "seat_bots", False)),
+            command_tags=tuple(getattr(game, "command_tags", ())),
             hint=str(getattr(game, "hint_answered_by", "runtime")))
 
 

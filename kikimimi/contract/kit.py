@@ -88,7 +88,7 @@ def kit_for(game: str, players: int, options: Mapping[str, Any] | None = None) -
     if decl.kit is not None:
         own, table = decl.kit(players, dict(options or {}))
     else:
-        own = [f"seat:{k}" for k in range(1, players + 1)] + ["cmd:hint"]
+        own = [f"seat:{k}" for k in range(1, players + 1)] + ["cmd:hint", *(f"cmd:{c}" for c in decl.command_tags)]
         table = sorted(t for t in decl.known_tags(players) if not t.startswith(("seat:", "cmd:")))
     return Kit(decl.name, players, _ordered(own), _ordered(table))
 
@@ -96,14 +96,15 @@ def kit_for(game: str, players: int, options: Mapping[str, Any] | None = None) -
 def table_tags(decl: Declaration, players: int, options: Mapping[str, Any] | None = None) -> frozenset[str]:
     """Every tag a table of this game accepts from a reader.
 
-    Without a kit: the game's pieces, every seat token and every contract command tag
-    (the game refuses what it does not use).  With a kit: the game's pieces and the
+    Without a kit: the game's pieces, every seat token, every contract command tag and
+    the game's own (the game refuses what it does not use).  With a kit: the game's pieces and the
     kit's, at these options, and no other seat token or command tag, so a tag the game
     has no use for is refused by the runtime (one line, in the scanning seat's earphone)
     and never reaches the game as a piece."""
     tags = decl.tags(players) if callable(decl.tags) else decl.tags
     if decl.kit is None:
-        return tags | COMMAND_TAGS | {f"seat:{k}" for k in range(1, players + 1)}
+        own_commands = {f"cmd:{c}" for c in decl.command_tags}
+        return tags | COMMAND_TAGS | own_commands | {f"seat:{k}" for k in range(1, players + 1)}
     own, table = decl.kit(players, dict(options or {}))
     return tags | frozenset(own) | frozenset(table)
 

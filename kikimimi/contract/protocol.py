@@ -31,13 +31,10 @@ REFEREE = "referee"
 #: One phrase heard in several seats' earphones (`reveal`).
 REVEAL = "reveal"
 
-#: Command tags every game may use (docs/contract.md).
-COMMAND_TAGS = frozenset(
-    f"cmd:{name}"
-    for name in (
-        "trident pass agree raise hint yes no ok bribe extend shorten".split()
-    )
-)
+#: The command tags of the contract, every game's to use (docs/contract.md): HINT, the
+#: evening's AGREE, and a phase's yes, no and confirm.  A game's own (the Trident's
+#: TRIDENT, 鬼探し's RAISE) are its declaration's `command_tags`.
+COMMAND_TAGS = frozenset(f"cmd:{name}" for name in ("hint", "agree", "yes", "no", "ok"))
 
 
 #: What docs/contract.md gives every game's referee when a game lists no commands of its own.

@@ -82,6 +82,14 @@ SCHEMA: dict[str, dict[str, Check]] = {
                   and all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in v)
                   and 0 <= v[0] <= v[1] <= 60, "[least, most] seconds a bot waits before it acts, 0-60"),
     },
+    "web": {  # the web console (kikimimi web; docs/web.md)
+        "bind": (lambda v: isinstance(v, list) and 0 < len(v) <= 8 and all(_nonempty_str(x) for x in v),
+                 'a list of "ADDRESS:PORT" served over TLS'),
+        "audience": (lambda v: isinstance(v, list) and len(v) <= 8 and all(_nonempty_str(x) for x in v),
+                     'a list of "ADDRESS:PORT" serving the audience view as plain HTTP'),
+        "names": (lambda v: isinstance(v, list) and len(v) <= 8 and all(_nonempty_str(x) and len(x) <= 253 for x in v),
+                  "a list of host names a phone may use for the box"),
+    },
     "games.*": {
         "players": (_is_int, "a whole number"),
         "tagmap": (_nonempty_str, "a file name"),
@@ -137,6 +145,8 @@ class TableConfig:
     seat_bots: dict[str, Any] = field(default_factory=dict)
     #: `[table] ready_wait`: seconds serve waits for every reader's first connect (kikimimi.table.readiness).
     ready_wait: float = READY_WAIT
+    #: `[web]`: the web console's addresses (kikimimi.web.serve).
+    web: dict[str, Any] = field(default_factory=dict)
 
     @property
     def seats(self) -> int:
@@ -299,7 +309,8 @@ def load_table_config(path: str | Path) -> TableConfig:
     records = data.get("records", {})
     return TableConfig(p, decl.name, players, lang, dict(options), tagmap, journal,
                        {rid: dict(s) for rid, s in readers.items()}, audio, dict(records), games,
-                       dict(data.get("seat_bots", {})), float(table.get("ready_wait", READY_WAIT)))
+                       dict(data.get("seat_bots", {})), float(table.get("ready_wait", READY_WAIT)),
+                       dict(data.get("web", {})))
 
 
 def _evening_games(p: Path, sections: Mapping[str, Any], players: int, first: GameChoice,

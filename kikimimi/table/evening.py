@@ -24,6 +24,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from kikimimi.contract.declaration import OfficialSession
 from kikimimi.table.engine import LogEvent
 from kikimimi.contract.phrases import Phrasebook
 from kikimimi.contract.protocol import TABLE
@@ -38,10 +39,6 @@ if TYPE_CHECKING:  # the records load only for a table that records (a session, 
 #: What `_recorded` answers when the records cannot be read: a count to go on with, or None.
 _Fallback = TypeVar("_Fallback", int, None)
 
-#: The game and the table an official practice session is played with (the seed's competition rules).
-SESSION_GAME = "trident"
-SESSION_PLAYERS = 3
-SESSION_SCORING = "competition"
 #: Bounds on what a journal header may claim about its session (the header is untrusted bytes).
 MAX_SESSION_ID = 10**9
 MAX_SESSION_GAMES = 100
@@ -58,16 +55,37 @@ class SessionRefused(ValueError):
     """An official session cannot be played at this table (one line, said before anything starts)."""
 
 
-def check_session_table(game: str, players: int, options: Mapping[str, Any], where: str = "the table") -> None:
-    """Refuse a table that is not set for the seed's competition rules."""
-    if game != SESSION_GAME:
-        raise SessionRefused(f"{where}: official practice sessions are Trident games, not {game}")
-    if players != SESSION_PLAYERS:
+def check_session_table(game: str, players: int, options: Mapping[str, Any],
+                        where: str = "the table") -> OfficialSession:
+    """Refuse a table that is not set for the session its game declares (the Trident's: the
+    seed's competition rules); the session's rules when it is."""
+    from kikimimi.contract.registry import declaration, game_names
+
+    decl = declaration(game)
+    rules = decl.session
+    if rules is None:
+        with_sessions = [name for name in game_names() if _has_sessions(name)]
+        games = " or ".join(name.capitalize() for name in with_sessions) or "no"
+        raise SessionRefused(f"{where}: official practice sessions are {games} games, not {game}")
+    if players != rules.players:
         raise SessionRefused(f"{where}: an official practice session is played by exactly "
-                             f"{SESSION_PLAYERS} players, not {players} (table.players)")
-    if options.get("scoring") != SESSION_SCORING:
-        raise SessionRefused(f"{where}: an official practice session uses competition scoring, not "
-                             f"{options.get('scoring', 'normal')!r}: set options = {{ scoring = \"competition\" }} in [table]")
+                             f"{rules.players} players, not {players} (table.players)")
+    defaults = decl.options.defaults if decl.options is not None else {}
+    for name, value in rules.options.items():
+        if options.get(name) != value:
+            raise SessionRefused(f"{where}: an official practice session uses {value} {name}, not "
+                                 f"{options.get(name, defaults.get(name))!r}: set options = "
+                                 f"{{ {name} = \"{value}\" }} in [table]")
+    return rules
+
+
+def _has_sessions(game: str) -> bool:
+    from kikimimi.contract.registry import declaration
+
+    try:
+        return declaration(game).session is not None
+    except Exception:  # a plugin that does not load holds no session
+        return False
 
 
 @dataclass
@@ -96,7 +114,8 @@ class SessionState:
             raise SessionRefused('journal header: "session" must be an object')
         sid, number, total = (_whole(raw, "id", MAX_SESSION_ID), _whole(raw, "game", MAX_SESSION_GAMES),
                               _whole(raw, "of", MAX_SESSION_GAMES))
-        return cls(sid, number, total, _seat_counts(raw.get("firsts")), _seat_counts(raw.get("points")))
+        seats = header.players
+        return cls(sid, number, total, _seat_counts(raw.get("firsts"), seats), _seat_counts(raw.get("points"), seats))
 
     def absorb(self, ranking: list[Mapping[str, Any]]) -> None:
         for entry in ranking:
@@ -114,11 +133,11 @@ def _whole(raw: Mapping[str, Any], name: str, top: int) -> int:
     return value
 
 
-def _seat_counts(raw: Any) -> dict[int, int]:
+def _seat_counts(raw: Any, seats: int) -> dict[int, int]:
     if not isinstance(raw, Mapping):
         return {}
     out = {}
-    for key, value in list(raw.items())[:SESSION_PLAYERS]:
+    for key, value in list(raw.items())[:seats]:
         if str(key).isdecimal() and len(str(key)) < 3 and isinstance(value, int) and not isinstance(value, bool):
             out[int(key)] = max(0, min(value, 10**6))
     return out
@@ -129,7 +148,9 @@ class ClubSession:
     read never creates a mistyped database (`create=False`), and a game is recorded
     once, by its identity (`game_id`)."""
 
-    def __init__(self, session_id: int, db: Target, lang: str):
+    def __init__(self, session_id: int, db: Target, lang: str, players: int | None = None):
+        """`players`: the count the game's session is played by (`check_session_table`);
+        None takes the session's own."""
         from kikimimi.records import RecordsError
         from kikimimi.records.spoken import Speaker
 
@@ -144,8 +165,8 @@ class ClubSession:
             raise SessionRefused(str(exc)) from None
         if info.status != "open":
             raise SessionRefused(f"session {session_id} is {info.status}, not open (kikimimi session start)")
-        if len(self.seats) != SESSION_PLAYERS:
-            raise SessionRefused(f"session {session_id} seats {len(self.seats)} players, not {SESSION_PLAYERS}")
+        if players is not None and len(self.seats) != players:
+            raise SessionRefused(f"session {session_id} seats {len(self.seats)} players, not {players}")
         self.total = info.planned
         self.speaker = speaker
 

@@ -34,7 +34,8 @@ def vocabulary_help(tags: Collection[str], players: int) -> str:
     sets = sorted({t.split(":", 1)[0] for t in tags if ":" in t and not t.startswith(("cmd:", "seat:"))})
     names = sorted(t.split(":", 1)[1] for t in tags if t.split(":", 1)[0] in sets)
     sample = ", ".join(names[:12]) + (", ..." if len(names) > 12 else "")
-    commands = ", ".join(sorted(c.split(":", 1)[1] for c in COMMAND_TAGS))
+    own = [t for t in tags if t.startswith("cmd:")]  # the table's: the game's kit, or the contract's
+    commands = ", ".join(sorted(c.split(":", 1)[1] for c in (own or COMMAND_TAGS)))
     return (f"Type: SEAT PIECE (seats 1-{players}) or f PIECE for the field; -SEAT/-f PIECE lifts it; "
             f"SEAT uid HEX; > COMMAND for the console; lost/back SEAT|f.\n"
             f"Pieces ({', '.join(sets)}): {sample}\nCommand tags: {commands}")

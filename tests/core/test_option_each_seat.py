@@ -36,7 +36,8 @@ def test_the_help_says_the_shapes():
 
 
 def test_a_deck_by_player_count_and_a_shortest_below_a_longest_are_the_schemas():
-    from kikimimi_games.witch.rules import OPTIONS as WITCH, default_deck
+    from kikimimi_games.witch.options import OPTIONS as WITCH
+    from kikimimi_games.witch.rules import default_deck
 
     assert WITCH.parse(8, {})["roles"] == default_deck(8)
     assert WITCH.parse(5, {"roles": None})["roles"] == default_deck(5)  # None is "not set" too

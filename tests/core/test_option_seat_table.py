@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from kikimimi_games.mafia42.options import parse_options as mafia_options
-from kikimimi_games.witch.rules import OPTIONS as WITCH
+from kikimimi_games.witch.options import OPTIONS as WITCH
 from kikimimi.contract.options import Options, seat_table
 
 SCHEMA = Options(seat_table("skills", ("escape", "time-limited"), "seats' skills"))

@@ -10,7 +10,7 @@ from kikimimi.table.engine import Table, public_view
 from kikimimi.contract.phrases import Phrasebook
 from kikimimi.contract.script import Header
 from kikimimi_games.onisagashi import OnisagashiGame
-from kikimimi_games.onisagashi.machine import MACHINE
+from kikimimi_games.onisagashi.machine import PHASES
 
 from .test_game import Script, of, said
 
@@ -129,5 +129,5 @@ def test_two_hundred_rebuilds_leave_one_game_alive():
         table.feed(2, {"t": 1, "reader": "hand", "seat": 1, "tag": "oni:card-mion"})
         refs.append(weakref.ref(table.game))
     gc.collect()
-    assert sum(ref() is not None for ref in refs) == 1 and not MACHINE.models
+    assert sum(ref() is not None for ref in refs) == 1 and not PHASES.machine.models
     assert isinstance(refs[-1](), OnisagashiGame)

@@ -25,7 +25,7 @@ from kikimimi.contract.registry import declaration
 from kikimimi.contract.script import Garbled, Header, dumps
 from kikimimi.design.sim import play
 from kikimimi.contract.tagmap import normalise_uid
-from kikimimi_games.trident import machine
+from kikimimi.contract.phases import Phases
 
 READER_STATES = ("lost", "back")
 RUNTIME_EVENTS = ("choice", "choice-cancel", "reveal")
@@ -132,10 +132,9 @@ class ReferenceTable(Table):
         return out
 
 
-def _transitions_attach(model: machine.PhaseModel) -> None:
-    """The Trident's attach before `step`: the machine's own bound triggers."""
-    machine.MACHINE.add_model(model, initial="dealing")
-    machine.MACHINE.remove_model(model)
+def _machine_fire(phases: Phases, play: Any, trigger: str) -> bool:
+    """A phase change through `transitions`' own trigger, never the helper's table."""
+    return bool(phases.machine.events[trigger].trigger(play))
 
 
 def _log_of(script: list[dict[str, Any]]) -> list[LogEvent]:
@@ -171,7 +170,7 @@ def test_seeded_games_log_the_same_through_the_reference(scripts, monkeypatch):
     fast = [_replay(s) for s in scripts]
     monkeypatch.setattr(engine, "Table", ReferenceTable)
     monkeypatch.setattr(Phrasebook, "render", Phrasebook.render_uncached)
-    monkeypatch.setattr(machine, "attach", _transitions_attach)
+    monkeypatch.setattr(Phases, "fire", _machine_fire)
     slow = [_replay(s) for s in scripts]
     assert sum(map(len, slow)) > 30_000  # the games were really played
     assert len({line for log in slow for line in log if '"timer-set"' in line}) > 0  # timers too
@@ -194,7 +193,7 @@ def test_replay_through_the_reference_really_takes_the_slow_paths(scripts, monke
 
     monkeypatch.setattr(engine, "Table", Counting)
     monkeypatch.setattr(Phrasebook, "render", counting_render)
-    monkeypatch.setattr(machine, "attach", _transitions_attach)
+    monkeypatch.setattr(Phases, "fire", _machine_fire)
     log = _replay(scripts[0])
     assert calls["table"] == len(log) and 0 < calls["render"] < len(log)
 

@@ -147,6 +147,26 @@ def test_the_unit_passes_systemds_verifier_and_is_rated_locked_down(place):
     assert exposure(unit) > 5
 
 
+def test_a_table_with_a_web_console_gets_its_unit_locked_down_too(place):
+    """`[web]` in the table file: a second unit runs `kikimimi web` as the same user, with no
+    device, no sound, and the network only to the club's own addresses (docs/web.md)."""
+    table = place.table()
+    table.write_text(table.read_text() + '\n[web]\nbind = ["192.168.1.20:8443"]\n')
+    proc = install(str(table), "--user", unprivileged_user(), "--unit-dir", str(place.dir), "--python", place.python)
+    assert proc.returncode == 0, proc.stderr
+    unit, web = place.dir / "kikimimi-table.service", place.dir / "kikimimi-table-web.service"
+    assert f"systemctl enable --now {web.name}" in proc.stdout
+    text = web.read_text()
+    assert exec_argv(text) == [place.python, "-m", "kikimimi.cli", "web", str(table)]
+    assert f"PartOf={unit.name}\n" in text and f"After=network.target {unit.name}\n" in text
+    assert "DeviceAllow" not in text and "SupplementaryGroups" not in text and "MemoryDenyWriteExecute=yes" in text
+    assert "IPAddressDeny=any\n" in text and "IPAddressAllow=localhost link-local 10.0.0.0/8" in text
+    assert "PrivateNetwork=yes" in unit.read_text()  # the table itself keeps no network
+    assert verify(web) == []
+    assert exposure(web) <= 2.5
+    assert exposure(unit) <= 2.5
+
+
 def test_a_real_tables_unit_opens_its_readers_and_cards_only(place):
     table = place.table(HARDWARE_TABLE, "box.toml")
     proc = install(str(table), "--user", unprivileged_user(), "--unit-dir", str(place.dir), "--python", place.python)

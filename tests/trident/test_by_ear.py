@@ -9,7 +9,7 @@ import pytest
 from kikimimi.table.engine import Table, public_view
 from kikimimi.contract.script import Header
 from kikimimi_games.trident import TridentGame
-from kikimimi_games.trident.machine import MACHINE
+from kikimimi_games.trident.machine import PHASES
 
 from .helpers import Script
 
@@ -164,14 +164,14 @@ def test_two_hundred_rebuilds_leave_one_game_alive():
     header = Header("trident", 3, {}, "en", {})
     refs = []
     gc.collect()
-    before = len(MACHINE.models)
+    before = len(PHASES.machine.models)
     for _ in range(200):  # what an undo or a resume does: a new table, the old one dropped
         table = Table(header)
         table.start()
         table.feed(2, {"t": 1, "reader": "hand", "seat": 1, "tag": "trident:heart-1"})
         refs.append(weakref.ref(table.game))
     gc.collect()
-    assert sum(ref() is not None for ref in refs) == 1 and len(MACHINE.models) == before == 0
+    assert sum(ref() is not None for ref in refs) == 1 and len(PHASES.machine.models) == before == 0
     assert isinstance(refs[-1](), TridentGame) and refs[-1]().state == "dealing"
 
 

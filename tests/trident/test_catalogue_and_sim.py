@@ -12,7 +12,7 @@ from kikimimi.design.sim import play
 from kikimimi.contract.registry import declaration
 from kikimimi_games import trident
 from kikimimi_games.trident import PIECES, TridentGame
-from kikimimi_games.trident.machine import TRIGGERS, PhaseModel
+from kikimimi_games.trident.machine import PHASES
 
 SOURCE = (Path(trident.__file__).parent / "game.py").read_text()
 VARIANTS = {
@@ -61,8 +61,9 @@ def test_both_languages_have_the_same_phrases():
     assert set(en.phrases) == set(ja.phrases)
 
 
-def test_triggers_are_declared_on_the_model_class():
-    assert all(name in PhaseModel.__dict__ for name in TRIGGERS)
+def test_every_trigger_is_a_row_of_the_data():
+    assert set(PHASES.triggers) == {"dealt", "opened", "drew", "pass_turn", "choose", "all_agreed", "reset_done",
+                                    "finish"}
 
 
 def test_diagram_is_mermaid_with_every_phase():

@@ -24,10 +24,14 @@ def diagram() -> str:
     return PHASES.mermaid()
 
 
+#: What each player holds (the declaration's `command_tags`).
+COMMAND_TAGS = ("hint",)
+
+
 def kit(players: int, options: Mapping[str, Any]) -> tuple[list[str], list[str]]:
     """Each player holds HINT (no seat tokens: nobody chooses a seat); the cards are the table's.
     The runtime answers HINT from `sight` and `own`, and refuses any other seat or command tag."""
-    return own_set(0, ("hint",)), list(CARDS)
+    return own_set(0, COMMAND_TAGS), list(CARDS)
 
 
 class HighCardPlay(Play):
@@ -117,7 +121,7 @@ class HighCardPlay(Play):
 # -- the declaration: what the game is, read by the runtime before any play ------------------
 GAME = Declaration(
     name="highcard", title="High card", play=HighCardPlay, kit=kit, tag_sets=("hc",),
-    min_players=2, max_players=4, official_players=3, options=OPTIONS, commands=COMMANDS,
+    min_players=2, max_players=4, official_players=3, options=OPTIONS, commands=COMMANDS, command_tags=COMMAND_TAGS,
     bots=("ear",), bot_table=".ear:ear_table", ear_table=".ear:ear_table",
     report=".tuning:HighCardReport", diagram=".:diagram")
 
