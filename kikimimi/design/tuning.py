@@ -219,14 +219,27 @@ def plain_variants(variants: Mapping[str, Sequence[Any]]) -> dict[str, list[Any]
     return {k: [plain(v) for v in vs] for k, vs in variants.items()}
 
 
+#: The longest value an arm's name spells out (a longer one is numbered: `jobs=#2`).
+LONG_VALUE = 24
+
+
 def arms(bots: Sequence[str | None], variants: Mapping[str, Sequence[Any]], options: Mapping[str, Any]) -> list[Arm]:
     """Every combination of a bot kind and one value of each varied option, the first
     bot and the first values first (the reference the others are compared with)."""
     keys = list(variants)
     out = []
+
+    def label(key: str, value: Any) -> str:
+        """A value's name in an arm's: its own (Named), its text, or, past LONG_VALUE characters
+        (a deck), its number among the values given (`jobs=#2`; the page's intro spells it out)."""
+        if isinstance(value, Named):
+            return value.name
+        text = str(value)
+        return text if len(text) <= LONG_VALUE else f"#{variants[key].index(value) + 1}"
+
     for bot, values in itertools.product(bots, itertools.product(*(variants[k] for k in keys))):
         parts = [str(bot or "default")] if len(bots) > 1 else []
-        parts += [f"{k}={v.name if isinstance(v, Named) else v}" for k, v in zip(keys, values) if len(variants[k]) > 1]
+        parts += [f"{k}={label(k, v)}" for k, v in zip(keys, values) if len(variants[k]) > 1]
         out.append(Arm(" ".join(parts) or str(bot or "default"), bot,
                        {**options, **{k: plain(v) for k, v in zip(keys, values)}}))
     names = [a.name for a in out]

@@ -120,3 +120,12 @@ def test_a_varied_value_may_be_named_and_its_arms_are_called_by_it():
     text = tune(declaration("mafia42"), 1, 1, 8, {}, bot="reason", progress=False,
                 variants={"jobs": [Named("doctor", deck), Named("nodoctor", deck[:3] + ["citizen"] * 5)]})
     assert "== jobs=doctor ==" in text and "jobs=nodoctor − jobs=doctor" not in text and "− jobs=doctor:" in text
+
+
+def test_a_long_value_is_numbered_in_its_arms_name():
+    from kikimimi.design.tuning import arms
+
+    deck = ["mafia", "mafia", "police", "doctor", "citizen", "citizen", "citizen", "citizen"]
+    ways = arms([None], {"jobs": [deck, deck[:3] + ["citizen"] * 5], "night": [10, 20]}, {})
+    assert [w.name for w in ways] == ["jobs=#1 night=10", "jobs=#1 night=20", "jobs=#2 night=10", "jobs=#2 night=20"]
+    assert ways[0].options["jobs"] == deck
