@@ -72,3 +72,10 @@ def test_the_pages_null_experiment_keeps_a_first_player_the_designer_fixed():
     s = section("trident", [("random", {"first": 2})], [3], 6, 1)
     said = " ".join(s.paragraphs)
     assert "chair 2 always begins" in said and "random, first=2, 3 players" in str(s.parts[0].rows)
+
+
+def test_intrigues_ear_bots_give_no_chair_an_edge():
+    """Their garden was read in the owners' seat order, so the first piece an owner picked up was
+    seat 1's advisor (chair 1 +18.8 pts at 120 games); now in the handles' shuffled order."""
+    verdict = experiment("intrigue", "ear", 120)
+    assert verdict.fair, verdict.line()
