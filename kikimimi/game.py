@@ -16,7 +16,7 @@ its reason is written down.
 """
 from __future__ import annotations
 
-from kikimimi.bots.ear import Call, EarBot, EarTable, Handles, Heard, RefereeEar
+from kikimimi.bots.ear import Call, EarBot, EarTable, Handles, Heard, RefereeEar, SeatEar
 from kikimimi.bots.observe import deliver
 from kikimimi.contract import choices, deck, hints
 from kikimimi.contract.commands import Command, dispatch, hint_command, refusal, stop_command
@@ -27,8 +27,9 @@ from kikimimi.contract.kit import deck_cards, own_set
 from kikimimi.contract.options import Options, anything, choice, each_seat, number, seat, seat_table, whole
 from kikimimi.contract.phases import Phases
 from kikimimi.contract.phrases import Phrasebook, load_catalogue
-from kikimimi.contract.protocol import (REFEREE, TABLE, Event, GameEvent, Input, Play, audiences_of, cancel_timer,
-                                        error, event, say, seat_audience, set_timer, visible_to)
+from kikimimi.contract.protocol import (REFEREE, TABLE, Answer, Event, GameEvent, Input, Play, audiences_of,
+                                        cancel_timer, error, event, reveal, say, seat_audience, set_timer,
+                                        set_timer_after_heard, visible_to)
 from kikimimi.contract.view import TableView, by_seat, pieces, short
 from kikimimi.design.tuning import Ask, Log, Report, Row, Script, Trial, each_kind, outcome_measures
 from kikimimi.voice.domains import MAX_VARIANTS, seat_sets
@@ -40,7 +41,7 @@ __all__ = [
     "OfficialSession", "TableView", "by_seat", "pieces", "short",
     # events and speech: who hears what
     "TABLE", "REFEREE", "say", "event", "error", "seat_audience", "audiences_of", "visible_to",
-    "set_timer", "cancel_timer",
+    "set_timer", "set_timer_after_heard", "cancel_timer", "reveal", "Answer",
     # options, declared once
     "Options", "anything", "choice", "each_seat", "number", "seat", "seat_table", "whole",
     # phases as data, on transitions
@@ -52,7 +53,7 @@ __all__ = [
     # phrase catalogues, and the seat sets a phrase may name
     "Phrasebook", "load_catalogue", "seat_sets", "MAX_VARIANTS",
     # bots that play by ear (docs/bots.md)
-    "Call", "EarBot", "EarTable", "Handles", "Heard", "RefereeEar", "deliver",
+    "Call", "EarBot", "EarTable", "Handles", "Heard", "RefereeEar", "SeatEar", "deliver",
     # the game's own figures in `kikimimi sim GAME --games N` (docs/authoring.md, "Your game's report")
     "Report", "Trial", "Row", "Script", "Log", "Ask", "each_kind", "outcome_measures",
 ]

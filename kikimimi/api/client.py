@@ -150,4 +150,7 @@ def read_secret(path: Path) -> str:
     except FileNotFoundError:
         raise ApiClientError(f"{path}: no secret here (is `kikimimi serve` running for this table?)") from None
     except PermissionError:
-        raise ApiClientError(f"{path}: not allowed to read the table's secret (run as the table's user)") from None
+        raise ApiClientError(f"{path}: not allowed to read the table's secret (run as the table's user, "
+                             "or one of its group)") from None
+    except OSError as exc:
+        raise ApiClientError(f"{path}: cannot read the table's secret ({exc.strerror or exc})") from None

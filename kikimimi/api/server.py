@@ -7,6 +7,8 @@ table.  Two sockets sit next to the journal (`kikimimi.api.paths`):
 
 - `<journal>.sock`, mode 0600: referees.  The client must also send the
   table's secret (a fresh random token in `<journal>.secret`, mode 0600);
+  0660 and 0640 when the journal's folder is set-group-ID and lets its group in
+  (`shared_with_group`: the boot service's folder, whose group the owner is in);
   without it the connection gets one refusal line and is closed, and it
   never learns anything about the game.
 - `<journal>.public.sock`, mode 0666: spectators from any local account (a
@@ -129,6 +131,7 @@ class ApiServer:
         self.clients: list[_Client] = []  # admitted (changed under _clients_lock)
         self._open = {True: 0, False: 0}  # connections per socket (public?), loop thread only
         self._secret = ""
+        self._shared = False  # the referee's socket and secret the group's too (`shared_with_group`)
         self._clients_lock = threading.Lock()
         self._loop: asyncio.AbstractEventLoop | None = None
         self._thread: threading.Thread | None = None
@@ -154,8 +157,9 @@ class ApiServer:
             _clear_stale(path)
         _remove_leftover(self.secret_path)
         self._secret = secrets.token_urlsafe(32)
+        self._shared = shared_with_group(self.secret_path.parent)
         try:
-            _write_private(self.secret_path, self._secret + "\n")
+            _write_private(self.secret_path, self._secret + "\n", 0o640 if self._shared else 0o600)
         except OSError as exc:
             raise ApiError(f"{self.secret_path}: cannot write the secret ({exc.strerror or exc})") from None
         with self.daemon.lock:
@@ -218,7 +222,8 @@ class ApiServer:
 
     async def _listen(self) -> list[asyncio.AbstractServer]:
         servers: list[asyncio.AbstractServer] = []
-        for path, public, mode in ((self.socket_path, False, 0o600), (self.public_path, True, 0o666)):
+        referee = 0o660 if self._shared else 0o600
+        for path, public, mode in ((self.socket_path, False, referee), (self.public_path, True, 0o666)):
             try:
                 server = await asyncio.start_unix_server(
                     functools.partial(self._connection, public=public), path=str(path), limit=MAX_LINE)
@@ -504,11 +509,26 @@ def _remove_leftover(path: Path) -> None:
         raise ApiError(f"{path}: cannot remove a leftover file ({exc.strerror or exc})") from None
 
 
-def _write_private(path: Path, text: str) -> None:
-    """A new file only the table's user may read; never through a planted link."""
+def shared_with_group(folder: Path) -> bool:
+    """Whether the journal's folder is one made to share the table with its group: set-group-ID
+    and open to the group (`service install` makes the boot service's so, 2751, for the owner in
+    the service's group).  Then the referee's socket and the secret are the group's too (0660,
+    0640), so the owner's console reaches the table.  A plain folder that merely lets its group
+    in (a user's own `mkdir`, whose group may be everyone's "users") keeps them the user's alone."""
+    import stat
+
+    try:
+        st = os.stat(folder)
+    except OSError:
+        return False
+    return bool(st.st_mode & stat.S_ISGID) and bool(st.st_mode & 0o010) and st.st_gid == os.getegid()
+
+
+def _write_private(path: Path, text: str, mode: int = 0o600) -> None:
+    """A new file only the table's user (and, `mode` 0640, its group) may read; never through a planted link."""
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
     try:
-        os.fchmod(fd, 0o600)
+        os.fchmod(fd, mode)
         os.write(fd, text.encode())
     finally:
         os.close(fd)

@@ -115,6 +115,16 @@ class EarBot(ABC):
         says aloud for the referee to type (a suit named without a piece)."""
 
 
+class SeatEar(EarBot):
+    """An ear bot in a seat: it always has one, so `seat` is an int (mypy checks what a
+    seated bot does with it: `seat_audience(self.seat)`, its own hand)."""
+
+    seat: int
+
+    def __init__(self, seat: int) -> None:
+        self.seat = seat
+
+
 @dataclass(frozen=True)
 class Call:
     """A console command the referee calls once, when a line in `opens` was heard on the

@@ -23,7 +23,8 @@ from pathlib import Path
 #: Folders that `ProtectHome=yes` hides from the service (systemd.exec(5)).
 HOMES = (Path("/home"), Path("/root"), Path("/run/user"))
 #: The service's own folder (StateDirectory=kikimimi): its home, its club file and clip cache live there.
-SERVICE_HOME = Path("/var/lib/kikimimi")
+#: (KIKIMIMI_SERVICE_HOME: a test's stand-in, as KIKIMIMI_SYSFS is sysfs's.)
+SERVICE_HOME = Path(os.environ.get("KIKIMIMI_SERVICE_HOME") or "/var/lib/kikimimi")
 #: A name useradd accepts and a unit line cannot be broken by.
 USER_NAME = re.compile(r"[a-z_][a-z0-9_-]{0,30}\$?")
 

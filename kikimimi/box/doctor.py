@@ -31,7 +31,33 @@ def system_checks() -> list[Check]:
     out.append(Check("audio library", portaudio is not None, portaudio or "PortAudio not found",
                      "apt-get install libportaudio2"))
     out += _reader_kind_checks()
+    venv = venv_check()
+    if venv is not None:
+        out.append(venv)
     return out
+
+
+def venv_check(prefix: Path | None = None) -> Check | None:
+    """A tree copied (or moved) after `scripts/setup` keeps its venv's scripts, whose first line
+    names the interpreter of the venv they were made in: they run the old tree's program, or
+    nothing once it is gone, and say nothing of it.  None outside a venv."""
+    prefix = Path(sys.prefix if prefix is None else prefix)
+    if not (prefix / "pyvenv.cfg").is_file():
+        return None
+    script = prefix / "bin" / "kikimimi"
+    try:
+        with script.open("rb") as f:
+            first = f.readline(4096).decode("utf-8", "replace").strip()
+    except OSError:
+        return None
+    if not first.startswith("#!"):
+        return None
+    named = first[2:].strip().split()[0] if first[2:].strip() else ""
+    if Path(os.path.abspath(named)).parent == prefix / "bin":
+        return Check("virtual environment", True, f"{prefix}: its scripts run its own interpreter")
+    return Check("virtual environment", False,
+                 f"{script} starts {named}, another venv's interpreter (the tree was copied after its set-up)",
+                 f"rebuild it here: rm -rf {prefix} && scripts/setup")
 
 
 def _reader_kind_checks() -> list[Check]:

@@ -19,6 +19,8 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
+import subprocess
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -39,6 +41,13 @@ HOW_TO_INSTALL = ("install kikimimi where every user can run it (sudo python3 -m
                   f"sudo /opt/kikimimi/bin/pip install {_PACKAGE}), then run sudo /opt/kikimimi/bin/kikimimi "
                   "service install, or name such an interpreter with --python")
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+#: What PrivateTmp=yes replaces with the service's own (systemd.exec(5)).
+PRIVATE_TMP = (Path("/tmp"), Path("/var/tmp"))
+#: The journal's folders an install makes: the service's own, set-group-ID (what tells the table
+#: to share its referee's socket, 0660, and secret, 0640, with the group: kikimimi/api/server.py
+#: `shared_with_group`), its group (the owner) passes, and anyone may reach a socket by its name
+#: (the spectators' is 0666).
+SHARED_DIR_MODE = 0o2751
 
 
 class ServiceError(ValueError):
@@ -212,9 +221,12 @@ def unit_text(config: TableConfig, user: str, groups: list[str], python: str = s
 
 
 def install(config_path: str, user: str, unit_dir: Path = UNIT_DIR, python: str | None = None,
-            say: Callable[[str], None] = lambda _: None) -> Path:
+            say: Callable[[str], None] = lambda _: None, owner: str | None = None) -> Path:
     """Check the table, the user and what it can reach, then write the unit.
 
+    `owner` (the user who ran `sudo`, SUDO_USER, by default in the CLI) keeps the referee's
+    console on the served table: it joins the service's group, which the journal's folder
+    lets in (`kikimimi.console.served`).
     `say` hears each thing done on the way (a user created, a folder made), when it
     is done; ServiceError says in one line what is wrong and the fix."""
     if not USER_NAME.fullmatch(user):
@@ -230,6 +242,11 @@ def install(config_path: str, user: str, unit_dir: Path = UNIT_DIR, python: str 
     for folder in _writable(config):
         checked(folder, "the folder")
     _outside_homes(config, python)
+    existing = account(user)
+    if existing is not None and existing.uid == 0:
+        raise ServiceError("a table runs as an unprivileged user, not root: --user kikimimi")
+    _outside_tmp(config, python)  # before a user is created: a table that cannot start leaves nothing
+    _read_alike(config)
     groups = [g for g in GROUPS if _group_exists(g)]
     root = os.geteuid() == 0
     if account(user) is None:
@@ -246,6 +263,9 @@ def install(config_path: str, user: str, unit_dir: Path = UNIT_DIR, python: str 
     if who.uid == 0:
         raise ServiceError("a table runs as an unprivileged user, not root: --user kikimimi")
     _reachable(config, python, who, root, say)
+    _readable(config, who)
+    if owner:
+        _let_the_owner_in(config, who, owner, root, say)
     unit = unit_dir / unit_name(config_file)
     text = unit_text(config, user, groups, python)
     try:
@@ -262,15 +282,7 @@ def install(config_path: str, user: str, unit_dir: Path = UNIT_DIR, python: str 
 def _as_the_service_reads_it(config_file: Path) -> TableConfig:
     """The table file read as the service will read it: `~` in it is the service's home
     (HOME= in the unit), not the home of whoever runs the install."""
-    before = os.environ.get("HOME")
-    os.environ["HOME"] = str(SERVICE_HOME)
-    try:
-        return load_table_config(config_file)
-    finally:
-        if before is None:
-            del os.environ["HOME"]
-        else:
-            os.environ["HOME"] = before
+    return load_table_config(config_file, home=SERVICE_HOME)
 
 
 def _outside_homes(config: TableConfig, python: str) -> None:
@@ -317,12 +329,121 @@ def _reachable(config: TableConfig, python: str, who: Account, root: bool, say: 
             if not root:
                 raise ServiceError(f"{folder} (the journal's folder) is missing: "
                                    f"sudo install -d -o {who.name} -m 0700 {folder}")
-            folder.mkdir(mode=0o700, parents=True)
-            os.chown(folder, who.uid, who.gid)
-            say(f"made {folder} for {who.name}")
+            for made in _missing(folder):
+                made.mkdir(mode=SHARED_DIR_MODE)
+                os.chown(made, who.uid, who.gid)
+                os.chmod(made, SHARED_DIR_MODE)  # the owner's console passes (the service's group), see console/served.py
+            say(f"made {folder} for {who.name} (mode {SHARED_DIR_MODE:04o}: its group {_group_name(who.gid)} "
+                "may referee)")
         why = blocked(folder, who, os.W_OK | os.X_OK)
         if why:
             raise ServiceError(f"the service's user cannot write the journal: {why}: sudo chown {who.name} {folder}")
+
+
+def _missing(folder: Path) -> list[Path]:
+    """The folders to make, outermost first, for `folder` to exist."""
+    out = []
+    while not folder.exists():
+        out.append(folder)
+        folder = folder.parent
+    return out[::-1]
+
+
+def _outside_tmp(config: TableConfig, python: str) -> None:
+    """PrivateTmp=yes gives the service a /tmp and /var/tmp of its own (and /tmp is emptied at
+    boot): nothing the table needs may be there."""
+    import kikimimi
+
+    for what, path in _needed(config, python) + [("the program", Path(kikimimi.__file__).resolve().parent)]:
+        real = Path(os.path.realpath(path))
+        for tmp in PRIVATE_TMP:
+            if any(p == tmp or tmp in p.parents for p in (Path(os.path.abspath(path)), real)):
+                if what in ("the interpreter", "the program"):
+                    raise ServiceError(f"{what} {path} is under {tmp}, which the service never sees (PrivateTmp=yes): "
+                                       f"{HOW_TO_INSTALL}")
+                raise ServiceError(f"{what} {path} is under {tmp}, which the service never sees (PrivateTmp=yes: a "
+                                   f"{tmp} of its own, and {tmp} is emptied at boot): move it to /etc/kikimimi "
+                                   "(the table file with its tag maps and voice pack) or /var/lib/kikimimi")
+
+
+def _read_alike(config: TableConfig) -> None:
+    """A whole-line setting (WorkingDirectory=) ending in a backslash goes on at the next line, and
+    one ending in spaces loses them: systemd would read another folder than the table's."""
+    folder = str(Path(os.path.abspath(config.path)).parent)
+    for what, text in (("the table's folder", folder), ("the table file", str(config.path))):
+        if text.endswith("\\") or text != text.rstrip():
+            end = "a backslash" if text.endswith("\\") else "a space"
+            raise ServiceError(f"{what} {text!r} ends in {end}, which systemd reads as another name "
+                               "(WorkingDirectory=): rename the folder, or move the table to /etc/kikimimi")
+
+
+def _needed(config: TableConfig, python: str) -> list[tuple[str, Path]]:
+    """What the service reads or writes, named as the refusals name it."""
+    from kikimimi.table.config import tagmap_paths
+
+    out = [("the interpreter", Path(python)), ("the table file", config.path),
+           *(("the tag map", p) for p in tagmap_paths(config)),
+           *(("the folder", p) for p in _writable(config))]
+    pack = _pack(config)
+    if pack is not None:
+        out.append(("the voice pack", pack))
+    return out
+
+
+def _pack(config: TableConfig) -> Path | None:
+    """`[audio] pack`, as the service finds it (relative to WorkingDirectory=, the table's folder)."""
+    pack = (config.audio or {}).get("pack")
+    if not isinstance(pack, str):
+        return None
+    return Path(os.path.abspath(config.path.parent / pack))
+
+
+def _readable(config: TableConfig, who: Account) -> None:
+    """Every tag map and the voice pack, readable by the service's user (mode bits on the way)."""
+    for what, path in _needed(config, "/"):
+        if what not in ("the tag map", "the voice pack"):
+            continue
+        want = os.R_OK | os.X_OK if what == "the voice pack" else os.R_OK
+        why = blocked(path, who, want)
+        if why:
+            fix = (f"sudo chmod -R a+rX {path}" if what == "the voice pack" else f"sudo chmod a+r {path}")
+            raise ServiceError(f"{what} cannot be read by the service's user: {why}: {fix}")
+
+
+def _let_the_owner_in(config: TableConfig, who: Account, owner: str, root: bool, say: Callable[[str], None]) -> None:
+    """The owner joins the service's group, and its console can reach the journal's folder."""
+    if not USER_NAME.fullmatch(owner) or account(owner) is None:
+        raise ServiceError(f"--owner {owner!r}: no such user (the one who keeps the referee's console)")
+    group = _group_name(who.gid)
+    me = account(owner)
+    assert me is not None
+    if me.uid == 0:
+        return  # root reaches every folder already
+    if who.gid not in me.groups:
+        if not root:
+            raise ServiceError(f"{owner} is not in the group {group}: sudo usermod -aG {group} {owner}")
+        usermod = shutil.which("usermod") or shutil.which("usermod", path="/usr/sbin:/sbin")
+        done = subprocess.run([usermod or "usermod", "-aG", group, owner], capture_output=True, text=True, timeout=60)
+        if done.returncode != 0:
+            said = (done.stderr.strip().splitlines() or [f"exit {done.returncode}"])[-1]
+            raise ServiceError(f"cannot add {owner} to the group {group}: {said}")
+        say(f"added {owner} to the group {group}: its console reaches the table (log in again for it to count)")
+        me = account(owner)
+        assert me is not None
+    for folder in _writable(config)[:1]:  # the journal's: its sockets and secret
+        why = blocked(folder, me, os.X_OK)
+        if why:
+            raise ServiceError(f"the owner's console cannot reach the table: {why}: "
+                               f"sudo chgrp {group} {folder} && sudo chmod g+rx {folder}")
+
+
+def _group_name(gid: int) -> str:
+    import grp
+
+    try:
+        return grp.getgrgid(gid).gr_name
+    except KeyError:
+        return str(gid)
 
 
 def _group_exists(name: str) -> bool:

@@ -6,6 +6,7 @@ to the config's journal, exactly where `kikimimi serve` put them.
 from __future__ import annotations
 
 import argparse
+import os
 from pathlib import Path
 
 from kikimimi.cli import CliError
@@ -33,12 +34,13 @@ def socket_from_args(args: argparse.Namespace) -> Path:
         return Path(args.socket)
     if args.journal:
         journal = Path(args.journal)
-    elif args.config:
-        from kikimimi.table.config import ConfigError, load_table_config
+    elif args.config:  # the table as this user reads the file, or as the boot service does (kikimimi.console.served)
+        from kikimimi.console.served import NotReachable, served_socket
+        from kikimimi.table.config import ConfigError
 
         try:
-            journal = load_table_config(args.config).journal
-        except ConfigError as exc:
+            return served_socket(args.config, spectator=args.spectator)
+        except (ConfigError, NotReachable) as exc:
             raise CliError(str(exc)) from None
     else:
         raise CliError("which table? give its config (kikimimi console TABLE.toml) or --socket PATH")
@@ -51,13 +53,21 @@ def cmd_console(args: argparse.Namespace) -> int:
 
     socket = socket_from_args(args)
     spectator = args.spectator or paths.is_public_socket(socket)
-    if not socket.exists():  # said before the screen switches to the console
+    from kikimimi.console.served import closed_line, present
+
+    closed: list[Path] = []
+    if not present(socket, closed):  # said before the screen switches to the console
+        if closed:
+            raise CliError(closed_line(socket))
         raise CliError(f"{socket}: no table is being served here (is `kikimimi serve` running?)")
     secret_file = Path(args.secret_file) if args.secret_file else paths.secret_for_socket(socket)
     if not spectator:
         try:  # checked now for a clear one-line refusal; read again at every reconnection
             read_secret(secret_file)
         except ApiClientError as exc:
+            if present(secret_file) and not os.access(secret_file, os.R_OK):  # the group's, not this user's
+                raise CliError(closed_line(secret_file).replace(": closed to", ": the table's secret is closed to", 1)) \
+                    from None
             raise CliError(str(exc)) from None
     if args.plain:
         import asyncio

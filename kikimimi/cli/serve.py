@@ -71,7 +71,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
         extra["session"] = Evening.header_session(club)
     header = Header(config.game, config.players, config.options, config.lang, extra)
     with one_line(ScriptError):
-        daemon = _open_daemon(header, journal, config, args.fresh)
+        daemon = _open_daemon(header, journal, config, args.fresh,
+                              heard_by_outputs=bool(config.audio) and args.voice != "text")
         warnings = daemon.open(fresh=args.fresh)
     with contextlib.ExitStack() as cleanup:
         cleanup.callback(daemon.close)
@@ -103,7 +104,8 @@ def _say_how_to_resume(journal: Path) -> None:
           f"kikimimi: to resume it: {shlex.join(['kikimimi', *again])}", file=sys.stderr, flush=True)
 
 
-def _open_daemon(header: Header, journal: Path, config: TableConfig, fresh: bool) -> Daemon:
+def _open_daemon(header: Header, journal: Path, config: TableConfig, fresh: bool,
+                 heard_by_outputs: bool = False) -> Daemon:
     """The daemon for the journal's game: an evening's table resumes whichever of its
     games the journal holds (its own header, seats and tag set)."""
     game = config.games.get(header.game)
@@ -120,7 +122,8 @@ def _open_daemon(header: Header, journal: Path, config: TableConfig, fresh: bool
     seats = set(range(1, header.players + 1)) & config.hand_seats
     delay = config.seat_bots.get("delay") or DELAY  # [seat_bots] delay: a bot's wait before it acts
     return Daemon(header, journal, tagmap=game.tagmap if game else config.tagmap, hand_seats=seats,
-                  has_field=config.has_field, bot_delay=(float(delay[0]), float(delay[1])))
+                  has_field=config.has_field, bot_delay=(float(delay[0]), float(delay[1])),
+                  heard_by_outputs=heard_by_outputs)
 
 
 def _serve(args: argparse.Namespace, config: TableConfig, daemon: Daemon, warnings: list[str],
@@ -138,6 +141,10 @@ def _serve(args: argparse.Namespace, config: TableConfig, daemon: Daemon, warnin
     interrupted = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
     outputs = _outputs(args, config)
+    for out in outputs:  # a question's time starts when its clip has played: the clips' own lengths
+        lengths = getattr(out, "clip_seconds", None)
+        if callable(lengths) and daemon.heard_by_outputs:
+            daemon.clip_lengths(lengths)
     for out in outputs:
         cleanup.callback(out.close)
         cleanup.callback(out.wait_idle, timeout=5)

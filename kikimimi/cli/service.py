@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 from pathlib import Path
 
 from kikimimi.cli import actions, one_line
@@ -15,6 +16,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     i.add_argument("--unit-dir", default="/etc/systemd/system", help="where the unit is written")
     i.add_argument("--python", metavar="PATH",
                    help="the interpreter the service runs (default: this one); the user must be able to run it")
+    i.add_argument("--owner", metavar="USER", default=os.environ.get("SUDO_USER") or None,
+                   help="who keeps the referee's console on the served table: joins the service's group "
+                        "(default: the user who ran sudo)")
     i.set_defaults(func=cmd_install)
 
 
@@ -23,7 +27,8 @@ def cmd_install(args: argparse.Namespace) -> int:
 
     with one_line(ValueError):  # ServiceError, or the table file refused (ConfigError)
         unit = install(args.config, args.user, Path(args.unit_dir), python=args.python,
-                       say=lambda done: print(f"kikimimi: {done}", flush=True))
+                       say=lambda done: print(f"kikimimi: {done}", flush=True),
+                       owner=args.owner if args.owner != "root" else None)
     print(f"kikimimi: wrote {unit}")
     print(f"  start it now and at every boot: sudo systemctl daemon-reload && sudo systemctl enable --now {unit.name}")
     print(f"  what it says: journalctl -u {unit.name} -f")

@@ -70,6 +70,19 @@ def _checked(args: argparse.Namespace) -> Path:
     return out
 
 
+def _say_too_few_readers(cards: list[Any], found: int, need: int, args: argparse.Namespace) -> None:
+    """The set-up is heard, not read: too few readers is said on every card found (and printed,
+    as every set-up line is) before the one-line error, not a silence the table never explains."""
+    from kikimimi.box.setup.live import LiveIO
+
+    io = LiveIO(cards, [], lang=args.lang, rate=args.rate, answer_s=args.answer_seconds,
+                cache_dir=Path(args.cache_dir) if args.cache_dir else None)
+    try:
+        io.say_all([c.id for c in cards], "setup-few-readers", readers=found, need=need)
+    finally:
+        io.close()
+
+
 def cmd_setup(args: argparse.Namespace) -> int:
     out = _checked(args)
     from kikimimi.box.setup.dialogue import SetupFailed, run_dialogue
@@ -99,6 +112,7 @@ def cmd_setup(args: argparse.Namespace) -> int:
         raise CliError(f"{len(cards)} sound cards found, {need} needed (the speaker and one earphone a seat): "
                        "plug them in (aplay -l lists them)")
     if len(readers) < need:
+        _say_too_few_readers(cards, len(readers), need, args)
         raise CliError(f"{len(readers)} {looked}, {need} needed "
                        "(the field reader and one a seat): plug them in")
     silent = []

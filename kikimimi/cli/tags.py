@@ -223,6 +223,7 @@ def enroll(
     stop = threading.Event()
     thread = threading.Thread(target=driver.run, args=(events.put, stop), name="enrol-reader", daemon=True)
     thread.start()
+    pending = _first_word(driver, events, stop, thread, reader)
     done = len(plan) - len(todo)
 
     def tell(key: str, **params: Any) -> None:
@@ -233,7 +234,7 @@ def enroll(
             expected[0] = piece
             name = say_name(piece, names)
             speak(msg["scan-copy"].format(copy=n, name=name) if several else msg["scan"].format(name=name))
-            if not enrol_piece(piece, _raw_scans(events, tagmap, speak, msg), tagmap,
+            if not enrol_piece(piece, _raw_scans(events, tagmap, speak, msg, pending), tagmap,
                                lambda m: write_tagmap(path, m), tell, names, timeout_s):
                 speak(msg["timeout"].format(seconds=int(timeout_s), done=done, count=len(plan)))
                 return 1
@@ -245,16 +246,40 @@ def enroll(
     return 0
 
 
+#: Seconds the reader has to open (or be found missing) before the first prompt: a PN532's
+#: first open is tried a few times (nfc_driver.FIRST_OPEN_TRIES), a missing device is said at once.
+FIRST_WORD_S = 10.0
+
+
+def _first_word(driver: Any, events: "queue.Queue[RawEvent]", stop: threading.Event, thread: threading.Thread,
+                reader: str) -> list[RawEvent]:
+    """The reader's first event, before a piece is asked for: a device that cannot open is said at
+    once in one line (not a prompt spoken to nobody and a wait of --timeout seconds)."""
+    try:
+        first = events.get(timeout=FIRST_WORD_S)
+    except queue.Empty:
+        return []  # still opening: the walk goes on, and a lost reader is spoken there
+    if first.kind == "lost":
+        stop.set()
+        thread.join(timeout=5)
+        raise TagsError(f"the reader {reader} cannot be used: {first.detail or 'it does not answer'}")
+    return [first]
+
+
 def _raw_scans(events: "queue.Queue[RawEvent]", tagmap: Mapping[str, str], speak: Speak,
-               msg: Mapping[str, str]) -> NextScan:
-    """A driver's raw events as scans: a lost reader said, a tag resting at connect counted."""
+               msg: Mapping[str, str], pending: list[RawEvent] | None = None) -> NextScan:
+    """A driver's raw events as scans: a lost reader said, a tag resting at connect counted;
+    `pending` (the first event, already taken from the queue) comes first."""
     def next_scan(left: float) -> Scan | None:
         deadline = time.monotonic() + left
         while (left := deadline - time.monotonic()) > 0:
-            try:
-                ev = events.get(timeout=left)
-            except queue.Empty:
-                return None
+            if pending:
+                ev = pending.pop(0)
+            else:
+                try:
+                    ev = events.get(timeout=left)
+                except queue.Empty:
+                    return None
             if ev.kind == "lost":
                 speak(msg["lost"])
                 continue

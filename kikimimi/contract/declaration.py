@@ -138,6 +138,13 @@ class Declaration:
     #: The table an official practice session is played at (`kikimimi serve --session`);
     #: None: the game has no sessions.
     session: OfficialSession | None = None
+    #: Pieces whose scan on a hand reader is a public act the rules make public (a claim, a
+    #: guess, a declaration): the table may name them on the speaker (`kikimimi check
+    #: secrets` holds every other hand piece to its seat).
+    public_scans: frozenset[str] = frozenset()
+    #: Pieces laid face down on the field (a bid, a secret card put away): their field scans
+    #: are secret, and `kikimimi check secrets` fails a public naming of one.
+    face_down: frozenset[str] = frozenset()
 
     def __post_init__(self) -> None:
         if not self.name or not isinstance(self.name, str):
@@ -229,7 +236,9 @@ class Declaration:
             pause_when_field_lost=bool(getattr(game, "pause_when_field_lost", False)),
             seat_bots=bool(getattr(game, "seat_bots", False)),
             command_tags=tuple(getattr(game, "command_tags", ())),
-            hint=str(getattr(game, "hint_answered_by", "runtime")))
+            hint=str(getattr(game, "hint_answered_by", "runtime")),
+            public_scans=frozenset(getattr(game, "public_scans", ())),
+            face_down=frozenset(getattr(game, "face_down", ())))
 
 
 def _package_of(play: type) -> str:

@@ -26,6 +26,9 @@ from kikimimi.contract.declaration import Declaration
 from kikimimi.contract.phrases import Phrasebook
 from kikimimi.contract.protocol import COMMAND_TAGS
 
+#: The evening's tag between games (`kikimimi.table.evening.AGREE`): in every kit, by the runtime.
+AGREE_TAG = "cmd:agree"
+
 
 @dataclass(frozen=True)
 class Kit:
@@ -90,7 +93,9 @@ def kit_for(game: str, players: int, options: Mapping[str, Any] | None = None) -
     else:
         own = [f"seat:{k}" for k in range(1, players + 1)] + ["cmd:hint", *(f"cmd:{c}" for c in decl.command_tags)]
         table = sorted(t for t in decl.known_tags(players) if not t.startswith(("seat:", "cmd:")))
-    return Kit(decl.name, players, _ordered(own), _ordered(table))
+    # The table asks every seat for AGREE between games (kikimimi.table.evening), whatever the game:
+    # the runtime adds it to each player's own set, so no game's kit can leave it out.
+    return Kit(decl.name, players, _ordered([*own, AGREE_TAG]), _ordered(table))
 
 
 def table_tags(decl: Declaration, players: int, options: Mapping[str, Any] | None = None) -> frozenset[str]:

@@ -66,7 +66,8 @@ class Option:
         out: dict[int, str] = {}
         if isinstance(value, Mapping) and len(value) <= players:
             for key, word in value.items():
-                seat = int(key) if isinstance(key, (str, int)) and str(key).isdigit() else 0
+                text = str(key) if isinstance(key, (str, int)) else ""
+                seat = int(text) if text.isascii() and text.isdigit() and len(text) <= 3 else 0  # "²".isdigit()
                 if not 1 <= seat <= players or seat in out or not isinstance(word, str) or word not in self.choices:
                     raise ValueError(f"{self.name} must be {self.describe(players)}, not "
                                      f"{_quote(key)} = {_quote(word)}")

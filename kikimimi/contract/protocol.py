@@ -18,6 +18,7 @@ secret), reaches only those seats and the referee.
 """
 from __future__ import annotations
 
+import math
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -30,6 +31,37 @@ TABLE = "table"
 REFEREE = "referee"
 #: One phrase heard in several seats' earphones (`reveal`).
 REVEAL = "reveal"
+#: Event types the runtime reads and acts on (a phrase said, a question asked, a timer set):
+#: a game makes them only with their helpers (`say`, `reveal`, `set_timer`, `cancel_timer`,
+#: `kikimimi.contract.choices`); a game's own event by one of these names is refused in one line.
+RESERVED_EVENTS = ("say", REVEAL, "choice", "choice-cancel", "choice-window", "timer-set", "timer-cancel")
+#: What the runtime logs of its own: a game never returns these.
+RUNTIME_EVENTS = ("chosen", "choice-tap", "heard", "undo", "clock", "reader", "voice")
+
+
+def well_formed(type_: str, fields: Mapping[str, Any]) -> bool:
+    """A reserved event (other than a say) as its helper makes it: what the runtime reads is there."""
+    if type_ == REVEAL:
+        return isinstance(fields.get("key"), str) and bool(audiences_of(fields.get("private")))
+    if type_ in ("choice", "choice-cancel", "choice-window"):
+        seat = fields.get("seat")
+        return "private" in fields and (type_ == "choice-window" or "window" in fields or (
+            type(seat) is int and fields.get("private") == seat_audience(seat)))
+    if type_ == "timer-set":
+        at = fields.get("at", fields.get("after_heard"))
+        return isinstance(fields.get("name"), str) and isinstance(at, (int, float)) and not isinstance(at, bool) \
+            and math.isfinite(at) and ("at" in fields or at > 0)
+    if type_ == "timer-cancel":
+        return isinstance(fields.get("name"), str)
+    return True
+
+
+def reserved_refusal(type_: object) -> str:
+    """The one line that refuses a game's malformed event of a reserved type (or a runtime one)."""
+    return (f"internal error: a game event named {type_!r} is the runtime's: the types "
+            f"{', '.join(RESERVED_EVENTS + RUNTIME_EVENTS)} are reserved; make a say, a reveal, a "
+            "question or a timer with its helper (kikimimi.contract.protocol, kikimimi.contract.choices), or give "
+            "the game's own event another name")
 
 #: The command tags of the contract, every game's to use (docs/contract.md): HINT, the
 #: evening's AGREE, and a phase's yes, no and confirm.  A game's own (the Trident's
@@ -259,6 +291,13 @@ def set_timer(name: str, at: float) -> Event:
     return new_event("timer-set", {"name": name, "at": at})
 
 
+def set_timer_after_heard(name: str, seconds: float) -> Event:
+    """Ask for `Input(timer=name)` `seconds` after everything said so far (this batch's
+    announcement included) has been heard on every output: a timed phase that starts when
+    the table has heard it start (kikimimi.contract.heard)."""
+    return new_event("timer-set", {"name": name, "after_heard": seconds})
+
+
 def cancel_timer(name: str) -> Event:
     return new_event("timer-cancel", {"name": name})
 
@@ -310,6 +349,26 @@ def check_table_options(schema: Options | None, names: frozenset[str] | None,
     play.close()
 
 
+@dataclass(frozen=True, slots=True)
+class Answer:
+    """A seat's answer to the choice it was asked, as the game gets it (`Play.answered`)."""
+
+    t: float
+    line: int | None
+    seat: int
+    #: The game's name for the question (`ask_*`'s `name`).
+    name: str
+    #: The seat number, the piece's tag, True for yes, the amount; None: the time limit ran out
+    #: (or, for a window of several seats, silence: then `seat` is 0 and `value` the default).
+    value: int | str | bool | None
+    #: A window of several seats that nobody answered: `value` is the window's default.
+    silent: bool = False
+
+    @property
+    def timed_out(self) -> bool:
+        return self.value is None or self.silent
+
+
 class Play(ABC):
     """One play of one game: its state and the hooks the runtime calls while it lasts.
 
@@ -346,6 +405,12 @@ class Play(ABC):
         """The runtime discards this play (an undo rebuilt it, a resume, the next
         game, the table stops): release anything shared, e.g. a registration
         on a class-wide state machine.  Called once; the play is not used after."""
+
+    def answered(self, answer: Answer) -> Sequence[GameEvent]:
+        """A seat answered a question the game asked (`kikimimi.contract.choices`), or its time ran out
+        (`answer.timed_out`).  A play that asks questions overrides this; the runtime refuses
+        a question from a play that does not (nothing would take its answer)."""
+        return [error(f"{answer.name}: this game takes no answers")]
 
     def situation(self) -> list[Event]:
         """Where the table stands (whose turn, what is pending), on the speaker:

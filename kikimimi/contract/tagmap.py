@@ -49,6 +49,10 @@ def parse_tagmap(data: Mapping[str, object], where: str) -> dict[str, str]:
             raise TagMapError(f"{where}: tags.{uid}: not a hex uid")
         if not isinstance(name, str) or not NAME.match(name):
             raise TagMapError(f"{where}: tags.{uid}: {name!r} is not a piece name like \"trident:heart-3\"")
+        if key in out:  # "04A1…" and "04a1…" (or "04:a1…") are one tag: the last would silently win
+            first = next(u for u in tags if normalise_uid(str(u)) == key)
+            raise TagMapError(f"{where}: tags.{uid}: the same tag as tags.{first} (uids are hex: case, ':' "
+                              "and spaces do not count): keep one of the two lines")
         out[key] = name
     return out
 

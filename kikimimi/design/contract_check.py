@@ -20,7 +20,7 @@ from kikimimi.contract.declaration import Declaration
 from kikimimi.bots.ear import EAR, EarTable, Heard, game_figures
 from kikimimi.table.engine import LogEvent, ScriptRun, log_line, public_view, run_script, tagmap_for
 from kikimimi.contract.phrases import LANGUAGES, Phrasebook
-from kikimimi.contract.protocol import REFEREE, TABLE, Game, Play, audiences_of, seat_audience, visible_to
+from kikimimi.contract.protocol import REFEREE, RESERVED_EVENTS, TABLE, Game, Play, audiences_of, seat_audience, visible_to
 from kikimimi.contract.registry import declaration
 from kikimimi.contract.script import Header, dumps
 
@@ -155,23 +155,77 @@ def check_secrets(c: Checker) -> None:
                        "mark a secret event private='seat:N' (or a list of them)")
                 return
     script, log = c.seeded(3)
-    own = c.decl.known_tags(players)
-    for ev in log:  # a piece scanned on a seat's own hand reader is that seat's secret
-        n = ev.get("in")
-        line = script[n - 1] if isinstance(n, int) and 1 < n <= len(script) else {}
-        if line.get("reader") != "hand" or line.get("tag") not in own:
+    pieces = c.decl.known_tags(players)
+    look_alikes = _look_alikes(c.decl, players)
+    by_line: dict[int, list[LogEvent]] = {}
+    for ev in log:
+        if isinstance(ev.get("in"), int):
+            by_line.setdefault(ev["in"], []).append(ev)
+    for n, events in sorted(by_line.items()):
+        line = script[n - 1] if 1 < n <= len(script) else {}
+        tag, reader = line.get("tag"), line.get("reader")
+        if tag not in pieces or line.get("removed"):
             continue
-        heard_by = (ev["to"],) if ev["type"] == "say" else audiences_of(ev.get("private", TABLE))
-        if TABLE in heard_by and line["tag"] in _strings({k: v for k, v in ev.items() if k != "text"}):
-            c.fail(f"seat {line.get('seat')}'s hand scan of {line['tag']} is named in a public "
-                   f"{ev['type']} {ev.get('key', '')}".rstrip(),
-                   "tell the piece only to its seat: say(seat_audience(seat), ...); the table hears that, not what")
+        problem = _named_in_public(c.decl, line, tag, reader, events, look_alikes)
+        if problem:
+            c.fail(*problem)
             return
     public = public_view(c.seeded(3)[1])
     leaked = [ev for ev in public if "private" in ev or (ev["type"] == "say" and ev["to"] != TABLE)]
     if leaked:
         c.fail(f"the public view holds {leaked[0]['type']} {leaked[0].get('key', '')}",
                "a seat's fact goes only in a say to that seat or an event with private=")
+
+
+def _look_alikes(decl: Declaration, players: int) -> frozenset[str]:
+    """The kit's own set: look-alike pieces every player holds a copy of (seat tokens, command
+    tags, labelled tokens).  Scanning one tells the seat's choice, not what it holds."""
+    if decl.kit is None:
+        return frozenset()
+    try:
+        own, _table = decl.kit(players, {})
+    except Exception:  # a kit that needs options: no look-alikes known
+        return frozenset()
+    return frozenset(own)
+
+
+def _named_in_public(decl: Declaration, line: Mapping[str, Any], tag: str, reader: Any,
+                     events: Sequence[LogEvent], look_alikes: frozenset[str]) -> tuple[str, str] | None:
+    """Why a scan's piece named in a public event of its own line is a leak (None: it is not).
+
+    A hand piece (dealt, drawn: not a look-alike) is its seat's secret unless the game
+    declares its scan a public act (`Declaration.public_scans`: a claim, a guess).  A look-alike
+    is the seat's choice, the game's to make public, unless the game tells it to that seat in
+    private in the same breath (then the act is secret and the public naming leaks it).  A
+    piece laid face down on the field (`Declaration.face_down`) is never named in public."""
+    def heard_by(ev: LogEvent) -> tuple[str, ...]:
+        return (ev["to"],) if ev["type"] == "say" else audiences_of(ev.get("private", TABLE))
+
+    def names(ev: LogEvent) -> bool:
+        return tag in _strings({k: v for k, v in ev.items() if k != "text"})
+
+    public = next((ev for ev in events if TABLE in heard_by(ev) and names(ev)), None)
+    if public is None:
+        return None
+    what = f"{public['type']} {public.get('key', '')}".rstrip()
+    if reader == "field":
+        if tag in decl.face_down:
+            return (f"the field scan of {tag}, laid face down, is named in a public {what}",
+                    "a face-down piece is named only to its seat or the referee (Declaration.face_down)")
+        return None
+    if reader != "hand" or tag in decl.public_scans:
+        return None
+    seat = line.get("seat")
+    mine = seat_audience(seat) if isinstance(seat, int) else ""
+    if tag in look_alikes:
+        told = any(mine in heard_by(ev) and TABLE not in heard_by(ev) and names(ev) for ev in events)
+        if not told:
+            return None
+        return (f"seat {seat}'s secret choice {tag} (told to it in private) is named in a public {what}",
+                "keep a secret act to its seat; a choice the rules make public is said only in public")
+    return (f"seat {seat}'s hand scan of {tag} is named in a public {what}",
+            "tell a hand's piece only to its seat: say(seat_audience(seat), ...); if the rules make this scan a "
+            "public act (a claim, a guess), declare it: Declaration(public_scans=...)")
 
 
 def check_replay(c: Checker) -> None:
@@ -186,7 +240,11 @@ def check_replay(c: Checker) -> None:
     if not any(ev["type"] == "game-over" for ev in log):
         c.fail("a bot game (seed 4) never ends", "the bots must finish the game: return a game-over event")
     internal = [ev for ev in log if ev["type"] == "error" and str(ev.get("message", "")).startswith("internal error")]
-    if internal:
+    reserved = [ev for ev in internal if "is the runtime's" in str(ev.get("message", ""))]
+    if reserved:
+        c.fail(str(reserved[0]["message"]).removeprefix("internal error: "),
+               f"rename the game's own event, or make it with its helper; reserved: {', '.join(RESERVED_EVENTS)}")
+    elif internal:
         c.fail(f"the game raised: {internal[0]['message']}", "a refusal is an error() event, never an exception")
 
 

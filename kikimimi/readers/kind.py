@@ -38,7 +38,7 @@ def _is_int(v: Any) -> bool:
     return isinstance(v, int) and not isinstance(v, bool)
 
 
-MILLISECONDS = Key(_is_int, "a whole number of milliseconds")
+MILLISECONDS = Key(lambda v: _is_int(v) and v >= 0, "a whole number of milliseconds, not negative")
 WHOLE = Key(_is_int, "a whole number")
 
 #: Keys every reader has, whatever its kind: the runner's (role, seat, debounce, ignore at
@@ -47,7 +47,8 @@ COMMON_KEYS: dict[str, Key] = {
     "role": Key(lambda v: v in ("hand", "field"), '"hand" or "field"'),
     "seat": Key(_is_int, "a seat number"),
     "path": Key(lambda v: isinstance(v, str) and bool(v.strip()), "a device path"),
-    "debounce_ms": MILLISECONDS,
+    # the runner's own range (readers/factory.py), checked when the file loads, a simulated reader's too
+    "debounce_ms": Key(lambda v: _is_int(v) and 0 <= v <= 10_000, "a whole number of milliseconds, 0-10000"),
     "retry_ms": MILLISECONDS,
     "ignore_at_connect": Key(lambda v: isinstance(v, bool), "true or false"),
 }

@@ -44,6 +44,7 @@ from __future__ import annotations
 import errno
 import logging
 import os
+import struct
 import termios
 import threading
 import time
@@ -74,6 +75,10 @@ DEVICE_FAULTS: tuple[type[BaseException], ...] = (
     OSError, termios.error, nfc.clf.Error, nfc.clf.pn532.Chipset.Error,
     nfc.clf.rcs380.StatusError, nfc.clf.rcs380.CommunicationError,  # an RC-S380's status answers
 )
+# What nfcpy's drivers raise when a reader's frame is short or garbled: they index, unpack or
+# look up what the frame should have held (an RC-S380's status of fewer than four bytes is a
+# struct.error in CommunicationError itself).  The reader is then lost and reopened, never dead.
+NONSENSE: tuple[type[Exception], ...] = (TypeError, IndexError, KeyError, struct.error)
 
 # RFConfiguration CfgItem 0x05 (MaxRetries): MxRtyATR, MxRtyPSL, MxRtyPassiveActivation.
 MAX_RETRIES = 0x05
@@ -791,6 +796,12 @@ class NfcDriver:
                 self._serve(clf, emit, stop)
             except DEVICE_FAULTS as exc:
                 emit(RawEvent(self.reader, "lost", self.clock(), detail=describe(exc)))
+                lost = True
+                stop.wait(self.retry_s)
+            except NONSENSE as exc:  # a frame nfcpy could not take apart: the reader, not the driver
+                log.warning("%s: a frame nfcpy could not read; the reader is reopened", self.where, exc_info=True)
+                emit(RawEvent(self.reader, "lost", self.clock(),
+                              detail=f"the reader answered nonsense ({describe(exc)[:120]})"))
                 lost = True
                 stop.wait(self.retry_s)
             else:

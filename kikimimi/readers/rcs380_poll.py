@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import errno
 import logging
+import struct
 import threading
 
 import nfc
@@ -180,7 +181,10 @@ class Rcs380Poll:
 
     def _air(self, frame: bytes, timeout_ms: int) -> bytes:
         """One frame to the tag and its answer (CommunicationError: none, or a bad one)."""
-        answer = self.chipset.in_comm_rf(frame, timeout_ms)
+        try:
+            answer = self.chipset.in_comm_rf(frame, timeout_ms)
+        except struct.error:  # a status shorter than its four bytes: nfcpy's CommunicationError cannot hold it
+            raise OSError(errno.EIO, "the reader answered a short frame (a status of fewer than 4 bytes)") from None
         if answer is None:  # nfcpy logged a frame that was not data, and returned nothing
             raise OSError(errno.EIO, "the reader answered nonsense (no data frame to InCommRF)")
         return bytes(answer)

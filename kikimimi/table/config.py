@@ -45,7 +45,7 @@ from typing import Any
 
 from kikimimi.contract.game_files import sim_table_file
 from kikimimi.readers import registry as reader_kinds
-from kikimimi.contract.registry import UnknownGame, declaration
+from kikimimi.contract.registry import UnknownGame, declaration, game_names
 from kikimimi.contract.tagmap import TagMapError, load_tagmap
 
 #: Largest table config read.
@@ -204,16 +204,24 @@ def _check_keys(where: str, body: Mapping[str, Any], schema: Mapping[str, Check]
             raise fail(f"{where}.{key}", f"must be {what}, not {value!r}")
 
 
-def load_table_config(path: str | Path) -> TableConfig:
+def load_table_config(path: str | Path, *, home: Path | None = None, served: bool = False) -> TableConfig:
     """The table a file describes; a game's name instead of a file (`kikimimi serve
     trident`) is that game's own simulated table (`sim.toml` in its package), whose
-    relative paths (journal, tag map) are then taken from the current folder."""
+    relative paths (journal, tag map) are then taken from the current folder.
+
+    `home`: what `~` in the journal's path is (the service's home, HOME= in its unit, for an
+    install or a console finding the table the service runs); default the caller's own.
+    `served`: the file is read to reach a table someone else serves (the console), so the
+    journal's folder need not be the reader's to write."""
     p = Path(path)
     base: Path | None = None
     if not p.exists() and isinstance(path, str) and path.isidentifier():
         packaged = sim_table_file(path)
         if packaged is not None:
             p, base = Path(str(packaged)), Path.cwd()
+        elif path not in game_names():  # `serve tridnet`: a game's name mistyped, not a file
+            raise ConfigError(f"{path}: unknown game and no such table file (games: {', '.join(game_names())}; "
+                              "or name a table file, kikimimi table setup writes one)")
     where = str(p)
     data = _read_toml(p)
     base = base or p.parent
@@ -254,10 +262,11 @@ def load_table_config(path: str | Path) -> TableConfig:
     games = {decl.name: GameChoice(decl.name, players, dict(options), tagmap)}
     games.update(_evening_games(p, data.get("games", {}), players, games[decl.name], fail))
     top = max(g.players for g in games.values())
-    journal = Path(str(table.get("journal", f"var/{p.stem}.jsonl"))).expanduser()
+    journal = _expand_home(str(table.get("journal", f"var/{p.stem}.jsonl")), home)
     if not journal.is_absolute():
         journal = base / journal
-    _check_journal_place(journal, fail)
+    if not served:
+        _check_journal_place(journal, fail)
 
     readers = data.get("readers")
     if not isinstance(readers, dict) or not readers:
@@ -305,12 +314,33 @@ def load_table_config(path: str | Path) -> TableConfig:
     if audio is not None:
         if not isinstance(audio, dict):
             raise fail("[audio]", "must be a table")
+        pack = audio.get("pack")
+        if isinstance(pack, str) and pack and not Path(pack).expanduser().is_absolute():
+            # beside the table file, as its tag maps are: not wherever `serve` (or the install) was run from
+            audio = {**audio, "pack": str(base / pack)}
         _check_audio(audio, top, fail)
     records = data.get("records", {})
     return TableConfig(p, decl.name, players, lang, dict(options), tagmap, journal,
                        {rid: dict(s) for rid, s in readers.items()}, audio, dict(records), games,
                        dict(data.get("seat_bots", {})), float(table.get("ready_wait", READY_WAIT)),
                        dict(data.get("web", {})))
+
+
+def _expand_home(text: str, home: Path | None) -> Path:
+    """`~` and `~/…` as `home` when given (`~user/…` is always that user's own)."""
+    if home is not None and (text == "~" or text.startswith("~/")):
+        return home / text[2:] if text != "~" else home
+    return Path(text).expanduser()
+
+
+def tagmap_paths(config: TableConfig) -> list[Path]:
+    """Every tag map file the table reads ([table] and each [games.NAME]), as named in the file."""
+    data = _read_toml(config.path)
+    found = []
+    for section in [data.get("table", {}), *data.get("games", {}).values()]:
+        if isinstance(section, dict) and isinstance(section.get("tagmap"), str):
+            found.append(config.path.parent / section["tagmap"])
+    return list(dict.fromkeys(found))
 
 
 def _evening_games(p: Path, sections: Mapping[str, Any], players: int, first: GameChoice,

@@ -23,10 +23,11 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from kikimimi.contract import choices, heard
 from kikimimi.bots import referee_bots as seat_bots
 from kikimimi.table.engine import LogEvent, ScriptRun, Table
 from kikimimi.table.journal import Journal, JournalError, JournalUnwritable, SaidMark
-from kikimimi.contract.protocol import TABLE
+from kikimimi.contract.protocol import TABLE, seat_audience
 from kikimimi.bots.empty_seats import DELAY, SeatBotDriver
 from kikimimi.table.secret_seed import SEED, with_secret_seed
 from kikimimi.contract.script import NEW_GAME, Garbled, Header, ScriptError, dumps, is_clock_line, parse_line
@@ -81,7 +82,11 @@ class Daemon:
         has_field: bool = True,
         clock: Callable[[], float] = time.monotonic,
         bot_delay: tuple[float, float] = DELAY,
+        heard_by_outputs: bool = False,
     ) -> None:
+        if heard_by_outputs and header.extra.get(heard.HEADER_KEY) != heard.OUTPUTS:
+            # this table's outputs say when a prompt has been heard (kikimimi.contract.heard): its journal says so
+            header = replace(header, extra={**header.extra, heard.HEADER_KEY: heard.OUTPUTS})
         self.header = header
         self.bot_delay = bot_delay
         self.journal_path = journal
@@ -109,6 +114,11 @@ class Daemon:
         self.intercept: Callable[[dict[str, Any]], list[LogEvent] | None] | None = None
         #: Extra referee-snapshot keys (e.g. "session"), each computed when asked.
         self.extras: dict[str, Callable[[], Any]] = {}
+        #: The outputs' queues with their clips' own lengths (`clip_lengths`; until then, modelled),
+        #: for a table whose journal says its outputs report when a prompt was heard.
+        self.speech = heard.SpeechClock()
+        #: When each timer waiting to be heard will have been heard, on the table's clock.
+        self.heard_due: dict[str, float] = {}
 
     @property
     def table(self) -> Table:
@@ -163,6 +173,7 @@ class Daemon:
             self._offset = max(float(last_t), self.table.t)
             told = self._said.read(journal.fd) if self._said else None
             self._told = self._last_seq() if told is None else told
+            self._rearm_heard(self._offset)
         else:
             self._draw_seed()
             journal.append(self.header.to_json())
@@ -246,6 +257,8 @@ class Daemon:
                 pass  # alerted; the header goes in before the next input that fits
             self._offset, self._t0 = 0.0, self.clock()
             self._told = 0  # a new journal: nothing of it told yet
+            self.heard_due.clear()  # nothing of the last game waits to be heard
+            self.speech = heard.SpeechClock(self.speech.length)
             self._tell({"console": NEW_GAME}, self.log)
             return self.log
 
@@ -273,12 +286,73 @@ class Daemon:
                 notes = self.seat_bots.follow(item, events)
                 self._tell(item, events + notes if notes else events)
                 fired += events
+            fired += self._heard_lines(now)
             for seat, line in self.seat_bots.due(now):  # bots in empty seats act like a reader would
                 try:
                     fired += self.submit(line)
                 except ScriptError:  # the journal could not take it (alerted): the bot acts again later
                     self.seat_bots.unsent(seat)
             return fired
+
+    # -- time after heard (kikimimi.contract.heard) --------------------------------------
+    @property
+    def heard_by_outputs(self) -> bool:
+        return self.header.extra.get(heard.HEADER_KEY) == heard.OUTPUTS
+
+    def clip_lengths(self, length: heard.Length) -> None:
+        """The outputs' own clip lengths (`length(output, say)` in seconds), once they exist."""
+        with self.lock:
+            self.speech.length = length
+
+    def _track_heard(self, events: Sequence[LogEvent]) -> None:
+        """Each phrase told goes into its output's queue; a timer these events asked to start
+        when heard is due when its prompt (and what the speaker says with it) has played."""
+        if not self.heard_by_outputs:
+            return
+        self.speech.feed(events)
+        for name, outs in heard.waiting_in(events).items():
+            if name in self.table.heard_wait:
+                self.heard_due[name] = self.speech.heard_at(outs, self.table.t)
+
+    def _heard_lines(self, now: float) -> list[LogEvent]:
+        """Journal and apply `{"t": AT, "timer": "heard:NAME"}` for each prompt heard by now."""
+        fired: list[LogEvent] = []
+        for name, at in sorted(self.heard_due.items(), key=lambda kv: (kv[1], kv[0])):
+            if at > now:
+                break
+            del self.heard_due[name]
+            if name not in self.table.heard_wait:  # answered, or taken back, before it was heard
+                continue
+            item = {"t": max(at, self.table.t), "timer": heard.timer_of(name)}
+            try:
+                self._append(dumps(item))
+            except (JournalUnwritable, InputRefused):
+                self.heard_due[name] = at  # tried again at the next tick
+                break
+            number = len(self.lines) + 2
+            self.lines.append((number, item))
+            events = self.run.feed(number, item)
+            self._tell(item, events)
+            fired += events
+        return fired
+
+    def _rearm_heard(self, now: float) -> None:
+        """After a resume: a question asked but not yet heard at the stop is asked again (the
+        resume report), so its time starts once that reminder has played."""
+        self.heard_due.clear()
+        if not self.heard_by_outputs:
+            return
+        reminders = [{"t": now, "type": "say", "to": ev.fields["to"], "key": ev.fields["key"],
+                      "text": self.table.phrasebook.render(ev.fields["key"], ev.fields.get("params"))}
+                     for ev in self.table.pending_prompts()]
+        self.speech = heard.SpeechClock(self.speech.length)
+        self.speech.feed(reminders)
+        for name in self.table.heard_wait:
+            seat = choices.seat_of_timer(name)
+            window = self.table.windows.get(name[len(choices.WINDOW_TIMER_PREFIX):])
+            outs = ((seat_audience(seat),) if seat is not None else
+                    tuple(seat_audience(k) for k in window.seats) if window is not None else (heard.EVERY,))
+            self.heard_due[name] = self.speech.heard_at(outs, now)
 
     def last_input(self) -> tuple[int, dict[str, Any] | Garbled] | None:
         """The input an undo would take back (the console shows it and asks once)."""
@@ -400,6 +474,7 @@ class Daemon:
         self.seat_bots = SeatBotDriver(run.header, run.log, self.bot_delay)  # a new game: no bot seated
 
     def _tell(self, item: dict[str, Any], events: Sequence[LogEvent]) -> None:
+        self._track_heard(events)  # what the outputs are told to play: their queues
         for listener in list(self.listeners):
             try:
                 listener(item, events)

@@ -16,8 +16,10 @@ fires at most `MAX_FIRINGS` timers per line, so hostile time is bounded work.
 """
 from __future__ import annotations
 
+import dataclasses
 import functools
 import math
+import random
 import sys
 import traceback
 from collections.abc import Callable, Collection, Iterable, Mapping
@@ -26,13 +28,14 @@ from pathlib import Path
 from typing import Any
 
 from kikimimi.bots import referee_bots as seat_bots
-from kikimimi.contract import choices, hints
+from kikimimi.contract import choices, heard, hints
 from kikimimi.table import public, stand_in
 from kikimimi.contract.game_files import tagmap_file
 from kikimimi.contract.kit import table_tags
 from kikimimi.contract.phrases import Phrasebook
-from kikimimi.contract.protocol import (REFEREE, REVEAL, TABLE, Event, GameEvent, Input, Play, as_event, reader_input,
-                               seat_audience)
+from kikimimi.contract.protocol import (REFEREE, RESERVED_EVENTS, REVEAL, RUNTIME_EVENTS, TABLE, Event, GameEvent,
+                                        Input, Play, as_event, reader_input, reserved_refusal, seat_audience,
+                                        well_formed)
 from kikimimi.contract.registry import UnknownGame, declaration
 from kikimimi.contract.script import Garbled, Header, ScriptError, dumps, is_clock_line, is_undo, iter_dicts
 from kikimimi.contract.tagmap import load_tagmap, normalise_uid
@@ -40,10 +43,13 @@ from kikimimi.voice.settings import is_voice_command, parse_voice_command
 
 LogEvent = dict[str, Any]
 #: The event types `Table._log_events` does more with than number and stamp them.
-_KEPT_BY_THE_TABLE = frozenset({"say", "timer-set", "timer-cancel", choices.ASK, REVEAL, choices.CANCEL})
+_KEPT_BY_THE_TABLE = frozenset({"say", "timer-set", "timer-cancel", choices.ASK, REVEAL, choices.CANCEL,
+                                choices.WINDOW})
 #: Of those, the ones a log-shaped event (`protocol.log_shaped`) is not logged in place for.
 _KEPT_BUT_SAYS = _KEPT_BY_THE_TABLE - {"say"}
 _HINT = hints.HINT_TAG
+#: The runtime's own timers: a prompt heard (`heard:`), a window's time limit (`window:`).
+_RUNTIME_TIMERS = (heard.PREFIX, choices.WINDOW_TIMER_PREFIX)
 _isfinite = math.isfinite
 READER_STATES = ("lost", "back")
 #: The referee's clock commands, handled by the runtime for every game.
@@ -83,6 +89,22 @@ def _phrasebook(lang: str, game: str) -> Phrasebook:
     return Phrasebook(lang, ("core", game))
 
 
+class _Hearing:
+    """A table's state for time after heard (kikimimi.contract.heard)."""
+
+    __slots__ = ("new", "on", "reported", "wpm", "speech")
+
+    def __init__(self, header: Header) -> None:
+        self.new = False  # this batch asked for a timer after heard
+        self.on = False  # some batch did: every batch's phrases are queued from then on
+        #: The outputs report when a prompt has been heard (a `heard:` timer line); else modelled.
+        self.reported = header.extra.get(heard.HEADER_KEY) == heard.OUTPUTS
+        wpm = header.extra.get("wpm")
+        self.wpm = wpm if type(wpm) is int and 60 <= wpm <= 600 else heard.WORDS_PER_MINUTE
+        #: The modelled outputs' queues, kept from the first timer asked after heard on.
+        self.speech: heard.SpeechClock | None = None
+
+
 class Table:
     """One game at one table.  Not thread-safe: feed it from one thread."""
 
@@ -118,6 +140,13 @@ class Table:
         self.choices: dict[int, choices.Choice] = {}
         #: The count so far of each pending amount (`choices.ask_amount`), by seat.
         self._amounts: dict[int, int] = {}
+        #: The windows open to several seats at once (`choices.ask_window`), by name.
+        self.windows: dict[str, choices.Window] = {}
+        #: Timers waiting for their prompt to be heard (kikimimi.contract.heard): name -> seconds after.
+        self.heard_wait: dict[str, float] = {}
+        #: When prompts are heard (one attribute: a Table past 30 of them loses CPython's
+        #: fast attribute loads on every input, 2 % of a bot game).
+        self._hearing = _Hearing(header)
         self.tagmap = {normalise_uid(k): v for k, v in (tagmap or {}).items()}
         self.hand_seats = set(hand_seats) if hand_seats is not None else set(seats)
         self.has_field = has_field
@@ -244,9 +273,14 @@ class Table:
             fired += 1
             del self.timers[name]
             self._timers_changed()
-            self.firings += 1
             self._fired_now.append(name)
             self.t = max(self.t, when)
+            if name.startswith(_RUNTIME_TIMERS):  # a prompt heard (it announces nothing: no firing
+                if not name.startswith(heard.PREFIX):  # an undo must not pass), a window's time up
+                    self.firings += 1
+                out += self._runtime_timer(name, at, self.t)
+                continue
+            self.firings += 1
             asked = choices.seat_of_timer(name)
             if asked is not None and asked in self.choices:  # a choice's time limit: the runtime's timer
                 if self.game.over:  # nothing is asked of a game that ended
@@ -298,6 +332,13 @@ class Table:
         error (a hand-edited script); the clock has moved to `t` all the same."""
         if not isinstance(name, str) or not 0 < len(name) <= MAX_TIMER_NAME:
             return [self._error(line, t, f'line {line}: "timer" must be a timer\'s name')]
+        started = heard.started_by(name)
+        if started is not None and started in self.heard_wait and name not in self._fired_now \
+                and self._hearing.reported:
+            # the outputs said when the prompt had played: the moment the journal holds (while the
+            # clock is paused, the limit starts at the paused time and runs when the clock does)
+            self._fired_now.append(name)
+            return self._runtime_timer(name, self.game_time(t), t)
         if name not in self._fired_now:
             why = "the clock is paused" if self.paused else f"no timer {name!r} was due at t={t}"
             return [self._error(line, t, f"line {line}: {why}")]
@@ -489,6 +530,8 @@ class Table:
             return self._log_events([
                 Event("error", {"message": f"{tag} does not answer {choice.name}", "private": me}),
                 Event("say", {"to": me, "key": "choice-refused", "params": {}}), self._reminder(choice)], t, line)
+        if choice.window:
+            return self._run(lambda: self._window_scan(choice, tag, inp.t, line), t, line)
         if choice.kind == choices.AMOUNT:
             return self._amount_scan(choice, tag, inp.t, t, line)
         return self._run(lambda: self._chosen(choice, choice.value_of(tag), inp.t, line), t, line)
@@ -519,6 +562,7 @@ class Table:
         self._amounts.pop(choice.seat, None)
         if self.timers.pop(choices.timer_name(choice.seat), None) is not None:
             self._timers_changed()
+        self._forget_heard(choices.timer_name(choice.seat))
         answered = getattr(self.game, "answered")
         out = [Event(choices.CHOSEN, {"seat": choice.seat, "name": choice.name, "value": value,
                                       "private": seat_audience(choice.seat)})]
@@ -531,7 +575,7 @@ class Table:
         got = choices.parse(fields, self.header.players)
         if isinstance(got, str):
             return got
-        if not callable(getattr(self.game, "answered", None)):
+        if getattr(type(self.game), "answered", Play.answered) is Play.answered:
             return f"choice {got.name!r}: the game has no answered(answer) to take the answer"
         strange = sorted(got.among - self.known_tags)
         if strange:
@@ -539,7 +583,12 @@ class Table:
         self.choices[got.seat] = got
         self._amounts.pop(got.seat, None)
         name = choices.timer_name(got.seat)
-        if got.timeout is not None:
+        self._forget_heard(name)
+        if got.timeout is not None and got.heard:  # counted from when the prompt has been heard
+            self.timers.pop(name, None)
+            self.heard_wait[name] = got.timeout
+            self._hearing.new = self._hearing.on = True
+        elif got.timeout is not None:
             self.timers[name] = self.game_time(t) + got.timeout
         else:
             self.timers.pop(name, None)
@@ -548,8 +597,146 @@ class Table:
 
     def _close_choice(self, seat: Any) -> None:
         self._amounts.pop(seat, None)
-        if self.choices.pop(seat, None) is not None and self.timers.pop(choices.timer_name(seat), None) is not None:
+        gone = self.choices.pop(seat, None)
+        if gone is not None and gone.window:  # one seat's part of a window: the window goes on without it
+            self._leave_window(gone)
+            return
+        if gone is not None and self.timers.pop(choices.timer_name(seat), None) is not None:
             self._timers_changed()
+        if gone is not None:
+            self._forget_heard(choices.timer_name(seat))
+
+    # -- a window to several seats (choices.ask_window) --------------------------
+    def _open_window(self, fields: Mapping[str, Any], t: float) -> choices.Window | str:
+        got = choices.parse_window(fields, self.header.players)
+        if isinstance(got, str):
+            return got
+        window, parts = got
+        if getattr(type(self.game), "answered", Play.answered) is Play.answered:
+            return f"window {window.name!r}: the game has no answered(answer) to take the answer"
+        strange = sorted(parts[0].among - self.known_tags)
+        if strange:
+            return f"window {window.name!r}: {strange[0]} is no tag of this table (add it to the game's kit)"
+        if window.name in self.windows:
+            self._close_window(window.name)
+        # the order bots answer in: seeded by the table's seed and the window, so no seat always goes first
+        seed = self.header.options.get("seed", self.header.extra.get("seed"))
+        order = list(window.seats)
+        random.Random(f"{seed!r}:{window.name}:{self.seq}").shuffle(order)
+        window = dataclasses.replace(window, order=tuple(order))
+        for part in parts:
+            if part.seat in self.choices:
+                self._close_choice(part.seat)
+            self.choices[part.seat] = part
+            self._amounts.pop(part.seat, None)
+        self.windows[window.name] = window
+        name = choices.window_timer(window.name)
+        self._forget_heard(name)
+        if window.timeout is not None and window.heard:
+            self.heard_wait[name] = window.timeout
+            self._hearing.new = self._hearing.on = True
+        elif window.timeout is not None:
+            self.timers[name] = self.game_time(t) + window.timeout
+        self._timers_changed()
+        return window
+
+    def _leave_window(self, part: choices.Choice) -> None:
+        """One seat's part of a window is gone (it declined, or the game asked it again)."""
+        window = self.windows.get(part.window)
+        if window is not None and not any(c.window == window.name for c in self.choices.values()):
+            self._close_window(window.name)
+
+    def _close_window(self, name: Any) -> list[int]:
+        """The window ends (settled or taken back): every part still pending goes, and its timers."""
+        window = self.windows.pop(name, None) if isinstance(name, str) else None
+        if window is None:
+            return []
+        left = [k for k in window.seats if k in self.choices and self.choices[k].window == window.name]
+        for k in left:
+            del self.choices[k]
+        timer = choices.window_timer(window.name)
+        self.timers.pop(timer, None)
+        self._forget_heard(timer)
+        self._timers_changed()
+        return left
+
+    def _window_scan(self, choice: choices.Choice, tag: str, at: float, line: int) -> list[GameEvent]:
+        """A window's answer: the first accepted one settles it for all; a decline lets it go
+        for that seat alone (the last decline: silence, the default)."""
+        window = self.windows[choice.window]
+        me = seat_audience(choice.seat)
+        if tag == choice.decline:
+            del self.choices[choice.seat]
+            out: list[GameEvent] = [Event(choices.CANCEL, {"window": window.name, "seats": [choice.seat],
+                                                           "declined": True, "private": me})]
+            if any(c.window == window.name for c in self.choices.values()):
+                return out
+            return out + self._window_silent(window, at, line, timed_out=False)
+        others = [k for k in self._close_window(window.name) if k != choice.seat]
+        out = [Event(choices.CHOSEN, {"seat": choice.seat, "name": window.name, "value": choice.value_of(tag),
+                                      "window": True, "private": me})]
+        out_: list[GameEvent] = list(out)
+        if others:
+            out_.append(Event(choices.CANCEL, {"window": window.name, "seats": others,
+                                               "private": [seat_audience(k) for k in others]}))
+        return out_ + list(self.game.answered(choices.Answer(at, line, choice.seat, window.name,
+                                                             choice.value_of(tag))))
+
+    def _window_silent(self, window: choices.Window, at: float, line: int | None, timed_out: bool) -> list[GameEvent]:
+        """Nobody answered: one line on the speaker when the time is up, then the default."""
+        left = self._close_window(window.name)
+        self.windows.pop(window.name, None)
+        out: list[GameEvent] = []
+        if left:
+            out.append(Event(choices.CANCEL, {"window": window.name, "seats": left,
+                                              "private": [seat_audience(k) for k in left]}))
+        if timed_out:
+            out.append(Event("say", {"to": TABLE, "key": window.closed, "params": {}}))
+        return out + list(self.game.answered(choices.Answer(at, line, 0, window.name, window.default, silent=True)))
+
+    # -- time after heard (kikimimi.contract.heard) ----------------------------------------
+    def _runtime_timer(self, name: str, at: float, t: float) -> list[LogEvent]:
+        """A timer of the runtime's own fired at `at` (the game's clock): a `heard:` timer
+        starts the one it waits for; a window's time limit settles it silently."""
+        if self.game.over:
+            self.choices.clear()
+            self.windows.clear()
+            return []
+        started = heard.started_by(name)
+        if started is not None:
+            seconds = self.heard_wait.pop(started, None)
+            if seconds is None:
+                return []
+            self.timers[started] = at + seconds
+            self._timers_changed()
+            return [self.note("heard", {"timer": started, "at": at + self._lag, "until": at + self._lag + seconds,
+                                        "private": REFEREE}, t, None)]
+        window = self.windows.get(name[len(choices.WINDOW_TIMER_PREFIX):])
+        if window is None:
+            return []
+        return self._run(lambda: self._window_silent(window, at, None, timed_out=True), t, None)
+
+    def _forget_heard(self, name: str) -> None:
+        self.heard_wait.pop(name, None)
+        self.timers.pop(heard.timer_of(name), None)
+
+    def _heard_batch(self, logged: list[LogEvent], t: float) -> None:
+        """Keep the modelled outputs' queues, and arm each timer this batch asked to start
+        when heard: on the model's moment, or (the outputs report it) on the journal's line."""
+        hearing = self._hearing
+        new, hearing.new = hearing.new, False
+        if hearing.reported:
+            return
+        if hearing.speech is None:
+            hearing.speech = heard.SpeechClock(wpm=hearing.wpm)
+        speech = hearing.speech
+        speech.feed(logged)
+        if not new:
+            return
+        for name, outputs in heard.waiting_in(logged).items():
+            if name in self.heard_wait:
+                self.timers[heard.timer_of(name)] = self.game_time(speech.heard_at(outputs, t))
+        self._timers_changed()
 
     # -- events ------------------------------------------------------------
     def _run(self, step: Callable[[], Iterable[GameEvent]], t: float, line: int | None) -> list[LogEvent]:
@@ -574,7 +761,8 @@ class Table:
         were added: `protocol.in_log_order` is how a log line is written)."""
         logged: list[LogEvent] = []
         append, render, seq = logged.append, self._render, self.seq
-        rendered = self.phrasebook.rendered  # render's memo, read here first: most says are in it
+        rendered = self.phrasebook.rendered
+        type_: Any = None  # render's memo, read here first: most says are in it
         try:
             for ev in events:
                 if isinstance(ev, dict):
@@ -626,7 +814,21 @@ class Table:
                     seq += 1
                     append({"seq": seq, "t": t, "type": type_, "in": line, **fields})
                     continue
-                if type_ == "timer-set":
+                # the game's own event under a reserved name: most break below (caught: one line);
+                # one that would not (a choice-cancel of its own) is told here
+                if (type_ == choices.CANCEL or type_ == choices.WINDOW) and not well_formed(type_, fields):
+                    seq += 1
+                    append({"seq": seq, "t": t, "type": "error", "in": line, "message": reserved_refusal(type_),
+                            "private": REFEREE})
+                    continue
+                if type_ == "timer-set" and "after_heard" in fields:  # a phase that starts when heard
+                    name = str(fields["name"])
+                    self.timers.pop(name, None)
+                    self.timers.pop(heard.timer_of(name), None)
+                    self.heard_wait[name] = float(fields["after_heard"])
+                    self._hearing.new = self._hearing.on = True
+                    self._timers_changed()
+                elif type_ == "timer-set":
                     at = float(fields["at"])
                     self.timers[str(fields["name"])] = at
                     self._timers_changed()
@@ -634,6 +836,7 @@ class Table:
                         fields = {**fields, "at": at + self._lag + (t - self._paused_at if self._paused_at is not None else 0.0)}
                 elif type_ == "timer-cancel":
                     self.timers.pop(str(fields["name"]), None)
+                    self._forget_heard(str(fields["name"]))
                     self._timers_changed()
                 elif type_ == choices.ASK:  # a question for one seat: kept here, its prompt said
                     got = self._open_choice(fields, t)
@@ -648,6 +851,20 @@ class Table:
                             "key": got.prompt, "text": render(got.prompt, dict(got.params)),
                             **({"params": dict(got.params)} if got.params else {})})
                     continue
+                elif type_ == choices.WINDOW:  # a question to several seats at once
+                    window = self._open_window(fields, t)
+                    if isinstance(window, str):
+                        seq += 1
+                        append({"seq": seq, "t": t, "type": "error", "in": line,
+                                "message": f"internal error: {window}", "private": REFEREE})
+                        continue
+                    first = self.choices[window.seats[0]]
+                    seq += 2
+                    append({"seq": seq - 1, "t": t, "type": type_, "in": line, **fields, "order": list(window.order)})
+                    append({"seq": seq, "t": t, "type": REVEAL, "in": line, "private": fields["private"],
+                            "key": first.prompt, "text": render(first.prompt, dict(first.params)),
+                            **({"params": dict(first.params)} if first.params else {})})
+                    continue
                 elif type_ == REVEAL:  # one phrase for several earphones: its text, as a say's
                     params = fields.get("params") or {}
                     seq += 1
@@ -655,12 +872,24 @@ class Table:
                             "key": fields["key"], "text": render(fields["key"], params),
                             **({"params": params} if params else {})})
                     continue
+                elif type_ == choices.CANCEL and "window" in fields:
+                    if fields.get("declined") is not True:  # the runtime's note of one seat's decline: kept
+                        self._close_window(fields.get("window"))
                 elif type_ == choices.CANCEL:
                     self._close_choice(fields.get("seat"))
                 seq += 1
                 append({"seq": seq, "t": t, "type": type_, "in": line, **fields})
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            # a game's broken event (a `reveal` of its own without `private`, a say without a
+            # key): one line for the referee, never a traceback; the batch stops there
+            seq += 1
+            why = (reserved_refusal(type_) if type_ in RESERVED_EVENTS or type_ in RUNTIME_EVENTS
+                   else f"internal error: a malformed {type_!r} event: {type(exc).__name__}: {exc}")
+            append({"seq": seq, "t": t, "type": "error", "in": line, "message": why, "private": REFEREE})
         finally:  # a game's broken event stops the loop: the numbers given so far stay given
             self.seq = seq
+        if self._hearing.on:  # a game that asked for a limit after heard: its outputs' queues
+            self._heard_batch(logged, t)
         return logged
 
     def _error(self, line: int | None, t: float, message: str) -> LogEvent:
@@ -811,7 +1040,8 @@ class ScriptRun:
                 self._heard = len(self._kept)
             self._kept.append((number, dict(item)))
             if is_clock_line(item):
-                self._heard = len(self._kept)
+                if not str(item.get("timer")).startswith(heard.PREFIX):  # a prompt heard: an undo may pass it
+                    self._heard = len(self._kept)
             elif not (is_clock_command(item) or is_reader_state(item) or seat_bots.is_command_line(item)):
                 self.standing.append((number, dict(item)))
                 self._kept_at.append(len(self._kept) - 1)

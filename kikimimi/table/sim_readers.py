@@ -30,15 +30,22 @@ class TypedLineError(ValueError):
     pass
 
 
-def vocabulary_help(tags: Collection[str], players: int) -> str:
-    sets = sorted({t.split(":", 1)[0] for t in tags if ":" in t and not t.startswith(("cmd:", "seat:"))})
-    names = sorted(t.split(":", 1)[1] for t in tags if t.split(":", 1)[0] in sets)
+def vocabulary_help(tags: Collection[str], players: int, deck: Collection[str] | None = None) -> str:
+    """The typing help: the seat-token syntax, a sample of the pieces (of `deck`, the
+    pieces the game's kit lays out, when given: never a piece this table does not use)
+    and the command tags the table takes (a game with a kit: only its own)."""
+    pool = tags if deck is None else [t for t in deck if t in tags] or tags
+    sets = sorted({t.split(":", 1)[0] for t in pool if ":" in t and not t.startswith(("cmd:", "seat:"))})
+    names = sorted(t.split(":", 1)[1] for t in pool if t.split(":", 1)[0] in sets)
     sample = ", ".join(names[:12]) + (", ..." if len(names) > 12 else "")
     own = [t for t in tags if t.startswith("cmd:")]  # the table's: the game's kit, or the contract's
     commands = ", ".join(sorted(c.split(":", 1)[1] for c in (own or COMMAND_TAGS)))
+    seats = sorted(int(t[5:]) for t in tags if t.startswith("seat:") and t[5:].isdigit())
+    tokens = (f"\nSeat tokens: seat:N (N 1-{seats[-1]}), e.g. '2 seat:3' is seat 2 scanning seat 3's token"
+              if seats else "")
     return (f"Type: SEAT PIECE (seats 1-{players}) or f PIECE for the field; -SEAT/-f PIECE lifts it; "
             f"SEAT uid HEX; > COMMAND for the console; lost/back SEAT|f.\n"
-            f"Pieces ({', '.join(sets)}): {sample}\nCommand tags: {commands}")
+            f"Pieces ({', '.join(sets)}): {sample}\nCommand tags: {commands}{tokens}")
 
 
 class _Header(Protocol):
@@ -56,8 +63,20 @@ class _Table(Protocol):
 def table_help(table: _Table) -> str:
     """The keyboard help for the game now at `table`.  Its seats are the game's own: a
     resumed evening plays the journal's count, which the table file need not say (docs/evening.md:
-    a resumed 4-player イントリーゲ was helped with "seats 1-3")."""
-    return vocabulary_help(table.known_tags, table.header.players)
+    a resumed 4-player イントリーゲ was helped with "seats 1-3").  Its pieces are sampled
+    from the game's kit at this table (マフィア42 once sampled cards not in its deck)."""
+    header = table.header
+    deck: list[str] | None = None
+    game, options = getattr(header, "game", None), getattr(header, "options", None)
+    if isinstance(game, str):
+        from kikimimi.contract.kit import kit_for
+
+        try:
+            kit = kit_for(game, header.players, options if isinstance(options, dict) else {})
+            deck = [*kit.own, *kit.table]
+        except Exception:  # a game whose kit cannot be listed: every known tag, as before
+            deck = None
+    return vocabulary_help(table.known_tags, header.players, deck)
 
 
 def parse_typed(text: str, tags: Collection[str]) -> dict[str, Any] | None:

@@ -21,6 +21,7 @@ from typing import Any
 
 import numpy as np
 
+from kikimimi.contract.heard import modelled_seconds
 from kikimimi.contract.protocol import REVEAL, each_audience
 
 from .clips import ClipError, as_float, resample
@@ -297,6 +298,22 @@ class AudioOutput:
         got = self._samples(src, rate)
         assert got is not None
         return got
+
+    def clip_seconds(self, audience: str, ev: Mapping[str, Any]) -> float:
+        """How long a phrase plays on the output of `audience` (its clip's own length, rendered
+        if need be): when a question has been heard there (kikimimi.contract.heard).  An output that
+        plays nothing (muted, missing) takes the model's length: the player still needs it."""
+        name, text = output_name(audience), str(ev.get("text", ""))
+        mixer = self.lane_device.get(name)
+        params = ev.get("params") if isinstance(ev.get("params"), Mapping) else None
+        if mixer is None or name in self.muted or not text.strip():
+            return modelled_seconds(text, self.wpm(name))
+        src = self._source(name, str(ev.get("key", "")), text, params)
+        try:
+            samples, rate = self._sources.get(src) or self._source_future(src).result()
+        except Exception:  # a clip that cannot render is dropped (said at emit): the model's length
+            return modelled_seconds(text, self.wpm(name))
+        return len(samples) / rate
 
     # -- settings ----------------------------------------------------------------
     def apply(self, ev: Mapping[str, Any]) -> None:

@@ -228,7 +228,7 @@ def test_an_old_style_game_is_read_through_its_declaration(site):
     assert got["play"] == "PebbleGame" and got["players"] == [2, 3, 2]
     assert got["tags"] == [f"peb:pebble-{n}" for n in range(1, 5)] and got["bots"] == ["plain", "ear"]
     assert got["help"] == ["hint SEAT", "stop"]  # its own command table, not the contract's default
-    assert got["kit"] == ["seat:1", "seat:2"] and got["secret"] == ["first"] and got["pause"] is True
+    assert got["kit"] == ["seat:1", "seat:2", "cmd:agree"] and got["secret"] == ["first"] and got["pause"] is True
     assert got["misnamed"] == "plugin 'misnamed' (legacy_pebbles:PebbleGame) declares the game 'pebbles'"
     assert got["refused"] == ["pebbles is for 2-3 players, not 4",
                               "unknown option 'colour' (have: first)", "first must be a seat from 1 to 2, not 9"]

@@ -76,3 +76,17 @@ def test_serve_and_doctor_report_a_broken_config_without_a_traceback(tmp_path, t
     assert main(["doctor", str(path)]) == 1
     out = capsys.readouterr().out
     assert "[FIX] table config:" in out and "table.players" in out
+
+
+def test_a_mistyped_game_name_is_an_unknown_game_with_the_known_names(tmp_path, monkeypatch, capsys):
+    """`kikimimi serve tridnet` said "cannot read (No such file or directory)"."""
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(ConfigError) as err:
+        load_table_config("tridnet")
+    line = str(err.value)
+    assert line.startswith("tridnet: unknown game") and "trident" in line and "\n" not in line
+    assert main(["serve", "tridnet"]) != 0
+    out = capsys.readouterr()
+    assert "unknown game" in out.err and "Traceback" not in out.err
+    with pytest.raises(ConfigError, match="cannot read"):  # a file's name is still a missing file
+        load_table_config("tridnet.toml")

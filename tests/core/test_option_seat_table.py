@@ -22,7 +22,7 @@ def test_a_seat_table_is_keyed_by_seat_and_empty_when_not_set():
 @pytest.mark.parametrize("value", [
     {"5": "escape"}, {"0": "escape"}, {"-1": "escape"}, {"x": "escape"}, {"1": "fly"}, {"1": 3},
     {"1": "escape", 1: "escape"}, ["escape"], "escape", {str(n): "escape" for n in range(1, 6)},
-    {True: "escape"},
+    {True: "escape"}, {"²": "escape"}, {"١": "escape"}, {"0001": "escape"},  # int("²") is Python's own error
 ])
 def test_a_bad_seat_table_is_one_line_naming_the_option(value):
     with pytest.raises(ValueError) as bad:

@@ -67,3 +67,24 @@ def test_a_toml_syntax_error_is_shown_with_its_line_and_column(tmp_path, capsys)
     assert main(["doctor", str(path)]) == 1
     out = capsys.readouterr().out
     assert "line 3" in out and "Traceback" not in out
+
+
+def test_a_copied_trees_venv_whose_scripts_run_the_old_interpreter_is_found(tmp_path):
+    """A set-up tree copied elsewhere kept its venv's shebangs silently (the scripts ran
+    the old tree's interpreter, or nothing once it was gone)."""
+    import shutil
+    import subprocess
+    import sys
+
+    from kikimimi.box.doctor import venv_check
+
+    made = tmp_path / "old" / ".venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(made)], check=True, timeout=120)
+    (made / "bin" / "kikimimi").write_text(f"#!{made / 'bin' / 'python'}\nimport sys\n")
+    shutil.copytree(tmp_path / "old", tmp_path / "copy", symlinks=True)
+    here = venv_check(made)
+    assert here is not None and here.ok, here
+    copied = venv_check(tmp_path / "copy" / ".venv")
+    assert copied is not None and not copied.ok
+    assert str(made / "bin" / "python") in copied.detail and "rm -rf" in copied.fix and "scripts/setup" in copied.fix
+    assert venv_check(tmp_path) is None  # not a venv: nothing to say

@@ -41,6 +41,8 @@ def _config(tmp_path, text):
      "a table is all simulated or all hardware"),
     (("players = 2", "players = 2\n[records]\ndb = 5"), "records.db", "file name"),
     (('journal = "journal.jsonl"', 'journal = "afile/j.jsonl"'), "table.journal", "not a folder"),
+    # a negative debounce was taken (a simulated reader's section is checked too)
+    (('driver = "sim"', 'driver = "sim"\ndebounce_ms = -1'), "readers.", "0-10000, not -1"),
 ])
 def test_a_bad_config_is_one_line_and_creates_nothing(tmp_path, toy, change, key, problem):
     (tmp_path / "afile").write_text("")
@@ -55,6 +57,18 @@ def test_a_bad_config_is_one_line_and_creates_nothing(tmp_path, toy, change, key
     assert proc.returncode != 0 and "Traceback" not in proc.stderr
     assert proc.stderr.strip().count("\n") == 0
     assert sorted(p.name for p in tmp_path.iterdir()) == before  # no journal, socket or secret
+
+
+def test_a_tag_map_with_one_uid_written_twice_in_two_cases_is_refused_in_one_line(tmp_path):
+    """The uids "04A1…" and "04a1…" are one tag; the map took both and the last silently won."""
+    from kikimimi.contract.tagmap import TagMapError, load_tagmap
+
+    path = tmp_path / "map.toml"
+    path.write_text('[tags]\n04A1B2C3D4E5F6 = "trident:heart-3"\n"04:a1:b2:c3:d4:e5:f6" = "trident:clover-8"\n')
+    with pytest.raises(TagMapError) as info:
+        load_tagmap(path)
+    line = str(info.value)
+    assert "\n" not in line and "the same tag as tags.04A1B2C3D4E5F6" in line and "04:a1:b2" in line
 
 
 def test_a_toml_syntax_error_names_line_and_column(tmp_path, toy):

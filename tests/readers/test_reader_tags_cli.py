@@ -113,3 +113,24 @@ def test_a_game_whose_tag_set_is_not_its_name_lists_its_pieces():
     pieces = tags.pieces_of("onisagashi", 5)
     assert pieces and all(p.startswith("oni:") for p in pieces)
     assert len(pieces) == len(set(pieces))
+
+
+def test_enroll_with_a_missing_device_says_so_at_once_and_speaks_no_prompt(tmp_path, capsys):
+    """A reader that is not there waited the whole --timeout and spoke the first
+    prompt (in kana, the default language) to nobody; now one line at once, nothing spoken."""
+    said: list[str] = []
+    started = time.monotonic()
+    try:
+        tags.enroll("seat", f"pn532:{tmp_path / 'no-such-reader'}", tmp_path / "seat.toml", lang="ja",
+                    speak=said.append, players=3, timeout_s=30)
+    except tags.TagsError as exc:
+        line = str(exc)
+    else:
+        raise AssertionError(f"enrolled with no reader; said {said}")
+    assert said == [] and "no-such-reader" in line and "\n" not in line
+    assert time.monotonic() - started < 10  # the --timeout (30 s) was not waited: a hang guard, not a speed test
+    args = parser().parse_args(["tags", "enroll", "seat", "--reader", f"pn532:{tmp_path / 'gone'}",
+                                "--tagmap", str(tmp_path / "seat.toml"), "--timeout", "30"])
+    assert args.func(args) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("kikimimi tags: the reader pn532:") and "gone" in err and err.count("\n") == 1

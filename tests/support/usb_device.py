@@ -60,6 +60,9 @@ class UsbReaderEmulator:
         self._armed: tuple[str, tuple[Ntag213, ...]] | None = None  # `add_after`
         self.armed_counts: collections.Counter[str] = collections.Counter()  # the commands when they went down
         self.armed_placed = threading.Event()
+        #: (command, reply): the next answer to that command (by name) is `reply` instead, once,
+        #: the way a reader's short or garbled frame reaches the host (`mangled`)
+        self.mangle_once: tuple[str, bytes] | None = None
         self._inbox: collections.deque[bytes] = collections.deque()
         self._cond = threading.Condition(threading.RLock())
         if plugged:
@@ -154,6 +157,12 @@ class UsbReaderEmulator:
 
     def bulk_out(self, data: bytes) -> None:
         raise NotImplementedError
+
+    def mangled(self, command: str | None, reply: bytes) -> bytes:
+        """The answer to `command` as sent: `mangle_once`'s, once, else `reply` itself."""
+        if self.mangle_once is not None and command == self.mangle_once[0]:
+            reply, self.mangle_once = self.mangle_once[1], None
+        return reply
 
     def answer(self, data: bytes) -> None:
         """Queue one bulk IN transfer for the host."""

@@ -90,7 +90,8 @@ class Pn53xCore:
         """The answer payload after D5 CMD+1, None for an error frame."""
         handler = getattr(self, f"_cmd_{code:02x}", None)
         self.reader.commands[handler.__doc__ if handler else f"unknown {code:02x}"] += 1
-        return handler(params) if handler else None
+        reply = handler(params) if handler else None
+        return reply if handler is None or reply is None else self.reader.mangled(handler.__doc__, reply)
 
     def tags_moved(self) -> None:
         if self.selected is not None and self.selected not in self.reader.tags:

@@ -82,7 +82,7 @@ class RcS380Emulator(UsbReaderEmulator):
         handler = getattr(self, f"_cmd_{code:02x}", None)
         self.commands[handler.__doc__ if handler else f"unknown {code:02x}"] += 1
         self.answer(ACK)
-        reply = handler(params) if handler else b"\x01"
+        reply = self.mangled(handler.__doc__, handler(params)) if handler else b"\x01"
         if handler is not None and handler.__doc__ == self.garble_once:
             self.garble_once = None
             self.answer(ERROR_FRAME)  # nfcpy's Frame type "err": send_command returns None

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import os
+import pwd
 import re
 import shlex
 import shutil
@@ -45,7 +46,8 @@ from support.usb_pn53x import Pn533Emulator
 from support.usb_socket import UsbSocketServer
 from kikimimi.testkit.script import journal_inputs, wait_until
 from test_readme_owner_path import owner_lines
-from test_service import Place, exec_argv, verify
+from test_service import Place, exec_argv, outside_tmp, verify
+from unit_sandbox import sandboxed
 
 ROOT = Path(__file__).resolve().parents[2]
 GAMES, PLAYERS = ("trident", "onisagashi"), 3
@@ -100,7 +102,7 @@ class Box:
     hardware/) and the box's own /etc, in a folder a service user can read."""
 
     def __init__(self) -> None:
-        self.dir = Path(tempfile.mkdtemp(prefix="kk-box-", dir="/tmp"))
+        self.dir = Path(tempfile.mkdtemp(prefix="kk-box-", dir=outside_tmp()))  # PrivateTmp=yes hides /tmp
         self.dir.chmod(0o755)
         self.opt = self.dir / "opt" / "kikimimi"
         self.opt.mkdir(parents=True)
@@ -137,6 +139,21 @@ def service_user():
     yield name
     subprocess.run(["userdel", name], capture_output=True, timeout=60)
     subprocess.run(["groupdel", name], capture_output=True, timeout=60)
+
+
+@pytest.fixture
+def box_users(service_user):
+    """The owner (who ran `sudo service install`) and another user of the box, both unprivileged."""
+    made = []
+    for _ in range(2):
+        name = "kk-p" + uuid.uuid4().hex[:8]
+        subprocess.run(["useradd", "--user-group", "--no-create-home", "--shell", "/usr/sbin/nologin", name],
+                       check=True, capture_output=True, timeout=60)
+        made.append(name)
+    yield made[0], made[1]
+    for name in made:
+        subprocess.run(["userdel", name], capture_output=True, timeout=60)
+        subprocess.run(["groupdel", name], capture_output=True, timeout=60)
 
 
 def uid_of(n: int) -> str:
@@ -298,18 +315,42 @@ def owner_path_until_setup(box: Box) -> dict[str, str]:
     return at
 
 
+def as_person(name: str, argv: list[str]) -> list[str]:
+    entry = pwd.getpwnam(name)
+    return ["setpriv", f"--reuid={entry.pw_uid}", f"--regid={entry.pw_gid}", "--init-groups", "--", *argv]
+
+
+def the_service_reaches(box: Box, emus: dict[str, Reader], user: str) -> None:
+    """The box's PN532 terminals and USB reader nodes, the service's user's to open (udev's GROUP=
+    on a real box); the USB reader's socket was opened to it when served (`usb_seam`)."""
+    uid = pwd.getpwnam(user).pw_uid
+    for emu in emus.values():
+        if isinstance(emu, PN532Emulator):
+            os.chown(os.path.realpath(emu.path), uid, -1)
+    for node in (box.dir / "usb-socket" / "dev").rglob("*"):
+        if node.is_file():
+            os.chown(node, uid, -1)
+
+
 def install_serve_and_play(box: Box, at: dict[str, str], by_piece: dict[str, dict[str, str]],
-                           emus: dict[str, Reader], service_user: str, python: str) -> None:
-    """service install (the unit verified), its ExecStart serving the table file, the first moves of
-    Trident, the referee's console choosing 鬼探し, its first moves; each placement's cost checked."""
+                           emus: dict[str, Reader], service_user: str, python: str,
+                           people: tuple[str, str]) -> None:
+    """service install (the unit verified), its ExecStart serving the table file as the service's user
+    in the unit's sandbox, the first moves of Trident, the owner's console choosing 鬼探し (another
+    user refused), its first moves; each placement's cost checked."""
     hardware = box.opt / "hardware"
     table = hardware / "my-table.toml"
+    owner, other = people
     proc = None
     try:
-        # service install, as written (sudo dropped), into the box's unit folder, for a throwaway user
+        # service install, as written (sudo dropped: SUDO_USER is the owner's), into the box's unit folder,
+        # for a throwaway user
+        box.env["SUDO_USER"] = owner
         installed = box.bash(f"{at['service install']} --unit-dir {box.etc / 'systemd' / 'system'} "
                              f"--user {service_user} --python {python}")
+        del box.env["SUDO_USER"]
         assert installed.returncode == 0, installed.stdout + installed.stderr
+        assert f"added {owner} to the group {service_user}" in installed.stdout
         unit_name = at["systemctl"].split()[-1]
         unit = box.etc / "systemd" / "system" / f"{unit_name}.service"
         assert unit.exists(), sorted(p.name for p in unit.parent.iterdir())
@@ -318,18 +359,32 @@ def install_serve_and_play(box: Box, at: dict[str, str], by_piece: dict[str, dic
         assert f"User={service_user}\n" in text
         argv = exec_argv(text)
         assert argv[-2:] == ["serve", str(table)]
-        # systemctl enable --now: the unit's own command line, here (as root, not as its user)
-        events, journal = box.dir / "events.jsonl", hardware / "var" / "my-table.jsonl"  # the file's default
-        proc = subprocess.Popen([*argv, "--voice", "text", "--quiet", "--events", str(events)], cwd=box.opt,
-                                env=box.env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        # systemctl enable --now: the unit's own command line as its user, in its sandbox (unit_sandbox.py)
+        journal = hardware / "var" / "my-table.jsonl"  # the file's default
+        events = journal.with_name("events.jsonl")  # where the service may write
+        the_service_reaches(box, emus, service_user)
+        argv, env = sandboxed(text, "--voice", "text", "--quiet", "--events", str(events),
+                              devices=(str(box.dir / "usb-socket" / "dev"),))
+        env.update({k: v for k, v in box.env.items() if k.startswith("KIKIMIMI_") or k == "PYTHONPATH"})
+        said = box.dir / "serve.err"
+        with said.open("w") as err:
+            proc = subprocess.Popen(argv, cwd=table.parent, env=env, stdout=subprocess.DEVNULL, stderr=err, text=True)
         wait_until(lambda: all(e.commands["InListPassiveTarget"] >= 2 for e in emus.values()) or proc.poll() is not None,
-                   "the readers polling", timeout=60)
-        assert proc.poll() is None, proc.stderr.read()
+                   "the readers polling", timeout=60,
+                   said=lambda: f"{ {n: e.commands['InListPassiveTarget'] for n, e in emus.items()} }; {said.read_text()[-2000:]}")
+        assert proc.poll() is None, said.read_text()
         costs = play_first_moves("trident", first_moves("trident", 20), by_piece["trident"], emus, events)
         # the referee ends the first game and chooses the second, in the console the README names
-        console = subprocess.run(["kikimimi", "console", str(table), "--plain"], cwd=box.opt, env=box.env,
-                                 input="stop\ngame onisagashi\nquit\n", capture_output=True, text=True, timeout=60)
-        assert console.returncode == 0, console.stdout + console.stderr
+        # (as the owner, a second user: `kikimimi` is the service's interpreter's, which the owner can run)
+        them = {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": "/nonexistent"}
+        nosy = subprocess.run(as_person(other, [python, "-m", "kikimimi.cli", "console", str(table), "--plain"]),
+                              cwd="/", env=them, input="quit\n", capture_output=True, text=True, timeout=60)
+        assert nosy.returncode != 0 and len(nosy.stderr.strip().splitlines()) == 1, nosy.stdout + nosy.stderr
+        assert f"closed to {other}" in nosy.stderr and "Traceback" not in nosy.stderr, nosy.stderr
+        console = subprocess.run(as_person(owner, [python, "-m", "kikimimi.cli", "console", str(table), "--plain"]),
+                                 cwd="/", env=them, input="stop\ngame onisagashi\nquit\n", capture_output=True,
+                                 text=True, timeout=60)
+        assert console.returncode == 0 and "Traceback" not in console.stderr, console.stdout + console.stderr
         wait_until(lambda: _game(journal) == "onisagashi", "鬼探し started")
         costs += play_first_moves("onisagashi", first_moves("onisagashi", 12), by_piece["onisagashi"], emus, events)
     finally:
@@ -361,6 +416,8 @@ def usb_seam(box: Box, sysfs: Path, emu: UsbReaderEmulator) -> UsbSocketServer:
     """The USB reader served to the box's children: the seam on their PYTHONPATH, the socket and
     the box's sysfs in their environment."""
     server = UsbSocketServer(box.dir / "usb-socket", [emu]).start()
+    server.folder.chmod(0o755)  # the served table's user connects (its udev GROUP= on a real box)
+    os.chmod(server.path, 0o666)
     box.env.update(server.env())
     box.env["KIKIMIMI_SYSFS"] = str(sysfs)
     box.env["PYTHONPATH"] = os.pathsep.join(p for p in (str(SEAM), box.env.get("PYTHONPATH", "")) if p)
@@ -375,7 +432,8 @@ def stop_readers(emus: dict[str, Reader], server: UsbSocketServer | None) -> Non
             emu.stop()
 
 
-def test_the_owner_path_runs_as_written_and_two_games_are_played_on_enrolled_pieces(box, service_user, python):
+def test_the_owner_path_runs_as_written_and_two_games_are_played_on_enrolled_pieces(box, service_user, python,
+                                                                                   box_users):
     """The quick box: the set-up's table file written by the test (the spoken set-up is the next test's)."""
     at = owner_path_until_setup(box)
     emus: dict[str, Reader] = {name: PN532Emulator(str(box.dir / name)).start()
@@ -386,7 +444,7 @@ def test_the_owner_path_runs_as_written_and_two_games_are_played_on_enrolled_pie
     try:
         table, by_piece = enrolled_evening(box.opt / "hardware", emus)
         assert table.relative_to(box.opt).as_posix() in at["table setup"]
-        install_serve_and_play(box, at, by_piece, emus, service_user, python.python)
+        install_serve_and_play(box, at, by_piece, emus, service_user, python.python, box_users)
     finally:
         stop_readers(emus, server)
 
@@ -434,7 +492,8 @@ def spoken_clips(cache: Path, names: dict[str, str], kept: int, total: int) -> d
 
 
 @pytest.mark.flaky(reruns=1)  # the test players listen in real time, as in test_setup_by_ear.py
-def test_the_spoken_setup_as_written_enrols_the_kits_and_the_evening_is_played(box, service_user, python):
+def test_the_spoken_setup_as_written_enrols_the_kits_and_the_evening_is_played(box, service_user, python,
+                                                                                box_users):
     from kikimimi.box.setup.enrol import EveningKit, piece_names
     from support.usbtree import FakeUsbTree
     from support.virtual_sound import PulseNullSinks
@@ -522,6 +581,6 @@ def test_the_spoken_setup_as_written_enrols_the_kits_and_the_evening_is_played(b
         listeners.stop()
         pulse.stop()
     try:
-        install_serve_and_play(box, at, by_piece, emus, service_user, python.python)
+        install_serve_and_play(box, at, by_piece, emus, service_user, python.python, box_users)
     finally:
         stop_readers(emus, server)

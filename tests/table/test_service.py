@@ -61,6 +61,15 @@ def install(*args, user=None):
     return subprocess.run(argv, capture_output=True, text=True, timeout=120, cwd="/")
 
 
+def outside_tmp() -> str:
+    """Where a test's table lives: not under /tmp, which the unit's PrivateTmp=yes hides (the
+    install refuses it), nor in a home (ProtectHome=yes)."""
+    for base in ("/srv", "/var/local", "/opt"):
+        if os.path.isdir(base) and os.access(base, os.W_OK | os.X_OK):
+            return base
+    pytest.skip("no folder outside /tmp and the homes to put a service's table in (/srv, /var/local, /opt)")
+
+
 class Place:
     """A folder every user can read, outside the home folders, with a Python the service
     user can run: a venv of the system's interpreter that sees this checkout's packages."""
@@ -73,7 +82,7 @@ class Place:
         system = shutil.which(f"python{sys.version_info[0]}.{sys.version_info[1]}", path="/usr/bin:/usr/local/bin")
         if system is None or in_a_home(Path(os.path.realpath(system))):
             pytest.skip("no system Python of this version outside home folders to build the service's venv from")
-        self.dir = Path(tempfile.mkdtemp(prefix=name, dir="/tmp"))
+        self.dir = Path(tempfile.mkdtemp(prefix=name, dir=outside_tmp()))
         self.dir.chmod(0o755)
         venv = self.dir / "venv"
         subprocess.run([system, "-m", "venv", "--without-pip", str(venv)], check=True, timeout=120)

@@ -209,3 +209,26 @@ def test_each_player_enrols_their_own_kit_by_ear_and_an_interrupted_enrolment_go
     assert not any(ph.startswith(("scan-", "done-")) for ph in heard["helper"])  # nothing of it on the speaker
     assert "enrol-all-done" in heard["helper"]
     assert f"kikimimi: enrolled {kit.tags()} tags" in proc.stdout
+
+
+def test_too_few_readers_is_said_on_every_card_and_printed_not_a_silent_stop(tmp_path, clips):
+    """With a reader missing the set-up stopped before a word was spoken; a table with
+    no screen never said why."""
+    cache, _ = clips
+    tree, pulse, readers, sink_of, _ = boot(tmp_path, "few", [SPEAKER_CARD, EAR_ANN, EAR_BOB], [FIELD_READER, READER_ANN])
+    try:
+        proc = subprocess.run(
+            [sys.executable, "-m", "kikimimi.cli", "table", "setup", str(tmp_path / "few.toml"), "--game", "trident",
+             "--players", "2", "--lang", "en", "--rate", str(WPM), "--no-enrol", "--serial-dir", str(tree.by_path),
+             "--cache-dir", str(cache)], env=tree.env(pulse.env()), capture_output=True, text=True, timeout=120)
+    finally:
+        pulse.stop()
+        for emu in readers.values():
+            emu.stop()
+    said = Phrasebook("en", ("core", "setup")).render("setup-few-readers", {"readers": 2, "need": 3})
+    spoken = [line for line in proc.stdout.splitlines() if line.endswith(said)]
+    assert proc.returncode != 0 and len(spoken) == 1, proc.stdout + proc.stderr
+    assert spoken[0].count("card ") == 3  # said on the speaker and both earphones: whoever hears it
+    assert "Traceback" not in proc.stderr  # (ALSA may note an underrun above the one line, under load)
+    assert proc.stderr.strip().splitlines()[-1].startswith("kikimimi: 2 readers found")
+    assert not (tmp_path / "few.toml").exists()

@@ -10,7 +10,7 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from kikimimi.game import EarBot, EarTable, Handles, Heard
+from kikimimi.game import EarTable, Handles, Heard, SeatEar
 
 from . import CARDS
 
@@ -48,9 +48,9 @@ class Pile:
         return tag.startswith(("cmd:", "seat:"))
 
 
-class Player(EarBot):
+class Player(SeatEar):
     def __init__(self, seat: int):
-        self.seat = seat
+        super().__init__(seat)
         self.todo: str | None = None
 
     def hear(self, heard: Heard) -> None:
