@@ -66,7 +66,7 @@ def test_a_measure_one_arm_never_had_is_no_nan_difference():
 
 def test_the_pages_null_experiment_keeps_a_first_player_the_designer_fixed():
     """`report --option first=2 --fairness`: the section plays chair 2 first and says so, not a
-    rotation the designer did not ask for (issue 43: no option dropped)."""
+    rotation the designer did not ask for (no option dropped: docs/report.md)."""
     from kikimimi.design.fairness import section
 
     s = section("trident", [("random", {"first": 2})], [3], 6, 1)

@@ -1,4 +1,4 @@
-"""Every option reaches the games on every path (issue 43): `kikimimi sim --games` (its report's
+"""Every option reaches the games on every path (docs/report.md, "Every option honoured"): `kikimimi sim --games` (its report's
 own trials), `kikimimi report` (and `--variant`, whose jobs the cluster and the workers play
 as they are), and changing an option changes the games played; an option a path cannot
 honour is refused in one line, never dropped."""

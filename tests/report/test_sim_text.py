@@ -43,7 +43,7 @@ def test_sim_prints_the_intervals(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_onisagashi_gives_each_seat_and_each_turn_place_apart() -> None:
-    """鬼探し declares who declares first: sim rotates it with the seed and says both (issue 43)."""
+    """鬼探し declares who declares first: sim rotates it with the seed and says both (docs/report.md)."""
     from kikimimi_games.onisagashi.tuning import OnisagashiReport, seats_and_places
 
     trials = list(OnisagashiReport().trials(Ask(5, 1, 5, {"rounds": 1}, None)))

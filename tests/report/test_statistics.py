@@ -162,7 +162,7 @@ def test_a_shared_first_place_raises_the_fair_share_and_the_tie_rate_is_shown():
 
 
 def test_a_varied_option_no_bot_decision_depends_on_is_warned_of():
-    """The Trident's scoring changes the ranking, never a bot's move (issue 43): the page says so;
+    """The Trident's scoring changes the ranking, never a bot's move: the page says so;
     a first player changes the moves, and is not warned of."""
     from kikimimi.contract.registry import declaration
     from kikimimi.design.report import analysis
