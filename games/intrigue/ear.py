@@ -62,7 +62,9 @@ class IntrigueWorld:
     def reach(self, seat: int | None) -> Reach:
         if seat is None:
             return Reach((), ())
-        mine = [(p, self.handles.of(t)) for t, p in sorted(self.place.items())]
+        # in the handles' order (shuffled per game), as pieces lie on a table: never by their
+        # owner's seat, or "the first piece in the garden" is always seat 1's (a chair bias)
+        mine = sorted(((p, self.handles.of(t)) for t, p in self.place.items()), key=lambda x: x[1])
         return Reach(tuple(h for p, h in mine if p[:2] == ("hand", seat)),
                      tuple(h for p, h in mine if p[:2] == ("garden", seat)),
                      {p[2]: h for p, h in mine if p[:2] == ("section", seat)})

@@ -14,7 +14,7 @@ from typing import Any
 from kikimimi.design import confidence
 from kikimimi.design import duel as duels
 from kikimimi.design.plot import bars, histogram
-from kikimimi.game import Ask, Log, outcome_measures, Report, Row, Script, Trial
+from kikimimi.game import Ask, Log, Report, Row, Script, Trial
 
 from .bots import EV
 from .options import OPTIONS
@@ -99,6 +99,8 @@ class IntrigueReport(Report):
 
     duels = {EV: "greedy"}
     by_chair = frozenset({"mixed"})  # greedy and random bots in turn: not identical bots
+    shares_first = True  # equal cash shares the first place
+    ladder = ("random", "greedy", "ev-table")  # weak to strong (--versus ladder)
 
     def trials(self, ask: Ask) -> list[Trial]:
         if "first" in ask.options or ask.bot in self.duels:
@@ -121,14 +123,6 @@ class IntrigueReport(Report):
         kinds = IntrigueSimulation(ask.seed, ask.players, dict(ask.options), ask.bot).kinds \
             if ask.bot == "mixed" else None
         return report([stats for _, stats in rows], ask.players, kinds)
-
-    def measures(self, trial: Trial, script: Script, log: Log, figures: Any) -> Mapping[str, float]:
-        """The runtime's (each seat's win) and each turn position's win (1 = begins each round)."""
-        out = dict(outcome_measures(trial, script, log))
-        first = _first(trial)
-        won = {(s - first) % trial.players + 1 for s in figures["winners"]}
-        out.update((f"position {k} wins", float(k in won)) for k in range(1, trial.players + 1))
-        return out
 
     def plot(self, rows: Sequence[Row], path: str) -> str:
         if any(trial.label == duels.CONTENDER for trial, _ in rows):

@@ -3,7 +3,9 @@ count, the reasoning town beside today's town, and how often each job's
 ability decided a game.
 
 Each game deals a deck drawn at random from the catalogue (the default
-decks hold only some jobs), so every job's ability gets its turn.  "Decided"
+decks hold only some jobs), so every job's ability gets its turn, over a grid
+of counts and modes; given `jobs` or `mode` (`--option`, `--variant`), every
+game is played at the asked count with exactly the asked options instead.  "Decided"
 means the ability changed the board in the night, vote or morning that
 ended the game (`decided_by` of the `game-over` event).
 
@@ -54,24 +56,59 @@ def random_deck(rng: random.Random, players: int, mode: str, catalogue: Catalogu
     return deck + ["citizen"] * (players - len(deck))
 
 
+#: The options that shape the deck: given one, the report plays the deck asked for, not the grid's.
+DECK_OPTIONS = ("jobs", "mode")
+
+
+def as_asked(ask: Ask) -> bool:
+    """Whether the designer chose the deck (`jobs`) or the mode: then every game is played at the
+    asked count with exactly the asked options (the game's own deal when no `jobs`), so `sim
+    --variant jobs=…` (or `mode=…`) compares what it says and agrees with `kikimimi report`."""
+    return any(k in ask.options for k in DECK_OPTIONS)
+
+
 def _cells(ask: Ask) -> list[tuple[int, str]]:
-    """The (player count, mode) cells of the grid the report fills."""
+    """The (player count, mode) cells of the grid the report fills (one cell when played as asked)."""
+    if as_asked(ask):
+        return [(ask.players, str(ask.options.get("mode", "classic")))]
     cells = [(n, m) for n, modes in GRID for m in modes]
     if ask.players not in {n for n, _ in cells}:
         cells.append((ask.players, "classic"))
-    if "mode" in ask.options:
-        cells = [(n, m) for n, m in cells if m == ask.options["mode"] and (m != "cult" or n in CULT_PLAYERS)]
     return cells
+
+
+#: The lines that tell a job's ability at work (its results are spoken, to the table or to the
+#: job's seat, not sent as events): the designer's page counts each, and lists it at 0 when no game
+#: used it (`Report.abilities`; a revival is its own event, `revived`, so it is not counted twice).
+ABILITIES = {
+    "saved": "doctor: save", "police-mafia": "police: check, mafia found", "police-not-mafia": "police: check, not mafia",
+    "threatened-done": "gangster: threat", "scoop": "reporter: scoop", "revelation": "prophet: revelation",
+    "envoy": "society: envoy", "found-moon": "society: the moon found", "judge-revealed": "judge: decides",
+    "politician-survives": "politician: not executed", "escaped": "skill: escape", "cursed": "witch: curse",
+    "marked": "beastman: mark", "seduced": "madam: seduce", "robbed": "thief: rob",
+    "magic-set": "magician: trick set", "magic-fired": "magician: trick worked",
+    "lover-died-for-you": "lover: took the bullet", "client-killed": "mercenary: client killed",
+    "job-of": "a job learned (spy, medium)", "helper-joined": "helper: contact with the mafia",
+    "converted-job": "cult leader: conversion", "convert-failed": "cult leader: conversion failed",
+}
 
 
 class Mafia42Report(Report):
     """`games` games in every cell of the grid (count x mode), each with a random deck."""
 
+    abilities = ABILITIES
+    ladder = ("plain", "reason")  # weak to strong (--versus ladder)
+
     def trials(self, ask: Ask) -> Iterable[Trial]:
         cells = _cells(ask)
         rng = random.Random(ask.seed)
-        rest = {k: v for k, v in ask.options.items() if k not in ("jobs", "mode")}
         kinds = _kinds(ask)
+        if as_asked(ask):
+            for g in range(ask.games):
+                for kind in kinds:
+                    yield Trial(ask.seed + g, ask.players, dict(ask.options), kind, label=cells[0])
+            return
+        rest = dict(ask.options)
         for n, mode in cells:
             for g in range(ask.games):
                 deck = random_deck(rng, n, mode)
@@ -101,12 +138,15 @@ class Mafia42Report(Report):
                 continue
             wins[trial.label][over["winner"]] += 1
             days[trial.label].append(int(over.get("day", 0)))
-            for job in set(trial.options["jobs"]):
+            # the deck dealt: the trial's own, or (the game's deal) each seat's card in the ranking
+            for job in set(trial.options.get("jobs") or [str(r.get("role")) for r in over.get("ranking", [])]):
                 dealt[job] += 1
             for job in over.get("decided_by", []):
                 decided[job] += 1
         bots = f"{kind} bots, " if kind else ""
-        lines = [f"mafia42: {ask.games} bot games per cell, {bots}random decks from catalogue "
+        deck = (f"the deck {','.join(ask.options['jobs'])}" if "jobs" in ask.options
+                else "the catalogue's deal" if as_asked(ask) else "random decks")
+        lines = [f"mafia42: {ask.games} bot games per cell, {bots}{deck} from catalogue "
                  f"{default_catalogue().version}", "players mode     mafia citizens cult  void  mean days"]
         for (n, mode) in cells:
             w, total = wins[(n, mode)], max(1, sum(wins[(n, mode)].values()))
@@ -116,6 +156,8 @@ class Mafia42Report(Report):
             lines.append(f"{n:7d} {mode:8s} {rates}  {sum(d) / max(1, len(d)):5.2f}{unfinished}")
         total_games = sum(sum(w.values()) for w in wins.values())
         lines.append(f"abilities that changed the board in the deciding phase ({total_games} games):")
+        if not decided:
+            lines.append("  none")
         for job, count in decided.most_common():
             base = dealt.get(job, 0)
             share = f"{100 * count / base:.1f}% of the {base} games dealing it" if base else "a shared skill"

@@ -103,6 +103,7 @@ class TridentReport(Report):
     is the difference, with its interval (kikimimi/design/duel.py)."""
 
     duels = SEARCH
+    ladder = ("random", "human")  # weak to strong (--versus ladder)
 
     def trials(self, ask: Ask) -> Iterable[Trial]:
         """Each seed's game with the first player that seed deals (`deal`, as the
@@ -120,6 +121,11 @@ class TridentReport(Report):
         """The first player rotates with the seed (unless `--option first=N` fixes it):
         `kikimimi report` then reads each seat's edge by its place in the turn order."""
         return {"first": seed % players + 1, **options}
+
+    def margin_field(self, options: Mapping[str, Any]) -> str | None:
+        """The rules rank by pieces left in hand, or by their points under competition scoring
+        (docs/rules/trident.md): the margin is read in the same unit."""
+        return "points" if options.get("scoring") == "competition" else "pieces"
 
     def text(self, rows: Sequence[Row], ask: Ask) -> str:
         if ask.bot in SEARCH:

@@ -93,7 +93,16 @@ def _fitted(opts: Mapping[str, Any], players: int) -> dict[str, Any]:
 
 class WitchReport(Report):
     """`--option counts=[5,8,12]` picks the player counts; without `--bot`, `--option
-    kinds=[...]` the kinds compared (see the module's docstring)."""
+    kinds=[...]` the kinds compared (see the module's docstring).  A deck (`roles`) is played
+    at its own count: the counts default to it, and a count it does not fit is refused."""
+
+    own_options = frozenset({"counts", "kinds"})
+    ladder = ("random", "plain", "reason")  # weak to strong (--versus ladder)
+    #: Every night rule games/witch/night.py fires (`night-rules`): the page lists each, at 0
+    #: when no game fired it (tests/report/test_statistics.py holds the list to night.py).
+    rules = tuple(f"night: {r}" for r in ("banish", "banish-imp-immune", "banish-none", "exorcism-hit",
+                                          "exorcism-miss", "guard-saved", "mirror-imp", "mirror-imp-both-leave",
+                                          "mirror-untold"))
 
     def trials(self, ask: Ask) -> Iterable[Trial]:
         opts = dict(ask.options)
@@ -102,6 +111,9 @@ class WitchReport(Report):
         if counts is not None and (not isinstance(counts, list) or not counts
                                    or not all(isinstance(c, int) and 5 <= c <= 16 for c in counts)):
             raise ValueError("counts must be a list of player counts 5-16, e.g. [5,8,12]")
+        deck = opts.get("roles")
+        if isinstance(deck, list) and counts is None and ask.bot is None:
+            counts = [len(deck)]  # the comparison's grid: a deck for 8 is played at 8, not dropped at 6 and 10
         if ask.bot is not None:
             if kinds is not None:
                 raise ValueError("kinds compares bot kinds: give it without --bot")

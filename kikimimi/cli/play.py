@@ -4,6 +4,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
+import re
 import sys
 import time
 from collections.abc import Callable, Iterable, Sequence
@@ -51,8 +52,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--baseline", default=None, metavar="WAY",
                    help="with --versus/--variant: the way the others are compared with (default the first), "
                         "or 'all' for every pair")
-    p.add_argument("--workers", default="1", metavar="N|auto",
-                   help="with --games: play the games in N processes (the same report)")
+    p.add_argument("--workers", default="auto", metavar="N|auto",
+                   help="with --games: play the games in N processes (the same report; default auto: "
+                        "the cores there are, one for a short run)")
     p.add_argument("--narrate", action="store_true",
                    help="print what is spoken, as text, instead of the event log")
     p.add_argument("--voice", choices=("auto", "audio", "text"), default=None,
@@ -74,14 +76,16 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                    help="player counts, e.g. 6,8,10 (default: the game's official count)")
     p.add_argument("--bot", default=None, help="bot kind (game-specific; sim GAME --options lists them)")
     p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="game option (repeatable)")
-    p.add_argument("--versus", metavar="BOT,BOT", default=None, help="bot kinds to set side by side")
+    p.add_argument("--versus", metavar="BOT,BOT", default=None,
+                   help="bot kinds to set side by side, or 'ladder': the game's kinds from weak to strong")
     p.add_argument("--variant", action="append", default=[], metavar="KEY=V1,V2",
                    help="an option's values to compare (repeatable: every combination)")
     p.add_argument("--baseline", default=None, metavar="ARM",
                    help="the arm the others are compared with (default the first), or 'all' for every pair")
     p.add_argument("--detect", type=float, default=None, metavar="POINTS",
                    help="also say how many games show a change of POINTS percentage points at 80 %% power")
-    p.add_argument("--workers", default="1", metavar="N|auto", help="processes playing games (same report)")
+    p.add_argument("--workers", default="auto", metavar="N|auto",
+                   help="processes playing games (the same page; default auto: the cores there are, one for a short run)")
     p.add_argument("--cluster", default=None, metavar="ADDRESS",
                    help="play the games on a Ray cluster (host:port, or auto; needs kikimimi[cluster])")
     p.add_argument("--fairness", action="store_true",
@@ -170,15 +174,27 @@ def split_values(text: str) -> list[str]:
     return out
 
 
+#: `NAME:VALUE` in a `--variant`: the arm's name, then its value (a value with a colon of its
+#: own is given as quoted JSON: "\"a:b\"").
+NAMED = re.compile(r"([A-Za-z][A-Za-z0-9_.-]{0,23}):(.+)", re.DOTALL)
+
+
 def parse_variants(pairs: list[str]) -> dict[str, list[Any]]:
-    """`--variant KEY=V1,V2` (repeatable; a key given twice gathers its values)."""
+    """`--variant KEY=V1,V2` (repeatable; a key given twice gathers its values); a value may be
+    named, `KEY=NAME:VALUE,...`, and its arms are called `KEY=NAME` (tuning.Named)."""
+    from kikimimi.design.tuning import Named
+
     variants: dict[str, list[Any]] = {}
     for pair in pairs:
         key, sep, values = pair.partition("=")
         texts = split_values(values)
         if not sep or not key or not all(texts):
-            raise CliError(f"--variant {pair!r}: expected KEY=VALUE,VALUE")
-        for value in (parse_options([f"{key}={v}"])[key] for v in texts):
+            raise CliError(f"--variant {pair!r}: expected KEY=VALUE,VALUE (or KEY=NAME:VALUE,NAME:VALUE)")
+        for text in texts:
+            named = NAMED.fullmatch(text)
+            value: Any = parse_options([f"{key}={named.group(2) if named else text}"])[key]
+            if named:
+                value = Named(named.group(1), value)
             if value not in variants.setdefault(key, []):
                 variants[key].append(value)
     return variants
@@ -240,16 +256,16 @@ def cmd_sim(args: argparse.Namespace) -> int:
 
         if args.games < 1:
             raise CliError("--games: give a whole number of at least 1")
-        versus_bots = [b.strip() for b in args.versus.split(",")] if args.versus else None
+        versus_bots = versus_kinds(decl, args.versus)
         if versus_bots is not None and (len(versus_bots) < 2 or not all(versus_bots)):
             raise CliError(f"--versus {args.versus!r}: give two bot kinds or more, e.g. --versus human,search")
-        from kikimimi.design.report.run import workers_wanted
+        from kikimimi.design.report.run import workers_for
 
         try:
             report = tune(decl, args.games, args.seed, players, options, bot=args.bot,
                           plot=args.plot, progress=sys.stderr.isatty(),
                           versus_bots=versus_bots, variants=parse_variants(args.variant),
-                          workers=workers_wanted(args.workers), baseline=args.baseline)
+                          workers=workers_for(args.workers, args.games), baseline=args.baseline)
         except (NotImplementedError, ValueError) as exc:
             raise CliError(str(exc)) from None
         print(report)
@@ -309,6 +325,24 @@ def _serve_sim(decl: Declaration, args: argparse.Namespace, players: int, option
     return 0
 
 
+#: `--versus ladder`: the game's bot kinds from the weakest to the strongest (`Report.ladder`).
+LADDER = "ladder"
+
+
+def versus_kinds(decl: Declaration, text: str | None) -> list[str] | None:
+    """`--versus A,B,...`, or `--versus ladder`: the game's skill ladder, weak to strong."""
+    if not text:
+        return None
+    if text.strip() == LADDER:
+        from kikimimi.contract.parts import part
+
+        ladder = list(getattr(part(decl, decl.report), "ladder", ()) if decl.report else ())
+        if len(ladder) < 2:
+            raise CliError(f"--versus ladder: {decl.name} names no skill ladder (give the bot kinds)")
+        return ladder
+    return [b.strip() for b in text.split(",")]
+
+
 def parse_counts(text: str | None, decl: Declaration) -> list[int]:
     """`--players 6,8,10` -> [6, 8, 10]; none: the game's official count."""
     if text is None:
@@ -324,12 +358,13 @@ def parse_counts(text: str | None, decl: Declaration) -> list[int]:
 
 def cmd_report(args: argparse.Namespace) -> int:
     """`kikimimi report GAME`: play the arms' games and write the HTML page."""
-    from kikimimi.design.report.build import check_writable, command_line, make, plan_of, write_page
-    from kikimimi.design.report.run import workers_wanted
+    from kikimimi.design.report.build import beside, check_writable, command_line, make, plan_of, write_page
+    from kikimimi.design.report.page import tables_csv, tables_json
+    from kikimimi.design.report.run import workers_for, workers_wanted
 
     decl = _load_game(args.game)
     counts = parse_counts(args.players, decl)
-    versus_bots = [b.strip() for b in args.versus.split(",")] if args.versus else None
+    versus_bots = versus_kinds(decl, args.versus)
     if versus_bots is not None and (len(versus_bots) < 2 or not all(versus_bots)):
         raise CliError(f"--versus {args.versus!r}: give two bot kinds or more, e.g. --versus plain,reason")
     if versus_bots and args.bot:
@@ -337,7 +372,7 @@ def cmd_report(args: argparse.Namespace) -> int:
     output = args.output or f"{decl.name}-report.html"
     try:
         check_writable(output)  # said before the games, not after them
-        workers = workers_wanted(args.workers)
+        workers_wanted(args.workers)  # a wrong count is said before the games
         command = command_line(decl.name, args.games, args.seed, counts, args.option, args.versus, args.bot,
                                args.variant, args.baseline, args.detect, output)
         plan, jobs = plan_of(decl, args.games, args.seed, counts, parse_options(args.option),
@@ -346,11 +381,17 @@ def cmd_report(args: argparse.Namespace) -> int:
         if args.fairness:
             command += " --fairness"
             plan = dataclasses.replace(plan, command=command)
-        html = make(decl, plan, jobs, workers, cluster=args.cluster, fairness=args.fairness)
+        workers = workers_for(args.workers, len(jobs))
+        tables: list[dict[str, Any]] = []
+        html = make(decl, plan, jobs, workers, cluster=args.cluster, fairness=args.fairness, tables=tables)
         write_page(output, html)
+        as_json, as_csv = beside(output)
+        if as_json != output and as_csv != output:  # every table beside the page, for a spreadsheet
+            write_page(as_json, tables_json(tables, plan.command))
+            write_page(as_csv, tables_csv(tables))
     except (NotImplementedError, ValueError) as exc:
         raise CliError(str(exc)) from None
-    print(f"report written to {output} ({len(jobs)} games)")
+    print(f"report written to {output} ({len(jobs)} games; its tables in {as_json} and {as_csv})")
     return 0
 
 

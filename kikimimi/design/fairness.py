@@ -212,7 +212,7 @@ def section(game: str, arms: Sequence[tuple[str | None, Mapping[str, Any]]], cou
     seen: set[str] = set()
     for asked, options in arms:
         bot = asked if asked is not None else (kinds[0] if kinds else None)
-        label = f"{bot}" + "".join(f", {k}={v}" for k, v in sorted(options.items()) if k != FIRST)
+        label = f"{bot}" + "".join(f", {k}={v}" for k, v in sorted(options.items()))
         if label in seen:
             continue
         seen.add(label)
@@ -220,7 +220,7 @@ def section(game: str, arms: Sequence[tuple[str | None, Mapping[str, Any]]], cou
             s.paragraphs.append(f"Bot {bot or 'default'} does not seat identical bots in every chair: not run.")
             continue
         for k in counts:
-            v = experiment(game, bot, games, seed, k, {o: x for o, x in options.items() if o != FIRST}, workers)
+            v = experiment(game, bot, games, seed, k, dict(options), workers)  # a fixed first player is kept, and said
             for e in v.edges:
                 rows.append([f"{label}, {k} players, {e.what} {e.number}", f"{100 * e.rate.value:.1f} %",
                              e.edge.points(), "biased" if e.biased and e.what == "chair"

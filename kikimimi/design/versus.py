@@ -125,7 +125,10 @@ def pairs_of(names: Sequence[str], baseline: str | None = None) -> list[tuple[st
 
 
 def _family(measure: str) -> str:
-    return measure.rsplit(" ", 1)[-1]
+    """Measures that answer one question: the same last word ("win", "wins"), and a seat's win
+    apart from a turn-order place's ("seat 2 wins", "place 2 wins": each adds up to one game)."""
+    words = measure.split(" ")
+    return (words[0] + " " if words[0] in ("seat", "place") and len(words) > 2 else "") + words[-1]
 
 
 def independent(arms: Mapping[str, Units], measures: Sequence[str]) -> list[str]:
@@ -202,6 +205,9 @@ def text(title: str, arms: Mapping[str, Units], baseline: str | None = None) -> 
         for n in names:
             xs = column(arms[n], m)
             line = f"  {n:<{width}}  {_figure(summary(xs, how), how) if xs else 'none'}"
+            if how == MEAN and xs:  # a length's spread, not its mean alone
+                q1, q2, q3 = confidence.quartiles(xs)
+                line += f" (median {q2:.4g}, IQR {q1:.4g}–{q3:.4g}, {min(xs):.4g}–{max(xs):.4g})"
             for d in (d for d in every if d.measure == m and d.arm == n):
                 line += (f"   − {d.reference}: {_diff(d.diff, how)}"
                          f"{' (paired)' if d.paired else ' (unpaired)'}, p {d.p:.3f}")

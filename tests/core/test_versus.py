@@ -102,3 +102,30 @@ def test_the_command_line_parses_variants_and_refuses_in_one_line(capsys):
     assert main(["sim", "trident", "--games", "2", "--variant", "scoring=normal,competition"]) == 0
     assert "significant after Holm's correction" in capsys.readouterr().out
     assert not math.isnan(confidence.p_value(confidence.Estimate(0.0, 0.0, 0.0)))
+
+
+def test_a_varied_value_may_be_named_and_its_arms_are_called_by_it():
+    from kikimimi.design.tuning import Named, arms, plain_variants
+
+    deck = ["mafia", "mafia", "police", "doctor", "citizen", "citizen", "citizen", "citizen"]
+    variants = parse_variants(['jobs=doctor:["mafia","mafia","police","doctor","citizen","citizen","citizen","citizen"],'
+                               'plain:[1]', 'scoring=competition', 'note="a:b"'])
+    assert variants["jobs"] == [Named("doctor", deck), Named("plain", [1])]
+    assert variants["scoring"] == ["competition"] and variants["note"] == ["a:b"]  # quoted: a value, not a name
+    ways = arms([None], {"jobs": variants["jobs"]}, {})
+    assert [w.name for w in ways] == ["jobs=doctor", "jobs=plain"] and ways[0].options["jobs"] == deck
+    assert plain_variants({"jobs": variants["jobs"]}) == {"jobs": [deck, [1]]}
+    with pytest.raises(ValueError, match="same name"):
+        arms([None], {"jobs": [Named("x", [1]), Named("x", [2])]}, {})
+    text = tune(declaration("mafia42"), 1, 1, 8, {}, bot="reason", progress=False,
+                variants={"jobs": [Named("doctor", deck), Named("nodoctor", deck[:3] + ["citizen"] * 5)]})
+    assert "== jobs=doctor ==" in text and "jobs=nodoctor − jobs=doctor" not in text and "− jobs=doctor:" in text
+
+
+def test_a_long_value_is_numbered_in_its_arms_name():
+    from kikimimi.design.tuning import arms
+
+    deck = ["mafia", "mafia", "police", "doctor", "citizen", "citizen", "citizen", "citizen"]
+    ways = arms([None], {"jobs": [deck, deck[:3] + ["citizen"] * 5], "night": [10, 20]}, {})
+    assert [w.name for w in ways] == ["jobs=#1 night=10", "jobs=#1 night=20", "jobs=#2 night=10", "jobs=#2 night=20"]
+    assert ways[0].options["jobs"] == deck

@@ -62,3 +62,20 @@ def test_a_measure_one_arm_never_had_is_no_nan_difference():
     text = versus.text("t", arms)
     assert "nan" not in text and "+100.0]" not in text
     assert "cult win:" in text and "not measured on both sides" in text
+
+
+def test_the_pages_null_experiment_keeps_a_first_player_the_designer_fixed():
+    """`report --option first=2 --fairness`: the section plays chair 2 first and says so, not a
+    rotation the designer did not ask for (no option dropped: docs/report.md)."""
+    from kikimimi.design.fairness import section
+
+    s = section("trident", [("random", {"first": 2})], [3], 6, 1)
+    said = " ".join(s.paragraphs)
+    assert "chair 2 always begins" in said and "random, first=2, 3 players" in str(s.parts[0].rows)
+
+
+def test_intrigues_ear_bots_give_no_chair_an_edge():
+    """Their garden was read in the owners' seat order, so the first piece an owner picked up was
+    seat 1's advisor (chair 1 +18.8 pts at 120 games); now in the handles' shuffled order."""
+    verdict = experiment("intrigue", "ear", 120)
+    assert verdict.fair, verdict.line()

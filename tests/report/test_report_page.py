@@ -61,7 +61,9 @@ def test_the_page_is_whole_and_every_plot_has_its_words(tmp_path: Path) -> None:
     assert "<pre><code>kikimimi report trident --games 8 --seed 3 --players 3,4 -o" in text
     assert "http://" not in text and "https://" not in text
     # the Trident's first player rotates with the seed: edges are turn-order places
-    assert "player 1 in turn order" in text and "table minutes" in text.lower()
+    assert "place 1 in turn order" in text and "table minutes" in text.lower()
+    assert "3 players, seat 1<" in text  # the chairs beside the places, each by its own word
+    assert "who begins rotates with the seed" in text
 
 
 def test_arms_give_the_comparison_sections(tmp_path: Path) -> None:
@@ -113,6 +115,7 @@ def test_sim_compares_against_a_named_baseline_or_every_pair(capsys: pytest.Capt
     assert main(["sim", "trident", "--games", "4", "--variant", "scoring=normal,competition",
                  "--versus", "human,random", "--baseline", "all"]) == 0
     out = capsys.readouterr().out
-    # 6 pairs × (seat 1, seat 2 and the minutes: seat 3 is the others' answer again) = 18 questions
-    assert "every pair of ways" in out and "over 18 comparisons" in out
+    # 6 pairs × (seats 1 and 2, places 1 and 2 in turn order, and the minutes: seat 3 and place 3
+    # are the others' answers again) = 30 questions
+    assert "every pair of ways" in out and "over 30 comparisons" in out and "place 1 wins:" in out
     assert main(["sim", "trident", "--games", "2", "--baseline", "all"]) == 2

@@ -40,3 +40,17 @@ def test_sim_prints_the_intervals(capsys: pytest.CaptureFixture[str]) -> None:
     out = capsys.readouterr().out
     assert "win rate by seat (95 % interval): seat 1 " in out and "%, " in out
     assert "win rate by place in turn order" in out
+
+
+def test_onisagashi_gives_each_seat_and_each_turn_place_apart() -> None:
+    """鬼探し declares who declares first: sim rotates it with the seed and says both (docs/report.md)."""
+    from kikimimi_games.onisagashi.tuning import OnisagashiReport, seats_and_places
+
+    trials = list(OnisagashiReport().trials(Ask(5, 1, 5, {"rounds": 1}, None)))
+    assert sorted({t.options["first"] for t in trials}) == [1, 2, 3, 4, 5]
+    # seat 3 wins both games: first when seat 3 began (place 1), then when seat 1 began (place 3)
+    rows = [(Trial(1, 5, {"first": 3}, label="best"), {"turns": [], "wins": [0, 0, 1, 0, 0]}),
+            (Trial(2, 5, {"first": 1}, label="best"), {"turns": [], "wins": [0, 1, 1, 0, 0]})]
+    text = seats_and_places(rows, "best")
+    assert "seat 3 100.0%" in text and "1. 50.0%" in text and "3. 50.0%" in text and "2. 50.0%" in text
+    assert "who begins rotates with the seed" in text and "a shared first place in 50.0%" in text

@@ -1,6 +1,7 @@
 """`--workers N`: games played in worker processes give the very same page."""
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 
@@ -18,8 +19,13 @@ def test_two_workers_write_the_bytes_one_writes(tmp_path: Path) -> None:
                 "--seed", "11", "--workers", workers, "-o", str(tmp_path / "r.html")]
         assert main(args) == 0
         (tmp_path / "r.html").rename(out)
-        pages.append(out.read_bytes())
+        pages.append(out.read_bytes() + (tmp_path / "r.json").read_bytes() + (tmp_path / "r.csv").read_bytes())
     assert len(pages[0]) > 10_000 and pages[0] == pages[1]
+    # every table of the page beside it, as JSON and CSV
+    tables = json.loads((tmp_path / "r.json").read_text(encoding="utf-8"))["tables"]
+    assert any(t["caption"].startswith("Balance table") and t["rows"] for t in tables)
+    assert "Balance table: every arm at every player count" in (tmp_path / "r.csv").read_text(encoding="utf-8")
+    assert len(tables) == pages[0].count(b"<caption>")
 
 
 def test_workers_auto_and_bounds() -> None:
@@ -59,3 +65,15 @@ def _fails(item: int) -> int:
 def test_a_failing_game_is_raised_whoever_played_it(bad: list[int]) -> None:
     with pytest.raises(ValueError, match="went wrong"):
         run_all(_fails, bad, workers=2, progress=False)
+
+
+def test_the_default_is_every_core_and_one_for_a_short_run() -> None:
+    from kikimimi.design.report.run import SHORT_RUN, workers_for
+
+    assert workers_for("auto", SHORT_RUN) == workers_wanted("auto")
+    assert workers_for("auto", SHORT_RUN - 1) == 1
+    assert workers_for("2", 3) == 2  # a count asked for is played as asked
+    from kikimimi.cli import build_parser
+
+    assert build_parser().parse_args(["report", "trident"]).workers == "auto"
+    assert build_parser().parse_args(["sim", "trident"]).workers == "auto"

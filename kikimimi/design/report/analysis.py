@@ -17,6 +17,7 @@ from kikimimi.design import confidence, versus
 from kikimimi.design.confidence import Estimate
 from kikimimi.design.report import figures, minutes
 from kikimimi.design.report.page import Figure, Section, Table
+from kikimimi.design.tuning import focal_seat
 
 #: arm -> player count -> [(seed, facts)], in the plan's order.
 Results = Mapping[str, Mapping[int, Sequence[tuple[int, Mapping[str, Any]]]]]
@@ -38,6 +39,9 @@ class Plan:
     baseline: str | None = None
     detect: float | None = None  # percentage points
     command: str = ""
+    rules: Sequence[str] = ()  # every rule firing listed, at 0 when none fired (Report.rules, .abilities)
+    dealt: str = ""  # how who begins was dealt (build.plan_of)
+    duels: Mapping[str, str] = field(default_factory=dict)  # a contender's arm -> the arm of the bot it replaces
 
 
 def pct(e: Estimate) -> str:
@@ -128,21 +132,28 @@ def balance(plan: Plan, results: Results) -> Section:
         fair, fair_label = 1.0 / len(teams), f"even ({100 / len(teams):.0f} %)"
     else:
         s.paragraphs.append("Each seat's win rate is in the next section; here the spread between the best and "
-                            "the worst seat, beside a fair share (one winner among the players).")
+                            "the worst seat (chair), beside a fair share: the seats' wins per game over the "
+                            "players, so a game where two seats share the first place gives each seat a larger "
+                            "share (the tie rate is the share of games with more than one winner).")
+        shared: dict[str, float] = {}
         for arm, k, facts in _cells(plan, results):
             per_seat = [_rate([f["wins"][i] for f in facts]) for i in range(k)]
             best = max(range(k), key=lambda i: per_seat[i].value)
             worst = min(range(k), key=lambda i: per_seat[i].value)
             done = _rate([f["finished"] for f in facts])
-            rows.append([_label(plan, arm, k), str(len(facts)), f"{100 / k:.1f} %",
+            share = fair_share(facts, k)
+            ties = _rate([int(sum(f["wins"]) > 1) for f in facts])
+            rows.append([_label(plan, arm, k), str(len(facts)), f"{100 * share:.1f} %",
                          f"seat {best + 1}: {pct(per_seat[best])}", f"seat {worst + 1}: {pct(per_seat[worst])}",
-                         pct(done)])
+                         pct(ties), pct(done)])
             data.setdefault(f"{k}p best", {})[arm] = per_seat[best]
             data.setdefault(f"{k}p worst", {})[arm] = per_seat[worst]
-        header = ["arm and player count", "games", "fair share", "best seat", "worst seat", "finished"]
+            shared[f"{k}p best"] = shared[f"{k}p worst"] = share
+        header = ["arm and player count", "games", "fair share", "best seat", "worst seat",
+                  "tie rate (shared first place)", "finished"]
         fair, fair_label = None, "fair share"
     table = Table("Balance table: every arm at every player count", header, rows)
-    shares = {g: 1.0 / int(g.split("p ")[0]) for g in data} if fair is None else None
+    shares = shared if fair is None else None
     png = figures.later(figures.points, data,
                         f"{plan.game}: win rates (95 % intervals), {plan.games} games per cell",
                         "win rate (%)", fair, fair_label, shares=shares)
@@ -152,26 +163,35 @@ def balance(plan: Plan, results: Results) -> Section:
     return s
 
 
+def fair_share(facts: Sequence[Mapping[str, Any]], k: int) -> float:
+    """The mean seat's win rate: the seats' wins per game over the players (1/k when one seat
+    wins a game; more where first places are shared, as 鬼探し's often are)."""
+    return statistics.fmean(sum(f["wins"]) for f in facts) / k if facts and k else 0.0
+
+
 def seat_edge(plan: Plan, results: Results) -> Section:
-    s = Section("Each seat's edge")
-    s.paragraphs.append("A seat's edge is its win rate minus the mean win rate over the seats at that count "
-                        "(the fair share; in a team game the share of seats on the winning side), with the seat's "
-                        "Wilson 95 % interval moved by the same amount. Seats are numbered clockwise.")
+    s = Section("Each seat's and each turn-order place's edge")
+    s.paragraphs.append("A seat is a chair at the table, numbered clockwise; a place is the turn order (place 1 "
+                        "begins). An edge is the win rate minus the mean win rate over the seats at that count "
+                        "(the fair share; in a team game the share of seats on the winning side), with the "
+                        "Wilson 95 % interval moved by the same amount.")
+    if plan.dealt:
+        s.paragraphs.append(f"How it was dealt: {plan.dealt}.")
     rows: list[list[str]] = []
     data: dict[str, dict[str, Estimate]] = {}
     for arm, k, facts in _cells(plan, results):
-        per_seat = [_rate([f["wins"][i] for f in facts]) for i in range(k)]
-        fair = statistics.fmean(e.value for e in per_seat) if per_seat else 0.0
-        by_turn = bool(facts) and facts[0].get("order") == "turn"
-        for i, e in enumerate(per_seat):
-            edge = Estimate(e.value - fair, e.low - fair, e.high - fair)
-            who = f"player {i + 1} in turn order" if by_turn else f"seat {i + 1}"
-            rows.append([f"{_label(plan, arm, k)}, {who}", pct(e), f"{100 * fair:.1f} %", pts(edge)])
-            data.setdefault(f"{k}p {'#' if by_turn else 'seat '}{i + 1}", {})[arm] = edge
-        if by_turn and not any("rotates" in p for p in s.paragraphs):
-            s.paragraphs.append("The first player rotates with the seed, so each edge here is a place in the turn "
-                                "order (1 plays first), not a chair.")
-    table = Table("Each seat's win rate and edge over the fair share", ["seat", "win rate", "fair share", "edge"], rows)
+        by_place = bool(facts) and all(f.get("places") is not None for f in facts)
+        groups = [("seat", "wins")] + ([("place", "places")] if by_place else [])
+        for what, key in groups:
+            per_seat = [_rate([f[key][i] for f in facts]) for i in range(k)]
+            fair = statistics.fmean(e.value for e in per_seat) if per_seat else 0.0
+            for i, e in enumerate(per_seat):
+                edge = Estimate(e.value - fair, e.low - fair, e.high - fair)
+                who = f"place {i + 1} in turn order" if what == "place" else f"seat {i + 1}"
+                rows.append([f"{_label(plan, arm, k)}, {who}", pct(e), f"{100 * fair:.1f} %", pts(edge)])
+                data.setdefault(f"{k}p {what} {i + 1}", {})[arm] = edge
+    table = Table("Each seat's and place's win rate and edge over the fair share",
+                  ["seat or place", "win rate", "fair share", "edge"], rows)
     png = figures.later(figures.points, data,
                         f"{plan.game}: each seat's edge over the fair share (95 % intervals)",
                         "edge (percentage points)", 0.0, "fair share")
@@ -216,10 +236,11 @@ def _units(plan: Plan, results: Results, measure: Any) -> dict[str, dict[Any, di
 def firings(plan: Plan, results: Results) -> Section:
     s = Section("How often each rule fires")
     s.paragraphs.append("Per game, how often each event a rule makes was sent (night rules and the causes of an "
-                        "exit by name), read from the referee's event log; the table's talk, clocks and the deal "
-                        "are left out.")
+                        "exit or a death by name, and each job's ability a game's table only speaks of), read from "
+                        "the referee's event log; the table's talk, clocks and the deal are left out. A rule the "
+                        "game names that never fired is listed at 0.")
     units = _units(plan, results, lambda f: {k: float(v) for k, v in f["fired"].items()})
-    names = sorted({r for arm in units.values() for u in arm.values() for r in u})
+    names = sorted({r for arm in units.values() for u in arm.values() for r in u} | set(plan.rules))
     for arm in units.values():
         for u in arm.values():
             for r in names:
@@ -254,16 +275,19 @@ def firings(plan: Plan, results: Results) -> Section:
 def closeness(plan: Plan, results: Results) -> Section:
     s = Section("How close games are")
     s.paragraphs.append(
-        "The margin is the winner's score over the nearest other seat (points or cash, where the ranking has a "
-        "score). A comeback is a game that turned: in a team game, the winning side was behind at some day's end "
+        "The margin is the winner's score over the nearest other seat, in the unit the game ranks by (the "
+        "Trident's pieces left in hand, or their points under competition scoring; 鬼探し's points; "
+        "イントリーゲ's cash), where the ranking has one. A comeback is a game that turned: in a team game, the winning side was behind at some day's end "
         "(the moment the table goes to night), measured as the share of its own starting strength still in play "
         "against the other sides' together — vote power where the game sends its win arithmetic (マフィア42), "
         "else members still on the table (闇に笑う魔女); in a game with a running score (cash, or the points the "
         "table announces), a winner behind at half time; in a game won by emptying one's hand (The Trident), a "
-        "winner holding more pieces than the fewest at half time. A lot is a result the table drew by lot (where "
+        "winner holding more pieces than the fewest at half time. Lead changes (a running score only) count "
+        "each time a seat leads alone that was not the last to lead alone. A lot is a result the table drew by lot (where "
         "the rules have one). A blank says the game has no such thing.")
     teams = _teams(results)
     rows = []
+    lead_cells: list[str] = []
     data: dict[str, dict[str, Estimate]] = {}
     for arm, k, facts in _cells(plan, results):
         margins = [float(f["margin"]) for f in facts if f["margin"] is not None]
@@ -274,7 +298,11 @@ def closeness(plan: Plan, results: Results) -> Section:
         for t in teams:  # among each side's wins: which side's wins were turned games
             won = [int(f["comeback"]) for f in facts if f["teams"].get(t) and f["comeback"] is not None]
             by_side.append(f"{t}: {pct(_rate(won))} of {len(won)}" if won else f"{t}: no wins")
-        rows.append([_label(plan, arm, k), f"{q2:g} ({q1:g}–{q3:g})" if margins else "–",
+        unit = next((str(f["unit"]) for f in facts if f.get("unit")), "")
+        leads = [float(f["leads"]) for f in facts if f.get("leads") is not None]
+        l1, l2, l3 = confidence.quartiles(leads)
+        lead_cells.append(f"{l2:g} ({l1:g}–{l3:g}), at most {max(leads):g}" if leads else "–")
+        rows.append([_label(plan, arm, k), f"{q2:g} {unit} ({q1:g}–{q3:g})" if margins else "–",
                      f"{pct(_rate(backs))} of {len(backs)}" if backs else "–"]
                     + (["; ".join(by_side)] if teams else [])
                     + [pct(_rate([f["lot"] for f in facts])), ", ".join(f"{r} {c}" for r, c in sorted(reasons.items()))])
@@ -282,6 +310,9 @@ def closeness(plan: Plan, results: Results) -> Section:
             data.setdefault(f"{k} players", {})[arm] = _rate(backs)
     header = (["arm and player count", "margin median (IQR)", "comebacks (games won from behind)"]
               + (["comebacks among each side's wins"] if teams else []) + ["decided by lot", "endings (games)"])
+    if any(c != "–" for c in lead_cells):  # a running score: how often the lead changed hands
+        header.insert(3, "lead changes median (IQR)")
+        rows = [r[:3] + [c] + r[3:] for r, c in zip(rows, lead_cells)]
     table = Table("Closeness: margins, comebacks, lots and endings", header, rows)
     if data:
         png = figures.later(figures.points, data,
@@ -299,6 +330,8 @@ def outcome(f: Mapping[str, Any]) -> dict[str, float]:
     """A game's numbers for comparing arms: each team's win (or each seat's), and its minutes."""
     out = {f"{t} win": float(w) for t, w in f["teams"].items()} if f["teams"] else {
         f"seat {i + 1} wins": float(w) for i, w in enumerate(f["wins"])}
+    if not f["teams"] and f.get("places") is not None:  # the turn order, apart from the chairs
+        out.update((f"place {i + 1} wins", float(w)) for i, w in enumerate(f["places"]))
     out["finished"] = float(f["finished"])
     out[MINUTES] = float(f["minutes"])
     return out
@@ -320,6 +353,9 @@ def comparisons(plan: Plan, results: Results) -> Section | None:
     asked = versus.questions(found, units)
     left = [m for m in measures if m not in versus.independent(units, measures)]
     s = Section("Arms compared")
+    warning = unfelt_paragraph(plan, results)
+    if warning:
+        s.paragraphs.append(warning)
     against = ("every pair of arms" if plan.baseline == versus.ALL_PAIRS
                else f"each arm against {plan.baseline or plan.arms[0]}")
     s.paragraphs.append(
@@ -336,6 +372,7 @@ def comparisons(plan: Plan, results: Results) -> Section | None:
                      f"{d.p:.4f}", holm])
         if how == versus.RATE:
             marks.append((f"{d.measure}: {d.arm} − {d.reference}", d.diff, d.holm))
+    s.paragraphs.extend(verdict(d, versus.kind(units, d.measure)) for d in found if d.measure not in left)
     table = Table("Paired differences between arms (95 % intervals; Holm at 5 %)",
                   ["measure", "arms", "difference", "pairs", "p", "significant after Holm"], rows)
     if marks:
@@ -348,6 +385,55 @@ def comparisons(plan: Plan, results: Results) -> Section | None:
     else:
         s.parts.append(table)
     return s
+
+
+def verdict(d: versus.Difference, how: str) -> str:
+    """One line a designer can act on, per question: which way, by how much, and whether these
+    games can tell it from noise (Holm's call over every question of the page)."""
+    rate = how in (versus.RATE, versus.POINTS)
+    size = f"{abs(100 * d.diff.value):.1f} points" if rate else f"{abs(d.diff.value):.2f} min"
+    shown = pts(d.diff) if rate else f"{d.diff.plain()} min"
+    if d.diff.missing:
+        return f"Verdict on {d.measure}, {d.arm} against {d.reference}: one arm never had it, no comparison."
+    if d.holm:
+        way = "higher" if d.diff.value > 0 else "lower"
+        return (f"Verdict on {d.measure}: {way} by {size} with {d.arm} than with {d.reference} ({shown}), "
+                "a difference these games tell from noise after Holm's correction.")
+    return (f"Verdict on {d.measure}, {d.arm} against {d.reference}: no difference these games can tell from "
+            f"noise ({shown}); more games would tell a smaller one (--detect says how many).")
+
+
+def unfelt(plan: Plan, results: Results) -> list[tuple[str, str, str, int]]:
+    """(option, arm, other arm, games) for every pair of arms that differ in one varied option
+    only and whose bots made the same moves in every game (`moves` of the facts): the option
+    changed no bot's decision, so a designer must not read its figures as how players would
+    play it (the Trident's scoring: the bots ignore it; what changes is the ranking alone)."""
+    found = []
+    for key, values in plan.variants.items():
+        if len(values) < 2:
+            continue
+        for i, a in enumerate(plan.arms):
+            for b in plan.arms[i + 1:]:
+                oa, ob = plan.options[a], plan.options[b]
+                if plan.bots[a] != plan.bots[b] or oa.get(key) == ob.get(key) or any(
+                        oa.get(k) != ob.get(k) for k in set(oa) | set(ob) if k != key):
+                    continue
+                pairs = [(fa.get("moves"), fb.get("moves")) for k in plan.counts
+                         for (_, fa), (_, fb) in zip(results[a][k], results[b][k])]
+                if pairs and all(x is not None and x == y for x, y in pairs):
+                    found.append((key, a, b, len(pairs)))
+    return found
+
+
+def unfelt_paragraph(plan: Plan, results: Results) -> str | None:
+    same = unfelt(plan, results)
+    if not same:
+        return None
+    return ("Warning: " + "; ".join(
+        f"{a} and {b} ({key} varied) saw the same bot moves in all {n} games" for key, a, b, n in same)
+        + ". No bot decision depends on that option, so its differences here are the rule's own arithmetic "
+        "(the ranking, the clock), not how players would adapt to it: play it with people, or with bots "
+        "that read it, before changing the rule on these figures.")
 
 
 def interaction(plan: Plan, results: Results) -> Section | None:
@@ -440,9 +526,73 @@ def detect(plan: Plan, results: Results) -> Section | None:
     return s
 
 
+#: The most rates a sweep draws (a seat game has one a seat and one a place).
+SWEPT = 6
+
+
+def sweep(plan: Plan, results: Results) -> Section | None:
+    """One option tried at three values or more, one bot kind: each rate over the option's values,
+    in the order given, with its interval (a table and a plot), and the minutes beside them."""
+    keys = [k for k, v in plan.variants.items() if len(v) > 1]
+    if len(keys) != 1 or len(plan.variants[keys[0]]) < 3 or len(set(plan.bots.values())) > 1:
+        return None
+    key = keys[0]
+    units = _units(plan, results, outcome)
+    rates = [m for m in versus.independent(units, _measures(units)) if versus.kind(units, m) == versus.RATE]
+    rates = sorted(rates, key=lambda m: not m.startswith("place "))[:SWEPT]  # the turn order's first: the rules'
+
+    s = Section(f"Sweep of {key}")
+    s.paragraphs.append(f"Each rate over the values of {key}, in the order given, with Wilson's 95 % interval "
+                        f"({plan.games} seeds per value and count, {', '.join(map(str, plan.counts))} players), and "
+                        "the table minutes' mean beside them. Pairwise differences are under Arms compared.")
+    rows = []
+    data: dict[str, dict[str, Estimate]] = {}
+    for arm in plan.arms:
+        ests = {m: versus.summary(versus.column(units[arm], m), versus.RATE) for m in rates}
+        length = confidence.mean(versus.column(units[arm], MINUTES))
+        rows.append([arm] + [pct(ests[m]) for m in rates] + [f"{num(length.value)} [{num(length.low)}, {num(length.high)}]"])
+        for m in rates:
+            data.setdefault(arm, {})[m] = ests[m]
+    table = Table(f"Rates over the values of {key}", [key] + rates + ["table minutes, mean [95 %]"], rows)
+    if rates:
+        png = figures.later(figures.points, data, f"{plan.game}: rates over {key} (95 % intervals)", "rate (%)")
+        alt = f"Rates over the values of {key}: " + "; ".join(
+            f"{r[0]}: " + ", ".join(f"{m} {c}" for m, c in zip(rates, r[1:])) for r in rows) + "."
+        s.parts.append(Figure(png, alt, f"Each rate over {key}, in the order the values were given.", table))
+    else:
+        s.parts.append(table)
+    return s
+
+
+def duel(plan: Plan, results: Results) -> Section | None:
+    """A contender bot (`--bot ev`, `--bot search`) in one seat, rotated with the seed, against
+    the bot it replaces in that seat on the same deal: the strong-against-weak result."""
+    if not plan.duels:
+        return None
+    s = Section("The contender against the bot it replaces")
+    s.paragraphs.append("The contender takes one seat (seed mod players + 1, so no seat's edge counts as skill) "
+                        "among the other bots; the same seed is played again with the replaced bot in that seat. "
+                        "Each side's win rate in that seat with Wilson's 95 % interval, and the difference paired "
+                        "by seed with its normal 95 % interval; the fair share is one winner among the players.")
+    rows = []
+    for contender, baseline in plan.duels.items():
+        for k in plan.counts:
+            mine = {seed: f["wins"][focal_seat(seed, k) - 1] for seed, f in results[contender][k]}
+            theirs = {seed: f["wins"][focal_seat(seed, k) - 1] for seed, f in results[baseline][k]}
+            seeds = [x for x in mine if x in theirs]
+            a, b = [float(mine[x]) for x in seeds], [float(theirs[x]) for x in seeds]
+            diff = confidence.paired(a, b) if len(seeds) > 1 else Estimate(float("nan"), float("nan"), float("nan"))
+            rows.append([f"{contender} against {baseline}, {k} players", str(len(seeds)), pct(_rate(a)), pct(_rate(b)),
+                         f"{100 / k:.1f} %", pts(diff), confidence.verdict(diff) if len(seeds) > 1 else "–"])
+    s.parts.append(Table("The contender's seat: its win rate, the replaced bot's, and the paired difference",
+                         ["duel and player count", "deals", "contender wins", "replaced bot wins", "fair share",
+                          "contender − replaced", "verdict"], rows))
+    return s
+
+
 def sections(plan: Plan, results: Results) -> list[Section]:
     """Every section the asked arms give, in the order a designer asks."""
     found = [table_minutes(plan, results), balance(plan, results), seat_edge(plan, results), roles(plan, results),
-             firings(plan, results), closeness(plan, results), comparisons(plan, results),
-             interaction(plan, results), skill(plan, results), detect(plan, results)]
+             firings(plan, results), closeness(plan, results), sweep(plan, results), comparisons(plan, results),
+             interaction(plan, results), skill(plan, results), duel(plan, results), detect(plan, results)]
     return [s for s in found if s is not None]

@@ -15,12 +15,12 @@ from pathlib import Path
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from kikimimi.design import versus
+from kikimimi.design import fairness, versus
 from kikimimi.contract.parts import check_bot, part
 from kikimimi.contract.declaration import Declaration
 from kikimimi.design.report import analysis, figures, page
 from kikimimi.design.report.run import Job, Workers, play_job
-from kikimimi.design.tuning import arms as arms_of
+from kikimimi.design.tuning import Arm, arms as arms_of, plain_variants
 
 
 def plan_of(decl: Declaration, games: int, seed: int, counts: Sequence[int], options: Mapping[str, Any],
@@ -39,20 +39,60 @@ def plan_of(decl: Declaration, games: int, seed: int, counts: Sequence[int], opt
     if detect is not None and not 0 < detect < 100:
         raise ValueError("--detect: a change in percentage points, more than 0 and less than 100")
     ways = arms_of(list(bots), {k: list(v) for k, v in variants.items()}, dict(options))
+    report_class = part(decl, decl.report) if decl.report else None
+    duels: dict[str, str] = {}
+    for w in list(ways):  # a duel's contender is played beside the bot it replaces, seed by seed
+        partner = getattr(report_class, "duels", {}).get(w.bot) if w.bot else None
+        if partner is None:
+            continue
+        same = next((v for v in ways if v.bot == partner and dict(v.options) == dict(w.options)), None)
+        if same is None:
+            same = Arm(f"{w.name} → {partner}" if len(ways) > 1 else partner, partner, dict(w.options))
+            ways.insert(ways.index(w) + 1, same)
+        duels[w.name] = same.name
     names = [w.name for w in ways]
     if baseline not in (None, versus.ALL_PAIRS):
         versus.pairs_of(names, baseline)  # names the arms when the baseline is none of them
-    deal = part(decl, decl.report)().deal if decl.report else _as_asked
+    report = part(decl, decl.report)() if decl.report else None
+    dealt = report.deal if report is not None else _as_asked
+    rotate = fairness.rotates(decl)
+
+    def deal(s: int, k: int, opts: dict[str, Any]) -> dict[str, Any]:
+        """A game's options: who begins rotates with the seed wherever the rules name a first
+        player and the designer did not fix one, so a chair's edge and a place's are told apart."""
+        out = dealt(s, k, opts)
+        if rotate and fairness.FIRST not in opts:
+            out.setdefault(fairness.FIRST, fairness.first_of(s, k))
+        return out
     if len(ways) * len(counts) * games > MAX_PLAN:
         raise ValueError(f"{len(ways)} arms × {len(counts)} counts × {games} games is more than {MAX_PLAN:,} games")
+    # a duel's two sides keep the rules' first player: its contender's seat rotates with the seed
+    # instead (seed mod n + 1, as the first player would: the contender would always begin)
+    dueling = set(duels) | set(duels.values())
+
+    def dealt_for(w: Arm, s: int, k: int) -> dict[str, Any]:
+        return dict(w.options) if w.name in dueling else deal(s, k, dict(w.options))
+
     for w in ways:  # a wrong option is said before the games, not from the first worker to meet it
         for k in counts:
-            decl.check_options(k, deal(seed, k, dict(w.options)))
-    jobs = [Job(w.name, s, k, deal(s, k, dict(w.options)), w.bot)
+            decl.check_options(k, dealt_for(w, seed, k))
+    jobs = [Job(w.name, s, k, dealt_for(w, s, k), w.bot)
             for w in ways for k in counts for s in range(seed, seed + games)]
+    rules = tuple(report.rules) + tuple(f"ability: {a}" for a in dict.fromkeys(report.abilities.values())) \
+        if report is not None else ()
+    if not rotate:
+        how = "the rules name no first player: seats (chairs) only"
+    elif dueling and len(dueling) == len(ways):
+        how = ("a duel keeps the rules' first player (its contender's seat rotates with the seed instead), so a "
+               "place's edge is that seat's")
+    elif any(fairness.FIRST in w.options for w in ways):
+        how = "who begins is fixed by the options (first=…): a place's edge is that seat's"
+    else:
+        how = ("who begins rotates with the seed (seat s mod n + 1 begins seed s), so each seat (chair) and each "
+               "place in the turn order (place 1 begins) is reported apart")
     plan = analysis.Plan(decl.name, names, {w.name: w.bot for w in ways}, {w.name: dict(w.options) for w in ways},
-                         list(counts), games, seed, {k: list(v) for k, v in variants.items()}, baseline, detect,
-                         command)
+                         list(counts), games, seed, plain_variants(variants), baseline, detect,
+                         command, rules, how, duels)
     return plan, jobs
 
 
@@ -88,8 +128,10 @@ def command_line(game: str, games: int, seed: int, counts: Sequence[int], option
 
 
 def make(decl: Declaration, plan: analysis.Plan, jobs: Sequence[Job], workers: int = 1,
-         progress: bool = True, cluster: str | None = None, fairness: bool = False) -> str:
-    """Play every job (here, in worker processes, or on a Ray cluster) and return the page's HTML."""
+         progress: bool = True, cluster: str | None = None, fairness: bool = False,
+         tables: list[dict[str, Any]] | None = None) -> str:
+    """Play every job (here, in worker processes, or on a Ray cluster) and return the page's HTML;
+    `tables`, when given, receives every table of the page as plain data (`page.tables_of`)."""
     play = functools.partial(play_job, decl.name)
     label = f"report {decl.name}"
     # The helpers load the drawing library as they start, and this process while it plays:
@@ -116,6 +158,8 @@ def make(decl: Declaration, plan: analysis.Plan, jobs: Sequence[Job], workers: i
             sections.append(section(decl.name, [(plan.bots[a], plan.options[a]) for a in plan.arms], plan.counts, plan.games,
                                     plan.seed, 1 if cluster else workers))
         draw_pictures(pool, sections, progress, label)
+    if tables is not None:
+        tables.extend(page.tables_of(sections))
     title = f"{decl.name}: the designer's report"
     last = plan.seed + plan.games - 1
     intro = [
@@ -138,6 +182,12 @@ def draw_pictures(pool: Workers, sections: Sequence[page.Section], progress: boo
                      unit="picture")
     for (s, i, _), png in zip(waiting, drawn):
         s.parts[i] = dataclasses.replace(s.parts[i], png=png)
+
+
+def beside(output: str) -> tuple[str, str]:
+    """The JSON and CSV files of the page's tables, beside it: r.html -> r.json, r.csv."""
+    path = Path(output)
+    return str(path.with_suffix(".json")), str(path.with_suffix(".csv"))
 
 
 def check_writable(output: str) -> None:

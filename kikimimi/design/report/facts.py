@@ -9,6 +9,8 @@ processes send them back, and the report is the same whatever ran them.
 """
 from __future__ import annotations
 
+import hashlib
+import json
 import math
 from collections import Counter
 from collections.abc import Mapping, Sequence
@@ -20,11 +22,17 @@ from kikimimi.design.report.minutes import table_seconds
 SCORES = ("points", "cash")
 #: Event types that are the table's talk, turns, clocks, deal and books, not a rule firing.
 NOT_RULES = frozenset({"say", "turn", "error", "game-over", "phase", "timer-set", "timer-cancel", "role", "job",
-                       "partners", "mic", "speech", "cash", "power", "penalty-reason", "death-cause", "dealt"})
+                       "partners", "mic", "speech", "cash", "power", "penalty-reason", "dealt"})
+#: Events that say why a seat left, counted by their cause (闇に笑う魔女's `out-cause`, マフィア42's
+#: `death-cause`: "death: mafia", "death: vote"), not as one more event.
+CAUSES = {"out-cause": "out", "death-cause": "death"}
 
 
-def game_facts(script: Sequence[Mapping[str, Any]], log: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
-    """The facts of one game (see the module's docstring)."""
+def game_facts(script: Sequence[Mapping[str, Any]], log: Sequence[Mapping[str, Any]],
+               abilities: Mapping[str, str] | None = None, margin: str | None = None) -> dict[str, Any]:
+    """The facts of one game (see the module's docstring).  `abilities` names the say keys that
+    tell a job's ability at work (`Report.abilities`); `margin` the ranking field the game ranks
+    by under these options (`Report.margin_field`; else the first score of SCORES it holds)."""
     header = script[0]
     players = int(header["players"])
     over = next((e for e in reversed(log) if e.get("type") == "game-over"), None)
@@ -33,8 +41,9 @@ def game_facts(script: Sequence[Mapping[str, Any]], log: Sequence[Mapping[str, A
     wins = [int(bool(seats[s].get("won", seats[s].get("place") == 1))) if s in seats else 0
             for s in range(1, players + 1)]
     first = (header.get("options") or {}).get("first")
-    if isinstance(first, int) and 1 <= first <= players:  # by turn order: the first player's win first
-        wins = wins[first - 1:] + wins[:first - 1]
+    places = None  # by turn order (place 1 began), beside the chairs, where the game names who begins
+    if isinstance(first, int) and not isinstance(first, bool) and 1 <= first <= players:
+        places = wins[first - 1:] + wins[:first - 1]
     teams = sorted({str(r["team"]) for r in ranking if "team" in r})
     winner = str(over["winner"]) if over and "winner" in over else None
     roles = [[str(r.get("role", r.get("job"))), int(bool(r.get("won", r.get("place") == 1))),
@@ -42,48 +51,77 @@ def game_facts(script: Sequence[Mapping[str, Any]], log: Sequence[Mapping[str, A
              for r in sorted(ranking, key=lambda r: int(r["seat"])) if r.get("role") or r.get("job")]
     fired: Counter[str] = Counter()
     lot = 0
+    told: set[tuple[Any, ...]] = set()  # an ability's line told to several seats is one firing
     for e in log:
         kind = str(e.get("type"))
         if kind == "night-rules":
             fired.update(f"night: {f}" for f in e.get("fired", []))
-        elif kind == "out-cause":
-            fired[f"out: {e.get('cause')}"] += 1
-        elif kind == "say" and "lot" in str(e.get("key", "")).split("-"):
-            lot = 1
-        if kind not in NOT_RULES and kind not in ("night-rules", "out-cause"):
+        elif kind in CAUSES:
+            fired[f"{CAUSES[kind]}: {e.get('cause')}"] += 1
+        elif kind == "say":
+            key = str(e.get("key", ""))
+            if "lot" in key.split("-"):
+                lot = 1
+            if abilities and key in abilities:
+                once = (e.get("in"), e.get("t"), key, repr(e.get("params")))
+                if once not in told:
+                    told.add(once)
+                    fired[f"ability: {abilities[key]}"] += 1
+        if kind not in NOT_RULES and kind not in CAUSES and kind != "night-rules":
             fired[kind] += 1
+    field, amount = _margin(ranking, margin)
     return {
         "players": players,
         "finished": int(over is not None and over.get("reason") != "stopped"),
         "reason": str(over.get("reason")) if over else "unfinished",
         "wins": wins,
-        "order": "turn" if isinstance(first, int) else "seat",
+        "places": places,
+        "first": first if places is not None else None,
         "teams": {t: int(winner == t) for t in teams},
         "roles": roles,
         "fired": dict(sorted(fired.items())),
-        "margin": _margin(ranking),
+        "margin": amount,
+        "unit": field,
         "comeback": _comeback(log, ranking, winner),
+        "leads": lead_changes(log),
         "lot": lot,
         "inputs": len(script) - 1,
+        "moves": moves_digest(script),
         "minutes": round(table_seconds(script, log) / 60.0, 4),
     }
 
 
-def _score(row: Mapping[str, Any]) -> float | None:
-    return next((float(row[k]) for k in SCORES if isinstance(row.get(k), (int, float))), None)
+def moves_digest(script: Sequence[Mapping[str, Any]]) -> str:
+    """What the bots did, as a short digest of every input without its time: two games with the
+    same digest saw the same moves (the page warns when a varied option changed no bot's move,
+    so that its figures show only the rule's own arithmetic, not players adapting to it)."""
+    lines = [{k: v for k, v in line.items() if k != "t"} for line in script[1:]]
+    text = json.dumps(lines, sort_keys=True, ensure_ascii=False, default=str)
+    return hashlib.blake2b(text.encode("utf-8"), digest_size=8).hexdigest()
 
 
-def _margin(ranking: Sequence[Mapping[str, Any]]) -> float | None:
-    """How far the winner's score is from the nearest other seat's (None where the
-    ranking has no score; the Trident's points count against, so the direction
-    is read from the ranking itself)."""
-    firsts = [_score(r) for r in ranking if r.get("place") == 1]
-    rest = [_score(r) for r in ranking if r.get("place") != 1]
+def _score(row: Mapping[str, Any], field: str | None = None) -> float | None:
+    keys = (field,) if field else SCORES
+    return next((float(row[k]) for k in keys if isinstance(row.get(k), (int, float))
+                 and not isinstance(row.get(k), bool)), None)
+
+
+def _margin(ranking: Sequence[Mapping[str, Any]], field: str | None = None) -> tuple[str | None, float | None]:
+    """(its unit, how far the winner's score is from the nearest other seat's), in the field the
+    game ranks by (the Trident's pieces under normal scoring, its points under competition), or
+    the first score of SCORES the ranking holds; (None, None) where it has none.  A score may
+    count against (the Trident's), so the direction is read from the ranking itself."""
+    field = field or next((k for k in SCORES if ranking and all(isinstance(r.get(k), (int, float)) for r in ranking)),
+                          None)
+    if field is None:
+        return None, None
+    firsts = [_score(r, field) for r in ranking if r.get("place") == 1]
+    rest = [_score(r, field) for r in ranking if r.get("place") != 1]
     if not firsts or not rest or None in firsts or None in rest:
-        return None
+        return None, None
     won = [f for f in firsts if f is not None]
     others = [r for r in rest if r is not None]
-    return min(abs(w - o) for w in won for o in others)
+    return field, min(abs(w - o) for w in won for o in others)
 
 
 def _comeback(log: Sequence[Mapping[str, Any]], ranking: Sequence[Mapping[str, Any]],
@@ -99,18 +137,50 @@ def _comeback(log: Sequence[Mapping[str, Any]], ranking: Sequence[Mapping[str, A
     return scored if scored is not None else _held_comeback(log, ranking)
 
 
-def _score_comeback(log: Sequence[Mapping[str, Any]], ranking: Sequence[Mapping[str, Any]]) -> int | None:
-    """1 when a winner was behind at half time, 0 when it led or shared the lead;
-    None where the game sends no running score.  The score is read from the
-    events a game sends with a seat (`cash`, `points`), or else from the scores
-    the table speaks (a `say` keyed `score` whose params hold a seat and its
-    points: 鬼探し's after each verdict)."""
+def _score_series(log: Sequence[Mapping[str, Any]]) -> list[tuple[Mapping[str, Any], Mapping[str, Any]]]:
+    """(event, row) of each running score a game sends: events with a seat and a score (`cash`,
+    `points`), or else the scores the table speaks (a `say` keyed `score`: 鬼探し's)."""
     series = [(e, e) for e in log if isinstance(e.get("seat"), int) and e.get("type") in SCORES
               and _score(e) is not None]
     if not series:
         series = [(e, e["params"]) for e in log if e.get("type") == "say" and e.get("key") == "score"
                   and isinstance(e.get("params"), Mapping) and isinstance(e["params"].get("seat"), int)
                   and _score(e["params"]) is not None]
+    return series
+
+
+def lead_changes(log: Sequence[Mapping[str, Any]]) -> int | None:
+    """How often the lead changed hands in a game with a running score (the drama a yes/no
+    comeback misses): each time a seat leads alone that is not the last seat to lead alone,
+    read after each input's scores are all in.  None where the game sends no running score."""
+    series = _score_series(log)
+    if not series:
+        return None
+    standing: dict[int, float] = {}
+    last: int | None = None  # the last seat to lead alone (a shared lead changes nothing yet)
+    changes = 0
+    for i, (e, row) in enumerate(series):
+        score = _score(row)
+        if score is not None:
+            standing[int(row["seat"])] = score
+        nxt = series[i + 1][0] if i + 1 < len(series) else None
+        if nxt is not None and (nxt.get("in"), nxt.get("t")) == (e.get("in"), e.get("t")):
+            continue  # the same input's other scores first
+        best = max(standing.values())
+        leaders = [s for s, v in standing.items() if v == best]
+        if len(leaders) == 1:
+            changes += last is not None and leaders[0] != last
+            last = leaders[0]
+    return changes
+
+
+def _score_comeback(log: Sequence[Mapping[str, Any]], ranking: Sequence[Mapping[str, Any]]) -> int | None:
+    """1 when a winner was behind at half time, 0 when it led or shared the lead;
+    None where the game sends no running score.  The score is read from the
+    events a game sends with a seat (`cash`, `points`), or else from the scores
+    the table speaks (a `say` keyed `score` whose params hold a seat and its
+    points: 鬼探し's after each verdict)."""
+    series = _score_series(log)
     winners = {int(r["seat"]) for r in ranking if r.get("place") == 1}
     if not series or not winners:
         return None

@@ -10,7 +10,10 @@ their rows and columns.
 from __future__ import annotations
 
 import base64
+import csv
 import html
+import io
+import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
@@ -88,3 +91,32 @@ def render(title: str, intro: Sequence[str], sections: Sequence[Section], comman
         out.append("</section>\n")
     out.append("</main>\n</body>\n</html>\n")
     return "".join(out)
+
+
+def tables_of(sections: Sequence[Section]) -> list[dict[str, object]]:
+    """Every table of the page as plain data, in the page's order (a figure's table too), for a
+    spreadsheet or a script: {"section", "caption", "header", "rows"}."""
+    out: list[dict[str, object]] = []
+    for s in sections:
+        for part in s.parts:
+            t = part.table if isinstance(part, Figure) else part
+            out.append({"section": s.title, "caption": t.caption, "header": list(t.header),
+                        "rows": [list(r) for r in t.rows]})
+    return out
+
+
+def tables_json(tables: Sequence[dict[str, object]], command: str) -> str:
+    return json.dumps({"command": command, "tables": list(tables)}, ensure_ascii=False, indent=1) + "\n"
+
+
+def tables_csv(tables: Sequence[dict[str, object]]) -> str:
+    """Every table one after another: its section and caption on a line, its header, its rows,
+    and a blank line (one file a spreadsheet opens whole)."""
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    for t in tables:
+        w.writerow([f"{t['section']}: {t['caption']}"])
+        w.writerow(t["header"])  # type: ignore[arg-type]
+        w.writerows(t["rows"])  # type: ignore[arg-type]
+        w.writerow([])
+    return buf.getvalue()

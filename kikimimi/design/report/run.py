@@ -41,7 +41,21 @@ def play_job(game: str, job: Job) -> dict[str, Any]:
     from kikimimi.design.sim import play
 
     script, log = play(game, job.seed, job.players, dict(job.options), job.bot)
-    return game_facts(script, log)
+    report = report_of(game)
+    if report is None:
+        return game_facts(script, log)
+    return game_facts(script, log, report.abilities, report.margin_field(job.options))
+
+
+@functools.lru_cache(maxsize=8)
+def report_of(game: str) -> Any:
+    """The game's `Report` (kikimimi/design/tuning.py), for what it says of its own events (the
+    abilities its table only speaks of, the field its ranking is ordered by), or None."""
+    from kikimimi.contract.parts import part
+    from kikimimi.contract.registry import declaration
+
+    decl = declaration(game)
+    return part(decl, decl.report)() if decl.report else None
 
 
 def run_chunk(work: Callable[[Any], Any], items: Sequence[Any]) -> list[Any]:
@@ -77,6 +91,18 @@ def workers_wanted(text: str) -> int:
     if not 1 <= n <= 256:
         raise ValueError(f"--workers {text!r}: give a whole number 1-256, or auto")
     return n
+
+
+#: Fewer games than this are played by this process alone when the worker count is left to
+#: `auto`: a spawned helper spends its first half second importing, more than a short run saves.
+SHORT_RUN = 64
+
+
+def workers_for(text: str, games: int) -> int:
+    """`--workers` as asked (`workers_wanted`), except that `auto` (the default) plays a run of
+    fewer than SHORT_RUN games here alone; the page is the same either way."""
+    n = workers_wanted(text)
+    return 1 if text == "auto" and games < SHORT_RUN else n
 
 
 class Workers:
