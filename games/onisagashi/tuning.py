@@ -107,7 +107,7 @@ def _plot(results: dict[str, list[int]], path: str) -> str:
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except ImportError:
-        return "  (no plot: install the 'plot' extra for matplotlib)"
+        return "  (no plot: install the 'report' extra for matplotlib)"
     fig, ax = plt.subplots()
     top = max(max(v) for v in results.values() if v)
     for style, turns in results.items():

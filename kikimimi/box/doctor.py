@@ -12,7 +12,7 @@ import os
 import shutil
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, Sequence
 
 from kikimimi.contract.finding import Check
 from kikimimi.contract.phrases import LANGUAGES, CatalogueError, Phrasebook
@@ -34,6 +34,7 @@ def system_checks() -> list[Check]:
     venv = venv_check()
     if venv is not None:
         out.append(venv)
+    out += _part_checks("kikimimi.box.pi_power")  # a Raspberry Pi's under-voltage and throttling; nothing elsewhere
     return out
 
 
@@ -92,17 +93,34 @@ def game_checks() -> list[Check]:
     return out
 
 
-def _part_checks(module: str, *args: object) -> list[Check]:
+def _part_checks(module: str, *args: object, **kwargs: object) -> list[Check]:
     try:
         mod = importlib.import_module(module)
     except ModuleNotFoundError as exc:
         if exc.name == module:
             return []
         raise
-    return list(mod.doctor_checks(*args))
+    return list(mod.doctor_checks(*args, **kwargs))
 
 
-def config_checks(path: str | Path) -> tuple[TableConfig | None, list[Check]]:
+#: Where doctor looks for the installed udev rules instead of the system's folders
+#: (colon-separated): a test, or a box image built elsewhere, names its own, so what
+#: this machine has installed in /etc/udev/rules.d never changes the answer.
+RULES_DIRS_ENV = "KIKIMIMI_UDEV_RULES"
+
+
+def udev_rules_dirs(given: Sequence[str] | None = None) -> dict[str, Sequence[str]]:
+    """The rules folders to pass on: the caller's, else $KIKIMIMI_UDEV_RULES, else the part's default."""
+    if given is not None:
+        return {"rules_dirs": list(given)}
+    env = os.environ.get(RULES_DIRS_ENV)
+    if env is not None:
+        return {"rules_dirs": [d for d in env.split(":") if d]}
+    return {}
+
+
+def config_checks(path: str | Path,
+                  rules_dirs: Sequence[str] | None = None) -> tuple[TableConfig | None, list[Check]]:
     try:
         config = load_table_config(path)
     except ConfigError as exc:
@@ -116,7 +134,7 @@ def config_checks(path: str | Path) -> tuple[TableConfig | None, list[Check]]:
 
     real = {rid: s for rid, s in config.readers.items() if not registry.simulated(s)}
     if real:
-        out += _part_checks("kikimimi.readers.checks", real)
+        out += _part_checks("kikimimi.readers.checks", real, **udev_rules_dirs(rules_dirs))
         out += _reader_identity(real)
     else:  # a simulated table: what its kind says of itself
         out += [c for kind, own in registry.by_kind(config.readers) if kind.checks for c in kind.checks(own, Where())]

@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
-from kikimimi.cli import CliError
+from kikimimi.cli import CliError, one_line
 from kikimimi.contract.declaration import Declaration
 from kikimimi.table.engine import LogEvent, ScriptRun, log_line, tagmap_for
 from kikimimi.table.public import PublicView
@@ -256,6 +256,11 @@ def cmd_sim(args: argparse.Namespace) -> int:
 
         if args.games < 1:
             raise CliError("--games: give a whole number of at least 1")
+        if args.plot:
+            from kikimimi.contract.extras import MissingExtra, need
+
+            with one_line(MissingExtra):  # before the games, not after them
+                need("report", "--plot")
         versus_bots = versus_kinds(decl, args.versus)
         if versus_bots is not None and (len(versus_bots) < 2 or not all(versus_bots)):
             raise CliError(f"--versus {args.versus!r}: give two bot kinds or more, e.g. --versus human,search")
@@ -358,6 +363,7 @@ def parse_counts(text: str | None, decl: Declaration) -> list[int]:
 
 def cmd_report(args: argparse.Namespace) -> int:
     """`kikimimi report GAME`: play the arms' games and write the HTML page."""
+    from kikimimi.contract.extras import need
     from kikimimi.design.report.build import beside, check_writable, command_line, make, plan_of, write_page
     from kikimimi.design.report.page import tables_csv, tables_json
     from kikimimi.design.report.run import workers_for, workers_wanted
@@ -371,6 +377,9 @@ def cmd_report(args: argparse.Namespace) -> int:
         raise CliError("give either --bot or --versus, not both")
     output = args.output or f"{decl.name}-report.html"
     try:
+        need("report", "kikimimi report")  # its pictures: said before the games, not after them
+        if args.cluster:
+            need("cluster", "--cluster")
         check_writable(output)  # said before the games, not after them
         workers_wanted(args.workers)  # a wrong count is said before the games
         command = command_line(decl.name, args.games, args.seed, counts, args.option, args.versus, args.bot,

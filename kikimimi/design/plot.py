@@ -1,7 +1,8 @@
 """Histograms for the designer's reports (`kikimimi sim GAME --games N --plot FILE`).
 
-matplotlib is a dependency (pyproject.toml): a plot asked for is drawn, never
-skipped.  The full designer's report is `kikimimi report GAME` (kikimimi/design/report/)."""
+matplotlib is the `report` extra (kikimimi/contract/extras.py): a plot asked for is drawn,
+or refused in one line naming the extra, never skipped.  The full designer's report is
+`kikimimi report GAME` (kikimimi/design/report/)."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
@@ -11,7 +12,9 @@ from kikimimi.design.confidence import Estimate
 
 
 def _pyplot() -> Any:
-    import matplotlib
+    from kikimimi.contract.extras import need
+
+    matplotlib = need("report", "a plot (--plot)")
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt

@@ -161,11 +161,13 @@ def connect_sqlite(path: Path, *, create: bool) -> SqliteDatabase:
 
 
 def _psycopg() -> Any:
+    """psycopg is the `postgres` extra: a club on SQLite never needs it."""
+    from kikimimi.contract.extras import MissingExtra, need
+
     try:
-        import psycopg
-    except ImportError:  # pragma: no cover - psycopg is a dependency; a broken install says so
-        raise RecordsError("PostgreSQL records need the psycopg package (pip install 'psycopg[binary]')") from None
-    return psycopg
+        return need("postgres", "PostgreSQL records (postgresql://)")
+    except MissingExtra as exc:
+        raise RecordsError(str(exc)) from None
 
 
 def describe_url(url: str) -> str:

@@ -7,7 +7,8 @@ from pathlib import Path
 import pytest
 
 from kikimimi.cli import main
-from kikimimi.box.doctor import config_checks
+from kikimimi.box.doctor import RULES_DIRS_ENV, config_checks
+from kikimimi.readers.checks import RULES
 
 GAMES = Path(__file__).parents[2] / "games"
 
@@ -49,12 +50,25 @@ def test_four_readers_on_one_path_are_caught(tmp_path):
 
 def test_a_plain_missing_port_is_not_sent_to_the_udev_rules(tmp_path):
     paths = [f"/dev/ttyUSB{9 + i}" for i in range(4)]
-    checks = {c.name: c for c in config_checks(_real_table(tmp_path, paths))[1]}
+    rules = tmp_path / "rules.d"  # a folder of its own: the host's /etc/udev/rules.d must not matter
+    rules.mkdir()
+    checks = {c.name: c for c in config_checks(_real_table(tmp_path, paths), rules_dirs=[str(rules)])[1]}
     hand = checks["reader hand-1"]
     assert not hand.ok and "/dev/ttyUSB9 does not exist" in hand.detail
     assert "udev" not in hand.fix and "correct the path" in hand.fix
     assert checks["udev rules"].ok and "not needed" in checks["udev rules"].detail
     assert "reader paths" not in checks
+
+
+def test_the_rules_folder_comes_from_the_environment_when_not_given(tmp_path, monkeypatch):
+    rules = tmp_path / "rules.d"
+    rules.mkdir()
+    (rules / RULES).write_text("# installed\n")
+    monkeypatch.setenv(RULES_DIRS_ENV, f"{tmp_path / 'none'}:{rules}")
+    table = _real_table(tmp_path, [f"/dev/ttyUSB{9 + i}" for i in range(4)])
+    assert {c.name: c for c in config_checks(table)[1]}["udev rules"].detail == str(rules / RULES)
+    monkeypatch.setenv(RULES_DIRS_ENV, str(tmp_path / "none"))
+    assert "not needed" in {c.name: c for c in config_checks(table)[1]}["udev rules"].detail
 
 
 def test_a_toml_syntax_error_is_shown_with_its_line_and_column(tmp_path, capsys):

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-ray = pytest.importorskip("ray", reason="the cluster extra is not installed (pip install 'kikimimi[cluster]')")
+pytestmark = [pytest.mark.extra("cluster"), pytest.mark.extra("report")]  # skipped without them; CI fails
 
 KIKIMIMI = str(Path(sys.executable).with_name("kikimimi"))
 ASK = ["report", "trident", "--games", "5", "--players", "3,4", "--seed", "7", "-o", "report.html"]
@@ -23,6 +23,8 @@ def _page(folder: Path, *more: str) -> bytes:
 
 
 def test_a_ray_cluster_writes_the_page_one_worker_writes(tmp_path: Path) -> None:
+    import ray
+
     local = _page(tmp_path / "local")
     context = ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, logging_level="ERROR")
     try:

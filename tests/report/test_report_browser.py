@@ -24,6 +24,8 @@ import pytest
 
 from kikimimi.cli import main
 
+pytestmark = pytest.mark.extra("report")  # the page's pictures are drawn with matplotlib
+
 ROOT = Path(__file__).resolve().parents[2]
 AXE_VERSION = "4.14.1"  # as scripts/setup installs it
 AXE_DIR = ROOT / ".cache" / "axe"

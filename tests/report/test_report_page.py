@@ -10,6 +10,8 @@ import pytest
 
 from kikimimi.cli import main
 
+pytestmark = pytest.mark.extra("report")  # the page's pictures are drawn with matplotlib
+
 
 class Page(HTMLParser):
     """The parts of the page an accessibility check reads: images, tables, headings."""

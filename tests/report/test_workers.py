@@ -10,6 +10,8 @@ import pytest
 from kikimimi.cli import main
 from kikimimi.design.report.run import run_all, workers_wanted
 
+pytestmark = pytest.mark.extra("report")  # the page's pictures are drawn with matplotlib
+
 
 def test_two_workers_write_the_bytes_one_writes(tmp_path: Path) -> None:
     pages = []

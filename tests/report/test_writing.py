@@ -14,6 +14,8 @@ import pytest
 from kikimimi.cli import main
 from kikimimi.design.report.build import write_page
 
+pytestmark = pytest.mark.extra("report")  # the page's pictures are drawn with matplotlib
+
 # No bytecode written under the limit: a cut .pyc would break the next import.
 FULL_DISK = """
 import resource, signal, sys

@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 BENCH = Path(__file__).resolve().parents[2] / "bench" / "sim_throughput.py"
 RUN = """
 import runpy, sys
@@ -31,13 +33,8 @@ def test_the_bench_prints_each_row_without_rlcard():
     assert "RLCard not installed: pip install '.[bench]'" in out
 
 
+@pytest.mark.extra("bench")  # skipped without it (CI=true: fails)
 def test_the_bench_times_rlcard_uno_beside_the_trident_when_installed():
-    try:
-        import rlcard  # noqa: F401
-    except ImportError:
-        import pytest
-
-        pytest.skip("RLCard is the optional 'bench' extra")
     out = _bench()
     assert "RLCard UNO, random agents (anchor)" in out and "rows' ratio Trident sim.play (human) / RLCard UNO" in out
     headline = out.split("ratio Trident / RLCard UNO: ", 1)[1].splitlines()[0]

@@ -9,7 +9,6 @@ code there.
 """
 from __future__ import annotations
 
-import importlib
 import socket
 import sys
 from collections.abc import Callable, Sequence
@@ -20,10 +19,9 @@ from kikimimi.design.report.run import chunked, run_chunk
 
 def _ray() -> Any:
     """The ray module, typed as Any: mypy passes with the extra or without it."""
-    try:
-        return importlib.import_module("ray")
-    except ImportError:
-        raise ValueError("--cluster needs Ray: pip install 'kikimimi[cluster]'") from None
+    from kikimimi.contract.extras import need
+
+    return need("cluster", "--cluster")
 
 
 def _reachable(address: str, seconds: float = 5.0) -> None:

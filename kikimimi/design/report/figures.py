@@ -1,4 +1,5 @@
-"""The report's pictures, drawn with matplotlib (a dependency: never skipped).
+"""The report's pictures, drawn with matplotlib (the `report` extra: never skipped;
+`kikimimi report` refuses in one line before any game when it is missing).
 
 Each picture has a title that says what and how many, its axes labelled, a
 reference line where one means something (a fair share, no difference), and
@@ -22,7 +23,9 @@ MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*")
 
 
 def _plt() -> Any:
-    import matplotlib
+    from kikimimi.contract.extras import need
+
+    matplotlib = need("report", "kikimimi report's pictures")
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
