@@ -96,6 +96,10 @@ class ApiClient:
             body["expect_last"] = expect_last
         return await self.request(body)
 
+    async def say(self, what: str, **more: str) -> dict[str, Any]:
+        """Have the table say one of its fixed lines (an output's test, the fingerprint)."""
+        return await self.request({"say": what, **more})
+
     async def command(self, text: str) -> dict[str, Any]:
         """One console command line, exactly as a table script's `console` line."""
         return await self.submit({"console": text})

@@ -60,6 +60,7 @@ from kikimimi.api.views import Health, jsonable, plain_input, public_events
 from kikimimi.contract.protocol import in_log_order
 from kikimimi.table.public import PublicView, public_header, secret_options_of
 from kikimimi.contract.script import NEW_GAME
+from kikimimi.table.said_on_request import SayRefused, said_line
 
 if TYPE_CHECKING:
     from kikimimi.table.daemon import Daemon
@@ -370,7 +371,15 @@ class ApiServer:
                 except ValueError as exc:  # the journal could not take it, or no journal could: not applied
                     return {"id": rid, "ok": False, "error": str(exc)}
             return {"id": rid, "ok": True, "events": [in_log_order(ev) for ev in events]}
-        return {"id": rid, "ok": False, "error": 'unknown request (use "submit" or "get")'}
+        if "say" in req:  # the owner's output test, the certificate's fingerprint (said_on_request)
+            with self.daemon.lock:
+                try:
+                    line = said_line(self.daemon, req)
+                except SayRefused as exc:
+                    return {"id": rid, "ok": False, "error": str(exc)}
+                self.daemon.announce([line])
+            return {"id": rid, "ok": True, "events": [in_log_order(line)]}
+        return {"id": rid, "ok": False, "error": 'unknown request (use "submit", "say" or "get")'}
 
     # -- pushing ----------------------------------------------------------------
     def _referee_state(self) -> dict[str, Any]:

@@ -28,6 +28,8 @@ TABLE_COMMANDS: list[tuple[str, str]] = [
     ("new", "start the next game at this table (between games: or every player scans AGREE)"),
     ("game NAME", "between games, play NAME next, at once (a table file listing several games; "
                   "its game card on the field reader chooses it too)"),
+    ("game NAME key=value ...", "the same with other options: players=N and the game's own "
+                                "(kikimimi sim GAME --options), e.g. game witch players=6 night_seconds=90"),
     ("voice speaker|seat-N rate WPM", "that output's speech rate, 40-600 words per minute"),
     ("voice speaker|seat-N volume PCT", "that output's volume, 0-400 percent"),
     ("lost SEAT | lost f", "mark a hand or the field reader lost (back SEAT | back f: found again)"),

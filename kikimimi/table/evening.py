@@ -31,6 +31,7 @@ from kikimimi.contract.protocol import TABLE
 from kikimimi.contract.script import NEW_GAME, Header
 from kikimimi.table.config import GameChoice
 from kikimimi.contract.tagmap import normalise_uid
+from kikimimi.table.option_words import OptionWordsRefused, next_options
 
 if TYPE_CHECKING:  # the records load only for a table that records (a session, a club)
     from kikimimi.table.daemon import Daemon
@@ -258,6 +259,8 @@ class Evening:
         self.hand_seats = set(hand_seats) if hand_seats is not None else None
         self.plays = plays
         self.chosen: str | None = None  # the next game, chosen between games by its card
+        #: The chosen game with the referee's options (`game NAME key=value ...`), used once.
+        self.changed: GameChoice | None = None
         #: Told each new game's tag map (serve hands it to the reader drivers, so the new
         #: game's enrolled pieces are known by their uid alone, as the first game's were).
         self.on_tagmap: Callable[[Mapping[str, str]], None] | None = None
@@ -293,6 +296,8 @@ class Evening:
             d.intercept = self._intercept
             d.subscribe(self._after)
             d.extras["session"] = self.view
+            if self.games:
+                d.extras["games"] = self.games_view
             if self._start_next:
                 self._next_game()
             elif not d.resumed:
@@ -483,7 +488,7 @@ class Evening:
         """`game NAME` (the referee: it starts now) or a game card on the field (it is
         chosen, and the AGREE round starts it).  Between games only; refused in one line."""
         d = self.daemon
-        name = words[0] if len(words) == 1 else ""
+        name = words[0] if len(words) == 1 or (words and by_referee) else ""
         choice = self.games.get(name)
         if choice is None:
             known = ", ".join(self.games)
@@ -496,6 +501,19 @@ class Evening:
         if not d.table.game.over:
             return [self._refuse(f"{d.header.game} is under way: choose the next game when it is over "
                                  f"(new abandons it)")]
+        if len(words) > 1:  # `game NAME key=value ...`: the next game with other options
+            if s is not None and not s.closed:
+                return [self._refuse(f"official session {s.id} is under way: its games keep the session's "
+                                     f"options")]
+            try:
+                players, options = next_options(name, choice.players, choice.options, words[1:])
+            except OptionWordsRefused as exc:
+                return [self._refuse(str(exc))]
+            missing = sorted(set(range(1, players + 1)) - self.hand_seats) if self.hand_seats is not None else []
+            if missing:
+                return [self._refuse(f"{name} for {players} players needs a hand reader at seat {missing[0]}, "
+                                     f"which this table has not")]
+            self.changed = replace(choice, players=players, options=options)
         self.chosen = name
         if by_referee:
             return self._next_game()
@@ -519,7 +537,9 @@ class Evening:
         if s is not None and self.club is not None:
             s.number = self._recorded(s.number - 1) + 1
         choice = self.games.get(self.chosen) if self.chosen is not None else None
-        self.chosen = None
+        if choice is not None and self.changed is not None and self.changed.game == choice.game:
+            choice = self.changed  # `game NAME key=value ...`: this game with the referee's options
+        self.chosen, self.changed = None, None
         self._play_recorded = False
         d.header = self._header(choice)
         first = self._opening_lines()
@@ -553,6 +573,11 @@ class Evening:
         return seats & self.hand_seats if self.hand_seats is not None else seats
 
     # -- the referee's view --------------------------------------------------------
+    def games_view(self) -> dict[str, dict[str, Any]]:
+        """The evening's games with the seats and options the table file gives each: what a
+        form for `game NAME key=value ...` starts from (the game's schema says the rest)."""
+        return {name: {"players": c.players, "options": dict(c.options)} for name, c in self.games.items()}
+
     def view(self) -> dict[str, Any] | None:
         """The session pane of the console: game k of n, the scores, who is ready."""
         over = self.daemon.table.game.over

@@ -340,7 +340,7 @@ def paired_app(console: Console, hosts: Iterable[str]) -> ASGIApp:
     async def session(request: Request) -> Response:
         device, token = console.device(request)
         return JSONResponse({"role": device.role, "device": device.id, "csrf": store.csrf_for(token),
-                             "fingerprint": console.fingerprint})
+                             "fingerprint": console.fingerprint, "seats": bridge.referee.follow.players})
 
     @guarded
     async def forget(request: Request) -> Response:
@@ -388,6 +388,11 @@ def paired_app(console: Console, hosts: Iterable[str]) -> ASGIApp:
         return JSONResponse({"ok": bool(reply.get("ok")), "text": reply_text(text, reply)})
 
     @guarded
+    async def games(request: Request) -> Response:
+        console.device(request, "referee")
+        return JSONResponse({"games": await asyncio.to_thread(bridge.referee.games)})
+
+    @guarded
     async def doctor(request: Request) -> Response:
         console.device(request, "owner")
         checks = await asyncio.to_thread(console.doctor)
@@ -403,6 +408,19 @@ def paired_app(console: Console, hosts: Iterable[str]) -> ASGIApp:
         console.device(request, "owner")
         return JSONResponse({"devices": [{"id": d.id, "role": d.role, "name": d.name, "paired": d.paired}
                                          for d in store.devices()]})
+
+    @guarded
+    async def say(request: Request) -> Response:
+        """The owner's output test or the fingerprint, said by the table's own outputs."""
+        _, data = await console.changing(request, "owner")
+        what, output = data.get("what"), data.get("output", "")
+        if what not in ("output", "fingerprint") or not isinstance(output, str) or len(output) > 12:
+            raise Refusal(400, '"what" is output (with "output": speaker or seat-N) or fingerprint')
+        reply = await bridge.referee.say(what, **({"output": output} if what == "output" else {}))
+        if not reply.get("ok"):
+            raise Refusal(409, str(reply.get("error", "the table did not say it")).splitlines()[0][:200])
+        said = [str(ev.get("text", "")) for ev in reply.get("events", []) if isinstance(ev, Mapping)]
+        return JSONResponse({"ok": True, "text": "said: " + " ".join(said)})
 
     @guarded
     async def revoke(request: Request) -> Response:
@@ -423,10 +441,12 @@ def paired_app(console: Console, hosts: Iterable[str]) -> ASGIApp:
         Route("/api/forget", forget, methods=["POST"]),
         Route("/api/referee/events", referee_events),
         Route("/api/referee/command", command, methods=["POST"]),
+        Route("/api/referee/games", games),
         Route("/api/owner/doctor", doctor),
         Route("/api/owner/records", records),
         Route("/api/owner/devices", devices),
         Route("/api/owner/revoke", revoke, methods=["POST"]),
+        Route("/api/owner/say", say, methods=["POST"]),
     ]
     return Guard(Starlette(routes=routes,
                            exception_handlers={HTTPException: _error_handler, Exception: _error_handler}),

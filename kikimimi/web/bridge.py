@@ -42,6 +42,8 @@ MAX_PAGES = 64
 RETRY = (0.5, 1.0, 2.0, 4.0)
 
 
+#: At most this many games of an evening are offered on the referee's next-game form.
+MAX_GAMES = 32
 #: One move of a game's diagram: `  night --> day: all scanned / time limit`.
 MOVE = re.compile(r"^\s*([^\s\[\]]+)\s+-->\s+([^\s\[\]:]+)\s*(?::\s*(.*))?$")
 
@@ -129,6 +131,13 @@ class Side:
             return {"ok": False, "error": "the web console is not connected to the table"}
         return await send(client.submit(line, expect_last))
 
+    async def say(self, what: str, **more: str) -> dict[str, Any]:
+        """One of the table's fixed lines said through its outputs (the daemon owns them)."""
+        client = self.link.client
+        if client is None or self.spectator:
+            return {"ok": False, "error": "the web console is not connected to the table"}
+        return await send(client.say(what, **more))
+
     # -- what the table says ---------------------------------------------------------
     def _status(self, text: str) -> None:
         self.status = text
@@ -183,6 +192,29 @@ class Side:
             out["order"] = [("> " if phase is not None and row.startswith(f"{phase} ->") else "  ") + row
                             for row in phase_order(str(self.follow.header.get("game", "")))]
             out["seats"] = self.follow.players
+            out["game_line"] = game_line(self.follow.header)
+        return out
+
+    def games(self) -> list[dict[str, Any]]:
+        """The evening's games, each with its option schema (names, kinds, allowed values,
+        defaults, the table file's values): what the referee's next-game form is built from.
+        Empty when the table has no evening (`game NAME` is then not the table's)."""
+        from kikimimi.contract.registry import UnknownGame
+        from kikimimi.table.option_words import schema_of
+
+        snapshot = self.follow.snapshot if isinstance(self.follow.snapshot, Mapping) else {}
+        games = snapshot.get("games")
+        out: list[dict[str, Any]] = []
+        for name, given in list(games.items())[:MAX_GAMES] if isinstance(games, Mapping) else ():
+            if not isinstance(given, Mapping):
+                continue
+            players, options = given.get("players"), given.get("options")
+            if isinstance(players, bool) or not isinstance(players, int) or not isinstance(options, Mapping):
+                continue
+            try:
+                out.append(schema_of(str(name), players, options))
+            except UnknownGame:
+                continue
         return out
 
     def welcome(self) -> dict[str, Any]:
@@ -259,3 +291,21 @@ class Bridge:
     async def close(self) -> None:
         await self.referee.close()
         await self.audience.close()
+
+
+
+def game_line(header: Mapping[str, Any]) -> dict[str, Any]:
+    """The game being played, its seats and the options it was started with (the game's secret
+    options and the table's drawn seed left out: a phone's screen may be seen across the table)."""
+    from kikimimi.contract.registry import UnknownGame, declaration
+    from kikimimi.table.secret_seed import SEED
+
+    name = str(header.get("game", ""))
+    try:
+        hidden = declaration(name).secret_options | {SEED}
+    except UnknownGame:
+        hidden = frozenset({SEED})
+    given = header.get("options")
+    options: Mapping[str, Any] = given if isinstance(given, Mapping) else {}
+    return {"game": name, "players": header.get("players"),
+            "options": {k: v for k, v in sorted(options.items()) if k not in hidden}}

@@ -163,3 +163,29 @@ def test_a_game_is_recorded_once_and_a_records_failure_is_one_line(tmp_path):
     daemon2, _, complaints2 = _evening(tmp_path / "other", tmp_path / "missing.sqlite")
     _finish(daemon2)
     assert any("not in the club records" in c and "missing.sqlite" in c for c in complaints2)
+
+
+def test_game_name_with_options_plays_the_next_game_with_them_and_a_restart_keeps_them(tmp_path):
+    daemon, heard, _ = _evening(tmp_path)
+    _finish(daemon)
+    for words, why in (("rounds=0", "rounds must be"), ("colour=red", "unknown option 'colour'"),
+                       ("players=9", "3-6 players, not 9"), ("players=5", "hand reader at seat 5"),
+                       ("rounds", "name=value"), ("rounds=2 rounds=3", "given twice")):
+        refused = daemon.submit({"console": f"game onisagashi {words}"})
+        assert [ev["type"] for ev in refused] == ["error"], words
+        assert why in refused[0]["message"] and "\n" not in refused[0]["message"], words
+    assert daemon.header.game == "trident" and daemon.table.game.over  # a refusal changed nothing
+
+    daemon.submit({"console": "game onisagashi players=3 rounds=1 rules=advanced raise_window=4.5"})
+    want = {"raise_window": 4.5, "rounds": 1, "rules": "advanced"}
+    assert (daemon.header.game, daemon.header.players, daemon.header.options) == ("onisagashi", 3, want)
+    assert read_script(daemon.journal_path).header.options == want  # on disk before the game's first input
+    assert daemon.table.hand_seats == {1, 2, 3}
+    daemon.close()
+
+    # a killed daemon resumes the game it journaled: the same game, seats and options
+    again = Daemon(read_script(daemon.journal_path).header, daemon.journal_path, hand_seats={1, 2, 3},
+                   has_field=True, clock=Clock())
+    again.open()
+    assert (again.table.header.game, again.table.header.players, again.table.header.options) == ("onisagashi", 3, want)
+    again.close()

@@ -241,6 +241,24 @@ def serve_table(tmp_path: Path) -> Iterator[Any]:
 
 
 @pytest.fixture
+def evening_table(tmp_path: Path) -> Iterator[Served]:
+    """A served bot Trident whose evening offers 鬼探し too (as a table file's `[games.NAME]`
+    with `options = { raise_window = 2.0 }`): `game NAME key=value ...` is the table's."""
+    from kikimimi.table.config import GameChoice
+    from kikimimi.table.engine import default_tagmap
+    from kikimimi.table.evening import Evening
+
+    s = serve(tmp_path / "evening")
+    games = {"trident": GameChoice("trident", 3, {}, default_tagmap("trident")),
+             "onisagashi": GameChoice("onisagashi", 4, {"raise_window": 2.0}, default_tagmap("onisagashi"))}
+    Evening(s.host.daemon, complain=lambda _: None, games=games).begin()
+    try:
+        yield s
+    finally:
+        close(s)
+
+
+@pytest.fixture
 def web_client() -> type[Client]:
     """The client class, for a test that starts its own web console."""
     return Client

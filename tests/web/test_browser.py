@@ -127,6 +127,10 @@ def test_a_phone_pairs_and_referees_and_the_owner_reads_the_doctor(serve_table, 
             owner.wait_for_function("() => document.querySelectorAll('#doctor tbody tr').length > 0")
             owner.wait_for_function("() => document.querySelectorAll('#devices tbody tr').length == 2")
             _axe_clean(owner, axe)
+            owner.select_option("#hear-output", "seat-2")  # each output's test, said by the table's outputs
+            owner.click("#hear-button")
+            owner.wait_for_function("() => document.getElementById('reply').textContent === 'said: Seat 2.'")
+            assert owner.text_content("#fingerprint") == served.web.fingerprint
             owner.screenshot(path=str(shots / "owner.png"), full_page=True)
         finally:
             browser.close()
@@ -166,3 +170,54 @@ def test_the_audience_page_during_a_hidden_role_game_shows_only_what_was_said_al
                  and not any(ev["text"] in line for line in said)]
     assert whispered and not [w for w in whispered if w in shown]
     assert "ear]" not in shown and "(private)" not in shown
+
+
+def test_the_referee_plays_the_next_game_with_other_options_from_the_form(evening_table, tmp_path):
+    """The form is built from the game's option schema; a bad value is refused in one line
+    (nothing changes), then the next game starts with the changed options and says them."""
+    chromium = shutil.which("chromium")
+    _need(Path(chromium) if chromium else None, "chromium is not installed (scripts/setup --test installs it)")
+    _need(AXE, "axe-core is not installed (scripts/setup --test installs it)")
+    served = evening_table
+    daemon = served.host.daemon
+    base = served.web.urls[0]
+    while served.host.step():
+        pass
+    with playwright.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=chromium, args=FLAGS)
+        try:
+            page = browser.new_context(viewport=PHONE, ignore_https_errors=True, is_mobile=True,
+                                       has_touch=True).new_page()
+            page.set_default_timeout(20000)
+            page.goto(base + "/pair")
+            page.fill("#code", served.store.new_code("referee"))
+            page.press("#code", "Enter")
+            page.wait_for_url(base + "/referee")
+            page.wait_for_function("() => document.getElementById('status').textContent.includes('over')")
+            page.wait_for_selector("#game-name option[value=onisagashi]", state="attached")
+            page.select_option("#game-name", "onisagashi")
+            assert page.is_visible("#game-options")
+            assert page.input_value("#opt-raise_window") == "2"  # the table file's value
+            assert page.eval_on_selector_all("#opt-rules option", "os => os.map(o => o.value)") == [
+                "beginner", "advanced"]
+            assert page.get_attribute("#opt-players", "min") == "3"
+            _axe_clean(page, AXE.read_text(encoding="utf-8"))
+
+            page.fill("#opt-rounds", "0")
+            page.click("#game-button")
+            page.wait_for_function("() => document.getElementById('reply').textContent.includes('rounds')")
+            assert "rounds must be a whole number of at least 1, not 0" in (page.text_content("#reply") or "")
+            assert daemon.header.game == "trident"
+
+            page.fill("#opt-rounds", "1")
+            page.fill("#opt-players", "3")
+            page.select_option("#opt-rules", "advanced")
+            page.click("#game-button")
+            page.wait_for_function("() => document.getElementById('game').textContent.includes('onisagashi')")
+            shown = page.text_content("#game") or ""
+            assert 'rules="advanced"' in shown and "rounds=1" in shown and "Players 3" in shown, shown
+            assert (daemon.header.game, daemon.header.players) == ("onisagashi", 3)
+            assert daemon.header.options == {"raise_window": 2.0, "rounds": 1, "rules": "advanced"}
+            page.screenshot(path=str(tmp_path / "next-game.png"), full_page=True)
+        finally:
+            browser.close()

@@ -124,10 +124,63 @@
     $("bot-off").addEventListener("click", () => command("unbot " + $("bot-seat").value.trim()));
     $("reader-lost").addEventListener("click", () => command("lost " + $("bot-seat").value.trim()));
     $("reader-back").addEventListener("click", () => command("back " + $("bot-seat").value.trim()));
+    let games = [];
+    const shown = (v) => (v === null || v === undefined) ? "" : (typeof v === "object" ? JSON.stringify(v) : String(v));
+    // One field per option the game's schema declares; only the ones the referee changes are sent.
+    function field(id, label, note, start, build) {
+      const wrap = document.createElement("div"); wrap.className = "row";
+      const lab = document.createElement("label"); lab.htmlFor = id; lab.textContent = label;
+      const input = build(); input.id = id; input.dataset.start = start;
+      const help = document.createElement("span"); help.id = id + "-help"; help.textContent = note;
+      input.setAttribute("aria-describedby", help.id);
+      wrap.append(lab, input, help);
+      $("game-fields").appendChild(wrap);
+      return input;
+    }
+    function optionFields() {
+      const game = games.find((g) => g.name === $("game-name").value);
+      $("game-fields").replaceChildren();
+      $("game-options").hidden = !game;
+      if (!game) return;
+      field("opt-players", t("game.players"), t("game.range") + " " + game.min_players + "-" + game.max_players,
+        String(game.players), () => {
+          const i = document.createElement("input"); i.type = "number"; i.min = game.min_players;
+          i.max = game.max_players; i.value = String(game.players); i.dataset.key = "players"; return i;
+        });
+      for (const o of game.options) {
+        const start = shown("value" in o ? o.value : o.default);
+        const note = t("game.default") + ": " + (shown(o.default) || "-") + "; " + o.describe + (lang === "en" ? ". " + o.help : "");
+        field("opt-" + o.name, o.name, note, start, () => {
+          let i;
+          if (o.kind === "choice") {
+            i = document.createElement("select");
+            for (const c of o.choices) { const op = document.createElement("option"); op.value = c; op.textContent = c; i.appendChild(op); }
+          } else {
+            i = document.createElement("input");
+            if (o.kind === "whole" || o.kind === "number") {
+              i.type = "number"; i.step = o.kind === "whole" ? "1" : "any"; i.min = String(o.low);
+              if (o.high < 1000000) i.max = String(o.high);
+            }
+          }
+          i.value = start; i.dataset.key = o.name; return i;
+        });
+      }
+    }
+    fetch("/api/referee/games", {credentials: "same-origin"}).then((r) => r.json()).then((answer) => {
+      games = answer.games || [];
+      for (const g of games) { const op = document.createElement("option"); op.value = g.name; op.textContent = g.name; $("game-name").appendChild(op); }
+    }).catch(() => {});
+    $("game-name").addEventListener("change", optionFields);
     $("game-form").addEventListener("submit", (e) => {
       e.preventDefault();
-      const name = $("game-name").value.trim();
-      command(name ? "game " + name : "new");
+      const name = $("game-name").value;
+      if (!name) { command("new"); return; }
+      const words = ["game", name];
+      $("game-fields").querySelectorAll("[data-key]").forEach((i) => {
+        const value = i.value.trim();
+        if (value !== "" && value !== i.dataset.start) words.push(i.dataset.key + "=" + value.replace(/\s+/g, ""));
+      });
+      command(words.join(" "));
     });
     $("command-form").addEventListener("submit", (e) => {
       e.preventDefault();
@@ -143,6 +196,9 @@
         lines("order", data.order);
         lastInput = data.last_input ? [data.last_input[0], data.last_text || JSON.stringify(data.last_input[1])] : null;
         say("last", lastInput ? lastInput[0] + ": " + lastInput[1] : "-");
+        const g = data.game_line;
+        say("game", g ? [g.game, t("game.players") + " " + g.players,
+          ...Object.entries(g.options || {}).map(([k, v]) => k + "=" + JSON.stringify(v))].join(" · ") : "-");
         say("phase", data.phase == null ? "-" : String(data.phase));
         say("clock", data.clock == null ? "-" : Number(data.clock).toFixed(1));
         if (data.over) say("status", t("over"));
@@ -153,7 +209,18 @@
   function cell(row, text) { const td = document.createElement("td"); td.textContent = text; row.appendChild(td); return td; }
 
   async function owner() {
-    if (!await session()) return;
+    const me = await session();
+    if (!me) return;
+    say("fingerprint", me.fingerprint || "-");
+    for (let n = 1; n <= (me.seats || 0); n++) {
+      const op = document.createElement("option"); op.value = "seat-" + n; op.textContent = t("seat") + " " + n;
+      $("hear-output").appendChild(op);
+    }
+    $("hear-form").addEventListener("submit", (e) => {
+      e.preventDefault();
+      post("/api/owner/say", {what: "output", output: $("hear-output").value});
+    });
+    $("hear-fingerprint").addEventListener("click", () => post("/api/owner/say", {what: "fingerprint"}));
     const doctor = async () => {
       say("reply", t("loading"));
       const answer = await (await fetch("/api/owner/doctor", {credentials: "same-origin"})).json();

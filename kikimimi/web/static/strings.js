@@ -16,7 +16,9 @@ window.KIKIMIMI_STRINGS = {
     "scan.title": "Stand in for a reader", "seat": "Seat", "tag": "Tag", "scan": "Scan",
     "bot.on": "Bot plays it", "bot.off": "Player is back",
     "reader.lost": "Its reader is lost", "reader.back": "Its reader is back",
-    "game.next": "Next game (name; blank: the same)", "game.go": "Play it next",
+    "game.next": "Next game", "game.go": "Play it next", "game.same": "The same game, as it is",
+    "game.options": "Its options (as the table file gives them unless changed here)",
+    "game": "Game", "game.players": "Players", "game.default": "default", "game.range": "players from",
     "command": "Any console command", "send": "Send",
     "state": "State, with secrets", "order": "Phase order (> marks the moves from the phase now)", "log": "Log (referee only)", "over": "The game is over.",
     "owner.title": "The box", "doctor": "What doctor finds", "again": "Check again",
@@ -25,7 +27,9 @@ window.KIKIMIMI_STRINGS = {
     "rank": "Rank", "wins": "Wins", "games": "Games", "devices": "Paired devices",
     "devices.caption": "Devices that may open the referee's or owner's view", "device": "Device",
     "role": "Role", "action": "Action", "revoke": "Revoke", "ok": "ok", "norecords": "No club records at this table.",
-    "loading": "Loading…"
+    "loading": "Loading…",
+    "hear": "Hear each output", "hear.output": "Output", "hear.speaker": "Speaker", "hear.say": "Say its name there",
+    "fingerprint": "Certificate fingerprint", "hear.fingerprint": "Say its beginning on the speaker"
   },
   "ja": {
     "connecting": "卓に接続しています…", "connected": "卓に接続しました。",
@@ -42,7 +46,9 @@ window.KIKIMIMI_STRINGS = {
     "scan.title": "読み取り機の代わり", "seat": "席", "tag": "タグ", "scan": "読み取る",
     "bot.on": "ボットが担当", "bot.off": "プレイヤーが戻った",
     "reader.lost": "読み取り機が見つからない", "reader.back": "読み取り機が戻った",
-    "game.next": "次のゲーム(名前。空欄なら同じゲーム)", "game.go": "次に遊ぶ",
+    "game.next": "次のゲーム", "game.go": "次に遊ぶ", "game.same": "同じゲームをそのまま",
+    "game.options": "そのオプション(ここで変えない限り卓ファイルの値)",
+    "game": "ゲーム", "game.players": "人数", "game.default": "既定値", "game.range": "人数の範囲",
     "command": "コンソールのコマンド", "send": "送る",
     "state": "状態(秘密を含む)", "order": "段階の順序(> は今の段階からの移り方)", "log": "記録(審判のみ)", "over": "ゲームは終わりました。",
     "owner.title": "箱", "doctor": "診断の結果", "again": "もう一度診断",
@@ -51,6 +57,8 @@ window.KIKIMIMI_STRINGS = {
     "rank": "段位", "wins": "勝ち", "games": "ゲーム数", "devices": "ペアリング済みの端末",
     "devices.caption": "審判・オーナーの画面を開ける端末", "device": "端末",
     "role": "役割", "action": "操作", "revoke": "取り消す", "ok": "正常", "norecords": "この卓にクラブの記録はありません。",
-    "loading": "読み込み中…"
+    "loading": "読み込み中…",
+    "hear": "出力ごとの確認", "hear.output": "出力", "hear.speaker": "スピーカー", "hear.say": "そこで名前を言う",
+    "fingerprint": "証明書のフィンガープリント", "hear.fingerprint": "その始めをスピーカーで言う"
   }
 };
