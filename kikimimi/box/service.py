@@ -43,6 +43,10 @@ HOW_TO_INSTALL = ("install kikimimi where every user can run it (sudo python3 -m
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 #: What PrivateTmp=yes replaces with the service's own (systemd.exec(5)).
 PRIVATE_TMP = (Path("/tmp"), Path("/var/tmp"))
+#: A test's checkout that sits under /tmp: its stand-in sandbox (tests/table/unit_sandbox.py)
+#: binds that one folder back into the unit's private /tmp, so "the program" there is seen.
+#: Unset on a real box, where nothing under /tmp is ever seen by the unit.
+TEST_VISIBLE = "KIKIMIMI_TEST_VISIBLE_CHECKOUT"
 #: The journal's folders an install makes: the service's own, set-group-ID (what tells the table
 #: to share its referee's socket, 0660, and secret, 0640, with the group: kikimimi/api/server.py
 #: `shared_with_group`), its group (the owner) passes, and anyone may reach a socket by its name
@@ -356,6 +360,9 @@ def _outside_tmp(config: TableConfig, python: str) -> None:
 
     for what, path in _needed(config, python) + [("the program", Path(kikimimi.__file__).resolve().parent)]:
         real = Path(os.path.realpath(path))
+        kept = os.environ.get(TEST_VISIBLE)
+        if kept and Path(kept) in (real, *real.parents):
+            continue
         for tmp in PRIVATE_TMP:
             if any(p == tmp or tmp in p.parents for p in (Path(os.path.abspath(path)), real)):
                 if what in ("the interpreter", "the program"):

@@ -1,10 +1,18 @@
 """The voice tests' helpers (virtual devices, the player child, expected clips) serve here too."""
+import os
 import sys
 from pathlib import Path
 
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "voice"))
+
+#: A checkout under /tmp (a CI clone may be one) is hidden by the unit's PrivateTmp=yes: the
+#: service tests' stand-in sandbox binds this one folder back (unit_sandbox.py), and
+#: `service install` takes "the program" there as seen (kikimimi/box/service.py, TEST_VISIBLE).
+CHECKOUT = Path(__file__).resolve().parents[2]
+if any(CHECKOUT == Path(tmp) or Path(tmp) in CHECKOUT.parents for tmp in ("/tmp", "/var/tmp")):
+    os.environ["KIKIMIMI_TEST_VISIBLE_CHECKOUT"] = str(CHECKOUT)
 
 
 @pytest.fixture(scope="session")

@@ -6,6 +6,7 @@ Not reproduced: the device policy, the system-call filter, the capability set (t
 those lines with systemd-analyze instead)."""
 from __future__ import annotations
 
+import os
 import pwd
 import re
 import shlex
@@ -31,7 +32,12 @@ def sandboxed(unit_text: str, *extra: str, devices: tuple[str, ...] = ()) -> tup
           for w in re.findall(r'"((?:[^"\\]|\\.)*)"', line)]
     steps = ["set -e"]
     if setting(unit_text, "PrivateTmp") == ["yes"]:
+        keep = os.environ.get("KIKIMIMI_TEST_VISIBLE_CHECKOUT")  # a checkout under /tmp (conftest.py)
+        if keep:  # kept through the private /tmp, as the owner's tree would be outside it
+            steps += ["mkdir -p /run/kk-checkout", f"mount --bind {shlex.quote(keep)} /run/kk-checkout"]
         steps += ["mount -t tmpfs -o mode=1777 tmpfs /tmp", "mount -t tmpfs -o mode=1777 tmpfs /var/tmp"]
+        if keep:
+            steps += [f"mkdir -p {shlex.quote(keep)}", f"mount --bind /run/kk-checkout {shlex.quote(keep)}"]
     if setting(unit_text, "ProtectHome") == ["yes"]:
         steps += [f"[ ! -d {h} ] || mount -t tmpfs -o mode=000 tmpfs {h}" for h in ("/home", "/root", "/run/user")]
     steps += [f"mount --bind {shlex.quote(p)} {shlex.quote(p)}" for p in [*rw, *devices]]
