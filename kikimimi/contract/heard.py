@@ -37,7 +37,7 @@ WORDS_PER_MINUTE = 175
 CHARS_PER_WORD = 3.0
 #: Silence around a clip (the engine's lead-in and tail), seconds.
 PAD = 0.2
-#: A timed phase's outputs: every one (its announcement may play anywhere).
+#: A timed phase's outputs unless it names them (`on`): every one (its announcement may play anywhere).
 EVERY = "*"
 #: The header key of a table whose outputs report the moments (`"heard": "outputs"`).
 HEADER_KEY, OUTPUTS = "heard", "outputs"
@@ -110,5 +110,17 @@ def waiting_in(events: Iterable[Mapping[str, Any]]) -> dict[str, tuple[str, ...]
         elif kind == choices.WINDOW:
             out[choices.window_timer(str(ev.get("name")))] = audiences_of(ev.get("private"))
         elif kind == "timer-set":
-            out[str(ev.get("name"))] = (EVERY,)
+            out[str(ev.get("name"))] = phase_outputs(ev)
     return out
+
+
+#: At most this many outputs named in a timer's `on` (a seat's earphone each, the speaker).
+MAX_OUTPUTS = 64
+
+
+def phase_outputs(ev: Mapping[str, Any]) -> tuple[str, ...]:
+    """The outputs a timed phase waits for: its `on` (`set_timer_after_heard(..., on=)`), or every one."""
+    on = ev.get("on")
+    if isinstance(on, list) and 0 < len(on) <= MAX_OUTPUTS and all(type(x) is str for x in on):
+        return tuple(on)
+    return (EVERY,)

@@ -291,11 +291,16 @@ def set_timer(name: str, at: float) -> Event:
     return new_event("timer-set", {"name": name, "at": at})
 
 
-def set_timer_after_heard(name: str, seconds: float) -> Event:
+def set_timer_after_heard(name: str, seconds: float, on: Iterable[str] | None = None) -> Event:
     """Ask for `Input(timer=name)` `seconds` after everything said so far (this batch's
     announcement included) has been heard on every output: a timed phase that starts when
-    the table has heard it start (kikimimi.contract.heard)."""
-    return new_event("timer-set", {"name": name, "after_heard": seconds})
+    the table has heard it start (kikimimi.contract.heard).  `on` names the outputs to wait
+    for instead (the speaker always among them): a public phase announced on the speaker
+    waits for it alone, so how long a seat's private lines take never moves a public deadline."""
+    fields: dict[str, Any] = {"name": name, "after_heard": seconds}
+    if on is not None:
+        fields["on"] = list(dict.fromkeys([TABLE, *on]))
+    return new_event("timer-set", fields)
 
 
 def cancel_timer(name: str) -> Event:
@@ -411,6 +416,15 @@ class Play(ABC):
         (`answer.timed_out`).  A play that asks questions overrides this; the runtime refuses
         a question from a play that does not (nothing would take its answer)."""
         return [error(f"{answer.name}: this game takes no answers")]
+
+    def clock_started(self, name: str, t: float) -> Sequence[GameEvent]:
+        """A timer the play asked for after heard (`set_timer_after_heard(name, seconds)`) starts
+        counting at `t` (the game's clock): its prompt has been heard, so it fires at `t + seconds`.
+        A play that says "N seconds left" or sets warnings before its limit learns its deadline
+        here; until then it knows only the whole length.  Called in a modelled table and in one
+        whose outputs report the moment alike (the moment is journaled), so a replay is exact.
+        Its events are logged at the moment; the default has none."""
+        return []
 
     def situation(self) -> list[Event]:
         """Where the table stands (whose turn, what is pending), on the speaker:

@@ -351,7 +351,7 @@ class Daemon:
             seat = choices.seat_of_timer(name)
             window = self.table.windows.get(name[len(choices.WINDOW_TIMER_PREFIX):])
             outs = ((seat_audience(seat),) if seat is not None else
-                    tuple(seat_audience(k) for k in window.seats) if window is not None else (heard.EVERY,))
+                    tuple(seat_audience(k) for k in window.seats) if window is not None else self.table.phase_outputs(name))
             self.heard_due[name] = self.speech.heard_at(outs, now)
 
     def last_input(self) -> tuple[int, dict[str, Any] | Garbled] | None:

@@ -92,7 +92,7 @@ def _phrasebook(lang: str, game: str) -> Phrasebook:
 class _Hearing:
     """A table's state for time after heard (kikimimi.contract.heard)."""
 
-    __slots__ = ("new", "on", "reported", "wpm", "speech")
+    __slots__ = ("new", "on", "reported", "wpm", "speech", "outputs")
 
     def __init__(self, header: Header) -> None:
         self.new = False  # this batch asked for a timer after heard
@@ -103,6 +103,8 @@ class _Hearing:
         self.wpm = wpm if type(wpm) is int and 60 <= wpm <= 600 else heard.WORDS_PER_MINUTE
         #: The modelled outputs' queues, kept from the first timer asked after heard on.
         self.speech: heard.SpeechClock | None = None
+        #: The outputs each timed phase waiting to be heard waits for (`set_timer_after_heard`'s `on`).
+        self.outputs: dict[str, tuple[str, ...]] = {}
 
 
 class Table:
@@ -722,19 +724,34 @@ class Table:
         started = heard.started_by(name)
         if started is not None:
             seconds = self.heard_wait.pop(started, None)
+            self._hearing.outputs.pop(started, None)
             if seconds is None:
                 return []
             self.timers[started] = at + seconds
             self._timers_changed()
-            return [self.note("heard", {"timer": started, "at": at + self._lag, "until": at + self._lag + seconds,
-                                        "private": REFEREE}, t, None)]
+            out = [self.note("heard", {"timer": started, "at": at + self._lag, "until": at + self._lag + seconds,
+                                       "private": REFEREE}, t, None)]
+            hook = getattr(self.game, "clock_started", None)
+            if callable(hook) and choices.seat_of_timer(started) is None \
+                    and not started.startswith(choices.WINDOW_TIMER_PREFIX):
+                # the game's own timer (a timed phase): the play learns when its clock started
+                told = self._run(lambda: hook(started, at), t, None)
+                if any(ev["type"] == "say" or ev["type"] == REVEAL for ev in told):
+                    self.firings += 1  # the table said something at the moment: an undo must not pass it
+                out += told
+            return out
         window = self.windows.get(name[len(choices.WINDOW_TIMER_PREFIX):])
         if window is None:
             return []
         return self._run(lambda: self._window_silent(window, at, None, timed_out=True), t, None)
 
+    def phase_outputs(self, name: str) -> tuple[str, ...]:
+        """The outputs a timed phase waiting to be heard waits for (every one unless it named them)."""
+        return self._hearing.outputs.get(name, (heard.EVERY,))
+
     def _forget_heard(self, name: str) -> None:
         self.heard_wait.pop(name, None)
+        self._hearing.outputs.pop(name, None)
         self.timers.pop(heard.timer_of(name), None)
 
     def _heard_batch(self, logged: list[LogEvent], t: float) -> None:
@@ -843,6 +860,7 @@ class Table:
                     self.timers.pop(name, None)
                     self.timers.pop(heard.timer_of(name), None)
                     self.heard_wait[name] = float(fields["after_heard"])
+                    self._hearing.outputs[name] = heard.phase_outputs(fields)
                     self._hearing.new = self._hearing.on = True
                     self._timers_changed()
                 elif type_ == "timer-set":

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from kikimimi.testkit.roles_script import said
 
-from kikimimi_games.mafia42.game import seconds_left
+from kikimimi.roles.clock import seconds_left
 
 from .table import Table
 
