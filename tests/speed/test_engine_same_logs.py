@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 
+from kikimimi.contract import heard
 from kikimimi.table import engine
 from kikimimi.table.engine import LogEvent, ScriptRun, Table, tagmap_for
 from kikimimi.contract.phrases import Phrasebook
@@ -65,6 +66,9 @@ class ReferenceTable(Table):
                 break
             del self.timers[name]
             self.t = max(self.t, at)
+            if name.startswith(heard.PREFIX):  # a phase's announcement heard: the runtime's, no speed work
+                out += self._runtime_timer(name, at, self.t)
+                continue
             # On purpose (docs/durability.md): logged at the table's time, not `at`, so `t` never goes
             # backwards in a log (a timer set in the past, or at NaN, by a game's bug).
             out += self._run(lambda: self.game.handle(Input(t=at, timer=name)), self.t, None)
@@ -111,13 +115,23 @@ class ReferenceTable(Table):
         out: list[LogEvent] = []
         for ev in map(as_event, events):  # a question or a reveal is the runtime's (kikimimi.contract.choices), no speed work
             out += Table._log_events(self, (ev,), t, line) if ev.type in RUNTIME_EVENTS else [self._log(ev, t, line)]
+        if self._hearing.on:  # time after heard (kikimimi.contract.heard) is the runtime's, no speed work
+            self._heard_batch(out, t)
         return out
 
     def _log(self, ev: Event, t: float, line: int | None) -> LogEvent:
-        if ev.type == "timer-set":
+        if ev.type == "timer-set" and "after_heard" in ev.fields:  # as the engine keeps it (no speed work)
+            name = str(ev.fields["name"])
+            self.timers.pop(name, None)
+            self.timers.pop(heard.timer_of(name), None)
+            self.heard_wait[name] = float(ev.fields["after_heard"])
+            self._hearing.outputs[name] = heard.phase_outputs(ev.fields)
+            self._hearing.new = self._hearing.on = True
+        elif ev.type == "timer-set":
             self.timers[str(ev.fields["name"])] = float(ev.fields["at"])
         elif ev.type == "timer-cancel":
             self.timers.pop(str(ev.fields["name"]), None)
+            self._forget_heard(str(ev.fields["name"]))  # nor waits to be heard (the runtime's)
         self.seq += 1
         out: LogEvent = {"seq": self.seq, "t": t, "type": ev.type, "in": line}
         if ev.type == "say":
