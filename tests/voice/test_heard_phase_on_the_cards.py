@@ -51,6 +51,7 @@ def test_the_nights_limit_counts_from_the_end_of_its_call_on_the_speaker_card(tm
     # renders, so the clips' lengths as found on it are compared, not their places)
     played = sum(clip.size for clip in clips) / RATE
     assert played > 3.0
+    print(f"the night's call heard {played:.2f} s after t=0 ({len(queued)} clips on the speaker)")  # docs/choices.md
     lines = [json.loads(x) for x in journal.read_text().splitlines()[1:]]
     mark = next(x for x in lines if x.get("timer") == "heard:phase-1")
     assert mark["t"] == pytest.approx(played, abs=0.06)  # the next tick of a 0.05 s clock
