@@ -56,3 +56,15 @@ def test_a_simulated_game_ends_no_phase_before_its_announcement_has_been_heard(s
             assert clock and phases[n + 1]["t"] == pytest.approx(clock[0]["t"] + clock[0]["seconds"])
         elif clock:  # the referee's `next` (the event bots close a night or an approval just before its end)
             assert clock[0]["t"] < phases[n + 1]["t"] <= clock[0]["t"] + clock[0]["seconds"]
+
+
+def test_seconds_left_are_the_whole_phase_until_it_is_heard_then_count_from_then():
+    """HINT (and the situation a resumed table says) before the discussion's announcement has
+    been heard says the whole discussion; after it, the time from the moment."""
+    t = Table(["mafia", "police", C, C]).night().next()  # the discussion: 4 living x 15 s
+    t.hand(3, "cmd:hint")
+    t.heard().hand(3, "cmd:hint", dt=10.5)
+    log = t.run()
+    clock = clocks(log, "discussion")[0]
+    left = [e["params"]["left"] for e in log if e["type"] == "say" and e["key"] == "hint-time"]
+    assert clock["seconds"] == 60 and left == [60, 50]  # 60 - 10.5, rounded up
