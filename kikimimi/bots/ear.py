@@ -229,7 +229,7 @@ class EarTable:
         racing = [k for order in self.windows.values() for k in order]
         if racing:
             rank = {k: i for i, k in reversed(list(enumerate(racing)))}  # a seat's first place
-            seats.sort(key=lambda b: rank.get(b.seat, len(racing)))  # stable: the rest keep their draw
+            seats.sort(key=lambda b: rank.get(b.seat or 0, len(racing)))  # stable: the rest keep their draw
         for bot in (*seats, *self.table_side):
             proposed = bot.act(self.world.reach(bot.seat))
             if proposed is None:
@@ -273,7 +273,8 @@ class EarTable:
         elif kind == "choice-cancel" and "window" in ev:
             name = str(ev.get("window"))
             if ev.get("declined") is True and name in self.windows:  # one seat let it go
-                gone = ev.get("seats") if isinstance(ev.get("seats"), list) else []
+                seats = ev.get("seats")
+                gone = seats if isinstance(seats, list) else []
                 self.windows[name] = [k for k in self.windows[name] if k not in gone]
                 if not self.windows[name]:  # every seat declined: silence
                     del self.windows[name]
