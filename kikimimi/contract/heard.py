@@ -6,7 +6,8 @@ the speaker).  A game asks instead for N seconds *after heard* (`choices.ask_*(.
 heard=True)`, `protocol.set_timer_after_heard`), and the runtime starts the clock when
 the prompt has finished playing: on each output (the speaker, each earphone) clips play
 one after another, so a clip said at `t` ends at `max(t, the output's last end) +
-its length`.
+its length`.  A timed phase waits for every output unless it names its own (`heard_on`,
+e.g. the speaker alone): a public moment must not wait on a private line in one earphone.
 
 The lengths come from one of two places, and the moment is journaled either way as the
 timer line `{"t": AT, "timer": "heard:NAME"}` (docs/durability.md), so a replay and a
@@ -37,7 +38,7 @@ WORDS_PER_MINUTE = 175
 CHARS_PER_WORD = 3.0
 #: Silence around a clip (the engine's lead-in and tail), seconds.
 PAD = 0.2
-#: A timed phase's outputs unless it names them (`on`): every one (its announcement may play anywhere).
+#: A timed phase's outputs: every one (its announcement may play anywhere).
 EVERY = "*"
 #: The header key of a table whose outputs report the moments (`"heard": "outputs"`).
 HEADER_KEY, OUTPUTS = "heard", "outputs"
@@ -114,13 +115,10 @@ def waiting_in(events: Iterable[Mapping[str, Any]]) -> dict[str, tuple[str, ...]
     return out
 
 
-#: At most this many outputs named in a timer's `on` (a seat's earphone each, the speaker).
-MAX_OUTPUTS = 64
-
-
 def phase_outputs(ev: Mapping[str, Any]) -> tuple[str, ...]:
-    """The outputs a timed phase waits for: its `on` (`set_timer_after_heard(..., on=)`), or every one."""
-    on = ev.get("on")
-    if isinstance(on, list) and 0 < len(on) <= MAX_OUTPUTS and all(type(x) is str for x in on):
+    """The outputs a timed phase waits for (`set_timer_after_heard`): those its `heard_on`
+    names (the speaker always counts), else every output."""
+    on = ev.get("heard_on")
+    if isinstance(on, list) and on and all(isinstance(o, str) for o in on):
         return tuple(on)
     return (EVERY,)

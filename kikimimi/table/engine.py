@@ -92,7 +92,7 @@ def _phrasebook(lang: str, game: str) -> Phrasebook:
 class _Hearing:
     """A table's state for time after heard (kikimimi.contract.heard)."""
 
-    __slots__ = ("new", "on", "reported", "wpm", "speech", "outputs")
+    __slots__ = ("new", "on", "reported", "wpm", "speech")
 
     def __init__(self, header: Header) -> None:
         self.new = False  # this batch asked for a timer after heard
@@ -103,8 +103,6 @@ class _Hearing:
         self.wpm = wpm if type(wpm) is int and 60 <= wpm <= 600 else heard.WORDS_PER_MINUTE
         #: The modelled outputs' queues, kept from the first timer asked after heard on.
         self.speech: heard.SpeechClock | None = None
-        #: The outputs each timed phase waiting to be heard waits for (`set_timer_after_heard`'s `on`).
-        self.outputs: dict[str, tuple[str, ...]] = {}
 
 
 class Table:
@@ -724,7 +722,6 @@ class Table:
         started = heard.started_by(name)
         if started is not None:
             seconds = self.heard_wait.pop(started, None)
-            self._hearing.outputs.pop(started, None)
             if seconds is None:
                 return []
             self.timers[started] = at + seconds
@@ -745,13 +742,8 @@ class Table:
             return []
         return self._run(lambda: self._window_silent(window, at, None, timed_out=True), t, None)
 
-    def phase_outputs(self, name: str) -> tuple[str, ...]:
-        """The outputs a timed phase waiting to be heard waits for (every one unless it named them)."""
-        return self._hearing.outputs.get(name, (heard.EVERY,))
-
     def _forget_heard(self, name: str) -> None:
         self.heard_wait.pop(name, None)
-        self._hearing.outputs.pop(name, None)
         self.timers.pop(heard.timer_of(name), None)
 
     def _heard_batch(self, logged: list[LogEvent], t: float) -> None:
@@ -860,7 +852,6 @@ class Table:
                     self.timers.pop(name, None)
                     self.timers.pop(heard.timer_of(name), None)
                     self.heard_wait[name] = float(fields["after_heard"])
-                    self._hearing.outputs[name] = heard.phase_outputs(fields)
                     self._hearing.new = self._hearing.on = True
                     self._timers_changed()
                 elif type_ == "timer-set":
