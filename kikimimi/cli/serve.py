@@ -170,6 +170,7 @@ def _serve(args: argparse.Namespace, config: TableConfig, daemon: Daemon, warnin
 
     daemon.subscribe(fan_out)
     cleanup.callback(daemon.unsubscribe, fan_out)
+    _pair_card(daemon, config, outputs)
     daemon.subscribe_alerts(alert)
     for out in outputs:  # the referee's voice settings (rate, volume) replayed from the journal
         getattr(out, "restore", lambda _log: None)(daemon.log)
@@ -222,6 +223,24 @@ def _serve(args: argparse.Namespace, config: TableConfig, daemon: Daemon, warnin
     if interrupted.is_set():
         return INTERRUPTED
     return 1 if failed else 0
+
+
+def _pair_card(daemon: Daemon, config: TableConfig, outputs: list[Output]) -> None:
+    """The owner's PAIR card (kikimimi/table/pair_card.py): its code's lines reach the sound
+    outputs and a text output of the earphones only, never the referee's text (it prints
+    everything) nor any listener of the daemon."""
+    from kikimimi.table.pair_card import PairCard
+
+    ears = [out for out in outputs if not (isinstance(out, TextOutput) and out.listen is None)]
+
+    def to_earphones(events: Sequence[LogEvent]) -> None:
+        seat = next((int(ev["to"].split(":")[1]) for ev in events if str(ev.get("to", "")).startswith("seat:")), None)
+        for out in ears:
+            for problem in out.emit(events, cause_hand_seat=seat) or []:
+                _complain(problem)
+
+    daemon.earphone_only.append(to_earphones)
+    PairCard(daemon, web=bool(config.web), complain=_complain).attach()
 
 
 def _say_ready(outputs: list[Output], config: TableConfig, absent: list[tuple[str, int | None]]) -> None:

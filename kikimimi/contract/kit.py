@@ -28,6 +28,11 @@ from kikimimi.contract.protocol import COMMAND_TAGS
 
 #: The evening's tag between games (`kikimimi.table.evening.AGREE`): in every kit, by the runtime.
 AGREE_TAG = "cmd:agree"
+#: The owner's PAIR card: one copy among the table's pieces, in every kit, by the runtime.  Scanned
+#: on a seat's hand reader between games (or paused), it says a web console pairing code into
+#: that seat's earphone (`kikimimi.table.pair_card`; docs/web.md), so a box with no screen
+#: pairs its first phone.  No game ever sees it.
+PAIR_TAG = "cmd:pair"
 
 
 @dataclass(frozen=True)
@@ -95,7 +100,8 @@ def kit_for(game: str, players: int, options: Mapping[str, Any] | None = None) -
         table = sorted(t for t in decl.known_tags(players) if not t.startswith(("seat:", "cmd:")))
     # The table asks every seat for AGREE between games (kikimimi.table.evening), whatever the game:
     # the runtime adds it to each player's own set, so no game's kit can leave it out.
-    return Kit(decl.name, players, _ordered([*own, AGREE_TAG]), _ordered(table))
+    # The owner's PAIR card is the table's, once, whatever the game (never a game's piece).
+    return Kit(decl.name, players, _ordered([*own, AGREE_TAG]), _ordered([*table, PAIR_TAG]))
 
 
 def table_tags(decl: Declaration, players: int, options: Mapping[str, Any] | None = None) -> frozenset[str]:
@@ -109,9 +115,9 @@ def table_tags(decl: Declaration, players: int, options: Mapping[str, Any] | Non
     tags = decl.tags(players) if callable(decl.tags) else decl.tags
     if decl.kit is None:
         own_commands = {f"cmd:{c}" for c in decl.command_tags}
-        return tags | COMMAND_TAGS | own_commands | {f"seat:{k}" for k in range(1, players + 1)}
+        return tags | COMMAND_TAGS | own_commands | {f"seat:{k}" for k in range(1, players + 1)} | {PAIR_TAG}
     own, table = decl.kit(players, dict(options or {}))
-    return tags | frozenset(own) | frozenset(table)
+    return tags | frozenset(own) | frozenset(table) | {PAIR_TAG}
 
 
 def _ordered(pieces: Iterable[str]) -> tuple[str, ...]:
