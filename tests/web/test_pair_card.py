@@ -71,6 +71,7 @@ def test_pair_on_seat_2_says_a_code_in_that_earphone_only_and_it_pairs_one_phone
 
     # nobody else has the digits: no listener, no speaker line, not the journal, not the box's log
     assert told == [] and served.journal.read_bytes() == journal
+    assert not any(str(ev.get("key", "")).startswith("pair-") for ev in d.log)  # the event log: public view's source
     assert len(printed) == 2 and "referee pairing code was said into seat 2's earphone" in printed[0]
     assert "owner" in printed[1]
     for secret in (code, owner_code):
