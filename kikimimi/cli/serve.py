@@ -366,9 +366,11 @@ def _texts_in_order(config: TableConfig) -> tuple[list[str], list[str]]:
     name, split for a quick start: what the first game says first (rendered
     before the table opens), then the rest of it and every other game of the
     evening (rendered in the background while the table plays)."""
+    from kikimimi.table.pair_card import texts as pair_card_texts
     from kikimimi.voice.domains import first_and_rest, table_texts
 
     first, rest = first_and_rest(config.game, config.players, config.options, config.lang)
+    rest += [text for text in pair_card_texts(config.lang) if text not in rest]  # each digit a clip of its own
     for name, choice in config.games.items():
         if name != config.game:
             rest += table_texts(name, choice.players, choice.options, config.lang).texts

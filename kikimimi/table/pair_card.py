@@ -128,5 +128,15 @@ class PairCard:
         return Phrasebook(self.daemon.header.lang, CATALOGUES)
 
 
+def texts(lang: str) -> list[str]:
+    """Every line the card may say in `lang`, for the outputs to render before they are needed
+    (the code's digits are ten short clips; no clip is ever a whole code)."""
+    book = Phrasebook(lang, CATALOGUES)
+    keys = ("pair-code-referee", "pair-code-owner", "pair-again", "pair-owner-next", "pair-not-now",
+            "pair-no-web", "pair-on-hand-reader", "pair-unavailable")
+    return [book.render(k) for k in keys] + [book.render("pair-digit", {"digit": book.names[f"digit:{d}"]})
+                                             for d in range(10)]
+
+
 def _complain(message: str) -> None:
     print(f"kikimimi: {message}", file=sys.stderr, flush=True)

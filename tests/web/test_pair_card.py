@@ -8,8 +8,12 @@ into the pairing page over TLS."""
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
+from pathlib import Path
 
 from kikimimi.contract.kit import PAIR_TAG, kit_for
+from kikimimi.contract.pairing import folder_for
 from kikimimi.contract.phrases import Phrasebook
 from kikimimi.table.pair_card import PairCard
 
@@ -121,3 +125,41 @@ def test_every_kit_holds_one_pair_card_among_the_tables_pieces():
     for game, players in (("trident", 3), ("witch", 5), ("intrigue", 4)):
         kit = kit_for(game, players)
         assert PAIR_TAG in kit.table and PAIR_TAG not in kit.own and kit.copies()[PAIR_TAG] == 1
+
+
+SIM_TABLE = Path(__file__).resolve().parents[2] / "games" / "trident" / "sim.toml"
+
+
+def _serve_script(tmp_path: Path, web: bool) -> tuple[subprocess.CompletedProcess, Path]:
+    """`kikimimi serve` of a simulated Trident, its readers a script: PAIR on seat 2 during play,
+    then paused; the table ends with the script."""
+    journal = tmp_path / "t.jsonl"
+    table = tmp_path / "table.toml"
+    table.write_text(SIM_TABLE.read_text().replace('journal = "var/trident-sim.jsonl"', f'journal = "{journal}"')
+                     + ('\n[web]\nbind = ["127.0.0.1:8443"]\n' if web else ""))
+    script = tmp_path / "script.jsonl"
+    script.write_text("\n".join(json.dumps(line) for line in (
+        {"game": "trident", "players": 3, "options": {}, "lang": "en", "version": 1},
+        {"t": 0.1, **scan(2)}, {"t": 0.2, "console": "pause"}, {"t": 0.3, **scan(2)})) + "\n")
+    proc = subprocess.run([sys.executable, "-m", "kikimimi.cli", "serve", str(table), "--sim-readers", str(script),
+                           "--speed", "0", "--fresh"], capture_output=True, text=True, timeout=120, cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    return proc, folder_for(journal)
+
+
+def test_serve_makes_the_code_and_its_terminal_prints_that_it_was_said_never_the_digits(tmp_path):
+    proc, folder = _serve_script(tmp_path, web=True)
+    assert "[ seat 2 ear] The PAIR tag works between games, or while the clock is paused." in proc.stdout
+    assert proc.stderr.count("a referee pairing code was said into seat 2's earphone") == 1, proc.stderr
+    codes = json.loads((folder / "codes.json").read_text())
+    assert [c["role"] for c in codes.values()] == ["referee"]  # made, waiting, stored as its HMAC only
+    spoken = set(DIGITS)  # the referee's text on the terminal shows every line but the code's
+    assert not [line for line in proc.stdout.splitlines() if line.rsplit("] ", 1)[-1] in spoken]
+    assert "pairing code for the web console" not in proc.stdout
+
+
+def test_serve_without_web_says_and_prints_how_to_enable_it(tmp_path):
+    proc, folder = _serve_script(tmp_path, web=False)
+    assert proc.stdout.count("[ seat 2 ear] This table has no web console") == 2  # in play and paused alike
+    assert proc.stderr.count("no web console") == 2 and "[web] with bind" in proc.stderr
+    assert not (folder / "codes.json").exists()
