@@ -261,13 +261,19 @@ class _LiveTags(Collection[str]):
         self.daemon = daemon
 
     def __contains__(self, tag: object) -> bool:
-        return tag in self.daemon.table.known_tags
+        return tag in self._tags()
 
     def __iter__(self) -> Iterator[str]:
-        return iter(self.daemon.table.known_tags)
+        return iter(self._tags())
 
     def __len__(self) -> int:
-        return len(self.daemon.table.known_tags)
+        return len(self._tags())
+
+    def _tags(self) -> frozenset[str]:
+        """The game's, and the owner's PAIR card, which the daemon answers before any game (`2 pair`)."""
+        from kikimimi.contract.kit import PAIR_TAG
+
+        return frozenset(self.daemon.table.known_tags) | {PAIR_TAG}
 
 
 def _keyboard() -> Any:

@@ -111,13 +111,15 @@ def table_tags(decl: Declaration, players: int, options: Mapping[str, Any] | Non
     the game's own (the game refuses what it does not use).  With a kit: the game's pieces and the
     kit's, at these options, and no other seat token or command tag, so a tag the game
     has no use for is refused by the runtime (one line, in the scanning seat's earphone)
-    and never reaches the game as a piece."""
+    and never reaches the game as a piece.  The owner's PAIR card is in no game's tags: the
+    daemon answers it before the game (`kikimimi.table.pair_card`), and where nothing does
+    (a referee's stand-in `scan 2 cmd:pair`, a bot game) it is refused as any unknown tag."""
     tags = decl.tags(players) if callable(decl.tags) else decl.tags
     if decl.kit is None:
         own_commands = {f"cmd:{c}" for c in decl.command_tags}
-        return tags | COMMAND_TAGS | own_commands | {f"seat:{k}" for k in range(1, players + 1)} | {PAIR_TAG}
+        return tags | COMMAND_TAGS | own_commands | {f"seat:{k}" for k in range(1, players + 1)}
     own, table = decl.kit(players, dict(options or {}))
-    return tags | frozenset(own) | frozenset(table) | {PAIR_TAG}
+    return tags | frozenset(own) | frozenset(table)
 
 
 def _ordered(pieces: Iterable[str]) -> tuple[str, ...]:

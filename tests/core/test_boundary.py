@@ -88,6 +88,6 @@ def test_answered_is_declared_on_play_and_a_question_without_it_is_refused():
 
 def test_the_typing_help_names_the_games_own_tags_the_seat_syntax_and_only_its_deck():
     text = table_help(Table(Header("named", 2, {"type": "x"})))
-    assert "Command tags: hint, pair\n" in text and "agree" not in text.split("Command tags:")[1].split("\n")[0]
+    assert "Command tags: hint\n" in text and "agree" not in text.split("Command tags:")[1].split("\n")[0]
     assert "card-1" in text and "card-3" not in text  # card-3 is a tag of the game, not of its deck
     assert "seat:N" in text and "'2 seat:3'" not in text or "seat:N (N 1-2)" in text

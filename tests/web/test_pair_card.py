@@ -163,3 +163,17 @@ def test_serve_without_web_says_and_prints_how_to_enable_it(tmp_path):
     assert proc.stdout.count("[ seat 2 ear] This table has no web console") == 2  # in play and paused alike
     assert proc.stderr.count("no web console") == 2 and "[web] with bind" in proc.stderr
     assert not (folder / "codes.json").exists()
+
+
+def test_a_referees_stand_in_scan_of_pair_makes_no_code_and_never_reaches_the_game(served):
+    """Only the card on a hand reader makes a code: `scan 2 cmd:pair` typed at a console is the
+    game's input, and no game knows the tag ("not a piece of this game", to the referee)."""
+    d = served.host.daemon
+    ears: list[dict] = []
+    d.earphone_only.append(ears.extend)
+    PairCard(d, web=True, complain=lambda _: None).attach()
+    d.submit({"console": "pause"})
+    before = codes_waiting(served)
+    events = d.submit({"console": "scan 2 cmd:pair"})
+    assert [ev["type"] for ev in events] == ["error"] and "cmd:pair" in events[0]["message"], events[0]["message"]
+    assert ears == [] and codes_waiting(served) == before
