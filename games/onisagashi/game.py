@@ -19,7 +19,7 @@ from typing import Any
 
 from kikimimi.game import (REFEREE, TABLE, cancel_timer, Command, dispatch, error, event, Event,
                            hint_command, hints, Input, line, Line, own_set, Play, refusal, say,
-                           seat_audience, set_timer, stop_command)
+                           seat_audience, set_timer_after_heard, stop_command)
 
 from .machine import PHASES
 from .cards import CARDS, CATEGORIES, CATEGORY_OF, card_tag, hand_counts, parse_tag, sort_cards, token_tag
@@ -30,6 +30,12 @@ from .solver import ANSWER, Analysis
 
 #: The timer between a third declaration token and the declaration (option `settle`).
 SETTLE = "settle"
+#: Both timers count from when the speaker has said its lines (the token's name; the
+#: declaration, the "have" and the invitation), set with `set_timer_after_heard`: a 3 s
+#: settle or an 8 s window that ran from the scan could end while the lines still play.
+#: The speaker alone: a private line still playing in one earphone (an own card's refusal,
+#: an assistant's answer) must not move a moment the whole table hears.
+SPEAKER = (TABLE,)
 
 #: The referee's console commands (the declaration's table; `dispatch` parses by it).
 COMMANDS = (
@@ -197,7 +203,7 @@ class OnisagashiGame(Play):
                    say(TABLE, "token", card=card_tag(card))]
             if len(self.tokens) == 2 and not self.settling:  # a third token: the settle runs as for any
                 self.settling = True
-                out.append(set_timer(SETTLE, t + float(self.opts["settle"])))
+                out.append(set_timer_after_heard(SETTLE, float(self.opts["settle"]), on=SPEAKER))
             return out
         self.tokens[g] = card
         if len(self.tokens) < 3:
@@ -210,7 +216,7 @@ class OnisagashiGame(Play):
         if self.settling:  # an own card still lies there: this settle's end will find three tokens
             out.append(cancel_timer(SETTLE))
         self.settling = True
-        return out + [set_timer(SETTLE, t + float(self.opts["settle"]))]
+        return out + [set_timer_after_heard(SETTLE, float(self.opts["settle"]), on=SPEAKER)]
 
     def _declare(self, t: float) -> list[Event]:
         """Three tokens lay on the field through the settle: the declaration and who has."""
@@ -225,7 +231,7 @@ class OnisagashiGame(Play):
                event("answers", seat=d, cards=list(cards), have=sorted(have))]
         out.append(say(TABLE, "have", seats=sorted(have)) if have else say(TABLE, "nobody"))
         out.append(say(TABLE, "raise-invite"))  # the window is open: said, not only timed
-        return out + [set_timer("raise-window", t + float(self.opts["raise_window"]))]
+        return out + [set_timer_after_heard("raise-window", float(self.opts["raise_window"]), on=SPEAKER)]
 
     def _raise(self, seat: int) -> list[Event]:
         if self.state == "dealing":

@@ -198,7 +198,12 @@ class EarTable:
     Why a fresh order: asked in seat order, seat 1 answered first in every "first answer
     wins" window (an outside game's challenge: seat 1 challenged on 24.6 % of questions, seat 6
     on 9.3 %; docs/report.md).  The runtime seeds the order from the game's seed (`reseed`, called by
-    `kikimimi.contract.parts.simulation`), so a game gets fair races without knowing."""
+    `kikimimi.contract.parts.simulation`), so a game gets fair races without knowing.
+
+    While a window for several seats is open (`choice-window`: its logged `order` is the
+    runtime's seeded order of the asked seats), its seats still in it are asked first, in
+    that order: the race goes as the runtime says it does, the same for every bot and in
+    the replay, not as this table's own draw would have it."""
 
     def __init__(self, game: str, world: World, bots: Sequence[EarBot], step_cap: int = STEP_CAP):
         self.world = world
@@ -210,6 +215,8 @@ class EarTable:
         self.steps = 0
         self.step_cap = step_cap
         self.errors_in_a_row = 0
+        #: The windows open to several seats, by name: their seats still asked, in logged order.
+        self.windows: dict[str, list[int]] = {}
 
     def next_input(self) -> dict[str, Any] | None:
         if self.world.over:
@@ -218,7 +225,11 @@ class EarTable:
         if self.steps > self.step_cap or self.errors_in_a_row > ERROR_STREAK:
             return {"console": "stop"}
         seats = self.seats[:]
-        self.order.shuffle(seats)
+        self.order.shuffle(seats)  # drawn each input, window or not: a game without one plays as before
+        racing = [k for order in self.windows.values() for k in order]
+        if racing:
+            rank = {k: i for i, k in reversed(list(enumerate(racing)))}  # a seat's first place
+            seats.sort(key=lambda b: rank.get(b.seat or 0, len(racing)))  # stable: the rest keep their draw
         for bot in (*seats, *self.table_side):
             proposed = bot.act(self.world.reach(bot.seat))
             if proposed is None:
@@ -251,9 +262,38 @@ class EarTable:
             return None
         return line
 
+    def _follow_windows(self, ev: Mapping[str, Any]) -> None:
+        """Keep which windows are open and which of their seats are still asked (the table's
+        own events, never a bot's ear: only the asking order reads them)."""
+        kind = ev.get("type")
+        if kind == "choice-window":
+            order = ev.get("order")
+            if isinstance(order, list) and all(type(k) is int for k in order):
+                self.windows[str(ev.get("name"))] = list(order)
+        elif kind == "choice-cancel" and "window" in ev:
+            name = str(ev.get("window"))
+            if ev.get("declined") is True and name in self.windows:  # one seat let it go
+                seats = ev.get("seats")
+                gone = seats if isinstance(seats, list) else []
+                self.windows[name] = [k for k in self.windows[name] if k not in gone]
+                if not self.windows[name]:  # every seat declined: silence
+                    del self.windows[name]
+            else:  # answered, timed out or taken back
+                self.windows.pop(name, None)
+        elif kind == "chosen" and ev.get("window") is True:
+            self.windows.pop(str(ev.get("name")), None)
+        elif kind == "choice" and type(ev.get("seat")) is int:  # asked another question: out of its window
+            for name in list(self.windows):
+                self.windows[name] = [k for k in self.windows[name] if k != ev["seat"]]
+                if not self.windows[name]:
+                    del self.windows[name]
+        elif kind == "game-over":
+            self.windows.clear()
+
     def observe(self, events: Sequence[Mapping[str, Any]]) -> None:
         refused = False
         for ev in events:
+            self._follow_windows(ev)
             self.world.follow(ev)
             refused = refused or ev.get("type") == "error"
             for bot in self.bots:

@@ -6,7 +6,8 @@ the speaker).  A game asks instead for N seconds *after heard* (`choices.ask_*(.
 heard=True)`, `protocol.set_timer_after_heard`), and the runtime starts the clock when
 the prompt has finished playing: on each output (the speaker, each earphone) clips play
 one after another, so a clip said at `t` ends at `max(t, the output's last end) +
-its length`.
+its length`.  A timed phase waits for every output unless it names its own (`heard_on`,
+e.g. the speaker alone): a public moment must not wait on a private line in one earphone.
 
 The lengths come from one of two places, and the moment is journaled either way as the
 timer line `{"t": AT, "timer": "heard:NAME"}` (docs/durability.md), so a replay and a
@@ -110,5 +111,14 @@ def waiting_in(events: Iterable[Mapping[str, Any]]) -> dict[str, tuple[str, ...]
         elif kind == choices.WINDOW:
             out[choices.window_timer(str(ev.get("name")))] = audiences_of(ev.get("private"))
         elif kind == "timer-set":
-            out[str(ev.get("name"))] = (EVERY,)
+            out[str(ev.get("name"))] = phase_outputs(ev)
     return out
+
+
+def phase_outputs(ev: Mapping[str, Any]) -> tuple[str, ...]:
+    """The outputs a timed phase waits for (`set_timer_after_heard`): those its `heard_on`
+    names (the speaker always counts), else every output."""
+    on = ev.get("heard_on")
+    if isinstance(on, list) and on and all(isinstance(o, str) for o in on):
+        return tuple(on)
+    return (EVERY,)

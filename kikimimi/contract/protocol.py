@@ -49,8 +49,10 @@ def well_formed(type_: str, fields: Mapping[str, Any]) -> bool:
             type(seat) is int and fields.get("private") == seat_audience(seat)))
     if type_ == "timer-set":
         at = fields.get("at", fields.get("after_heard"))
+        on = fields.get("heard_on", [])
         return isinstance(fields.get("name"), str) and isinstance(at, (int, float)) and not isinstance(at, bool) \
-            and math.isfinite(at) and ("at" in fields or at > 0)
+            and math.isfinite(at) and ("at" in fields or at > 0) \
+            and isinstance(on, list) and all(isinstance(o, str) for o in on)
     if type_ == "timer-cancel":
         return isinstance(fields.get("name"), str)
     return True
@@ -291,11 +293,18 @@ def set_timer(name: str, at: float) -> Event:
     return new_event("timer-set", {"name": name, "at": at})
 
 
-def set_timer_after_heard(name: str, seconds: float) -> Event:
+def set_timer_after_heard(name: str, seconds: float, on: Iterable[str] | None = None) -> Event:
     """Ask for `Input(timer=name)` `seconds` after everything said so far (this batch's
     announcement included) has been heard on every output: a timed phase that starts when
-    the table has heard it start (kikimimi.contract.heard)."""
-    return new_event("timer-set", {"name": name, "after_heard": seconds})
+    the table has heard it start (kikimimi.contract.heard).
+
+    `on` (audiences, e.g. `[TABLE]`): count from those outputs and the speaker only.  A
+    phase announced on the speaker whose end everyone hears must not wait for a private
+    line in one earphone: the moment would tell the table that earphone was busy, and for
+    how long (鬼探し's settle after an own card's refusal, docs/rules/onisagashi.md)."""
+    if on is None:
+        return new_event("timer-set", {"name": name, "after_heard": seconds})
+    return new_event("timer-set", {"name": name, "after_heard": seconds, "heard_on": list(on)})
 
 
 def cancel_timer(name: str) -> Event:

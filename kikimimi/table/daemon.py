@@ -347,11 +347,14 @@ class Daemon:
                      for ev in self.table.pending_prompts()]
         self.speech = heard.SpeechClock(self.speech.length)
         self.speech.feed(reminders)
+        phases = {str(ev.get("name")): heard.phase_outputs(ev) for ev in self.log
+                  if ev.get("type") == "timer-set" and "after_heard" in ev}  # the last one of each name
         for name in self.table.heard_wait:
             seat = choices.seat_of_timer(name)
             window = self.table.windows.get(name[len(choices.WINDOW_TIMER_PREFIX):])
             outs = ((seat_audience(seat),) if seat is not None else
-                    tuple(seat_audience(k) for k in window.seats) if window is not None else (heard.EVERY,))
+                    tuple(seat_audience(k) for k in window.seats) if window is not None else
+                    phases.get(name, (heard.EVERY,)))
             self.heard_due[name] = self.speech.heard_at(outs, now)
 
     def last_input(self) -> tuple[int, dict[str, Any] | Garbled] | None:

@@ -74,12 +74,17 @@ def test_raise_priority_runs_clockwise_from_the_declarer_and_scores():
 
 
 def test_raise_window_closes_on_its_timer():
+    """The window's 5 s count from when the declaration, the "have" and the invitation
+    have been heard on the speaker (docs/rules/onisagashi.md), not from the declaration."""
     s = Script(raise_window=5).deal().declare("keiichi", "bat", "forest").hand(5, "cmd:raise")
-    s.t += 10
+    s.t += 20
     s.hand(5, "oni:token-shion")
     log = s.run()
     grant = of(log, "grant")[0]
     assert grant["seat"] == 5 and grant["in"] is None
+    [declared], [mark] = of(log, "declare"), of(log, "heard")
+    assert mark["timer"] == "raise-window" and mark["at"] > declared["t"] + 5  # the lines take longer than 5 s
+    assert grant["t"] == pytest.approx(mark["at"] + 5)
     assert said(log, "seat:5", "answer-token")
 
 

@@ -2,12 +2,17 @@
 
 Before, a valid third token was declared on its scan, and an own card there was only named:
 no declaration followed it, so the table knew the declarer held it.  Now every third token
-is named and the declaration is said a moment later (`settle`); an own card, answered in
-the declarer's earphone alone, is taken back in that moment as a change of mind is."""
+is named and the declaration is said a moment later (`settle`, counted from when the
+speaker has named the token); an own card, answered in the declarer's earphone alone, is
+taken back in that moment as a change of mind is, and that earphone's line, still playing,
+never moves the moment."""
 from __future__ import annotations
 
 import random
 
+import pytest
+
+from kikimimi.contract.heard import modelled_seconds
 from kikimimi.table.engine import run_script
 from kikimimi.table.public import public_view
 from support.watcher import Watched, oni_declarer_card_by_third_token
@@ -41,7 +46,8 @@ def test_an_own_third_token_taken_back_looks_like_a_change_of_mind():
     [declared] = of(own, "declare")
     assert declared["cards"] == ["keiichi", "bat", "forest"] and of(other, "declare")[0]["cards"] == declared["cards"]
     forest = own_lines[-2]["t"]
-    assert declared["t"] == forest + SETTLE  # said at the settle's end, on no scan
+    named = [e for e in of(own, "heard") if e["timer"] == "settle"][-1]  # the one forest started
+    assert named["at"] > forest and declared["t"] == pytest.approx(named["at"] + SETTLE)  # after heard, on no scan
     rng = random.Random(1)
     guesses = [oni_declarer_card_by_third_token(Watched.of(lines, log), log, rng)
                for lines, log in ((own_lines, own), (other_lines, other))]
@@ -63,3 +69,21 @@ def test_an_own_card_taken_back_after_a_valid_third_keeps_the_declaration_coming
     s.wait(SETTLE + 1).hand(2, "cmd:raise")
     log = run_script(s.lines)
     assert of(log, "declare")[0]["cards"] == ["keiichi", "bat", "forest"]
+
+
+def _quick(third: str) -> list:
+    """As `_turn`, but the third token goes back and forest down at once: the own card's
+    refusal is still playing in seat 1's earphone when forest is named."""
+    s = Script().deal()
+    s.field("oni:token-keiichi").field("oni:token-bat").field(f"oni:token-{third}")
+    s.field(f"oni:token-{third}", removed=True, dt=0.3).field("oni:token-forest", dt=0.3)
+    s.wait(SETTLE + 10).hand(2, "cmd:raise")
+    return run_script(s.lines)
+
+
+def test_the_refusal_still_playing_in_an_earphone_does_not_move_the_declaration():
+    own, other = _quick("swamp"), _quick("dam")  # "swamp." and "dam ruins." take as long in the model
+    refused = said(own, "seat:1", "own-card")[0]
+    forest = said(own, "table", "token")[-1]
+    assert forest["t"] < refused["t"] + modelled_seconds(refused["text"])  # the earphone is still busy
+    assert _shape(own) == _shape(other)

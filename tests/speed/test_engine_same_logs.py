@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 
+from kikimimi.contract import heard
 from kikimimi.table import engine
 from kikimimi.table.engine import LogEvent, ScriptRun, Table, tagmap_for
 from kikimimi.contract.phrases import Phrasebook
@@ -65,6 +66,9 @@ class ReferenceTable(Table):
                 break
             del self.timers[name]
             self.t = max(self.t, at)
+            if name.startswith(engine._RUNTIME_TIMERS):  # a prompt heard, a window's time: the runtime's
+                out += self._runtime_timer(name, at, self.t)
+                continue
             # On purpose (docs/durability.md): logged at the table's time, not `at`, so `t` never goes
             # backwards in a log (a timer set in the past, or at NaN, by a game's bug).
             out += self._run(lambda: self.game.handle(Input(t=at, timer=name)), self.t, None)
@@ -109,15 +113,36 @@ class ReferenceTable(Table):
             traceback.print_exc(file=sys.stderr)
             return [self._error(line, t, f"internal error: {type(exc).__name__}: {exc}")]
         out: list[LogEvent] = []
-        for ev in map(as_event, events):  # a question or a reveal is the runtime's (kikimimi.contract.choices), no speed work
-            out += Table._log_events(self, (ev,), t, line) if ev.type in RUNTIME_EVENTS else [self._log(ev, t, line)]
+        self._batch = batch = []
+        try:
+            for ev in map(as_event, events):  # a question or a reveal is the runtime's (kikimimi.contract.choices), no speed work
+                out += Table._log_events(self, (ev,), t, line) if ev.type in RUNTIME_EVENTS else [self._log(ev, t, line)]
+        finally:
+            self._batch = None
+        if self._hearing.on:  # time after heard is the runtime's: the batch's phrases queued once, as there
+            Table._heard_batch(self, batch, t)
         return out
 
+    _batch: list[LogEvent] | None = None
+
+    def _heard_batch(self, logged: list[LogEvent], t: float) -> None:
+        if self._batch is not None:  # a runtime event's own phrases, inside a game's batch: queued with it
+            self._batch.extend(logged)
+        else:
+            Table._heard_batch(self, logged, t)
+
     def _log(self, ev: Event, t: float, line: int | None) -> LogEvent:
-        if ev.type == "timer-set":
+        if ev.type == "timer-set" and "after_heard" in ev.fields:  # the runtime's (kikimimi.contract.heard)
+            name = str(ev.fields["name"])
+            self.timers.pop(name, None)
+            self.timers.pop(heard.timer_of(name), None)
+            self.heard_wait[name] = float(ev.fields["after_heard"])
+            self._hearing.new = self._hearing.on = True
+        elif ev.type == "timer-set":
             self.timers[str(ev.fields["name"])] = float(ev.fields["at"])
         elif ev.type == "timer-cancel":
             self.timers.pop(str(ev.fields["name"]), None)
+            self._forget_heard(str(ev.fields["name"]))
         self.seq += 1
         out: LogEvent = {"seq": self.seq, "t": t, "type": ev.type, "in": line}
         if ev.type == "say":
@@ -129,6 +154,10 @@ class ReferenceTable(Table):
                 out["params"] = params
         else:
             out.update(ev.fields)
+        if self._batch is not None:
+            self._batch.append(out)
+        elif self._hearing.on:
+            Table._heard_batch(self, [out], t)
         return out
 
 

@@ -145,8 +145,9 @@ _ONI_PLACE = {1: "swamp", 2: "dam", 3: "phonebox", 4: "riverbank", 5: "roadside"
 
 
 def onisagashi_plan() -> Plan:
-    """鬼探し, 5 seats, a 0.3 s settle and raise window: each seat in turn declares rena · kuwa and a
-    place someone else holds (always wrong), nobody raises, the window closes on its timer."""
+    """鬼探し, 5 seats, a 0.3 s settle and raise window (each after the speaker's lines): each seat
+    in turn declares rena · kuwa and a place someone else holds (always wrong), nobody raises,
+    the window closes on its timer."""
     opening = [_typed_seat(s, f"oni:card-{card}") for s, hand in _ONI_HANDS.items() for card in hand]
 
     def act(heard: list[LogEvent]) -> list[str]:
@@ -154,7 +155,11 @@ def onisagashi_plan() -> Plan:
         if turn is None or _last(heard, "game-over") is not None:
             return []
         seat = turn["seat"]
-        return [f"f oni:token-{card}" for card in ("rena", "kuwa", _ONI_PLACE[seat])]
+        # each token once a turn: one named again at every look would keep the speaker talking,
+        # and the settle and the window count from when it has said its lines
+        since = heard[max(i for i, ev in enumerate(heard) if ev is turn):]
+        named = {ev["params"]["card"] for ev in since if ev.get("type") == "say" and ev.get("key") == "token"}
+        return [f"f oni:token-{card}" for card in ("rena", "kuwa", _ONI_PLACE[seat]) if f"oni:card-{card}" not in named]
 
     def fired(heard: list[LogEvent], ev: LogEvent) -> str | None:
         return "raise-window" if ev.get("type") == "turn" and ev.get("in") is None else None
