@@ -54,10 +54,16 @@ def test_sim_lists_the_options_and_bots(game):
     assert decl.options is not None and all(n in listed.stdout for n in decl.options.names)
 
 
+#: The command line's own output, on the shipped game it checks quickest (every game's parts are
+#: test_the_game_keeps_the_contract's): `kikimimi check` took 2.4 s on trident, 11 s on intrigue.
+CLI_GAME = "trident"
+
+
 def test_kikimimi_check_passes_a_shipped_game_and_names_its_parts():
-    run = kikimimi("check", GAMES[0])
+    assert CLI_GAME in GAMES
+    run = kikimimi("check", CLI_GAME)
     assert run.returncode == 0, run.stdout + run.stderr
-    assert run.stdout.strip() == f"{GAMES[0]}: {len(PARTS)} of {len(PARTS)} parts kept"
+    assert run.stdout.strip() == f"{CLI_GAME}: {len(PARTS)} of {len(PARTS)} parts kept"
     unknown = kikimimi("check", "no-such-game")
     assert unknown.returncode == 1 and unknown.stdout.startswith("no-such-game: load: unknown game")
     assert "Traceback" not in unknown.stdout + unknown.stderr

@@ -170,6 +170,7 @@ def _serve(args: argparse.Namespace, config: TableConfig, daemon: Daemon, warnin
 
     daemon.subscribe(fan_out)
     cleanup.callback(daemon.unsubscribe, fan_out)
+    _pair_card(daemon, config, outputs)
     daemon.subscribe_alerts(alert)
     for out in outputs:  # the referee's voice settings (rate, volume) replayed from the journal
         getattr(out, "restore", lambda _log: None)(daemon.log)
@@ -224,6 +225,24 @@ def _serve(args: argparse.Namespace, config: TableConfig, daemon: Daemon, warnin
     return 1 if failed else 0
 
 
+def _pair_card(daemon: Daemon, config: TableConfig, outputs: list[Output]) -> None:
+    """The owner's PAIR card (kikimimi/table/pair_card.py): its code's lines reach the sound
+    outputs and a text output of the earphones only, never the referee's text (it prints
+    everything) nor any listener of the daemon."""
+    from kikimimi.table.pair_card import PairCard
+
+    ears = [out for out in outputs if not (isinstance(out, TextOutput) and out.listen is None)]
+
+    def to_earphones(events: Sequence[LogEvent]) -> None:
+        seat = next((int(ev["to"].split(":")[1]) for ev in events if str(ev.get("to", "")).startswith("seat:")), None)
+        for out in ears:
+            for problem in out.emit(events, cause_hand_seat=seat) or []:
+                _complain(problem)
+
+    daemon.earphone_only.append(to_earphones)
+    PairCard(daemon, web=bool(config.web), complain=_complain).attach()
+
+
 def _say_ready(outputs: list[Output], config: TableConfig, absent: list[tuple[str, int | None]]) -> None:
     """On the speaker (a boot service has no screen): each missing earphone and reader, then "ready"."""
     for out in outputs:
@@ -242,13 +261,19 @@ class _LiveTags(Collection[str]):
         self.daemon = daemon
 
     def __contains__(self, tag: object) -> bool:
-        return tag in self.daemon.table.known_tags
+        return tag in self._tags()
 
     def __iter__(self) -> Iterator[str]:
-        return iter(self.daemon.table.known_tags)
+        return iter(self._tags())
 
     def __len__(self) -> int:
-        return len(self.daemon.table.known_tags)
+        return len(self._tags())
+
+    def _tags(self) -> frozenset[str]:
+        """The game's, and the owner's PAIR card, which the daemon answers before any game (`2 pair`)."""
+        from kikimimi.contract.kit import PAIR_TAG
+
+        return frozenset(self.daemon.table.known_tags) | {PAIR_TAG}
 
 
 def _keyboard() -> Any:
@@ -347,9 +372,11 @@ def _texts_in_order(config: TableConfig) -> tuple[list[str], list[str]]:
     name, split for a quick start: what the first game says first (rendered
     before the table opens), then the rest of it and every other game of the
     evening (rendered in the background while the table plays)."""
+    from kikimimi.table.pair_card import texts as pair_card_texts
     from kikimimi.voice.domains import first_and_rest, table_texts
 
     first, rest = first_and_rest(config.game, config.players, config.options, config.lang)
+    rest += [text for text in pair_card_texts(config.lang) if text not in rest]  # each digit a clip of its own
     for name, choice in config.games.items():
         if name != config.game:
             rest += table_texts(name, choice.players, choice.options, config.lang).texts

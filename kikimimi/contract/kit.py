@@ -28,6 +28,11 @@ from kikimimi.contract.protocol import COMMAND_TAGS
 
 #: The evening's tag between games (`kikimimi.table.evening.AGREE`): in every kit, by the runtime.
 AGREE_TAG = "cmd:agree"
+#: The owner's PAIR card: one copy among the table's pieces, in every kit, by the runtime.  Scanned
+#: on a seat's hand reader between games (or paused), it says a web console pairing code into
+#: that seat's earphone (`kikimimi.table.pair_card`; docs/web.md), so a box with no screen
+#: pairs its first phone.  No game ever sees it.
+PAIR_TAG = "cmd:pair"
 
 
 @dataclass(frozen=True)
@@ -95,7 +100,8 @@ def kit_for(game: str, players: int, options: Mapping[str, Any] | None = None) -
         table = sorted(t for t in decl.known_tags(players) if not t.startswith(("seat:", "cmd:")))
     # The table asks every seat for AGREE between games (kikimimi.table.evening), whatever the game:
     # the runtime adds it to each player's own set, so no game's kit can leave it out.
-    return Kit(decl.name, players, _ordered([*own, AGREE_TAG]), _ordered(table))
+    # The owner's PAIR card is the table's, once, whatever the game (never a game's piece).
+    return Kit(decl.name, players, _ordered([*own, AGREE_TAG]), _ordered([*table, PAIR_TAG]))
 
 
 def table_tags(decl: Declaration, players: int, options: Mapping[str, Any] | None = None) -> frozenset[str]:
@@ -105,7 +111,9 @@ def table_tags(decl: Declaration, players: int, options: Mapping[str, Any] | Non
     the game's own (the game refuses what it does not use).  With a kit: the game's pieces and the
     kit's, at these options, and no other seat token or command tag, so a tag the game
     has no use for is refused by the runtime (one line, in the scanning seat's earphone)
-    and never reaches the game as a piece."""
+    and never reaches the game as a piece.  The owner's PAIR card is in no game's tags: the
+    daemon answers it before the game (`kikimimi.table.pair_card`), and where nothing does
+    (a referee's stand-in `scan 2 cmd:pair`, a bot game) it is refused as any unknown tag."""
     tags = decl.tags(players) if callable(decl.tags) else decl.tags
     if decl.kit is None:
         own_commands = {f"cmd:{c}" for c in decl.command_tags}

@@ -112,6 +112,12 @@ class Daemon:
         self._told = 0
         #: Session flow (kikimimi.table.evening): sees each input first; a list it returns is the answer.
         self.intercept: Callable[[dict[str, Any]], list[LogEvent] | None] | None = None
+        # -- the owner's PAIR card (kikimimi.table.pair_card) --------------------------------
+        #: Sees each input before anything else; a list it returns is the answer (nothing journaled).
+        self.pair_card: Callable[[dict[str, Any]], list[LogEvent] | None] | None = None
+        #: Told lines for one earphone that no listener may see (a pairing code): the sound
+        #: outputs only, never the API, the console, the journal or the event log.
+        self.earphone_only: list[Callable[[Sequence[LogEvent]], None]] = []
         #: Extra referee-snapshot keys (e.g. "session"), each computed when asked.
         self.extras: dict[str, Callable[[], Any]] = {}
         #: The outputs' queues with their clips' own lengths (`clip_lengths`; until then, modelled),
@@ -203,6 +209,8 @@ class Daemon:
         take it: then nothing happened."""
         with self.lock:
             stamped = {"t": max(self.now(), self.table.t), **{k: v for k, v in line.items() if k != "t"}}
+            if self.pair_card is not None and (handled := self.pair_card(stamped)) is not None:
+                return handled
             if self.intercept is not None and (handled := self.intercept(stamped)) is not None:
                 return handled
             if str(stamped.get("console", "")).strip() == NEW_GAME:
@@ -437,6 +445,15 @@ class Daemon:
         with self.lock:
             if listener in self.listeners:
                 self.listeners.remove(listener)
+
+    def say_to_earphone_only(self, events: Sequence[LogEvent]) -> None:
+        """Hand lines to the outputs alone (`earphone_only`): what they say is for one seat's ear."""
+        with self.lock:
+            for listener in list(self.earphone_only):
+                try:
+                    listener(events)
+                except Exception as exc:
+                    print(f"kikimimi: output failed: {exc}", file=sys.stderr)
 
     def subscribe_alerts(self, listener: AlertListener) -> None:
         with self.lock:

@@ -31,7 +31,7 @@ if TYPE_CHECKING:
 
 #: The request's kinds (`{"say": KIND, ...}` on the API).
 OUTPUT, FINGERPRINT = "output", "fingerprint"
-#: The web console's folder beside the journal (kikimimi/web/store.py `folder_for`) and its certificate.
+#: The web console's folder beside the journal (kikimimi/contract/pairing.py `folder_for`) and its certificate.
 WEB_FOLDER_SUFFIX, CERT = ".web", "cert.pem"
 #: How many bytes of the fingerprint are said (the rest is on the screen to compare).
 SAID_BYTES = 8

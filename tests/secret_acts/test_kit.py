@@ -32,7 +32,7 @@ def test_every_secret_act_of_a_game_is_in_each_players_own_set(game):
         known = decl.known_tags(players) | {f"seat:{k}" for k in range(1, players + 1)} | {"cmd:hint"}
         assert set(kit.own) | set(kit.table) <= known | {f"cmd:{c}" for c in ("ok", "yes", "no", "bribe", "raise",
                                                                               "extend", "shorten", "trident",
-                                                                              "pass", "agree")}
+                                                                              "pass", "agree", "pair")}
         assert "cmd:hint" in kit.own  # HINT is private: asked on one's own reader
         if game in ("witch", "mafia42", "intrigue"):  # votes, targets, dispatches: a seat token of one's own
             assert {f"seat:{k}" for k in range(1, players + 1)} <= set(kit.own)

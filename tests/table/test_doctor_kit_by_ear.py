@@ -11,9 +11,9 @@ from voice_play import expected_clip, locate_clip
 
 RATE = 48000
 KIT = [
-    "The kit of trident for 2 players: 62 tags.",
+    "The kit of trident for 2 players: 63 tags.",
     "Each player holds 4 look-alike pieces: AGREE tag, HINT tag, PASS tag, TRIDENT tag.",
-    "The table holds 54 pieces: change clover 1 to 3, change diamond 1 to 3, change draw four, change heart 1 to 3, "
+    "The table holds 55 pieces: PAIR tag, change clover 1 to 3, change diamond 1 to 3, change draw four, change heart 1 to 3, "
     "change spade 1 to 3, clover 1 to clover 8, diamond 1 to diamond 8, draw two 1, draw two 2, draw four 1 to 3, "
     "heart 1 to heart 8, spade 1 to spade 8, unknown 1 to 4.",  # the game's names (the enrolment's words)
     "2 pieces lack tagged copies.",

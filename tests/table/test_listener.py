@@ -1,5 +1,6 @@
 """The test players' ears (listener.py) cut a recording into phrases the same way however late they read it."""
 import numpy as np
+import pytest
 
 from listener import Person, Table, best_match
 
@@ -77,7 +78,9 @@ def test_a_piece_stays_on_the_reader_until_the_table_answers(tmp_path):
     assert ann.reader.events == ["place", "remove"]
 
 
-def test_phrases_that_differ_in_one_word_are_told_apart_across_a_dropout(tmp_path):
+# 600: the fast listener's rate the spoken set-up tests run at (test_setup_by_ear.py, test_box_of_parts.py)
+@pytest.mark.parametrize("wpm", [230, 300])
+def test_phrases_that_differ_in_one_word_are_told_apart_across_a_dropout(tmp_path, wpm):
     # under load the recording has dropouts (the sink played silence while the player was starved);
     # one alignment for the whole sound then heard "You are seat 1." as seat 2
     from kikimimi.contract.phrases import Phrasebook
@@ -86,7 +89,7 @@ def test_phrases_that_differ_in_one_word_are_told_apart_across_a_dropout(tmp_pat
 
     need("espeak-ng")
     book = Phrasebook("en", ("core", "setup"))
-    clips = {f"you-are-{n}": expected_clip(book.render("setup-you-are", {"seat": n}), tmp_path, RATE, wpm=230)
+    clips = {f"you-are-{n}": expected_clip(book.render("setup-you-are", {"seat": n}), tmp_path, RATE, wpm=wpm)
              for n in (1, 2, 3)}
     said = clips["you-are-1"]
     wrong = []

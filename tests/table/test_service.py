@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from kikimimi.contract.game_files import game_file
+from kikimimi.contract.pairing import folder_for
 from kikimimi.box.access import in_a_home
 
 SIM_TABLE = Path(str(game_file("trident", "sim.toml")))
@@ -186,6 +187,9 @@ def test_a_real_tables_unit_opens_its_readers_and_cards_only(place):
     assert allowed == ["DevicePolicy=closed", "DeviceAllow=char-ttyUSB rw", "DeviceAllow=char-ttyACM rw",
                        "DeviceAllow=char-alsa rw"]
     assert f'ReadWritePaths="{place.dir}/var"\n' in text  # the journal's folder, nothing else
+    # the PAIR card's codes go beside the journal (kikimimi/table/pair_card.py): in that folder, writable
+    journal = re.search(r'^journal = "(.*)"', table.read_text(), re.M)
+    assert journal and folder_for(table.parent / journal[1]).parent == place.dir / "var"
     assert "MemoryDenyWriteExecute" not in text  # sounddevice's callback needs it (test_service_hardening)
     assert verify(unit) == []
     assert exposure(unit) <= 2.5

@@ -152,3 +152,11 @@ def test_no_latin_word_in_any_text_a_japanese_table_says(game, players):
     readings = Readings(load_readings("ja"))
     texts = table_texts(game, players, {}, "ja").texts
     assert not [t for t in texts if re.search(r"[A-Za-z]", readings(t))]
+
+
+def test_a_pairing_codes_digits_read_one_by_one(g2p):
+    """The PAIR card says a code digit by digit (kikimimi/table/pair_card.py): each digit is a word."""
+    setup = Phrasebook("ja", ("core", "setup"))
+    heard = [g2p(setup.render("pair-digit", {"digit": setup.names[f"digit:{d}"]})) for d in range(10)]
+    assert heard == ["ゼロ", "イチ", "ニ", "サン", "ヨン", "ゴ", "ロク", "ナナ", "ハチ", "キュー"]
+    assert g2p(setup.names["cmd:pair"]).startswith("ペアノ")  # 札 as every command tag's (サツ)
