@@ -55,7 +55,6 @@ class Board(HiddenRoleGame):
         self.catalogue: Catalogue = self.opts["catalogue"]
         self.setup_roles(self.opts["jobs"])
         self.now = 0.0
-        self.deadline = 0.0
         self.choices: dict[int, int] = {}  # tonight's scans
         self.order: list[int] = []  # who scanned, in order (the mafia's latest choice counts)
         self.spy_looks: dict[int, int] = {}  # looks taken tonight

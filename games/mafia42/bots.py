@@ -6,7 +6,8 @@ the public events and, for the reasoning bots (`--bot reason`, the default),
 the table talk.  The table side shuffles the deck, has each seat scan its
 card, and lets the clock run: when nobody has anything to do, it lifts a
 token off a reader (an input the game ignores) at the phase's end, so every
-phase ends on its real timer.
+phase ends on its real timer.  A phase's end is counted from when its
+announcement has been heard (the public `phase-clock` event), as the game counts it.
 
 The talk happens when the discussion opens: the living speak in turn (from
 the seat after the day's number, so nobody always speaks first), first their
@@ -42,6 +43,10 @@ KINDS = BOTS + ("reason-core",)
 STALEMATE_DAYS = 30
 
 
+#: Seconds the table waits, with nothing to do, for a phase's announcement to be heard (its
+#: limit counts from then: `phase-clock`), so the referee's `next` never comes before it.
+HEARING_STEP = 0.5
+
 #: The events that change a game's course (the referee's view: some are private to seats).
 CHANGES = frozenset({"death", "revived", "converted", "contact"})
 
@@ -69,6 +74,7 @@ class Mafia42Simulation:
         self.queue: deque[dict[str, Any]] = deque()
         self.clock = 0.0
         self.deadline = 0.0
+        self.counting = False  # the phase's limit counts (its announcement has been heard)
         self.accused = 0
         self.phase = "dealing"
         self.changed = 0  # the last day a seat died, came back, was converted or made contact
@@ -84,6 +90,8 @@ class Mafia42Simulation:
             line: dict[str, Any] = {"console": "stop", "dt": 0.01}  # the referee ends a stalemate (void)
         elif self.queue:
             line = self.queue.popleft()
+        elif not self.counting:  # the phase's announcement still plays: its clock has not started
+            line = {"reader": "hand", "seat": 1, "tag": "seat:1", "removed": True, "dt": HEARING_STEP}
         elif self.phase in ("night", "approval"):
             # the phases that may end the game: the referee closes them a moment
             # before their timer, so no table line ever follows the game's end
@@ -102,8 +110,12 @@ class Mafia42Simulation:
             if kind == "phase":
                 self.day = int(ev.get("day") or self.day)
             if kind == "phase" and "seconds" in ev:
+                self.counting = False  # until its announcement has been heard (`phase-clock`)
                 self.deadline = float(ev["t"]) + float(ev["seconds"])
                 self._phase(str(ev["phase"]))
+            elif kind == "phase-clock":  # public: everyone hears the announcement end
+                self.counting = True
+                self.deadline = float(ev["t"]) + float(ev["seconds"])
             elif kind == "accused" and ev.get("seat"):
                 self.accused = int(ev["seat"])
             elif kind == "say" and ev.get("key") in ("extended", "shortened"):

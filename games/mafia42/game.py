@@ -18,7 +18,6 @@ Team chats that cannot be private at a table become the team's joint act
 """
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
@@ -59,12 +58,6 @@ CLOCKS = Clocks(
 )
 
 
-def seconds_left(deadline: float, now: float) -> int:
-    """Whole seconds left, rounded up: 422.96 + 105 - 422.96 is 105.00000000000006 in floats,
-    which rounded up said "106 seconds left" for a 105-second phase."""
-    return max(0, math.ceil(round(deadline - now, 6)))
-
-
 class Mafia42Game(Board):
     """One play of マフィア42 on the hidden-role layer (the layer's settings first)."""
 
@@ -103,7 +96,7 @@ class Mafia42Game(Board):
         return self.situation()
 
     def snapshot(self) -> dict[str, Any]:
-        return {**super().snapshot(), "deadline": self.deadline, "mode": self.mode,
+        return {**super().snapshot(), "deadline": self.phase_timer.deadline, "mode": self.mode,
                 "catalogue": self.catalogue.version, "choices": dict(self.choices),
                 "ballots": dict(self.vote.ballots), "accused": self.accused,
                 "seats": {n: {"job": p.job, "team": p.team, "alive": p.alive, "contacted": p.contacted,
@@ -144,7 +137,6 @@ class Mafia42Game(Board):
         seconds = CLOCKS[phase].seconds(self.opts, len(self.roster.alive()))
         ev = self.enter(phase, today)
         ev.fields["seconds"] = seconds
-        self.deadline = t + seconds
         self.choices, self.order, self.spy_looks, self.spy_bonus = {}, [], {}, set()
         out: list[Event] = [ev, say(TABLE, f"{phase}-start", day=self.day, seconds=int(seconds))]
         if phase == "night":
@@ -162,26 +154,28 @@ class Mafia42Game(Board):
             # the app greys it out; at a table the seat scans like a voter, or its stillness
             # (and the tally read without it) showed the gangster's target
             out += [self.tell(n, "threatened-scan") for n in living if n not in voters]
-            if t + day.READ_EVERY < self.deadline - HUSH.before:
-                out.append(set_timer(day.READING, t + day.READ_EVERY))
         elif phase == "approval":
             self.yes, self.no = set(), set()
             out += [self.tell(n, "threatened-ballot") for n in self.roster.alive()
                     if self.roster[n].threatened and n != self.accused]
-        return out + self._clock(t)
+        return out + self.time_phase(seconds)  # counted from when its announcement has been heard
 
-    def _clock(self, t: float) -> list[Event]:
-        """The phase's limit and its warnings, as `CLOCKS` declares them."""
-        return self.phase_timer.start(t, self.deadline - t) + CLOCKS.warnings(self.phase, t, self.deadline)
+    def on_clock_started(self, t: float) -> list[Event]:
+        """The phase's clock started (its announcement heard): the vote's tally readings count from then."""
+        self.now = max(self.now, t)
+        return self._next_reading(t) if self.phase == "vote" else []
+
+    def _next_reading(self, t: float) -> list[Event]:
+        deadline = self.phase_timer.deadline
+        if deadline is not None and t + day.READ_EVERY < deadline - HUSH.before:
+            return [set_timer(day.READING, t + day.READ_EVERY)]
+        return []
 
     def on_timer(self, name: str, t: float) -> list[Event]:
         if name == WARN.timer:
             return [say(TABLE, "ten-seconds")]
         if name == day.READING and self.phase == "vote":
-            out = day.reading(self)
-            if t + day.READ_EVERY < self.deadline - HUSH.before:
-                out.append(set_timer(day.READING, t + day.READ_EVERY))
-            return out
+            return day.reading(self) + self._next_reading(t)
         if name == HUSH.timer and self.phase == "vote":
             out = day.reading(self)  # the last reading, then the tally is hidden
             self.hushed = True
@@ -270,16 +264,15 @@ class Mafia42Game(Board):
         if seat in self.timed:
             return refusal(seat, "once a day each", "once-a-day")
         self.timed.add(seat)
-        self.deadline = max(t, self.deadline + delta)
-        return [say(TABLE, "extended" if delta > 0 else "shortened", seat=seat,
-                    left=seconds_left(self.deadline, t))] + self._clock(t)
+        moved = self.move_clock(t, delta)  # before its announcement was heard: the whole discussion
+        return [say(TABLE, "extended" if delta > 0 else "shortened", seat=seat, left=self.time_left(t))] + moved
 
     # -- knowledge ----------------------------------------------------------------
     def seen_more(self) -> list[Line]:
         """What the app's screen shows everyone: the time left and, while it is public, the tally."""
         out: list[Line] = []
         if self.phase not in (self.DEAL, "over"):
-            out.append(line("hint-time", left=seconds_left(self.deadline, self.now)))
+            out.append(line("hint-time", left=self.time_left(self.now)))
         if self.phase == "vote" and not self.hushed:
             out += day.tally_lines("tally-now", self.read)  # as last read: a HINT never tells one scan
         return out

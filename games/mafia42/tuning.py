@@ -28,7 +28,7 @@ from kikimimi.game import Ask, Log, Report, Row, Script, Trial
 from .bots import BOTS
 
 from .jobs import Catalogue, default_catalogue
-from .options import CULT_PLAYERS
+from .options import CULT_PLAYERS, parse_options
 
 GRID = ((4, ("classic", "general")), (8, ("classic", "general")), (12, ("classic", "general", "cult")),
         (10, ("cult",)))
@@ -67,10 +67,16 @@ def as_asked(ask: Ask) -> bool:
     return any(k in ask.options for k in DECK_OPTIONS)
 
 
+def _parsed(players: int, options: Mapping[str, Any]) -> dict[str, Any]:
+    """The options as the game reads them (`options.parse_options`): a `jobs` typed as one
+    string, or no `jobs` (the catalogue's deal), is the deck the game deals."""
+    return parse_options(players, options)
+
+
 def _cells(ask: Ask) -> list[tuple[int, str]]:
     """The (player count, mode) cells of the grid the report fills (one cell when played as asked)."""
     if as_asked(ask):
-        return [(ask.players, str(ask.options.get("mode", "classic")))]
+        return [(ask.players, str(_parsed(ask.players, ask.options)["mode"]))]
     cells = [(n, m) for n, modes in GRID for m in modes]
     if ask.players not in {n for n, _ in cells}:
         cells.append((ask.players, "classic"))
@@ -138,13 +144,12 @@ class Mafia42Report(Report):
                 continue
             wins[trial.label][over["winner"]] += 1
             days[trial.label].append(int(over.get("day", 0)))
-            # the deck dealt: the trial's own, or (the game's deal) each seat's card in the ranking
-            for job in set(trial.options.get("jobs") or [str(r.get("role")) for r in over.get("ranking", [])]):
+            for job in set(_parsed(trial.players, trial.options)["jobs"]):  # the deck the game dealt
                 dealt[job] += 1
             for job in over.get("decided_by", []):
                 decided[job] += 1
         bots = f"{kind} bots, " if kind else ""
-        deck = (f"the deck {','.join(ask.options['jobs'])}" if "jobs" in ask.options
+        deck = (f"the deck {','.join(_parsed(ask.players, ask.options)['jobs'])}" if "jobs" in ask.options
                 else "the catalogue's deal" if as_asked(ask) else "random decks")
         lines = [f"mafia42: {ask.games} bot games per cell, {bots}{deck} from catalogue "
                  f"{default_catalogue().version}", "players mode     mafia citizens cult  void  mean days"]

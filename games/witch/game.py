@@ -410,8 +410,8 @@ class WitchGame(Talk, HiddenRoleGame):
         self.night = Night.open(self.roster.alive(), kinds, joint={"banish"}, final={"mirror"})
         self.night_clock = VirtualClock(self.opts["night_minutes"])
         self.armed = {}
-        return [self.enter("night"), say(TABLE, "night", day=self.day)] + self.phase_timer.start(
-            t, self.opts["night_seconds"])
+        # the night's limit counts from when its announcement has been heard (docs/rules/witch.md)
+        return [self.enter("night"), say(TABLE, "night", day=self.day)] + self.time_phase(self.opts["night_seconds"])
 
     def _night_act(self, seat: int, target: int, t: float) -> list[Event]:
         night = self.night

@@ -421,6 +421,15 @@ class Play(ABC):
         a question from a play that does not (nothing would take its answer)."""
         return [error(f"{answer.name}: this game takes no answers")]
 
+    def clock_started(self, name: str, t: float) -> Sequence[GameEvent]:
+        """A timer the play asked for after heard (`set_timer_after_heard(name, seconds)`) starts
+        counting at `t` (the game's clock): its prompt has been heard, so it fires at `t + seconds`.
+        A play that says "N seconds left" or sets warnings before its limit learns its deadline
+        here; until then it knows only the whole length.  Called in a modelled table and in one
+        whose outputs report the moment alike (the moment is journaled), so a replay is exact.
+        Its events are logged at the moment; the default has none."""
+        return []
+
     def situation(self) -> list[Event]:
         """Where the table stands (whose turn, what is pending), on the speaker:
         the runtime asks after an undo, a resume or a reader coming back, when

@@ -10,9 +10,10 @@ a timer left over from an earlier phase can never end the current one.
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
-from kikimimi.contract.protocol import Event, cancel_timer, set_timer
+from kikimimi.contract.protocol import TABLE, Event, cancel_timer, set_timer, set_timer_after_heard
 
 
 @dataclass
@@ -57,23 +58,76 @@ def _full_width(ch: str) -> bool:
     return unicodedata.east_asian_width(ch) in ("W", "F")
 
 
+def seconds_left(deadline: float, now: float) -> int:
+    """Whole seconds left, rounded up: 422.96 + 105 - 422.96 is 105.00000000000006 in floats,
+    which rounded up said "106 seconds left" for a 105-second phase."""
+    return max(0, math.ceil(round(deadline - now, 6)))
+
+
 class PhaseTimer:
     """One real-time limit per phase, named so a stale timer is recognised.
 
-    `start` returns the `set_timer` event for the runtime; `is_current(name)`
-    tells whether a fired timer is this phase's; `stop` cancels it.
+    `start_when_heard(seconds)` asks the runtime for the limit counted from when the
+    phase's announcement has been heard (docs/rules: a player cannot use time they spend
+    hearing what the phase is); `heard(name, t)` is the runtime's moment (`Play.clock_started`),
+    when the deadline becomes known.  `start(t, seconds)` counts from `t` at once.
+    `is_current(name)` tells whether a fired timer is this phase's; `stop` cancels it.
     """
 
     def __init__(self, prefix: str = "phase") -> None:
         self.prefix = prefix
         self.generation = 0
         self.live: str | None = None
+        #: The live limit's length while it waits to be heard (moved by `move` meanwhile).
+        self.seconds = 0.0
+        #: When the live limit ends on the game's clock; None until its clock has started.
+        self.deadline: float | None = None
+        self._asked = 0.0
 
     def start(self, t: float, seconds: float) -> list[Event]:
+        out = self._next(seconds)
+        self.deadline = t + float(seconds)
+        assert self.live is not None
+        return out + [set_timer(self.live, self.deadline)]
+
+    def start_when_heard(self, seconds: float) -> list[Event]:
+        """Counted from when the speaker has played what it was told so far: the speaker alone,
+        as every seat hears it; a seat's earphone (a finding, a partner) must never move it."""
+        out = self._next(seconds)
+        self.deadline = None
+        assert self.live is not None
+        return out + [set_timer_after_heard(self.live, float(seconds), on=(TABLE,))]
+
+    def _next(self, seconds: float) -> list[Event]:
         out = self.stop()
         self.generation += 1
         self.live = f"{self.prefix}-{self.generation}"
-        return out + [set_timer(self.live, t + float(seconds))]
+        self.seconds = self._asked = float(seconds)
+        return out
+
+    def heard(self, name: str, t: float) -> list[Event] | None:
+        """The runtime started `name` counting at `t`: None if it is not the live limit, else
+        the events that move it when its length changed while it waited (an extension)."""
+        if name != self.live or self.deadline is not None:
+            return None
+        self.deadline = t + self.seconds
+        return [] if self.seconds == self._asked else [set_timer(name, self.deadline)]
+
+    def move(self, t: float, delta: float) -> list[Event]:
+        """The limit comes `delta` seconds later (earlier if negative), never before `t`."""
+        if self.live is None:
+            return []
+        if self.deadline is None:  # not heard yet: the whole phase, longer or shorter
+            self.seconds = max(0.0, self.seconds + delta)
+            return []
+        self.deadline = max(t, self.deadline + delta)
+        return [set_timer(self.live, self.deadline)]
+
+    def left(self, now: float) -> int:
+        """Whole seconds left at `now`: before the announcement has been heard, the whole phase."""
+        if self.live is None:
+            return 0
+        return seconds_left(self.deadline if self.deadline is not None else now + self.seconds, now)
 
     def stop(self) -> list[Event]:
         if self.live is None:

@@ -170,6 +170,11 @@ class HiddenRoleGame(Play):
         """The current phase's real-time limit ran out."""
         return self.on_next(t)
 
+    def on_clock_started(self, t: float) -> list[Event]:
+        """The phase's limit started counting at `t` (its deadline is `phase_timer.deadline`):
+        what else counts from then (マフィア42's tally readings).  The warnings are set already."""
+        return []
+
     def decide_winner(self) -> str | None:
         """The winning team now, or None (called after every removal)."""
         raise NotImplementedError
@@ -191,6 +196,42 @@ class HiddenRoleGame(Play):
         """The game's part of what only this seat knows (its allowance, its
         vote, what it was told at night), said in its HINT after its role."""
         return []
+
+    # -- the phase's limit, counted from when its announcement has been heard ----------
+    def time_phase(self, seconds: float) -> list[Event]:
+        """The current phase ends `seconds` after what the table says now has been heard
+        (the announcement played whole on every output; docs/roles.md): the limit's timer now,
+        its deadline and its warnings at the moment (`clock_started`)."""
+        return self.phase_timer.start_when_heard(seconds)
+
+    def move_clock(self, t: float, delta: float) -> list[Event]:
+        """The limit moves by `delta` seconds: before the moment the whole phase grows or
+        shrinks; after it the deadline moves, and its warnings with it."""
+        out = self.phase_timer.move(t, delta)
+        deadline = self.phase_timer.deadline
+        if deadline is not None and self.CLOCKS is not None:
+            out += self.CLOCKS.warnings(self.phase, t, deadline)
+        return out
+
+    def clock_started(self, name: str, t: float) -> list[Event]:
+        """The runtime's moment (`Play.clock_started`): the live limit counts from `t`.  The
+        public `phase-clock` event says so (everyone hears the announcement end: nothing
+        secret), with the seconds from then, for whoever times the phase (the event bots)."""
+        if self.finished:
+            return []
+        moved = self.phase_timer.heard(name, t)
+        deadline = self.phase_timer.deadline
+        if moved is None or deadline is None:
+            return []
+        out = [event("phase-clock", phase=self.phase, day=self.day, seconds=self.phase_timer.seconds), *moved]
+        if self.CLOCKS is not None:
+            out += self.CLOCKS.warnings(self.phase, t, deadline)
+        return out + self.on_clock_started(t)
+
+    def time_left(self, now: float) -> int:
+        """Whole seconds left in the phase at `now` (the whole phase before its announcement
+        has been heard: docs/roles.md)."""
+        return self.phase_timer.left(now)
 
     # -- helpers for games ---------------------------------------------------------
     def enter(self, phase: str, day: int | None = None) -> Event:

@@ -726,8 +726,17 @@ class Table:
                 return []
             self.timers[started] = at + seconds
             self._timers_changed()
-            return [self.note("heard", {"timer": started, "at": at + self._lag, "until": at + self._lag + seconds,
-                                        "private": REFEREE}, t, None)]
+            out = [self.note("heard", {"timer": started, "at": at + self._lag, "until": at + self._lag + seconds,
+                                       "private": REFEREE}, t, None)]
+            hook = getattr(self.game, "clock_started", None)
+            if callable(hook) and choices.seat_of_timer(started) is None \
+                    and not started.startswith(choices.WINDOW_TIMER_PREFIX):
+                # the game's own timer (a timed phase): the play learns when its clock started
+                told = self._run(lambda: hook(started, at), t, None)
+                if any(ev["type"] == "say" or ev["type"] == REVEAL for ev in told):
+                    self.firings += 1  # the table said something at the moment: an undo must not pass it
+                out += told
+            return out
         window = self.windows.get(name[len(choices.WINDOW_TIMER_PREFIX):])
         if window is None:
             return []

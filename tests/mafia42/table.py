@@ -7,9 +7,11 @@ apart unless a test says otherwise.
 """
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from kikimimi.table.engine import run_script
 from kikimimi.testkit.roles_script import Script, internal_errors, of, public_view, said
 
 STEP = 0.5
@@ -21,6 +23,18 @@ class Table(Script):
         super().__init__("mafia42", len(jobs), jobs=list(jobs), **options)
         self.lines[0]["lang"] = lang
         self.deal("mafia42", jobs, kind="job")
+
+    def heard(self) -> "Table":
+        """Let the clock run to the moment the phase begun last has been heard (its limit
+        counts from then): the next line's `dt` is from that moment.  The moment is the
+        table's own, read from a probe run that lets the clock run on."""
+        begun = len(of(run_script(self.lines), "phase"))
+        probe = run_script(self.lines + [{"t": self.t + 60, "reader": "hand", "seat": 1, "tag": "seat:1",
+                                          "removed": True}])
+        phase = of(probe, "phase")[begun - 1]
+        at = next(e["t"] for e in of(probe, "phase-clock") if e["seq"] > phase["seq"])
+        self.t = math.ceil(at * 1000) / 1000
+        return self
 
     def next(self) -> "Table":
         return self.console("next")
@@ -65,4 +79,16 @@ def over(log: list[dict[str, Any]]) -> dict[str, Any] | None:
     return ends[-1] if ends else None
 
 
-__all__ = ["Table", "of", "said", "power", "over", "internal_errors", "public_view"]
+__all__ = ["Table", "of", "said", "power", "over", "internal_errors", "public_view", "clocks", "ends"]
+
+
+def clocks(log: list[dict[str, Any]], phase: str | None = None) -> list[dict[str, Any]]:
+    """The public `phase-clock` events: when each phase's limit started counting (its
+    announcement heard) and its seconds from then."""
+    return [e for e in of(log, "phase-clock") if phase is None or e["phase"] == phase]
+
+
+def ends(log: list[dict[str, Any]], phase: str, n: int = 0) -> float:
+    """When the `n`th `phase` ends on its limit: its clock's start plus its seconds."""
+    clock = clocks(log, phase)[n]
+    return float(clock["t"]) + float(clock["seconds"])

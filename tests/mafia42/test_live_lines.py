@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from kikimimi.testkit.roles_script import said
 
-from kikimimi_games.mafia42.game import seconds_left
+from kikimimi.roles.clock import seconds_left
 
 from .table import Table
 
@@ -29,9 +29,11 @@ def test_a_105_second_phase_says_105_seconds_left():
     t = Table(["mafia", "police", C, C, C, C, C, C])  # the night opens as the deal ends, at 4.0
     t.t = 7.02
     t.next().next()  # the night ends at 7.52, the morning at 8.02: the discussion's 120 s
-    t.hand(3, "cmd:hint", dt=0)  # HINT the moment the discussion starts (8.02 + 120 - 8.02 > 120)
+    t.hand(3, "cmd:hint", dt=0)  # HINT the moment the discussion starts: before it is heard, the whole phase
+    t.heard().hand(3, "cmd:hint", dt=0)  # and the moment its clock starts (m + 120 - m > 120 in floats)
     log = t.run()
     start = [e for e in log if e["type"] == "phase" and e["phase"] == "discussion"][-1]
     assert start["t"] == 8.02
-    left = [e["params"]["left"] for e in said(log, "hint-time") if e["t"] == start["t"]]
-    assert left == [int(start["seconds"])]
+    counted = [e for e in log if e["type"] == "phase-clock" and e["phase"] == "discussion"][-1]["t"]
+    left = [e["params"]["left"] for e in said(log, "hint-time") if e["t"] in (start["t"], t.t)]
+    assert t.t - counted < 0.001 and left == [int(start["seconds"])] * 2

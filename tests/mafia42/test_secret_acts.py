@@ -11,7 +11,7 @@ from kikimimi.table.engine import public_view
 from kikimimi.contract.phrases import Phrasebook
 from kikimimi.contract.protocol import visible_to
 
-from .table import Table, of, over, said
+from .table import Table, clocks, ends, of, over, said
 
 C = "citizen"
 
@@ -82,13 +82,15 @@ def test_a_ten_second_phase_has_no_ten_seconds_left_warning():
     t = Table(["mafia", C, C, C, C], vote=600).night().next().next()
     for voter in (1, 2, 3):
         t.hand(voter, "seat:4")
-    t.console("next", dt=108.99 - t.t)  # the vote closes: seat 4's 15-second defence ends at 123.99
-    t.add({"reader": "hand", "seat": 1, "tag": "seat:1", "removed": True}, dt=26)  # the approval runs out
+    t.console("next", dt=108.99 - t.t)  # the vote closes: seat 4's 15-second defence
+    t.add({"reader": "hand", "seat": 1, "tag": "seat:1", "removed": True}, dt=60)  # the approval runs out
     log = t.run()
     start = said(log, "approval-start")[0]["t"]
-    assert start == 123.99
-    assert said(log, "ten-seconds")[-1]["t"] == 113.99  # the defence's, 10 s before it ends
-    assert not [e for e in said(log, "ten-seconds") if start <= e["t"] <= start + 10]
+    assert start == ends(log, "defence")
+    defence = clocks(log, "defence")[0]["t"]
+    assert [e["t"] for e in said(log, "ten-seconds") if defence <= e["t"] <= start] == [start - 10]  # 10 s before its end
+    counted = clocks(log, "approval")[0]["t"]  # the approval's 10 s count from when it was heard
+    assert not [e for e in said(log, "ten-seconds") if counted <= e["t"] <= counted + 10]
     assert of(log, "approval")  # the approval ran to its end
 
 
@@ -186,7 +188,7 @@ def test_a_whole_game_at_a_physical_tables_kit_gives_no_secret_act_away():
             scan(seat, f"seat:{target}")
         t.next().next()  # the night ends (seat 4 is shot); the morning ends
         scan(2, "cmd:hint")  # the police asks what it may know, in the discussion
-        t.next()  # the vote opens
+        t.next().heard()  # the vote opens; its clock starts when that has been said
         for seat, target in votes:
             scan(seat, f"seat:{target}")
         t.wait(3)  # the tally is read 5 s into the vote

@@ -12,7 +12,7 @@ from kikimimi.design.sim import play
 from kikimimi.contract.registry import declaration
 from kikimimi_games.mafia42 import Mafia42Game
 
-from .table import Table, of, said
+from .table import Table, clocks, ends, of, said
 
 C = "citizen"
 
@@ -22,46 +22,64 @@ def phases(log):
 
 
 def test_the_game_starts_at_night_and_every_phase_runs_on_its_timer():
+    """Each limit counts from when its announcement has been heard (the speaker's queue
+    played), so a phase ends its seconds after its `phase-clock`, never after its start."""
     t = Table(["mafia", C, C, C])  # dealt at t=2.0
     t.hand(2, "seat:3", dt=1.0)
     t.add({"reader": "hand", "seat": 1, "tag": "seat:1", "removed": True}, dt=200)  # the clock runs
     log = t.run()
     got = phases(log)
-    assert got[:6] == [("night", 2.0), ("morning", 27.0), ("discussion", 32.0),
-                       ("vote", 92.0), ("night", 107.0), ("morning", 132.0)]  # 15 s x 4 living
-    assert said(log, "ten-seconds")[0]["t"] == 17.0
-    assert said(log, "tally-hidden")[0]["t"] == 102.0
+    assert [p for p, _ in got[:6]] == ["night", "morning", "discussion", "vote", "night", "morning"]
+    assert got[0] == ("night", 2.0)
+    started = clocks(log)
+    assert [(c["phase"], c["seconds"]) for c in started[:5]] == [
+        ("night", 25), ("morning", 5), ("discussion", 60), ("vote", 15), ("night", 25)]  # 15 s x 4 living
+    for (_, begun), clock, (_, after) in zip(got, started[:5], got[1:]):
+        assert clock["t"] > begun + 1  # its announcement takes a while to say
+        assert after == pytest.approx(clock["t"] + clock["seconds"])
+    assert said(log, "ten-seconds")[0]["t"] == pytest.approx(ends(log, "night") - 10)
+    assert said(log, "tally-hidden")[0]["t"] == pytest.approx(ends(log, "vote") - 5)
 
 
 def test_timers_are_options():
     t = Table(["mafia", C, C, C], night=10, morning=2, discussion_per_player=5, vote=6)
-    t.add({"reader": "hand", "seat": 1, "tag": "seat:1", "removed": True}, dt=60)
-    assert phases(t.run())[0:4] == [("night", 2.0), ("morning", 12.0), ("discussion", 14.0), ("vote", 34.0)]
+    t.add({"reader": "hand", "seat": 1, "tag": "seat:1", "removed": True}, dt=80)
+    log = t.run()
+    assert [(c["phase"], c["seconds"]) for c in clocks(log)[:4]] == [
+        ("night", 10), ("morning", 2), ("discussion", 20), ("vote", 6)]
+    assert [p for p, _ in phases(log)[:4]] == ["night", "morning", "discussion", "vote"]
+    assert [at for _, at in phases(log)[1:4]] == pytest.approx([ends(log, p) for p in ("night", "morning", "discussion")])
 
 
 def test_extend_and_shorten_once_per_player_per_day():
-    t = Table(["mafia", C, C, C]).night().next()  # discussion from 3.0 (4 living: 60 s)
-    t.hand(2, "cmd:extend").hand(2, "cmd:shorten").hand(3, "cmd:shorten").hand(4, "cmd:shorten")
+    """Before the discussion's announcement has been heard an extension lengthens the whole
+    discussion (its clock has not started); after, it moves the deadline."""
+    t = Table(["mafia", C, C, C]).night().next()  # the discussion (4 living: 60 s)
+    t.hand(2, "cmd:extend")  # said before the discussion's announcement has played: 60 + 15
+    t.heard().hand(2, "cmd:shorten").hand(3, "cmd:shorten").hand(4, "cmd:shorten", dt=1.0)
     log = t.run()
     left = [e["params"]["left"] for e in said(log, "extended") + said(log, "shortened")]
-    assert left == [75, 59, 43]  # +15, -15, -15
+    assert left == [75, 59, 43]  # +15 (the whole phase), then -15 1 s into it, -15 2 s into it
+    assert clocks(log, "discussion")[0]["seconds"] == 75
     assert said(log, "once-a-day", "seat:2")
     t.add({"reader": "hand", "seat": 1, "tag": "seat:1", "removed": True}, dt=50)
-    assert ("vote", 48.0) in phases(t.run())
+    log = t.run()
+    assert phases(log)[3][0] == "vote" and phases(log)[3][1] == pytest.approx(clocks(log, "discussion")[0]["t"] + 45)
 
 
 def test_live_tally_is_totals_only_read_once_every_voter_has_a_ballot_at_a_fixed_moment():
-    t = Table(["mafia", C, C, C]).night().next().next()  # vote opens at 3.5, read at 8.5, hushed at 13.5
+    t = Table(["mafia", C, C, C]).night().next().next().heard()  # the vote counts from h: read at h+5
     t.hand(1, "seat:2").hand(3, "seat:2", dt=1).hand(2, "seat:1", dt=1)
-    t.hand(4, "seat:2", dt=1)  # at 7.5: the last voter
-    t.hand(4, "seat:1", dt=2)  # at 9.5: a change after the reading is not read
+    t.hand(4, "seat:2", dt=1)  # at h+3.5: the last voter
+    t.hand(4, "seat:1", dt=2)  # at h+5.5: a change after the reading is not read
     log = t.run()
     tallies = of(log, "tally")
-    assert [(x["totals"], x["t"], x["in"]) for x in tallies] == [({"2": 3, "1": 1}, 8.5, None)]  # once, no scan's
+    read_at = clocks(log, "vote")[0]["t"] + 5
+    assert [(x["totals"], x["t"], x["in"]) for x in tallies] == [({"2": 3, "1": 1}, read_at, None)]  # once, no scan's
     assert all(set(x) == {"seq", "t", "type", "in", "totals", "final"} for x in tallies)
     t.add({"reader": "hand", "seat": 1, "tag": "seat:1", "removed": True}, dt=5)  # the clock runs past the hush
     log = t.next().run()
-    assert [x["t"] for x in of(log, "tally") if not x["final"]] == [8.5] and said(log, "tally-hidden")
+    assert [x["t"] for x in of(log, "tally") if not x["final"]] == [read_at] and said(log, "tally-hidden")
     assert of(log, "tally")[-1] == {**of(log, "tally")[-1], "totals": {"1": 2, "2": 2}, "final": True}
     assert of(log, "accused")[-1]["seat"] is None
 
@@ -134,9 +152,9 @@ def test_no_reading_while_a_voter_has_no_ballot_and_the_final_tally_is_the_refer
     """A reading of some of the ballots is tied to the seats seen scanning before it
     (a rise for one seat named each new voter's choice; a total above the scanners put the
     politician among them).  Two of four voters, then a third at 10.5: never read."""
-    t = Table(["mafia", C, C, C]).night().next().next()  # the vote opens at 3.5
+    t = Table(["mafia", C, C, C]).night().next().next().heard()  # the vote counts from h
     t.hand(1, "seat:2").hand(1, "seat:3")  # one voter, twice
-    t.hand(2, "seat:3", dt=1).hand(3, "seat:3", dt=5)  # at 10.5: seat 4 never votes
+    t.hand(2, "seat:3", dt=1).hand(3, "seat:3", dt=5)  # at h+7.5: seat 4 never votes
     t.add({"reader": "hand", "seat": 1, "tag": "seat:1", "removed": True}, dt=4)  # the clock runs
     log = t.next().run()
     assert not said(log, "tally-entry", "table") and not said(log, "tally-now", "table")
@@ -154,7 +172,7 @@ def test_the_diagram_draws_every_phase_the_game_enters():
 
 def test_the_situation_on_the_speaker_holds_public_facts_only():
     """The runtime speaks it after an undo, a resume or a reader back."""
-    t = Table(["mafia", "police", C, C]).night({1: 3}).next().next().hand(1, "seat:2").hand(2, "seat:2")
+    t = Table(["mafia", "police", C, C]).night({1: 3}).next().next().heard().hand(1, "seat:2").hand(2, "seat:2")
     t.hand(4, "seat:1")  # the last living voter: the tally is read at the next moment
     t.add({"reader": "hand", "seat": 1, "tag": "seat:1", "removed": True}, dt=5)  # read 5 s into the vote
     engine = Engine(Header.parse(t.lines[0]))

@@ -15,7 +15,7 @@ def vote_with(target: int, scanners: dict[int, int]) -> list[dict]:
     """Night: the gangster (seat 2) threatens `target`, the others scan as cover, the mafia
     kills seat 5; day: the vote with the given ballots, a reading's moment, the close."""
     t = Table(JOBS).night({1: 5, 2: target, 3: 1, 4: 1, 5: 1})
-    t.next().next()  # morning -> discussion -> vote
+    t.next().next().heard()  # morning -> discussion -> vote, its clock started
     for seat, choice in scanners.items():
         t.hand(seat, f"seat:{choice}")
     t.wait(6).next()

@@ -22,7 +22,7 @@ def test_citizens_winning_while_a_threatened_mafia_lives_say_why():
 
 def test_a_tally_never_shows_a_tie_the_accusation_breaks():
     """The politician's ballot read as 1 made "Seat 1: 1. Seat 4: 1." and then seat 4 accused."""
-    t = Table(["mafia", "politician", C, C, C]).night().next().next()  # the vote opens
+    t = Table(["mafia", "politician", C, C, C]).night().next().next().heard()  # the vote counts
     t.hand(2, "seat:4").hand(3, "seat:1").hand(4, "seat:1").hand(1, "seat:4")  # 2 to 2 counted as 1
     t.hand(5, "seat:3")  # every voter has a ballot: the tally is read
     t.wait(6).next()  # a reading 5 s into the vote, then the vote closes

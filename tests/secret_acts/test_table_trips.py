@@ -35,10 +35,10 @@ def test_a_lost_hand_reader_is_named_by_its_seat():
 def test_after_an_undo_the_time_left_counts_from_the_undo_not_the_last_kept_input():
     from tests.mafia42.table import Table
 
-    t = Table(["mafia", "police", "citizen", "citizen"]).night({1: 3}).next().next()  # the vote opens
-    opened = t.t
+    t = Table(["mafia", "police", "citizen", "citizen"]).night({1: 3}).next().next().heard()  # the vote counts
     t.hand(1, "seat:2").console("undo", dt=3)
     log = t.run()
+    opened = next(e["t"] for e in log if e["type"] == "phase-clock" and e["phase"] == "vote")
     vote_secs = next(e for e in log if e["type"] == "say" and e["key"] == "vote-start")["params"]["seconds"]
     undo_at = next(e["t"] for e in log if e["type"] == "undo")
     left = [e["params"]["left"] for e in log if e["type"] == "say" and e["key"] == "hint-time" and e["t"] == undo_at]
@@ -150,7 +150,7 @@ def test_an_undo_in_a_script_without_timer_lines_does_not_fire_a_heard_timer_aga
     from tests.mafia42.table import Table
 
     t = Table(["mafia", "police", "citizen", "citizen"])  # the night starts at the deal's end
-    t.hand(1, "seat:3")
+    t.hand(1, "seat:3").heard()  # the night's 25 s count from here
     t.hand(2, "cmd:hint", dt=30)  # the night's timer fired before this line: seat 3's death was heard
     t.console("undo")  # takes back seat 2's HINT, not the night
     log = run_script(t.lines)

@@ -52,6 +52,22 @@ class Clocked:
             out += self.d.tick()
         return out
 
+    def hear(self, phase: str, n: int = 0, step: float = 0.25) -> dict[str, Any]:
+        """Let the clock run until the `n`th `phase` has been heard: its public `phase-clock`
+        (its limit counts from then, so the test reads each end from the table, never a figure)."""
+        for _ in range(4000):
+            clocks = [ev for ev in self.d.log if ev["type"] == "phase-clock" and ev["phase"] == phase]
+            if len(clocks) > n:
+                return clocks[n]
+            self.now[0] = round(self.now[0] + step, 2)
+            self.d.tick()
+        raise AssertionError(f"the {phase} was never heard")
+
+    def end_of(self, phase: str, n: int = 0) -> float:
+        """When the `n`th `phase` ends on its timer (the clock runs until it was heard)."""
+        clock = self.hear(phase, n)
+        return float(clock["t"]) + float(clock["seconds"])
+
     def crash(self) -> None:
         """SIGKILL, in process: nothing closed cleanly, nothing more told."""
         self.d.listeners.clear()

@@ -11,9 +11,11 @@ from kikimimi.contract.script import read_script
 def test_a_fired_timer_is_a_journal_line_and_replays_to_the_live_log(tmp_path):
     table = Clocked(tmp_path / "j.jsonl").deal()
     table.hand(1, "seat:2")
-    table.run(5.0)
+    night, morning = table.hear("night"), table.hear("morning")
+    table.run(table.end_of("morning") + 0.5)
     lines = [item for _, item in read_script(tmp_path / "j.jsonl").lines]
-    assert {"t": 3.4, "timer": "phase-1"} in lines and {"t": 4.4, "timer": "phase-2"} in lines
+    assert {"t": night["t"], "timer": "heard:phase-1"} in lines  # the night's call heard: its 3 s count
+    assert {"t": night["t"] + 3, "timer": "phase-1"} in lines and {"t": morning["t"] + 1, "timer": "phase-2"} in lines
     table.d.close()
     assert replay(tmp_path / "j.jsonl") == table.d.log
 
@@ -24,7 +26,7 @@ def test_a_kill_just_after_the_night_ended_does_not_bring_the_night_back(tmp_pat
     journal = tmp_path / "j.jsonl"
     table = Clocked(journal).deal()
     table.hand(1, "seat:2")
-    table.run(3.5)
+    table.run(table.end_of("night") + 0.1)
     assert [ev["seat"] for ev in of(table.heard, "death")] == [2]
     table.crash()
     again = Clocked(journal, now=100.0)  # the wall clock has moved on while it was down
@@ -43,13 +45,13 @@ def test_a_kill_just_after_the_night_ended_does_not_bring_the_night_back(tmp_pat
 def _ends_on_the_approval_timer(tmp_path):
     table = Clocked(tmp_path / "j.jsonl").deal()
     table.hand(1, "seat:2")
-    table.run(9.0)  # night, morning, discussion; the vote is open
+    table.hear("vote")  # night, morning, discussion; the vote counts
     table.hand(1, "seat:3")
     table.hand(4, "seat:3")
-    table.run(11.0)  # defence, then the approval
+    table.hear("approval")  # defence, then the approval
     table.hand(1, "cmd:yes")
     table.hand(4, "cmd:yes")
-    table.run(20.0)  # the approval's timer executes seat 3: mafia 1, citizens 1
+    table.run(table.end_of("approval") + 1.0)  # the approval's timer executes seat 3: mafia 1, citizens 1
     return table
 
 
@@ -67,11 +69,12 @@ def test_a_game_that_ends_on_a_timer_replays_to_one_game_over(tmp_path):
 def test_restarting_a_table_whose_game_ended_on_a_timer_says_it_is_over(tmp_path):
     table = _ends_on_the_approval_timer(tmp_path)
     table.d.close()  # a clean stop
+    later = table.now[0] + 30.0
     for _ in range(2):
-        again = Clocked(tmp_path / "j.jsonl", now=50.0)
+        again = Clocked(tmp_path / "j.jsonl", now=later)
         assert again.d.table.game.over
         assert again.d.resume_report() == []  # the evening says it is over, and what comes next
-        again.run(80.0)  # no phase reopens, no second end
+        again.run(later + 30.0)  # no phase reopens, no second end
         assert len(of(again.d.log, "game-over")) == 1 and not again.heard
         again.d.close()
     assert len(of(replay(tmp_path / "j.jsonl"), "game-over")) == 1
@@ -79,10 +82,11 @@ def test_restarting_a_table_whose_game_ended_on_a_timer_says_it_is_over(tmp_path
 
 def test_an_input_just_after_a_timer_is_journaled_at_its_true_time(tmp_path):
     table = Clocked(tmp_path / "j.jsonl").deal()
-    table.run(3.5)
+    end = table.end_of("night")
+    table.run(end + 0.1)
     table.hand(2, "cmd:hint", dt=0.05)
     lines = [item for _, item in read_script(tmp_path / "j.jsonl").lines]
-    assert lines[-2:] == [{"t": 3.4, "timer": "phase-1"},
+    assert lines[-2:] == [{"t": end, "timer": "phase-1"},
                           {"t": round(table.now[0], 2), "reader": "hand", "seat": 2, "tag": "cmd:hint"}]
     assert [ev["t"] for ev in table.d.log] == sorted(ev["t"] for ev in table.d.log)
 

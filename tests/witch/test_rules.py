@@ -300,8 +300,15 @@ def test_the_night_ends_when_every_living_player_has_scanned_or_at_its_time_limi
     log = s.wait(200).console("hint 8").run()
     assert of(log, "phase")[-1] == {**of(log, "phase")[-1], "phase": "day", "day": 2}
     assert out_seats(log, "night") == [4]
-    log = everyone_votes(day1(night_seconds=10), ALL8, 7, 8).wait(11).console("hint 8").run()
-    assert of(log, "phase")[-1]["phase"] == "day" and not out_seats(log, "night")
+    s = everyone_votes(day1(night_seconds=10), ALL8, 7, 8)
+    begun = of(s.run(), "phase")[-1]
+    log = s.wait(10).console("hint 8").run()  # 10 s on: its limit counts from when the count and its call were heard
+    assert begun["phase"] == of(log, "phase")[-1]["phase"] == "night" and not of(log, "phase-clock")
+    log = s.wait(60).console("hint 8").run()
+    clock = of(log, "phase-clock")[-1]
+    assert clock["phase"] == "night" and clock["seconds"] == 10 and clock["t"] > begun["t"] + 10
+    dawn = of(log, "phase")[-1]
+    assert dawn["phase"] == "day" and dawn["t"] == clock["t"] + 10 and not out_seats(log, "night")
 
 
 def test_the_witches_choose_together_and_cannot_choose_a_witch():
