@@ -354,23 +354,19 @@ def _capacity(k: Knowledge, others: list[int]) -> np.ndarray:
 def _add_card(k: Knowledge, cap: np.ndarray, own: np.ndarray, load: np.ndarray, total: np.ndarray,
               c: str, forbidden: set[int]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """One more column, rows grouped by its owner as `_enumerate` does."""
-    beginner = k.rules == "beginner"
     g = CATEGORY_OF[c]
-    parts = []
-    for o in range(cap.shape[0]):
-        if o in forbidden:
-            continue
-        if o == 0 or beginner:
-            ok = load[:, o, g] < cap[o, g]
-        else:
-            ok = total[:, o] < cap[o, 0]
-        idx = np.flatnonzero(ok)
-        if len(idx):
-            parts.append((o, idx))
-    if not parts:
+    if k.rules == "beginner":
+        ok = load[:, :, g] < cap[None, :, g]
+    else:
+        ok = total < cap[None, :, 0]
+        ok[:, 0] = load[:, 0, g] < cap[0, g]
+    if forbidden:
+        ok[:, sorted(forbidden)] = False
+    # owner-major, then row: the order of `_enumerate`'s parts, in one call
+    owner, idx_all = np.nonzero(ok.T)
+    if not len(idx_all):
         return np.zeros((0, own.shape[1] + 1), dtype=np.int8), load[:0], total[:0]
-    idx_all = np.concatenate([idx for _, idx in parts])
-    who = np.concatenate([np.full(len(idx), o, dtype=np.int8) for o, idx in parts])
+    who = owner.astype(np.int8)
     rows = np.arange(len(idx_all))
     own = np.concatenate([own[idx_all], who[:, None]], axis=1)
     load = load[idx_all]
