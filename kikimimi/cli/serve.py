@@ -67,6 +67,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
     db = args.db or config.records.get("db")
     club = _club_session(args.session, db, config) if args.session is not None else None
     extra: dict[str, Any] = {"table": config.path.stem}
+    wpm = speaker_rate(config.audio)
+    if wpm is not None:  # the model of when a line has been heard speaks as this table does
+        extra["wpm"] = wpm
     if club is not None:
         extra["session"] = Evening.header_session(club)
     header = Header(config.game, config.players, config.options, config.lang, extra)
@@ -102,6 +105,18 @@ def _say_how_to_resume(journal: Path) -> None:
         print(file=sys.stderr)  # past the terminal's ^C
     print(f"kikimimi: stopped. The game is kept in {journal.resolve()}; nothing announced is lost.\n"
           f"kikimimi: to resume it: {shlex.join(['kikimimi', *again])}", file=sys.stderr, flush=True)
+
+
+def speaker_rate(audio: Mapping[str, Any] | None) -> int | None:
+    """The speaker's words a minute as the table file sets them (`[audio.outputs.speaker] rate`,
+    else `[audio] rate`), or None for the engine's default.  The journal's header keeps it
+    (`wpm`), so the modelled moment a prompt has been heard (kikimimi.contract.heard: `--voice
+    text`, a replay) comes where this table's speech would end, and a replay is exact."""
+    if not audio:
+        return None
+    speaker = (audio.get("outputs") or {}).get("speaker") or {}
+    rate = speaker.get("rate", audio.get("rate")) if isinstance(speaker, Mapping) else audio.get("rate")
+    return rate if type(rate) is int else None
 
 
 def _open_daemon(header: Header, journal: Path, config: TableConfig, fresh: bool,

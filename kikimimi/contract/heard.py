@@ -34,6 +34,8 @@ from kikimimi.contract.protocol import REVEAL, TABLE, audiences_of
 PREFIX = "heard:"
 #: espeak-ng's default rate (words a minute), the model's unless a table says otherwise.
 WORDS_PER_MINUTE = 175
+#: The rates a table may set (`[audio] rate`; a journal header's `wpm`): the voice settings' bounds.
+MIN_WPM, MAX_WPM = 40, 600
 #: Characters that make one word's time where a language writes no spaces (Japanese).
 CHARS_PER_WORD = 3.0
 #: Silence around a clip (the engine's lead-in and tail), seconds.

@@ -100,7 +100,7 @@ class _Hearing:
         #: The outputs report when a prompt has been heard (a `heard:` timer line); else modelled.
         self.reported = header.extra.get(heard.HEADER_KEY) == heard.OUTPUTS
         wpm = header.extra.get("wpm")
-        self.wpm = wpm if type(wpm) is int and 60 <= wpm <= 600 else heard.WORDS_PER_MINUTE
+        self.wpm = wpm if type(wpm) is int and heard.MIN_WPM <= wpm <= heard.MAX_WPM else heard.WORDS_PER_MINUTE
         #: The modelled outputs' queues, kept from the first timer asked after heard on.
         self.speech: heard.SpeechClock | None = None
 

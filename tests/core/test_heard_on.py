@@ -58,3 +58,27 @@ def test_a_phase_on_the_speaker_does_not_wait_for_an_earphone():
     assert alone == pytest.approx(speaker + 5) and every == pytest.approx(earphone + 5)
     [timer] = [e for e in log if e["type"] == "timer-set"]
     assert timer["heard_on"] == [TABLE]  # the log says which outputs it waited for
+
+
+def test_the_model_speaks_at_the_rate_the_journal_header_keeps():
+    """A table that sets its speaker's rate (`[audio] rate`) writes it into the journal's header
+    (`wpm`, kikimimi/cli/serve.py speaker_rate): the modelled moment comes where that speech ends."""
+    def over(wpm: int | None) -> float:
+        header = {"game": "whisper", "players": 2, "options": {"speaker": True}, "lang": "en"}
+        log = run_script([dumps(header if wpm is None else {**header, "wpm": wpm}), dumps({"t": 60.0, "console": "pause"})])
+        said = " ".join(e["text"] for e in log if e["type"] == "say" and e["to"] == TABLE and e["t"] == 0.0)
+        assert next(e for e in log if e["type"] == "game-over")["t"] == pytest.approx(
+            heard.modelled_seconds(said, wpm if wpm and wpm <= heard.MAX_WPM else heard.WORDS_PER_MINUTE) + 5)
+        return next(e for e in log if e["type"] == "game-over")["t"]
+
+    assert over(600) < over(None) < over(60)
+    assert over(10_000) == over(None)  # out of bounds: the default, not a nonsense clock
+
+
+def test_the_speakers_rate_comes_from_the_table_file():
+    from kikimimi.cli.serve import speaker_rate
+
+    assert speaker_rate(None) is None and speaker_rate({}) is None
+    assert speaker_rate({"rate": 300}) == 300
+    assert speaker_rate({"rate": 300, "outputs": {"speaker": {"rate": 450}, "seat-1": {"rate": 200}}}) == 450
+    assert speaker_rate({"outputs": {"seat-1": {"rate": 200}}}) is None

@@ -64,7 +64,10 @@ def _votes(journal: Path) -> list[dict[str, Any]]:
 async def test_killed_after_its_night_scan_the_bot_scans_once_and_votes_after_the_restart(tmp_path):
     toml = sim_table_toml("mafia42", 4).replace('journal = "journal.jsonl"\n',
                                                 f'journal = "journal.jsonl"\noptions = {OPTIONS}\n', 1)
-    (tmp_path / "table.toml").write_text(toml + "[seat_bots]\ndelay = [0.2, 0.4]\n", encoding="utf-8")
+    (tmp_path / "table.toml").write_text(toml + "[seat_bots]\ndelay = [0.2, 0.4]\n"
+                                       # each phase counts from when its call is heard: modelled at a fast
+                                       # listener's rate, the night comes 3.4 times sooner than at 175
+                                       "[audio]\nrate = 600\n", encoding="utf-8")
     journal = tmp_path / "journal.jsonl"
     table = Serve(tmp_path)
     referee = await ApiClient.connect(table.socket)

@@ -167,6 +167,9 @@ def onisagashi_plan() -> Plan:
     return Plan("onisagashi", 5, {"raise_window": 0.3, "settle": 0.3}, opening, act, fired, "1 cmd:hint", ("raise-window",))
 
 
+#: Words a minute of the served tables (`[audio] rate`, the header's `wpm`).
+RATE = 600
+
 PLANS: dict[str, Callable[[], Plan]] = {"mafia42": mafia_plan, "witch": witch_plan, "onisagashi": onisagashi_plan}
 
 
@@ -228,6 +231,9 @@ def run(plan: Plan, folder: Path, kills: int, command: list[str] | None = None,
     command = command or [sys.executable, "-m", "kikimimi.cli"]
     folder.mkdir(parents=True, exist_ok=True)
     toml = sim_table_toml(plan.game, plan.players, more=f"options = {_toml_inline(plan.options)}\n")
+    # the table speaks at a fast listener's rate: the modelled moment each limit starts (its
+    # call heard) comes 3.4 times sooner than at the default 175, so the kills come sooner too
+    toml += f"[audio]\nrate = {RATE}\n"
     (folder / "table.toml").write_text(toml, encoding="utf-8")
     outcome = Outcome()
     tail = _Tail(folder / "events.jsonl")

@@ -8,9 +8,11 @@ kill is the event of that `seq` after every resume
 A kill costs a restart of `serve` (about a second), so the suite kills few:
 the bug this guards (a timer not journaled) shows at the first kill after a
 timer, which every kind gets here.  The three games run at once; about half a
-minute in all.  鬼探し's window counts from when the speaker has said the turn, the
-tokens and the declaration (about 15 s of modelled speech a turn), so it is killed twice,
-not five times: five took 75 s alone.  `bench/kill_after_timer.py --kills 60` runs the big numbers."""
+minute in all.  Every limit counts from when its call has been heard, so the served
+tables speak at 600 words a minute (`[audio] rate`, modelled: support.killtimer.RATE):
+at the default 175 the modelled speech made the test take 132 s, at 600 it takes 49 s.
+鬼探し's window counts from when the speaker has said the turn, the tokens and the
+declaration, so it is killed twice.  `bench/kill_after_timer.py --kills 60` runs the big numbers."""
 from __future__ import annotations
 
 import sys

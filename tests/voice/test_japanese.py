@@ -77,6 +77,17 @@ def test_no_latin_word_reaches_open_jtalk(catalogue):
     assert not spelled, f"read letter by letter by Open JTalk (give a kana reading or name): {spelled}"
 
 
+@pytest.mark.parametrize("catalogue", CATALOGUES)
+def test_every_card_is_read_as_a_card_not_a_banknote(g2p, catalogue):
+    """札 is a tag card at every table (アグリーの札, 山札, 手札); Open JTalk alone reads it サツ,
+    the word for a banknote (アグリーノサツ, ヤマサツ, シュサツ)."""
+    book = Phrasebook("ja", (catalogue,))
+    texts = [t for t in [*book.phrases.values(), *book.names.values()] if "札" in t]
+    misread = {t: g2p(re.sub(r"\{[a-z_]+\}", "", t)) for t in texts}
+    misread = {t: said for t, said in misread.items() if "サツ" in said or said.count("フダ") < t.count("札")}
+    assert not misread, f"札 read otherwise than フダ: {misread}"
+
+
 def test_every_game_catalogue_is_tried():
     from importlib.metadata import entry_points
 
