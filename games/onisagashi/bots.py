@@ -31,7 +31,8 @@ class BotSeat:
         self.counts = hand_counts(rules, players)
         self.hand: set[str] = set()
         self.history: list[Declaration] = []
-        self._analysis: Analysis | None = None
+        self._analysis: Analysis | None = None  # of what the seat knows now
+        self._last: Analysis | None = None  # the latest built, extended by the next declaration
 
     def see(self, ev: Mapping[str, Any]) -> None:
         kind = ev.get("type")
@@ -47,7 +48,7 @@ class BotSeat:
     def analysis(self) -> Analysis:
         if self._analysis is None:
             k = Knowledge(self.rules, self.players, self.seat, frozenset(self.hand), tuple(self.history), self.counts)
-            self._analysis = Analysis(k)
+            self._analysis = self._last = Analysis.following(k, self._last)
         return self._analysis
 
     def declaration(self) -> tuple[str, str, str]:

@@ -80,6 +80,7 @@ class OnisagashiEarBot(EarBot):
         self.raise_now = False
         self.answer_with: list[str] = []
         self.over = False
+        self._last: Analysis | None = None  # the latest built, extended by the next declaration
 
     def _ids(self, names: Any) -> tuple[str, ...]:
         return tuple(self.cards[n] for n in names)
@@ -113,8 +114,12 @@ class OnisagashiEarBot(EarBot):
             self.over = True
 
     def _analysis(self) -> Analysis:
-        return Analysis(Knowledge(self.rules, self.players, self.seat, frozenset(self.hand),
-                                  tuple(self.history), self.counts))
+        """The analysis of what the seat knows now: rebuilt only when that changed, on the last one."""
+        k = Knowledge(self.rules, self.players, self.seat, frozenset(self.hand), tuple(self.history), self.counts)
+        last = self._last
+        if last is None or last.k.hand != k.hand or last.k.history != k.history:
+            last = self._last = Analysis.following(k, last)
+        return last
 
     def act(self, reach: Reach) -> dict[str, Any] | None:
         if self.over:

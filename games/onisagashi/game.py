@@ -68,6 +68,7 @@ class OnisagashiGame(Play):
         self.answering = 0
         self.guess: dict[int, str] = {}
         self._analyses: dict[tuple[int, int, int], Analysis] = {}
+        self._last: dict[int, Analysis] = {}  # per seat, the latest built
         PHASES.attach(self)
 
     # -- the play protocol ------------------------------------------------------
@@ -135,7 +136,8 @@ class OnisagashiGame(Play):
         key = (self.round, len(self.history), seat)
         if key not in self._analyses:
             self._analyses = {k: v for k, v in self._analyses.items() if k[:2] == key[:2]}
-            self._analyses[key] = Analysis(self.knowledge(seat))
+            # built on the seat's last one when it only lacks the newest declarations
+            self._analyses[key] = self._last[seat] = Analysis.following(self.knowledge(seat), self._last.get(seat))
         return self._analyses[key]
 
     # -- the deal ---------------------------------------------------------------

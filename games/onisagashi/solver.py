@@ -26,7 +26,7 @@ from functools import cached_property
 import numpy as np
 
 from .cards import BY_CATEGORY, CARDS, CATEGORIES, CATEGORY_OF, INDEX
-from .knowledge import Knowledge, KnowledgeError
+from .knowledge import Declaration, Knowledge, KnowledgeError
 
 ANSWER = "answer"
 _FACT = np.array([math.factorial(i) for i in range(19)], dtype=np.int64)
@@ -45,16 +45,76 @@ class _Rows:
     free_rest: tuple[int, int, int]  # undeclared unknown cards per category besides the representative
 
 
+@dataclass
+class _Declared:
+    """The rows over the declared unknown cards alone, every declaration so far applied.
+
+    Why it can be kept and extended: a row's order in `_enumerate` is fixed
+    by its content (the last card's owner first, then the one before, ...),
+    and every constraint is a filter, so applying one more declaration to
+    these rows (filter the old columns, then add its new cards as columns)
+    gives exactly the rows, in the same order, that `_enumerate` builds from
+    nothing.  `Analysis.following` then only adds the representatives.
+    """
+
+    base: tuple  # rules, players, me, hand, counts: what must not change
+    history: tuple  # the declarations applied
+    cards: list[str]
+    own: np.ndarray
+    load: np.ndarray
+    total: np.ndarray
+
+
+def _base(k: Knowledge) -> tuple:
+    return (k.rules, k.players, k.me, k.hand, tuple(sorted(k.counts.items())))
+
+
 class Analysis:
     """Everything one seat can deduce; built once per knowledge state."""
 
-    def __init__(self, knowledge: Knowledge):
+    def __init__(self, knowledge: Knowledge, declared: _Declared | None = None):
         self.k = knowledge
         self.others = knowledge.others()
         self.rep: dict[str, str] = {}  # undeclared card -> its category's representative
-        self._rows = self._enumerate()
+        self._declared = declared
+        self._rows = self._enumerate() if declared is None else self._complete(declared)
         if len(self._rows.weight) == 0:
             raise Contradiction("no deal is consistent with these observations")
+
+    @classmethod
+    def following(cls, knowledge: Knowledge, previous: Analysis | None = None) -> Analysis:
+        """The same analysis as `Analysis(knowledge)`, built on `previous` when `knowledge` only adds declarations to it.
+
+        A bot asks after every declaration it hears; starting again from
+        nothing each time cost most of a simulated game.
+        """
+        prev = previous._declared if previous is not None else None
+        k = knowledge
+        if prev is None or prev.base != _base(k) or k.history[:len(prev.history)] != prev.history:
+            n_own = len(k.others()) + 1
+            prev = _Declared(_base(k), (), [], np.zeros((1, 0), dtype=np.int8),
+                             np.zeros((1, n_own, 3), dtype=np.int8), np.zeros((1, n_own), dtype=np.int8))
+        for d in k.history[len(prev.history):]:
+            prev = _declare(k, prev, d)
+        return cls(k, prev)
+
+    def _complete(self, dec: _Declared) -> _Rows:
+        """`_enumerate`'s representatives and weights on rows kept from before."""
+        k = self.k
+        free_rest = [0, 0, 0]
+        reps: list[str] = []
+        for cat in CATEGORIES:
+            free = [c for c in BY_CATEGORY[cat] if c not in k.hand and c not in dec.cards]
+            if free:
+                reps.append(free[0])
+                for c in free:
+                    self.rep[c] = free[0]
+                free_rest[CATEGORIES.index(cat)] = len(free) - 1
+        own, load, total = dec.own, dec.load, dec.total
+        cap = _capacity(k, self.others)
+        for c in reps:
+            own, load, total = _add_card(k, cap, own, load, total, c, set())
+        return _finish(k, cap, own, load, total, dec.cards + reps, free_rest)
 
     # -- enumeration -------------------------------------------------------
     def _enumerate(self) -> _Rows:
@@ -161,9 +221,11 @@ class Analysis:
         out: dict[str, frozenset] = {}
         owners = [ANSWER] + self.others
         r = self._rows
+        seen = np.zeros((len(r.cards), len(owners)), dtype=bool)  # one pass instead of a unique per card
+        if len(r.cards) and len(r.own):
+            seen[np.arange(len(r.cards))[None, :], r.own[:, :len(r.cards)]] = True
         for j, c in enumerate(r.cards):
-            present = np.unique(r.own[:, j])
-            out[c] = frozenset(owners[o] for o in present)
+            out[c] = frozenset(owners[o] for o in np.flatnonzero(seen[j]))
         for c in CARDS:
             if c in self.k.hand:
                 out[c] = frozenset([self.k.me])
@@ -279,6 +341,101 @@ def _entropy_rows(counts: np.ndarray) -> np.ndarray:
     with np.errstate(divide="ignore", invalid="ignore"):
         terms = np.where(counts > 0, counts * np.log2(np.where(counts > 0, counts, 1)), 0.0)
     return -terms.sum(axis=1)
+
+
+def _capacity(k: Knowledge, others: list[int]) -> np.ndarray:
+    cap = np.zeros((len(others) + 1, 3), dtype=np.int8)
+    cap[0, :] = 1
+    for i, s in enumerate(others):
+        cap[i + 1] = k.counts[s]
+    return cap
+
+
+def _add_card(k: Knowledge, cap: np.ndarray, own: np.ndarray, load: np.ndarray, total: np.ndarray,
+              c: str, forbidden: set[int]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """One more column, rows grouped by its owner as `_enumerate` does."""
+    g = CATEGORY_OF[c]
+    if k.rules == "beginner":
+        ok = load[:, :, g] < cap[None, :, g]
+    else:
+        ok = total < cap[None, :, 0]
+        ok[:, 0] = load[:, 0, g] < cap[0, g]
+    if forbidden:
+        ok[:, sorted(forbidden)] = False
+    # owner-major, then row: the order of `_enumerate`'s parts, in one call
+    owner, idx_all = np.nonzero(ok.T)
+    if not len(idx_all):
+        return np.zeros((0, own.shape[1] + 1), dtype=np.int8), load[:0], total[:0]
+    who = owner.astype(np.int8)
+    rows = np.arange(len(idx_all))
+    own = np.concatenate([own[idx_all], who[:, None]], axis=1)
+    load = load[idx_all]
+    load[rows, who, g] += 1
+    total = total[idx_all]
+    total[rows, who] += 1
+    return own, load, total
+
+
+def _declare(k: Knowledge, dec: _Declared, d: Declaration) -> _Declared:
+    """`dec` with one more declaration: its answers filter the old columns, its new cards are added."""
+    beginner = k.rules == "beginner"
+    others = k.others()
+    seat_index = {s: i + 1 for i, s in enumerate(others)}
+    mine = [c for c in d.cards if c not in k.hand]
+    cards = dec.cards + [c for c in mine if c not in dec.cards]
+    col = {c: j for j, c in enumerate(cards)}
+    forbidden: dict[str, set[int]] = {c: set() for c in mine}
+    closing: dict[int, list[tuple[int, list[int]]]] = {}
+    for s in others:
+        o = seat_index[s]
+        if s == d.declarer:
+            if beginner:
+                for c in mine:
+                    forbidden[c].add(o)
+        elif s in d.have:
+            if not mine:
+                raise Contradiction(f"seat {s} cannot have cards that are all in your hand")
+            cols = [col[c] for c in mine]
+            closing.setdefault(max(cols), []).append((o, cols))
+        else:
+            for c in mine:
+                forbidden[c].add(o)
+    own, load, total = dec.own, dec.load, dec.total
+    old = len(dec.cards)
+    keep = np.ones(len(own), dtype=bool)
+    for c in mine:
+        if col[c] < old:
+            for o in forbidden[c]:
+                keep &= own[:, col[c]] != o
+    for j in [j for j in closing if j < old]:
+        for o, cols in closing[j]:
+            keep &= (own[:, cols] == o).any(axis=1)
+    own, load, total = own[keep], load[keep], total[keep]
+    cap = _capacity(k, others)
+    for j in range(old, len(cards)):
+        own, load, total = _add_card(k, cap, own, load, total, cards[j], forbidden[cards[j]])
+        for o, cols in closing.get(j, ()):
+            keep = (own[:, cols] == o).any(axis=1)
+            own, load, total = own[keep], load[keep], total[keep]
+    return _Declared(dec.base, dec.history + (d,), cards, own, load, total)
+
+
+def _finish(k: Knowledge, cap: np.ndarray, own: np.ndarray, load: np.ndarray, total: np.ndarray,
+            cards: list[str], free_rest: list[int]) -> _Rows:
+    """Each row's number of completions by the interchangeable cards; rows with none go."""
+    need = 1 - load[:, 0, :].astype(np.int64)  # (n, 3) answer still needs an undeclared card
+    fr = np.array(free_rest, dtype=np.int64)
+    ok = (need <= fr).all(axis=1)
+    weight = np.prod(np.where(need == 1, fr, 1), axis=1)
+    if k.rules == "beginner":
+        rem = cap[None, 1:, :].astype(np.int64) - load[:, 1:, :]
+        multi = np.prod(_FACT[np.maximum(fr - need, 0)], axis=1) // np.prod(_FACT[rem], axis=(1, 2))
+    else:
+        rem = cap[None, 1:, 0].astype(np.int64) - total[:, 1:]
+        multi = _FACT[rem.sum(axis=1)] // np.prod(_FACT[rem], axis=1)
+    weight = weight * multi
+    keep = ok & (weight > 0)
+    return _Rows(cards, own[keep], weight[keep], (free_rest[0], free_rest[1], free_rest[2]))
 
 
 def analyse(knowledge: Knowledge) -> Analysis:
