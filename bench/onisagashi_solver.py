@@ -10,29 +10,15 @@ from __future__ import annotations
 
 import argparse
 import statistics
+import sys
 import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))  # the states as the solver test walks them (tests/onisagashi/views.py)
 
 from kikimimi.design.sim import play
-from kikimimi_games.onisagashi.cards import CARD_PREFIX, hand_counts
-from kikimimi_games.onisagashi.knowledge import Declaration, Knowledge
 from kikimimi_games.onisagashi.solver import Analysis
-
-
-def states(log, rules: str, players: int):
-    """Every (seat, knowledge) a game's seats pass through, from the log."""
-    counts = hand_counts(rules, players)
-    hands: dict[int, set[str]] = {}
-    history: list[Declaration] = []
-    for ev in log:
-        if ev["type"] == "round":
-            hands, history = {s: set() for s in range(1, players + 1)}, []
-        elif ev["type"] == "say" and ev["key"] == "hand-card":
-            hands[int(ev["to"].split(":")[1])].add(ev["params"]["card"].removeprefix(CARD_PREFIX))
-        elif ev["type"] in ("dealt", "answers"):
-            if ev["type"] == "answers":
-                history.append(Declaration(ev["seat"], tuple(ev["cards"]), frozenset(ev["have"])))
-            for s in range(1, players + 1):
-                yield Knowledge(rules, players, s, frozenset(hands[s]), tuple(history), counts)
+from onisagashi.views import seat_views
 
 
 def pct(values, q):
@@ -50,7 +36,7 @@ def main() -> None:
     update, best = [], []
     for g in range(args.seed, args.seed + args.games):
         _, log = play("onisagashi", g, args.players, {"rules": args.rules}, args.bot)
-        for k in states(log, args.rules, args.players):
+        for k in seat_views(log, args.rules, args.players):
             t0 = time.perf_counter()
             a = Analysis(k)
             a.possible  # the matrix itself, not just the rows

@@ -91,9 +91,7 @@ class Analysis:
         prev = previous._declared if previous is not None else None
         k = knowledge
         if prev is None or prev.base != _base(k) or k.history[:len(prev.history)] != prev.history:
-            n_own = len(k.others()) + 1
-            prev = _Declared(_base(k), (), [], np.zeros((1, 0), dtype=np.int8),
-                             np.zeros((1, n_own, 3), dtype=np.int8), np.zeros((1, n_own), dtype=np.int8))
+            prev = _Declared(_base(k), (), [], *_no_cards(len(k.others()) + 1))
         for d in k.history[len(prev.history):]:
             prev = _declare(k, prev, d)
         return cls(k, prev)
@@ -101,15 +99,7 @@ class Analysis:
     def _complete(self, dec: _Declared) -> _Rows:
         """`_enumerate`'s representatives and weights on rows kept from before."""
         k = self.k
-        free_rest = [0, 0, 0]
-        reps: list[str] = []
-        for cat in CATEGORIES:
-            free = [c for c in BY_CATEGORY[cat] if c not in k.hand and c not in dec.cards]
-            if free:
-                reps.append(free[0])
-                for c in free:
-                    self.rep[c] = free[0]
-                free_rest[CATEGORIES.index(cat)] = len(free) - 1
+        reps, free_rest = self._representatives(dec.cards)
         own, load, total = dec.own, dec.load, dec.total
         cap = _capacity(k, self.others)
         for c in reps:
@@ -119,95 +109,41 @@ class Analysis:
     # -- enumeration -------------------------------------------------------
     def _enumerate(self) -> _Rows:
         k = self.k
-        beginner = k.rules == "beginner"
-        unknown = [c for c in CARDS if c not in k.hand]
         declared: list[str] = []
         for d in k.history:
             for c in d.cards:
                 if c not in k.hand and c not in declared:
                     declared.append(c)
+        reps, free_rest = self._representatives(declared)
+        cards = declared + reps
+        col = {c: j for j, c in enumerate(cards)}
+        seat_index = {s: i + 1 for i, s in enumerate(self.others)}
+        forbidden: dict[str, set[int]] = {}  # card -> owner indices it cannot have
+        closing: dict[int, list[tuple[int, list[int]]]] = {}
+        for d in k.history:
+            _answers(k, seat_index, d, col, forbidden, closing)
+        cap = _capacity(k, self.others)
+        own, load, total = _no_cards(len(self.others) + 1)
+        for j, c in enumerate(cards):
+            own, load, total = _add_card(k, cap, own, load, total, c, forbidden.get(c, set()))
+            for o, cols in closing.get(j, ()):
+                keep = (own[:, cols] == o).any(axis=1)
+                own, load, total = own[keep], load[keep], total[keep]
+        return _finish(k, cap, own, load, total, cards, free_rest)
+
+    def _representatives(self, declared: list[str]) -> tuple[list[str], list[int]]:
+        """One stand-in per category for its unknown cards nobody declared (`self.rep`), and
+        how many more such cards each category has."""
         free_rest = [0, 0, 0]
         reps: list[str] = []
         for cat in CATEGORIES:
-            free = [c for c in BY_CATEGORY[cat] if c in unknown and c not in declared]
+            free = [c for c in BY_CATEGORY[cat] if c not in self.k.hand and c not in declared]
             if free:
                 reps.append(free[0])
                 for c in free:
                     self.rep[c] = free[0]
                 free_rest[CATEGORIES.index(cat)] = len(free) - 1
-        cards = declared + reps
-        col = {c: j for j, c in enumerate(cards)}
-        n_own = len(self.others) + 1
-        seat_index = {s: i + 1 for i, s in enumerate(self.others)}
-
-        forbidden: dict[str, set[int]] = {c: set() for c in cards}  # owner indices
-        closing: dict[int, list[tuple[int, list[int]]]] = {}
-        for d in k.history:
-            mine = [c for c in d.cards if c not in k.hand]
-            for s in self.others:
-                o = seat_index[s]
-                if s == d.declarer:
-                    if beginner:
-                        for c in mine:
-                            forbidden[c].add(o)
-                elif s in d.have:
-                    if not mine:
-                        raise Contradiction(f"seat {s} cannot have cards that are all in your hand")
-                    cols = [col[c] for c in mine]
-                    closing.setdefault(max(cols), []).append((o, cols))
-                else:
-                    for c in mine:
-                        forbidden[c].add(o)
-
-        cap = np.zeros((n_own, 3), dtype=np.int8)
-        cap[0, :] = 1
-        for s in self.others:
-            cap[seat_index[s]] = k.counts[s]
-        own = np.zeros((1, 0), dtype=np.int8)
-        load = np.zeros((1, n_own, 3), dtype=np.int8)
-        total = np.zeros((1, n_own), dtype=np.int8)
-        for j, c in enumerate(cards):
-            g = CATEGORY_OF[c]
-            parts = []
-            for o in range(n_own):
-                if o in forbidden[c]:
-                    continue
-                if o == 0 or beginner:
-                    ok = load[:, o, g] < cap[o, g]
-                else:
-                    ok = total[:, o] < cap[o, 0]
-                idx = np.flatnonzero(ok)
-                if len(idx):
-                    parts.append((o, idx))
-            if not parts:
-                own = own[:0]
-                load, total = load[:0], total[:0]
-                break
-            idx_all = np.concatenate([idx for _, idx in parts])
-            who = np.concatenate([np.full(len(idx), o, dtype=np.int8) for o, idx in parts])
-            rows = np.arange(len(idx_all))
-            own = np.concatenate([own[idx_all], who[:, None]], axis=1)
-            load = load[idx_all]
-            load[rows, who, g] += 1
-            total = total[idx_all]
-            total[rows, who] += 1
-            for o, cols in closing.get(j, ()):
-                keep = (own[:, cols] == o).any(axis=1)
-                own, load, total = own[keep], load[keep], total[keep]
-
-        need = 1 - load[:, 0, :].astype(np.int64)  # (n, 3) answer still needs an undeclared card
-        fr = np.array(free_rest, dtype=np.int64)
-        ok = (need <= fr).all(axis=1)
-        weight = np.prod(np.where(need == 1, fr, 1), axis=1)
-        if beginner:
-            rem = cap[None, 1:, :].astype(np.int64) - load[:, 1:, :]
-            multi = np.prod(_FACT[np.maximum(fr - need, 0)], axis=1) // np.prod(_FACT[rem], axis=(1, 2))
-        else:
-            rem = cap[None, 1:, 0].astype(np.int64) - total[:, 1:]
-            multi = _FACT[rem.sum(axis=1)] // np.prod(_FACT[rem], axis=1)
-        weight = weight * multi
-        keep = ok & (weight > 0)
-        return _Rows(cards, own[keep], weight[keep], (free_rest[0], free_rest[1], free_rest[2]))
+        return reps, free_rest
 
     # -- the matrix ----------------------------------------------------------
     @property
@@ -343,6 +279,33 @@ def _entropy_rows(counts: np.ndarray) -> np.ndarray:
     return -terms.sum(axis=1)
 
 
+def _answers(k: Knowledge, seat_index: dict[int, int], d: Declaration, col: dict[str, int],
+             forbidden: dict[str, set[int]], closing: dict[int, list[tuple[int, list[int]]]]) -> None:
+    """One declaration's answers as constraints on the rows: the owners each declared card
+    cannot have (`forbidden`), and, for a seat that said "have", the columns one of which
+    it must own, checked once the last of them is added (`closing`, by that column)."""
+    mine = [c for c in d.cards if c not in k.hand]
+    for s, o in seat_index.items():
+        if s == d.declarer:
+            if k.rules == "beginner":
+                for c in mine:
+                    forbidden.setdefault(c, set()).add(o)
+        elif s in d.have:
+            if not mine:
+                raise Contradiction(f"seat {s} cannot have cards that are all in your hand")
+            cols = [col[c] for c in mine]
+            closing.setdefault(max(cols), []).append((o, cols))
+        else:
+            for c in mine:
+                forbidden.setdefault(c, set()).add(o)
+
+
+def _no_cards(n_own: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The one row of no card at all: owners, each owner's load by category, each owner's total."""
+    return (np.zeros((1, 0), dtype=np.int8), np.zeros((1, n_own, 3), dtype=np.int8),
+            np.zeros((1, n_own), dtype=np.int8))
+
+
 def _capacity(k: Knowledge, others: list[int]) -> np.ndarray:
     cap = np.zeros((len(others) + 1, 3), dtype=np.int8)
     cap[0, :] = 1
@@ -353,7 +316,7 @@ def _capacity(k: Knowledge, others: list[int]) -> np.ndarray:
 
 def _add_card(k: Knowledge, cap: np.ndarray, own: np.ndarray, load: np.ndarray, total: np.ndarray,
               c: str, forbidden: set[int]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """One more column, rows grouped by its owner as `_enumerate` does."""
+    """One more column, rows grouped by its owner, then kept in their order."""
     g = CATEGORY_OF[c]
     if k.rules == "beginner":
         ok = load[:, :, g] < cap[None, :, g]
@@ -362,7 +325,7 @@ def _add_card(k: Knowledge, cap: np.ndarray, own: np.ndarray, load: np.ndarray, 
         ok[:, 0] = load[:, 0, g] < cap[0, g]
     if forbidden:
         ok[:, sorted(forbidden)] = False
-    # owner-major, then row: the order of `_enumerate`'s parts, in one call
+    # owner-major, then row: the order an analysis from nothing builds, in one call
     owner, idx_all = np.nonzero(ok.T)
     if not len(idx_all):
         return np.zeros((0, own.shape[1] + 1), dtype=np.int8), load[:0], total[:0]
@@ -378,34 +341,20 @@ def _add_card(k: Knowledge, cap: np.ndarray, own: np.ndarray, load: np.ndarray, 
 
 def _declare(k: Knowledge, dec: _Declared, d: Declaration) -> _Declared:
     """`dec` with one more declaration: its answers filter the old columns, its new cards are added."""
-    beginner = k.rules == "beginner"
     others = k.others()
     seat_index = {s: i + 1 for i, s in enumerate(others)}
     mine = [c for c in d.cards if c not in k.hand]
     cards = dec.cards + [c for c in mine if c not in dec.cards]
     col = {c: j for j, c in enumerate(cards)}
-    forbidden: dict[str, set[int]] = {c: set() for c in mine}
+    forbidden: dict[str, set[int]] = {}
     closing: dict[int, list[tuple[int, list[int]]]] = {}
-    for s in others:
-        o = seat_index[s]
-        if s == d.declarer:
-            if beginner:
-                for c in mine:
-                    forbidden[c].add(o)
-        elif s in d.have:
-            if not mine:
-                raise Contradiction(f"seat {s} cannot have cards that are all in your hand")
-            cols = [col[c] for c in mine]
-            closing.setdefault(max(cols), []).append((o, cols))
-        else:
-            for c in mine:
-                forbidden[c].add(o)
+    _answers(k, seat_index, d, col, forbidden, closing)
     own, load, total = dec.own, dec.load, dec.total
     old = len(dec.cards)
     keep = np.ones(len(own), dtype=bool)
     for c in mine:
         if col[c] < old:
-            for o in forbidden[c]:
+            for o in forbidden.get(c, ()):
                 keep &= own[:, col[c]] != o
     for j in [j for j in closing if j < old]:
         for o, cols in closing[j]:
@@ -413,7 +362,7 @@ def _declare(k: Knowledge, dec: _Declared, d: Declaration) -> _Declared:
     own, load, total = own[keep], load[keep], total[keep]
     cap = _capacity(k, others)
     for j in range(old, len(cards)):
-        own, load, total = _add_card(k, cap, own, load, total, cards[j], forbidden[cards[j]])
+        own, load, total = _add_card(k, cap, own, load, total, cards[j], forbidden.get(cards[j], set()))
         for o, cols in closing.get(j, ()):
             keep = (own[:, cols] == o).any(axis=1)
             own, load, total = own[keep], load[keep], total[keep]

@@ -14,9 +14,9 @@ import numpy as np
 import pytest
 
 from kikimimi.design.sim import play
-from kikimimi_games.onisagashi.cards import CARD_PREFIX, hand_counts
 from kikimimi_games.onisagashi.knowledge import Declaration, Knowledge
 from kikimimi_games.onisagashi.solver import Analysis, Contradiction
+from .views import seat_views
 
 from . import brute
 
@@ -32,23 +32,6 @@ def assert_same(inc: Analysis, scratch: Analysis) -> None:
     assert inc.matrix() == scratch.matrix()
     assert inc.information() == scratch.information()
     assert inc.best() == scratch.best()
-
-
-def seat_views(log, rules: str, players: int):
-    """Every (seat, knowledge) a game's seats pass through, after the deal and each declaration."""
-    counts = hand_counts(rules, players)
-    hands: dict[int, set[str]] = {}
-    history: list[Declaration] = []
-    for ev in log:
-        if ev["type"] == "round":
-            hands, history = {s: set() for s in range(1, players + 1)}, []
-        elif ev["type"] == "say" and ev["key"] == "hand-card":
-            hands[int(ev["to"].split(":")[1])].add(ev["params"]["card"].removeprefix(CARD_PREFIX))
-        elif ev["type"] in ("dealt", "answers"):
-            if ev["type"] == "answers":
-                history.append(Declaration(ev["seat"], tuple(ev["cards"]), frozenset(ev["have"])))
-            for s in range(1, players + 1):
-                yield Knowledge(rules, players, s, frozenset(hands[s]), tuple(history), counts)
 
 
 @pytest.mark.parametrize("rules,players,seeds", [("beginner", 5, range(1, 4)), ("advanced", 5, range(1, 4)),
